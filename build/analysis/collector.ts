@@ -1,0 +1,227 @@
+// @module AnalysisCollector: validates analysis records as they stream in, then checks every cross-reference.
+import { FaultList, AnalysisRefused } from "./faults.ts";
+import { Growable } from "./growable.ts";
+import {
+  ANALYSIS_FORMAT,
+  type AnalysisFile,
+  type AnalysisHeader,
+  type AnalysisObject,
+  type AnalysisTaxonomyNode,
+  HeaderSchema,
+  READ_FORMATS,
+  RECORD_KINDS,
+  type RecordKind,
+  parseRfc3339,
+} from "./schema.ts";
+
+/** A validated analysis: every reference resolved. Objects are indexed by "slot" (order of first mention). */
+export interface ValidatedAnalysis {
+  header: AnalysisHeader;
+  analyzedAtMs: number;
+  files: AnalysisFile[];
+  /** null when the analysis has no taxonomy (the build derives one). */
+  taxonomy: AnalysisTaxonomyNode[] | null;
+  objects: AnalysisObject[];
+  /** Slot of each object's parent, or -1. */
+  parentSlots: Int32Array;
+  links: { from: Uint32Array; to: Uint32Array; type: Uint32Array; escalated: Uint8Array; types: string[] };
+  postIts: { slot: number; title: string; text: string | null }[];
+}
+
+/** Renders where a record is: `objects[17]` for `.json`, `line 9` for `.ndjson`. */
+export type Locator = (kind: RecordKind | "header", position: number) => string;
+
+export class AnalysisCollector {
+  readonly faults = new FaultList();
+  private header: AnalysisHeader | null = null;
+  private analyzedAtMs = 0;
+  private formatRefused = false;
+  private readonly files: AnalysisFile[] = [];
+  private readonly filePos: number[] = [];
+  private readonly fileIds = new Map<string, number>();
+  private taxonomy: AnalysisTaxonomyNode[] | null = null;
+  private readonly taxonomyPos: number[] = [];
+  private readonly slots = new Map<string, number>();
+  private readonly slotIds: string[] = [];
+  private readonly objects: (AnalysisObject | undefined)[] = [];
+  private readonly objectPos: number[] = [];
+  private readonly linkFrom = new Growable((n) => new Uint32Array(n));
+  private readonly linkTo = new Growable((n) => new Uint32Array(n));
+  private readonly linkType = new Growable((n) => new Uint32Array(n));
+  private readonly linkEscalated = new Growable((n) => new Uint8Array(n));
+  private readonly linkPos = new Growable((n) => new Uint32Array(n));
+  private readonly linkTypes = new Map<string, number>();
+  private readonly postIts: { slot: number; title: string; text: string | null; pos: number }[] = [];
+
+  private readonly locate: Locator;
+
+  constructor(locate: Locator) {
+    this.locate = locate;
+  }
+
+  /** The document's top-level fields; returns false when the format is not one this build reads (stop reading). */
+  acceptHeader(value: unknown, position: number): boolean {
+    const at = this.locate("header", position);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      this.faults.add(at, null, "must be a JSON object with format, application and analyzedAt");
+      return false;
+    }
+    const format = (value as { format?: unknown }).format;
+    if (format !== ANALYSIS_FORMAT) {
+      this.formatRefused = true;
+      this.faults.add(at, "format", `${format === undefined ? "is required" : `is ${JSON.stringify(format)}`}; this build reads ${READ_FORMATS.map((f) => `"${f}"`).join(", ")}`);
+      return false;
+    }
+    const parsed = HeaderSchema.safeParse(value);
+    if (!parsed.success) return this.faults.addIssues(at, value, parsed.error.issues), true;
+    this.header = parsed.data;
+    this.analyzedAtMs = parseRfc3339(parsed.data.analyzedAt)!;
+    return true;
+  }
+
+  record(kind: RecordKind, value: unknown, position: number): void {
+    const parsed = RECORD_KINDS[kind].schema.safeParse(value);
+    if (!parsed.success) return this.faults.addIssues(this.locate(kind, position), value, parsed.error.issues);
+    const data = parsed.data;
+    switch (kind) {
+      case "file":
+        return this.addFile(data as AnalysisFile, position);
+      case "taxonomy":
+        (this.taxonomy ??= []).push(data as AnalysisTaxonomyNode);
+        this.taxonomyPos.push(position);
+        return;
+      case "object":
+        return this.addObject(data as AnalysisObject, position);
+      case "link": {
+        const link = data as { from: string; to: string; type: string; escalated?: boolean };
+        let type = this.linkTypes.get(link.type);
+        if (type === undefined) this.linkTypes.set(link.type, (type = this.linkTypes.size));
+        this.linkFrom.push(this.slot(link.from));
+        this.linkTo.push(this.slot(link.to));
+        this.linkType.push(type);
+        this.linkEscalated.push(link.escalated ? 1 : 0);
+        this.linkPos.push(position);
+        return;
+      }
+      case "postIt": {
+        const p = data as { object: string; title: string; text?: string };
+        this.postIts.push({ slot: this.slot(p.object), title: p.title, text: p.text ?? null, pos: position });
+        return;
+      }
+    }
+  }
+
+  /** Records a fault found by the reader itself (syntax, a missing array, an unknown record kind). */
+  fault(at: string, field: string | null, message: string): void {
+    this.faults.add(at, field, message);
+  }
+
+  /** Runs every cross-record check; returns the analysis or throws AnalysisRefused with all faults. */
+  finish(): ValidatedAnalysis {
+    if (!this.header && !this.formatRefused && this.faults.ok) this.faults.add("document", null, "has no header (format, application, analyzedAt)");
+    if (this.formatRefused) throw new AnalysisRefused(this.faults);
+    const taxonomyKeys = this.checkTaxonomy();
+    this.checkObjects(taxonomyKeys);
+    this.checkLinks();
+    for (const p of this.postIts) this.checkSlot(p.slot, this.locate("postIt", p.pos), "object");
+    if (!this.faults.ok || !this.header) throw new AnalysisRefused(this.faults);
+    const objects = this.objects as AnalysisObject[];
+    return {
+      header: this.header,
+      analyzedAtMs: this.analyzedAtMs,
+      files: this.files,
+      taxonomy: this.taxonomy,
+      objects,
+      parentSlots: Int32Array.from(objects, (o) => (o.parent == null ? -1 : this.slots.get(o.parent)!)),
+      links: {
+        from: this.linkFrom.view(),
+        to: this.linkTo.view(),
+        type: this.linkType.view(),
+        escalated: this.linkEscalated.view(),
+        types: [...this.linkTypes.keys()],
+      },
+      postIts: this.postIts.map(({ slot, title, text }) => ({ slot, title, text })),
+    };
+  }
+
+  private slot(id: string): number {
+    let slot = this.slots.get(id);
+    if (slot === undefined) {
+      this.slots.set(id, (slot = this.objects.length));
+      this.objects.push(undefined);
+      this.objectPos.push(-1);
+      this.slotIds.push(id);
+    }
+    return slot;
+  }
+
+  private addFile(file: AnalysisFile, position: number): void {
+    if (this.fileIds.has(file.id))
+      return this.faults.add(this.locate("file", position), "id", `duplicates file id "${file.id}" of ${this.locate("file", this.filePos[this.fileIds.get(file.id)!])}`);
+    this.fileIds.set(file.id, this.files.length);
+    this.files.push(file);
+    this.filePos.push(position);
+  }
+
+  private addObject(object: AnalysisObject, position: number): void {
+    const slot = this.slot(object.id);
+    if (this.objects[slot])
+      return this.faults.add(this.locate("object", position), "id", `duplicates object id "${object.id}" of ${this.locate("object", this.objectPos[slot])}`);
+    this.objects[slot] = object;
+    this.objectPos[slot] = position;
+  }
+
+  private checkSlot(slot: number, at: string, field: string): void {
+    if (!this.objects[slot]) this.faults.add(at, field, `refers to object "${this.slotIds[slot]}", which the analysis does not define`);
+  }
+
+  /** The level of each taxonomy key; null when the analysis has no taxonomy. */
+  private checkTaxonomy(): Map<string, number> | null {
+    if (!this.taxonomy) return null;
+    const levels = new Map<string, number>();
+    this.taxonomy.forEach((node, i) => {
+      if (levels.has(node.key)) this.faults.add(this.locate("taxonomy", this.taxonomyPos[i]), "key", `duplicates taxonomy key "${node.key}"`);
+      else levels.set(node.key, node.level);
+    });
+    this.taxonomy.forEach((node, i) => {
+      const at = this.locate("taxonomy", this.taxonomyPos[i]);
+      if (node.level === 1) {
+        if (node.parent !== null) this.faults.add(at, "parent", `must be null at level 1, found "${node.parent}"`);
+      } else if (node.parent === null) {
+        this.faults.add(at, "parent", `must be the key of a level-${node.level - 1} node at level ${node.level}, found null`);
+      } else if (!levels.has(node.parent)) {
+        this.faults.add(at, "parent", `refers to taxonomy key "${node.parent}", which the analysis does not define`);
+      } else if (levels.get(node.parent) !== node.level - 1) {
+        this.faults.add(at, "parent", `must be a node one level up (level ${node.level - 1}), but "${node.parent}" is at level ${levels.get(node.parent)}`);
+      }
+    });
+    return levels;
+  }
+
+  private checkObjects(taxonomyLevels: Map<string, number> | null): void {
+    this.objects.forEach((object, slot) => {
+      if (!object) return;
+      const at = this.locate("object", this.objectPos[slot]);
+      if (object.parent != null) this.checkSlot(this.slots.get(object.parent)!, at, "parent");
+      if (taxonomyLevels) {
+        if (object.level5 === undefined) this.faults.add(at, "level5", "is required when the analysis has a taxonomy");
+        else if (!taxonomyLevels.has(object.level5)) this.faults.add(at, "level5", `refers to taxonomy key "${object.level5}", which the analysis does not define`);
+        else if (taxonomyLevels.get(object.level5) !== 5) this.faults.add(at, "level5", `must be a level-5 node, but "${object.level5}" is at level ${taxonomyLevels.get(object.level5)}`);
+      } else if (object.level5 !== undefined) {
+        this.faults.add(at, "level5", `refers to taxonomy key "${object.level5}", but the analysis has no taxonomy`);
+      }
+      object.sourceLocations?.forEach((l, i) => {
+        if (!this.fileIds.has(l.fileId)) this.faults.add(at, `sourceLocations[${i}].fileId`, `refers to file "${l.fileId}", which the analysis does not define in files`);
+      });
+    });
+  }
+
+  private checkLinks(): void {
+    const from = this.linkFrom.view();
+    const to = this.linkTo.view();
+    for (let i = 0; i < from.length; i++) {
+      if (!this.objects[from[i]]) this.checkSlot(from[i], this.locate("link", this.linkPos.get(i)), "from");
+      if (!this.objects[to[i]]) this.checkSlot(to[i], this.locate("link", this.linkPos.get(i)), "to");
+    }
+  }
+}

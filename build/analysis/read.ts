@@ -1,0 +1,98 @@
+// @module Reads an analysis file (.json whole, .ndjson streamed line by line) into an AnalysisCollector.
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { AnalysisCollector, type ValidatedAnalysis } from "./collector.ts";
+import { AnalysisRefused } from "./faults.ts";
+import { RECORD_KINDS, type RecordKind } from "./schema.ts";
+
+export type Progress = (bytesRead: number, totalBytes: number) => void;
+
+/** Reads and validates the analysis at `path`; throws AnalysisRefused listing every fault. */
+export async function readAnalysis(path: string, onProgress?: Progress): Promise<ValidatedAnalysis> {
+  if (/\.ndjson$/i.test(path)) return readNdjson(path, onProgress);
+  if (/\.json$/i.test(path)) return readJson(path, onProgress);
+  const collector = new AnalysisCollector(() => "document");
+  collector.fault("document", null, `${path}: the file name must end in .json or .ndjson`);
+  throw new AnalysisRefused(collector.faults);
+}
+
+// V8 cannot hold a string much over 512 MiB; such documents must use .ndjson.
+const MAX_JSON_BYTES = 500 * 1024 * 1024;
+
+async function readJson(path: string, onProgress?: Progress): Promise<ValidatedAnalysis> {
+  const collector = new AnalysisCollector((kind, i) => (kind === "header" ? "document" : `${RECORD_KINDS[kind].array}[${i}]`));
+  const { size } = await stat(path);
+  if (size > MAX_JSON_BYTES) {
+    collector.fault("document", null, `is ${size} bytes; a .json analysis may be at most ${MAX_JSON_BYTES} bytes, use .ndjson for larger ones`);
+    throw new AnalysisRefused(collector.faults);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    collector.fault("document", null, `is not valid JSON: ${(error as Error).message}`);
+    throw new AnalysisRefused(collector.faults);
+  }
+  onProgress?.(size, size);
+  if (!collector.acceptHeader(document, 0)) return collector.finish();
+  const doc = document as Record<string, unknown>;
+  if (!("objects" in doc)) collector.fault("document", "objects", "is required (an array, possibly empty)");
+  for (const [kind, { array }] of Object.entries(RECORD_KINDS) as [RecordKind, { array: string }][]) {
+    const records = doc[array];
+    if (records === undefined) continue;
+    if (!Array.isArray(records)) {
+      collector.fault("document", array, `must be an array, found ${records === null ? "null" : typeof records}`);
+      continue;
+    }
+    records.forEach((record, i) => collector.record(kind, record, i));
+  }
+  return collector.finish();
+}
+
+async function readNdjson(path: string, onProgress?: Progress): Promise<ValidatedAnalysis> {
+  const collector = new AnalysisCollector((_kind, line) => `line ${line}`);
+  const { size } = await stat(path);
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNumber = 0;
+  let sawHeader = false;
+  let nextReport = 0;
+  for await (const text of lines) {
+    lineNumber++;
+    if (onProgress && stream.bytesRead >= nextReport) {
+      onProgress(stream.bytesRead, size);
+      nextReport = stream.bytesRead + (1 << 24);
+    }
+    if (text.trim() === "") continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      collector.fault(`line ${lineNumber}`, null, `is not valid JSON: ${(error as Error).message}`);
+      continue;
+    }
+    if (!sawHeader) {
+      sawHeader = true;
+      if (record && typeof record === "object" && "kind" in record) {
+        collector.fault(`line ${lineNumber}`, "kind", "the first line must be the header (format, application, analyzedAt), not a record");
+        continue;
+      }
+      if (!collector.acceptHeader(record, lineNumber)) {
+        lines.close();
+        stream.destroy();
+        break;
+      }
+      continue;
+    }
+    const kind = (record as { kind?: unknown } | null)?.kind;
+    if (typeof kind !== "string" || !(kind in RECORD_KINDS)) {
+      collector.fault(`line ${lineNumber}`, "kind", `must be one of ${Object.keys(RECORD_KINDS).map((k) => `"${k}"`).join(", ")}, found ${kind === undefined ? "none" : JSON.stringify(kind)}`);
+      continue;
+    }
+    collector.record(kind as RecordKind, record, lineNumber);
+  }
+  onProgress?.(size, size);
+  if (!sawHeader) collector.fault("document", null, "is empty: the first line must be the header");
+  return collector.finish();
+}

@@ -1,0 +1,117 @@
+// @module Zod schemas of the analysis format (shared/spec/analysis-format.md): the single source of its types.
+import { z } from "zod";
+
+export const ANALYSIS_FORMAT = "appstruct.analysis/1";
+export const READ_FORMATS = [ANALYSIS_FORMAT] as const;
+
+/** RFC 3339 date-time with a zone; fractional seconds allowed; checked for a real calendar date. */
+export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+
+export function parseRfc3339(value: string): number | null {
+  const m = RFC3339.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 60) return null;
+  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return null;
+  // A leap second (:60) is the same instant as :59.999 for ordering purposes.
+  const ms = Date.parse(value.replace(/:60(\.\d+)?/, ":59.999").toUpperCase());
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** 1 to 200 characters, no back-quote, no control character: the application-name rule of both specs. */
+export function applicationNameProblem(name: string): string | null {
+  const length = [...name].length;
+  if (length < 1 || length > 200) return `must be 1 to 200 characters long, found ${length}`;
+  const bad = /[`\u0000-\u001f\u007f]/.exec(name);
+  if (bad) return `must not contain ${bad[0] === "`" ? "a back-quote" : `the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`}`;
+  return null;
+}
+
+export const OBJECT_ID = /^(0|[1-9][0-9]{0,18})$/;
+export const FILE_ID = /^-?[0-9]{1,19}$/;
+export const LINK_TYPE = /^[A-Za-z0-9_]{1,64}$/;
+
+const objectId = z.string({ error: "must be a string of digits" }).regex(OBJECT_ID, { error: "must be 1 to 19 decimal digits without a leading zero" });
+const line = z.number({ error: "must be a whole number ≥ 1" }).int({ error: "must be a whole number ≥ 1" }).min(1, { error: "must be a whole number ≥ 1" }).max(0xffffffff, { error: "must be at most 4294967295" });
+
+export const FileSchema = z.object({
+  id: z.string({ error: "must be a string of an integer" }).regex(FILE_ID, { error: "must be a string of an integer, optionally negative" }),
+  path: z.string({ error: "must be a string" }),
+  language: z.string({ error: "must be a string" }).optional(),
+});
+
+export const TaxonomyNodeSchema = z.object({
+  key: z.string({ error: "must be a string" }),
+  level: z.number({ error: "must be an integer from 1 to 5" }).int({ error: "must be an integer from 1 to 5" }).min(1, { error: "must be an integer from 1 to 5" }).max(5, { error: "must be an integer from 1 to 5" }),
+  name: z.string({ error: "must be a string" }),
+  fullName: z.string({ error: "must be a string" }).optional(),
+  parent: z.string({ error: "must be a taxonomy key (string) or null" }).nullable(),
+});
+
+export const SourceLocationSchema = z
+  .object({ fileId: z.string({ error: "must be a string of a file id" }), startLine: line, endLine: line })
+  .refine((l) => l.startLine <= l.endLine, { error: "startLine must not be greater than endLine", path: ["endLine"] });
+
+const STATUS_VALUES = ["Added", "Modified", "Unchanged"] as const;
+export const ObjectSchema = z.object({
+  id: objectId,
+  name: z.string({ error: "must be a string" }),
+  fullName: z.string({ error: "must be a string" }),
+  type: z.string({ error: "must be a string" }),
+  typeId: z.string({ error: "must be a string" }),
+  language: z.string({ error: "must be a string or null" }).nullable().optional(),
+  filePath: z.string({ error: "must be a string or null" }).nullable().optional(),
+  mangling: z.string({ error: "must be a string" }).optional(),
+  external: z.boolean({ error: "must be true or false" }).optional(),
+  annotations: z.array(z.string({ error: "must be a string" }), { error: "must be an array of strings or null" }).nullable().optional(),
+  tags: z.array(z.string({ error: "must be a string" }), { error: "must be an array of strings" }).optional(),
+  parent: objectId.nullable().optional(),
+  level5: z.string({ error: "must be a taxonomy key (string)" }).optional(),
+  role: z.enum(["start", "end"], { error: 'must be "start", "end" or null' }).nullable().optional(),
+  checksum: z.string({ error: "must be a string" }).optional(),
+  status: z.enum(STATUS_VALUES, { error: 'must be "Added", "Modified", "Unchanged" or null' }).nullable().optional(),
+  sourceLocations: z.array(SourceLocationSchema, { error: "must be an array of {fileId, startLine, endLine}" }).optional(),
+});
+
+export const LinkSchema = z.object({
+  from: objectId,
+  to: objectId,
+  type: z.string({ error: "must be a string" }).regex(LINK_TYPE, { error: "must be 1 to 64 letters, digits or _" }),
+  escalated: z.boolean({ error: "must be true or false" }).optional(),
+});
+
+export const PostItSchema = z.object({
+  object: objectId,
+  title: z.string({ error: "must be a string" }),
+  text: z.string({ error: "must be a string" }).optional(),
+});
+
+export const HeaderSchema = z.object({
+  format: z.string({ error: `must be "${ANALYSIS_FORMAT}"` }),
+  application: z.string({ error: "must be a string" }).superRefine((name, ctx) => {
+    const problem = applicationNameProblem(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+  analyzedAt: z.string({ error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z" }).refine((v) => parseRfc3339(v) !== null, {
+    error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z",
+  }),
+  analyzer: z.object({ name: z.string({ error: "must be a string" }), version: z.string({ error: "must be a string" }) }, { error: "must be {name, version}" }).optional(),
+});
+
+export type AnalysisFile = z.infer<typeof FileSchema>;
+export type AnalysisTaxonomyNode = z.infer<typeof TaxonomyNodeSchema>;
+export type AnalysisObject = z.infer<typeof ObjectSchema>;
+export type AnalysisLink = z.infer<typeof LinkSchema>;
+export type AnalysisPostIt = z.infer<typeof PostItSchema>;
+export type AnalysisHeader = z.infer<typeof HeaderSchema>;
+
+/** The record kinds of an analysis, with the array that holds them in `.json` and their schema. */
+export const RECORD_KINDS = {
+  file: { array: "files", schema: FileSchema },
+  taxonomy: { array: "taxonomy", schema: TaxonomyNodeSchema },
+  object: { array: "objects", schema: ObjectSchema },
+  link: { array: "links", schema: LinkSchema },
+  postIt: { array: "postIts", schema: PostItSchema },
+} as const;
+export type RecordKind = keyof typeof RECORD_KINDS;

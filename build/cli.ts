@@ -1,0 +1,144 @@
+// @module The appstruct command line: validate, compile, inspect, generate (and publish, list, serve).
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { CorruptSnapshotError } from "../src/format/errors.ts";
+import { AnalysisRefused, formatFault } from "./analysis/faults.ts";
+import { readAnalysis } from "./analysis/read.ts";
+import { compileAnalysis, loadStatusBaseFile, writeAtomically } from "./compile/compile.ts";
+import { formatInspectReport, inspectSnapshot } from "./inspect.ts";
+import { Progress, formatBytes } from "./progress.ts";
+
+/** Exit codes, documented in the README. */
+export const EXIT = { ok: 0, refused: 1, usage: 2, failed: 3 } as const;
+
+class ExitError extends Error {
+  readonly code: number;
+
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const positiveInteger = (value: string) => {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError("must be a whole number ≥ 1");
+  return Number(value);
+};
+
+function reportRefusal(file: string, error: AnalysisRefused): never {
+  const { faults, total } = error.faults;
+  for (const fault of faults) process.stderr.write(`${file}: ${formatFault(fault)}\n`);
+  if (total > faults.length) process.stderr.write(`${file}: ... and ${total - faults.length} more fault${total - faults.length === 1 ? "" : "s"}\n`);
+  throw new ExitError(EXIT.refused, `${file}: refused, ${total} fault${total === 1 ? "" : "s"}; nothing written`);
+}
+
+const program = new Command("appstruct")
+  .description("Validate, compile and serve analyses of an application's structure.")
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command("validate")
+  .description("check an analysis (.json or .ndjson) against the analysis format; exit 1 listing every fault")
+  .argument("<analysis>", "analysis file")
+  .action(async (file: string) => {
+    const progress = new Progress();
+    try {
+      const a = await readAnalysis(file, (done, total) => progress.update("reading", done, total, "bytes"));
+      progress.done();
+      console.log(`${file}: valid — ${a.header.application} @ ${a.header.analyzedAt}, ${a.objects.length} objects, ${a.links.from.length} link records`);
+    } catch (error) {
+      progress.done();
+      if (error instanceof AnalysisRefused) reportRefusal(file, error);
+      throw error;
+    }
+  });
+
+program
+  .command("compile")
+  .description("compile an analysis into a snapshot; writes nothing when the analysis is refused")
+  .argument("<analysis>", "analysis file (.json or .ndjson)")
+  .requiredOption("-o, --out <file>", "snapshot file to write")
+  .option("--previous <snapshot>", "compute status.id against this earlier snapshot of the application")
+  .action(async (file: string, options: { out: string; previous?: string }) => {
+    const started = performance.now();
+    const progress = new Progress();
+    try {
+      const previous = options.previous ? await loadStatusBaseFile(options.previous) : null;
+      const compiled = await compileAnalysis(file, previous, (stage, done, total) => progress.update(stage === "read" ? "reading" : stage, done, total, stage === "read" ? "bytes" : "items"));
+      await writeAtomically(options.out, compiled.bytes);
+      progress.done();
+      const m = compiled.meta;
+      console.log(
+        `${options.out}: ${m.application} @ ${m.analyzedAt} — ${m.counts.objects} objects, ${m.counts.links} links, ${formatBytes(compiled.bytes.length)}, sha256 ${compiled.sha256.slice(0, 12)}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    } catch (error) {
+      progress.done();
+      if (error instanceof AnalysisRefused) reportRefusal(file, error);
+      if (error instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `${options.previous}: not a usable snapshot: ${error.message}`);
+      throw error;
+    }
+  });
+
+program
+  .command("inspect")
+  .description("show a snapshot's header, sections (size, checksum state) and counts; exit 1 when corrupt")
+  .argument("<snapshot>", "snapshot file")
+  .option("--json", "print the report as JSON")
+  .action(async (file: string, options: { json?: boolean }) => {
+    let report;
+    try {
+      report = await inspectSnapshot(file);
+    } catch (error) {
+      if (error instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `${file}: ${error.message}`);
+      throw error;
+    }
+    console.log(options.json ? JSON.stringify(report, null, 2) : formatInspectReport(report));
+    if (!report.ok) throw new ExitError(EXIT.refused, `${file}: corrupt snapshot`);
+  });
+
+program
+  .command("generate")
+  .description("write a deterministic synthetic analysis (.ndjson) for scale work")
+  .requiredOption("--objects <n>", "number of objects", positiveInteger)
+  .requiredOption("-o, --out <file>", "NDJSON file to write")
+  .option("--seed <s>", "random seed", positiveInteger, 1)
+  .option("--application <name>", "application name")
+  .action(async (options: { objects: number; out: string; seed: number; application?: string }) => {
+    const { generateAnalysis } = await import("./generate.ts");
+    const progress = new Progress();
+    const temporary = `${options.out}.${process.pid}.tmp`;
+    const stream = createWriteStream(temporary);
+    try {
+      const counts = await generateAnalysis(stream, { objects: options.objects, seed: options.seed, application: options.application }, (done, total) =>
+        progress.update("writing", done, total),
+      );
+      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      await rename(temporary, options.out);
+      progress.done();
+      console.log(`${options.out}: ${counts.objects} objects, ${counts.links} links, ${counts.files} files, ${counts.taxonomyNodes} taxonomy nodes, ${counts.postIts} post-its`);
+    } catch (error) {
+      stream.destroy();
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  });
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof ExitError) {
+      process.stderr.write(`appstruct: ${error.message}\n`);
+      return error.code;
+    }
+    const e = error as NodeJS.ErrnoException;
+    process.stderr.write(`appstruct: ${e.code === "ENOENT" ? `no such file: ${e.path}` : e.message}\n`);
+    return EXIT.failed;
+  }
+}
+
+process.exitCode = await main(process.argv);

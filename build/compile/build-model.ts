@@ -1,0 +1,157 @@
+// @module buildModel: a validated analysis to the SnapshotModel the encoder writes (ranks, taxonomy, links, status).
+import {
+  type CalleeLinks,
+  LINK_DIRECT,
+  LINK_ESCALATED,
+  NONE,
+  type ObjectRecord,
+  type SnapshotModel,
+  type Status,
+  type TaxonomyNode,
+} from "../../src/format/model.ts";
+import type { ValidatedAnalysis } from "../analysis/collector.ts";
+import type { AnalysisTaxonomyNode } from "../analysis/schema.ts";
+import { deriveTaxonomy } from "./derived-taxonomy.ts";
+import { compareIds, compareNames } from "./name-order.ts";
+
+/** The analysis statuses are computed against: its content address and each object's checksum by id. */
+export interface StatusBase {
+  key: string;
+  checksums: Map<string, string | null>;
+}
+
+export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | null): SnapshotModel {
+  const { objects } = analysis;
+  const lower = objects.map((o) => o.name.toLowerCase());
+  const order = Uint32Array.from(objects.keys()).sort((a, b) => compareNames(lower[a], objects[a].name, lower[b], objects[b].name) || compareIds(objects[a].id, objects[b].id));
+  const rankOfSlot = new Uint32Array(objects.length);
+  order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
+
+  const derived = analysis.taxonomy ? null : deriveTaxonomy(objects);
+  const { levels, indexOfKey } = buildLevels(analysis.taxonomy ?? derived!.nodes);
+  const fileIndex = new Map(analysis.files.map((f, i) => [f.id, i]));
+
+  const records: ObjectRecord[] = Array.from(order, (slot) => {
+    const o = objects[slot];
+    const checksum = o.checksum ?? null;
+    return {
+      id: o.id,
+      name: o.name,
+      fullName: o.fullName,
+      type: o.type,
+      typeId: o.typeId,
+      language: o.language ?? null,
+      filePath: o.filePath ?? null,
+      mangling: o.mangling ?? "",
+      external: o.external ?? false,
+      annotations: o.annotations ?? null,
+      tags: o.tags ?? [],
+      parent: analysis.parentSlots[slot] < 0 ? NONE : rankOfSlot[analysis.parentSlots[slot]],
+      level5: indexOfKey.get(derived ? derived.level5[slot] : o.level5!)!,
+      role: o.role ?? null,
+      checksum,
+      explicitStatus: o.status ?? null,
+      status: o.status ?? computeStatus(previous, o.id, checksum),
+      sourceLocations: (o.sourceLocations ?? []).map((l) => ({ file: fileIndex.get(l.fileId)!, startLine: l.startLine, endLine: l.endLine })),
+      postIts: [],
+    };
+  });
+  for (const p of analysis.postIts) records[rankOfSlot[p.slot]].postIts.push({ title: p.title, text: p.text });
+
+  const callees = buildCallees(analysis, rankOfSlot);
+  return {
+    meta: {
+      application: analysis.header.application,
+      analyzedAt: analysis.header.analyzedAt,
+      analyzedAtMs: analysis.analyzedAtMs,
+      analyzer: analysis.header.analyzer ?? null,
+      statusBase: previous?.key ?? null,
+      taxonomyDerived: derived !== null,
+      counts: {
+        objects: records.length,
+        links: callees.linkCount,
+        files: analysis.files.length,
+        postIts: analysis.postIts.length,
+        levels: levels.map((l) => l.length),
+      },
+    },
+    objects: records,
+    levels,
+    files: analysis.files.map((f) => ({ id: f.id, path: f.path, language: f.language ?? null })),
+    callees: callees.links,
+  };
+}
+
+/** semantics.md §3: Added when absent before (or no previous analysis), else by checksum; null without both checksums. */
+function computeStatus(previous: StatusBase | null, id: string, checksum: string | null): Status | null {
+  if (!previous || !previous.checksums.has(id)) return "Added";
+  const before = previous.checksums.get(id)!;
+  if (checksum === null || before === null) return null;
+  return checksum === before ? "Unchanged" : "Modified";
+}
+
+/** Sorts each level's nodes into name order (index = volatile `_id`) and resolves parents and fullNames. */
+function buildLevels(nodes: readonly AnalysisTaxonomyNode[]): { levels: TaxonomyNode[][]; indexOfKey: Map<string, number> } {
+  const byKey = new Map(nodes.map((n) => [n.key, n]));
+  const fullNames = new Map<string, string>();
+  const fullNameOf = (n: AnalysisTaxonomyNode): string => {
+    let full = fullNames.get(n.key);
+    if (full === undefined) {
+      full = n.fullName ?? (n.parent === null ? n.name : `${fullNameOf(byKey.get(n.parent)!)}##${n.name}`);
+      fullNames.set(n.key, full);
+    }
+    return full;
+  };
+  const indexOfKey = new Map<string, number>();
+  const levels: TaxonomyNode[][] = [];
+  for (let level = 1; level <= 5; level++) {
+    const sorted = nodes
+      .filter((n) => n.level === level)
+      .map((n) => ({ node: n, lower: n.name.toLowerCase(), fullName: fullNameOf(n) }))
+      .sort((a, b) => compareNames(a.lower, a.node.name, b.lower, b.node.name) || cmp(a.fullName, b.fullName) || cmp(a.node.key, b.node.key));
+    sorted.forEach((s, i) => indexOfKey.set(s.node.key, i));
+    levels.push(sorted.map((s) => ({ key: s.node.key, name: s.node.name, fullName: s.fullName, parent: s.node.parent === null ? NONE : indexOfKey.get(s.node.parent)! })));
+  }
+  return { levels, indexOfKey };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Groups links by caller rank, sorts each row by (callee rank, link type) and merges duplicates into flags. */
+function buildCallees(analysis: ValidatedAnalysis, rankOfSlot: Uint32Array): { links: CalleeLinks; linkCount: number } {
+  const { from, to, type, escalated, types } = analysis.links;
+  const n = rankOfSlot.length;
+  const linkTypes = [...types].sort(cmp);
+  const typeCode = Uint32Array.from(types, (t) => linkTypes.indexOf(t));
+  const counts = new Uint32Array(n + 1);
+  for (let i = 0; i < from.length; i++) counts[rankOfSlot[from[i]] + 1]++;
+  for (let r = 0; r < n; r++) counts[r + 1] += counts[r];
+  const cursor = counts.slice(0, n);
+  // Sort key per link: callee rank × types + type, then ×2 + escalated; fits a double exactly.
+  const keys = new Float64Array(from.length);
+  for (let i = 0; i < from.length; i++) keys[cursor[rankOfSlot[from[i]]]++] = (rankOfSlot[to[i]] * linkTypes.length + typeCode[type[i]]) * 2 + escalated[i];
+
+  const offsets = new Uint32Array(n + 1);
+  const targets: number[] = [];
+  const codes: number[] = [];
+  const flags: number[] = [];
+  let linkCount = 0;
+  for (let r = 0; r < n; r++) {
+    const row = keys.subarray(counts[r], counts[r + 1]).sort();
+    let previousKey = -1;
+    for (const key of row) {
+      if (key === previousKey) continue;
+      previousKey = key;
+      linkCount++;
+      const isEscalated = key % 2;
+      const pair = (key - isEscalated) / 2;
+      const target = Math.floor(pair / linkTypes.length);
+      const code = pair % linkTypes.length;
+      const last = targets.length - 1;
+      if (last >= offsets[r] && targets[last] === target && codes[last] === code) flags[last] |= isEscalated ? LINK_ESCALATED : LINK_DIRECT;
+      else targets.push(target), codes.push(code), flags.push(isEscalated ? LINK_ESCALATED : LINK_DIRECT);
+    }
+    offsets[r + 1] = targets.length;
+  }
+  return { links: { offsets, targets: Uint32Array.from(targets), types: Uint32Array.from(codes), flags: Uint8Array.from(flags), linkTypes }, linkCount };
+}

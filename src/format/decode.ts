@@ -1,0 +1,40 @@
+// @module decodeSnapshotModel: reads every section back into a SnapshotModel (round-trip tests, inspect, status bases).
+import type { ObjectRecord, SnapshotModel } from "./model.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
+  const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
+  const [core, name, full, mang, type, tyid, lang, fpth, anno, tags, psti, stat, cale, taxo, sloc] = await Promise.all([
+    s("OBJC"), s("NAME"), s("FULL"), s("MANG"), s("TYPE"), s("TYID"), s("LANG"), s("FPTH"), s("ANNO"), s("TAGS"), s("PSTI"), s("STAT"), s("CALE"), s("TAXO"), s("SLOC"),
+  ]);
+  const objects: ObjectRecord[] = [];
+  for (let r = 0; r < core.count; r++)
+    objects.push({
+      id: core.id(r),
+      name: name.get(r),
+      fullName: full.get(r),
+      type: type.get(r)!,
+      typeId: tyid.get(r)!,
+      language: lang.get(r),
+      filePath: fpth.get(r),
+      mangling: mang.get(r),
+      external: core.external(r),
+      annotations: anno.get(r),
+      tags: tags.get(r) ?? [],
+      parent: core.parent(r),
+      level5: core.level5[r],
+      role: core.role(r),
+      checksum: stat.checksum(r),
+      explicitStatus: stat.explicitStatus(r),
+      status: stat.status(r),
+      sourceLocations: sloc.raw(r),
+      postIts: psti.get(r),
+    });
+  return {
+    meta: snapshot.meta,
+    objects,
+    levels: [1, 2, 3, 4, 5].map((l) => taxo.nodes(l)),
+    files: sloc.files(),
+    callees: { offsets: cale.offsets, targets: cale.targets, types: cale.types, flags: cale.flags, linkTypes: cale.linkTypes },
+  };
+}

@@ -1,0 +1,39 @@
+// @module DictionaryColumn: a low-cardinality, nullable string per object, stored as codes into a sorted dictionary.
+import { type Block, type Blocks, checkBelow } from "./blocks.ts";
+import { check } from "./errors.ts";
+import { NONE } from "./model.ts";
+import { StringList, encodeStringList } from "./string-list.ts";
+
+/** Three blocks: the dictionary (StringList, sorted by code units) and one u32 code per row (NONE for null). */
+export function encodeDictionaryColumn(values: readonly (string | null)[]): Block[] {
+  const dictionary = [...new Set(values.filter((v): v is string => v !== null))].sort(compareCodeUnits);
+  const codeOf = new Map(dictionary.map((v, i) => [v, i]));
+  const codes = Uint32Array.from(values, (v) => (v === null ? NONE : codeOf.get(v)!));
+  return [...encodeStringList(dictionary), codes];
+}
+
+export class DictionaryColumn {
+  readonly dictionary: StringList;
+  readonly codes: Uint32Array;
+
+  constructor(blocks: Blocks, first: number, rows: number, what: string) {
+    this.dictionary = new StringList(blocks, first, `${what} dictionary`);
+    this.codes = blocks.u32(first + 2);
+    check(this.codes.length === rows, `${what}: ${this.codes.length} codes for ${rows} rows`);
+    checkBelow(this.codes, this.dictionary.length, what, NONE);
+  }
+
+  get(row: number): string | null {
+    const code = this.codes[row];
+    return code === NONE ? null : this.dictionary.get(code);
+  }
+
+  get byteSize(): number {
+    return this.dictionary.byteSize + this.codes.byteLength;
+  }
+}
+
+/** Orders strings by UTF-16 code units, the order of every sorted key in the format. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,31 @@
+// @module The META section: snapshot metadata as UTF-8 JSON, checked with a schema before use.
+import { z } from "zod";
+import { CorruptSnapshotError } from "./errors.ts";
+import type { SnapshotMeta } from "./model.ts";
+
+const count = z.number().int().nonnegative();
+const MetaSchema = z.object({
+  application: z.string().min(1),
+  analyzedAt: z.string(),
+  analyzedAtMs: z.number().finite(),
+  analyzer: z.object({ name: z.string(), version: z.string() }).nullable(),
+  statusBase: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  taxonomyDerived: z.boolean(),
+  counts: z.object({ objects: count, links: count, files: count, postIts: count, levels: z.array(count).length(5) }),
+});
+
+export function encodeMeta(meta: SnapshotMeta): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(MetaSchema.parse(meta)));
+}
+
+export function decodeMeta(bytes: Uint8Array): SnapshotMeta {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
+  } catch {
+    throw new CorruptSnapshotError("META section is not UTF-8 JSON");
+  }
+  const parsed = MetaSchema.safeParse(json);
+  if (!parsed.success) throw new CorruptSnapshotError(`META section is malformed: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}

@@ -1,0 +1,83 @@
+// @module ObjectCore: ids with their lookup index, and the fixed-width per-object fields (flags, parent, level 5).
+import { type Block, type Blocks, checkBelow } from "./blocks.ts";
+import { check } from "./errors.ts";
+import { NONE, type ObjectRecord, type Role } from "./model.ts";
+
+const EXTERNAL = 1;
+const START = 2;
+const END = 4;
+
+/**
+ * Five blocks: u64 id by rank; u32 ranks ordered by id (the lookup index); u8 flags by rank
+ * (1 external, 2 start point, 4 end point); u32 parent rank (NONE: no parent); u32 level-5 node.
+ */
+export function encodeObjectCore(objects: readonly ObjectRecord[]): Block[] {
+  const ids = BigUint64Array.from(objects, (o) => BigInt(o.id));
+  const byId = Uint32Array.from(objects.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  const flags = Uint8Array.from(objects, (o) => (o.external ? EXTERNAL : 0) | (o.role === "start" ? START : 0) | (o.role === "end" ? END : 0));
+  return [ids, byId, flags, Uint32Array.from(objects, (o) => o.parent), Uint32Array.from(objects, (o) => o.level5)];
+}
+
+export class ObjectCore {
+  readonly count: number;
+  readonly ids: BigUint64Array;
+  readonly flags: Uint8Array;
+  readonly parents: Uint32Array;
+  readonly level5: Uint32Array;
+  private readonly byId: Uint32Array;
+
+  constructor(blocks: Blocks, level5Count: number) {
+    this.ids = blocks.u64(0);
+    this.byId = blocks.u32(1);
+    this.flags = blocks.u8(2);
+    this.parents = blocks.u32(3);
+    this.level5 = blocks.u32(4);
+    this.count = this.ids.length;
+    const n = this.count;
+    check(this.byId.length === n && this.flags.length === n && this.parents.length === n && this.level5.length === n, "object columns differ in length");
+    checkBelow(this.byId, n, "object id index");
+    checkBelow(this.parents, n, "object parents", NONE);
+    checkBelow(this.level5, level5Count, "object level-5 nodes");
+    for (let i = 1; i < n; i++) check(this.ids[this.byId[i - 1]] < this.ids[this.byId[i]], "object id index is not strictly increasing");
+  }
+
+  /** Rank of the object with decimal id `id`, or -1. */
+  rankOf(id: string): number {
+    if (!/^[0-9]{1,19}$/.test(id)) return -1;
+    const wanted = BigInt(id);
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = this.ids[this.byId[mid]];
+      if (value === wanted) return this.byId[mid];
+      if (value < wanted) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  id(rank: number): string {
+    return this.ids[rank].toString();
+  }
+  external(rank: number): boolean {
+    return (this.flags[rank] & EXTERNAL) !== 0;
+  }
+  role(rank: number): Role | null {
+    const f = this.flags[rank];
+    return f & START ? "start" : f & END ? "end" : null;
+  }
+  isStart(rank: number): boolean {
+    return (this.flags[rank] & START) !== 0;
+  }
+  isEnd(rank: number): boolean {
+    return (this.flags[rank] & END) !== 0;
+  }
+  parent(rank: number): number {
+    return this.parents[rank];
+  }
+
+  get byteSize(): number {
+    return this.ids.byteLength + this.byId.byteLength + this.flags.byteLength + this.parents.byteLength + this.level5.byteLength;
+  }
+}

@@ -1,0 +1,90 @@
+// @module The section catalogue of format version 1: each tag with its encoder and decoder, side by side.
+import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
+import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
+import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
+import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
+import { check } from "./errors.ts";
+import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
+import { ObjectCore, encodeObjectCore } from "./object-core.ts";
+import { PostItColumn, encodePostIts } from "./post-its.ts";
+import { SearchIndex, encodeSearchIndex } from "./search-index.ts";
+import { SourceLocations, encodeSourceLocations } from "./source-locations.ts";
+import { StatusColumn, encodeStatusColumn } from "./status-column.ts";
+import { StringList, encodeStringList } from "./string-list.ts";
+import { LevelGraphs, Taxonomy, encodeLevelGraphs, encodeTaxonomy } from "./taxonomy.ts";
+
+/** What a decoder may consult besides its own bytes: the metadata and already decoded sections. */
+export interface DecodeContext {
+  meta: SnapshotMeta;
+  taxonomy(): Promise<Taxonomy>;
+}
+
+interface SectionCodec<T> {
+  encode(model: SnapshotModel): Block[];
+  decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
+}
+
+const rows = (c: DecodeContext) => c.meta.counts.objects;
+const column = <T>(pick: (o: ObjectRecord) => T) => (m: SnapshotModel) => m.objects.map(pick);
+const lower = (values: readonly string[] | null) => (values ?? []).map((v) => v.toLowerCase());
+
+/** Decoded text column of one string per object. */
+const textColumn = (pick: (o: ObjectRecord) => string): SectionCodec<StringList> => ({
+  encode: (m) => encodeStringList(column(pick)(m)),
+  decode: (b, c) => {
+    const list = new StringList(b, 0, "text column");
+    check(list.length === rows(c), "text column length differs from the object count");
+    return list;
+  },
+});
+const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCodec<DictionaryColumn> => ({
+  encode: (m) => encodeDictionaryColumn(column(pick)(m)),
+  decode: (b, c) => new DictionaryColumn(b, 0, rows(c), "dictionary column"),
+});
+const searchIndex = (pick: (o: ObjectRecord) => readonly string[] | null): SectionCodec<SearchIndex> => ({
+  encode: (m) => encodeSearchIndex(m.objects.map((o) => lower(pick(o)))),
+  decode: (b, c) => new SearchIndex(b, rows(c), "search index"),
+});
+
+/** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
+export const SECTIONS = {
+  OBJC: { encode: (m) => encodeObjectCore(m.objects), decode: (b, c) => new ObjectCore(b, c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
+  NAME: textColumn((o) => o.name),
+  FULL: textColumn((o) => o.fullName),
+  MANG: textColumn((o) => o.mangling),
+  TYPE: dictionaryColumn((o) => o.type),
+  TYID: dictionaryColumn((o) => o.typeId),
+  LANG: dictionaryColumn((o) => o.language),
+  FPTH: dictionaryColumn((o) => o.filePath),
+  ANNO: { encode: (m) => encodeArrayColumn(column((o) => o.annotations)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "annotations") } as SectionCodec<ArrayColumn>,
+  TAGS: { encode: (m) => encodeArrayColumn(column((o) => o.tags)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "tags") } as SectionCodec<ArrayColumn>,
+  PSTI: { encode: (m) => encodePostIts(m.objects), decode: (b, c) => new PostItColumn(b, rows(c)) } as SectionCodec<PostItColumn>,
+  STAT: { encode: (m) => encodeStatusColumn(m.objects), decode: (b, c) => new StatusColumn(b, rows(c)) } as SectionCodec<StatusColumn>,
+  CALE: { encode: (m) => encodeCallees(m.callees), decode: (b, c) => new CalleeIndex(b, rows(c)) } as SectionCodec<CalleeIndex>,
+  CALR: { encode: (m) => encodeCallers(m.callees, m.objects.length), decode: (b, c) => new CallerIndex(b, rows(c)) } as SectionCodec<CallerIndex>,
+  TAXO: { encode: encodeTaxonomy, decode: (b, c) => new Taxonomy(b, rows(c)) } as SectionCodec<Taxonomy>,
+  LGRA: { encode: encodeLevelGraphs, decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()) } as SectionCodec<LevelGraphs>,
+  SLOC: { encode: (m) => encodeSourceLocations(m.files, m.objects), decode: (b, c) => new SourceLocations(b, rows(c)) } as SectionCodec<SourceLocations>,
+  XNAM: searchIndex((o) => [o.name]),
+  XFUL: searchIndex((o) => [o.fullName]),
+  XTYP: searchIndex((o) => [o.type]),
+  XPTH: searchIndex((o) => (o.filePath === null ? null : [o.filePath])),
+  XMNG: searchIndex((o) => [o.mangling]),
+  XANN: searchIndex((o) => o.annotations),
+  XTAG: searchIndex((o) => o.tags),
+  XPST: searchIndex((o) => o.postIts.map((p) => p.title)),
+} satisfies Record<string, SectionCodec<unknown>>;
+
+export type SectionTag = keyof typeof SECTIONS;
+export type Decoded<T extends SectionTag> = Awaited<ReturnType<(typeof SECTIONS)[T]["decode"]>>;
+
+/** The metadata section, JSON in UTF-8: small, read with the header on open. */
+export const META_TAG = "META";
+
+export function encodeSection(tag: SectionTag, model: SnapshotModel): Uint8Array {
+  return encodeBlocks(SECTIONS[tag].encode(model));
+}
+
+export async function decodeSection<T extends SectionTag>(tag: T, bytes: Uint8Array, context: DecodeContext): Promise<Decoded<T>> {
+  return (await SECTIONS[tag].decode(new Blocks(bytes, tag), context)) as Decoded<T>;
+}

@@ -1,0 +1,95 @@
+// @module Snapshot: reads a snapshot through a ByteSource, section by section, verifying each before decoding it.
+import { HEADER_SIZE, SECTION_REQUIRED, type TocEntry, decodeHeader, decodeToc, verifySection } from "./container.ts";
+import { CorruptSnapshotError, check } from "./errors.ts";
+import { decodeMeta } from "./meta.ts";
+import type { SnapshotMeta } from "./model.ts";
+import { type DecodeContext, type Decoded, META_TAG, SECTIONS, type SectionTag, decodeSection } from "./sections.ts";
+import type { Taxonomy } from "./taxonomy.ts";
+
+/** Where snapshot bytes come from: a local file, an R2 object, memory. */
+export interface ByteSource {
+  /** A stable name for messages and cache keys (the content address where there is one). */
+  readonly key: string;
+  readonly size: number;
+  /** Exactly `length` bytes from `offset`, in a buffer of their own (so typed views are aligned). */
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+/** First read on open: header, table of contents and metadata normally fit, as in PMTiles' 16 KiB first fetch. */
+const FIRST_READ = 16 * 1024;
+
+export class Snapshot implements DecodeContext {
+  private readonly decoded = new Map<string, Promise<unknown>>();
+  readonly source: ByteSource;
+  readonly meta: SnapshotMeta;
+  readonly toc: ReadonlyMap<string, TocEntry>;
+
+  private constructor(source: ByteSource, meta: SnapshotMeta, toc: ReadonlyMap<string, TocEntry>) {
+    this.source = source;
+    this.meta = meta;
+    this.toc = toc;
+  }
+
+  static async open(source: ByteSource): Promise<Snapshot> {
+    const first = await source.read(0, Math.min(source.size, FIRST_READ));
+    const header = decodeHeader(first);
+    check(header.fileLength === source.size, `snapshot header says ${header.fileLength} bytes but the file has ${source.size} (truncated?)`);
+    const tocEnd = header.tocOffset + header.tocLength;
+    const toc = decodeToc(header, tocEnd <= first.length ? first.slice(header.tocOffset, tocEnd) : await source.read(header.tocOffset, header.tocLength));
+    for (const entry of toc.values())
+      if (entry.flags & SECTION_REQUIRED && entry.tag !== META_TAG && !(entry.tag in SECTIONS))
+        throw new CorruptSnapshotError(`snapshot needs section ${entry.tag}, which this reader does not know; upgrade appstruct`);
+    const metaEntry = toc.get(META_TAG);
+    check(metaEntry, "snapshot has no META section");
+    const metaEnd = metaEntry.offset + metaEntry.length;
+    const metaBytes = metaEnd <= first.length ? first.slice(metaEntry.offset, metaEnd) : await source.read(metaEntry.offset, metaEntry.length);
+    verifySection(metaEntry, metaBytes);
+    return new Snapshot(source, decodeMeta(metaBytes), toc);
+  }
+
+  /** The decoded section `tag`, read and verified once, then kept. */
+  section<T extends SectionTag>(tag: T): Promise<Decoded<T>> {
+    let pending = this.decoded.get(tag) as Promise<Decoded<T>> | undefined;
+    if (!pending) {
+      pending = this.load(tag);
+      // A failed read (storage hiccup) is retried by the next request rather than remembered.
+      pending.catch(() => this.decoded.delete(tag));
+      this.decoded.set(tag, pending);
+    }
+    return pending;
+  }
+
+  taxonomy(): Promise<Taxonomy> {
+    return this.section("TAXO");
+  }
+
+  /** Bytes the sections decoded so far occupy; reads of unloaded sections are not counted. */
+  async loadedBytes(): Promise<number> {
+    let total = 0;
+    for (const [tag, pending] of this.decoded) {
+      const value = (await pending.catch(() => undefined)) as { byteSize?: number } | undefined;
+      total += value?.byteSize ?? this.toc.get(tag)?.length ?? 0;
+    }
+    return total;
+  }
+
+  private async load<T extends SectionTag>(tag: T): Promise<Decoded<T>> {
+    const entry = this.toc.get(tag);
+    check(entry, `snapshot has no ${tag} section`);
+    const body = await this.source.read(entry.offset, entry.length);
+    verifySection(entry, body);
+    return decodeSection(tag, body, this);
+  }
+}
+
+/** A ByteSource over bytes already in memory (tests, `inspect`, freshly compiled snapshots). */
+export function memorySource(bytes: Uint8Array, key = "memory"): ByteSource {
+  return {
+    key,
+    size: bytes.length,
+    async read(offset, length) {
+      check(offset + length <= bytes.length, `read of ${length} bytes at ${offset} runs past the end (${bytes.length} bytes)`);
+      return bytes.slice(offset, offset + length);
+    },
+  };
+}

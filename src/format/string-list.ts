@@ -1,0 +1,96 @@
+// @module StringList: an indexed list of UTF-8 strings (offsets + bytes), optionally with nulls.
+import { type Block, type Blocks, checkOffsets } from "./blocks.ts";
+import { check } from "./errors.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Two blocks: u32 byte offsets (count + 1) and the UTF-8 bytes. A null is stored as "" (see NullableStringList). */
+export function encodeStringList(strings: readonly (string | null)[]): Block[] {
+  const encoded = strings.map((s) => encoder.encode(s ?? ""));
+  const offsets = new Uint32Array(strings.length + 1);
+  let total = 0;
+  encoded.forEach((bytes, i) => {
+    total += bytes.length;
+    offsets[i + 1] = total;
+  });
+  const bytes = new Uint8Array(total);
+  encoded.forEach((b, i) => bytes.set(b, offsets[i]));
+  return [offsets, bytes];
+}
+
+/** Three blocks: a StringList and one u8 per string, 1 where the string is present, 0 where it is null. */
+export function encodeNullableStringList(strings: readonly (string | null)[]): Block[] {
+  return [...encodeStringList(strings), Uint8Array.from(strings, (s) => (s === null ? 0 : 1))];
+}
+
+export class StringList {
+  readonly length: number;
+  private readonly offsets: Uint32Array;
+  private readonly bytes: Uint8Array;
+  private decoded: string[] | undefined;
+
+  constructor(blocks: Blocks, first: number, what: string) {
+    this.offsets = blocks.u32(first);
+    this.bytes = blocks.u8(first + 1);
+    this.length = this.offsets.length - 1;
+    check(this.length >= 0, `${what}: string offsets are empty`);
+    checkOffsets(this.offsets, this.length, this.bytes.length, what);
+  }
+
+  get(index: number): string {
+    if (this.decoded) return this.decoded[index];
+    return decodeUtf8(this.bytes.subarray(this.offsets[index], this.offsets[index + 1]));
+  }
+
+  /** Every string, decoded once and kept: for scans that touch most of the list. */
+  all(): readonly string[] {
+    if (!this.decoded) {
+      const out = new Array<string>(this.length);
+      for (let i = 0; i < this.length; i++) out[i] = this.get(i);
+      this.decoded = out;
+    }
+    return this.decoded;
+  }
+
+  /** Bytes held by this list (for cache accounting); doubled once decoded strings are kept. */
+  get byteSize(): number {
+    return this.offsets.byteLength + this.bytes.byteLength * (this.decoded ? 3 : 1);
+  }
+}
+
+export class NullableStringList {
+  readonly length: number;
+  private readonly strings: StringList;
+  private readonly present: Uint8Array;
+
+  constructor(blocks: Blocks, first: number, what: string) {
+    this.strings = new StringList(blocks, first, what);
+    this.present = blocks.u8(first + 2);
+    this.length = this.strings.length;
+    check(this.present.length === this.length, `${what}: null flags do not match the strings`);
+  }
+
+  get(index: number): string | null {
+    return this.present[index] ? this.strings.get(index) : null;
+  }
+
+  get byteSize(): number {
+    return this.strings.byteSize + this.present.byteLength;
+  }
+}
+
+/** Decodes UTF-8, mapping malformed bytes to CorruptSnapshotError rather than a TypeError. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  // Short ASCII strings dominate (names, types); building them by char code skips TextDecoder's call overhead.
+  if (bytes.length < 32) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) { ascii = false; break; }
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    check(false, "a string is not valid UTF-8");
+  }
+}

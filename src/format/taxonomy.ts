@@ -1,0 +1,166 @@
+// @module Taxonomy: the nodes of levels 1–5 with object counts, level-5 members, and each level's precomputed graph.
+import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
+import { forEachDistinctTarget } from "./adjacency.ts";
+import { check } from "./errors.ts";
+import { NONE, type SnapshotModel, type TaxonomyNode } from "./model.ts";
+import { StringList, encodeStringList } from "./string-list.ts";
+
+export const LEVELS = 5;
+const BLOCKS_PER_LEVEL = 8;
+
+/**
+ * Per level (1 to 5), eight blocks: names, fullNames, keys (three StringLists), u32 parent index
+ * (NONE at level 1), u32 nbObjects. Then two blocks: u32 member offsets by level-5 node and u32
+ * member ranks, ascending (so in name order).
+ */
+export function encodeTaxonomy(model: SnapshotModel): Block[] {
+  const nb = model.levels.map((nodes) => new Uint32Array(nodes.length));
+  const memberCounts = new Uint32Array(model.levels[4].length + 1);
+  for (const o of model.objects) memberCounts[o.level5 + 1]++;
+  for (let l = LEVELS - 1; l >= 0; l--)
+    model.levels[l].forEach((node, i) => {
+      if (l === LEVELS - 1) nb[l][i] = memberCounts[i + 1];
+      if (l > 0) nb[l - 1][node.parent] += nb[l][i];
+    });
+  const offsets = memberCounts.slice();
+  for (let i = 0; i < model.levels[4].length; i++) offsets[i + 1] += offsets[i];
+  const members = new Uint32Array(model.objects.length);
+  const cursor = offsets.slice();
+  model.objects.forEach((o, rank) => (members[cursor[o.level5]++] = rank));
+  return [
+    ...model.levels.flatMap((nodes, l) => [
+      ...encodeStringList(nodes.map((n) => n.name)),
+      ...encodeStringList(nodes.map((n) => n.fullName)),
+      ...encodeStringList(nodes.map((n) => n.key)),
+      Uint32Array.from(nodes, (n) => n.parent),
+      nb[l],
+    ]),
+    offsets,
+    members,
+  ];
+}
+
+export interface TaxonomyLevel {
+  names: StringList;
+  fullNames: StringList;
+  keys: StringList;
+  parents: Uint32Array;
+  nbObjects: Uint32Array;
+  count: number;
+}
+
+export class Taxonomy {
+  readonly levels: TaxonomyLevel[];
+  private readonly memberOffsets: Uint32Array;
+  private readonly memberRanks: Uint32Array;
+  private childLists: Uint32Array[][] | undefined;
+
+  constructor(blocks: Blocks, objectCount: number) {
+    this.levels = [];
+    for (let l = 0; l < LEVELS; l++) {
+      const at = l * BLOCKS_PER_LEVEL;
+      const level: TaxonomyLevel = {
+        names: new StringList(blocks, at, `level ${l + 1} names`),
+        fullNames: new StringList(blocks, at + 2, `level ${l + 1} fullNames`),
+        keys: new StringList(blocks, at + 4, `level ${l + 1} keys`),
+        parents: blocks.u32(at + 6),
+        nbObjects: blocks.u32(at + 7),
+        count: 0,
+      };
+      level.count = level.names.length;
+      check(
+        level.fullNames.length === level.count && level.keys.length === level.count && level.parents.length === level.count && level.nbObjects.length === level.count,
+        `level ${l + 1} columns differ in length`,
+      );
+      if (l === 0) for (const p of level.parents) check(p === NONE, "a level-1 node has a parent");
+      else checkBelow(level.parents, this.levels[l - 1].count, `level ${l + 1} parents`);
+      this.levels.push(level);
+    }
+    this.memberOffsets = blocks.u32(LEVELS * BLOCKS_PER_LEVEL);
+    this.memberRanks = blocks.u32(LEVELS * BLOCKS_PER_LEVEL + 1);
+    checkOffsets(this.memberOffsets, this.levels[4].count, this.memberRanks.length, "level-5 members");
+    check(this.memberRanks.length === objectCount, "level-5 members do not cover every object");
+    checkBelow(this.memberRanks, objectCount, "level-5 member ranks");
+  }
+
+  /** Nodes of level `level` (1–5) as model records. */
+  nodes(level: number): TaxonomyNode[] {
+    const l = this.levels[level - 1];
+    return Array.from({ length: l.count }, (_, i) => ({ key: l.keys.get(i), name: l.names.get(i), fullName: l.fullNames.get(i), parent: l.parents[i] }));
+  }
+
+  /** Indices of the children of node `index` of level `level` (1–4) in level + 1, ascending (name order). */
+  children(level: number, index: number): Uint32Array {
+    if (!this.childLists) {
+      this.childLists = this.levels.slice(1).map((child, l) => {
+        const lists: number[][] = Array.from({ length: this.levels[l].count }, () => []);
+        child.parents.forEach((p, i) => lists[p].push(i));
+        return lists.map((list) => Uint32Array.from(list));
+      });
+    }
+    return this.childLists[level - 1][index];
+  }
+
+  /** Ranks of the objects of level-5 node `index`, ascending (name order). */
+  members(index: number): Uint32Array {
+    return this.memberRanks.subarray(this.memberOffsets[index], this.memberOffsets[index + 1]);
+  }
+
+  get byteSize(): number {
+    let size = this.memberOffsets.byteLength + this.memberRanks.byteLength;
+    for (const l of this.levels) size += l.names.byteSize + l.fullNames.byteSize + l.keys.byteSize + l.count * 8;
+    return size;
+  }
+}
+
+/**
+ * Ten blocks: per level, u32 origins and u32 targets of the level's links, sorted by (origin, target)
+ * index, which is (origin name, target name) order. A link A→B (A ≠ B) exists when an object under
+ * A has a link of any kind to an object under B.
+ */
+export function encodeLevelGraphs(model: SnapshotModel): Block[] {
+  const n = model.objects.length;
+  // ancestors[l][rank]: the node of level l+1 that object `rank` sits under.
+  const ancestors = Array.from({ length: LEVELS }, () => new Uint32Array(n));
+  model.objects.forEach((o, rank) => {
+    let node = o.level5;
+    for (let l = LEVELS - 1; l >= 0; l--) {
+      ancestors[l][rank] = node;
+      node = model.levels[l][node].parent;
+    }
+  });
+  const pairs = model.levels.map(() => new Set<number>());
+  forEachDistinctTarget(model.callees, n, (from, to) => {
+    for (let l = 0; l < LEVELS; l++) {
+      const a = ancestors[l][from];
+      const b = ancestors[l][to];
+      if (a !== b) pairs[l].add(a * model.levels[l].length + b);
+    }
+  });
+  return pairs.flatMap((set, l) => {
+    const width = model.levels[l].length;
+    const sorted = Float64Array.from(set).sort();
+    return [Uint32Array.from(sorted, (k) => Math.floor(k / width)), Uint32Array.from(sorted, (k) => k % width)];
+  });
+}
+
+export class LevelGraphs {
+  readonly origins: Uint32Array[] = [];
+  readonly targets: Uint32Array[] = [];
+
+  constructor(blocks: Blocks, taxonomy: Taxonomy) {
+    for (let l = 0; l < LEVELS; l++) {
+      const origins = blocks.u32(l * 2);
+      const targets = blocks.u32(l * 2 + 1);
+      check(origins.length === targets.length, `level ${l + 1} graph columns differ in length`);
+      checkBelow(origins, taxonomy.levels[l].count, `level ${l + 1} graph origins`);
+      checkBelow(targets, taxonomy.levels[l].count, `level ${l + 1} graph targets`);
+      this.origins.push(origins);
+      this.targets.push(targets);
+    }
+  }
+
+  get byteSize(): number {
+    return this.origins.reduce((s, o) => s + o.byteLength * 2, 0);
+  }
+}
