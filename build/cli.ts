@@ -125,6 +125,63 @@ program
     }
   });
 
+program
+  .command("publish")
+  .description("compile (when needed) and publish analyses or snapshots: snapshot first, manifest last, atomically")
+  .argument("<files...>", "analyses (.json, .ndjson) and/or snapshots")
+  .option("--local", "publish to the local store that `npm run dev` serves (default)")
+  .option("--remote", "publish to the R2 bucket configured in wrangler.toml (needs Cloudflare credentials)")
+  .action(async (files: string[], options: { local?: boolean; remote?: boolean }) => {
+    if (options.local && options.remote) throw new ExitError(EXIT.usage, "choose one of --local and --remote");
+    const { openStore } = await import("./store.ts");
+    const { publishFiles } = await import("./publish.ts");
+    const opened = await openStore(options.remote ? "remote" : "local");
+    try {
+      const results = await publishFiles(opened.store, files, (line) => console.log(line));
+      console.log(`${results.filter((r) => r.outcome === "published").length} published, ${results.filter((r) => r.outcome === "unchanged").length} unchanged — ${opened.where}`);
+    } catch (error) {
+      if (error instanceof AnalysisRefused) reportRefusal(String((error as { path?: string }).path ?? "analysis"), error);
+      if (error instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `refused: ${error.message}`);
+      throw error;
+    } finally {
+      await opened.close();
+    }
+  });
+
+program
+  .command("list")
+  .description("list the applications of a store and their published versions")
+  .option("--local", "the local store that `npm run dev` serves (default)")
+  .option("--remote", "the R2 bucket configured in wrangler.toml")
+  .option("--json", "print JSON")
+  .action(async (options: { remote?: boolean; json?: boolean }) => {
+    const { openStore } = await import("./store.ts");
+    const { listStore } = await import("./publish.ts");
+    const opened = await openStore(options.remote ? "remote" : "local");
+    try {
+      const apps = await listStore(opened.store);
+      if (options.json) return console.log(JSON.stringify(apps, null, 2));
+      if (apps.length === 0) console.log(`no applications in the ${opened.where}`);
+      for (const app of apps) {
+        console.log(app.application);
+        for (const v of app.versions) console.log(`  ${v.analyzedAt}  ${String(v.objects).padStart(9)} objects  ${String(v.links).padStart(10)} links  ${formatBytes(v.size).padStart(10)}  ${v.sha256.slice(0, 12)}`);
+      }
+    } finally {
+      await opened.close();
+    }
+  });
+
+program
+  .command("serve")
+  .description("serve the API on Node over a folder of snapshots and analyses (no Cloudflare needed)")
+  .requiredOption("--data <folder>", "folder with .snap, .json and .ndjson files")
+  .option("--port <port>", "port", positiveInteger, 8787)
+  .option("--host <host>", "interface to listen on", "127.0.0.1")
+  .action(async (options: { data: string; port: number; host: string }) => {
+    const { startNodeServer } = await import("./serve.ts");
+    await startNodeServer(options);
+  });
+
 export async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);

@@ -1,32 +1,11 @@
 // @module Zod schemas of the analysis format (shared/spec/analysis-format.md): the single source of its types.
 import { z } from "zod";
+import { applicationNameProblem, parseRfc3339 } from "../../src/rules.ts";
+
+export { parseRfc3339 };
 
 export const ANALYSIS_FORMAT = "appstruct.analysis/1";
 export const READ_FORMATS = [ANALYSIS_FORMAT] as const;
-
-/** RFC 3339 date-time with a zone; fractional seconds allowed; checked for a real calendar date. */
-export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
-
-export function parseRfc3339(value: string): number | null {
-  const m = RFC3339.exec(value);
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 60) return null;
-  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return null;
-  // A leap second (:60) is the same instant as :59.999 for ordering purposes.
-  const ms = Date.parse(value.replace(/:60(\.\d+)?/, ":59.999").toUpperCase());
-  return Number.isNaN(ms) ? null : ms;
-}
-
-/** 1 to 200 characters, no back-quote, no control character: the application-name rule of both specs. */
-export function applicationNameProblem(name: string): string | null {
-  const length = [...name].length;
-  if (length < 1 || length > 200) return `must be 1 to 200 characters long, found ${length}`;
-  const bad = /[`\u0000-\u001f\u007f]/.exec(name);
-  if (bad) return `must not contain ${bad[0] === "`" ? "a back-quote" : `the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`}`;
-  return null;
-}
 
 export const OBJECT_ID = /^(0|[1-9][0-9]{0,18})$/;
 export const FILE_ID = /^-?[0-9]{1,19}$/;

@@ -17,11 +17,19 @@ export interface CompiledSnapshot {
 
 export type Stage = "read" | "model" | "encode";
 
-export async function compileAnalysis(path: string, previous: StatusBase | null, onProgress?: (stage: Stage, done: number, total: number) => void): Promise<CompiledSnapshot> {
+/** Finds the analysis to compute statuses against, once the analysis's application and analyzedAt are known. */
+export type PreviousResolver = (application: string, analyzedAtMs: number) => Promise<StatusBase | null>;
+
+export async function compileAnalysis(
+  path: string,
+  previous: StatusBase | PreviousResolver | null,
+  onProgress?: (stage: Stage, done: number, total: number) => void,
+): Promise<CompiledSnapshot> {
   const progress: Progress = (done, total) => onProgress?.("read", done, total);
   const analysis = await readAnalysis(path, progress);
   onProgress?.("model", 0, 1);
-  const model = buildModel(analysis, previous);
+  const base = typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
+  const model = buildModel(analysis, base);
   let encoded = 0;
   const bytes = encodeSnapshot(model, () => onProgress?.("encode", ++encoded, Object.keys(SECTIONS).length));
   return { bytes, meta: model.meta, sha256: sha256Hex(bytes) };

@@ -1,0 +1,18 @@
+// @module startNodeServer: the same Hono app on Node, over a FolderCatalog, with the in-process source service.
+import { serve } from "@hono/node-server";
+import { parseAccessPolicy } from "../src/http/access.ts";
+import { createApp } from "../src/http/app.ts";
+import { SnapshotSourceLocator } from "../src/query/source-locator.ts";
+import { loadFolderCatalog } from "./folder-catalog.ts";
+
+export async function startNodeServer(options: { data: string; port: number; host: string }): Promise<void> {
+  const catalog = await loadFolderCatalog(options.data, (line) => console.error(line));
+  const deps = { catalog, sources: new SnapshotSourceLocator(catalog), access: await parseAccessPolicy(process.env.API_KEYS) };
+  const app = createApp(() => deps);
+  await new Promise<void>((resolve) => {
+    serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
+      console.log(`appstruct serving ${options.data} on http://${options.host}:${info.port}/rest/applications/{name}/objects?limit=10`);
+      resolve();
+    });
+  });
+}

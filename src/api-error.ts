@@ -1,0 +1,58 @@
+// @module ApiError: every failure the API reports, with its status and code from semantics.md §6 (framework-free).
+
+export const ERROR_TITLES = {
+  missing_parameter: [400, "Missing parameter"],
+  invalid_parameter: [400, "Invalid parameter"],
+  unknown_parameter: [400, "Unknown parameter"],
+  invalid_application_name: [400, "Invalid application name"],
+  unsupported_level: [400, "Unsupported level"],
+  unauthorized: [401, "Unauthorized"],
+  forbidden: [403, "Forbidden"],
+  application_not_found: [404, "Application not found"],
+  object_not_found: [404, "Object not found"],
+  route_not_found: [404, "Route not found"],
+  method_not_allowed: [405, "Method not allowed"],
+  rate_limited: [429, "Too many requests"],
+  source_service_unavailable: [500, "Source code service unavailable"],
+  corrupt_snapshot: [500, "Corrupt snapshot"],
+  internal_error: [500, "Internal error"],
+  storage_unavailable: [503, "Storage unavailable"],
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_TITLES;
+
+/** The RFC 9457-shaped body of every error response. */
+export interface ProblemBody {
+  status: number;
+  title: string;
+  code: ErrorCode;
+  detail: string;
+  parameter?: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly parameter: string | undefined;
+  /** Extra response headers (Allow on 405, WWW-Authenticate on 401). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, options: { parameter?: string; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.code = code;
+    this.status = ERROR_TITLES[code][0];
+    this.parameter = options.parameter;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ProblemBody {
+    const body: ProblemBody = { status: this.status, title: ERROR_TITLES[this.code][1], code: this.code, detail: this.message };
+    if (this.parameter !== undefined) body.parameter = this.parameter;
+    return body;
+  }
+}
+
+/** Storage could not be read (R2 error, missing object, ETag changed under a read). */
+export class StorageUnavailableError extends Error {
+  override readonly name = "StorageUnavailableError";
+}

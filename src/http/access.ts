@@ -1,0 +1,49 @@
+// @module API keys (semantics.md §6): X-API-KEY header or api-key parameter, compared in constant time, scoped per application.
+import { ApiError } from "../api-error.ts";
+
+/** Parsed from the API_KEYS secret: JSON `{"<key>": "*" | ["<application>", ...]}`. */
+export interface AccessPolicy {
+  /** SHA-256 of each key, with the applications it may read (null: all). */
+  keys: { hash: Uint8Array; applications: Set<string> | null }[];
+}
+
+const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+
+export async function parseAccessPolicy(secret: string | undefined): Promise<AccessPolicy | null> {
+  if (!secret || secret.trim() === "") return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(secret);
+  } catch {
+    throw new Error('API_KEYS must be JSON: {"<key>": "*" | ["<application>", ...]}');
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json)) throw new Error('API_KEYS must be a JSON object: {"<key>": "*" | ["<application>", ...]}');
+  const keys = await Promise.all(
+    Object.entries(json as Record<string, unknown>).map(async ([key, scope]) => {
+      if (scope !== "*" && !(Array.isArray(scope) && scope.every((a) => typeof a === "string"))) throw new Error(`API_KEYS: the scope of a key must be "*" or an array of application names`);
+      return { hash: await sha256(key), applications: scope === "*" ? null : new Set(scope as string[]) };
+    }),
+  );
+  return keys.length ? { keys } : null;
+}
+
+/** Equal-length byte comparison whose time does not depend on where the bytes differ. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i % b.length];
+  return diff === 0;
+}
+
+/** The scope of `presented`, or a 401: every configured key is compared, so timing reveals nothing. */
+export async function authenticate(policy: AccessPolicy, presented: string | undefined): Promise<Set<string> | null> {
+  if (presented === undefined || presented === "") throw new ApiError("unauthorized", "an API key is required: send it in the X-API-KEY header or the api-key parameter");
+  const hash = await sha256(presented);
+  let match: AccessPolicy["keys"][number] | undefined;
+  for (const key of policy.keys) if (sameBytes(key.hash, hash)) match = key;
+  if (!match) throw new ApiError("unauthorized", "the API key is not valid");
+  return match.applications;
+}
+
+export function authorize(scope: Set<string> | null, application: string): void {
+  if (scope && !scope.has(application)) throw new ApiError("forbidden", `this API key may not read application ${JSON.stringify(application)}`);
+}

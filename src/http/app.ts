@@ -1,0 +1,79 @@
+// @module createApp: the Hono application serving the seven operations, independent of where snapshots live.
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { ApiError } from "../api-error.ts";
+import { authenticate, authorize } from "./access.ts";
+import { decodeApplicationName } from "./application.ts";
+import type { AppDeps, AppEnv } from "./context.ts";
+import { problemResponse, toApiError } from "./problem.ts";
+import { levelRoutes } from "./routes/levels.ts";
+import { objectRoutes } from "./routes/objects.ts";
+
+const ROUTES = [
+  "/rest/ready",
+  "/rest/applications/:name/objects",
+  "/rest/applications/:name/objects/:id",
+  "/rest/applications/:name/objects/:id/callees",
+  "/rest/applications/:name/objects/:id/start-end-points",
+  "/rest/applications/:name/levels/:level/nodes",
+  "/rest/applications/:name/levels/:level/graph",
+];
+
+/** The path exactly as sent: routing must not decode `%2F` inside an application name. */
+function rawPath(request: Request): string {
+  const url = request.url;
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return url.slice(start, query < 0 ? undefined : query);
+}
+
+export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDeps>): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ getPath: rawPath });
+
+  app.use(
+    "*",
+    cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], allowHeaders: ["X-API-KEY", "Authorization", "If-None-Match"], exposeHeaders: ["ETag"], maxAge: 86400 }),
+  );
+  app.use("*", async (c, next) => {
+    c.set("deps", await resolveDeps(c.env));
+    await next();
+  });
+
+  app.get("/rest/ready", (c) => c.json(true));
+
+  app.use("/rest/applications/:name/*", async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+    const { access } = c.var.deps;
+    const key = c.req.header("X-API-KEY") ?? bearer(c.req.header("Authorization")) ?? new URL(c.req.url).searchParams.get("api-key") ?? undefined;
+    const scope = access ? await authenticate(access, key) : null;
+    const application = decodeApplicationName(rawPath(c.req.raw).split("/")[3]);
+    authorize(scope, application);
+    c.set("application", application);
+    await next();
+  });
+
+  objectRoutes(app);
+  levelRoutes(app);
+
+  for (const route of ROUTES)
+    app.all(route, (c) => {
+      throw new ApiError("method_not_allowed", `${c.req.method} is not allowed here; this API is read-only: use GET or HEAD`, { headers: { Allow: "GET, HEAD" } });
+    });
+
+  app.notFound(() => problemResponse(new ApiError("route_not_found", "no such route; routes start with /rest/applications/{name}/")));
+  app.onError((error, c) => {
+    const apiError = toApiError(error);
+    if (apiError.code === "internal_error") console.error("internal error", c.req.method, rawPath(c.req.raw), error);
+    const response = problemResponse(apiError);
+    // CORS headers set before the error still apply: browsers must be able to read the error body.
+    response.headers.set("Access-Control-Allow-Origin", "*");
+    return response;
+  });
+  return app;
+}
+
+function bearer(header: string | undefined): string | undefined {
+  const m = header && /^Bearer\s+(.+)$/i.exec(header);
+  return m ? m[1].trim() : undefined;
+}

@@ -1,0 +1,92 @@
+// @module Route parameters: which a route knows, which repeat, which are required, and each value's zod schema.
+import { z } from "zod";
+import { ApiError } from "../api-error.ts";
+
+export interface ParamSpec<T = unknown> {
+  schema: z.ZodType<T>;
+  repeatable?: boolean;
+  required?: boolean;
+}
+export type ParamSpecs = Record<string, ParamSpec>;
+
+/** Parameters every route accepts (semantics.md §6: the API key may come in the query). */
+const ALWAYS_ALLOWED = new Set(["api-key"]);
+
+type Parsed<S extends ParamSpecs> = {
+  [K in keyof S]: S[K] extends ParamSpec<infer T> ? (S[K]["repeatable"] extends true ? T[] : S[K]["required"] extends true ? T : T | undefined) : never;
+};
+
+/** Validates `pairs` against `specs`: unknown names, repeats, missing and malformed values become 400s. */
+export function parseParams<S extends ParamSpecs>(pairs: readonly [string, string][], specs: S): Parsed<S> {
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of pairs) {
+    if (ALWAYS_ALLOWED.has(name)) continue;
+    if (!(name in specs)) {
+      const suggestion = closest(name, Object.keys(specs));
+      throw new ApiError("unknown_parameter", `unknown parameter ${JSON.stringify(name)}${suggestion ? `; did you mean \`${suggestion}\`?` : `; known parameters: ${Object.keys(specs).join(", ")}`}`, {
+        parameter: name,
+      });
+    }
+    grouped.set(name, [...(grouped.get(name) ?? []), value]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const values = grouped.get(name) ?? [];
+    if (values.length > 1 && !spec.repeatable) throw new ApiError("invalid_parameter", `${name} may be given only once, got ${values.length} values`, { parameter: name });
+    if (values.length === 0 && spec.required) throw new ApiError("missing_parameter", `${name} is required`, { parameter: name });
+    const parsed = values.map((v) => {
+      const result = spec.schema.safeParse(v);
+      if (!result.success) throw new ApiError("invalid_parameter", `${name} ${result.error.issues[0].message}, got ${JSON.stringify(v.length > 100 ? `${v.slice(0, 100)}…` : v)}`, { parameter: name });
+      return result.data;
+    });
+    out[name] = spec.repeatable ? parsed : parsed[0];
+  }
+  return out as Parsed<S>;
+}
+
+/** The known name nearest to `name`: same letters ignoring case, or at most two edits away. */
+export function closest(name: string, known: readonly string[]): string | null {
+  const lower = name.toLowerCase();
+  const exact = known.find((k) => k.toLowerCase() === lower);
+  if (exact) return exact;
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const k of known) {
+    const d = editDistance(lower, k.toLowerCase());
+    if (d < bestDistance) (best = k), (bestDistance = d);
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+// Value schemas (semantics.md §1). Integers: decimal digits only, at most 15 — no sign, spaces, exponent or hex.
+export const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,15}$/, { error: `must be an integer from ${min} to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` });
+
+export const boolean = z
+  .string()
+  .transform((v) => v.toLowerCase())
+  .refine((v) => v === "true" || v === "false", { error: "must be true or false" })
+  .transform((v) => v === "true");
+
+export const oneOf = <const T extends readonly string[]>(values: T) =>
+  z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .refine((v): v is T[number] => (values as readonly string[]).includes(v), { error: `must be one of ${values.join(", ")}` }) as unknown as z.ZodType<T[number]>;
+
+export const text = z.string();

@@ -1,0 +1,41 @@
+// @module Taxonomy routes: level nodes (by name or _id) with children, and the level graph.
+import type { Context, Hono } from "hono";
+import { ApiError } from "../../api-error.ts";
+import { levelGraph, levelNodes } from "../../query/levels.ts";
+import { publishedVersions } from "../application.ts";
+import type { AppEnv } from "../context.ts";
+import { integer, oneOf, parseParams, text } from "../params.ts";
+import { parseQuery } from "../query-string.ts";
+
+/** `{level}` of the path: malformed is invalid_parameter, well-formed but outside [min, 5] is unsupported_level. */
+function level(c: Context<AppEnv>, min: number): number {
+  const raw = c.req.param("level") ?? "";
+  if (!/^[0-9]{1,15}$/.test(raw)) throw new ApiError("invalid_parameter", `level must be an integer from ${min} to 5, got ${JSON.stringify(raw.slice(0, 100))}`, { parameter: "level" });
+  const n = Number(raw);
+  if (n < min || n > 5) throw new ApiError("unsupported_level", `level ${n} is not supported here: use a level from ${min} to 5`, { parameter: "level" });
+  return n;
+}
+
+async function newestSnapshot(c: Context<AppEnv>) {
+  const versions = await publishedVersions(c.var.deps.catalog, c.var.application);
+  return c.var.deps.catalog.open(versions[versions.length - 1]);
+}
+
+export function levelRoutes(app: Hono<AppEnv>): void {
+  app.get("/rest/applications/:name/levels/:level/nodes", async (c) => {
+    const n = level(c, 2);
+    const p = parseParams(parseQuery(c.req.url), {
+      name: { schema: text },
+      _id: { schema: integer(0, Number.MAX_SAFE_INTEGER) },
+      select: { schema: oneOf(["children"] as const), required: true },
+    });
+    if (p.name === undefined && p._id === undefined) throw new ApiError("missing_parameter", "give name (a substring of the node name) or _id (a node's volatile id)", { parameter: "name" });
+    return c.json(await levelNodes(await newestSnapshot(c), n, { name: p.name, id: p._id }));
+  });
+
+  app.get("/rest/applications/:name/levels/:level/graph", async (c) => {
+    const n = level(c, 1);
+    parseParams(parseQuery(c.req.url), {});
+    return c.json(await levelGraph(await newestSnapshot(c), n));
+  });
+}

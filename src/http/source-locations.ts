@@ -1,0 +1,16 @@
+// @module Adds sourceLocations to rendered objects through the source code service (semantics.md §5).
+import { ApiError } from "../api-error.ts";
+import type { SourceLocator, WireLocation } from "../query/source-locator.ts";
+import type { Version } from "../storage/catalog.ts";
+
+/** Copies of `items` with `sourceLocations` where the service has some; omitted (not []) where it has none. */
+export async function attachLocations<T extends object>(sources: SourceLocator | null, version: Version, items: T[], ranks: number[]): Promise<(T & { sourceLocations?: WireLocation[] })[]> {
+  if (!sources) throw new ApiError("source_service_unavailable", "the source code service is disabled or not configured on this server");
+  let locations: (WireLocation[] | null)[];
+  try {
+    locations = await sources.locations(version, ranks);
+  } catch (error) {
+    throw new ApiError("source_service_unavailable", `the source code service failed: ${(error as Error)?.message ?? "no answer"}`);
+  }
+  return items.map((item, i) => (locations[i] ? { ...item, sourceLocations: locations[i]! } : item));
+}

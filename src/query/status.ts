@@ -1,0 +1,23 @@
+// @module status.id of an object (semantics.md §3): explicit, else against the previous published analysis.
+import type { Status } from "../format/model.ts";
+import type { Snapshot } from "../format/snapshot.ts";
+
+/**
+ * The snapshot stores statuses computed against the analysis named by meta.statusBase. When the
+ * application's history has another previous version (published out of order, or pruned), the status
+ * is computed here against that version instead, so the answer always follows the published history.
+ */
+export async function statusOf(snapshot: Snapshot, rank: number, previous: { key: string; open(): Promise<Snapshot> } | null): Promise<Status | null> {
+  const stat = await snapshot.section("STAT");
+  const explicit = stat.explicitStatus(rank);
+  if (explicit) return explicit;
+  if (snapshot.meta.statusBase === (previous?.key ?? null)) return stat.status(rank);
+  if (!previous) return "Added";
+  const before = await previous.open();
+  const id = (await snapshot.section("OBJC")).id(rank);
+  const beforeRank = (await before.section("OBJC")).rankOf(id);
+  if (beforeRank < 0) return "Added";
+  const [now, then] = [stat.checksum(rank), (await before.section("STAT")).checksum(beforeRank)];
+  if (now === null || then === null) return null;
+  return now === then ? "Unchanged" : "Modified";
+}

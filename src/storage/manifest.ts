@@ -1,0 +1,65 @@
+// @module Manifest: the small per-application object listing its published versions; and the store's key scheme.
+import { z } from "zod";
+import { CorruptSnapshotError } from "../format/errors.ts";
+
+export const MANIFEST_FORMAT = "appstruct.manifest/1";
+
+const VersionSchema = z.object({
+  /** Content address: SHA-256 of the snapshot bytes, lower-case hex. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  analyzedAt: z.string(),
+  analyzedAtMs: z.number(),
+  size: z.number().int().nonnegative(),
+  counts: z.object({ objects: z.number(), links: z.number() }),
+  publishedAt: z.string(),
+});
+const ManifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  application: z.string(),
+  /** Ascending by analyzedAtMs: the last one is what routes read without `date`. */
+  versions: z.array(VersionSchema),
+});
+
+export type ManifestVersion = z.infer<typeof VersionSchema>;
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** base64url of the UTF-8 name: any application name becomes one safe key segment ('/', '%', '&', unicode...). */
+export function applicationSegment(application: string): string {
+  const bytes = new TextEncoder().encode(application);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function applicationFromSegment(segment: string): string {
+  const binary = atob(segment.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+export const MANIFEST_PREFIX = "apps/";
+export const manifestKey = (application: string) => `${MANIFEST_PREFIX}${applicationSegment(application)}/manifest.json`;
+export const snapshotKey = (sha256: string) => `snapshots/${sha256}.snap`;
+
+export function encodeManifest(manifest: Manifest): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(ManifestSchema.parse(manifest), null, 1));
+}
+
+export function decodeManifest(bytes: Uint8Array, key: string): Manifest {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new CorruptSnapshotError(`manifest ${key} is not JSON`);
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) throw new CorruptSnapshotError(`manifest ${key} is malformed: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}
+
+/** Inserts `version` in analyzedAt order; one analyzedAt holds one version (a newer publish replaces it). */
+export function withVersion(manifest: Manifest, version: ManifestVersion): Manifest {
+  const versions = manifest.versions.filter((v) => v.analyzedAtMs !== version.analyzedAtMs);
+  versions.push(version);
+  versions.sort((a, b) => a.analyzedAtMs - b.analyzedAtMs);
+  return { ...manifest, versions };
+}

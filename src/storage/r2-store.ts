@@ -1,0 +1,80 @@
+// @module R2Store: BlobStore over an R2 bucket binding, every range read pinned to the object's ETag.
+import { StorageUnavailableError } from "../api-error.ts";
+import type { BlobInfo, BlobStore } from "./blob-store.ts";
+
+/** Wraps R2 failures (network, 5xx, missing object) so routes answer 503 storage_unavailable. */
+async function guarded<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof StorageUnavailableError) throw error;
+    throw new StorageUnavailableError(`${what}: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+export class R2Store implements BlobStore {
+  private readonly bucket: R2Bucket;
+
+  constructor(bucket: R2Bucket) {
+    this.bucket = bucket;
+  }
+
+  head(key: string): Promise<BlobInfo | null> {
+    return guarded(`head ${key}`, async () => {
+      const object = await this.bucket.head(key);
+      return object && { size: object.size, etag: object.etag };
+    });
+  }
+
+  get(key: string): Promise<{ bytes: Uint8Array; etag: string } | null> {
+    return guarded(`get ${key}`, async () => {
+      const object = await this.bucket.get(key);
+      if (!object) return null;
+      return { bytes: new Uint8Array(await object.arrayBuffer()), etag: object.etag };
+    });
+  }
+
+  getRange(key: string, offset: number, length: number, etag: string): Promise<Uint8Array> {
+    return guarded(`read ${key}`, async () => {
+      if (length === 0) return new Uint8Array(0);
+      const object = await this.bucket.get(key, { range: { offset, length }, onlyIf: { etagMatches: etag } });
+      if (!object) throw new StorageUnavailableError(`${key} is gone`);
+      if (!("body" in object) || object.etag !== etag) throw new StorageUnavailableError(`${key} changed while being read (ETag ${object.etag}, expected ${etag})`);
+      const bytes = new Uint8Array(await object.arrayBuffer());
+      if (bytes.length !== length) throw new StorageUnavailableError(`${key}: got ${bytes.length} of ${length} bytes at ${offset}`);
+      return bytes;
+    });
+  }
+
+  put(key: string, bytes: Uint8Array): Promise<BlobInfo> {
+    return guarded(`put ${key}`, async () => {
+      const object = await this.bucket.put(key, bytes);
+      return { size: object!.size, etag: object!.etag };
+    });
+  }
+
+  putIf(key: string, bytes: Uint8Array, etag: string | null): Promise<BlobInfo | null> {
+    return guarded(`put ${key}`, async () => {
+      const onlyIf = etag === null ? new Headers({ "If-None-Match": "*" }) : { etagMatches: etag };
+      const object = await this.bucket.put(key, bytes, { onlyIf });
+      return object && { size: object.size, etag: object.etag };
+    });
+  }
+
+  delete(key: string): Promise<void> {
+    return guarded(`delete ${key}`, () => this.bucket.delete(key));
+  }
+
+  list(prefix: string): Promise<string[]> {
+    return guarded(`list ${prefix}`, async () => {
+      const keys: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await this.bucket.list({ prefix, cursor });
+        keys.push(...page.objects.map((o) => o.key));
+        cursor = page.truncated ? page.cursor : undefined;
+      } while (cursor);
+      return keys;
+    });
+  }
+}
