@@ -9,10 +9,13 @@ export async function startNodeServer(options: { data: string; port: number; hos
   const catalog = await loadFolderCatalog(options.data, (line) => console.error(line));
   const deps = { catalog, sources: new SnapshotSourceLocator(catalog), access: await parseAccessPolicy(process.env.API_KEYS) };
   const app = createApp(() => deps);
-  await new Promise<void>((resolve) => {
-    serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
+  await new Promise<void>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
       console.log(`appstruct serving ${options.data} on http://${options.host}:${info.port}/rest/applications/{name}/objects?limit=10`);
       resolve();
     });
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port`) : error),
+    );
   });
 }

@@ -4,6 +4,7 @@ import { readFile, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { AnalysisCollector, type ValidatedAnalysis } from "./collector.ts";
 import { AnalysisRefused } from "./faults.ts";
+import { collectDocument, jsonLocator } from "./document.ts";
 import { RECORD_KINDS, type RecordKind } from "./schema.ts";
 
 export type Progress = (bytesRead: number, totalBytes: number) => void;
@@ -21,7 +22,7 @@ export async function readAnalysis(path: string, onProgress?: Progress): Promise
 const MAX_JSON_BYTES = 500 * 1024 * 1024;
 
 async function readJson(path: string, onProgress?: Progress): Promise<ValidatedAnalysis> {
-  const collector = new AnalysisCollector((kind, i) => (kind === "header" ? "document" : `${RECORD_KINDS[kind].array}[${i}]`));
+  const collector = new AnalysisCollector(jsonLocator);
   const { size } = await stat(path);
   if (size > MAX_JSON_BYTES) {
     collector.fault("document", null, `is ${size} bytes; a .json analysis may be at most ${MAX_JSON_BYTES} bytes, use .ndjson for larger ones`);
@@ -35,19 +36,7 @@ async function readJson(path: string, onProgress?: Progress): Promise<ValidatedA
     throw new AnalysisRefused(collector.faults);
   }
   onProgress?.(size, size);
-  if (!collector.acceptHeader(document, 0)) return collector.finish();
-  const doc = document as Record<string, unknown>;
-  if (!("objects" in doc)) collector.fault("document", "objects", "is required (an array, possibly empty)");
-  for (const [kind, { array }] of Object.entries(RECORD_KINDS) as [RecordKind, { array: string }][]) {
-    const records = doc[array];
-    if (records === undefined) continue;
-    if (!Array.isArray(records)) {
-      collector.fault("document", array, `must be an array, found ${records === null ? "null" : typeof records}`);
-      continue;
-    }
-    records.forEach((record, i) => collector.record(kind, record, i));
-  }
-  return collector.finish();
+  return collectDocument(collector, document);
 }
 
 async function readNdjson(path: string, onProgress?: Progress): Promise<ValidatedAnalysis> {

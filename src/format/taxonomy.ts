@@ -114,9 +114,9 @@ export class Taxonomy {
 }
 
 /**
- * Ten blocks: per level, u32 origins and u32 targets of the level's links, sorted by (origin, target)
- * index, which is (origin name, target name) order. A link A→B (A ≠ B) exists when an object under
- * A has a link of any kind to an object under B.
+ * Ten blocks: per level, u32 origins and u32 targets of the level's links, sorted by origin name,
+ * then target name, then origin and target index (volatile `_id`). A link A→B (A ≠ B) exists when an
+ * object under A has a link of any kind to an object under B.
  */
 export function encodeLevelGraphs(model: SnapshotModel): Block[] {
   const n = model.objects.length;
@@ -138,9 +138,14 @@ export function encodeLevelGraphs(model: SnapshotModel): Block[] {
     }
   });
   return pairs.flatMap((set, l) => {
-    const width = model.levels[l].length;
-    const sorted = Float64Array.from(set).sort();
-    return [Uint32Array.from(sorted, (k) => Math.floor(k / width)), Uint32Array.from(sorted, (k) => k % width)];
+    const nodes = model.levels[l];
+    const width = nodes.length;
+    // Links sort by origin name, then target name; nodes sharing a name tie-break by index (_id).
+    const group = new Uint32Array(width);
+    for (let i = 1; i < width; i++) group[i] = nodes[i].name === nodes[i - 1].name ? group[i - 1] : i;
+    const keys = Array.from(set, (k) => [Math.floor(k / width), k % width]);
+    keys.sort(([oa, ta], [ob, tb]) => group[oa] - group[ob] || group[ta] - group[tb] || oa - ob || ta - tb);
+    return [Uint32Array.from(keys, (k) => k[0]), Uint32Array.from(keys, (k) => k[1])];
   });
 }
 

@@ -56,7 +56,8 @@ export interface CaseOutcome {
 
 /** Sends one case through `fetcher` and lists every way the answer differs from the worked one. */
 export async function runCase(fetcher: (request: Request) => Promise<Response>, base: string, c: RequestCase, substitute: (path: string) => Promise<string> = async (p) => p): Promise<CaseOutcome> {
-  const [method, rawPath] = c.request.includes(" ") ? c.request.split(" ", 2) : [c.method ?? "GET", c.request];
+  const space = c.request.indexOf(" ");
+  const [method, rawPath] = space > 0 ? [c.request.slice(0, space), c.request.slice(space + 1)] : [c.method ?? "GET", c.request];
   const path = await substitute(rawPath);
   const response = await fetcher(new Request(base + path, { method: c.method ?? method }));
   const text = await response.text();
@@ -80,4 +81,19 @@ export async function runCase(fetcher: (request: Request) => Promise<Response>, 
     }
   }
   return { case: c, status: response.status, body, problems };
+}
+
+/** Replaces `{_id of <level>/<fullName>}` in a path by the node's volatile id, looked up in the level graph. */
+export function idSubstitution(fetcher: (request: Request) => Promise<Response>, base: string) {
+  return async (path: string): Promise<string> => {
+    const placeholders = [...path.matchAll(/\{_id of (\d)\/([^}]*)\}/g)];
+    for (const [placeholder, level, fullName] of placeholders) {
+      const app = /^\/rest\/applications\/([^/]+)\//.exec(path)![1];
+      const graph = (await (await fetcher(new Request(`${base}/rest/applications/${app}/levels/${level}/graph`))).json()) as { nodes: { _id: number; fullName: string }[] };
+      const node = graph.nodes.find((n) => n.fullName === decodeURIComponent(fullName));
+      if (!node) throw new Error(`no level-${level} node with fullName ${fullName}`);
+      path = path.replace(placeholder, String(node._id));
+    }
+    return path;
+  };
 }
