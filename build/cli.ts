@@ -5,7 +5,7 @@ import { rename, rm } from "node:fs/promises";
 import { CorruptSnapshotError } from "../src/format/errors.ts";
 import { AnalysisRefused, formatFault } from "./analysis/faults.ts";
 import { readAnalysis } from "./analysis/read.ts";
-import { compileAnalysis, loadStatusBaseFile, writeAtomically } from "./compile/compile.ts";
+import { compileAnalysisToFile, loadStatusBaseFile } from "./compile/compile.ts";
 import { formatInspectReport, inspectSnapshot } from "./inspect.ts";
 import { Progress, formatBytes } from "./progress.ts";
 
@@ -66,12 +66,13 @@ program
     const progress = new Progress();
     try {
       const previous = options.previous ? await loadStatusBaseFile(options.previous) : null;
-      const compiled = await compileAnalysis(file, previous, (stage, done, total) => progress.update(stage === "read" ? "reading" : stage, done, total, stage === "read" ? "bytes" : "items"));
-      await writeAtomically(options.out, compiled.bytes);
+      const compiled = await compileAnalysisToFile(file, options.out, previous, (stage, done, total) =>
+        progress.update(stage === "read" ? "reading" : stage, done, total, stage === "read" ? "bytes" : "items"),
+      );
       progress.done();
       const m = compiled.meta;
       console.log(
-        `${options.out}: ${m.application} @ ${m.analyzedAt} — ${m.counts.objects} objects, ${m.counts.links} links, ${formatBytes(compiled.bytes.length)}, sha256 ${compiled.sha256.slice(0, 12)}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `${options.out}: ${m.application} @ ${m.analyzedAt} — ${m.counts.objects} objects, ${m.counts.links} links, ${formatBytes(compiled.size)}, sha256 ${compiled.sha256.slice(0, 12)}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     } catch (error) {
       progress.done();

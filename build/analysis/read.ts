@@ -1,10 +1,9 @@
 // @module Reads an analysis file (.json whole, .ndjson streamed line by line) into an AnalysisCollector.
-import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { AnalysisCollector, type ValidatedAnalysis } from "./collector.ts";
 import { AnalysisRefused } from "./faults.ts";
 import { collectDocument, jsonLocator } from "./document.ts";
+import { readLines } from "./lines.ts";
 import { RECORD_KINDS, type RecordKind } from "./schema.ts";
 
 export type Progress = (bytesRead: number, totalBytes: number) => void;
@@ -42,45 +41,39 @@ async function readJson(path: string, onProgress?: Progress): Promise<ValidatedA
 async function readNdjson(path: string, onProgress?: Progress): Promise<ValidatedAnalysis> {
   const collector = new AnalysisCollector((_kind, line) => `line ${line}`);
   const { size } = await stat(path);
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
   let sawHeader = false;
   let nextReport = 0;
-  for await (const text of lines) {
+  await readLines(path, (text, bytesRead) => {
     lineNumber++;
-    if (onProgress && stream.bytesRead >= nextReport) {
-      onProgress(stream.bytesRead, size);
-      nextReport = stream.bytesRead + (1 << 24);
+    if (onProgress && bytesRead >= nextReport) {
+      onProgress(bytesRead, size);
+      nextReport = bytesRead + (1 << 24);
     }
-    if (text.trim() === "") continue;
+    if (text.trim() === "") return;
     let record: unknown;
     try {
       record = JSON.parse(text);
     } catch (error) {
       collector.fault(`line ${lineNumber}`, null, `is not valid JSON: ${(error as Error).message}`);
-      continue;
+      return;
     }
     if (!sawHeader) {
       sawHeader = true;
       if (record && typeof record === "object" && "kind" in record) {
         collector.fault(`line ${lineNumber}`, "kind", "the first line must be the header (format, application, analyzedAt), not a record");
-        continue;
+        return;
       }
-      if (!collector.acceptHeader(record, lineNumber)) {
-        lines.close();
-        stream.destroy();
-        break;
-      }
-      continue;
+      // A format this build does not read: stop at once, its records would only add noise.
+      return collector.acceptHeader(record, lineNumber);
     }
     const kind = (record as { kind?: unknown } | null)?.kind;
     if (typeof kind !== "string" || !(kind in RECORD_KINDS)) {
       collector.fault(`line ${lineNumber}`, "kind", `must be one of ${Object.keys(RECORD_KINDS).map((k) => `"${k}"`).join(", ")}, found ${kind === undefined ? "none" : JSON.stringify(kind)}`);
-      continue;
+      return;
     }
     collector.record(kind as RecordKind, record, lineNumber);
-  }
+  });
   onProgress?.(size, size);
   if (!sawHeader) collector.fault("document", null, "is empty: the first line must be the header");
   return collector.finish();

@@ -11,21 +11,24 @@ export const OBJECT_ID = /^(0|[1-9][0-9]{0,18})$/;
 export const FILE_ID = /^-?[0-9]{1,19}$/;
 export const LINK_TYPE = /^[A-Za-z0-9_]{1,64}$/;
 
+/** A string that is valid Unicode: a lone surrogate (possible through JSON escapes) cannot be stored as UTF-8. */
+const text = (error = "must be a string") => z.string({ error }).refine((s) => s.isWellFormed(), { error: "must be valid Unicode text (it holds a lone surrogate)" });
+
 const objectId = z.string({ error: "must be a string of digits" }).regex(OBJECT_ID, { error: "must be 1 to 19 decimal digits without a leading zero" });
 const line = z.number({ error: "must be a whole number ≥ 1" }).int({ error: "must be a whole number ≥ 1" }).min(1, { error: "must be a whole number ≥ 1" }).max(0xffffffff, { error: "must be at most 4294967295" });
 
 export const FileSchema = z.object({
   id: z.string({ error: "must be a string of an integer" }).regex(FILE_ID, { error: "must be a string of an integer, optionally negative" }),
-  path: z.string({ error: "must be a string" }),
-  language: z.string({ error: "must be a string" }).optional(),
+  path: text(),
+  language: text().optional(),
 });
 
 export const TaxonomyNodeSchema = z.object({
-  key: z.string({ error: "must be a string" }),
+  key: text(),
   level: z.number({ error: "must be an integer from 1 to 5" }).int({ error: "must be an integer from 1 to 5" }).min(1, { error: "must be an integer from 1 to 5" }).max(5, { error: "must be an integer from 1 to 5" }),
-  name: z.string({ error: "must be a string" }),
-  fullName: z.string({ error: "must be a string" }).optional(),
-  parent: z.string({ error: "must be a taxonomy key (string) or null" }).nullable(),
+  name: text(),
+  fullName: text().optional(),
+  parent: text("must be a taxonomy key (string) or null").nullable(),
 });
 
 export const SourceLocationSchema = z
@@ -35,20 +38,20 @@ export const SourceLocationSchema = z
 const STATUS_VALUES = ["Added", "Modified", "Unchanged"] as const;
 export const ObjectSchema = z.object({
   id: objectId,
-  name: z.string({ error: "must be a string" }),
-  fullName: z.string({ error: "must be a string" }),
-  type: z.string({ error: "must be a string" }),
-  typeId: z.string({ error: "must be a string" }),
-  language: z.string({ error: "must be a string or null" }).nullable().optional(),
-  filePath: z.string({ error: "must be a string or null" }).nullable().optional(),
-  mangling: z.string({ error: "must be a string" }).optional(),
+  name: text(),
+  fullName: text(),
+  type: text(),
+  typeId: text(),
+  language: text("must be a string or null").nullable().optional(),
+  filePath: text("must be a string or null").nullable().optional(),
+  mangling: text().optional(),
   external: z.boolean({ error: "must be true or false" }).optional(),
-  annotations: z.array(z.string({ error: "must be a string" }), { error: "must be an array of strings or null" }).nullable().optional(),
-  tags: z.array(z.string({ error: "must be a string" }), { error: "must be an array of strings" }).optional(),
+  annotations: z.array(text(), { error: "must be an array of strings or null" }).nullable().optional(),
+  tags: z.array(text(), { error: "must be an array of strings" }).optional(),
   parent: objectId.nullable().optional(),
-  level5: z.string({ error: "must be a taxonomy key (string)" }).optional(),
+  level5: text("must be a taxonomy key (string)").optional(),
   role: z.enum(["start", "end"], { error: 'must be "start", "end" or null' }).nullable().optional(),
-  checksum: z.string({ error: "must be a string" }).optional(),
+  checksum: text().optional(),
   status: z.enum(STATUS_VALUES, { error: 'must be "Added", "Modified", "Unchanged" or null' }).nullable().optional(),
   sourceLocations: z.array(SourceLocationSchema, { error: "must be an array of {fileId, startLine, endLine}" }).optional(),
 });
@@ -56,26 +59,26 @@ export const ObjectSchema = z.object({
 export const LinkSchema = z.object({
   from: objectId,
   to: objectId,
-  type: z.string({ error: "must be a string" }).regex(LINK_TYPE, { error: "must be 1 to 64 letters, digits or _" }),
+  type: text().regex(LINK_TYPE, { error: "must be 1 to 64 letters, digits or _" }),
   escalated: z.boolean({ error: "must be true or false" }).optional(),
 });
 
 export const PostItSchema = z.object({
   object: objectId,
-  title: z.string({ error: "must be a string" }),
-  text: z.string({ error: "must be a string" }).optional(),
+  title: text(),
+  text: text().optional(),
 });
 
 export const HeaderSchema = z.object({
   format: z.string({ error: `must be "${ANALYSIS_FORMAT}"` }),
-  application: z.string({ error: "must be a string" }).superRefine((name, ctx) => {
+  application: text().superRefine((name, ctx) => {
     const problem = applicationNameProblem(name);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
   analyzedAt: z.string({ error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z" }).refine((v) => parseRfc3339(v) !== null, {
     error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z",
   }),
-  analyzer: z.object({ name: z.string({ error: "must be a string" }), version: z.string({ error: "must be a string" }) }, { error: "must be {name, version}" }).optional(),
+  analyzer: z.object({ name: text(), version: text() }, { error: "must be {name, version}" }).optional(),
 });
 
 export type AnalysisFile = z.infer<typeof FileSchema>;

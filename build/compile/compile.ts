@@ -1,11 +1,13 @@
 // @module compile: analysis file → validated model → snapshot bytes, and the atomic write of the result.
 import { createHash } from "node:crypto";
+import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { encodeSnapshot } from "../../src/format/encode.ts";
+import { MemorySink } from "../../src/format/container.ts";
+import { writeSnapshot } from "../../src/format/encode.ts";
+import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
-import type { SnapshotMeta } from "../../src/format/model.ts";
 import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
-import { type Progress, readAnalysis } from "../analysis/read.ts";
+import { readAnalysis } from "../analysis/read.ts";
 import { type StatusBase, buildModel } from "./build-model.ts";
 
 export interface CompiledSnapshot {
@@ -20,19 +22,67 @@ export type Stage = "read" | "model" | "encode";
 /** Finds the analysis to compute statuses against, once the analysis's application and analyzedAt are known. */
 export type PreviousResolver = (application: string, analyzedAtMs: number) => Promise<StatusBase | null>;
 
+/** Reads, validates and models an analysis; the analysis records are unreachable once this returns. */
+async function modelAnalysis(path: string, previous: StatusBase | PreviousResolver | null, onProgress?: (stage: Stage, done: number, total: number) => void): Promise<SnapshotModel> {
+  const analysis = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
+  onProgress?.("model", 0, 1);
+  const base = typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
+  return buildModel(analysis, base);
+}
+
+const sectionCount = Object.keys(SECTIONS).length;
+
+/** Compiles an analysis into snapshot bytes in memory (publishing, serving a folder). */
 export async function compileAnalysis(
   path: string,
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<CompiledSnapshot> {
-  const progress: Progress = (done, total) => onProgress?.("read", done, total);
-  const analysis = await readAnalysis(path, progress);
-  onProgress?.("model", 0, 1);
-  const base = typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
-  const model = buildModel(analysis, base);
+  const model = await modelAnalysis(path, previous, onProgress);
+  const sink = new MemorySink();
   let encoded = 0;
-  const bytes = encodeSnapshot(model, () => onProgress?.("encode", ++encoded, Object.keys(SECTIONS).length));
+  writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount));
+  const bytes = sink.bytes();
   return { bytes, meta: model.meta, sha256: sha256Hex(bytes) };
+}
+
+/**
+ * Compiles an analysis straight into `out`: sections are written one by one into a temporary file
+ * in the same folder (no whole snapshot in memory), which is renamed only once complete. A refused
+ * analysis or any failure leaves no file behind.
+ */
+export async function compileAnalysisToFile(
+  path: string,
+  out: string,
+  previous: StatusBase | PreviousResolver | null,
+  onProgress?: (stage: Stage, done: number, total: number) => void,
+): Promise<{ meta: SnapshotMeta; sha256: string; size: number }> {
+  const model = await modelAnalysis(path, previous, onProgress);
+  const temporary = `${out}.${process.pid}.${Date.now()}.tmp`;
+  const fd = openSync(temporary, "wx");
+  try {
+    let encoded = 0;
+    const size = writeSnapshot(model, { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) }, () => onProgress?.("encode", ++encoded, sectionCount));
+    fsyncSync(fd);
+    closeSync(fd);
+    const sha256 = await sha256File(temporary);
+    await rename(temporary, out);
+    return { meta: model.meta, sha256, size };
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }
 
 export function sha256Hex(bytes: Uint8Array): string {

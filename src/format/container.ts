@@ -20,50 +20,89 @@ export interface TocEntry {
   crc: number;
 }
 
-export interface SectionInput {
-  tag: string;
-  body: Uint8Array;
-  flags?: number;
-}
-
 const align8 = (n: number) => (n + 7) & ~7;
 
-/** Assembles header, table of contents and section bodies into one snapshot file. */
-export function encodeContainer(sections: readonly SectionInput[]): Uint8Array {
-  const tags = new Set<string>();
-  for (const s of sections) {
-    check(/^[\x20-\x7e]{4}$/.test(s.tag), `section tag ${JSON.stringify(s.tag)} is not 4 printable ASCII characters`);
-    check(!tags.has(s.tag), `section ${s.tag} appears twice`);
-    tags.add(s.tag);
+/** Where a ContainerWriter puts bytes: a growing buffer, or a file written by position (synchronously). */
+export interface ByteSink {
+  write(offset: number, bytes: Uint8Array): void;
+}
+
+/**
+ * Writes a snapshot section by section: the header and table of contents are reserved up front
+ * (the section count is known) and filled in by finish(), so no body needs to stay in memory
+ * once written.
+ */
+export class ContainerWriter {
+  private readonly sink: ByteSink;
+  private readonly sectionCount: number;
+  private readonly entries: TocEntry[] = [];
+  private offset: number;
+
+  constructor(sink: ByteSink, sectionCount: number) {
+    this.sink = sink;
+    this.sectionCount = sectionCount;
+    this.offset = align8(HEADER_SIZE + sectionCount * TOC_ENTRY_SIZE);
   }
-  const tocLength = sections.length * TOC_ENTRY_SIZE;
-  let offset = align8(HEADER_SIZE + tocLength);
-  const entries: TocEntry[] = sections.map((s) => {
-    const entry = { tag: s.tag, flags: s.flags ?? SECTION_REQUIRED, offset, length: s.body.length, crc: crc32(s.body) };
-    offset = align8(offset + s.body.length);
-    return entry;
-  });
-  const out = new Uint8Array(offset);
-  const view = new DataView(out.buffer);
-  entries.forEach((e, i) => {
-    const at = HEADER_SIZE + i * TOC_ENTRY_SIZE;
-    for (let k = 0; k < 4; k++) out[at + k] = e.tag.charCodeAt(k);
-    view.setUint32(at + 4, e.flags, true);
-    view.setBigUint64(at + 8, BigInt(e.offset), true);
-    view.setBigUint64(at + 16, BigInt(e.length), true);
-    view.setUint32(at + 24, e.crc, true);
-    out.set(sections[i].body, e.offset);
-  });
-  for (let k = 0; k < 8; k++) out[k] = MAGIC.charCodeAt(k);
-  view.setUint16(8, FORMAT_VERSION, true);
-  view.setUint16(10, 0, true);
-  view.setUint32(12, sections.length, true);
-  view.setBigUint64(16, BigInt(HEADER_SIZE), true);
-  view.setUint32(24, tocLength, true);
-  view.setUint32(28, crc32(out.subarray(HEADER_SIZE, HEADER_SIZE + tocLength)), true);
-  view.setBigUint64(32, BigInt(out.length), true);
-  view.setUint32(40, crc32(out.subarray(0, 40)), true);
-  return out;
+
+  add(tag: string, body: Uint8Array, flags = SECTION_REQUIRED): void {
+    check(/^[\x20-\x7e]{4}$/.test(tag), `section tag ${JSON.stringify(tag)} is not 4 printable ASCII characters`);
+    check(!this.entries.some((e) => e.tag === tag), `section ${tag} appears twice`);
+    check(this.entries.length < this.sectionCount, `more sections than the ${this.sectionCount} reserved`);
+    this.entries.push({ tag, flags, offset: this.offset, length: body.length, crc: crc32(body) });
+    this.sink.write(this.offset, body);
+    const end = this.offset + body.length;
+    this.offset = align8(end);
+    // Padding is written, not skipped: a file sink must really reach the length the header states.
+    if (this.offset > end) this.sink.write(end, new Uint8Array(this.offset - end));
+  }
+
+  /** Writes header and table of contents; returns the file length. */
+  finish(): number {
+    check(this.entries.length === this.sectionCount, `${this.entries.length} sections written, ${this.sectionCount} reserved`);
+    const tocLength = this.sectionCount * TOC_ENTRY_SIZE;
+    const head = new Uint8Array(HEADER_SIZE + tocLength);
+    const view = new DataView(head.buffer);
+    this.entries.forEach((e, i) => {
+      const at = HEADER_SIZE + i * TOC_ENTRY_SIZE;
+      for (let k = 0; k < 4; k++) head[at + k] = e.tag.charCodeAt(k);
+      view.setUint32(at + 4, e.flags, true);
+      view.setBigUint64(at + 8, BigInt(e.offset), true);
+      view.setBigUint64(at + 16, BigInt(e.length), true);
+      view.setUint32(at + 24, e.crc, true);
+    });
+    for (let k = 0; k < 8; k++) head[k] = MAGIC.charCodeAt(k);
+    view.setUint16(8, FORMAT_VERSION, true);
+    view.setUint16(10, 0, true);
+    view.setUint32(12, this.sectionCount, true);
+    view.setBigUint64(16, BigInt(HEADER_SIZE), true);
+    view.setUint32(24, tocLength, true);
+    view.setUint32(28, crc32(head.subarray(HEADER_SIZE)), true);
+    view.setBigUint64(32, BigInt(this.offset), true);
+    view.setUint32(40, crc32(head.subarray(0, 40)), true);
+    this.sink.write(0, head);
+    return this.offset;
+  }
+}
+
+/** A ByteSink over one growing in-memory buffer. */
+export class MemorySink implements ByteSink {
+  private buffer = new Uint8Array(1 << 16);
+  private length = 0;
+
+  write(offset: number, bytes: Uint8Array): void {
+    const end = offset + bytes.length;
+    if (end > this.buffer.length) {
+      const bigger = new Uint8Array(Math.max(end, this.buffer.length * 2));
+      bigger.set(this.buffer.subarray(0, this.length));
+      this.buffer = bigger;
+    }
+    this.buffer.set(bytes, offset);
+    this.length = Math.max(this.length, end);
+  }
+
+  bytes(): Uint8Array {
+    return this.buffer.slice(0, this.length);
+  }
 }
 
 export interface ContainerHeader {

@@ -1,14 +1,23 @@
-// @module encodeSnapshot: a SnapshotModel to the bytes of one version-1 snapshot file.
-import { type SectionInput, encodeContainer } from "./container.ts";
+// @module encodeSnapshot: a SnapshotModel to the bytes of one version-1 snapshot, in memory or through any ByteSink.
+import { type ByteSink, ContainerWriter, MemorySink } from "./container.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
 import { META_TAG, SECTIONS, type SectionTag, encodeSection } from "./sections.ts";
 
-export function encodeSnapshot(model: SnapshotModel, onSection?: (tag: string) => void): Uint8Array {
-  const sections: SectionInput[] = [{ tag: META_TAG, body: encodeMeta(model.meta) }];
-  for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
+/** Writes every section of `model` to `sink`, one at a time; returns the file length. */
+export function writeSnapshot(model: SnapshotModel, sink: ByteSink, onSection?: (tag: string) => void): number {
+  const tags = Object.keys(SECTIONS) as SectionTag[];
+  const writer = new ContainerWriter(sink, tags.length + 1);
+  writer.add(META_TAG, encodeMeta(model.meta));
+  for (const tag of tags) {
     onSection?.(tag);
-    sections.push({ tag, body: encodeSection(tag, model) });
+    writer.add(tag, encodeSection(tag, model));
   }
-  return encodeContainer(sections);
+  return writer.finish();
+}
+
+export function encodeSnapshot(model: SnapshotModel): Uint8Array {
+  const sink = new MemorySink();
+  writeSnapshot(model, sink);
+  return sink.bytes();
 }

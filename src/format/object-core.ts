@@ -26,7 +26,7 @@ export class ObjectCore {
   readonly level5: Uint32Array;
   private readonly byId: Uint32Array;
 
-  constructor(blocks: Blocks, level5Count: number) {
+  constructor(blocks: Blocks, objectCount: number, level5Count: number) {
     this.ids = blocks.u64(0);
     this.byId = blocks.u32(1);
     this.flags = blocks.u8(2);
@@ -34,6 +34,7 @@ export class ObjectCore {
     this.level5 = blocks.u32(4);
     this.count = this.ids.length;
     const n = this.count;
+    check(n === objectCount, `OBJC holds ${n} objects, META says ${objectCount}`);
     check(this.byId.length === n && this.flags.length === n && this.parents.length === n && this.level5.length === n, "object columns differ in length");
     checkBelow(this.byId, n, "object id index");
     checkBelow(this.parents, n, "object parents", NONE);

@@ -7,7 +7,7 @@ import { check } from "./errors.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
 import { ObjectCore, encodeObjectCore } from "./object-core.ts";
 import { PostItColumn, encodePostIts } from "./post-its.ts";
-import { SearchIndex, encodeSearchIndex } from "./search-index.ts";
+import { SearchIndex, encodeColumnSearchIndex, encodeSearchIndex } from "./search-index.ts";
 import { SourceLocations, encodeSourceLocations } from "./source-locations.ts";
 import { StatusColumn, encodeStatusColumn } from "./status-column.ts";
 import { StringList, encodeStringList } from "./string-list.ts";
@@ -17,20 +17,24 @@ import { LevelGraphs, Taxonomy, encodeLevelGraphs, encodeTaxonomy } from "./taxo
 export interface DecodeContext {
   meta: SnapshotMeta;
   taxonomy(): Promise<Taxonomy>;
+  /** A text column, for indexes whose keys live there. */
+  textColumn(tag: "NAME" | "FULL" | "MANG"): Promise<StringList>;
 }
 
 interface SectionCodec<T> {
+  /** How many blocks the section body holds; a reader refuses any other count. */
+  blocks: number;
   encode(model: SnapshotModel): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
 }
 
 const rows = (c: DecodeContext) => c.meta.counts.objects;
 const column = <T>(pick: (o: ObjectRecord) => T) => (m: SnapshotModel) => m.objects.map(pick);
-const lower = (values: readonly string[] | null) => (values ?? []).map((v) => v.toLowerCase());
 
 /** Decoded text column of one string per object. */
 const textColumn = (pick: (o: ObjectRecord) => string): SectionCodec<StringList> => ({
-  encode: (m) => encodeStringList(column(pick)(m)),
+  blocks: 2,
+  encode: (m) => encodeStringList(m.objects.map(pick)),
   decode: (b, c) => {
     const list = new StringList(b, 0, "text column");
     check(list.length === rows(c), "text column length differs from the object count");
@@ -38,17 +42,25 @@ const textColumn = (pick: (o: ObjectRecord) => string): SectionCodec<StringList>
   },
 });
 const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCodec<DictionaryColumn> => ({
+  blocks: 3,
   encode: (m) => encodeDictionaryColumn(column(pick)(m)),
   decode: (b, c) => new DictionaryColumn(b, 0, rows(c), "dictionary column"),
 });
-const searchIndex = (pick: (o: ObjectRecord) => readonly string[] | null): SectionCodec<SearchIndex> => ({
-  encode: (m) => encodeSearchIndex(m.objects.map((o) => lower(pick(o)))),
-  decode: (b, c) => new SearchIndex(b, rows(c), "search index"),
+const searchIndex = (pick: (o: ObjectRecord) => string | readonly string[] | null): SectionCodec<SearchIndex> => ({
+  blocks: 5,
+  encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r])),
+  decode: (b, c) => new SearchIndex(b, rows(c), "search index", null),
+});
+/** An index over a nearly unique text column, whose keys are read from that column. */
+const columnSearchIndex = (tag: "NAME" | "FULL" | "MANG", pick: (o: ObjectRecord) => string): SectionCodec<SearchIndex> => ({
+  blocks: 3,
+  encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r])),
+  decode: async (b, c) => new SearchIndex(b, rows(c), `${tag} search index`, await c.textColumn(tag)),
 });
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
-  OBJC: { encode: (m) => encodeObjectCore(m.objects), decode: (b, c) => new ObjectCore(b, c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
+  OBJC: { blocks: 5, encode: (m) => encodeObjectCore(m.objects), decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
   NAME: textColumn((o) => o.name),
   FULL: textColumn((o) => o.fullName),
   MANG: textColumn((o) => o.mangling),
@@ -56,20 +68,20 @@ export const SECTIONS = {
   TYID: dictionaryColumn((o) => o.typeId),
   LANG: dictionaryColumn((o) => o.language),
   FPTH: dictionaryColumn((o) => o.filePath),
-  ANNO: { encode: (m) => encodeArrayColumn(column((o) => o.annotations)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "annotations") } as SectionCodec<ArrayColumn>,
-  TAGS: { encode: (m) => encodeArrayColumn(column((o) => o.tags)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "tags") } as SectionCodec<ArrayColumn>,
-  PSTI: { encode: (m) => encodePostIts(m.objects), decode: (b, c) => new PostItColumn(b, rows(c)) } as SectionCodec<PostItColumn>,
-  STAT: { encode: (m) => encodeStatusColumn(m.objects), decode: (b, c) => new StatusColumn(b, rows(c)) } as SectionCodec<StatusColumn>,
-  CALE: { encode: (m) => encodeCallees(m.callees), decode: (b, c) => new CalleeIndex(b, rows(c)) } as SectionCodec<CalleeIndex>,
-  CALR: { encode: (m) => encodeCallers(m.callees, m.objects.length), decode: (b, c) => new CallerIndex(b, rows(c)) } as SectionCodec<CallerIndex>,
-  TAXO: { encode: encodeTaxonomy, decode: (b, c) => new Taxonomy(b, rows(c)) } as SectionCodec<Taxonomy>,
-  LGRA: { encode: encodeLevelGraphs, decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()) } as SectionCodec<LevelGraphs>,
-  SLOC: { encode: (m) => encodeSourceLocations(m.files, m.objects), decode: (b, c) => new SourceLocations(b, rows(c)) } as SectionCodec<SourceLocations>,
-  XNAM: searchIndex((o) => [o.name]),
-  XFUL: searchIndex((o) => [o.fullName]),
-  XTYP: searchIndex((o) => [o.type]),
-  XPTH: searchIndex((o) => (o.filePath === null ? null : [o.filePath])),
-  XMNG: searchIndex((o) => [o.mangling]),
+  ANNO: { blocks: 5, encode: (m) => encodeArrayColumn(column((o) => o.annotations)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "annotations") } as SectionCodec<ArrayColumn>,
+  TAGS: { blocks: 5, encode: (m) => encodeArrayColumn(column((o) => o.tags)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "tags") } as SectionCodec<ArrayColumn>,
+  PSTI: { blocks: 6, encode: (m) => encodePostIts(m.objects), decode: (b, c) => new PostItColumn(b, rows(c)) } as SectionCodec<PostItColumn>,
+  STAT: { blocks: 5, encode: (m) => encodeStatusColumn(m.objects), decode: (b, c) => new StatusColumn(b, rows(c)) } as SectionCodec<StatusColumn>,
+  CALE: { blocks: 6, encode: (m) => encodeCallees(m.callees), decode: (b, c) => new CalleeIndex(b, rows(c)) } as SectionCodec<CalleeIndex>,
+  CALR: { blocks: 2, encode: (m) => encodeCallers(m.callees, m.objects.length), decode: (b, c) => new CallerIndex(b, rows(c)) } as SectionCodec<CallerIndex>,
+  TAXO: { blocks: 42, encode: encodeTaxonomy, decode: (b, c) => new Taxonomy(b, rows(c), c.meta.counts.levels) } as SectionCodec<Taxonomy>,
+  LGRA: { blocks: 10, encode: encodeLevelGraphs, decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()) } as SectionCodec<LevelGraphs>,
+  SLOC: { blocks: 11, encode: (m) => encodeSourceLocations(m.files, m.objects), decode: (b, c) => new SourceLocations(b, rows(c)) } as SectionCodec<SourceLocations>,
+  XNAM: columnSearchIndex("NAME", (o) => o.name),
+  XFUL: columnSearchIndex("FULL", (o) => o.fullName),
+  XTYP: searchIndex((o) => o.type),
+  XPTH: searchIndex((o) => o.filePath),
+  XMNG: columnSearchIndex("MANG", (o) => o.mangling),
   XANN: searchIndex((o) => o.annotations),
   XTAG: searchIndex((o) => o.tags),
   XPST: searchIndex((o) => o.postIts.map((p) => p.title)),
@@ -86,5 +98,5 @@ export function encodeSection(tag: SectionTag, model: SnapshotModel): Uint8Array
 }
 
 export async function decodeSection<T extends SectionTag>(tag: T, bytes: Uint8Array, context: DecodeContext): Promise<Decoded<T>> {
-  return (await SECTIONS[tag].decode(new Blocks(bytes, tag), context)) as Decoded<T>;
+  return (await SECTIONS[tag].decode(new Blocks(bytes, tag, SECTIONS[tag].blocks), context)) as Decoded<T>;
 }

@@ -4,6 +4,7 @@ import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
 import { type DecodeContext, type Decoded, META_TAG, SECTIONS, type SectionTag, decodeSection } from "./sections.ts";
+import type { StringList } from "./string-list.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
 /** Where snapshot bytes come from: a local file, an R2 object, memory. */
@@ -61,6 +62,10 @@ export class Snapshot implements DecodeContext {
 
   taxonomy(): Promise<Taxonomy> {
     return this.section("TAXO");
+  }
+
+  textColumn(tag: "NAME" | "FULL" | "MANG"): Promise<StringList> {
+    return this.section(tag);
   }
 
   /** Bytes the sections decoded so far occupy; reads of unloaded sections are not counted. */

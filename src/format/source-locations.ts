@@ -5,7 +5,7 @@ import type { ObjectRecord, SourceFile, SourceLocation } from "./model.ts";
 import { NullableStringList, StringList, encodeNullableStringList, encodeStringList } from "./string-list.ts";
 
 /**
- * Ten blocks: file ids (StringList), file paths (StringList), file languages (NullableStringList);
+ * Eleven blocks: file ids (StringList), file paths (StringList), file languages (NullableStringList);
  * u32 location row offsets by rank (rows + 1); u32 file index, u32 startLine, u32 endLine per location.
  */
 export function encodeSourceLocations(files: readonly SourceFile[], objects: readonly ObjectRecord[]): Block[] {

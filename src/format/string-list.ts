@@ -6,22 +6,36 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Two blocks: u32 byte offsets (count + 1) and the UTF-8 bytes. A null is stored as "" (see NullableStringList). */
-export function encodeStringList(strings: readonly (string | null)[]): Block[] {
-  const encoded = strings.map((s) => encoder.encode(s ?? ""));
+export function encodeStringList(strings: ArrayLike<string | null>): Block[] {
   const offsets = new Uint32Array(strings.length + 1);
+  // One growing buffer, no array per string: lists of a million names stay cheap to encode.
+  let bytes = new Uint8Array(Math.max(64, strings.length * 16));
   let total = 0;
-  encoded.forEach((bytes, i) => {
-    total += bytes.length;
+  for (let i = 0; i < strings.length; i++) {
+    const s = strings[i] ?? "";
+    if (bytes.length - total < s.length * 3) {
+      const bigger = new Uint8Array(Math.max(bytes.length * 2, total + s.length * 3));
+      bigger.set(bytes.subarray(0, total));
+      bytes = bigger;
+    }
+    let ascii = true;
+    for (let k = 0; k < s.length; k++) {
+      const c = s.charCodeAt(k);
+      if (c > 0x7f) {
+        ascii = false;
+        break;
+      }
+      bytes[total + k] = c;
+    }
+    total += ascii ? s.length : encoder.encodeInto(s, bytes.subarray(total)).written;
     offsets[i + 1] = total;
-  });
-  const bytes = new Uint8Array(total);
-  encoded.forEach((b, i) => bytes.set(b, offsets[i]));
-  return [offsets, bytes];
+  }
+  return [offsets, bytes.slice(0, total)];
 }
 
 /** Three blocks: a StringList and one u8 per string, 1 where the string is present, 0 where it is null. */
-export function encodeNullableStringList(strings: readonly (string | null)[]): Block[] {
-  return [...encodeStringList(strings), Uint8Array.from(strings, (s) => (s === null ? 0 : 1))];
+export function encodeNullableStringList(strings: ArrayLike<string | null>): Block[] {
+  return [...encodeStringList(strings), Uint8Array.from(strings as ArrayLike<string | null>, (s) => (s === null ? 0 : 1))];
 }
 
 export class StringList {

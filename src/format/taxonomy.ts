@@ -55,7 +55,7 @@ export class Taxonomy {
   private readonly memberRanks: Uint32Array;
   private childLists: Uint32Array[][] | undefined;
 
-  constructor(blocks: Blocks, objectCount: number) {
+  constructor(blocks: Blocks, objectCount: number, levelCounts: readonly number[]) {
     this.levels = [];
     for (let l = 0; l < LEVELS; l++) {
       const at = l * BLOCKS_PER_LEVEL;
@@ -68,6 +68,7 @@ export class Taxonomy {
         count: 0,
       };
       level.count = level.names.length;
+      check(level.count === levelCounts[l], `level ${l + 1} holds ${level.count} nodes, META says ${levelCounts[l]}`);
       check(
         level.fullNames.length === level.count && level.keys.length === level.count && level.parents.length === level.count && level.nbObjects.length === level.count,
         `level ${l + 1} columns differ in length`,
