@@ -43,6 +43,8 @@ export class AnalysisCollector {
   private readonly taxonomyPos: number[] = [];
   private readonly slots = new Map<string, number>();
   private readonly slotIds: string[] = [];
+  /** Records refused by their schema, by kind and id/key, with where they are. */
+  private readonly refused = new Map<string, string>();
   private readonly objects: (AnalysisObject | undefined)[] = [];
   private readonly objectPos: number[] = [];
   private readonly linkFrom = new Growable((n) => new Uint32Array(n));
@@ -81,7 +83,12 @@ export class AnalysisCollector {
 
   record(kind: RecordKind, value: unknown, position: number): void {
     const parsed = RECORD_KINDS[kind].schema.safeParse(value);
-    if (!parsed.success) return this.faults.addIssues(this.locate(kind, position), value, parsed.error.issues);
+    if (!parsed.success) {
+      // Remember refused objects and taxonomy nodes, so references to them say why they do not resolve.
+      const id = (value as { id?: unknown; key?: unknown } | null)?.[kind === "taxonomy" ? "key" : "id"];
+      if ((kind === "object" || kind === "taxonomy") && typeof id === "string") this.refused.set(`${kind}:${id}`, this.locate(kind, position));
+      return this.faults.addIssues(this.locate(kind, position), value, parsed.error.issues);
+    }
     const data = parsed.data;
     switch (kind) {
       case "file":
@@ -172,16 +179,24 @@ export class AnalysisCollector {
   }
 
   private checkSlot(slot: number, at: string, field: string): void {
-    if (!this.objects[slot]) this.faults.add(at, field, `refers to object "${this.slotIds[slot]}", which the analysis does not define`);
+    if (!this.objects[slot]) this.faults.add(at, field, this.unresolved("object", this.slotIds[slot]));
+  }
+
+  private unresolved(kind: "object" | "taxonomy", id: string): string {
+    const what = kind === "object" ? `object "${id}"` : `taxonomy key "${id}"`;
+    const refusedAt = this.refused.get(`${kind}:${id}`);
+    return refusedAt ? `refers to ${what}, whose record (${refusedAt}) is invalid` : `refers to ${what}, which the analysis does not define`;
   }
 
   /** The level of each taxonomy key; null when the analysis has no taxonomy. */
   private checkTaxonomy(): Map<string, number> | null {
     if (!this.taxonomy) return null;
     const levels = new Map<string, number>();
+    const firstAt = new Map<string, number>();
     this.taxonomy.forEach((node, i) => {
-      if (levels.has(node.key)) this.faults.add(this.locate("taxonomy", this.taxonomyPos[i]), "key", `duplicates taxonomy key "${node.key}"`);
-      else levels.set(node.key, node.level);
+      if (levels.has(node.key))
+        this.faults.add(this.locate("taxonomy", this.taxonomyPos[i]), "key", `duplicates taxonomy key "${node.key}" of ${this.locate("taxonomy", this.taxonomyPos[firstAt.get(node.key)!])}`);
+      else levels.set(node.key, node.level), firstAt.set(node.key, i);
     });
     this.taxonomy.forEach((node, i) => {
       const at = this.locate("taxonomy", this.taxonomyPos[i]);
@@ -190,7 +205,7 @@ export class AnalysisCollector {
       } else if (node.parent === null) {
         this.faults.add(at, "parent", `must be the key of a level-${node.level - 1} node at level ${node.level}, found null`);
       } else if (!levels.has(node.parent)) {
-        this.faults.add(at, "parent", `refers to taxonomy key "${node.parent}", which the analysis does not define`);
+        this.faults.add(at, "parent", this.unresolved("taxonomy", node.parent));
       } else if (levels.get(node.parent) !== node.level - 1) {
         this.faults.add(at, "parent", `must be a node one level up (level ${node.level - 1}), but "${node.parent}" is at level ${levels.get(node.parent)}`);
       }
@@ -202,13 +217,16 @@ export class AnalysisCollector {
     this.objects.forEach((object, slot) => {
       if (!object) return;
       const at = this.locate("object", this.objectPos[slot]);
-      if (object.parent != null) this.checkSlot(this.slots.get(object.parent)!, at, "parent");
+      if (object.parent != null) {
+        const slot = this.slots.get(object.parent);
+        if (slot === undefined || !this.objects[slot]) this.faults.add(at, "parent", this.unresolved("object", object.parent));
+      }
       if (taxonomyLevels) {
         if (object.level5 === undefined) this.faults.add(at, "level5", "is required when the analysis has a taxonomy");
-        else if (!taxonomyLevels.has(object.level5)) this.faults.add(at, "level5", `refers to taxonomy key "${object.level5}", which the analysis does not define`);
+        else if (!taxonomyLevels.has(object.level5)) this.faults.add(at, "level5", this.unresolved("taxonomy", object.level5));
         else if (taxonomyLevels.get(object.level5) !== 5) this.faults.add(at, "level5", `must be a level-5 node, but "${object.level5}" is at level ${taxonomyLevels.get(object.level5)}`);
       } else if (object.level5 !== undefined) {
-        this.faults.add(at, "level5", `refers to taxonomy key "${object.level5}", but the analysis has no taxonomy`);
+        this.faults.add(at, "level5", `refers to taxonomy key "${object.level5}", but the analysis has no taxonomy nodes`);
       }
       object.sourceLocations?.forEach((l, i) => {
         if (!this.fileIds.has(l.fileId)) this.faults.add(at, `sourceLocations[${i}].fileId`, `refers to file "${l.fileId}", which the analysis does not define in files`);

@@ -35,8 +35,8 @@ export async function peekInput(path: string): Promise<PeekedInput> {
   }
   try {
     const header = /\.ndjson$/i.test(path)
-      ? JSON.parse(new TextDecoder().decode(head).split("\n")[0])
-      : JSON.parse(await readFile(path, "utf8"));
+      ? JSON.parse(new TextDecoder().decode(head).replace(/^\uFEFF/, "").split("\n")[0])
+      : JSON.parse((await readFile(path, "utf8")).replace(/^\uFEFF/, ""));
     const analyzedAtMs = typeof header?.analyzedAt === "string" ? parseRfc3339(header.analyzedAt) ?? undefined : undefined;
     return { path, kind: "analysis", application: typeof header?.application === "string" ? header.application : undefined, analyzedAtMs };
   } catch {

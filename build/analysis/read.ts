@@ -29,7 +29,7 @@ async function readJson(path: string, onProgress?: Progress): Promise<ValidatedA
   }
   let document: unknown;
   try {
-    document = JSON.parse(await readFile(path, "utf8"));
+    document = JSON.parse((await readFile(path, "utf8")).replace(/^\uFEFF/, ""));
   } catch (error) {
     collector.fault("document", null, `is not valid JSON: ${(error as Error).message}`);
     throw new AnalysisRefused(collector.faults);
@@ -50,6 +50,7 @@ async function readNdjson(path: string, onProgress?: Progress): Promise<Validate
       onProgress(bytesRead, size);
       nextReport = bytesRead + (1 << 24);
     }
+    if (lineNumber === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === "") return;
     let record: unknown;
     try {
@@ -59,11 +60,13 @@ async function readNdjson(path: string, onProgress?: Progress): Promise<Validate
       return;
     }
     if (!sawHeader) {
-      sawHeader = true;
       if (record && typeof record === "object" && "kind" in record) {
-        collector.fault(`line ${lineNumber}`, "kind", "the first line must be the header (format, application, analyzedAt), not a record");
+        collector.fault(`line ${lineNumber}`, "kind", "comes before the header: the first line must be the header (format, application, analyzedAt)");
         return;
       }
+      sawHeader = true;
+      const arrays = Object.values(RECORD_KINDS).map((k) => k.array).filter((a) => record && typeof record === "object" && a in record);
+      if (arrays.length) collector.fault(`line ${lineNumber}`, arrays[0], "an .ndjson header carries no arrays: put each record on a line of its own with its \"kind\"");
       // A format this build does not read: stop at once, its records would only add noise.
       return collector.acceptHeader(record, lineNumber);
     }

@@ -14,16 +14,19 @@ export const LINK_TYPE = /^[A-Za-z0-9_]{1,64}$/;
 /** A string that is valid Unicode: a lone surrogate (possible through JSON escapes) cannot be stored as UTF-8. */
 const text = (error = "must be a string") => z.string({ error }).refine((s) => s.isWellFormed(), { error: "must be valid Unicode text (it holds a lone surrogate)" });
 
+/** A record schema: a JSON object with these fields (unknown fields are ignored). */
+const record = <T extends z.ZodRawShape>(shape: T) => z.object(shape, { error: "must be a JSON object (a record)" });
+
 const objectId = z.string({ error: "must be a string of digits" }).regex(OBJECT_ID, { error: "must be 1 to 19 decimal digits without a leading zero" });
 const line = z.number({ error: "must be a whole number ≥ 1" }).int({ error: "must be a whole number ≥ 1" }).min(1, { error: "must be a whole number ≥ 1" }).max(0xffffffff, { error: "must be at most 4294967295" });
 
-export const FileSchema = z.object({
+export const FileSchema = record({
   id: z.string({ error: "must be a string of an integer" }).regex(FILE_ID, { error: "must be a string of an integer, optionally negative" }),
   path: text(),
   language: text().optional(),
 });
 
-export const TaxonomyNodeSchema = z.object({
+export const TaxonomyNodeSchema = record({
   key: text(),
   level: z.number({ error: "must be an integer from 1 to 5" }).int({ error: "must be an integer from 1 to 5" }).min(1, { error: "must be an integer from 1 to 5" }).max(5, { error: "must be an integer from 1 to 5" }),
   name: text(),
@@ -32,11 +35,13 @@ export const TaxonomyNodeSchema = z.object({
 });
 
 export const SourceLocationSchema = z
-  .object({ fileId: z.string({ error: "must be a string of a file id" }), startLine: line, endLine: line })
-  .refine((l) => l.startLine <= l.endLine, { error: "startLine must not be greater than endLine", path: ["endLine"] });
+  .object({ fileId: text("must be a string of a file id"), startLine: line, endLine: line }, { error: "must be an object {fileId, startLine, endLine}" })
+  .superRefine((l, ctx) => {
+    if (l.startLine > l.endLine) ctx.addIssue({ code: "custom", message: `must not be less than startLine (${l.startLine})`, path: ["endLine"] });
+  });
 
 const STATUS_VALUES = ["Added", "Modified", "Unchanged"] as const;
-export const ObjectSchema = z.object({
+export const ObjectSchema = record({
   id: objectId,
   name: text(),
   fullName: text(),
@@ -56,14 +61,14 @@ export const ObjectSchema = z.object({
   sourceLocations: z.array(SourceLocationSchema, { error: "must be an array of {fileId, startLine, endLine}" }).optional(),
 });
 
-export const LinkSchema = z.object({
+export const LinkSchema = record({
   from: objectId,
   to: objectId,
   type: text().regex(LINK_TYPE, { error: "must be 1 to 64 letters, digits or _" }),
   escalated: z.boolean({ error: "must be true or false" }).optional(),
 });
 
-export const PostItSchema = z.object({
+export const PostItSchema = record({
   object: objectId,
   title: text(),
   text: text().optional(),

@@ -59,7 +59,12 @@ export async function compileAnalysisToFile(
 ): Promise<{ meta: SnapshotMeta; sha256: string; size: number }> {
   const model = await modelAnalysis(path, previous, onProgress);
   const temporary = `${out}.${process.pid}.${Date.now()}.tmp`;
-  const fd = openSync(temporary, "wx");
+  let fd: number;
+  try {
+    fd = openSync(temporary, "wx");
+  } catch (error) {
+    throw new Error(`cannot write ${out}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "its folder does not exist" : (error as Error).message}`);
+  }
   try {
     let encoded = 0;
     const size = writeSnapshot(model, { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) }, () => onProgress?.("encode", ++encoded, sectionCount));
