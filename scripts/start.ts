@@ -20,7 +20,7 @@ try {
     const versions = (await catalog.versions(application))!;
     const snapshot = await catalog.open(versions[versions.length - 1]);
     const base = `http://localhost:${port}/rest/applications/${encodeURIComponent(application)}`;
-    const sample = (await findObjects(snapshot, { filters: { type: ["method"] }, operator: "contains", searchtype: "internal", skip: 0, limit: 1 })).objects[0];
+    const sample = (await findObjects(snapshot, { filters: { type: ["method"], name: ["find"] }, operator: "contains", searchtype: "internal", skip: 0, limit: 1 })).objects[0];
     examples.push(`${base}/objects?limit=5&name=owner`);
     if (sample) {
       examples.push(`${base}/objects/${sample.id}?select=source-locations`);

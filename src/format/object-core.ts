@@ -13,7 +13,12 @@ const END = 4;
  */
 export function encodeObjectCore(objects: readonly ObjectRecord[]): Block[] {
   const ids = BigUint64Array.from(objects, (o) => BigInt(o.id));
-  const byId = Uint32Array.from(objects.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  // Decimal ids without leading zeros order numerically as (length, text): no BigInt per comparison.
+  const byId = Uint32Array.from(objects.keys()).sort((a, b) => {
+    const x = objects[a].id;
+    const y = objects[b].id;
+    return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+  });
   const flags = Uint8Array.from(objects, (o) => (o.external ? EXTERNAL : 0) | (o.role === "start" ? START : 0) | (o.role === "end" ? END : 0));
   return [ids, byId, flags, Uint32Array.from(objects, (o) => o.parent), Uint32Array.from(objects, (o) => o.level5)];
 }

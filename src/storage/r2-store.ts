@@ -39,8 +39,11 @@ export class R2Store implements BlobStore {
       if (length === 0) return new Uint8Array(0);
       const object = await this.bucket.get(key, { range: { offset, length }, onlyIf: { etagMatches: etag } });
       if (!object) throw new StorageUnavailableError(`${key} is gone`);
-      if (!("body" in object) || object.etag !== etag) throw new StorageUnavailableError(`${key} changed while being read (ETag ${object.etag}, expected ${etag})`);
-      const bytes = new Uint8Array(await object.arrayBuffer());
+      // A failed etagMatches returns the object without a body (no arrayBuffer); its property getters are not touched
+      // otherwise, since through wrangler's platform proxy reading `body` consumes it.
+      const body = object as Partial<R2ObjectBody>;
+      if (typeof body.arrayBuffer !== "function" || object.etag !== etag) throw new StorageUnavailableError(`${key} changed while being read (ETag ${object.etag}, expected ${etag})`);
+      const bytes = new Uint8Array(await body.arrayBuffer());
       if (bytes.length !== length) throw new StorageUnavailableError(`${key}: got ${bytes.length} of ${length} bytes at ${offset}`);
       return bytes;
     });
