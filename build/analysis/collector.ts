@@ -6,8 +6,11 @@ import {
   type AnalysisFile,
   type AnalysisHeader,
   type AnalysisObject,
+  type AnalysisLink,
   type AnalysisTaxonomyNode,
   HeaderSchema,
+  LINK_TYPE,
+  OBJECT_ID,
   READ_FORMATS,
   RECORD_KINDS,
   type RecordKind,
@@ -41,7 +44,7 @@ export class AnalysisCollector {
   private readonly fileIds = new Map<string, number>();
   private taxonomy: AnalysisTaxonomyNode[] | null = null;
   private readonly taxonomyPos: number[] = [];
-  private readonly slots = new Map<string, number>();
+  private readonly slots = new Map<string | number, number>();
   private readonly slotIds: string[] = [];
   /** Records refused by their schema, by kind and id/key, with where they are. */
   private readonly refused = new Map<string, string>();
@@ -82,6 +85,8 @@ export class AnalysisCollector {
   }
 
   record(kind: RecordKind, value: unknown, position: number): void {
+    // Links are most of a large analysis: a record that plainly passes LinkSchema skips the generic parse.
+    if (kind === "link" && isPlainLink(value)) return this.addLink(value, position);
     const parsed = RECORD_KINDS[kind].schema.safeParse(value);
     if (!parsed.success) {
       // Remember refused objects and taxonomy nodes, so references to them say why they do not resolve.
@@ -99,17 +104,8 @@ export class AnalysisCollector {
         return;
       case "object":
         return this.addObject(data as AnalysisObject, position);
-      case "link": {
-        const link = data as { from: string; to: string; type: string; escalated?: boolean };
-        let type = this.linkTypes.get(link.type);
-        if (type === undefined) this.linkTypes.set(link.type, (type = this.linkTypes.size));
-        this.linkFrom.push(this.slot(link.from));
-        this.linkTo.push(this.slot(link.to));
-        this.linkType.push(type);
-        this.linkEscalated.push(link.escalated ? 1 : 0);
-        this.linkPos.push(position);
-        return;
-      }
+      case "link":
+        return this.addLink(data as AnalysisLink, position);
       case "postIt": {
         const p = data as { object: string; title: string; text?: string };
         this.postIts.push({ slot: this.slot(p.object), title: p.title, text: p.text ?? null, pos: position });
@@ -139,7 +135,7 @@ export class AnalysisCollector {
       files: this.files,
       taxonomy: this.taxonomy,
       objects,
-      parentSlots: Int32Array.from(objects, (o) => (o.parent == null ? -1 : this.slots.get(o.parent)!)),
+      parentSlots: Int32Array.from(objects, (o) => (o.parent == null ? -1 : this.slots.get(slotKey(o.parent))!)),
       links: {
         from: this.linkFrom.view(),
         to: this.linkTo.view(),
@@ -151,10 +147,21 @@ export class AnalysisCollector {
     };
   }
 
+  private addLink(link: AnalysisLink, position: number): void {
+    let type = this.linkTypes.get(link.type);
+    if (type === undefined) this.linkTypes.set(link.type, (type = this.linkTypes.size));
+    this.linkFrom.push(this.slot(link.from));
+    this.linkTo.push(this.slot(link.to));
+    this.linkType.push(type);
+    this.linkEscalated.push(link.escalated ? 1 : 0);
+    this.linkPos.push(position);
+  }
+
   private slot(id: string): number {
-    let slot = this.slots.get(id);
+    const key = slotKey(id);
+    let slot = this.slots.get(key);
     if (slot === undefined) {
-      this.slots.set(id, (slot = this.objects.length));
+      this.slots.set(key, (slot = this.objects.length));
       this.objects.push(undefined);
       this.objectPos.push(-1);
       this.slotIds.push(id);
@@ -218,7 +225,7 @@ export class AnalysisCollector {
       if (!object) return;
       const at = this.locate("object", this.objectPos[slot]);
       if (object.parent != null) {
-        const slot = this.slots.get(object.parent);
+        const slot = this.slots.get(slotKey(object.parent));
         if (slot === undefined || !this.objects[slot]) this.faults.add(at, "parent", this.unresolved("object", object.parent));
       }
       if (taxonomyLevels) {
@@ -243,3 +250,21 @@ export class AnalysisCollector {
     }
   }
 }
+
+/** Exactly what LinkSchema accepts and returns unchanged, checked without building a parse result (tested against the schema). */
+export function isPlainLink(value: unknown): value is AnalysisLink {
+  if (value === null || typeof value !== "object") return false;
+  const { from, to, type, escalated } = value as Record<string, unknown>;
+  return (
+    typeof from === "string" &&
+    typeof to === "string" &&
+    typeof type === "string" &&
+    (escalated === undefined || typeof escalated === "boolean") &&
+    OBJECT_ID.test(from) &&
+    OBJECT_ID.test(to) &&
+    LINK_TYPE.test(type)
+  );
+}
+
+/** Ids of up to 15 digits are exact doubles: number keys hash faster than freshly parsed strings. */
+const slotKey = (id: string): string | number => (id.length <= 15 ? Number(id) : id);

@@ -20,6 +20,11 @@ export interface StatusBase {
   checksums: Map<string, string | null>;
 }
 
+/** Shared by every object without tags, locations or post-its: a million empty arrays are GC work for nothing. */
+const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
+const NO_LOCATIONS: ObjectRecord["sourceLocations"] = Object.freeze([]) as unknown as ObjectRecord["sourceLocations"];
+const NO_POST_ITS: ObjectRecord["postIts"] = Object.freeze([]) as unknown as ObjectRecord["postIts"];
+
 export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | null): SnapshotModel {
   const { objects } = analysis;
   const lower = objects.map((o) => o.name.toLowerCase());
@@ -45,18 +50,22 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
       mangling: o.mangling ?? "",
       external: o.external ?? false,
       annotations: o.annotations ?? null,
-      tags: o.tags ?? [],
+      tags: o.tags?.length ? o.tags : NO_STRINGS,
       parent: analysis.parentSlots[slot] < 0 ? NONE : rankOfSlot[analysis.parentSlots[slot]],
       level5: indexOfKey.get(derived ? derived.level5[slot] : o.level5!)!,
       role: o.role ?? null,
       checksum,
       explicitStatus: o.status ?? null,
       status: o.status ?? computeStatus(previous, o.id, checksum),
-      sourceLocations: (o.sourceLocations ?? []).map((l) => ({ file: fileIndex.get(l.fileId)!, startLine: l.startLine, endLine: l.endLine })),
-      postIts: [],
+      sourceLocations: o.sourceLocations?.length ? o.sourceLocations.map((l) => ({ file: fileIndex.get(l.fileId)!, startLine: l.startLine, endLine: l.endLine })) : NO_LOCATIONS,
+      postIts: NO_POST_ITS,
     };
   });
-  for (const p of analysis.postIts) records[rankOfSlot[p.slot]].postIts.push({ title: p.title, text: p.text });
+  for (const p of analysis.postIts) {
+    const record = records[rankOfSlot[p.slot]];
+    if (record.postIts === NO_POST_ITS) record.postIts = [];
+    record.postIts.push({ title: p.title, text: p.text });
+  }
 
   const callees = buildCallees(analysis, rankOfSlot);
   return {
@@ -121,7 +130,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function buildCallees(analysis: ValidatedAnalysis, rankOfSlot: Uint32Array): { links: CalleeLinks; linkCount: number } {
   const { from, to, type, escalated, types } = analysis.links;
   const n = rankOfSlot.length;
-  const linkTypes = [...types].sort(cmp);
+  const linkTypes = [...types].sort();
   const typeCode = Uint32Array.from(types, (t) => linkTypes.indexOf(t));
   const counts = new Uint32Array(n + 1);
   for (let i = 0; i < from.length; i++) counts[rankOfSlot[from[i]] + 1]++;

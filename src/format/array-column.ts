@@ -1,12 +1,11 @@
 // @module ArrayColumn: a nullable list of strings per object (annotations, tags), codes into a sorted dictionary.
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
-import { compareCodeUnits } from "./dictionary-column.ts";
 import { check } from "./errors.ts";
 import { StringList, encodeStringList } from "./string-list.ts";
 
 /** Five blocks: dictionary (StringList), u32 row offsets (rows + 1), u32 item codes, u8 present (0 = null row). */
 export function encodeArrayColumn(rows: readonly (readonly string[] | null)[]): Block[] {
-  const dictionary = [...new Set(rows.flatMap((r) => r ?? []))].sort(compareCodeUnits);
+  const dictionary = [...new Set(rows.flatMap((r) => r ?? []))].sort();
   const codeOf = new Map(dictionary.map((v, i) => [v, i]));
   const offsets = new Uint32Array(rows.length + 1);
   rows.forEach((r, i) => (offsets[i + 1] = offsets[i] + (r?.length ?? 0)));

@@ -4,9 +4,9 @@ import { check } from "./errors.ts";
 import { NONE } from "./model.ts";
 import { StringList, encodeStringList } from "./string-list.ts";
 
-/** Three blocks: the dictionary (StringList, sorted by code units) and one u32 code per row (NONE for null). */
+/** Three blocks: the dictionary (StringList, sorted by code units — the default sort's order) and one u32 code per row (NONE for null). */
 export function encodeDictionaryColumn(values: readonly (string | null)[]): Block[] {
-  const dictionary = [...new Set(values.filter((v): v is string => v !== null))].sort(compareCodeUnits);
+  const dictionary = [...new Set(values.filter((v): v is string => v !== null))].sort();
   const codeOf = new Map(dictionary.map((v, i) => [v, i]));
   const codes = Uint32Array.from(values, (v) => (v === null ? NONE : codeOf.get(v)!));
   return [...encodeStringList(dictionary), codes];
@@ -31,9 +31,4 @@ export class DictionaryColumn {
   get byteSize(): number {
     return this.dictionary.byteSize + this.codes.byteLength;
   }
-}
-
-/** Orders strings by UTF-16 code units, the order of every sorted key in the format. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

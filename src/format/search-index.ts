@@ -7,16 +7,18 @@
 // column-keyed (single-valued fields whose values are nearly unique: a key is read from the text
 // column at its first posting and lower-cased, so it is not stored twice).
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
-import { compareCodeUnits } from "./dictionary-column.ts";
 import { check } from "./errors.ts";
 import { StringList, encodeStringList } from "./string-list.ts";
 
+const reverseBuffer = new Uint16Array(4096);
+
 /** Reverses a string by UTF-16 code units (the order endswith needs; surrogate pairs need not survive). */
-export const reverseCodeUnits = (s: string) => {
-  let out = "";
-  for (let i = s.length - 1; i >= 0; i--) out += s[i];
-  return out;
-};
+export function reverseCodeUnits(s: string): string {
+  const n = s.length;
+  if (n > reverseBuffer.length) return s.split("").reverse().join("");
+  for (let i = 0; i < n; i++) reverseBuffer[i] = s.charCodeAt(n - 1 - i);
+  return String.fromCharCode.apply(null, reverseBuffer.subarray(0, n) as unknown as number[]);
+}
 
 /** The sorted distinct keys of an index. */
 export interface KeyList {
@@ -45,7 +47,8 @@ function group(rows: number, values: (rank: number) => string | readonly string[
       if (list[list.length - 1] !== rank) list.push(rank);
     }
   }
-  const keys = [...postings.keys()].sort(compareCodeUnits);
+  // The default sort compares strings by UTF-16 code units: the format's key order, natively.
+  const keys = [...postings.keys()].sort();
   const offsets = new Uint32Array(keys.length + 1);
   keys.forEach((k, i) => (offsets[i + 1] = offsets[i] + postings.get(k)!.length));
   const ranks = new Uint32Array(offsets[keys.length]);
@@ -53,35 +56,41 @@ function group(rows: number, values: (rank: number) => string | readonly string[
   return { keys, offsets, postings: ranks };
 }
 
-/** Groups a single-valued, mostly unique field by sorting ranks on the lower-cased value (no map of a million lists). */
+/** Groups a single-valued, mostly unique field: sorted distinct keys, then a counting sort of ranks (no list per key). */
 function groupUnique(rows: number, value: (rank: number) => string): Grouped {
-  const lower = Array.from({ length: rows }, (_, r) => value(r).toLowerCase());
+  const lower = new Array<string>(rows);
   let sorted = true;
-  for (let r = 1; r < rows && sorted; r++) sorted = lower[r - 1] <= lower[r];
-  const order = Uint32Array.from({ length: rows }, (_, r) => r);
-  // Names arrive in rank order already (rank is name order): then no sort at all.
-  if (!sorted) order.sort((a, b) => compareCodeUnits(lower[a], lower[b]) || a - b);
-  const keys: string[] = [];
-  const starts: number[] = [];
-  for (let i = 0; i < rows; i++) {
-    const key = lower[order[i]];
-    if (i === 0 || key !== keys[keys.length - 1]) keys.push(key), starts.push(i);
+  for (let r = 0; r < rows; r++) {
+    lower[r] = value(r).toLowerCase();
+    if (r > 0 && lower[r - 1] > lower[r]) sorted = false;
   }
-  starts.push(rows);
-  return { keys, offsets: Uint32Array.from(starts), postings: order };
+  // Names arrive in rank order, which is lower-cased name order: their groups are runs, no sort needed.
+  if (sorted) {
+    const keys: string[] = [];
+    const starts: number[] = [];
+    for (let r = 0; r < rows; r++) if (r === 0 || lower[r] !== lower[r - 1]) keys.push(lower[r]), starts.push(r);
+    starts.push(rows);
+    return { keys, offsets: Uint32Array.from(starts), postings: Uint32Array.from(lower.keys()) };
+  }
+  const keys = [...new Set(lower)].sort();
+  const indexOf = new Map<string, number>();
+  for (let k = 0; k < keys.length; k++) indexOf.set(keys[k], k);
+  const keyOf = new Uint32Array(rows);
+  const offsets = new Uint32Array(keys.length + 1);
+  for (let r = 0; r < rows; r++) offsets[(keyOf[r] = indexOf.get(lower[r])!) + 1]++;
+  for (let k = 0; k < keys.length; k++) offsets[k + 1] += offsets[k];
+  const cursor = offsets.slice(0, keys.length);
+  const postings = new Uint32Array(rows);
+  // Ranks are visited in ascending order, so every posting list comes out sorted.
+  for (let r = 0; r < rows; r++) postings[cursor[keyOf[r]]++] = r;
+  return { keys, offsets, postings };
 }
 
-/** Compares the reversals of `a` and `b` by code units, without building them. */
-function compareReversed(a: string, b: string): number {
-  for (let i = a.length - 1, j = b.length - 1; i >= 0 && j >= 0; i--, j--) {
-    const d = a.charCodeAt(i) - b.charCodeAt(j);
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
-}
-
+/** Key indices ordered by reversed key; keys are distinct, so their reversals are too. */
 function reversedOrder(keys: readonly string[]): Uint32Array {
-  return Uint32Array.from(keys.keys()).sort((a, b) => compareReversed(keys[a], keys[b]));
+  const reversed = keys.map(reverseCodeUnits);
+  const indexOf = new Map(reversed.map((r, i) => [r, i]));
+  return Uint32Array.from(reversed.sort(), (r) => indexOf.get(r)!);
 }
 
 /** Five blocks: keys (StringList, sorted), u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key. */
