@@ -1,10 +1,9 @@
 // @module The Cloudflare Worker: the API over R2 snapshots, plus the SourceService entrypoint behind `select=source-locations`.
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { WireLocation } from "./format/source-locations.ts";
 import { parseAccessPolicy } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps } from "./http/context.ts";
-import { SnapshotSourceLocator, type SourceLocator } from "./query/source-locator.ts";
+import { type LocationsAnswer, SnapshotSourceLocator, type SourceLocator, answerLocations, locationsOf } from "./query/source-locator.ts";
 import { type Version, SnapshotCache, StoreCatalog } from "./storage/catalog.ts";
 import { R2Store } from "./storage/r2-store.ts";
 
@@ -30,7 +29,7 @@ function depsFor(env: Env): Promise<AppDeps> {
   let deps = depsByEnv.get(env);
   if (!deps) {
     deps = (async () => {
-      const sources: SourceLocator | null = env.SOURCE ? { locations: (version, ranks) => env.SOURCE!.locations(version, ranks) } : null;
+      const sources: SourceLocator | null = env.SOURCE ? { locations: async (version, ranks) => locationsOf(await env.SOURCE!.lookup(version, ranks)) } : null;
       return { catalog: catalogFor(env), sources, access: await parseAccessPolicy(env.API_KEYS) };
     })();
     deps.catch(() => depsByEnv.delete(env));
@@ -47,7 +46,8 @@ export default {
 
 /** The source code service: reads the locations section of a published snapshot. Deployable on its own. */
 export class SourceService extends WorkerEntrypoint<Env> {
-  async locations(version: Version, ranks: number[]): Promise<(WireLocation[] | null)[]> {
-    return new SnapshotSourceLocator(catalogFor(this.env)).locations(version, ranks);
+  /** Source locations of objects (by rank) of a published version; storage failures come back as data. */
+  async lookup(version: Version, ranks: number[]): Promise<LocationsAnswer> {
+    return answerLocations(new SnapshotSourceLocator(catalogFor(this.env)), version, ranks);
   }
 }

@@ -9,10 +9,10 @@ export function decodeApplicationName(rawSegment: string): string {
   try {
     name = decodeURIComponent(rawSegment);
   } catch {
-    throw new ApiError("invalid_application_name", `the application name is not valid percent-encoded UTF-8: ${JSON.stringify(rawSegment.slice(0, 100))}`);
+    throw new ApiError("invalid_application_name", `the application name is not valid percent-encoded UTF-8: ${JSON.stringify(rawSegment.slice(0, 100))}`, { parameter: "name" });
   }
   const problem = applicationNameProblem(name);
-  if (problem) throw new ApiError("invalid_application_name", `the application name ${problem}`);
+  if (problem) throw new ApiError("invalid_application_name", `the application name ${problem}`, { parameter: "name" });
   return name;
 }
 

@@ -1,5 +1,6 @@
 // @module Adds sourceLocations to rendered objects through the source code service (semantics.md §5).
-import { ApiError } from "../api-error.ts";
+import { ApiError, StorageUnavailableError } from "../api-error.ts";
+import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SourceLocator, WireLocation } from "../query/source-locator.ts";
 import type { Version } from "../storage/catalog.ts";
 
@@ -10,7 +11,9 @@ export async function attachLocations<T extends object>(sources: SourceLocator |
   try {
     locations = await sources.locations(version, ranks);
   } catch (error) {
-    throw new ApiError("source_service_unavailable", `the source code service failed: ${(error as Error)?.message ?? "no answer"}`);
+    // The snapshot storage failing behind the service is a storage fault (503), not a broken service.
+    if (error instanceof StorageUnavailableError || error instanceof CorruptSnapshotError) throw error;
+    throw new ApiError("source_service_unavailable", "the source code service did not answer; try again, or ask without select=source-locations");
   }
   return items.map((item, i) => (locations[i] ? { ...item, sourceLocations: locations[i]! } : item));
 }

@@ -1,4 +1,6 @@
 // @module SourceLocator: the source code service's contract, and the implementation that reads a snapshot's SLOC.
+import { StorageUnavailableError } from "../api-error.ts";
+import { CorruptSnapshotError } from "../format/errors.ts";
 import type { WireLocation } from "../format/source-locations.ts";
 import type { Catalog, Version } from "../storage/catalog.ts";
 
@@ -24,4 +26,27 @@ export class SnapshotSourceLocator implements SourceLocator {
     const count = snapshot.meta.counts.objects;
     return ranks.map((r) => (Number.isInteger(r) && r >= 0 && r < count ? locations.forObject(r) : null));
   }
+}
+
+/**
+ * What the source code service answers over RPC. Failures of the storage behind it travel as data:
+ * error classes do not survive an RPC boundary, and the API must still answer them as 503 or 500
+ * corrupt_snapshot, not as a broken source service.
+ */
+export type LocationsAnswer = { locations: (WireLocation[] | null)[] } | { failure: "storage_unavailable" | "corrupt_snapshot"; detail: string };
+
+export async function answerLocations(locator: SourceLocator, version: Version, ranks: number[]): Promise<LocationsAnswer> {
+  try {
+    return { locations: await locator.locations(version, ranks) };
+  } catch (error) {
+    if (error instanceof StorageUnavailableError) return { failure: "storage_unavailable", detail: error.message };
+    if (error instanceof CorruptSnapshotError) return { failure: "corrupt_snapshot", detail: error.message };
+    throw error;
+  }
+}
+
+/** The caller's side of answerLocations: the locations, or the typed storage error again. */
+export function locationsOf(answer: LocationsAnswer): (WireLocation[] | null)[] {
+  if ("locations" in answer) return answer.locations;
+  throw answer.failure === "storage_unavailable" ? new StorageUnavailableError(answer.detail) : new CorruptSnapshotError(answer.detail);
 }

@@ -1,0 +1,253 @@
+// @module Reference implementation: find objects, callees and start/end points straight from semantics.md over the raw analysis JSON.
+//
+// Deliberately naive: linear scans, no indexes, no snapshot code. It reads the analysis document as
+// written (analysis-format.md), applies the defaults of that format, and answers with the JSON the
+// API returns. Its only job is to be obviously right.
+
+export interface RefLocation {
+  fileId: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface RefObject {
+  id: string;
+  name: string;
+  fullName: string;
+  type: string;
+  typeId: string;
+  language?: string | null;
+  filePath?: string | null;
+  mangling?: string;
+  external?: boolean;
+  annotations?: string[] | null;
+  tags?: string[];
+  parent?: string | null;
+  role?: "start" | "end" | null;
+  sourceLocations?: RefLocation[];
+}
+
+export interface RefAnalysis {
+  objects: readonly RefObject[] | readonly Record<string, unknown>[];
+  links?: readonly { from: string; to: string; type: string; escalated?: boolean }[];
+  postIts?: readonly { object: string; title: string; text?: string }[];
+}
+
+export type Operator = "contains" | "equals" | "startswith" | "endswith";
+export type SearchType = "all" | "internal" | "external";
+export const TEXT_FILTERS = ["name", "fullname", "type", "filepath", "mangling", "annotation", "tag", "post-it"] as const;
+export type TextFilter = (typeof TEXT_FILTERS)[number];
+
+export interface FindQuery {
+  filters: Partial<Record<TextFilter, string[]>>;
+  operator?: Operator;
+  searchtype?: SearchType;
+  skip?: number;
+  limit: number;
+  withLocations?: boolean;
+}
+
+const objectsOf = (analysis: RefAnalysis) => analysis.objects as readonly RefObject[];
+
+// ---- §3 order ------------------------------------------------------------------------------------
+
+/** Code-unit comparison (JavaScript `<` on strings compares UTF-16 code units). */
+const units = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Numeric id order: shorter decimal string first, then lexicographic. */
+const byId = (a: string, b: string): number => a.length - b.length || units(a, b);
+
+/** "Sorted by name": lower-cased name, then name, then id. */
+export function byName(a: { name: string; id: string }, b: { name: string; id: string }): number {
+  return units(a.name.toLowerCase(), b.name.toLowerCase()) || units(a.name, b.name) || byId(a.id, b.id);
+}
+
+// ---- §2 text matching ----------------------------------------------------------------------------
+
+export function textMatches(field: string, value: string, operator: Operator): boolean {
+  const f = field.toLowerCase();
+  const v = value.toLowerCase();
+  switch (operator) {
+    case "contains":
+      return f.includes(v);
+    case "equals":
+      return f === v;
+    case "startswith":
+      return f.startsWith(v);
+    case "endswith":
+      return f.endsWith(v);
+  }
+}
+
+/** The values a filter looks at on one object: [] for a null field (a null field never matches). */
+function fieldValues(analysis: RefAnalysis, o: RefObject, filter: TextFilter): string[] {
+  switch (filter) {
+    case "name":
+      return [o.name];
+    case "fullname":
+      return [o.fullName];
+    case "type":
+      return [o.type];
+    case "filepath":
+      return o.filePath === undefined || o.filePath === null ? [] : [o.filePath];
+    case "mangling":
+      return [o.mangling ?? ""];
+    case "annotation":
+      return o.annotations ?? [];
+    case "tag":
+      return o.tags ?? [];
+    case "post-it":
+      return (analysis.postIts ?? []).filter((p) => p.object === o.id).map((p) => p.title);
+  }
+}
+
+/** tag and post-it always use contains; the operator applies to the other filters. */
+const operatorFor = (filter: TextFilter, operator: Operator): Operator => (filter === "tag" || filter === "post-it" ? "contains" : operator);
+
+export function objectMatches(analysis: RefAnalysis, o: RefObject, query: FindQuery): boolean {
+  const operator = query.operator ?? "contains";
+  const searchtype = query.searchtype ?? "all";
+  const external = o.external ?? false;
+  if (searchtype === "internal" && external) return false;
+  if (searchtype === "external" && !external) return false;
+  for (const filter of TEXT_FILTERS) {
+    const values = query.filters[filter];
+    if (values === undefined || values.length === 0) continue;
+    const fields = fieldValues(analysis, o, filter);
+    // OR over the values of one parameter and the elements of an array field; AND across parameters.
+    if (!fields.some((f) => values.some((v) => textMatches(f, v, operatorFor(filter, operator))))) return false;
+  }
+  return true;
+}
+
+// ---- rendering (interface.md "Resources and their fields") ------------------------------------
+
+function locationsOf(o: RefObject): RefLocation[] | undefined {
+  return o.sourceLocations && o.sourceLocations.length ? o.sourceLocations.map((l) => ({ fileId: l.fileId, startLine: l.startLine, endLine: l.endLine })) : undefined;
+}
+
+export function renderObject(o: RefObject, withLocations = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: o.id,
+    name: o.name,
+    fullName: o.fullName,
+    type: o.type,
+    typeId: o.typeId,
+    filePath: o.filePath ?? null,
+    mangling: o.mangling ?? "",
+    external: o.external ?? false,
+    annotations: o.annotations ?? null,
+    tags: o.tags ?? [],
+  };
+  const locations = withLocations ? locationsOf(o) : undefined;
+  if (locations) out.sourceLocations = locations;
+  return out;
+}
+
+const renderPoint = (o: RefObject) => ({ id: o.id, name: o.name, fullName: o.fullName, type: o.type });
+
+// ---- find objects ---------------------------------------------------------------------------------
+
+export function findObjects(analysis: RefAnalysis, query: FindQuery): { totalObjects: number; objects: Record<string, unknown>[] } {
+  const matches = objectsOf(analysis)
+    .filter((o) => objectMatches(analysis, o, query))
+    .sort(byName);
+  const skip = query.skip ?? 0;
+  return { totalObjects: matches.length, objects: matches.slice(skip, skip + query.limit).map((o) => renderObject(o, query.withLocations)) };
+}
+
+// ---- callees (§4) ---------------------------------------------------------------------------------
+
+export function callees(analysis: RefAnalysis, id: string, options: { includeEscalated?: boolean; withParent?: boolean; withLocations?: boolean } = {}): Record<string, unknown>[] {
+  const byIdMap = new Map(objectsOf(analysis).map((o) => [o.id, o]));
+  const outgoing = (analysis.links ?? []).filter((l) => l.from === id);
+  const out: { callee: RefObject; linkType: string }[] = [];
+  for (const callee of objectsOf(analysis)) {
+    const links = outgoing.filter((l) => l.to === callee.id);
+    if (links.length === 0) continue;
+    const direct = links.some((l) => !(l.escalated ?? false));
+    const anyEscalated = links.some((l) => l.escalated ?? false);
+    // Never listed when reached only by escalated links; by default, only callees with no escalated link.
+    if (!direct) continue;
+    if (!options.includeEscalated && anyEscalated) continue;
+    for (const linkType of new Set(links.map((l) => l.type))) out.push({ callee, linkType });
+  }
+  out.sort((a, b) => byName(a.callee, b.callee) || units(a.linkType, b.linkType));
+  return out.map(({ callee, linkType }) => {
+    const element: Record<string, unknown> = { id: callee.id, name: callee.name, type: callee.type, typeId: callee.typeId, linkType };
+    if (options.withParent) {
+      const parent = callee.parent ? byIdMap.get(callee.parent) : undefined;
+      element.parent = parent ? { type: parent.type, typeId: parent.typeId } : null;
+    }
+    const locations = options.withLocations ? locationsOf(callee) : undefined;
+    if (locations) element.sourceLocations = locations;
+    return element;
+  });
+}
+
+// ---- start and end points (§4) --------------------------------------------------------------------
+
+/** Every object at distance ≤ hops from `origin` (origin included), following `step`. */
+function within(origin: string, hops: number, step: (id: string) => string[]): Set<string> {
+  const distance = new Map<string, number>([[origin, 0]]);
+  let frontier = [origin];
+  for (let d = 1; d <= hops; d++) {
+    const next: string[] = [];
+    for (const id of frontier)
+      for (const n of step(id))
+        if (!distance.has(n)) {
+          distance.set(n, d);
+          next.push(n);
+        }
+    frontier = next;
+  }
+  return new Set(distance.keys());
+}
+
+export function startEndPoints(analysis: RefAnalysis, id: string, hops: number): { startPoints: Record<string, unknown>[]; endPoints: Record<string, unknown>[] } {
+  const links = analysis.links ?? [];
+  const callersOf = (x: string) => links.filter((l) => l.to === x).map((l) => l.from);
+  const calleesOf = (x: string) => links.filter((l) => l.from === x).map((l) => l.to);
+  const upstream = within(id, hops, callersOf);
+  const downstream = within(id, hops, calleesOf);
+  const objects = objectsOf(analysis);
+  return {
+    startPoints: objects.filter((o) => o.role === "start" && upstream.has(o.id)).sort(byName).map(renderPoint),
+    endPoints: objects.filter((o) => o.role === "end" && downstream.has(o.id)).sort(byName).map(renderPoint),
+  };
+}
+
+// ---- requests -------------------------------------------------------------------------------------
+
+/**
+ * The reference answer to one GET request path (with query) of find objects (without `date`), callees
+ * or start-end-points, or undefined for anything else. Query values are decoded as forms are
+ * (`+` is a space); enumeration values are matched case-insensitively.
+ */
+export function referenceAnswer(analysis: RefAnalysis, pathAndQuery: string): unknown {
+  const q = pathAndQuery.indexOf("?");
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const params = [...new URLSearchParams(q < 0 ? "" : pathAndQuery.slice(q + 1))];
+  const all = (name: string) => params.filter(([n]) => n === name).map(([, v]) => v);
+  const one = (name: string) => all(name)[0];
+  let m: RegExpExecArray | null;
+  if (/^\/rest\/applications\/[^/]+\/objects$/.test(path)) {
+    if (one("date") !== undefined) return undefined;
+    const filters: Partial<Record<TextFilter, string[]>> = {};
+    for (const f of TEXT_FILTERS) if (all(f).length) filters[f] = all(f);
+    return findObjects(analysis, {
+      filters,
+      operator: (one("operator")?.toLowerCase() ?? "contains") as Operator,
+      searchtype: (one("searchtype")?.toLowerCase() ?? "all") as SearchType,
+      skip: Number(one("skip") ?? 0),
+      limit: Number(one("limit")),
+      withLocations: one("select")?.toLowerCase() === "source-locations",
+    });
+  }
+  if ((m = /^\/rest\/applications\/[^/]+\/objects\/([0-9]+)\/callees$/.exec(path))) {
+    const select = all("select").map((s) => s.toLowerCase());
+    return callees(analysis, m[1], { includeEscalated: one("includeEscalated")?.toLowerCase() === "true", withParent: select.includes("parent"), withLocations: select.includes("source-locations") });
+  }
+  if ((m = /^\/rest\/applications\/[^/]+\/objects\/([0-9]+)\/start-end-points$/.exec(path))) return startEndPoints(analysis, m[1], Number(one("hops") ?? 1));
+  return undefined;
+}
