@@ -17,7 +17,11 @@ import { z } from "zod";
 
 const date = z.string().transform((v, ctx) => {
   const ms = parseRfc3339(v);
-  if (ms === null) ctx.addIssue({ code: "custom", message: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z" });
+  if (ms === null) {
+    // A literal + in a query string decodes to a space (semantics.md §1): say how to send a positive offset.
+    const plus = / \d{2}:\d{2}$/.test(v) ? " (a + in a query means a space: write the offset as %2B02:00)" : "";
+    ctx.addIssue({ code: "custom", message: `must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z${plus}` });
+  }
   return ms ?? 0;
 });
 
