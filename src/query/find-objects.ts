@@ -1,7 +1,7 @@
 // @module findObjects: filters combined per semantics.md (OR within a parameter, AND across), exact total, one page.
 import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { intersectRanks } from "./rank-set.ts";
+import { filterRanks, intersectRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
 import { type Operator, matchRanks } from "./text-match.ts";
 
@@ -50,10 +50,7 @@ export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): 
   if (query.searchtype !== "all") {
     const core = await snapshot.section("OBJC");
     const wantExternal = query.searchtype === "external";
-    const kept: number[] = [];
-    if (matches) for (const r of matches) core.external(r) === wantExternal && kept.push(r);
-    else for (let r = 0; r < universe; r++) core.external(r) === wantExternal && kept.push(r);
-    matches = Uint32Array.from(kept);
+    matches = filterRanks(matches, universe, (r) => core.external(r) === wantExternal);
   }
   const total = matches ? matches.length : universe;
   const ranks: number[] = [];

@@ -55,7 +55,7 @@ export function intersectRanks(lists: readonly Uint32Array[]): Uint32Array {
   return result;
 }
 
-/** Ranks in [0, universe) whose flag byte satisfies `keep`. */
+/** The ranks of `ranks` (null: all of [0, universe)) that satisfy `keep`, ascending. */
 export function filterRanks(ranks: Uint32Array | null, universe: number, keep: (rank: number) => boolean): Uint32Array {
   const out: number[] = [];
   if (ranks) for (const r of ranks) keep(r) && out.push(r);
