@@ -19,6 +19,9 @@ const ROUTES = [
   "/rest/applications/:name/levels/:level/graph",
 ];
 
+/** Longest request URL served (8 KiB), whatever its parameters. */
+export const MAX_URL_LENGTH = 8192;
+
 /** The path exactly as sent: routing must not decode `%2F` inside an application name. */
 function rawPath(request: Request): string {
   const url = request.url;
@@ -36,6 +39,7 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
     cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], allowHeaders: ["X-API-KEY", "Authorization", "If-None-Match"], exposeHeaders: ["ETag"], maxAge: 86400 }),
   );
   app.use("*", async (c, next) => {
+    if (c.req.url.length > MAX_URL_LENGTH) throw new ApiError("invalid_parameter", `the request URL is ${c.req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`);
     c.set("deps", await resolveDeps(c.env));
     await next();
   });

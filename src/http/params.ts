@@ -9,6 +9,10 @@ export interface ParamSpec<T = unknown> {
 }
 export type ParamSpecs = Record<string, ParamSpec>;
 
+/** Bounds on what one request may ask for: beyond them a request costs more than any real client needs. */
+export const MAX_VALUES_PER_PARAMETER = 50;
+export const MAX_VALUE_LENGTH = 1000;
+
 /** Parameters every route accepts (semantics.md §6: the API key may come in the query). */
 const ALWAYS_ALLOWED = new Set(["api-key"]);
 
@@ -27,7 +31,13 @@ export function parseParams<S extends ParamSpecs>(pairs: readonly [string, strin
         parameter: name,
       });
     }
-    grouped.set(name, [...(grouped.get(name) ?? []), value]);
+    if (value.length > MAX_VALUE_LENGTH)
+      throw new ApiError("invalid_parameter", `${name} may be at most ${MAX_VALUE_LENGTH} characters long, got ${value.length}`, { parameter: name });
+    const values = grouped.get(name) ?? [];
+    if (values.length === MAX_VALUES_PER_PARAMETER)
+      throw new ApiError("invalid_parameter", `${name} may be given at most ${MAX_VALUES_PER_PARAMETER} times in one request`, { parameter: name });
+    values.push(value);
+    grouped.set(name, values);
   }
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
