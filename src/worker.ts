@@ -3,6 +3,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { parseAccessPolicy } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps } from "./http/context.ts";
+import type { RateLimiter } from "./http/rate-limit.ts";
 import { type LocationsAnswer, SnapshotSourceLocator, type SourceLocator, answerLocations, locationsOf } from "./query/source-locator.ts";
 import { type Version, SnapshotCache, StoreCatalog } from "./storage/catalog.ts";
 import { R2Store } from "./storage/r2-store.ts";
@@ -15,6 +16,10 @@ export interface Env {
   API_KEYS?: string;
   /** How long a manifest is trusted before it is fetched again (ms); default 1000. */
   MANIFEST_TTL_MS?: string;
+  /** Optional rate-limit binding (see wrangler.toml): requests per period, per API key or client address. */
+  RATE_LIMITER?: RateLimiter;
+  /** The period of RATE_LIMITER in seconds, for Retry-After; default 60. */
+  RATE_LIMIT_PERIOD?: string;
 }
 
 // Decoded snapshots live for the isolate's lifetime, shared by the API and the source service.
@@ -30,7 +35,8 @@ function depsFor(env: Env): Promise<AppDeps> {
   if (!deps) {
     deps = (async () => {
       const sources: SourceLocator | null = env.SOURCE ? { locations: async (version, ranks) => locationsOf(await env.SOURCE!.lookup(version, ranks)) } : null;
-      return { catalog: catalogFor(env), sources, access: await parseAccessPolicy(env.API_KEYS) };
+      const rateLimit = env.RATE_LIMITER ? { limiter: env.RATE_LIMITER, periodSeconds: Number(env.RATE_LIMIT_PERIOD ?? 60) } : null;
+      return { catalog: catalogFor(env), sources, access: await parseAccessPolicy(env.API_KEYS), rateLimit };
     })();
     deps.catch(() => depsByEnv.delete(env));
     depsByEnv.set(env, deps);

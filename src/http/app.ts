@@ -5,6 +5,7 @@ import { ApiError } from "../api-error.ts";
 import { authenticate, authorize } from "./access.ts";
 import { decodeApplicationName } from "./application.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
+import { enforceRateLimit, rateLimitKey } from "./rate-limit.ts";
 import { problemResponse, toApiError } from "./problem.ts";
 import { levelRoutes } from "./routes/levels.ts";
 import { objectRoutes } from "./routes/objects.ts";
@@ -48,9 +49,10 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
 
   app.use("/rest/applications/:name/*", async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-    const { access } = c.var.deps;
+    const { access, rateLimit } = c.var.deps;
     const key = c.req.header("X-API-KEY") ?? bearer(c.req.header("Authorization")) ?? new URL(c.req.url).searchParams.get("api-key") ?? undefined;
     const scope = access ? await authenticate(access, key) : null;
+    if (rateLimit) await enforceRateLimit(rateLimit.limiter, await rateLimitKey(access ? key : undefined, c.req.header("CF-Connecting-IP")), rateLimit.periodSeconds);
     const application = decodeApplicationName(rawPath(c.req.raw).split("/")[3]);
     authorize(scope, application);
     c.set("application", application);

@@ -3,6 +3,7 @@ import type { Snapshot } from "../format/snapshot.ts";
 import type { SourceLocator } from "../query/source-locator.ts";
 import type { Catalog, Version } from "../storage/catalog.ts";
 import type { AccessPolicy } from "./access.ts";
+import type { RateLimiter } from "./rate-limit.ts";
 
 export interface AppDeps {
   catalog: Catalog;
@@ -10,6 +11,8 @@ export interface AppDeps {
   sources: SourceLocator | null;
   /** null when no API keys are configured (everything is open). */
   access: AccessPolicy | null;
+  /** Optional per-key rate limit; absent or null: unlimited. */
+  rateLimit?: { limiter: RateLimiter; periodSeconds: number } | null;
 }
 
 export interface AppEnv {

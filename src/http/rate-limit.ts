@@ -1,0 +1,20 @@
+// @module Optional rate limiting per API key (or per client address without keys) through a Workers rate-limit binding.
+import { ApiError } from "../api-error.ts";
+
+/** The shape of a Workers rate-limit binding (`[[ratelimits]]` in wrangler.toml). */
+export interface RateLimiter {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/** Throws 429 rate_limited when `key` has used up its allowance for the current period. */
+export async function enforceRateLimit(limiter: RateLimiter, key: string, periodSeconds: number): Promise<void> {
+  const { success } = await limiter.limit({ key });
+  if (!success) throw new ApiError("rate_limited", `too many requests for this API key; try again in at most ${periodSeconds} s`, { headers: { "Retry-After": String(periodSeconds) } });
+}
+
+/** The limiter key of a request: a digest of its API key (never the key itself), else the client address. */
+export async function rateLimitKey(apiKey: string | undefined, clientAddress: string | undefined): Promise<string> {
+  if (!apiKey) return `address:${clientAddress ?? "unknown"}`;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey)));
+  return `key:${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
