@@ -26,11 +26,11 @@ const positiveInteger = (value: string) => {
   return Number(value);
 };
 
-function reportRefusal(file: string, error: AnalysisRefused): never {
+function reportRefusal(file: string, error: AnalysisRefused, outcome = "nothing written"): never {
   const { faults, total } = error.faults;
   for (const fault of faults) process.stderr.write(`${file}: ${formatFault(fault)}\n`);
   if (total > faults.length) process.stderr.write(`${file}: ... and ${total - faults.length} more fault${total - faults.length === 1 ? "" : "s"}\n`);
-  throw new ExitError(EXIT.refused, `${file}: refused, ${total} fault${total === 1 ? "" : "s"}; nothing written`);
+  throw new ExitError(EXIT.refused, `${file}: refused, ${total} fault${total === 1 ? "" : "s"}; ${outcome}`);
 }
 
 const program = new Command("appstruct")
@@ -135,15 +135,16 @@ program
   .action(async (files: string[], options: { local?: boolean; remote?: boolean }) => {
     if (options.local && options.remote) throw new ExitError(EXIT.usage, "choose one of --local and --remote");
     const { openStore } = await import("./store.ts");
-    const { publishFiles } = await import("./publish.ts");
+    const { InputRefused, publishFiles } = await import("./publish.ts");
     const opened = await openStore(options.remote ? "remote" : "local");
     try {
       const results = await publishFiles(opened.store, files, (line) => console.log(line));
       console.log(`${results.filter((r) => r.outcome === "published").length} published, ${results.filter((r) => r.outcome === "unchanged").length} unchanged — ${opened.where}`);
     } catch (error) {
-      if (error instanceof AnalysisRefused) reportRefusal(String((error as { path?: string }).path ?? "analysis"), error);
-      if (error instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `refused: ${error.message}`);
-      throw error;
+      if (!(error instanceof InputRefused)) throw error;
+      if (error.cause instanceof AnalysisRefused) reportRefusal(error.path, error.cause, "nothing published");
+      if (error.cause instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `${error.path}: not a valid snapshot: ${error.cause.message}; nothing published`);
+      throw error.cause;
     } finally {
       await opened.close();
     }

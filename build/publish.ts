@@ -2,43 +2,64 @@
 import { readFile } from "node:fs/promises";
 import type { BlobStore } from "../src/storage/blob-store.ts";
 import { snapshotKey } from "../src/storage/manifest.ts";
-import { type PublishResult, publishSnapshot, readManifest } from "../src/storage/publish.ts";
+import type { SnapshotMeta } from "../src/format/model.ts";
+import { type PublishResult, publishSnapshot, readManifest, verifySnapshot } from "../src/storage/publish.ts";
 import { peekInput } from "./analysis/peek.ts";
 import { compileAnalysis, loadStatusBase } from "./compile/compile.ts";
 import type { StatusBase } from "./compile/build-model.ts";
-
-/** The status base for an analysis: the newest version of its application published before `analyzedAtMs`. */
-async function previousVersion(store: BlobStore, application: string, analyzedAtMs: number): Promise<StatusBase | null> {
-  const manifest = await readManifest(store, application);
-  const earlier = manifest?.versions.filter((v) => v.analyzedAtMs < analyzedAtMs).at(-1);
-  if (!earlier) return null;
-  const stored = await store.get(snapshotKey(earlier.sha256));
-  if (!stored) throw new Error(`the manifest of ${application} lists ${earlier.sha256}, which is missing from the store`);
-  return loadStatusBase(stored.bytes);
-}
 
 export interface PublishedFile extends PublishResult {
   path: string;
 }
 
-/** Publishes `paths` in analyzedAt order per application, so each analysis's status compares with the one before. */
+/** An input that failed to compile, with the file it came from. */
+export class InputRefused extends Error {
+  readonly path: string;
+
+  constructor(path: string, cause: unknown) {
+    super(`${path}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.path = path;
+  }
+}
+
+/**
+ * Publishes `paths`. Every input is compiled and verified first, in analyzedAt order, each analysis's
+ * status computed against the newest earlier version of its application — published already or
+ * earlier in this batch — so one refused input publishes nothing. Then the snapshots are published
+ * in that order.
+ */
 export async function publishFiles(store: BlobStore, paths: string[], log: (line: string) => void): Promise<PublishedFile[]> {
   const inputs = await Promise.all(paths.map(peekInput));
   inputs.sort((a, b) => (a.analyzedAtMs ?? 0) - (b.analyzedAtMs ?? 0));
-  const results: PublishedFile[] = [];
+  const compiled: { path: string; bytes: Uint8Array; meta: SnapshotMeta }[] = [];
   for (const input of inputs) {
-    let bytes: Uint8Array;
-    if (input.kind === "snapshot") {
-      bytes = new Uint8Array(await readFile(input.path));
-    } else {
-      bytes = (await compileAnalysis(input.path, (application, at) => previousVersion(store, application, at))).bytes;
+    try {
+      const bytes = input.kind === "snapshot" ? new Uint8Array(await readFile(input.path)) : (await compileAnalysis(input.path, (application, at) => previousVersion(store, compiled, application, at))).bytes;
+      compiled.push({ path: input.path, bytes, meta: await verifySnapshot(bytes) });
+    } catch (error) {
+      throw new InputRefused(input.path, error);
     }
+  }
+  const results: PublishedFile[] = [];
+  for (const { path, bytes } of compiled) {
     const result = await publishSnapshot(store, bytes);
     const v = result.version;
-    log(`${input.path}: ${result.outcome === "published" ? "published" : "already published"} ${result.application} @ ${v.analyzedAt} (${v.counts.objects} objects, ${v.counts.links} links, sha256 ${v.sha256.slice(0, 12)})`);
-    results.push({ path: input.path, ...result });
+    log(`${path}: ${result.outcome === "published" ? "published" : "already published"} ${result.application} @ ${v.analyzedAt} (${v.counts.objects} objects, ${v.counts.links} links, sha256 ${v.sha256.slice(0, 12)})`);
+    results.push({ path, ...result });
   }
   return results;
+}
+
+/** The status base for an analysis: the newest earlier version of its application, in this batch or published. */
+async function previousVersion(store: BlobStore, batch: readonly { bytes: Uint8Array; meta: SnapshotMeta }[], application: string, analyzedAtMs: number): Promise<StatusBase | null> {
+  const inBatch = batch.filter((c) => c.meta.application === application && c.meta.analyzedAtMs < analyzedAtMs).at(-1);
+  const manifest = await readManifest(store, application);
+  const published = manifest?.versions.filter((v) => v.analyzedAtMs < analyzedAtMs).at(-1);
+  if (inBatch && (!published || inBatch.meta.analyzedAtMs >= published.analyzedAtMs)) return loadStatusBase(inBatch.bytes);
+  if (!published) return null;
+  const stored = await store.get(snapshotKey(published.sha256));
+  if (!stored) throw new Error(`the manifest of ${application} lists ${published.sha256}, which is missing from the store`);
+  return loadStatusBase(stored.bytes);
 }
 
 /** Applications in the store with their versions, oldest first. */
