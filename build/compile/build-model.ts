@@ -25,6 +25,7 @@ const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
 const NO_LOCATIONS: ObjectRecord["sourceLocations"] = Object.freeze([]) as unknown as ObjectRecord["sourceLocations"];
 const NO_POST_ITS: ObjectRecord["postIts"] = Object.freeze([]) as unknown as ObjectRecord["postIts"];
 
+/** Builds the model of `analysis`, consuming its object records (the array is emptied as it goes). */
 export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | null): SnapshotModel {
   const { objects } = analysis;
   const lower = objects.map((o) => o.name.toLowerCase());
@@ -38,6 +39,9 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
 
   const records: ObjectRecord[] = Array.from(order, (slot) => {
     const o = objects[slot];
+    // Consumed: each analysis record is released once its model record exists, so the two sets of
+    // a million objects are not all alive at once.
+    (objects as (typeof o | undefined)[])[slot] = undefined;
     const checksum = o.checksum ?? null;
     return {
       id: o.id,
