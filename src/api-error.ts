@@ -1,4 +1,5 @@
 // @module ApiError: every failure the API reports, with its status and code from semantics.md §6 (framework-free).
+import type { ProblemBody } from "./query/api-schemas.ts";
 
 export const ERROR_TITLES = {
   missing_parameter: [400, "Missing parameter"],
@@ -21,14 +22,8 @@ export const ERROR_TITLES = {
 
 export type ErrorCode = keyof typeof ERROR_TITLES;
 
-/** The RFC 9457-shaped body of every error response. */
-export interface ProblemBody {
-  status: number;
-  title: string;
-  code: ErrorCode;
-  detail: string;
-  parameter?: string;
-}
+/** The RFC 9457-shaped body of every error response (its zod schema: ProblemSchema in query/api-schemas.ts). */
+export type { ProblemBody };
 
 export class ApiError extends Error {
   readonly code: ErrorCode;

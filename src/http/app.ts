@@ -8,6 +8,7 @@ import type { AppDeps, AppEnv } from "./context.ts";
 import { enforceRateLimit, rateLimitKey } from "./rate-limit.ts";
 import { problemResponse, toApiError } from "./problem.ts";
 import { levelRoutes } from "./routes/levels.ts";
+import { META_PATHS, metaRoutes } from "./routes/meta.ts";
 import { objectRoutes } from "./routes/objects.ts";
 
 const ROUTES = [
@@ -18,6 +19,7 @@ const ROUTES = [
   "/rest/applications/:name/objects/:id/start-end-points",
   "/rest/applications/:name/levels/:level/nodes",
   "/rest/applications/:name/levels/:level/graph",
+  ...META_PATHS,
 ];
 
 /** Longest request URL served (8 KiB), whatever its parameters. */
@@ -46,6 +48,7 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
   });
 
   app.get("/rest/ready", (c) => c.json(true));
+  metaRoutes(app);
 
   app.use("/rest/applications/:name/*", async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();

@@ -6,6 +6,10 @@ export interface ParamSpec<T = unknown> {
   schema: z.ZodType<T>;
   repeatable?: boolean;
   required?: boolean;
+  /** The value (as sent on the wire) used when the parameter is absent; parsed with `schema`. */
+  default?: string;
+  /** What the parameter means, for the API description (openapi.ts). */
+  description?: string;
 }
 export type ParamSpecs = Record<string, ParamSpec>;
 
@@ -17,7 +21,7 @@ export const MAX_VALUE_LENGTH = 1000;
 const ALWAYS_ALLOWED = new Set(["api-key"]);
 
 type Parsed<S extends ParamSpecs> = {
-  [K in keyof S]: S[K] extends ParamSpec<infer T> ? (S[K]["repeatable"] extends true ? T[] : S[K]["required"] extends true ? T : T | undefined) : never;
+  [K in keyof S]: S[K] extends ParamSpec<infer T> ? (S[K]["repeatable"] extends true ? T[] : S[K]["required"] extends true ? T : S[K]["default"] extends string ? T : T | undefined) : never;
 };
 
 /** Validates `pairs` against `specs`: unknown names, repeats, missing and malformed values become 400s. */
@@ -27,7 +31,7 @@ export function parseParams<S extends ParamSpecs>(pairs: readonly [string, strin
     if (ALWAYS_ALLOWED.has(name)) continue;
     if (!(name in specs)) {
       const suggestion = closest(name, Object.keys(specs));
-      throw new ApiError("unknown_parameter", `unknown parameter ${JSON.stringify(name)}${suggestion ? `; did you mean \`${suggestion}\`?` : `; known parameters: ${Object.keys(specs).join(", ")}`}`, {
+      throw new ApiError("unknown_parameter", `unknown parameter ${JSON.stringify(name)}${suggestion ? `; did you mean \`${suggestion}\`?` : (Object.keys(specs).length ? `; known parameters: ${Object.keys(specs).join(", ")}` : "; this route takes no query parameters")}`, {
         parameter: name,
       });
     }
@@ -41,7 +45,7 @@ export function parseParams<S extends ParamSpecs>(pairs: readonly [string, strin
   }
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const values = grouped.get(name) ?? [];
+    const values = grouped.get(name) ?? (spec.default === undefined ? [] : [spec.default]);
     if (values.length > 1 && !spec.repeatable) throw new ApiError("invalid_parameter", `${name} may be given only once, got ${values.length} values`, { parameter: name });
     if (values.length === 0 && spec.required) throw new ApiError("missing_parameter", `${name} is required`, { parameter: name });
     const parsed = values.map((v) => {
@@ -80,23 +84,29 @@ function editDistance(a: string, b: string): number {
 }
 
 // Value schemas (semantics.md §1). Integers: decimal digits only, at most 15 — no sign, spaces, exponent or hex.
+// Each carries OpenAPI metadata (`.meta`): z.toJSONSchema(schema, { io: "input" }) then describes the wire form.
+export const INTEGER_PATTERN = /^[0-9]{1,15}$/;
+
 export const integer = (min: number, max: number) =>
   z
     .string()
-    .regex(/^[0-9]{1,15}$/, { error: `must be an integer from ${min} to ${max}` })
+    .regex(INTEGER_PATTERN, { error: `must be an integer from ${min} to ${max}` })
     .transform(Number)
-    .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` });
+    .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` })
+    .meta({ description: `An integer from ${min} to ${max}: decimal digits only (no sign, spaces or exponent), at most 15 digits.` });
 
 export const boolean = z
   .string()
   .transform((v) => v.toLowerCase())
   .refine((v) => v === "true" || v === "false", { error: "must be true or false" })
-  .transform((v) => v === "true");
+  .transform((v) => v === "true")
+  .meta({ enum: ["true", "false"], description: "true or false, case-insensitive." });
 
 export const oneOf = <const T extends readonly string[]>(values: T) =>
   z
     .string()
     .transform((v) => v.toLowerCase())
-    .refine((v): v is T[number] => (values as readonly string[]).includes(v), { error: `must be one of ${values.join(", ")}` }) as unknown as z.ZodType<T[number]>;
+    .refine((v): v is T[number] => (values as readonly string[]).includes(v), { error: `must be one of ${values.join(", ")}` })
+    .meta({ enum: [...values], description: `One of ${values.join(", ")}, case-insensitive.` }) as unknown as z.ZodType<T[number]>;
 
 export const text = z.string();

@@ -1,16 +1,10 @@
 // @module objectCallees: direct callees per semantics.md §4, one element per (callee, linkType), in name order.
 import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import type { ApiCallee } from "./api-schemas.ts";
 import { rankOfId } from "./lookup.ts";
 
-export interface ApiCallee {
-  id: string;
-  name: string;
-  type: string;
-  typeId: string;
-  linkType: string;
-  parent?: { type: string; typeId: string } | null;
-}
+export type { ApiCallee };
 
 export interface CalleesResult {
   callees: ApiCallee[];

@@ -1,22 +1,11 @@
 // @module objectCharacteristics: one object with status, language and parent (interface.md "Object characteristics").
-import { NONE, type Status } from "../format/model.ts";
+import { NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import type { ApiCharacteristics } from "./api-schemas.ts";
 import { rankOfId } from "./lookup.ts";
 import { statusOf } from "./status.ts";
 
-export interface ApiCharacteristics {
-  id: string;
-  name: string;
-  fullName: string;
-  mangling: string;
-  type: string;
-  typeId: string;
-  annotations: string[] | null;
-  status: { id: Status | null };
-  external: boolean;
-  programmingLanguage: { name: string | null };
-  parent: { id: string; name: string; type: string; typeId: string } | null;
-}
+export type { ApiCharacteristics };
 
 export async function objectCharacteristics(
   snapshot: Snapshot,

@@ -1,55 +1,32 @@
 // @module Taxonomy routes: the nodes of a level with their children, and a level's graph.
 import type { Snapshot } from "../format/snapshot.ts";
+import type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef } from "./api-schemas.ts";
 
-export interface ApiLevelChild {
-  _id: number;
-  name: string;
-  level: number;
-}
-export interface ApiLevelObject {
-  id: string;
-  name: string;
-  fullName: string;
-  type: string;
-  typeId: string;
-}
-export interface ApiLevelNode {
-  _id: number;
-  name: string;
-  fullName: string;
-  level: number;
-  children: ApiLevelChild[] | ApiLevelObject[];
-}
-export interface ApiNodeRef {
-  _id: number;
-  name: string;
-  fullName: string;
-}
-export interface ApiLevelGraph {
-  nodes: (ApiNodeRef & { nbObjects: number })[];
-  links: { origin: ApiNodeRef; target: ApiNodeRef }[];
-}
+export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };
 
 /** Nodes of `level` (2–5) whose name contains `name` (case-insensitive) and/or whose `_id` is `id`, in name order. */
-export async function levelNodes(snapshot: Snapshot, level: number, filter: { name?: string; id?: number }): Promise<ApiLevelNode[]> {
+export async function levelNodes(snapshot: Snapshot, level: number, filter: { name?: string; id?: number }): Promise<(ApiLevelNode | ApiLevel5Node)[]> {
   const taxonomy = await snapshot.taxonomy();
   const nodes = taxonomy.levels[level - 1];
   const wanted = filter.name?.toLowerCase();
-  const out: ApiLevelNode[] = [];
+  const matches: number[] = [];
   for (let i = 0; i < nodes.count; i++) {
     if (filter.id !== undefined && filter.id !== i) continue;
     if (wanted !== undefined && !nodes.names.get(i).toLowerCase().includes(wanted)) continue;
-    out.push({ _id: i, name: nodes.names.get(i), fullName: nodes.fullNames.get(i), level, children: [] });
+    matches.push(i);
   }
+  const node = (i: number) => ({ _id: i, name: nodes.names.get(i), fullName: nodes.fullNames.get(i) });
   if (level < 5) {
     const below = taxonomy.levels[level];
-    for (const node of out) node.children = Array.from(taxonomy.children(level, node._id), (c) => ({ _id: c, name: below.names.get(c), level: level + 1 }));
-  } else if (out.length > 0) {
-    const [core, name, full, type, typeId] = await Promise.all([snapshot.section("OBJC"), snapshot.section("NAME"), snapshot.section("FULL"), snapshot.section("TYPE"), snapshot.section("TYID")]);
-    for (const node of out)
-      node.children = Array.from(taxonomy.members(node._id), (r) => ({ id: core.id(r), name: name.get(r), fullName: full.get(r), type: type.get(r) ?? "", typeId: typeId.get(r) ?? "" }));
+    return matches.map((i) => ({ ...node(i), level, children: Array.from(taxonomy.children(level, i), (c): ApiLevelChild => ({ _id: c, name: below.names.get(c), level: level + 1 })) }));
   }
-  return out;
+  if (matches.length === 0) return [];
+  const [core, name, full, type, typeId] = await Promise.all([snapshot.section("OBJC"), snapshot.section("NAME"), snapshot.section("FULL"), snapshot.section("TYPE"), snapshot.section("TYID")]);
+  return matches.map((i) => ({
+    ...node(i),
+    level: 5 as const,
+    children: Array.from(taxonomy.members(i), (r): ApiLevelObject => ({ id: core.id(r), name: name.get(r), fullName: full.get(r), type: type.get(r) ?? "", typeId: typeId.get(r) ?? "" })),
+  }));
 }
 
 export async function levelGraph(snapshot: Snapshot, level: number): Promise<ApiLevelGraph> {

@@ -1,13 +1,11 @@
 // @module startEndPoints: start points reaching the object and end points it reaches within `hops` links.
 import { ApiError } from "../api-error.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import type { ApiPointsResult } from "./api-schemas.ts";
 import { rankOfId } from "./lookup.ts";
-import { type ApiPoint, renderPoints } from "./render.ts";
+import { renderPoints } from "./render.ts";
 
-export interface PointsResult {
-  startPoints: ApiPoint[];
-  endPoints: ApiPoint[];
-}
+export type PointsResult = ApiPointsResult;
 
 /**
  * Links one request may follow, both directions together: enough to walk a whole 1M-object,

@@ -1,25 +1,8 @@
 // @module Renders objects as the API writes them (interface.md "Object", "Point", level-5 children).
 import type { Snapshot } from "../format/snapshot.ts";
+import type { ApiObject, ApiPoint } from "./api-schemas.ts";
 
-export interface ApiObject {
-  id: string;
-  name: string;
-  fullName: string;
-  type: string;
-  typeId: string;
-  filePath: string | null;
-  mangling: string;
-  external: boolean;
-  annotations: string[] | null;
-  tags: string[];
-}
-
-export interface ApiPoint {
-  id: string;
-  name: string;
-  fullName: string;
-  type: string;
-}
+export type { ApiObject, ApiPoint };
 
 export async function renderObjects(snapshot: Snapshot, ranks: readonly number[]): Promise<ApiObject[]> {
   if (ranks.length === 0) return [];

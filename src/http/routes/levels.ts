@@ -4,15 +4,16 @@ import { ApiError } from "../../api-error.ts";
 import { levelGraph, levelNodes } from "../../query/levels.ts";
 import { publishedVersions } from "../application.ts";
 import type { AppEnv } from "../context.ts";
-import { integer, oneOf, parseParams, text } from "../params.ts";
+import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
+import { LEVEL_GRAPH, LEVEL_NODES, LEVEL_PATTERN, MAX_LEVEL, MIN_LEVEL, honoPath } from "../route-specs.ts";
 
 /** `{level}` of the path: malformed is invalid_parameter, well-formed but outside [min, 5] is unsupported_level. */
 function level(c: Context<AppEnv>, min: number): number {
   const raw = c.req.param("level") ?? "";
-  if (!/^[0-9]{1,15}$/.test(raw)) throw new ApiError("invalid_parameter", `level must be an integer from ${min} to 5, got ${JSON.stringify(raw.slice(0, 100))}`, { parameter: "level" });
+  if (!LEVEL_PATTERN.test(raw)) throw new ApiError("invalid_parameter", `level must be an integer from ${min} to ${MAX_LEVEL}, got ${JSON.stringify(raw.slice(0, 100))}`, { parameter: "level" });
   const n = Number(raw);
-  if (n < min || n > 5) throw new ApiError("unsupported_level", `level ${n} is not supported here: use a level from ${min} to 5`, { parameter: "level" });
+  if (n < min || n > MAX_LEVEL) throw new ApiError("unsupported_level", `level ${n} is not supported here: use a level from ${min} to ${MAX_LEVEL}`, { parameter: "level" });
   return n;
 }
 
@@ -22,20 +23,16 @@ async function newestSnapshot(c: Context<AppEnv>) {
 }
 
 export function levelRoutes(app: Hono<AppEnv>): void {
-  app.get("/rest/applications/:name/levels/:level/nodes", async (c) => {
-    const n = level(c, 2);
-    const p = parseParams(parseQuery(c.req.url), {
-      name: { schema: text },
-      _id: { schema: integer(0, Number.MAX_SAFE_INTEGER) },
-      select: { schema: oneOf(["children"] as const), required: true },
-    });
+  app.get(honoPath(LEVEL_NODES), async (c) => {
+    const n = level(c, MIN_LEVEL.nodes);
+    const p = parseParams(parseQuery(c.req.url), LEVEL_NODES.query);
     if (p.name === undefined && p._id === undefined) throw new ApiError("missing_parameter", "give name (a substring of the node name) or _id (a node's volatile id)", { parameter: "name" });
     return c.json(await levelNodes(await newestSnapshot(c), n, { name: p.name, id: p._id }));
   });
 
-  app.get("/rest/applications/:name/levels/:level/graph", async (c) => {
-    const n = level(c, 1);
-    parseParams(parseQuery(c.req.url), {});
+  app.get(honoPath(LEVEL_GRAPH), async (c) => {
+    const n = level(c, MIN_LEVEL.graph);
+    parseParams(parseQuery(c.req.url), LEVEL_GRAPH.query);
     return c.json(await levelGraph(await newestSnapshot(c), n));
   });
 }

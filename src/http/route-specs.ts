@@ -1,0 +1,239 @@
+// @module Route specifications: path, parameters, response schema and error codes of every operation; the routes validate with them and openapi.ts describes them.
+import { z } from "zod";
+import type { ErrorCode } from "../api-error.ts";
+import {
+  CalleeListSchema,
+  CharacteristicsSchema,
+  FindObjectsResultSchema,
+  LevelGraphSchema,
+  LevelNodeListSchema,
+  PointsResultSchema,
+  ReadySchema,
+} from "../query/api-schemas.ts";
+import { SEARCH_TYPES } from "../query/find-objects.ts";
+import { OPERATORS } from "../query/text-match.ts";
+import { parseRfc3339 } from "../rules.ts";
+import { INTEGER_PATTERN, type ParamSpecs, boolean, integer, oneOf, text } from "./params.ts";
+
+/** A path parameter: its wire schema (what OpenAPI shows) and what it means. */
+export interface PathParamSpec {
+  schema: z.ZodType;
+  description: string;
+}
+
+export interface RouteSpec<Q extends ParamSpecs = ParamSpecs> {
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: "Objects" | "Levels" | "Service";
+  method: "GET";
+  /** OpenAPI path template, e.g. /rest/applications/{name}/objects. */
+  path: string;
+  /** Path parameters, in the order of the template. */
+  pathParams: Record<string, PathParamSpec>;
+  /** Query parameters (`api-key` is always allowed besides them). /rest/ready ignores its query. */
+  query: Q;
+  /** The 200 body. */
+  response: z.ZodType;
+  /** Every error code the route can answer to a GET (route_not_found and method_not_allowed are the router's). */
+  errors: readonly ErrorCode[];
+  /** Whether API keys apply (semantics.md §6). */
+  secured: boolean;
+  /** Routes with a {level}: the lowest level served (the highest is MAX_LEVEL). */
+  minLevel?: number;
+}
+
+const route = <const Q extends ParamSpecs>(spec: RouteSpec<Q>): RouteSpec<Q> => spec;
+
+/** The Hono path of an OpenAPI template: /a/{name}/b → /a/:name/b. */
+export const honoPath = (spec: RouteSpec): string => spec.path.replace(/\{([^}]+)\}/g, ":$1");
+
+/** A permanent object ID in a path: 1 to 19 decimal digits. */
+export const OBJECT_ID_PATTERN = /^[0-9]{1,19}$/;
+/** A level in a path: an integer's digits; its range depends on the route. */
+export const LEVEL_PATTERN = INTEGER_PATTERN;
+export const MAX_LEVEL = 5;
+/** Minimum level of each level route: nodes exist from level 2, graphs from level 1 (semantics.md §4). */
+export const MIN_LEVEL = { nodes: 2, graph: 1 } as const;
+
+const applicationName: PathParamSpec = {
+  schema: z.string().min(1),
+  description:
+    "Name of the analyzed application, percent-encoded (a `/` inside a name is written %2F). 1 to 200 characters after decoding; a back-quote or a control character is not allowed.",
+};
+const objectId: PathParamSpec = {
+  schema: z.string().regex(OBJECT_ID_PATTERN),
+  description: "Permanent object ID: 1 to 19 decimal digits.",
+};
+const levelParam = (min: number): PathParamSpec => ({
+  schema: z.string().regex(LEVEL_PATTERN),
+  description: `Taxonomy level: an integer from ${min} to ${MAX_LEVEL} (decimal digits). A well-formed level outside that range answers 400 unsupported_level.`,
+});
+
+const date = z
+  .string()
+  .transform((v, ctx) => {
+    const ms = parseRfc3339(v);
+    if (ms === null) {
+      // A literal + in a query string decodes to a space (semantics.md §1): say how to send a positive offset.
+      const plus = / \d{2}:\d{2}$/.test(v) ? " (a + in a query means a space: write the offset as %2B02:00)" : "";
+      ctx.addIssue({ code: "custom", message: `must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z${plus}` });
+    }
+    return ms ?? 0;
+  })
+  .meta({ format: "date-time", description: "An RFC 3339 date-time with a zone (Z or ±hh:mm; write + as %2B), fractional seconds allowed." });
+
+const sourceLocationsSelect = oneOf(["source-locations"] as const);
+
+/** Every route under /rest/applications/{name}: these reach the access check, the name check, the catalog and the snapshot. */
+const APPLICATION_ERRORS = [
+  "invalid_parameter",
+  "unknown_parameter",
+  "invalid_application_name",
+  "unauthorized",
+  "forbidden",
+  "application_not_found",
+  "rate_limited",
+  "corrupt_snapshot",
+  "internal_error",
+  "storage_unavailable",
+] as const satisfies readonly ErrorCode[];
+
+export const READY = route({
+  operationId: "ready",
+  summary: "Readiness",
+  description: "Answers `true` when the service is up. Takes no parameters and no API key.",
+  tag: "Service",
+  method: "GET",
+  path: "/rest/ready",
+  pathParams: {},
+  query: {},
+  response: ReadySchema,
+  errors: ["invalid_parameter", "internal_error"],
+  secured: false,
+});
+
+export const FIND_OBJECTS = route({
+  operationId: "findObjects",
+  summary: "Find objects",
+  description:
+    "Objects of the application matching every filter, sorted by name. Values of one repeatable parameter combine with OR, different parameters with AND. `totalObjects` counts every match, ignoring limit and skip.",
+  tag: "Objects",
+  method: "GET",
+  path: "/rest/applications/{name}/objects",
+  pathParams: { name: applicationName },
+  query: {
+    limit: { schema: integer(0, 10000), required: true, description: "Maximum number of objects returned; 0 returns only totalObjects." },
+    skip: { schema: integer(0, Number.MAX_SAFE_INTEGER), default: "0", description: "Number of matching objects skipped before counting toward limit." },
+    name: { schema: text, repeatable: true, description: "Object name (substring by default, see operator)." },
+    fullname: { schema: text, repeatable: true, description: "Object full name (see operator)." },
+    filepath: { schema: text, description: "Object file path (see operator)." },
+    mangling: { schema: text, repeatable: true, description: "Object mangling (see operator)." },
+    annotation: { schema: text, repeatable: true, description: "An annotation of the object (see operator)." },
+    tag: { schema: text, repeatable: true, description: "Substring of a tag of the object (always contains)." },
+    type: { schema: text, repeatable: true, description: "Object type, its display name (see operator); spaces encoded, for example with +." },
+    "post-it": { schema: text, repeatable: true, description: "Substring of the title of a post-it attached to the object (always contains)." },
+    operator: { schema: oneOf(OPERATORS), default: "contains", description: "Matching strategy for name, fullname, type, filepath, mangling and annotation; one operator for all of them." },
+    searchtype: { schema: oneOf(SEARCH_TYPES), default: "all", description: "Provenance: all, internal (defined within the application) or external." },
+    select: { schema: sourceLocationsSelect, description: "source-locations adds sourceLocations to each object (needs the source code service, else 500 source_service_unavailable)." },
+    date: { schema: date, description: "Objects as they existed at that point in history: the newest analysis at or before it (none: no objects)." },
+  },
+  response: FindObjectsResultSchema,
+  errors: [...APPLICATION_ERRORS, "missing_parameter", "source_service_unavailable"],
+  secured: true,
+});
+
+export const CHARACTERISTICS = route({
+  operationId: "objectCharacteristics",
+  summary: "Object characteristics",
+  description: "One object with its status relative to the previous analysis, its programming language and its parent.",
+  tag: "Objects",
+  method: "GET",
+  path: "/rest/applications/{name}/objects/{id}",
+  pathParams: { name: applicationName, id: objectId },
+  query: {
+    select: { schema: sourceLocationsSelect, description: "source-locations adds sourceLocations when the object has some (needs the source code service, else 500 source_service_unavailable)." },
+  },
+  response: CharacteristicsSchema,
+  errors: [...APPLICATION_ERRORS, "object_not_found", "source_service_unavailable"],
+  secured: true,
+});
+
+export const CALLEES = route({
+  operationId: "objectCallees",
+  summary: "Object direct callees",
+  description: "The direct callees of one object, one element per (callee, linkType), sorted by name then linkType.",
+  tag: "Objects",
+  method: "GET",
+  path: "/rest/applications/{name}/objects/{id}/callees",
+  pathParams: { name: applicationName, id: objectId },
+  query: {
+    select: {
+      schema: oneOf(["parent", "source-locations"] as const),
+      repeatable: true,
+      description: "parent adds the parent type and type key of each callee; source-locations adds sourceLocations (needs the source code service).",
+    },
+    includeEscalated: {
+      schema: boolean,
+      default: "false",
+      description: "false: only callees with direct links alone. true: also callees having both direct and escalated links with the object.",
+    },
+  },
+  response: CalleeListSchema,
+  errors: [...APPLICATION_ERRORS, "object_not_found", "source_service_unavailable"],
+  secured: true,
+});
+
+export const START_END_POINTS = route({
+  operationId: "objectStartEndPoints",
+  summary: "Object start and end points",
+  description: "Start points reaching the object and end points it reaches within `hops` links (every link type counts; an object that is itself a point is listed).",
+  tag: "Objects",
+  method: "GET",
+  path: "/rest/applications/{name}/objects/{id}/start-end-points",
+  pathParams: { name: applicationName, id: objectId },
+  query: {
+    hops: { schema: integer(0, 32), default: "1", description: "Number of hops traversed." },
+  },
+  response: PointsResultSchema,
+  errors: [...APPLICATION_ERRORS, "object_not_found"],
+  secured: true,
+});
+
+export const LEVEL_NODES = route({
+  operationId: "levelNodes",
+  summary: "Level nodes",
+  description:
+    "Nodes of a level (2 to 5) matching a name and/or a volatile `_id`, with the children of the next level (for level 5: objects with permanent IDs). One of name and _id is required; no match answers `[]`.",
+  tag: "Levels",
+  method: "GET",
+  path: "/rest/applications/{name}/levels/{level}/nodes",
+  pathParams: { name: applicationName, level: levelParam(MIN_LEVEL.nodes) },
+  query: {
+    name: { schema: text, description: "Substring of the node name, case-insensitive. Required if _id is absent." },
+    _id: { schema: integer(0, Number.MAX_SAFE_INTEGER), description: "Volatile local ID of a node in the level graph. Required if name is absent." },
+    select: { schema: oneOf(["children"] as const), required: true, description: "Must be children." },
+  },
+  response: LevelNodeListSchema,
+  errors: [...APPLICATION_ERRORS, "missing_parameter", "unsupported_level"],
+  secured: true,
+  minLevel: MIN_LEVEL.nodes,
+});
+
+export const LEVEL_GRAPH = route({
+  operationId: "levelGraph",
+  summary: "Level graph",
+  description: "All nodes of a taxonomy level (1 to 5) with their object counts, and the links between them. Nodes sorted by name; links by origin name, then target name.",
+  tag: "Levels",
+  method: "GET",
+  path: "/rest/applications/{name}/levels/{level}/graph",
+  pathParams: { name: applicationName, level: levelParam(MIN_LEVEL.graph) },
+  query: {},
+  response: LevelGraphSchema,
+  errors: [...APPLICATION_ERRORS, "unsupported_level"],
+  secured: true,
+  minLevel: MIN_LEVEL.graph,
+});
+
+/** Every operation, in the order of interface.md (readiness last). */
+export const ROUTE_SPECS: readonly RouteSpec[] = [FIND_OBJECTS, CHARACTERISTICS, CALLEES, START_END_POINTS, LEVEL_NODES, LEVEL_GRAPH, READY];
