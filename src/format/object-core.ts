@@ -47,9 +47,9 @@ export class ObjectCore {
     for (let i = 1; i < n; i++) check(this.ids[this.byId[i - 1]] < this.ids[this.byId[i]], "object id index is not strictly increasing");
   }
 
-  /** Rank of the object with decimal id `id`, or -1. */
+  /** Rank of the object with id `id`, or -1; ids are compared as written, so "0302" names no object. */
   rankOf(id: string): number {
-    if (!/^[0-9]{1,19}$/.test(id)) return -1;
+    if (!/^(0|[1-9][0-9]{0,18})$/.test(id)) return -1;
     const wanted = BigInt(id);
     let lo = 0;
     let hi = this.count - 1;
