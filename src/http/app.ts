@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { ApiError } from "../api-error.ts";
 import { authenticate, authorize } from "./access.ts";
 import { decodeApplicationName } from "./application.ts";
+import { conditionalGet } from "./caching.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { enforceRateLimit, rateLimitKey } from "./rate-limit.ts";
 import { problemResponse, toApiError } from "./problem.ts";
@@ -62,6 +63,7 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
     await next();
   });
 
+  app.use("/rest/applications/:name/*", conditionalGet);
   objectRoutes(app);
   levelRoutes(app);
 

@@ -1,7 +1,9 @@
 // @module Resolves the `{name}` path segment: strict decoding, name rules, access, and the published versions.
 import { ApiError } from "../api-error.ts";
 import { applicationNameProblem } from "../rules.ts";
-import type { Catalog, Version } from "../storage/catalog.ts";
+import type { Context } from "hono";
+import type { Version } from "../storage/catalog.ts";
+import type { AppEnv } from "./context.ts";
 
 /** The raw `{name}` segment of /rest/applications/{name}/..., percent-decoded exactly once. */
 export function decodeApplicationName(rawSegment: string): string {
@@ -16,8 +18,11 @@ export function decodeApplicationName(rawSegment: string): string {
   return name;
 }
 
-export async function publishedVersions(catalog: Catalog, application: string): Promise<Version[]> {
-  const versions = await catalog.versions(application);
+/** The published versions of the request's application (remembered for the ETag), or a 404. */
+export async function publishedVersions(c: Context<AppEnv>): Promise<Version[]> {
+  const application = c.var.application;
+  const versions = await c.var.deps.catalog.versions(application);
   if (!versions) throw new ApiError("application_not_found", `no analysis of application ${JSON.stringify(application)} is published`);
+  c.set("versions", versions);
   return versions;
 }

@@ -20,6 +20,8 @@ export interface AppEnv {
     deps: AppDeps;
     /** The decoded `{name}` path segment. */
     application: string;
+    /** The application's published versions, once a route has looked them up (what the ETag derives from). */
+    versions: Version[] | undefined;
   };
 }
 

@@ -127,6 +127,12 @@ function errorResponses(spec: RouteSpec): Record<string, Json> {
   return responses;
 }
 
+/** Headers of cacheable answers (src/http/caching.ts). */
+const CACHE_HEADERS: Json = {
+  ETag: { description: "Derived from the application's published versions and the request; changes when a version is published.", schema: { type: "string" } },
+  "Cache-Control": { description: "`public, no-cache`: caches may keep the answer but must revalidate it.", schema: { type: "string" } },
+};
+
 function operation(spec: RouteSpec): Json {
   const op: Json = {
     operationId: spec.operationId,
@@ -135,7 +141,12 @@ function operation(spec: RouteSpec): Json {
     tags: [spec.tag],
     parameters: [...pathParameters(spec), ...Object.entries(spec.query).map(([name, param]) => queryParameter(name, param))],
     responses: {
-      "200": { description: `${spec.summary}.`, content: { "application/json": { schema: ref(componentName(spec.response)) } } },
+      "200": {
+        description: `${spec.summary}.`,
+        ...(spec.secured ? { headers: CACHE_HEADERS } : {}),
+        content: { "application/json": { schema: ref(componentName(spec.response)) } },
+      },
+      ...(spec.secured ? { "304": { description: "Not modified: If-None-Match named the current ETag.", headers: CACHE_HEADERS } } : {}),
       ...errorResponses(spec),
     },
   };

@@ -190,6 +190,9 @@ describe("/openapi.json", () => {
   for (const [path, codes] of Object.entries(ROUTE_CODES))
     it(`${path}: every error code it can answer, under its status, with a Problem example`, () => {
       const responses = doc.paths[path].get.responses;
+      // Answers are cacheable: ETag and Cache-Control on 200, and 304 for a matching If-None-Match.
+      expect(Object.keys(responses["200"].headers ?? {})).toEqual(["ETag", "Cache-Control"]);
+      expect(responses["304"].headers).toEqual(responses["200"].headers);
       for (const code of codes) {
         const response = responses[String(SEMANTICS_CODES[code])];
         expect(response, code).toBeDefined();
@@ -201,7 +204,7 @@ describe("/openapi.json", () => {
       }
       // Nothing listed that the route cannot answer.
       const listed = Object.entries(responses)
-        .filter(([status]) => status !== "200")
+        .filter(([status]) => status !== "200" && status !== "304")
         .flatMap(([, r]) => Object.keys(r.content!["application/json"].examples!));
       expect(listed.sort()).toEqual([...codes].sort());
     });

@@ -18,7 +18,7 @@ function level(c: Context<AppEnv>, min: number): number {
 }
 
 async function newestSnapshot(c: Context<AppEnv>) {
-  const versions = await publishedVersions(c.var.deps.catalog, c.var.application);
+  const versions = await publishedVersions(c);
   return c.var.deps.catalog.open(versions[versions.length - 1]);
 }
 

@@ -22,7 +22,7 @@ const id = (c: Context<AppEnv>) => {
 /** The newest version, its snapshot, and a handle on the one before (for status). */
 async function newest(c: Context<AppEnv>) {
   const { catalog } = c.var.deps;
-  const versions = await publishedVersions(catalog, c.var.application);
+  const versions = await publishedVersions(c);
   const version = versions[versions.length - 1];
   const before = versions.length > 1 ? versions[versions.length - 2] : null;
   return { version, snapshot: await catalog.open(version), previous: before && { key: before.sha256, open: () => catalog.open(before) } };
@@ -40,7 +40,7 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const withLocations = p.select === "source-locations";
     if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
     const { catalog } = c.var.deps;
-    const versions = await publishedVersions(catalog, c.var.application);
+    const versions = await publishedVersions(c);
     const version = p.date === undefined ? versions[versions.length - 1] : versionAt(versions, p.date);
     if (!version) return c.json({ totalObjects: 0, objects: [] });
     const snapshot = await catalog.open(version);
