@@ -24,7 +24,7 @@ type Schema = { type?: string; pattern?: string; enum?: string[]; items?: Schema
 type Operation = {
   operationId: string;
   parameters: Parameter[];
-  responses: Record<string, { description: string; content?: Record<string, { schema: Schema; examples?: Record<string, { value: unknown }> }> }>;
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: Schema; examples?: Record<string, { value: unknown }> }> }>;
   security?: unknown[];
 };
 
