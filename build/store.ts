@@ -23,6 +23,18 @@ export interface OpenedStore {
  * remote bindings (needs `wrangler login` or CLOUDFLARE_API_TOKEN).
  */
 export async function openStore(mode: "local" | "remote"): Promise<OpenedStore> {
+  return openProxyStore(mode, LOCAL_STATE);
+}
+
+/**
+ * A local store persisted under `persistPath` instead of `.wrangler/state/v3`: what
+ * `wrangler dev --persist-to <dir>` serves when `persistPath` is `<dir>/v3` (scripts/dev-server.ts).
+ */
+export async function openLocalStoreAt(persistPath: string): Promise<OpenedStore> {
+  return openProxyStore("local", persistPath);
+}
+
+async function openProxyStore(mode: "local" | "remote", localState: string): Promise<OpenedStore> {
   process.env.WRANGLER_SEND_METRICS ??= "false";
   const { getPlatformProxy } = await import("wrangler");
   // A config with only the bucket: the proxy needs nothing else, and the worker's self service
@@ -37,13 +49,13 @@ export async function openStore(mode: "local" | "remote"): Promise<OpenedStore> 
   );
   const proxy = await getPlatformProxy<{ SNAPSHOTS: R2Bucket }>({
     configPath,
-    persist: mode === "local" ? { path: LOCAL_STATE } : false,
+    persist: mode === "local" ? { path: localState } : false,
     remoteBindings: mode === "remote",
     envFiles: [],
   });
   return {
     store: new R2Store(proxy.env.SNAPSHOTS),
-    where: mode === "local" ? `local store ${LOCAL_STATE}` : "remote bucket",
+    where: mode === "local" ? `local store ${localState}` : "remote bucket",
     async close() {
       await proxy.dispose();
       await rm(temporary, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ApiError, ERROR_TITLES, type ErrorCode } from "../api-error.ts";
 import { API_SCHEMAS, type ProblemBody } from "../query/api-schemas.ts";
-import { MAX_VALUE_LENGTH, MAX_VALUES_PER_PARAMETER, type ParamSpec, parseParams } from "./params.ts";
+import { CANONICAL_VALUES, MAX_VALUE_LENGTH, MAX_VALUES_PER_PARAMETER, type ParamSpec, parseParams } from "./params.ts";
 import { MAX_LEVEL, ROUTE_SPECS, type RouteSpec } from "./route-specs.ts";
 
 /** The version of package.json (kept here by hand: the worker does not bundle package.json; a test compares them). */
@@ -14,8 +14,8 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of one zod schema, without `$schema`/`$id`. */
 function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output"): Json {
-  const { $schema: _schema, $id: _id, ...rest } = z.toJSONSchema(schema, { io }) as Json;
-  return rest;
+  const { $schema: _schema, $id: _id, [CANONICAL_VALUES]: canonical, ...rest } = z.toJSONSchema(schema, { io }) as Json;
+  return canonical === undefined ? rest : { ...rest, examples: canonical };
 }
 
 /** The components of every named response schema; schemas nested in others become `$ref`s. */

@@ -95,18 +95,31 @@ export const integer = (min: number, max: number) =>
     .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` })
     .meta({ description: `An integer from ${min} to ${max}: decimal digits only (no sign, spaces or exponent), at most 15 digits.` });
 
+/** Meta key carrying an enumeration's canonical spellings (zod leaves `examples` out of transformed schemas); the document shows them as `examples`. */
+export const CANONICAL_VALUES = "x-canonical-values";
+
+/**
+ * A pattern matching `values` in any letter case: the document must accept what the API accepts
+ * (semantics.md §1), and JSON Schema has no case-insensitive enum. The canonical spellings are the
+ * schema's `examples`.
+ */
+export function caseBlindPattern(values: readonly string[]): string {
+  const letter = (ch: string) => (ch.toLowerCase() !== ch.toUpperCase() ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : /[.*+?^${}()|[\]\\/]/.test(ch) ? `\\${ch}` : ch);
+  return `^(?:${values.map((v) => [...v].map(letter).join("")).join("|")})$`;
+}
+
 export const boolean = z
   .string()
   .transform((v) => v.toLowerCase())
   .refine((v) => v === "true" || v === "false", { error: "must be true or false" })
   .transform((v) => v === "true")
-  .meta({ enum: ["true", "false"], description: "true or false, case-insensitive." });
+  .meta({ pattern: caseBlindPattern(["true", "false"]), [CANONICAL_VALUES]: ["true", "false"], description: "true or false, case-insensitive." });
 
 export const oneOf = <const T extends readonly string[]>(values: T) =>
   z
     .string()
     .transform((v) => v.toLowerCase())
     .refine((v): v is T[number] => (values as readonly string[]).includes(v), { error: `must be one of ${values.join(", ")}` })
-    .meta({ enum: [...values], description: `One of ${values.join(", ")}, case-insensitive.` }) as unknown as z.ZodType<T[number]>;
+    .meta({ pattern: caseBlindPattern(values), [CANONICAL_VALUES]: [...values], description: `One of ${values.join(", ")}, case-insensitive.` }) as unknown as z.ZodType<T[number]>;
 
 export const text = z.string();

@@ -20,7 +20,7 @@ type Doc = {
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string; in?: string; name?: string }> };
 };
 type Parameter = { name: string; in: string; required: boolean; description: string; schema: Schema; style?: string; explode?: boolean };
-type Schema = { type?: string; pattern?: string; enum?: string[]; items?: Schema; default?: string; format?: string; $ref?: string };
+type Schema = { type?: string; pattern?: string; enum?: string[]; examples?: string[]; items?: Schema; default?: string; format?: string; $ref?: string };
 type Operation = {
   operationId: string;
   parameters: Parameter[];
@@ -148,7 +148,12 @@ describe("/openapi.json", () => {
           expect(p.description, p.name).toContain(INTEGERS[p.name]);
         }
         if (p.name in ENUMS) {
-          expect(value.enum, p.name).toEqual(ENUMS[p.name]);
+          // Any letter case is accepted (semantics.md §1): a case-blind pattern, canonical values as examples.
+          expect(value.examples, p.name).toEqual(ENUMS[p.name]);
+          const pattern = new RegExp(value.pattern!);
+          for (const v of ENUMS[p.name]) for (const spelling of [v, v.toUpperCase(), v[0].toUpperCase() + v.slice(1)]) expect(pattern.test(spelling), `${p.name}=${spelling}`).toBe(true);
+          expect(pattern.test(`${ENUMS[p.name][0]}x`), p.name).toBe(false);
+          expect(pattern.test(""), p.name).toBe(false);
           expect(p.description, p.name).toMatch(/case-insensitive/);
         }
       }
@@ -166,14 +171,14 @@ describe("/openapi.json", () => {
   it("selects, defaults and dates as semantics.md says", () => {
     const find = doc.paths[`${APP}/objects`].get;
     const q = (op: Operation, name: string) => params(op, "query").find((p) => p.name === name)!;
-    expect(q(find, "select").schema.enum).toEqual(["source-locations"]);
+    expect(q(find, "select").schema.examples).toEqual(["source-locations"]);
     expect(q(find, "operator").schema.default).toBe("contains");
     expect(q(find, "searchtype").schema.default).toBe("all");
     expect(q(find, "date").schema.format).toBe("date-time");
-    expect(q(doc.paths[`${APP}/objects/{id}/callees`].get, "select").schema.items!.enum).toEqual(["parent", "source-locations"]);
+    expect(q(doc.paths[`${APP}/objects/{id}/callees`].get, "select").schema.items!.examples).toEqual(["parent", "source-locations"]);
     expect(q(doc.paths[`${APP}/objects/{id}/callees`].get, "includeEscalated").schema.default).toBe("false");
     expect(q(doc.paths[`${APP}/objects/{id}/start-end-points`].get, "hops").schema.default).toBe("1");
-    expect(q(doc.paths[`${APP}/levels/{level}/nodes`].get, "select").schema.enum).toEqual(["children"]);
+    expect(q(doc.paths[`${APP}/levels/{level}/nodes`].get, "select").schema.examples).toEqual(["children"]);
   });
 
   it("API keys: X-API-KEY header and api-key query parameter", () => {
