@@ -1,5 +1,5 @@
 // @module Snapshot: reads a snapshot through a ByteSource, section by section, verifying each before decoding it.
-import { HEADER_SIZE, SECTION_REQUIRED, type TocEntry, decodeHeader, decodeToc, verifySection } from "./container.ts";
+import { SECTION_REQUIRED, type TocEntry, decodeHeader, decodeToc, verifySection } from "./container.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";

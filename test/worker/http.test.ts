@@ -4,7 +4,7 @@ import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
 import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
 import workerModule from "../../src/worker.ts";
 import type { Env } from "../../src/worker.ts";
-import { BASE, type Json, appPath, call, publishHistory, testEnv } from "./harness.ts";
+import { type Json, appPath, call, publishHistory, testEnv } from "./harness.ts";
 
 const APP = appPath("Pet Store & Co");
 

@@ -11,7 +11,7 @@ import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
-import { BASE, appPath, call, fetchWorker, statusBaseOf, testEnv } from "./harness.ts";
+import { BASE, appPath, call, statusBaseOf, testEnv } from "./harness.ts";
 
 const bucket = testEnv.SNAPSHOTS;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
