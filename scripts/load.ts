@@ -15,14 +15,13 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { publishFiles } from "../build/publish.ts";
-import { PROJECT_ROOT } from "../build/store.ts";
+import { PROJECT_ROOT, openLocalStoreAt } from "../build/store.ts";
 import { compileAnalysis, loadStatusBase } from "../build/compile/compile.ts";
 import { Snapshot, memorySource } from "../src/format/snapshot.ts";
 import { createApp } from "../src/http/app.ts";
 import { findObjects } from "../src/query/find-objects.ts";
 import { SnapshotSourceLocator } from "../src/query/source-locator.ts";
 import { type Catalog, SnapshotCache, type Version } from "../src/storage/catalog.ts";
-import { R2Store } from "../src/storage/r2-store.ts";
 
 const HOST = "127.0.0.1";
 const APPLICATION = "Synthetic Enterprise";
@@ -44,24 +43,16 @@ const childEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF
 
 /**
  * `--publish-into <state>/v3 <file>`: what `appstruct publish --local` does, but into another
- * wrangler persistence folder (openStore in build/store.ts has the project's folder fixed). Runs in
- * its own process so compiling does not stall the load generator's event loop.
+ * wrangler persistence folder. Runs in its own process so compiling does not stall the load
+ * generator's event loop.
  */
 async function publishInto(persistPath: string, files: string[]): Promise<void> {
-  process.env.WRANGLER_SEND_METRICS ??= "false";
-  const { getPlatformProxy } = await import("wrangler");
-  const bucket = /bucket_name\s*=\s*"([^"]+)"/.exec(await readFile(join(PROJECT_ROOT, "wrangler.toml"), "utf8"))?.[1];
-  if (!bucket) throw new Error("wrangler.toml names no R2 bucket");
-  const temporary = await mkdtemp(join(tmpdir(), "appstruct-load-proxy-"));
-  const configPath = join(temporary, "wrangler.toml");
-  await writeFile(configPath, `name = "appstruct-publish"\ncompatibility_date = "2026-11-01"\n[[r2_buckets]]\nbinding = "SNAPSHOTS"\nbucket_name = "${bucket}"\n`);
-  const proxy = await getPlatformProxy<{ SNAPSHOTS: R2Bucket }>({ configPath, persist: { path: persistPath }, remoteBindings: false, envFiles: [] });
+  const opened = await openLocalStoreAt(persistPath);
   try {
-    const results = await publishFiles(new R2Store(proxy.env.SNAPSHOTS), files, (line) => process.stderr.write(`${line}\n`));
+    const results = await publishFiles(opened.store, files, (line) => process.stderr.write(`${line}\n`));
     process.stdout.write(`${JSON.stringify(results.map((r) => ({ outcome: r.outcome, sha256: r.version.sha256, analyzedAt: r.version.analyzedAt })))}\n`);
   } finally {
-    await proxy.dispose();
-    await rm(temporary, { recursive: true, force: true });
+    await opened.close();
   }
 }
 
