@@ -5,7 +5,8 @@ import { createApp } from "./http/app.ts";
 import type { AppDeps } from "./http/context.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { type LocationsAnswer, SnapshotSourceLocator, type SourceLocator, answerLocations, locationsOf } from "./query/source-locator.ts";
-import { type Version, SnapshotCache, StoreCatalog } from "./storage/catalog.ts";
+import { type Version, StoreCatalog } from "./storage/catalog.ts";
+import { isolateCaches, sectionBudgetBytes } from "./storage/isolate-caches.ts";
 import { R2Store } from "./storage/r2-store.ts";
 
 export interface Env {
@@ -20,14 +21,17 @@ export interface Env {
   RATE_LIMITER?: RateLimiter;
   /** The period of RATE_LIMITER in seconds, for Retry-After; default 60. */
   RATE_LIMIT_PERIOD?: string;
+  /** Megabytes (2^20 bytes) of decoded sections kept per isolate, least recently used evicted first; default 64. */
+  SECTION_CACHE_MB?: string;
 }
 
-// Decoded snapshots live for the isolate's lifetime, shared by the API and the source service.
-const snapshots = new SnapshotCache();
 const depsByEnv = new WeakMap<object, Promise<AppDeps>>();
 
+// Opened snapshots and their decoded sections live for the isolate's lifetime, shared by the API and
+// the source service; the sections under SECTION_CACHE_MB.
 function catalogFor(env: Env): StoreCatalog {
-  return new StoreCatalog(new R2Store(env.SNAPSHOTS), { manifestTtlMs: env.MANIFEST_TTL_MS ? Number(env.MANIFEST_TTL_MS) : undefined, snapshots });
+  const { snapshots, sections } = isolateCaches(sectionBudgetBytes(env.SECTION_CACHE_MB));
+  return new StoreCatalog(new R2Store(env.SNAPSHOTS), { manifestTtlMs: env.MANIFEST_TTL_MS ? Number(env.MANIFEST_TTL_MS) : undefined, snapshots, sections });
 }
 
 function depsFor(env: Env): Promise<AppDeps> {

@@ -8,7 +8,7 @@
 // column at its first posting and lower-cased, so it is not stored twice).
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { StringList, encodeStringList } from "./string-list.ts";
+import { StringList, decodedStringsBytes, encodeStringList } from "./string-list.ts";
 
 const reverseBuffer = new Uint16Array(4096);
 
@@ -112,6 +112,7 @@ class ColumnKeys implements KeyList {
   private readonly offsets: Uint32Array;
   private readonly postings: Uint32Array;
   private materialized: string[] | undefined;
+  private materializedBytes = 0;
 
   constructor(column: StringList, offsets: Uint32Array, postings: Uint32Array) {
     this.column = column;
@@ -123,7 +124,17 @@ class ColumnKeys implements KeyList {
     return this.materialized ? this.materialized[k] : this.column.get(this.postings[this.offsets[k]]).toLowerCase();
   }
   all(): readonly string[] {
-    return (this.materialized ??= Array.from({ length: this.length }, (_, k) => this.get(k)));
+    if (!this.materialized) {
+      const keys = Array.from({ length: this.length }, (_, k) => this.get(k));
+      // One byte per character: keys are mostly ASCII; a key with characters past U+00FF takes two.
+      this.materializedBytes = decodedStringsBytes(keys.length, keys.reduce((sum, key) => sum + key.length, 0));
+      this.materialized = keys;
+    }
+    return this.materialized;
+  }
+  /** Bytes of the materialized keys (0 before `all()`); the column itself is its own section. */
+  get byteSize(): number {
+    return this.materializedBytes;
   }
 }
 
@@ -206,7 +217,8 @@ export class SearchIndex {
     return this.byReversed.subarray(from, lo);
   }
 
+  /** Bytes held (for cache accounting): stored or materialized keys and the posting arrays, not the text column a column-keyed index reads. */
   get byteSize(): number {
-    return (this.storedKeys?.byteSize ?? 0) + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength;
+    return (this.storedKeys?.byteSize ?? (this.keys as ColumnKeys).byteSize) + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength;
   }
 }

@@ -3,6 +3,7 @@ import { SECTION_REQUIRED, type TocEntry, decodeHeader, decodeToc, verifySection
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
+import type { SectionCache } from "./section-cache.ts";
 import { type DecodeContext, type Decoded, META_TAG, SECTIONS, type SectionTag, decodeSection } from "./sections.ts";
 import type { StringList } from "./string-list.ts";
 import type { Taxonomy } from "./taxonomy.ts";
@@ -19,19 +20,31 @@ export interface ByteSource {
 /** First read on open: header, table of contents and metadata normally fit, as in PMTiles' 16 KiB first fetch. */
 const FIRST_READ = 16 * 1024;
 
+export interface SnapshotOptions {
+  /**
+   * Where decoded sections are kept: an isolate-wide, byte-budgeted LRU shared with other snapshots,
+   * keyed by `source.key`, which must then be the snapshot's content address. Without one, every
+   * section decoded is kept by this Snapshot for its lifetime.
+   */
+  sections?: SectionCache;
+}
+
 export class Snapshot implements DecodeContext {
+  /** Sections decoded so far, when there is no SectionCache. */
   private readonly decoded = new Map<string, Promise<unknown>>();
+  private readonly cache: SectionCache | undefined;
   readonly source: ByteSource;
   readonly meta: SnapshotMeta;
   readonly toc: ReadonlyMap<string, TocEntry>;
 
-  private constructor(source: ByteSource, meta: SnapshotMeta, toc: ReadonlyMap<string, TocEntry>) {
+  private constructor(source: ByteSource, meta: SnapshotMeta, toc: ReadonlyMap<string, TocEntry>, cache: SectionCache | undefined) {
     this.source = source;
     this.meta = meta;
     this.toc = toc;
+    this.cache = cache;
   }
 
-  static async open(source: ByteSource): Promise<Snapshot> {
+  static async open(source: ByteSource, options: SnapshotOptions = {}): Promise<Snapshot> {
     const first = await source.read(0, Math.min(source.size, FIRST_READ));
     const header = decodeHeader(first);
     check(header.fileLength === source.size, `snapshot header says ${header.fileLength} bytes but the file has ${source.size} (truncated?)`);
@@ -45,14 +58,15 @@ export class Snapshot implements DecodeContext {
     const metaEnd = metaEntry.offset + metaEntry.length;
     const metaBytes = metaEnd <= first.length ? first.slice(metaEntry.offset, metaEnd) : await source.read(metaEntry.offset, metaEntry.length);
     verifySection(metaEntry, metaBytes);
-    return new Snapshot(source, decodeMeta(metaBytes), toc);
+    return new Snapshot(source, decodeMeta(metaBytes), toc, options.sections);
   }
 
-  /** The decoded section `tag`, read and verified once, then kept. */
+  /** The decoded section `tag`, read and verified once, then kept (in the SectionCache, while it has room). */
   section<T extends SectionTag>(tag: T): Promise<Decoded<T>> {
+    if (this.cache) return this.cache.get(this.source.key, tag, (dependsOn) => this.load(tag, dependsOn), this.toc.get(tag)?.length ?? 0);
     let pending = this.decoded.get(tag) as Promise<Decoded<T>> | undefined;
     if (!pending) {
-      pending = this.load(tag);
+      pending = this.load(tag, () => {});
       // A failed read (storage hiccup) is retried by the next request rather than remembered.
       pending.catch(() => this.decoded.delete(tag));
       this.decoded.set(tag, pending);
@@ -68,8 +82,9 @@ export class Snapshot implements DecodeContext {
     return this.section(tag);
   }
 
-  /** Bytes the sections decoded so far occupy; reads of unloaded sections are not counted. */
+  /** Bytes the sections decoded so far occupy (with a SectionCache: those it still holds). */
   async loadedBytes(): Promise<number> {
+    if (this.cache) return this.cache.bytesOf(this.source.key);
     let total = 0;
     for (const [tag, pending] of this.decoded) {
       const value = (await pending.catch(() => undefined)) as { byteSize?: number } | undefined;
@@ -78,12 +93,18 @@ export class Snapshot implements DecodeContext {
     return total;
   }
 
-  private async load<T extends SectionTag>(tag: T): Promise<Decoded<T>> {
+  /** Reads, verifies and decodes `tag`; `dependsOn` hears of every section the decoder consults (and the value may hold). */
+  private async load<T extends SectionTag>(tag: T, dependsOn: (tag: SectionTag) => void): Promise<Decoded<T>> {
     const entry = this.toc.get(tag);
     check(entry, `snapshot has no ${tag} section`);
     const body = await this.source.read(entry.offset, entry.length);
     verifySection(entry, body);
-    return decodeSection(tag, body, this);
+    const context: DecodeContext = {
+      meta: this.meta,
+      taxonomy: () => (dependsOn("TAXO"), this.section("TAXO")),
+      textColumn: (column) => (dependsOn(column), this.section(column)),
+    };
+    return decodeSection(tag, body, context);
   }
 }
 

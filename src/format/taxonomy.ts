@@ -110,6 +110,8 @@ export class Taxonomy {
   get byteSize(): number {
     let size = this.memberOffsets.byteLength + this.memberRanks.byteLength;
     for (const l of this.levels) size += l.names.byteSize + l.fullNames.byteSize + l.keys.byteSize + l.count * 8;
+    // Child lists, once built: one typed array (about 64 bytes of header) per node of levels 1-4, and its ranks.
+    if (this.childLists) for (let l = 1; l < LEVELS; l++) size += this.levels[l - 1].count * 64 + this.levels[l].count * 4;
     return size;
   }
 }

@@ -1,6 +1,7 @@
 // @module Catalog: applications, their published versions and opened snapshots, cached in the isolate.
 import { StorageUnavailableError } from "../api-error.ts";
 import { check } from "../format/errors.ts";
+import type { SectionCache } from "../format/section-cache.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { MANIFEST_PREFIX, applicationFromSegment, decodeManifest, manifestKey, snapshotKey } from "./manifest.ts";
@@ -20,7 +21,10 @@ export interface Catalog {
   open(version: Version): Promise<Snapshot>;
 }
 
-/** Keeps opened snapshots by content address; immutable, so entries never go stale. */
+/**
+ * Keeps opened snapshots (header, TOC, metadata: small) by content address; immutable, so entries
+ * never go stale. Their decoded sections live in the SectionCache they were opened with, if any.
+ */
 export class SnapshotCache {
   private readonly entries = new Map<string, Promise<Snapshot>>();
   private readonly capacity: number;
@@ -51,11 +55,17 @@ export class StoreCatalog implements Catalog {
   private readonly manifestTtlMs: number;
   private readonly manifests = new Map<string, { fetchedAt: number; versions: Promise<Version[] | null> }>();
   private readonly snapshots: SnapshotCache;
+  private readonly sections: SectionCache | undefined;
 
-  constructor(store: BlobStore, options: { manifestTtlMs?: number; snapshots?: SnapshotCache } = {}) {
+  /**
+   * `snapshots` and `sections` go together: a cached Snapshot keeps the SectionCache it was opened
+   * with, so one SnapshotCache must only ever be used with one SectionCache (or none).
+   */
+  constructor(store: BlobStore, options: { manifestTtlMs?: number; snapshots?: SnapshotCache; sections?: SectionCache } = {}) {
     this.store = store;
     this.manifestTtlMs = options.manifestTtlMs ?? 1000;
     this.snapshots = options.snapshots ?? new SnapshotCache();
+    this.sections = options.sections;
   }
 
   async applications(): Promise<string[]> {
@@ -84,7 +94,7 @@ export class StoreCatalog implements Catalog {
       if (!info) throw new StorageUnavailableError(`snapshot ${key} listed in the manifest is missing from storage`);
       check(info.size === version.size, `snapshot ${key} is ${info.size} bytes, the manifest says ${version.size}`);
       const source: ByteSource = { key: version.sha256, size: info.size, read: (offset, length) => this.store.getRange(key, offset, length, info.etag) };
-      return Snapshot.open(source);
+      return Snapshot.open(source, { sections: this.sections });
     });
   }
 

@@ -1,0 +1,181 @@
+// @module SectionCache: an isolate-wide LRU of decoded snapshot sections under a byte budget, shared by every Snapshot.
+//
+// Entries are keyed by (snapshot content address, section tag): snapshots are immutable, so an entry
+// never goes stale, and a snapshot reopened later finds its sections again.
+//
+// Sizes. An entry weighs its structure's `byteSize`, or the section's stored length when the
+// structure has none. Some structures grow after they are handed out: StringList.all() keeps decoded
+// strings, a column-keyed SearchIndex materializes its keys for `contains`, the taxonomy builds child
+// lists. So sizes are re-measured, not trusted from insertion: every entry at each insertion (the
+// moment eviction decides; a getter per entry is small next to reading and decoding a section) and
+// for stats, and the entry touched on a hit. Growth is thus counted at the next insertion or touch;
+// until then the count may lag by what one query materialized.
+//
+// Dependencies. A section decoded with the help of another holds it: LGRA holds TAXO, the
+// column-keyed indexes XNAM/XFUL/XMNG hold NAME/FULL/MANG. Such a section weighs only itself, and
+// stays honest as follows: touching it touches what it depends on right after it (so a dependency is
+// never less recent than its dependents), evicting a dependency evicts its dependents with it (so
+// no cached entry pins memory the budget no longer counts), and a section whose dependency was
+// evicted while it loaded is returned but not kept.
+//
+// The budget holds (as measured) after every insertion and hit, except for the entry just handed out
+// and its dependencies: those are kept even when they alone exceed the budget (a query never fails
+// for lack of cache), and give way at the next insertion or hit of another key.
+
+/** What a cached value may report about its own memory. */
+export interface Sized {
+  readonly byteSize?: number;
+}
+
+export interface SectionCacheStats {
+  budgetBytes: number;
+  /** Sum of the entries' sizes, as last measured. */
+  bytes: number;
+  entries: number;
+  /** `get`s answered from the cache, or by joining a load already under way. */
+  hits: number;
+  /** Loads started. */
+  misses: number;
+  /** Entries dropped to respect the budget, dependents evicted with their dependency included. */
+  evictions: number;
+}
+
+interface Entry {
+  readonly key: string;
+  readonly value: unknown;
+  /** Stored length of the section: the size when the value has no byteSize. */
+  readonly storedLength: number;
+  /** The entries this one holds (see Dependencies), and those holding this one. */
+  readonly dependsOn: readonly Entry[];
+  readonly dependents: Set<Entry>;
+  size: number;
+}
+
+/** Separates a content address from a tag in entry keys; neither contains it. */
+const SEPARATOR = "\u0000";
+
+function measure(value: unknown, storedLength: number): number {
+  const size = (value as Sized | null | undefined)?.byteSize;
+  return typeof size === "number" && Number.isFinite(size) && size >= 0 ? size : storedLength;
+}
+
+export class SectionCache {
+  readonly budgetBytes: number;
+  /** Least recently used first: Map iteration follows insertion order, and a touch re-inserts. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<unknown>>();
+  private bytes = 0;
+  private hits = 0;
+  private misses = 0;
+  private evictions = 0;
+
+  constructor(budgetBytes: number) {
+    if (!(budgetBytes >= 0)) throw new RangeError(`a section cache budget is a number of bytes ≥ 0, not ${budgetBytes}`);
+    this.budgetBytes = budgetBytes;
+  }
+
+  /**
+   * The decoded section `tag` of snapshot `snapshotKey` (its content address), loaded by `load` on a
+   * miss. Concurrent calls for one key share one load; a failed load is not remembered. `load` names
+   * the sections the value holds through `dependsOn`; `storedLength` sizes a value without byteSize.
+   */
+  get<T>(snapshotKey: string, tag: string, load: (dependsOn: (tag: string) => void) => Promise<T & Sized>, storedLength = 0): Promise<T & Sized> {
+    const key = snapshotKey + SEPARATOR + tag;
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.hits++;
+      this.remeasure(entry);
+      this.touch(entry);
+      return Promise.resolve(entry.value as T & Sized);
+    }
+    const pending = this.pending.get(key);
+    if (pending) {
+      this.hits++;
+      return pending as Promise<T & Sized>;
+    }
+    this.misses++;
+    const dependsOn: string[] = [];
+    const loading = (async () => {
+      const value = await load((t) => dependsOn.push(snapshotKey + SEPARATOR + t));
+      this.insert(key, value, dependsOn, storedLength);
+      return value;
+    })();
+    this.pending.set(key, loading);
+    const settled = () => this.pending.delete(key);
+    loading.then(settled, settled);
+    return loading;
+  }
+
+  /** Bytes held for one snapshot. */
+  bytesOf(snapshotKey: string): number {
+    this.remeasureAll();
+    let total = 0;
+    for (const entry of this.entries.values()) if (entry.key.startsWith(snapshotKey + SEPARATOR)) total += entry.size;
+    return total;
+  }
+
+  stats(): SectionCacheStats {
+    this.remeasureAll();
+    return { budgetBytes: this.budgetBytes, bytes: this.bytes, entries: this.entries.size, hits: this.hits, misses: this.misses, evictions: this.evictions };
+  }
+
+  private insert(key: string, value: unknown, dependsOnKeys: readonly string[], storedLength: number): void {
+    const dependsOn = dependsOnKeys.map((d) => this.entries.get(d));
+    // A dependency evicted while this section loaded: the value holds memory no entry would count.
+    if (dependsOn.some((d) => d === undefined)) return;
+    this.remeasureAll();
+    const old = this.entries.get(key);
+    if (old) this.evict(old);
+    const entry: Entry = { key, value, storedLength, dependsOn: dependsOn as Entry[], dependents: new Set(), size: measure(value, storedLength) };
+    for (const d of entry.dependsOn) d.dependents.add(entry);
+    this.entries.set(key, entry);
+    this.bytes += entry.size;
+    this.touch(entry);
+  }
+
+  /** Marks `entry` and its dependencies most recently used, then evicts others until the budget holds. */
+  private touch(entry: Entry): void {
+    const kept = new Set<Entry>();
+    this.refresh(entry, kept);
+    for (const other of this.entries.values()) {
+      if (this.bytes <= this.budgetBytes) break;
+      if (!kept.has(other)) this.evictions += this.evict(other);
+    }
+  }
+
+  /** Re-inserts `entry`, then its dependencies after it (so none is less recent than a dependent). */
+  private refresh(entry: Entry, kept: Set<Entry>): void {
+    if (kept.has(entry)) return;
+    kept.add(entry);
+    this.entries.delete(entry.key);
+    this.entries.set(entry.key, entry);
+    for (const dependency of entry.dependsOn) this.refresh(dependency, kept);
+  }
+
+  /**
+   * Drops `entry` and, with it, every entry that depends on it; returns how many went. Dependencies
+   * are never less recent than their dependents, so LRU order already drops dependents first: this
+   * only guards the rule that no cached entry holds an uncounted one.
+   */
+  private evict(entry: Entry): number {
+    if (this.entries.get(entry.key) !== entry) return 0;
+    this.entries.delete(entry.key);
+    this.bytes -= entry.size;
+    for (const d of entry.dependsOn) d.dependents.delete(entry);
+    let dropped = 1;
+    for (const dependent of [...entry.dependents]) dropped += this.evict(dependent);
+    return dropped;
+  }
+
+  private remeasure(entry: Entry): void {
+    const size = measure(entry.value, entry.storedLength);
+    this.bytes += size - entry.size;
+    entry.size = size;
+  }
+
+  private remeasureAll(): void {
+    let total = 0;
+    for (const entry of this.entries.values()) total += entry.size = measure(entry.value, entry.storedLength);
+    this.bytes = total;
+  }
+}

@@ -1,0 +1,375 @@
+// @module SectionCache: LRU order, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
+import { describe, expect, it } from "vitest";
+import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
+import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import { compileDocument } from "../../build/compile/compile-document.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
+import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { decodedStringsBytes } from "../../src/format/string-list.ts";
+import { objectCallees } from "../../src/query/callees.ts";
+import { objectCharacteristics } from "../../src/query/characteristics.ts";
+import { type FilterName, type SearchType, findObjects } from "../../src/query/find-objects.ts";
+import { levelGraph, levelNodes } from "../../src/query/levels.ts";
+import { startEndPoints } from "../../src/query/points.ts";
+import { OPERATORS, type Operator } from "../../src/query/text-match.ts";
+import { sha256Hex } from "../../src/storage/publish.ts";
+
+/** A value of a given size, whose size can change later (like StringList after all()). */
+class Sized {
+  readonly name: string;
+  byteSize: number;
+  constructor(name: string, byteSize: number) {
+    this.name = name;
+    this.byteSize = byteSize;
+  }
+}
+
+/** A cache plus a loader that counts its calls per key. */
+function harness(budget: number) {
+  const cache = new SectionCache(budget);
+  const loads = new Map<string, number>();
+  const get = (tag: string, size: number, snapshot = "s") =>
+    cache.get(snapshot, tag, async () => {
+      loads.set(`${snapshot}/${tag}`, (loads.get(`${snapshot}/${tag}`) ?? 0) + 1);
+      return new Sized(tag, size);
+    });
+  return { cache, loads, get };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+describe("SectionCache", () => {
+  it("evicts the least recently used entry first; a hit makes an entry the most recent", async () => {
+    const { cache, loads, get } = harness(300);
+    await get("A", 100);
+    await get("B", 100);
+    await get("C", 100);
+    expect(cache.stats()).toMatchObject({ bytes: 300, entries: 3, hits: 0, misses: 3, evictions: 0 });
+    await get("A", 100); // hit: order B, C, A
+    await get("D", 100); // evicts B
+    expect(cache.stats()).toMatchObject({ bytes: 300, entries: 3, hits: 1, misses: 4, evictions: 1 });
+    await get("A", 100);
+    await get("C", 100);
+    await get("D", 100);
+    expect(loads.get("s/B")).toBe(1);
+    await get("B", 100); // a miss again; evicts A, the least recent of A, C, D (touched in that order)
+    expect(loads.get("s/B")).toBe(2);
+    expect(cache.stats()).toMatchObject({ bytes: 300, entries: 3, hits: 4, misses: 5, evictions: 2 });
+    await get("C", 100);
+    await get("D", 100);
+    expect(loads.get("s/A")).toBe(1);
+    await get("A", 100);
+    expect(loads.get("s/A")).toBe(2);
+    expect([loads.get("s/C"), loads.get("s/D")]).toEqual([1, 1]);
+  });
+
+  it("keys entries by snapshot and tag", async () => {
+    const { cache, loads, get } = harness(1000);
+    const a = await get("NAME", 10, "sha-a");
+    const b = await get("NAME", 10, "sha-b");
+    expect(a).not.toBe(b);
+    expect(await get("NAME", 10, "sha-a")).toBe(a);
+    expect([loads.get("sha-a/NAME"), loads.get("sha-b/NAME")]).toEqual([1, 1]);
+    expect(cache.bytesOf("sha-a")).toBe(10);
+    expect(cache.stats()).toMatchObject({ bytes: 20, entries: 2 });
+  });
+
+  it("holds the sum of sizes within the budget after every insertion, except for a single oversized section", async () => {
+    const budget = 1000;
+    const { cache, get } = harness(budget);
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    let oversized = 0;
+    for (let i = 0; i < 2000; i++) {
+      const tag = `T${Math.floor(random() * 40)}`;
+      // Sizes depend on the tag only, as a section's would; a few exceed the budget by themselves.
+      const size = tag === "T7" || tag === "T31" ? 1500 : (Number(tag.slice(1)) * 37) % 400;
+      const value = await get(tag, size);
+      expect(value.byteSize).toBe(size);
+      const s = cache.stats();
+      if (size > budget) {
+        oversized++;
+        expect(s).toMatchObject({ entries: 1, bytes: size });
+      } else expect(s.bytes).toBeLessThanOrEqual(budget);
+    }
+    const s = cache.stats();
+    expect(oversized).toBeGreaterThan(50);
+    expect(s.evictions).toBeGreaterThan(100);
+    expect(s.hits + s.misses).toBe(2000);
+    expect(s.hits).toBeGreaterThan(0);
+  });
+
+  it("returns a section larger than the budget and keeps it only until the next operation on another key", async () => {
+    const { cache, loads, get } = harness(100);
+    await get("small", 40);
+    const big = await get("big", 500);
+    expect(big.byteSize).toBe(500);
+    expect(cache.stats()).toMatchObject({ bytes: 500, entries: 1, evictions: 1 });
+    expect(await get("big", 500)).toBe(big); // still there for the same key
+    await get("other", 10);
+    expect(cache.stats()).toMatchObject({ bytes: 10, entries: 1, evictions: 2 });
+    await get("big", 500);
+    expect(loads.get("s/big")).toBe(2);
+  });
+
+  it("a budget of 0 keeps only the section just handed out", async () => {
+    const { cache, get } = harness(0);
+    await get("A", 10);
+    await get("B", 20);
+    expect(cache.stats()).toMatchObject({ bytes: 20, entries: 1, misses: 2, evictions: 1 });
+  });
+
+  it("sizes a value without byteSize by the section's stored length", async () => {
+    const cache = new SectionCache(100);
+    await cache.get("s", "A", async () => ({ plain: true }), 60);
+    await cache.get("s", "B", async () => ({ plain: true }), 30);
+    expect(cache.stats()).toMatchObject({ bytes: 90, entries: 2 });
+    await cache.get("s", "C", async () => ({ plain: true }), 30);
+    expect(cache.stats()).toMatchObject({ bytes: 60, entries: 2, evictions: 1 });
+  });
+
+  it("shares one load between concurrent gets of the same key", async () => {
+    const cache = new SectionCache(1000);
+    const gate = deferred<Sized>();
+    let calls = 0;
+    const load = () => (calls++, gate.promise);
+    const first = cache.get("s", "X", load);
+    const second = cache.get("s", "X", load);
+    const other = cache.get("s", "Y", async () => new Sized("Y", 5));
+    gate.resolve(new Sized("X", 50));
+    const [a, b] = await Promise.all([first, second, other]);
+    expect(a).toBe(b);
+    expect(calls).toBe(1);
+    expect(await cache.get("s", "X", load)).toBe(a);
+    expect(calls).toBe(1);
+    expect(cache.stats()).toMatchObject({ bytes: 55, entries: 2, hits: 2, misses: 2 });
+  });
+
+  it("does not cache a failed load: everyone waiting sees the failure, the next get loads again", async () => {
+    const cache = new SectionCache(1000);
+    const gate = deferred<Sized>();
+    let calls = 0;
+    const first = cache.get("s", "X", () => (calls++, gate.promise));
+    const second = cache.get("s", "X", () => (calls++, gate.promise));
+    gate.reject(new Error("storage hiccup"));
+    await expect(first).rejects.toThrow("storage hiccup");
+    await expect(second).rejects.toThrow("storage hiccup");
+    expect(cache.stats()).toMatchObject({ bytes: 0, entries: 0, misses: 1 });
+    const value = await cache.get("s", "X", async () => (calls++, new Sized("X", 7)));
+    expect(value.byteSize).toBe(7);
+    expect(calls).toBe(2);
+    expect(cache.stats()).toMatchObject({ bytes: 7, entries: 1, misses: 2 });
+  });
+
+  it("re-measures an entry that grew after it was handed out, before the next eviction decision", async () => {
+    const { cache, get } = harness(300);
+    const a = await get("A", 100);
+    await get("B", 100);
+    a.byteSize = 250; // as StringList.all() does to a text column
+    expect(cache.stats()).toMatchObject({ bytes: 350, entries: 2 });
+    await get("B", 100); // a hit: A, the least recently used, goes
+    expect(cache.stats()).toMatchObject({ bytes: 100, entries: 1, evictions: 1 });
+  });
+
+  it("keeps a section's dependencies at least as recent as it, and evicts dependents with their dependency", async () => {
+    const cache = new SectionCache(250);
+    const loads: string[] = [];
+    const get = (tag: string, size: number, deps: string[] = []): Promise<Sized> =>
+      cache.get("s", tag, async (dependsOn) => {
+        loads.push(tag);
+        for (const d of deps) dependsOn(d), await get(d, 100);
+        return new Sized(tag, size);
+      });
+    await get("XNAM", 50, ["NAME"]); // NAME 100, XNAM 50; order XNAM, NAME
+    await get("OBJC", 100); // 250: fits
+    expect(cache.stats()).toMatchObject({ bytes: 250, entries: 3, evictions: 0 });
+    await get("TYPE", 40); // evicts XNAM only (NAME is more recent than its dependent)
+    expect(cache.stats()).toMatchObject({ bytes: 240, entries: 3, evictions: 1 });
+    await get("XNAM", 50, ["NAME"]); // reloads XNAM against the cached NAME; evicts OBJC
+    expect(loads.filter((t) => t === "NAME")).toEqual(["NAME"]);
+    expect(cache.stats()).toMatchObject({ bytes: 190, entries: 3, evictions: 2 });
+    // TYPE touched, then FULL needs room: XNAM goes before NAME, then NAME.
+    await get("TYPE", 40);
+    await get("FULL", 200);
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: 240, evictions: 4 });
+    expect(cache.bytesOf("s")).toBe(240);
+    await get("XNAM", 50, ["NAME"]);
+    expect(loads.filter((t) => t === "NAME")).toEqual(["NAME", "NAME"]);
+  });
+
+  it("returns but does not keep a section whose dependency was evicted while it loaded", async () => {
+    const cache = new SectionCache(100);
+    const gate = deferred<void>();
+    const name = cache.get("s", "NAME", async () => new Sized("NAME", 60));
+    const index = cache.get("s", "XNAM", async (dependsOn) => {
+      dependsOn("NAME");
+      const column = await name;
+      await gate.promise;
+      return new Sized(`XNAM over ${column.name}`, 30);
+    });
+    await name;
+    await cache.get("s", "OBJC", async () => new Sized("OBJC", 90)); // evicts NAME
+    gate.resolve();
+    expect((await index).name).toBe("XNAM over NAME");
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: 90 });
+  });
+
+  it("refuses a negative or NaN budget", () => {
+    expect(() => new SectionCache(-1)).toThrow(RangeError);
+    expect(() => new SectionCache(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("Snapshot over a SectionCache", () => {
+  const v1 = compileDocument(petstoreV1).bytes;
+  const v2 = compileDocument(petstoreV2).bytes;
+  const tags = Object.keys(SECTIONS) as SectionTag[];
+
+  /** A snapshot opened as the worker does: keyed by its content address, sections in `cache`. */
+  const open = async (bytes: Uint8Array, cache?: SectionCache) => Snapshot.open(memorySource(bytes, await sha256Hex(bytes)), { sections: cache });
+
+  it("without a cache, keeps every section decoded, as before", async () => {
+    const snapshot = await open(v2);
+    for (const tag of tags) expect(await snapshot.section(tag)).toBe(await snapshot.section(tag));
+    expect(await snapshot.loadedBytes()).toBeGreaterThan(0);
+  });
+
+  it("shares decoded sections between snapshots of the same content address, and counts growth of text columns", async () => {
+    const cache = new SectionCache(64 * 1024 * 1024);
+    const a = await open(v2, cache);
+    const b = await open(v2, cache);
+    const names = await a.section("NAME");
+    expect(await b.section("NAME")).toBe(names);
+    const stored = names.byteSize;
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: stored });
+    const utf8 = new TextEncoder().encode(names.all().join("")).length;
+    expect(cache.stats().bytes).toBe(stored + decodedStringsBytes(names.length, utf8));
+    expect(await a.loadedBytes()).toBe(cache.stats().bytes);
+    // A column-keyed index materializing its keys for `contains` grows too; its column is counted once, as NAME.
+    const xnam = await a.section("XNAM");
+    const indexBytes = xnam.byteSize;
+    expect(cache.stats().bytes).toBe(names.byteSize + indexBytes);
+    xnam.keys.all();
+    expect(xnam.byteSize).toBe(indexBytes + decodedStringsBytes(xnam.keys.length, xnam.keys.all().join("").length));
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: names.byteSize + xnam.byteSize });
+  });
+
+  it("reloads a section and what it depends on correctly after eviction (LGRA over TAXO, XNAM over NAME)", async () => {
+    const cache = new SectionCache(0);
+    const snapshot = await open(v2, cache);
+    const reference = await open(v2);
+    for (let round = 0; round < 3; round++)
+      for (const tag of tags) {
+        const [section, expected] = await Promise.all([snapshot.section(tag), reference.section(tag)]);
+        expect(section.constructor).toBe(expected.constructor);
+      }
+    expect(cache.stats().misses).toBeGreaterThan(3 * tags.length);
+    // Graphs and name matches from freshly reloaded sections equal those of the uncached snapshot.
+    for (let level = 1; level <= 5; level++) expect(await levelGraph(snapshot, level)).toEqual(await levelGraph(reference, level));
+    const query = { filters: { name: ["owner"] }, operator: "contains" as const, searchtype: "all" as const, skip: 0, limit: 100 };
+    expect(await findObjects(snapshot, query)).toEqual(await findObjects(reference, query));
+  });
+
+  describe("query answers with a 1 KB budget equal those without a budget", async () => {
+    const budget = 1024;
+    const sizes = await (async () => {
+      const s = await open(v2);
+      return tags.map((t) => s.toc.get(t)!.length);
+    })();
+    const cache = new SectionCache(budget);
+    const cached = { v1: await open(v1, cache), v2: await open(v2, cache) };
+    const plain = { v1: await open(v1), v2: await open(v2) };
+
+    /** The answer, or the error it failed with. */
+    const settle = async (run: () => Promise<unknown>) => {
+      try {
+        return { answer: await run() };
+      } catch (error) {
+        return { error: `${(error as Error).name}: ${(error as Error).message}` };
+      }
+    };
+    type Snapshots = typeof plain;
+    const queries: [string, (s: Snapshots) => Promise<unknown>][] = [];
+
+    const documents = petstoreV2 as unknown as { objects: Record<string, unknown>[]; postIts: { title: string }[] };
+    const ids = [...documents.objects.map((o) => o.id as string), "999", "0302"];
+    const fieldOf: Record<FilterName, (o: Record<string, unknown>) => string[]> = {
+      name: (o) => [o.name as string],
+      fullname: (o) => [o.fullName as string],
+      type: (o) => [o.type as string],
+      filepath: (o) => (o.filePath ? [o.filePath as string] : []),
+      mangling: (o) => (o.mangling ? [o.mangling as string] : []),
+      annotation: (o) => (o.annotations as string[] | undefined) ?? [],
+      tag: (o) => (o.tags as string[] | undefined) ?? [],
+      "post-it": () => documents.postIts.map((p) => p.title),
+    };
+    for (const [filter, values] of Object.entries(fieldOf) as [FilterName, (o: Record<string, unknown>) => string[]][]) {
+      const all = [...new Set(documents.objects.flatMap(values))];
+      const probes = [...new Set([...all.slice(0, 3), ...all.slice(0, 3).map((v) => v.slice(0, 3)), ...all.slice(0, 3).map((v) => v.slice(-4).toUpperCase()), "zzz-none"])];
+      for (const operator of OPERATORS)
+        for (const value of probes) queries.push([`find ${filter} ${operator} ${value}`, (s) => findObjects(s.v2, { filters: { [filter]: [value] }, operator, searchtype: "all", skip: 0, limit: 50 })]);
+    }
+    const combos: [Partial<Record<FilterName, string[]>>, Operator, SearchType, number, number][] = [
+      [{}, "contains", "all", 0, 100],
+      [{}, "contains", "external", 0, 100],
+      [{}, "contains", "internal", 2, 3],
+      [{ name: ["owner", "pet"], type: ["java"] }, "contains", "all", 0, 100],
+      [{ name: ["o"], filepath: ["src/"] }, "startswith", "internal", 0, 100],
+      [{ fullname: ["org.pets"], annotation: ["@"] }, "startswith", "all", 1, 2],
+      [{ tag: ["search"], name: [".jsp"] }, "endswith", "all", 0, 10],
+      [{ "post-it": ["slow"], type: ["Java Method", "SQL Table"] }, "equals", "all", 0, 10],
+      [{ mangling: ["("], name: ["find"] }, "contains", "external", 0, 10],
+    ];
+    for (const [filters, operator, searchtype, skip, limit] of combos)
+      queries.push([`find ${JSON.stringify(filters)} ${operator} ${searchtype} ${skip}+${limit}`, (s) => findObjects(s.v2, { filters, operator, searchtype, skip, limit })]);
+    const previousOf = (s: Snapshots) => ({ key: s.v1.source.key, open: async () => s.v1 });
+    for (const id of ids) {
+      queries.push([`characteristics ${id} against v1`, (s) => objectCharacteristics(s.v2, id, previousOf(s))]);
+      queries.push([`characteristics ${id} alone`, (s) => objectCharacteristics(s.v2, id, null)]);
+      for (const includeEscalated of [false, true])
+        for (const withParent of [false, true]) queries.push([`callees ${id} ${includeEscalated} ${withParent}`, (s) => objectCallees(s.v2, id, { includeEscalated, withParent })]);
+      for (const hops of [1, 2, 5, 32]) queries.push([`points ${id} ${hops}`, (s) => startEndPoints(s.v2, id, hops)]);
+    }
+    for (let level = 1; level <= 6; level++) {
+      queries.push([`graph ${level}`, (s) => levelGraph(s.v2, level)]);
+      for (const filter of [{}, { name: "s" }, { name: "SERV" }, { id: 0 }, { id: 1, name: "e" }, { name: "none" }])
+        queries.push([`nodes ${level} ${JSON.stringify(filter)}`, (s) => levelNodes(s.v2, level, filter)]);
+    }
+
+    it("the budget is smaller than the sections, so they are evicted constantly", () => {
+      expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThan(4 * budget);
+      expect(queries.length).toBeGreaterThan(300);
+    });
+
+    it("every query, twice through (cold, then with whatever the cache kept)", async () => {
+      let found = 0;
+      let failed = 0;
+      for (let round = 0; round < 2; round++)
+        for (const [name, run] of queries) {
+          const [got, expected] = [await settle(() => run(cached)), await settle(() => run(plain))];
+          expect(got, name).toEqual(expected);
+          if ("error" in expected) failed++;
+          else if (name.startsWith("find") && (expected.answer as { totalObjects: number }).totalObjects > 0) found++;
+        }
+      // Real answers, mostly: finds that match something; failures only where the query itself is refused (unknown ids, level 6).
+      expect(found).toBeGreaterThan(200);
+      expect(failed).toBeLessThan(queries.length / 3);
+      const s = cache.stats();
+      expect(s.evictions).toBeGreaterThan(1000);
+      expect(s.hits).toBeGreaterThan(0);
+      expect(s.misses).toBeGreaterThan(1000);
+    });
+
+    it("answers concurrent queries correctly while their sections evict each other", async () => {
+      const got = await Promise.all(queries.map(([, run]) => settle(() => run(cached))));
+      const expected = await Promise.all(queries.map(([, run]) => settle(() => run(plain))));
+      expect(got).toEqual(expected);
+    });
+  });
+});
