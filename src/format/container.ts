@@ -2,11 +2,14 @@
 //
 // Format version history (one line per bump; see SNAPSHOT-FORMAT.md):
 //   1: first version.
+//   1.1: optional trigram indexes (TNAM, TFUL, TTYP, TPTH, TMNG, TANN, TTAG, TPST) beside the search indexes; 1.0 readers skip them.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
+/** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
+export const FORMAT_MINOR = 1;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */
@@ -72,7 +75,7 @@ export class ContainerWriter {
     });
     for (let k = 0; k < 8; k++) head[k] = MAGIC.charCodeAt(k);
     view.setUint16(8, FORMAT_VERSION, true);
-    view.setUint16(10, 0, true);
+    view.setUint16(10, FORMAT_MINOR, true);
     view.setUint32(12, this.sectionCount, true);
     view.setBigUint64(16, BigInt(HEADER_SIZE), true);
     view.setUint32(24, tocLength, true);

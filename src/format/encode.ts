@@ -1,8 +1,8 @@
 // @module encodeSnapshot: a SnapshotModel to the bytes of one version-1 snapshot, in memory or through any ByteSink.
-import { type ByteSink, ContainerWriter, MemorySink } from "./container.ts";
+import { type ByteSink, ContainerWriter, MemorySink, SECTION_REQUIRED } from "./container.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
-import { META_TAG, SECTIONS, type SectionTag, encodeSection } from "./sections.ts";
+import { META_TAG, SECTIONS, type SectionTag, encodeSection, isOptionalSection } from "./sections.ts";
 
 /** Writes every section of `model` to `sink`, one at a time; returns the file length. */
 export function writeSnapshot(model: SnapshotModel, sink: ByteSink, onSection?: (tag: string) => void): number {
@@ -11,7 +11,7 @@ export function writeSnapshot(model: SnapshotModel, sink: ByteSink, onSection?: 
   writer.add(META_TAG, encodeMeta(model.meta));
   for (const tag of tags) {
     onSection?.(tag);
-    writer.add(tag, encodeSection(tag, model));
+    writer.add(tag, encodeSection(tag, model), isOptionalSection(tag) ? 0 : SECTION_REQUIRED);
   }
   return writer.finish();
 }

@@ -94,14 +94,16 @@ function reversedOrder(keys: readonly string[]): Uint32Array {
 }
 
 /** Five blocks: keys (StringList, sorted), u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key. */
-export function encodeSearchIndex(rows: number, values: (rank: number) => string | readonly string[] | null): Block[] {
+export function encodeSearchIndex(rows: number, values: (rank: number) => string | readonly string[] | null, onKeys?: (keys: readonly string[]) => void): Block[] {
   const g = group(rows, values);
+  onKeys?.(g.keys);
   return [...encodeStringList(g.keys), g.offsets, g.postings, reversedOrder(g.keys)];
 }
 
 /** Three blocks: u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key; keys come from the column. */
-export function encodeColumnSearchIndex(rows: number, value: (rank: number) => string): Block[] {
+export function encodeColumnSearchIndex(rows: number, value: (rank: number) => string, onKeys?: (keys: readonly string[]) => void): Block[] {
   const g = groupUnique(rows, value);
+  onKeys?.(g.keys);
   return [g.offsets, g.postings, reversedOrder(g.keys)];
 }
 

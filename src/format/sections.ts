@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1: each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 1): each tag with its encoder and decoder, side by side.
 import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
@@ -12,6 +12,7 @@ import { SourceLocations, encodeSourceLocations } from "./source-locations.ts";
 import { StatusColumn, encodeStatusColumn } from "./status-column.ts";
 import { StringList, encodeStringList } from "./string-list.ts";
 import { LevelGraphs, Taxonomy, encodeLevelGraphs, encodeTaxonomy } from "./taxonomy.ts";
+import { TrigramIndex, encodeTrigramIndex } from "./trigram-index.ts";
 
 /** What a decoder may consult besides its own bytes: the metadata and already decoded sections. */
 export interface DecodeContext {
@@ -19,11 +20,15 @@ export interface DecodeContext {
   taxonomy(): Promise<Taxonomy>;
   /** A text column, for indexes whose keys live there. */
   textColumn(tag: "NAME" | "FULL" | "MANG"): Promise<StringList>;
+  /** A search index, for the trigram index that serves it. */
+  searchIndex(tag: SearchIndexTag): Promise<SearchIndex>;
 }
 
 interface SectionCodec<T> {
   /** How many blocks the section body holds; a reader refuses any other count. */
   blocks: number;
+  /** Written without the required flag (minor 1): readers that do not know it skip it; files without it still read. */
+  optional?: true;
   encode(model: SnapshotModel): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
 }
@@ -46,16 +51,41 @@ const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCode
   encode: (m) => encodeDictionaryColumn(column(pick)(m)),
   decode: (b, c) => new DictionaryColumn(b, 0, rows(c), "dictionary column"),
 });
-const searchIndex = (pick: (o: ObjectRecord) => string | readonly string[] | null): SectionCodec<SearchIndex> => ({
+
+/**
+ * The keys each search index encoded, kept per model until its trigram index is encoded (the next
+ * sections written), so that sorting a million keys happens once.
+ */
+const encodedKeys = new WeakMap<SnapshotModel, Map<string, readonly string[]>>();
+const keepKeys = (m: SnapshotModel, tag: string) => (keys: readonly string[]) => {
+  let byTag = encodedKeys.get(m);
+  if (!byTag) encodedKeys.set(m, (byTag = new Map()));
+  byTag.set(tag, keys);
+};
+
+const searchIndex = (tag: string, pick: (o: ObjectRecord) => string | readonly string[] | null): SectionCodec<SearchIndex> => ({
   blocks: 5,
-  encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r])),
+  encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
   decode: (b, c) => new SearchIndex(b, rows(c), "search index", null),
 });
 /** An index over a nearly unique text column, whose keys are read from that column. */
-const columnSearchIndex = (tag: "NAME" | "FULL" | "MANG", pick: (o: ObjectRecord) => string): SectionCodec<SearchIndex> => ({
+const columnSearchIndex = (tag: string, column: "NAME" | "FULL" | "MANG", pick: (o: ObjectRecord) => string): SectionCodec<SearchIndex> => ({
   blocks: 3,
-  encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r])),
-  decode: async (b, c) => new SearchIndex(b, rows(c), `${tag} search index`, await c.textColumn(tag)),
+  encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
+  decode: async (b, c) => new SearchIndex(b, rows(c), `${column} search index`, await c.textColumn(column)),
+});
+/** The trigram index over the keys of search index `of`. */
+const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
+  blocks: 4,
+  optional: true,
+  encode: (m) => {
+    let keys = encodedKeys.get(m)?.get(of);
+    // Encoded on its own (not right after its search index): group the keys again.
+    if (!keys) SECTIONS[of].encode(m), (keys = encodedKeys.get(m)!.get(of)!);
+    encodedKeys.get(m)!.delete(of);
+    return encodeTrigramIndex(keys);
+  },
+  decode: async (b, c) => new TrigramIndex(b, (await c.searchIndex(of)).keys.length, `${of} trigram index`),
 });
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
@@ -77,17 +107,35 @@ export const SECTIONS = {
   TAXO: { blocks: 42, encode: encodeTaxonomy, decode: (b, c) => new Taxonomy(b, rows(c), c.meta.counts.levels) } as SectionCodec<Taxonomy>,
   LGRA: { blocks: 10, encode: encodeLevelGraphs, decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()) } as SectionCodec<LevelGraphs>,
   SLOC: { blocks: 11, encode: (m) => encodeSourceLocations(m.files, m.objects), decode: (b, c) => new SourceLocations(b, rows(c)) } as SectionCodec<SourceLocations>,
-  XNAM: columnSearchIndex("NAME", (o) => o.name),
-  XFUL: columnSearchIndex("FULL", (o) => o.fullName),
-  XTYP: searchIndex((o) => o.type),
-  XPTH: searchIndex((o) => o.filePath),
-  XMNG: columnSearchIndex("MANG", (o) => o.mangling),
-  XANN: searchIndex((o) => o.annotations),
-  XTAG: searchIndex((o) => o.tags),
-  XPST: searchIndex((o) => o.postIts.map((p) => p.title)),
+  XNAM: columnSearchIndex("XNAM", "NAME", (o) => o.name),
+  XFUL: columnSearchIndex("XFUL", "FULL", (o) => o.fullName),
+  XTYP: searchIndex("XTYP", (o) => o.type),
+  XPTH: searchIndex("XPTH", (o) => o.filePath),
+  XMNG: columnSearchIndex("XMNG", "MANG", (o) => o.mangling),
+  XANN: searchIndex("XANN", (o) => o.annotations),
+  XTAG: searchIndex("XTAG", (o) => o.tags),
+  XPST: searchIndex("XPST", (o) => o.postIts.map((p) => p.title)),
+  // Minor 1: each trigram index follows its search index, so the encoder's keys are still at hand.
+  TNAM: trigramIndex("XNAM"),
+  TFUL: trigramIndex("XFUL"),
+  TTYP: trigramIndex("XTYP"),
+  TPTH: trigramIndex("XPTH"),
+  TMNG: trigramIndex("XMNG"),
+  TANN: trigramIndex("XANN"),
+  TTAG: trigramIndex("XTAG"),
+  TPST: trigramIndex("XPST"),
 } satisfies Record<string, SectionCodec<unknown>>;
 
 export type SectionTag = keyof typeof SECTIONS;
+export type SearchIndexTag = "XNAM" | "XFUL" | "XTYP" | "XPTH" | "XMNG" | "XANN" | "XTAG" | "XPST";
+
+/** The trigram index serving each search index. */
+export const TRIGRAMS_OF = { XNAM: "TNAM", XFUL: "TFUL", XTYP: "TTYP", XPTH: "TPTH", XMNG: "TMNG", XANN: "TANN", XTAG: "TTAG", XPST: "TPST" } as const satisfies Record<SearchIndexTag, SectionTag>;
+
+/** Whether readers may do without section `tag` (written without the required flag). */
+export function isOptionalSection(tag: SectionTag): boolean {
+  return (SECTIONS[tag] as SectionCodec<unknown>).optional === true;
+}
 export type Decoded<T extends SectionTag> = Awaited<ReturnType<(typeof SECTIONS)[T]["decode"]>>;
 
 /** The metadata section, JSON in UTF-8: small, read with the header on open. */

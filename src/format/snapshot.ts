@@ -4,7 +4,8 @@ import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
 import type { SectionCache } from "./section-cache.ts";
-import { type DecodeContext, type Decoded, META_TAG, SECTIONS, type SectionTag, decodeSection } from "./sections.ts";
+import type { SearchIndex } from "./search-index.ts";
+import { type DecodeContext, type Decoded, META_TAG, SECTIONS, type SearchIndexTag, type SectionTag, decodeSection } from "./sections.ts";
 import type { StringList } from "./string-list.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
@@ -74,11 +75,20 @@ export class Snapshot implements DecodeContext {
     return pending;
   }
 
+  /** Whether the file has section `tag` (optional sections may be missing from files of an earlier minor revision). */
+  has(tag: SectionTag): boolean {
+    return this.toc.has(tag);
+  }
+
   taxonomy(): Promise<Taxonomy> {
     return this.section("TAXO");
   }
 
   textColumn(tag: "NAME" | "FULL" | "MANG"): Promise<StringList> {
+    return this.section(tag);
+  }
+
+  searchIndex(tag: SearchIndexTag): Promise<SearchIndex> {
     return this.section(tag);
   }
 
@@ -103,6 +113,7 @@ export class Snapshot implements DecodeContext {
       meta: this.meta,
       taxonomy: () => (dependsOn("TAXO"), this.section("TAXO")),
       textColumn: (column) => (dependsOn(column), this.section(column)),
+      searchIndex: (index) => (dependsOn(index), this.section(index)),
     };
     return decodeSection(tag, body, context);
   }

@@ -1,9 +1,11 @@
-// @module findObjects: filters combined per semantics.md (OR within a parameter, AND across), exact total, one page.
-import type { SectionTag } from "../format/sections.ts";
+// @module findObjects: filters combined per semantics.md (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
+import type { SearchIndexTag } from "../format/sections.ts";
+import { TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { fieldValues } from "./field-values.ts";
 import { filterRanks, intersectRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
-import { type Operator, matchRanks } from "./text-match.ts";
+import { type FieldIndex, type Operator, distinctLower, estimateMatches, matchRanks, valueMatches } from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index each one reads. */
 export const FILTER_INDEX = {
@@ -15,11 +17,18 @@ export const FILTER_INDEX = {
   annotation: "XANN",
   tag: "XTAG",
   "post-it": "XPST",
-} as const satisfies Record<string, SectionTag>;
+} as const satisfies Record<string, SearchIndexTag>;
 export type FilterName = keyof typeof FILTER_INDEX;
 
 /** `tag` and `post-it` always match by substring, whatever the operator (semantics.md §2). */
 const ALWAYS_CONTAINS: ReadonlySet<FilterName> = new Set(["tag", "post-it"]);
+
+/**
+ * A later filter is matched through its index only when it would match at most this many times the
+ * candidates left; otherwise each candidate's own values are checked (a selective name filter beside
+ * `fullname=com` reads a few fullNames, not a million keys).
+ */
+const CHECK_CANDIDATES_RATIO = 8;
 
 export const SEARCH_TYPES = ["all", "internal", "external"] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -39,14 +48,53 @@ export interface FindObjectsResult {
   ranks: number[];
 }
 
+interface PlannedFilter {
+  name: FilterName;
+  field: FieldIndex;
+  operator: Operator;
+  values: string[];
+  estimate: number;
+}
+
+async function planFilters(snapshot: Snapshot, query: FindObjectsQuery, universe: number): Promise<PlannedFilter[]> {
+  const planned = await Promise.all(
+    (Object.entries(query.filters) as [FilterName, string[]][]).map(async ([name, values]) => {
+      const tag = FILTER_INDEX[name];
+      const trigramTag = TRIGRAMS_OF[tag];
+      const [index, trigrams] = await Promise.all([snapshot.section(tag), snapshot.has(trigramTag) ? snapshot.section(trigramTag) : null]);
+      const field = { index, trigrams };
+      const operator = ALWAYS_CONTAINS.has(name) ? "contains" : query.operator;
+      return { name, field, operator, values, estimate: estimateMatches(field, operator, values, universe) };
+    }),
+  );
+  // Most selective first; the query's own order breaks ties, so a plan is deterministic.
+  return planned.sort((a, b) => a.estimate - b.estimate);
+}
+
+/** Ranks matching every filter, ascending; null when there is no filter (every object). */
+async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: number): Promise<Uint32Array | null> {
+  let matches: Uint32Array | null = null;
+  for (const filter of filters) {
+    if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO) {
+      const valuesOf = await fieldValues(snapshot, filter.name);
+      const wanted = distinctLower(filter.values);
+      const matchesOne = (value: string) => {
+        const key = value.toLowerCase();
+        return wanted.some((w) => valueMatches(filter.operator, key, w));
+      };
+      matches = filterRanks(matches, universe, (rank) => valuesOf(rank).some(matchesOne));
+    } else {
+      const set = matchRanks(filter.field, filter.operator, filter.values, universe);
+      matches = matches ? intersectRanks([matches, set]) : set;
+    }
+    if (matches.length === 0) break;
+  }
+  return matches;
+}
+
 export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): Promise<FindObjectsResult> {
   const universe = snapshot.meta.counts.objects;
-  const sets: Uint32Array[] = [];
-  for (const [name, values] of Object.entries(query.filters) as [FilterName, string[]][]) {
-    const index = await snapshot.section(FILTER_INDEX[name]);
-    sets.push(matchRanks(index, ALWAYS_CONTAINS.has(name) ? "contains" : query.operator, values, universe));
-  }
-  let matches: Uint32Array | null = sets.length ? intersectRanks(sets) : null;
+  let matches = await matchAll(snapshot, await planFilters(snapshot, query, universe), universe);
   if (query.searchtype !== "all") {
     const core = await snapshot.section("OBJC");
     const wantExternal = query.searchtype === "external";

@@ -1,38 +1,142 @@
-// @module Text filters (semantics.md §2): which keys of a SearchIndex match one value under an operator.
+// @module Text filters (semantics.md §2): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 import type { SearchIndex } from "../format/search-index.ts";
-import { unionRanks } from "./rank-set.ts";
+import { type TrigramIndex, isAscii, trigramsOf } from "../format/trigram-index.ts";
+import { intersectRanks, unionRanks } from "./rank-set.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
 export type Operator = (typeof OPERATORS)[number];
 
-/** Ranks of the objects with at least one value of the field matching at least one of `values`. */
-export function matchRanks(index: SearchIndex, operator: Operator, values: readonly string[], universe: number): Uint32Array {
-  const postings: Uint32Array[] = [];
-  for (const value of new Set(values.map((v) => v.toLowerCase()))) {
-    for (const key of matchingKeys(index, operator, value)) postings.push(index.posting(key));
-  }
-  return unionRanks(postings, universe);
+/** A search index with its trigram index (null in files of format 1.0, which then scan keys for `contains`). */
+export interface FieldIndex {
+  index: SearchIndex;
+  trigrams: TrigramIndex | null;
 }
 
-function* matchingKeys(index: SearchIndex, operator: Operator, value: string): Iterable<number> {
+/**
+ * A list is intersected only while it is at most this many times longer than the candidates left;
+ * past that, checking each candidate's key costs less than decoding the list.
+ */
+const INTERSECT_RATIO = 16;
+
+/** Ranks of the objects with at least one value of the field matching at least one of `values`. */
+export function matchRanks(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Uint32Array {
+  const sets = distinctLower(values).map((value) => ranksOfKeys(field.index, matchingKeys(field, operator, value), universe));
+  return unionRanks(sets, universe);
+}
+
+/**
+ * About how many objects a filter matches, without decoding a posting list: the planner's estimate.
+ * Exact for `equals`; posting sums for `startswith`/`endswith`; for `contains`, the rarest trigram's
+ * keys times the postings per key, or every object when only a scan can tell.
+ */
+export function estimateMatches(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): number {
+  const { index, trigrams } = field;
+  const perKey = index.keys.length ? index.postings.length / index.keys.length : 0;
+  let total = 0;
+  for (const value of distinctLower(values)) {
+    if (operator === "equals" || operator === "startswith") {
+      const [from, to] = operator === "equals" ? equalRange(index, value) : index.prefixRange(value);
+      total += index.offsets[to] - index.offsets[from];
+    } else if (operator === "endswith") {
+      for (const k of index.suffixKeys(value)) total += index.offsets[k + 1] - index.offsets[k];
+    } else if (trigrams && value.length >= 3) {
+      let rarest = Infinity;
+      for (const code of trigramsOf(value)) {
+        const slot = trigrams.slot(code);
+        rarest = Math.min(rarest, slot < 0 ? 0 : trigrams.count(slot));
+      }
+      total += rarest * perKey;
+    } else total += universe;
+  }
+  return Math.min(total, universe);
+}
+
+/** Whether one lower-cased field value matches one lower-cased filter value. */
+export function valueMatches(operator: Operator, key: string, value: string): boolean {
   switch (operator) {
-    case "equals": {
-      const k = index.lowerBound(value);
-      if (k < index.keys.length && index.keys.get(k) === value) yield k;
-      return;
-    }
+    case "equals":
+      return key === value;
+    case "startswith":
+      return key.startsWith(value);
+    case "endswith":
+      return key.endsWith(value);
+    case "contains":
+      return key.includes(value);
+  }
+}
+
+export function distinctLower(values: readonly string[]): string[] {
+  return [...new Set(values.map((v) => v.toLowerCase()))];
+}
+
+function equalRange(index: SearchIndex, value: string): [number, number] {
+  const k = index.lowerBound(value);
+  return k < index.keys.length && index.keys.get(k) === value ? [k, k + 1] : [k, k];
+}
+
+/** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`. */
+function matchingKeys(field: FieldIndex, operator: Operator, value: string): ArrayLike<number> {
+  const { index, trigrams } = field;
+  switch (operator) {
+    case "equals":
     case "startswith": {
-      const [from, to] = index.prefixRange(value);
-      for (let k = from; k < to; k++) yield k;
-      return;
+      const [from, to] = operator === "equals" ? equalRange(index, value) : index.prefixRange(value);
+      return Uint32Array.from({ length: to - from }, (_, i) => from + i);
     }
     case "endswith":
-      yield* index.suffixKeys(value);
-      return;
-    case "contains": {
-      const keys = index.keys.all();
-      for (let k = 0; k < keys.length; k++) if (keys[k].includes(value)) yield k;
-      return;
-    }
+      return index.suffixKeys(value);
+    case "contains":
+      return trigrams && value.length >= 3 ? trigramKeys(index, trigrams, value) : scanKeys(index, value);
   }
+}
+
+function scanKeys(index: SearchIndex, value: string): number[] {
+  const keys = index.keys.all();
+  const out: number[] = [];
+  for (let k = 0; k < keys.length; k++) if (keys[k].includes(value)) out.push(k);
+  return out;
+}
+
+/** Keys containing `value` (3+ code units): intersect trigram lists rarest first, then verify what is left. */
+function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array {
+  const slots: number[] = [];
+  for (const code of trigramsOf(value)) {
+    const slot = trigrams.slot(code);
+    if (slot < 0) return new Uint32Array(0);
+    slots.push(slot);
+  }
+  slots.sort((a, b) => trigrams.count(a) - trigrams.count(b));
+  let candidates = trigrams.keys(slots[0]);
+  for (let i = 1; i < slots.length && candidates.length > 0; i++) {
+    if (trigrams.count(slots[i]) > candidates.length * INTERSECT_RATIO) break;
+    candidates = intersectRanks([candidates, trigrams.keys(slots[i])]);
+  }
+  // One ASCII trigram is exact: its list is the answer.
+  if (value.length === 3 && isAscii(value)) return candidates;
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) if (index.keys.get(candidates[i]).includes(value)) candidates[n++] = candidates[i];
+  return candidates.subarray(0, n);
+}
+
+/** The ranks of keys' postings, ascending: concatenated when they already come in order (a name index), else merged. */
+function ranksOfKeys(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
+  let total = 0;
+  let ordered = true;
+  let last = -1;
+  for (let i = 0; i < keys.length; i++) {
+    const from = index.offsets[keys[i]];
+    const to = index.offsets[keys[i] + 1];
+    if (to === from) continue;
+    if (index.postings[from] <= last) ordered = false;
+    last = index.postings[to - 1];
+    total += to - from;
+  }
+  if (!ordered) return unionRanks(Array.from({ length: keys.length }, (_, i) => index.posting(keys[i])), universe);
+  const out = new Uint32Array(total);
+  for (let i = 0, at = 0; i < keys.length; i++) {
+    const posting = index.posting(keys[i]);
+    out.set(posting, at);
+    at += posting.length;
+  }
+  return out;
 }

@@ -3,19 +3,23 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FORMAT_VERSION } from "../../src/format/container.ts";
+import { FORMAT_MINOR, FORMAT_VERSION } from "../../src/format/container.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { NONE, type SnapshotModel } from "../../src/format/model.ts";
+import { NONE, type ObjectRecord, type SnapshotModel } from "../../src/format/model.ts";
+import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { GOLDEN_ROOT, compileGolden, decodeBytes, modelJson, versionFolder } from "../fixtures/golden/make-golden.ts";
 import { rawSections } from "./snapshot-bytes.ts";
 
 const SNAPS = ["petstore-v1", "petstore-v2"] as const;
 const folders = readdirSync(GOLDEN_ROOT)
-  .filter((f) => /^v[0-9]+$/.test(f))
-  .map((f) => ({ name: f, version: Number(f.slice(1)), path: join(GOLDEN_ROOT, f) }))
-  .sort((a, b) => a.version - b.version);
+  .map((f) => ({ f, m: /^v([0-9]+)(?:\.([0-9]+))?$/.exec(f) }))
+  .filter(({ m }) => m)
+  .map(({ f, m }) => ({ name: f, version: Number(m![1]), minor: Number(m![2] ?? 0), path: join(GOLDEN_ROOT, f) }))
+  .sort((a, b) => a.version - b.version || a.minor - b.minor);
 const read = (folder: string, file: string) => new Uint8Array(readFileSync(join(folder, file)));
-const current = versionFolder(FORMAT_VERSION);
+const current = versionFolder(FORMAT_VERSION, FORMAT_MINOR);
+const currentName = `v${FORMAT_VERSION}${FORMAT_MINOR ? `.${FORMAT_MINOR}` : ""}`;
 
 /** Where two byte arrays first differ, and which section of `bytes` holds that offset. */
 function firstDifference(bytes: Uint8Array, other: Uint8Array): string {
@@ -26,17 +30,18 @@ function firstDifference(bytes: Uint8Array, other: Uint8Array): string {
 }
 
 describe("golden folders", () => {
-  it(`include one for the current format version (v${FORMAT_VERSION})`, () => {
+  it(`include one for the current format version (${currentName})`, () => {
     expect(
-      folders.map((f) => f.version),
-      `test/fixtures/golden/v${FORMAT_VERSION}/ is missing: run \`npx node test/fixtures/golden/make-golden.ts\` and commit it`,
-    ).toContain(FORMAT_VERSION);
+      folders.map((f) => f.name),
+      `test/fixtures/golden/${currentName}/ is missing: run \`npx node test/fixtures/golden/make-golden.ts\` and commit it`,
+    ).toContain(currentName);
   });
 
   it.each(folders.flatMap((f) => SNAPS.map((s) => [f.name, s, f] as const)))("%s/%s.snap is a snapshot of that version", (_n, snap, folder) => {
     const bytes = read(folder.path, `${snap}.snap`);
     expect(new TextDecoder().decode(bytes.subarray(0, 8))).toBe("APPSTRCT");
     expect(new DataView(bytes.buffer).getUint16(8, true)).toBe(folder.version);
+    expect(new DataView(bytes.buffer).getUint16(10, true)).toBe(folder.minor);
   });
 
   it.each(folders.flatMap((f) => SNAPS.map((s) => [f.name, s, f] as const)))(
@@ -59,7 +64,7 @@ describe("golden folders", () => {
   );
 });
 
-describe(`format version ${FORMAT_VERSION}: the compiler still writes the committed bytes`, () => {
+describe(`format version ${currentName}: the compiler still writes the committed bytes`, () => {
   it.each(SNAPS)("%s.snap", async (snap) => {
     const compiled = await compileGolden(current);
     const bytes = compiled[snap === "petstore-v1" ? "v1" : "v2"];
@@ -67,10 +72,10 @@ describe(`format version ${FORMAT_VERSION}: the compiler still writes the commit
     const same = Buffer.from(bytes).equals(Buffer.from(committed));
     expect(
       same,
-      `Compiling test/fixtures/golden/v${FORMAT_VERSION}/${snap}.json today does not give the committed ${snap}.snap (${firstDifference(committed, bytes)}). ` +
+      `Compiling test/fixtures/golden/${currentName}/${snap}.json today does not give the committed ${snap}.snap (${firstDifference(committed, bytes)}). ` +
         `The snapshot format changed: do NOT regenerate these golden files. Bump FORMAT_VERSION in src/format/container.ts ` +
         `(with its version-history line and SNAPSHOT-FORMAT.md §13), then run \`npx node test/fixtures/golden/make-golden.ts\` ` +
-        `to write test/fixtures/golden/v${FORMAT_VERSION + 1}/, and keep v${FORMAT_VERSION}/.`,
+        `to write test/fixtures/golden/v${FORMAT_VERSION + 1}/, and keep ${currentName}/ (a change every reader of this version reads correctly by skipping it may instead bump FORMAT_MINOR).`,
     ).toBe(true);
   });
 });
@@ -185,5 +190,34 @@ describe("golden v1: answers worked out by hand from the Pet Store example", () 
     expect(table.sourceLocations.map((l) => [v2.files[l.file].id, l.startLine, l.endLine])).toEqual([["-4", 11, 20]]);
     expect(table.role).toBe("end");
     expect(byId(v2).get("500")!.external).toBe(true);
+  });
+});
+
+describe("every golden folder of this version answers find objects alike (a minor revision's reader reads the older files)", () => {
+  const QUERIES: FindObjectsQuery[] = [
+    { filters: { name: ["own"] }, operator: "contains", searchtype: "all", skip: 0, limit: 50 },
+    { filters: { name: ["owner"], fullname: ["petclinic"] }, operator: "contains", searchtype: "all", skip: 0, limit: 50 },
+    { filters: { name: ["id"] }, operator: "contains", searchtype: "all", skip: 0, limit: 50 },
+    { filters: { fullname: ["ory.find", "ler.find"] }, operator: "contains", searchtype: "internal", skip: 1, limit: 2 }, // 3 matches: the 2nd and 3rd
+    { filters: { type: ["java"], name: ["find"] }, operator: "startswith", searchtype: "all", skip: 0, limit: 50 },
+    { filters: { name: ["owner", "byid"] }, operator: "endswith", searchtype: "all", skip: 0, limit: 50 },
+  ];
+  const sameVersion = folders.filter((f) => f.version === FORMAT_VERSION);
+
+  it.each(QUERIES.map((q) => [JSON.stringify(q.filters), q] as const))("%s", async (_label, query) => {
+    const answers = await Promise.all(sameVersion.map(async (f) => findObjects(await Snapshot.open(memorySource(read(f.path, "petstore-v2.snap"))), query)));
+    const model = await decodeBytes(read(current, "petstore-v2.snap"));
+    // The reference: a plain filter over the decoded objects (OR within a filter, AND across, lower-cased).
+    const op = query.operator;
+    const test = (value: string, wanted: string) => (op === "contains" ? value.includes(wanted) : op === "equals" ? value === wanted : op === "startswith" ? value.startsWith(wanted) : value.endsWith(wanted));
+    const fields = { name: (o: ObjectRecord) => [o.name], fullname: (o: ObjectRecord) => [o.fullName], type: (o: ObjectRecord) => [o.type] };
+    const expected = model.objects
+      .filter((o) => Object.entries(query.filters).every(([f, values]) => fields[f as keyof typeof fields](o).some((v) => values!.some((w) => test(v.toLowerCase(), w.toLowerCase())))))
+      .filter((o) => query.searchtype === "all" || o.external === (query.searchtype === "external"))
+      .map((o) => o.id);
+    for (const answer of answers) {
+      expect(answer.totalObjects).toBe(expected.length);
+      expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(query.skip, query.skip + query.limit));
+    }
   });
 });

@@ -93,7 +93,7 @@ export function sectionSpecs(bytes: Uint8Array): SectionSpec[] {
 }
 
 /** Writes a container by the layout of SNAPSHOT-FORMAT.md §3–4: header, TOC at 64, bodies 8-aligned in TOC order. */
-export function assemble(sections: readonly SectionSpec[], version = 1): Uint8Array {
+export function assemble(sections: readonly SectionSpec[], version = 1, minor = 1): Uint8Array {
   const tocLength = sections.length * ENTRY;
   let offset = align8(HEADER + tocLength);
   const offsets = sections.map((s) => {
@@ -105,6 +105,7 @@ export function assemble(sections: readonly SectionSpec[], version = 1): Uint8Ar
   const v = view(out);
   out.set(new TextEncoder().encode("APPSTRCT"), 0);
   v.setUint16(8, version, true);
+  v.setUint16(10, minor, true);
   v.setUint32(12, sections.length, true);
   v.setBigUint64(16, BigInt(HEADER), true);
   v.setUint32(24, tocLength, true);

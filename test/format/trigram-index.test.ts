@@ -1,0 +1,98 @@
+// @module TrigramIndex: hand-worked lists, the candidate property against a plain scan, contains through trigrams equal to contains by scan, corrupt lists refused.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { SearchIndex, encodeSearchIndex } from "../../src/format/search-index.ts";
+import { TrigramIndex, encodeTrigramIndex, trigramAt, trigramsOf } from "../../src/format/trigram-index.ts";
+import { estimateMatches, matchRanks } from "../../src/query/text-match.ts";
+
+const decode = (keys: readonly string[]) => new TrigramIndex(new Blocks(encodeBlocks(encodeTrigramIndex(keys)), "TEST", 4), keys.length, "test");
+const keysWith = (index: TrigramIndex, trigram: string) => {
+  const slot = index.slot(trigramAt(trigram, 0));
+  return slot < 0 ? [] : Array.from(index.keys(slot));
+};
+
+describe("TrigramIndex", () => {
+  const keys = ["ab", "abcd", "bcde", "findbyid", "xyzabc", "été"]; // sorted, distinct, lower-case
+
+  it("lists, per trigram, the keys containing it (worked by hand)", () => {
+    const index = decode(keys);
+    expect(keysWith(index, "abc")).toEqual([1, 4]); // abcd, xyzabc
+    expect(keysWith(index, "bcd")).toEqual([1, 2]);
+    expect(keysWith(index, "byi")).toEqual([3]);
+    expect(keysWith(index, "été")).toEqual([5]);
+    expect(keysWith(index, "zzz")).toEqual([]);
+    expect(index.count(index.slot(trigramAt("abc", 0)))).toBe(2);
+  });
+
+  it("codes ASCII trigrams exactly and never confuses them with hashed ones", () => {
+    expect(trigramAt("abc", 0)).toBe((97 << 14) | (98 << 7) | 99);
+    expect(trigramAt("été", 0)).toBeGreaterThanOrEqual(1 << 21);
+    expect(trigramsOf("aaaa")).toEqual([trigramAt("aaa", 0)]);
+    expect(trigramsOf("ab")).toEqual([]);
+  });
+
+  it("gives, for every query trigram, a superset of the keys containing the query (property)", () => {
+    const key = fc.string({ unit: fc.constantFrom("a", "b", "c", "é", "\u{1F408}", "."), maxLength: 9 });
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { maxLength: 40 }), key, (raw, query) => {
+        const sorted = [...raw].sort();
+        const index = decode(sorted);
+        for (const code of trigramsOf(query)) {
+          const slot = index.slot(code);
+          const listed = slot < 0 ? [] : Array.from(index.keys(slot));
+          const containing = sorted.flatMap((k, i) => (k.includes(query) ? [i] : []));
+          for (const k of containing) expect(listed).toContain(k);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("refuses a posting list that names a key out of range or holds extra bytes", () => {
+    const blocks = encodeTrigramIndex(["abc", "abd"]);
+    const oneKey = new TrigramIndex(new Blocks(encodeBlocks(blocks), "TEST", 4), 1, "test");
+    expect(Array.from(oneKey.keys(0))).toEqual([0]); // "abc" is in key 0
+    expect(() => oneKey.keys(1)).toThrow(CorruptSnapshotError); // "abd" names key 1 of 1
+    const bytes = blocks[3] as Uint8Array;
+    bytes[bytes.length - 1] = 0x80; // a varint that never ends
+    expect(() => {
+      const index = new TrigramIndex(new Blocks(encodeBlocks(blocks), "TEST", 4), 2, "test");
+      for (let s = 0; s < 3; s++) index.keys(s);
+    }).toThrow(CorruptSnapshotError);
+  });
+});
+
+describe("contains through trigrams", () => {
+  const field = (values: (string | string[] | null)[], withTrigrams: boolean) => {
+    let keys: readonly string[] = [];
+    const index = new SearchIndex(new Blocks(encodeBlocks(encodeSearchIndex(values.length, (r) => values[r], (k) => (keys = k))), "X", 5), values.length, "test", null);
+    return { index, trigrams: withTrigrams ? decode(keys) : null };
+  };
+
+  it("matches exactly what a scan of the keys matches, for every operator (property)", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "B", "c", "É", "é", "-", "\u{1F408}"), maxLength: 8 });
+    const value = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.constant(null));
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 60 }), fc.array(text, { minLength: 1, maxLength: 3 }), fc.constantFrom("contains", "equals", "startswith", "endswith"), (values, query, operator) => {
+        const universe = values.length;
+        const viaTrigrams = matchRanks(field(values, true), operator, query, universe);
+        const byScan = matchRanks(field(values, false), operator, query, universe);
+        expect(Array.from(viaTrigrams)).toEqual(Array.from(byScan));
+        const reference = values.flatMap((v, r) => {
+          const all = v === null ? [] : typeof v === "string" ? [v] : v;
+          const lower = all.map((s) => s.toLowerCase());
+          const hit = query.some((q) => lower.some((s) => (operator === "contains" ? s.includes(q.toLowerCase()) : operator === "equals" ? s === q.toLowerCase() : operator === "startswith" ? s.startsWith(q.toLowerCase()) : s.endsWith(q.toLowerCase()))));
+          return hit ? [r] : [];
+        });
+        expect(Array.from(viaTrigrams)).toEqual(reference);
+        // Estimates never undercount an exact operator and stay within the universe.
+        const estimate = estimateMatches(field(values, true), operator, query, universe);
+        expect(estimate).toBeLessThanOrEqual(universe);
+        if (operator === "equals") expect(estimate).toBeGreaterThanOrEqual(reference.length);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
