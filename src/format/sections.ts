@@ -6,6 +6,7 @@ import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts
 import { check } from "./errors.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
 import { ObjectCore, encodeObjectCore } from "./object-core.ts";
+import { RowDirectory, type RowPages, encodeRowDirectory, encodeRowPages } from "./object-rows.ts";
 import { PostItColumn, encodePostIts } from "./post-its.ts";
 import { SearchIndex, encodeColumnSearchIndex, encodeSearchIndex } from "./search-index.ts";
 import { SourceLocations, encodeSourceLocations } from "./source-locations.ts";
@@ -88,6 +89,14 @@ const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
   decode: async (b, c) => new TrigramIndex(b, (await c.searchIndex(of)).keys.length, `${of} trigram index`),
 });
 
+/** The row pages of a model, laid out once for both ROWP and ROWD. */
+const rowPages = new WeakMap<SnapshotModel, RowPages>();
+const rowPagesOf = (m: SnapshotModel) => {
+  let pages = rowPages.get(m);
+  if (!pages) rowPages.set(m, (pages = encodeRowPages(m.objects)));
+  return pages;
+};
+
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
   OBJC: { blocks: 5, encode: (m) => encodeObjectCore(m.objects), decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
@@ -124,6 +133,18 @@ export const SECTIONS = {
   TANN: trigramIndex("XANN"),
   TTAG: trigramIndex("XTAG"),
   TPST: trigramIndex("XPST"),
+  // Minor 1: the row store. ROWP is read page by page (never whole, but by `inspect`); ROWD says where.
+  ROWP: { blocks: 1, optional: true, encode: (m) => [rowPagesOf(m).pages], decode: (b) => ({ byteSize: b.u8(0).byteLength }) } as SectionCodec<{ byteSize: number }>,
+  ROWD: {
+    blocks: 3,
+    optional: true,
+    encode: (m) => {
+      const blocks = encodeRowDirectory(rowPagesOf(m));
+      rowPages.delete(m);
+      return blocks;
+    },
+    decode: (b, c) => new RowDirectory(b, rows(c)),
+  } as SectionCodec<RowDirectory>,
 } satisfies Record<string, SectionCodec<unknown>>;
 
 export type SectionTag = keyof typeof SECTIONS;

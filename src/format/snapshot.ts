@@ -75,6 +75,32 @@ export class Snapshot implements DecodeContext {
     return pending;
   }
 
+  /**
+   * `length` bytes at `offset` inside section `tag`'s body, read on their own and NOT verified: for
+   * sections whose parts carry their own checksums (ROWP pages, checked against ROWD).
+   */
+  async readPart(tag: SectionTag, offset: number, length: number): Promise<Uint8Array> {
+    const entry = this.toc.get(tag);
+    check(entry, `snapshot has no ${tag} section`);
+    check(offset >= 0 && length >= 0 && offset + length <= entry.length, `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`);
+    return this.source.read(entry.offset + offset, length);
+  }
+
+  /**
+   * A value derived from parts of the file (a page of rows), kept like a section: in the SectionCache
+   * under `name`, or for this Snapshot's lifetime without one.
+   */
+  remember<T extends object>(name: string, load: () => Promise<T>): Promise<T> {
+    if (this.cache) return this.cache.get(this.source.key, name, () => load());
+    let pending = this.decoded.get(name) as Promise<T> | undefined;
+    if (!pending) {
+      pending = load();
+      pending.catch(() => this.decoded.delete(name));
+      this.decoded.set(name, pending);
+    }
+    return pending;
+  }
+
   /** Whether the file has section `tag` (optional sections may be missing from files of an earlier minor revision). */
   has(tag: SectionTag): boolean {
     return this.toc.has(tag);

@@ -3,6 +3,7 @@ import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { ApiCallee } from "./api-schemas.ts";
 import { rankOfId } from "./lookup.ts";
+import { objectRows } from "./object-rows.ts";
 
 export type { ApiCallee };
 
@@ -18,32 +19,29 @@ export interface CalleesResult {
  */
 export async function objectCallees(snapshot: Snapshot, id: string, options: { includeEscalated: boolean; withParent: boolean }): Promise<CalleesResult> {
   const rank = await rankOfId(snapshot, id);
-  const [links, core, name, type, typeId] = await Promise.all([
-    snapshot.section("CALE"),
-    snapshot.section("OBJC"),
-    snapshot.section("NAME"),
-    snapshot.section("TYPE"),
-    snapshot.section("TYID"),
-  ]);
-  const callees: ApiCallee[] = [];
-  const ranks: number[] = [];
+  const links = await snapshot.section("CALE");
+  const listed: { target: number; linkType: string }[] = [];
   const end = links.offsets[rank + 1];
   for (let i = links.offsets[rank]; i < end; ) {
     const target = links.targets[i];
     let group = i;
     let flags = 0;
     while (group < end && links.targets[group] === target) flags |= links.flags[group++];
-    const listed = flags & LINK_DIRECT && (options.includeEscalated || !(flags & LINK_ESCALATED));
-    for (; i < group; i++) {
-      if (!listed) continue;
-      const callee: ApiCallee = { id: core.id(target), name: name.get(target), type: type.get(target) ?? "", typeId: typeId.get(target) ?? "", linkType: links.linkTypes[links.types[i]] };
-      if (options.withParent) {
-        const p = core.parent(target);
-        callee.parent = p === NONE ? null : { type: type.get(p) ?? "", typeId: typeId.get(p) ?? "" };
-      }
-      callees.push(callee);
-      ranks.push(target);
-    }
+    const shown = flags & LINK_DIRECT && (options.includeEscalated || !(flags & LINK_ESCALATED));
+    for (; i < group; i++) if (shown) listed.push({ target, linkType: links.linkTypes[links.types[i]] });
   }
+  const ranks = listed.map((l) => l.target);
+  const rows = await objectRows(snapshot, ranks);
+  const parents = options.withParent ? await objectRows(snapshot, rows.flatMap((row) => (row.parent === NONE ? [] : [row.parent]))) : [];
+  let nextParent = 0;
+  const callees = listed.map(({ linkType }, k): ApiCallee => {
+    const row = rows[k];
+    const callee: ApiCallee = { id: row.id, name: row.name, type: row.type, typeId: row.typeId, linkType };
+    if (options.withParent) {
+      const parent = row.parent === NONE ? null : parents[nextParent++];
+      callee.parent = parent && { type: parent.type, typeId: parent.typeId };
+    }
+    return callee;
+  });
   return { callees, ranks };
 }

@@ -61,9 +61,10 @@ async function planFilters(snapshot: Snapshot, query: FindObjectsQuery, universe
     (Object.entries(query.filters) as [FilterName, string[]][]).map(async ([name, values]) => {
       const tag = FILTER_INDEX[name];
       const trigramTag = TRIGRAMS_OF[tag];
-      const [index, trigrams] = await Promise.all([snapshot.section(tag), snapshot.has(trigramTag) ? snapshot.section(trigramTag) : null]);
-      const field = { index, trigrams };
       const operator = ALWAYS_CONTAINS.has(name) ? "contains" : query.operator;
+      const useTrigrams = operator === "contains" && snapshot.has(trigramTag);
+      const [index, trigrams] = await Promise.all([snapshot.section(tag), useTrigrams ? snapshot.section(trigramTag) : null]);
+      const field = { index, trigrams };
       return { name, field, operator, values, estimate: estimateMatches(field, operator, values, universe) };
     }),
   );

@@ -1,5 +1,6 @@
 // @module Taxonomy routes: the nodes of a level with their children, and a level's graph.
 import type { Snapshot } from "../format/snapshot.ts";
+import { objectRows } from "./object-rows.ts";
 import type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef } from "./api-schemas.ts";
 
 export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };
@@ -21,12 +22,13 @@ export async function levelNodes(snapshot: Snapshot, level: number, filter: { na
     return matches.map((i) => ({ ...node(i), level, children: Array.from(taxonomy.children(level, i), (c): ApiLevelChild => ({ _id: c, name: below.names.get(c), level: level + 1 })) }));
   }
   if (matches.length === 0) return [];
-  const [core, name, full, type, typeId] = await Promise.all([snapshot.section("OBJC"), snapshot.section("NAME"), snapshot.section("FULL"), snapshot.section("TYPE"), snapshot.section("TYID")]);
-  return matches.map((i) => ({
-    ...node(i),
-    level: 5 as const,
-    children: Array.from(taxonomy.members(i), (r): ApiLevelObject => ({ id: core.id(r), name: name.get(r), fullName: full.get(r), type: type.get(r) ?? "", typeId: typeId.get(r) ?? "" })),
-  }));
+  return Promise.all(
+    matches.map(async (i) => ({
+      ...node(i),
+      level: 5 as const,
+      children: (await objectRows(snapshot, Array.from(taxonomy.members(i)))).map((r): ApiLevelObject => ({ id: r.id, name: r.name, fullName: r.fullName, type: r.type, typeId: r.typeId })),
+    })),
+  );
 }
 
 export async function levelGraph(snapshot: Snapshot, level: number): Promise<ApiLevelGraph> {

@@ -1,0 +1,150 @@
+// @module ObjectRows: every object's displayed fields stored together in small checksummed pages (ROWP) with a directory (ROWD), so an answer about 50 objects reads a few pages, not nine columns.
+//
+// Answers list objects that are far apart in rank (a contains filter's matches, an object's callees):
+// column by column that is a read per field per object, or whole columns. A row store puts one
+// object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
+import { type Block, type Blocks, checkBelow } from "./blocks.ts";
+import { crc32 } from "./crc32.ts";
+import { check } from "./errors.ts";
+import { NONE, type ObjectRecord } from "./model.ts";
+import { decodeUtf8 } from "./string-list.ts";
+
+/** Pages are cut once they reach this many bytes: small enough that one object costs one short read. */
+export const ROW_PAGE_BYTES = 4096;
+
+/** One object's displayed fields. */
+export interface ObjectRow {
+  id: string;
+  name: string;
+  fullName: string;
+  type: string;
+  typeId: string;
+  filePath: string | null;
+  mangling: string;
+  external: boolean;
+  annotations: string[] | null;
+  tags: string[];
+  language: string | null;
+  /** Rank of the parent, or NONE. */
+  parent: number;
+}
+
+type RowJson = [string, string, string, string, string, string | null, string, 0 | 1, string[] | null, string[], string | null, number];
+
+const encoder = new TextEncoder();
+
+export interface RowPages {
+  /** ROWP's one block: the pages back to back, each a UTF-8 JSON array of row arrays. */
+  pages: Uint8Array;
+  firstRanks: Uint32Array;
+  offsets: Uint32Array;
+  crcs: Uint32Array;
+}
+
+/** Lays out the rows of `objects` (in rank order) as pages. */
+export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
+  const chunks: Uint8Array[] = [];
+  const firstRanks: number[] = [];
+  const offsets = [0];
+  const crcs: number[] = [];
+  let page: string[] = [];
+  let pageBytes = 0;
+  let total = 0;
+  const cut = () => {
+    const bytes = encoder.encode(`[${page.join(",")}]`);
+    chunks.push(bytes);
+    crcs.push(crc32(bytes));
+    offsets.push((total += bytes.length));
+    page = [];
+    pageBytes = 0;
+  };
+  objects.forEach((o, rank) => {
+    if (page.length === 0) firstRanks.push(rank);
+    const row: RowJson = [o.id, o.name, o.fullName, o.type, o.typeId, o.filePath, o.mangling, o.external ? 1 : 0, o.annotations, o.tags, o.language, o.parent === NONE ? -1 : o.parent];
+    const text = JSON.stringify(row);
+    page.push(text);
+    pageBytes += text.length + 1;
+    if (pageBytes >= ROW_PAGE_BYTES) cut();
+  });
+  if (page.length) cut();
+  const pages = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) pages.set(c, at), (at += c.length);
+  return { pages, firstRanks: Uint32Array.from(firstRanks), offsets: Uint32Array.from(offsets), crcs: Uint32Array.from(crcs) };
+}
+
+/** ROWD's three blocks: u32 first rank of each page (P), u32 byte offset of each page in ROWP's block (P + 1), u32 CRC-32 of each page (P). */
+export function encodeRowDirectory(pages: RowPages): Block[] {
+  return [pages.firstRanks, pages.offsets, pages.crcs];
+}
+
+/** Where each page of rows lies and what its checksum is. */
+export class RowDirectory {
+  readonly firstRanks: Uint32Array;
+  readonly offsets: Uint32Array;
+  readonly crcs: Uint32Array;
+  private readonly rows: number;
+
+  constructor(blocks: Blocks, rows: number) {
+    this.firstRanks = blocks.u32(0);
+    this.offsets = blocks.u32(1);
+    this.crcs = blocks.u32(2);
+    this.rows = rows;
+    const pages = this.firstRanks.length;
+    check(this.offsets.length === pages + 1 && this.crcs.length === pages, `row directory: ${pages} pages but ${this.offsets.length} offsets and ${this.crcs.length} checksums`);
+    check(rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0, "row directory: pages do not start at rank 0");
+    checkBelow(this.firstRanks, Math.max(rows, 1), "row directory first ranks");
+    for (let p = 1; p < pages; p++) check(this.firstRanks[p - 1] < this.firstRanks[p], `row directory: first ranks do not ascend at page ${p}`);
+    for (let p = 0; p < pages; p++) check(this.offsets[p] < this.offsets[p + 1], `row directory: page ${p} is empty`);
+    check(this.offsets[0] === 0, "row directory: pages do not start at offset 0");
+  }
+
+  get pageCount(): number {
+    return this.firstRanks.length;
+  }
+
+  /** The page holding `rank`. */
+  pageOf(rank: number): number {
+    let lo = 0;
+    let hi = this.firstRanks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.firstRanks[mid] <= rank) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Decodes page `p` (its bytes exactly), after checking its checksum and row count. */
+  decodePage(p: number, bytes: Uint8Array): ObjectRow[] {
+    check(bytes.length === this.offsets[p + 1] - this.offsets[p], `row page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`);
+    check(crc32(bytes) === this.crcs[p], `row page ${p} checksum mismatch`);
+    const count = (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
+    let rows: unknown;
+    try {
+      rows = JSON.parse(decodeUtf8(bytes));
+    } catch {
+      check(false, `row page ${p} is not UTF-8 JSON`);
+    }
+    check(Array.isArray(rows) && rows.length === count, `row page ${p} holds ${Array.isArray(rows) ? rows.length : "no"} rows, expected ${count}`);
+    return (rows as unknown[]).map((row, i) => toRow(row, `row ${this.firstRanks[p] + i}`, this.rows));
+  }
+
+  get byteSize(): number {
+    return this.firstRanks.byteLength + this.offsets.byteLength + this.crcs.byteLength;
+  }
+}
+
+const isString = (v: unknown): v is string => typeof v === "string";
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+
+/** A row array checked field by field: a page that passed its checksum may still come from a faulty writer. */
+function toRow(row: unknown, what: string, rows: number): ObjectRow {
+  check(Array.isArray(row) && row.length === 12, `${what} is not a 12-field array`);
+  const [id, name, fullName, type, typeId, filePath, mangling, external, annotations, tags, language, parent] = row as RowJson;
+  check(isString(id) && /^-?[0-9]+$/.test(id) && isString(name) && isString(fullName) && isString(type) && isString(typeId) && isString(mangling), `${what} has a malformed text field`);
+  check((filePath === null || isString(filePath)) && (language === null || isString(language)), `${what} has a malformed filePath or language`);
+  check((external === 0 || external === 1) && (annotations === null || isStrings(annotations)) && isStrings(tags), `${what} has malformed flags, annotations or tags`);
+  check(Number.isInteger(parent) && parent >= -1 && parent < rows, `${what} has parent ${parent} of ${rows} objects`);
+  return { id, name, fullName, type, typeId, filePath, mangling, external: external === 1, annotations, tags, language, parent: parent < 0 ? NONE : parent };
+}

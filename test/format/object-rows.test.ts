@@ -1,0 +1,137 @@
+// @module The row store (ROWP pages + ROWD directory): rows equal the columns, damaged pages are refused, and answers read pages rather than whole columns.
+import { mkdtemp, rm } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileAnalysis } from "../../build/compile/compile.ts";
+import { generateAnalysis } from "../../build/generate.ts";
+import { crc32 } from "../../src/format/crc32.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { decodeSnapshotModel } from "../../src/format/decode.ts";
+import { NONE, type ObjectRecord } from "../../src/format/model.ts";
+import { ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
+import { type ByteSource, Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { findObjects } from "../../src/query/find-objects.ts";
+import { objectRows } from "../../src/query/object-rows.ts";
+import { objectCallees } from "../../src/query/callees.ts";
+import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
+
+const OBJECTS = 20_000;
+let bytes: Uint8Array;
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "appstruct-rows-"));
+  const path = join(folder, "gen.ndjson");
+  const out = createWriteStream(path);
+  await generateAnalysis(out, { objects: OBJECTS, seed: 7 });
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  bytes = (await compileAnalysis(path, null)).bytes;
+}, 120_000);
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+/** A source that counts what is read from it. */
+function countingSource(of: Uint8Array): ByteSource & { bytesRead: number; reads: number } {
+  const inner = memorySource(of, "counted");
+  const source = {
+    key: inner.key,
+    size: inner.size,
+    bytesRead: 0,
+    reads: 0,
+    read: async (offset: number, length: number) => {
+      source.bytesRead += length;
+      source.reads++;
+      return inner.read(offset, length);
+    },
+  };
+  return source;
+}
+
+/** The same snapshot without the row store: what a format 1.0 reader path answers from the columns. */
+function withoutRows(snapshot: Snapshot): Snapshot {
+  return Object.assign(Object.create(snapshot) as Snapshot, { has: (tag: string) => tag !== "ROWD" && tag !== "ROWP" && snapshot.toc.has(tag) });
+}
+
+describe("row store", () => {
+  it("holds, for every object, exactly the fields of the columns, across page boundaries", async () => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const directory = await snapshot.section("ROWD");
+    expect(directory.pageCount).toBeGreaterThan(OBJECTS / 100); // pages of ~4 KiB, tens of rows each
+    const ranks = Array.from({ length: OBJECTS }, (_, r) => r).filter((r) => r % 7 === 0 || directory.firstRanks.includes(r) || directory.firstRanks.includes(r + 1));
+    const paged = await objectRows(snapshot, ranks.slice(0, 1200));
+    const columns = await objectRows(withoutRows(snapshot), ranks.slice(0, 1200));
+    expect(paged).toEqual(columns);
+    expect(paged.some((row) => row.parent !== NONE)).toBe(true);
+  });
+
+  it("keeps pages near their size: each ends within one row past ROW_PAGE_BYTES", async () => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const { offsets } = await snapshot.section("ROWD");
+    for (let p = 0; p + 2 < offsets.length; p++) expect(offsets[p + 1] - offsets[p]).toBeGreaterThanOrEqual(ROW_PAGE_BYTES);
+  });
+
+  it("refuses a damaged page (checksum), and a page whose checksum was forged over bad rows", async () => {
+    const rowp = rawSections(bytes).find((s) => s.tag === "ROWP")!;
+    const flipped = bytes.slice();
+    flipped[rowp.offset + 16 + 10] ^= 0x20; // inside page 0, after the 16-byte block table
+    const damaged = await Snapshot.open(memorySource(flipped));
+    await expect(objectRows(damaged, [0])).rejects.toThrow(new CorruptSnapshotError("row page 0 checksum mismatch"));
+    expect((await objectRows(damaged, [OBJECTS - 1]))[0].id).toBeTruthy(); // other pages still answer
+
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const directory = await snapshot.section("ROWD");
+    const badRows = bytes.slice();
+    const page0 = badRows.subarray(rowp.offset + 16, rowp.offset + 16 + directory.offsets[1]);
+    page0[1] = 0x7b; // "[[" becomes "[{": not a row array
+    // The page's checksum in ROWD rewritten to match (and ROWD resealed): only the row checks can catch it.
+    const forged = patchSection(badRows, "ROWD", (body) => setU32(body, 2, 0, crc32(page0)));
+    await expect(objectRows(await Snapshot.open(memorySource(forged)), [0])).rejects.toThrow(CorruptSnapshotError);
+  });
+
+  it("lets a find and a callee list read a few pages, not whole columns", async () => {
+    const source = countingSource(bytes);
+    const snapshot = await Snapshot.open(source);
+    const opened = source.bytesRead;
+    const found = await findObjects(snapshot, { filters: { name: ["get"] }, operator: "startswith", searchtype: "all", skip: 0, limit: 50 });
+    expect(found.objects).toHaveLength(50);
+    const sizeOf = (tag: string) => snapshot.toc.get(tag as never)!.length;
+    const index = sizeOf("XNAM") + sizeOf("NAME"); // the prefix search: index and the names it compares
+    const rowBytes = source.bytesRead - opened - index - sizeOf("ROWD");
+    expect(rowBytes).toBeLessThanOrEqual(16 * 1024 + 2 * ROW_PAGE_BYTES); // 50 neighbours in name order: a few pages
+    const columns = ["FULL", "MANG", "TYPE", "TYID", "FPTH", "ANNO", "TAGS"].reduce((sum, tag) => sum + sizeOf(tag), 0);
+    expect(rowBytes * 20).toBeLessThan(columns);
+
+    const before = source.bytesRead;
+    const id = found.objects[0].id;
+    await objectCallees(snapshot, id, { includeEscalated: true, withParent: true });
+    const pagesRead = source.bytesRead - before - sizeOf("CALE") - sizeOf("OBJC");
+    expect(pagesRead).toBeLessThan(columns / 10);
+  });
+});
+
+describe("the filter plan at 20k objects (a selective filter first, broad ones checked on its candidates)", () => {
+  type Filters = Partial<Record<"name" | "fullname" | "type" | "filepath" | "annotation" | "tag", string[]>>;
+  const cases: [string, Filters, "contains" | "equals" | "startswith" | "endswith"][] = [
+    ["rare name, every fullName", { name: ["weelt"], fullname: ["."] }, "contains"],
+    ["rare name, broad type, file and annotations", { name: ["tostring"], type: ["java", "sql"], filepath: ["/"], annotation: ["over"] }, "contains"],
+    ["rare name and a rare tag", { name: ["e"], tag: ["deprecated", "todo"] }, "contains"],
+    ["prefix with a broad type", { name: ["get"], type: ["java"] }, "startswith"],
+    ["suffix with a broad fullName", { name: ["result"], fullname: ["e", "t", "r", "n", "s", "d"] }, "endswith"],
+  ];
+
+  it.each(cases)("%s: the answer of a plain filter over every object", async (_label, filters, operator) => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const model = await decodeSnapshotModel(snapshot);
+    const valuesOf = { name: (o: ObjectRecord) => [o.name], fullname: (o: ObjectRecord) => [o.fullName], type: (o: ObjectRecord) => [o.type], filepath: (o: ObjectRecord) => (o.filePath === null ? [] : [o.filePath]), annotation: (o: ObjectRecord) => o.annotations ?? [], tag: (o: ObjectRecord) => o.tags };
+    // tag always matches by substring (semantics.md §2).
+    const test = (field: string, value: string, wanted: string) => (field === "tag" || operator === "contains" ? value.includes(wanted) : operator === "equals" ? value === wanted : operator === "startswith" ? value.startsWith(wanted) : value.endsWith(wanted));
+    const expected = model.objects
+      .filter((o) => Object.entries(filters).every(([field, wanted]) => valuesOf[field as keyof Filters](o).some((v) => wanted!.some((w) => test(field, v.toLowerCase(), w.toLowerCase())))))
+      .map((o) => o.id);
+    expect(expected.length, "the case must match something").toBeGreaterThan(0);
+    const answer = await findObjects(snapshot, { filters, operator, searchtype: "all", skip: 0, limit: 1000 });
+    expect(answer.totalObjects).toBe(expected.length);
+    expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
+  });
+});
