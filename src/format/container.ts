@@ -2,7 +2,7 @@
 //
 // Format version history (one line per bump; see SNAPSHOT-FORMAT.md):
 //   1: first version.
-//   1.1: optional trigram indexes (TNAM, TFUL, TTYP, TPTH, TMNG, TANN, TTAG, TPST) beside the search indexes; 1.0 readers skip them.
+//   1.1: optional trigram indexes (TNAM…TPST) beside the search indexes and a row store (ROWP pages, ROWD directory); 1.0 readers skip them.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
