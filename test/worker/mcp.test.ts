@@ -227,7 +227,7 @@ describe("API keys", () => {
 
   it("a key for every application, in X-API-KEY or as a Bearer token: the open answers", async () => {
     const open = await callTool(client, "find_objects", { application: OTHER, name: "find", limit: 3 });
-    for (const headers of [{ "X-API-KEY": "k-all" }, { Authorization: "Bearer k-all" }]) {
+    for (const headers of [{ "X-API-KEY": "k-all" }, { Authorization: "Bearer k-all" }] as Record<string, string>[]) {
       const c = await connect(keyed, headers);
       expect((await callTool(c, "list_applications", {})).structuredContent).toEqual((await callTool(client, "list_applications", {})).structuredContent);
       expect(await callTool(c, "find_objects", { application: OTHER, name: "find", limit: 3 })).toEqual(open);
