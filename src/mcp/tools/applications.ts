@@ -4,6 +4,7 @@ import { z } from "zod";
 import { toApiError } from "../../http/problem.ts";
 import type { Catalog } from "../../storage/catalog.ts";
 import { count, toolAnswer, toolProblem } from "../tool-result.ts";
+import { READ_ONLY } from "./arguments.ts";
 
 export const ApplicationListSchema = z
   .object({
@@ -20,6 +21,15 @@ export const ApplicationListSchema = z
 
 type ApplicationList = z.infer<typeof ApplicationListSchema>;
 
+const LIST_APPLICATIONS = {
+  title: "List applications",
+  description:
+    "Lists the analyzed applications this API key may read, each with its published analyses (analyzedAt, oldest first). Start here: every other tool takes the application name exactly as listed.",
+  inputSchema: z.object({}).strict(),
+  outputSchema: ApplicationListSchema,
+  annotations: READ_ONLY,
+};
+
 /** Applications with at least one published version, sorted by name; a key limited to some applications (`scope`) sees only those. */
 export async function readableApplications(catalog: Catalog, scope: Set<string> | null): Promise<ApplicationList> {
   const names = (await catalog.applications()).filter((name) => !scope || scope.has(name));
@@ -28,24 +38,13 @@ export async function readableApplications(catalog: Catalog, scope: Set<string> 
 }
 
 export function registerApplicationTools(server: McpServer, catalog: Catalog, scope: Set<string> | null): void {
-  server.registerTool(
-    "list_applications",
-    {
-      title: "List applications",
-      description:
-        "Lists the analyzed applications this API key may read, each with its published analyses (analyzedAt, oldest first). Start here: every other tool takes the application name exactly as listed.",
-      inputSchema: z.object({}).strict(),
-      outputSchema: ApplicationListSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async () => {
-      try {
-        const list = await readableApplications(catalog, scope);
-        const names = list.applications.map((a) => `${a.name} (${count(a.versions.length, "analysis", "analyses")}, newest ${a.versions[a.versions.length - 1].analyzedAt})`);
-        return toolAnswer(list, names.length ? `${count(names.length, "application")}: ${names.join("; ")}` : "No application is published (or readable with this key).");
-      } catch (error) {
-        return toolProblem(toApiError(error).toBody());
-      }
-    },
-  );
+  server.registerTool("list_applications", LIST_APPLICATIONS, async () => {
+    try {
+      const list = await readableApplications(catalog, scope);
+      const names = list.applications.map((a) => `${a.name} (${count(a.versions.length, "analysis", "analyses")}, newest ${a.versions[a.versions.length - 1].analyzedAt})`);
+      return toolAnswer(list, names.length ? `${count(names.length, "application")}: ${names.join("; ")}` : "No application is published (or readable with this key).");
+    } catch (error) {
+      return toolProblem(toApiError(error).toBody());
+    }
+  });
 }

@@ -1,4 +1,4 @@
-// @module Input fields several tools share. Types only: ranges and formats are checked by the REST route, so a bad value gets the REST error.
+// @module Input fields and annotations several tools share. Types only: ranges and formats are checked by the REST route, so a bad value gets the REST error.
 import { z } from "zod";
 
 export const application = z.string().min(1).describe("Application name exactly as list_applications gives it (any characters, `/` included).");
@@ -13,3 +13,6 @@ export const withSourceLocations = z
   .boolean()
   .optional()
   .describe("true adds sourceLocations (file id, start and end line) where the source code service has them.");
+
+/** Every tool only reads, and only this server's data. */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;

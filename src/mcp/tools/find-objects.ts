@@ -8,7 +8,7 @@ import { SEARCH_TYPES } from "../../query/find-objects.ts";
 import { OPERATORS } from "../../query/text-match.ts";
 import { type RestCall, applicationPath } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
-import { application } from "./arguments.ts";
+import { READ_ONLY, application } from "./arguments.ts";
 
 /** The REST filter parameters; each becomes a field of the same name (`post-it` → `post_it`). */
 const FILTERS = ["name", "fullname", "filepath", "mangling", "annotation", "tag", "type", "post-it"] as const;
@@ -44,35 +44,33 @@ export const FindObjectsOutput = FindObjectsResultSchema.extend({
   nextSkip: z.number().int().optional().describe("Present when more matches follow this page: the skip of the next page."),
 });
 
+const FIND_OBJECTS_TOOL = {
+  title: "Find objects",
+  description:
+    "Finds objects (classes, methods, tables, pages…) of an application by name, full name, file path, type, tag, annotation, mangling or post-it, sorted by name. " +
+    "Use it first to turn names into permanent object ids, then navigate by id with get_object, list_callees and get_start_end_points. " +
+    "Several values of one filter: any matches; different filters: all must match. totalObjects counts every match; one page of at most limit objects (default 50) comes back, " +
+    "and nextSkip, when present, is the skip of the next page. date answers as of an earlier analysis.",
+  inputSchema: FindObjectsInput,
+  outputSchema: FindObjectsOutput,
+  annotations: READ_ONLY,
+};
+
 export function registerFindObjects(server: McpServer, rest: RestCall): void {
-  server.registerTool(
-    "find_objects",
-    {
-      title: "Find objects",
-      description:
-        "Finds objects (classes, methods, tables, pages…) of an application by name, full name, file path, type, tag, annotation, mangling or post-it, sorted by name. " +
-        "Use it first to turn names into permanent object ids, then navigate by id with get_object, list_callees and get_start_end_points. " +
-        "Several values of one filter: any matches; different filters: all must match. totalObjects counts every match; one page of at most limit objects (default 50) comes back, " +
-        "and nextSkip, when present, is the skip of the next page. date answers as of an earlier analysis.",
-      inputSchema: FindObjectsInput,
-      outputSchema: FindObjectsOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async (args) => {
-      const query: Record<string, string | number | readonly string[] | undefined> = { limit: args.limit, skip: args.skip, operator: args.operator, searchtype: args.searchtype, date: args.date };
-      for (const parameter of FILTERS) query[parameter] = args[fieldOf(parameter)];
-      if (args.withSourceLocations) query.select = "source-locations";
-      const answer = await rest(applicationPath(args.application, "/objects"), query);
-      return fromRest<ApiFindObjectsResult>(answer, (body) => {
-        const skip = args.skip ?? 0;
-        const end = skip + body.objects.length;
-        const more = body.objects.length > 0 && end < body.totalObjects;
-        const page = body.objects.length ? `objects ${skip + 1}–${end}` : "no objects on this page";
-        return {
-          structured: more ? { ...body, nextSkip: end } : body,
-          summary: `${count(body.totalObjects, "object")} ${body.totalObjects === 1 ? "matches" : "match"}; ${page}${more ? `; next page: skip=${end}` : ""}.`,
-        };
-      });
-    },
-  );
+  server.registerTool("find_objects", FIND_OBJECTS_TOOL, async (args) => {
+    const query: Record<string, string | number | readonly string[] | undefined> = { limit: args.limit, skip: args.skip, operator: args.operator, searchtype: args.searchtype, date: args.date };
+    for (const parameter of FILTERS) query[parameter] = args[fieldOf(parameter)];
+    if (args.withSourceLocations) query.select = "source-locations";
+    const answer = await rest(applicationPath(args.application, "/objects"), query);
+    return fromRest<ApiFindObjectsResult>(answer, (body) => {
+      const skip = args.skip ?? 0;
+      const end = skip + body.objects.length;
+      const more = body.objects.length > 0 && end < body.totalObjects;
+      const page = body.objects.length ? `objects ${skip + 1}–${end}` : "no objects on this page";
+      return {
+        structured: more ? { ...body, nextSkip: end } : body,
+        summary: `${count(body.totalObjects, "object")} ${body.totalObjects === 1 ? "matches" : "match"}; ${page}${more ? `; next page: skip=${end}` : ""}.`,
+      };
+    });
+  });
 }
