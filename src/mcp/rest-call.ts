@@ -14,10 +14,10 @@ export type RestCall = (path: string, query?: RestQuery) => Promise<RestAnswer>;
 export const applicationPath = (application: string, rest: string): string => `/rest/applications/${encodeURIComponent(application)}${rest}`;
 
 /**
- * Calls go through `fetch` (the app's own) with the caller's API key, so a key limited to some
- * applications gets the REST 403 on the others.
+ * Calls go through `fetch` (the app's own) with `headers` of the caller: its API key, so a key
+ * limited to some applications gets the REST 403 on the others, and its address for the rate limit.
  */
-export function restCaller(fetch: (request: Request) => Promise<Response>, origin: string, apiKey: string | undefined): RestCall {
+export function restCaller(fetch: (request: Request) => Promise<Response>, origin: string, headers: Record<string, string>): RestCall {
   return async (path, query = {}) => {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) {
@@ -25,7 +25,7 @@ export function restCaller(fetch: (request: Request) => Promise<Response>, origi
       for (const v of Array.isArray(value) ? value : [value]) search.append(name, String(v));
     }
     const url = `${origin}${path}${search.size ? `?${search}` : ""}`;
-    const response = await fetch(new Request(url, { headers: apiKey === undefined ? {} : { "X-API-KEY": apiKey } }));
+    const response = await fetch(new Request(url, { headers }));
     const body: unknown = await response.json();
     return response.ok ? { ok: true, body } : { ok: false, problem: body as ProblemBody };
   };

@@ -33,7 +33,9 @@ export function mcpRoutes(app: Hono<AppEnv>): void {
     const key = presentedKey(c.req.raw);
     // The key is checked here so /mcp itself answers 401; per-application scope is the REST routes' 403.
     const scope = access ? await authenticate(access, key) : null;
-    const rest = restCaller((request) => Promise.resolve(app.fetch(request, c.env)), new URL(c.req.url).origin, key);
+    const address = c.req.header("CF-Connecting-IP");
+    const forwarded = { ...(key === undefined ? {} : { "X-API-KEY": key }), ...(address === undefined ? {} : { "CF-Connecting-IP": address }) };
+    const rest = restCaller((request) => Promise.resolve(app.fetch(request, c.env)), new URL(c.req.url).origin, forwarded);
     const server = createMcpServer({ rest, catalog, scope });
     // No session id generator: stateless, so any isolate can answer any request.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });

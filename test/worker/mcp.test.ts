@@ -15,7 +15,7 @@ import workerModule from "../../src/worker.ts";
 import type { Env } from "../../src/worker.ts";
 import { type RequestCase, idSubstitution } from "../support/request-cases.ts";
 import { toolCallFor } from "../support/rest-to-tool.ts";
-import { BASE, type Json, appPath, call, fetchWorker, publishHistory, testEnv } from "./harness.ts";
+import { BASE, type Json, appPath, call, fakeLimiter, fetchWorker, publishHistory, testEnv } from "./harness.ts";
 
 const PET = "Pet Store & Co";
 const CORNER = "A/B + ü&Co";
@@ -242,6 +242,22 @@ describe("API keys", () => {
     const forbidden = await call(`${appPath(OTHER)}/objects/302`, { headers: { "X-API-KEY": "k-pet" } }, keyed);
     expect(forbidden.status).toBe(403);
     expect(problemOf(await callTool(c, "get_object", { application: OTHER, id: "302" }))).toEqual(forbidden.body);
+    await c.close();
+  });
+});
+
+describe("rate limit (optional RATE_LIMITER binding)", () => {
+  it("each tool call counts as the REST request it makes, per client address; past the allowance, the REST 429", async () => {
+    const limiter = fakeLimiter(2);
+    const env = { ...testEnv, RATE_LIMITER: limiter, RATE_LIMIT_PERIOD: "60" } as Env;
+    const limited = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
+    const c = await connect(limited, { "CF-Connecting-IP": "203.0.113.9" });
+    const args = { application: PET, id: "302" };
+    const open = await callTool(client, "get_object", args);
+    expect(await callTool(c, "get_object", args)).toEqual(open);
+    expect(await callTool(c, "get_object", args)).toEqual(open);
+    expect(problemOf(await callTool(c, "get_object", args))).toEqual({ status: 429, title: "Too many requests", code: "rate_limited", detail: "too many requests for this API key; try again in at most 60 s" });
+    expect(limiter.keys).toEqual(["address:203.0.113.9", "address:203.0.113.9", "address:203.0.113.9"]);
     await c.close();
   });
 });
