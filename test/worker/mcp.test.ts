@@ -30,11 +30,11 @@ const keyed = (request: Request) => Promise.resolve(workerModule.fetch!(request 
 
 type Fetcher = (request: Request) => Promise<Response>;
 
-/** An SDK client connected to /mcp through `fetcher`, sending `headers` with every request. */
-async function connect(fetcher: Fetcher = fetchWorker, headers: Record<string, string> = {}): Promise<Client> {
+/** An SDK client connected to `path` (/mcp) through `fetcher`, sending `headers` with every request. */
+async function connect(fetcher: Fetcher = fetchWorker, headers: Record<string, string> = {}, path = "/mcp"): Promise<Client> {
   // The SDK's default validator compiles schemas with `new Function`, which workerd forbids.
   const client = new Client({ name: "appstruct-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { fetch: (url, init) => fetcher(new Request(url, init)), requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(BASE + path), { fetch: (url, init) => fetcher(new Request(url, init)), requestInit: { headers } }));
   return client;
 }
 
@@ -225,10 +225,16 @@ describe("API keys", () => {
     }
   });
 
-  it("a key for every application, in X-API-KEY or as a Bearer token: the open answers", async () => {
+  it("a key for every application, in X-API-KEY, as a Bearer token or in the api-key parameter: the open answers", async () => {
     const open = await callTool(client, "find_objects", { application: OTHER, name: "find", limit: 3 });
-    for (const headers of [{ "X-API-KEY": "k-all" }, { Authorization: "Bearer k-all" }] as Record<string, string>[]) {
-      const c = await connect(keyed, headers);
+    const ways: [Record<string, string>, string][] = [
+      [{ "X-API-KEY": "k-all" }, "/mcp"],
+      [{ Authorization: "Bearer k-all" }, "/mcp"],
+      // For clients that cannot send headers.
+      [{}, "/mcp?api-key=k-all"],
+    ];
+    for (const [headers, path] of ways) {
+      const c = await connect(keyed, headers, path);
       expect((await callTool(c, "list_applications", {})).structuredContent).toEqual((await callTool(client, "list_applications", {})).structuredContent);
       expect(await callTool(c, "find_objects", { application: OTHER, name: "find", limit: 3 })).toEqual(open);
       await c.close();
