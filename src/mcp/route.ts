@@ -12,7 +12,8 @@ export const MCP_PATH = "/mcp";
 
 /**
  * Browser clients (MCP Inspector) preflight POST with the protocol's headers. Mounted before the
- * API's own CORS, which allows only GET and HEAD.
+ * API's own CORS, which allows only GET and HEAD. Nothing to expose: a stateless server sends no
+ * Mcp-Session-Id.
  */
 export function mcpCors(app: Hono<AppEnv>): void {
   app.use(
@@ -21,7 +22,6 @@ export function mcpCors(app: Hono<AppEnv>): void {
       origin: "*",
       allowMethods: ["POST", "OPTIONS"],
       allowHeaders: ["Content-Type", "Accept", "X-API-KEY", "Authorization", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
-      exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version"],
       maxAge: 86400,
     }),
   );
