@@ -134,8 +134,10 @@ describe("list_applications", () => {
 
 describe("find_objects pages with nextSkip", () => {
   // Pet Store & Co v2 has 4 objects whose name contains "find" (requests.json: limit=5&name=find).
-  it("a first page of 2 of 4: nextSkip 2", async () => {
-    const s = structuredOf(await callTool(client, "find_objects", { application: PET, name: "find", limit: 2 }));
+  it("a first page of 2 of 4: nextSkip 2, said in the summary too", async () => {
+    const result = await callTool(client, "find_objects", { application: PET, name: "find", limit: 2 });
+    expect((result.content[0] as { text: string }).text).toBe("4 objects match; objects 1–2; next page: skip=2.");
+    const s = structuredOf(result);
     expect(s.totalObjects).toBe(4);
     expect(s.nextSkip).toBe(2);
     expect((s.objects as { id: string }[]).map((o) => o.id)).toEqual(["301", "302"]);
