@@ -44,6 +44,12 @@ export async function authenticate(policy: AccessPolicy, presented: string | und
   return match.applications;
 }
 
+/** The key a request presents: X-API-KEY, else `Authorization: Bearer <key>`, else the api-key parameter. */
+export function presentedKey(request: Request): string | undefined {
+  const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get("Authorization") ?? "");
+  return request.headers.get("X-API-KEY") ?? (bearer ? bearer[1].trim() : undefined) ?? new URL(request.url).searchParams.get("api-key") ?? undefined;
+}
+
 export function authorize(scope: Set<string> | null, application: string): void {
   if (scope && !scope.has(application)) throw new ApiError("forbidden", `this API key may not read application ${JSON.stringify(application)}`);
 }

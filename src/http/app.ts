@@ -2,12 +2,13 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { ApiError } from "../api-error.ts";
-import { authenticate, authorize } from "./access.ts";
+import { authenticate, authorize, presentedKey } from "./access.ts";
 import { decodeApplicationName } from "./application.ts";
 import { conditionalGet } from "./caching.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { enforceRateLimit, rateLimitKey } from "./rate-limit.ts";
 import { problemResponse, toApiError } from "./problem.ts";
+import { mcpCors, mcpRoutes } from "../mcp/route.ts";
 import { levelRoutes } from "./routes/levels.ts";
 import { META_PATHS, metaRoutes } from "./routes/meta.ts";
 import { objectRoutes } from "./routes/objects.ts";
@@ -37,6 +38,7 @@ function rawPath(request: Request): string {
 
 export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDeps>): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: rawPath });
+  mcpCors(app);
 
   app.use(
     "*",
@@ -54,7 +56,7 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
   app.use("/rest/applications/:name/*", async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     const { access, rateLimit } = c.var.deps;
-    const key = c.req.header("X-API-KEY") ?? bearer(c.req.header("Authorization")) ?? new URL(c.req.url).searchParams.get("api-key") ?? undefined;
+    const key = presentedKey(c.req.raw);
     const scope = access ? await authenticate(access, key) : null;
     if (rateLimit) await enforceRateLimit(rateLimit.limiter, await rateLimitKey(access ? key : undefined, c.req.header("CF-Connecting-IP")), rateLimit.periodSeconds);
     const application = decodeApplicationName(rawPath(c.req.raw).split("/")[3]);
@@ -63,6 +65,7 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
     await next();
   });
 
+  mcpRoutes(app);
   app.use("/rest/applications/:name/*", conditionalGet);
   objectRoutes(app);
   levelRoutes(app);
@@ -82,9 +85,4 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
     return response;
   });
   return app;
-}
-
-function bearer(header: string | undefined): string | undefined {
-  const m = header && /^Bearer\s+(.+)$/i.exec(header);
-  return m ? m[1].trim() : undefined;
 }

@@ -2,6 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import type { StatusBase } from "../../build/compile/build-model.ts";
+import type { RateLimiter } from "../../src/http/rate-limit.ts";
 import { type PublishResult, publishSnapshot, sha256Hex } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import type { Env } from "../../src/worker.ts";
@@ -47,4 +48,18 @@ export async function call(input: Request | string, init?: RequestInit, fetcher:
   const response = await fetcher(request);
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: text === "" ? undefined : (JSON.parse(text) as Json) };
+}
+
+/** A limiter allowing `allowance` requests per key, recording the keys it was asked about. */
+export function fakeLimiter(allowance: number): RateLimiter & { keys: string[] } {
+  const used = new Map<string, number>();
+  const keys: string[] = [];
+  return {
+    keys,
+    async limit({ key }) {
+      keys.push(key);
+      used.set(key, (used.get(key) ?? 0) + 1);
+      return { success: used.get(key)! <= allowance };
+    },
+  };
 }

@@ -6,25 +6,10 @@ import { ApiError } from "../../src/api-error.ts";
 import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import workerModule, { type Env } from "../../src/worker.ts";
-import { appPath, call, publishHistory, testEnv } from "./harness.ts";
-import type { RateLimiter } from "../../src/http/rate-limit.ts";
+import { appPath, call, fakeLimiter, publishHistory, testEnv } from "./harness.ts";
 
 const application = "Limits & Co";
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-
-/** A limiter allowing `allowance` requests per key, recording the keys it was asked about. */
-function fakeLimiter(allowance: number): RateLimiter & { keys: string[] } {
-  const used = new Map<string, number>();
-  const keys: string[] = [];
-  return {
-    keys,
-    async limit({ key }) {
-      keys.push(key);
-      used.set(key, (used.get(key) ?? 0) + 1);
-      return { success: used.get(key)! <= allowance };
-    },
-  };
-}
 
 beforeAll(async () => {
   await publishHistory([{ ...petstoreV1, application }]);

@@ -1,0 +1,41 @@
+// @module createMcpServer: the MCP server of one request, with the seven read tools over the REST API of the same worker.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import { API_VERSION } from "../http/openapi.ts";
+import type { Catalog } from "../storage/catalog.ts";
+import type { RestCall } from "./rest-call.ts";
+import { registerApplicationTools } from "./tools/applications.ts";
+import { registerFindObjects } from "./tools/find-objects.ts";
+import { registerLevelTools } from "./tools/levels.ts";
+import { registerObjectNavigation } from "./tools/object-navigation.ts";
+
+/** The tool names, in the order tools/list gives them. */
+export const MCP_TOOLS = ["list_applications", "find_objects", "get_object", "list_callees", "get_start_end_points", "list_level_nodes", "get_level_graph"] as const;
+
+const INSTRUCTIONS = [
+  "appstruct answers questions about the structure of analyzed applications: objects (classes, methods, tables, pages…), their callees, transaction start and end points, and the architecture taxonomy (levels 1 to 5).",
+  "Workflow: list_applications gives the exact application names. find_objects turns names into permanent object ids (page with skip = nextSkip); then navigate by id with get_object, list_callees and get_start_end_points.",
+  "For the architecture: get_level_graph on level 1, then list_level_nodes on levels 2 to 5 following the children's _id; level-5 children are objects with permanent ids.",
+  "A tool error carries the API's problem as JSON: code, detail (what is wrong and what is allowed) and status.",
+].join("\n");
+
+// The JSON Schema validator the SDK would create per server compiles schemas with `new Function`, which workerd forbids;
+// this one interprets them, and one instance serves every request.
+const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
+
+export interface McpToolContext {
+  /** REST calls carrying the caller's API key. */
+  rest: RestCall;
+  catalog: Catalog;
+  /** The applications the caller's key may read (null: all). */
+  scope: Set<string> | null;
+}
+
+export function createMcpServer(context: McpToolContext): McpServer {
+  const server = new McpServer({ name: "appstruct", version: API_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator });
+  registerApplicationTools(server, context.catalog, context.scope);
+  registerFindObjects(server, context.rest);
+  registerObjectNavigation(server, context.rest);
+  registerLevelTools(server, context.rest);
+  return server;
+}

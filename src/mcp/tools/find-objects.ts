@@ -1,0 +1,76 @@
+// @module Tool find_objects: GET /objects with the filters of the REST route, the first page of 50 by default, and the skip of the next page.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { ParamSpec } from "../../http/params.ts";
+import { FIND_OBJECTS } from "../../http/route-specs.ts";
+import { type ApiFindObjectsResult, FindObjectsResultSchema } from "../../query/api-schemas.ts";
+import { SEARCH_TYPES } from "../../query/find-objects.ts";
+import { OPERATORS } from "../../query/text-match.ts";
+import { type RestCall, applicationPath } from "../rest-call.ts";
+import { count, fromRest } from "../tool-result.ts";
+import { READ_ONLY, application } from "./arguments.ts";
+
+/** The REST filter parameters; each becomes a field of the same name (`post-it` → `post_it`). */
+const FILTERS = ["name", "fullname", "filepath", "mangling", "annotation", "tag", "type", "post-it"] as const;
+
+type FilterParameter = (typeof FILTERS)[number];
+type FilterField = FilterParameter extends infer P ? (P extends `${infer A}-${infer B}` ? `${A}_${B}` : P) : never;
+
+const fieldOf = (parameter: FilterParameter) => parameter.replace("-", "_") as FilterField;
+
+/** A repeatable REST parameter takes one value or several (OR); the others one value, as in REST. */
+const filterFields = Object.fromEntries(
+  FILTERS.map((parameter) => {
+    const spec: ParamSpec = FIND_OBJECTS.query[parameter];
+    const field: z.ZodType<string | string[]> = spec.repeatable ? z.union([z.string(), z.array(z.string())]) : z.string();
+    return [fieldOf(parameter), field.optional().describe(`${spec.description}${spec.repeatable ? " One value, or several (any of them matches)." : ""}`)];
+  }),
+) as Record<FilterField, z.ZodOptional<z.ZodType<string | string[]>>>;
+
+export const FindObjectsInput = z
+  .object({
+    application,
+    ...filterFields,
+    operator: z.enum(OPERATORS).optional().describe(`${FIND_OBJECTS.query.operator.description} Default contains.`),
+    searchtype: z.enum(SEARCH_TYPES).optional().describe(`${FIND_OBJECTS.query.searchtype.description} Default all.`),
+    limit: z.number().int().default(50).describe("Objects per page, 0 to 10000 (default 50); 0 returns only totalObjects."),
+    skip: z.number().int().optional().describe("Matches skipped before this page (default 0): pass the nextSkip of the previous answer."),
+    date: z.string().optional().describe(FIND_OBJECTS.query.date.description ?? ""),
+    withSourceLocations: z.boolean().optional().describe("true adds sourceLocations to each object where the source code service has them."),
+  })
+  .strict();
+
+export const FindObjectsOutput = FindObjectsResultSchema.extend({
+  nextSkip: z.number().int().optional().describe("Present when more matches follow this page: the skip of the next page."),
+});
+
+const FIND_OBJECTS_TOOL = {
+  title: "Find objects",
+  description:
+    "Finds objects (classes, methods, tables, pages…) of an application by name, full name, file path, type, tag, annotation, mangling or post-it, sorted by name. " +
+    "Use it first to turn names into permanent object ids, then navigate by id with get_object, list_callees and get_start_end_points. " +
+    "Several values of one filter: any matches; different filters: all must match. totalObjects counts every match; one page of at most limit objects (default 50) comes back, " +
+    "and nextSkip, when present, is the skip of the next page. date answers as of an earlier analysis.",
+  inputSchema: FindObjectsInput,
+  outputSchema: FindObjectsOutput,
+  annotations: READ_ONLY,
+};
+
+export function registerFindObjects(server: McpServer, rest: RestCall): void {
+  server.registerTool("find_objects", FIND_OBJECTS_TOOL, async (args) => {
+    const query: Record<string, string | number | readonly string[] | undefined> = { limit: args.limit, skip: args.skip, operator: args.operator, searchtype: args.searchtype, date: args.date };
+    for (const parameter of FILTERS) query[parameter] = args[fieldOf(parameter)];
+    if (args.withSourceLocations) query.select = "source-locations";
+    const answer = await rest(applicationPath(args.application, "/objects"), query);
+    return fromRest<ApiFindObjectsResult>(answer, (body) => {
+      const skip = args.skip ?? 0;
+      const end = skip + body.objects.length;
+      const more = body.objects.length > 0 && end < body.totalObjects;
+      const page = body.objects.length ? `objects ${skip + 1}–${end}` : "no objects on this page";
+      return {
+        structured: more ? { ...body, nextSkip: end } : body,
+        summary: `${count(body.totalObjects, "object")} ${body.totalObjects === 1 ? "matches" : "match"}; ${page}${more ? `; next page: skip=${end}` : ""}.`,
+      };
+    });
+  });
+}
