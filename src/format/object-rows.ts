@@ -1,16 +1,20 @@
-// @module ObjectRows: every object's displayed fields stored together in small checksummed pages (ROWP) with a directory (ROWD), so an answer about 50 objects reads a few pages, not nine columns.
+// @module ObjectRows: every object's displayed fields stored together in small compressed, checksummed pages (ROWP) with a directory (ROWD), so an answer about 50 objects reads a few pages, not nine columns.
 //
 // Answers list objects that are far apart in rank (a contains filter's matches, an object's callees):
 // column by column that is a read per field per object, or whole columns. A row store puts one
 // object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
+import { deflateSync, inflateSync } from "fflate";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { crc32 } from "./crc32.ts";
-import { check } from "./errors.ts";
+import { CorruptSnapshotError, check } from "./errors.ts";
 import { NONE, type ObjectRecord } from "./model.ts";
 import { decodeUtf8 } from "./string-list.ts";
 
-/** Pages are cut once they reach this many bytes: small enough that one object costs one short read. */
-export const ROW_PAGE_BYTES = 4096;
+/**
+ * Pages are cut once their JSON reaches this many bytes, then deflated (to about a quarter: rows in
+ * name order share packages and types): one object costs one read of a few KiB.
+ */
+export const ROW_PAGE_BYTES = 16384;
 
 /** One object's displayed fields. */
 export interface ObjectRow {
@@ -33,12 +37,17 @@ type RowJson = [string, string, string, string, string, string | null, string, 0
 
 const encoder = new TextEncoder();
 
+/** Largest JSON a page may state: a damaged directory must not make a reader allocate without bound. */
+const MAX_RAW_PAGE = 64 * 1024 * 1024;
+
 export interface RowPages {
-  /** ROWP's one block: the pages back to back, each a UTF-8 JSON array of row arrays. */
+  /** ROWP's one block: the pages back to back, each a raw-deflated UTF-8 JSON array of row arrays. */
   pages: Uint8Array;
   firstRanks: Uint32Array;
   offsets: Uint32Array;
   crcs: Uint32Array;
+  /** Bytes of each page's JSON, before deflating. */
+  rawLengths: Uint32Array;
 }
 
 /** Lays out the rows of `objects` (in rank order) as pages. */
@@ -47,11 +56,15 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
   const firstRanks: number[] = [];
   const offsets = [0];
   const crcs: number[] = [];
+  const rawLengths: number[] = [];
   let page: string[] = [];
   let pageBytes = 0;
   let total = 0;
   const cut = () => {
-    const bytes = encoder.encode(`[${page.join(",")}]`);
+    const json = encoder.encode(`[${page.join(",")}]`);
+    check(json.length <= MAX_RAW_PAGE, `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${json.length} bytes of row JSON, more than a page may hold (${MAX_RAW_PAGE})`);
+    const bytes = deflateSync(json, { level: 6 });
+    rawLengths.push(json.length);
     chunks.push(bytes);
     crcs.push(crc32(bytes));
     offsets.push((total += bytes.length));
@@ -70,28 +83,38 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
   const pages = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) pages.set(c, at), (at += c.length);
-  return { pages, firstRanks: Uint32Array.from(firstRanks), offsets: Uint32Array.from(offsets), crcs: Uint32Array.from(crcs) };
+  return { pages, firstRanks: Uint32Array.from(firstRanks), offsets: Uint32Array.from(offsets), crcs: Uint32Array.from(crcs), rawLengths: Uint32Array.from(rawLengths) };
 }
 
-/** ROWD's three blocks: u32 first rank of each page (P), u32 byte offset of each page in ROWP's block (P + 1), u32 CRC-32 of each page (P). */
+/**
+ * ROWD's four blocks: u32 first rank of each page (P), u32 byte offset of each page in ROWP's block
+ * (P + 1), u32 CRC-32 of each page's stored (deflated) bytes (P), u32 length of each page's JSON (P).
+ */
 export function encodeRowDirectory(pages: RowPages): Block[] {
-  return [pages.firstRanks, pages.offsets, pages.crcs];
+  return [pages.firstRanks, pages.offsets, pages.crcs, pages.rawLengths];
 }
+
 
 /** Where each page of rows lies and what its checksum is. */
 export class RowDirectory {
   readonly firstRanks: Uint32Array;
   readonly offsets: Uint32Array;
   readonly crcs: Uint32Array;
+  readonly rawLengths: Uint32Array;
   private readonly rows: number;
 
   constructor(blocks: Blocks, rows: number) {
     this.firstRanks = blocks.u32(0);
     this.offsets = blocks.u32(1);
     this.crcs = blocks.u32(2);
+    this.rawLengths = blocks.u32(3);
     this.rows = rows;
     const pages = this.firstRanks.length;
-    check(this.offsets.length === pages + 1 && this.crcs.length === pages, `row directory: ${pages} pages but ${this.offsets.length} offsets and ${this.crcs.length} checksums`);
+    check(
+      this.offsets.length === pages + 1 && this.crcs.length === pages && this.rawLengths.length === pages,
+      `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
+    );
+    checkBelow(this.rawLengths, MAX_RAW_PAGE + 1, "row directory page lengths");
     check(rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0, "row directory: pages do not start at rank 0");
     checkBelow(this.firstRanks, Math.max(rows, 1), "row directory first ranks");
     for (let p = 1; p < pages; p++) check(this.firstRanks[p - 1] < this.firstRanks[p], `row directory: first ranks do not ascend at page ${p}`);
@@ -115,16 +138,20 @@ export class RowDirectory {
     return lo;
   }
 
-  /** Decodes page `p` (its bytes exactly), after checking its checksum and row count. */
+  /** Decodes page `p` (its stored bytes exactly), after checking its checksum; then its length, JSON and rows. */
   decodePage(p: number, bytes: Uint8Array): ObjectRow[] {
     check(bytes.length === this.offsets[p + 1] - this.offsets[p], `row page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`);
     check(crc32(bytes) === this.crcs[p], `row page ${p} checksum mismatch`);
     const count = (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
     let rows: unknown;
     try {
-      rows = JSON.parse(decodeUtf8(bytes));
-    } catch {
-      check(false, `row page ${p} is not UTF-8 JSON`);
+      // One byte of room past the stated length: a stream that fills it is longer than stated.
+      const json = inflateSync(bytes, { out: new Uint8Array(this.rawLengths[p] + 1) });
+      check(json.length === this.rawLengths[p], `row page ${p} inflates to ${json.length} bytes, not ${this.rawLengths[p]}`);
+      rows = JSON.parse(decodeUtf8(json));
+    } catch (error) {
+      if (error instanceof CorruptSnapshotError) throw error;
+      check(false, `row page ${p} is not deflated UTF-8 JSON`);
     }
     check(Array.isArray(rows) && rows.length === count, `row page ${p} holds ${Array.isArray(rows) ? rows.length : "no"} rows, expected ${count}`);
     return (rows as unknown[]).map((row, i) => toRow(row, `row ${this.firstRanks[p] + i}`, this.rows));

@@ -136,7 +136,7 @@ export const SECTIONS = {
   // Minor 1: the row store. ROWP is read page by page (never whole, but by `inspect`); ROWD says where.
   ROWP: { blocks: 1, optional: true, encode: (m) => [rowPagesOf(m).pages], decode: (b) => ({ byteSize: b.u8(0).byteLength }) } as SectionCodec<{ byteSize: number }>,
   ROWD: {
-    blocks: 3,
+    blocks: 4,
     optional: true,
     encode: (m) => {
       const blocks = encodeRowDirectory(rowPagesOf(m));

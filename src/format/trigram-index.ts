@@ -37,6 +37,10 @@ export function isAscii(s: string): boolean {
   return true;
 }
 
+/** Set in a list's count when the list is stored as a bitmap of the keys rather than varints. */
+const BITMAP = 0x80000000;
+const COUNT = 0x7fffffff;
+
 /** Appends `value` as LEB128 to `out` at `at`; returns the new end. */
 function putVarint(out: Uint8Array, at: number, value: number): number {
   while (value >= 0x80) {
@@ -51,8 +55,9 @@ function putVarint(out: Uint8Array, at: number, value: number): number {
 let scratch: { counts: Uint32Array; slotOf: Uint32Array; seenAt: Uint32Array; stamp: number } | undefined;
 
 /**
- * Four blocks: u32 trigram codes present (ascending, G of them), u32 key count per trigram (G),
- * u32 byte offsets of each posting list (G + 1), u8 posting lists (first key index, then gaps ≥ 1, LEB128).
+ * Four blocks: u32 trigram codes present (ascending, G of them), u32 key count per trigram (G; bit 31
+ * set: a bitmap list), u32 byte offsets of each posting list (G + 1), u8 posting lists: the first key
+ * index then each gap minus one as LEB128, or, when smaller, a bitmap of the K keys (bit k of byte k/8).
  */
 export function encodeTrigramIndex(keys: readonly string[]): Block[] {
   scratch ??= { counts: new Uint32Array(TRIGRAM_SPACE), slotOf: new Uint32Array(TRIGRAM_SPACE), seenAt: new Uint32Array(TRIGRAM_SPACE), stamp: 0 };
@@ -83,16 +88,26 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
   const codeCounts = Uint32Array.from(codes, (t) => counts[t]);
   for (const t of codes) counts[t] = 0;
 
+  // A list costs its varints or a bitmap of every key, whichever is smaller: the trigrams of a
+  // shared prefix ("com", "acm") are in most keys, where a bitmap takes one bit per key, not a byte.
+  const bitmapBytes = Math.ceil(keys.length / 8);
   let bytes = new Uint8Array(Math.max(64, postings.length * 2));
   const offsets = new Uint32Array(codes.length + 1);
   let at = 0;
   for (let g = 0; g < codes.length; g++) {
-    if (bytes.length - at < codeCounts[g] * 5) {
-      const bigger = new Uint8Array(Math.max(bytes.length * 2, at + codeCounts[g] * 5));
+    if (bytes.length - at < Math.max(codeCounts[g] * 5, bitmapBytes)) {
+      const bigger = new Uint8Array(Math.max(bytes.length * 2, at + Math.max(codeCounts[g] * 5, bitmapBytes)));
       bigger.set(bytes.subarray(0, at));
       bytes = bigger;
     }
+    const start = at;
     for (let i = starts[g]; i < starts[g + 1]; i++) at = putVarint(bytes, at, i === starts[g] ? postings[i] : postings[i] - postings[i - 1] - 1);
+    if (at - start > bitmapBytes) {
+      bytes.fill(0, start, start + bitmapBytes);
+      for (let i = starts[g]; i < starts[g + 1]; i++) bytes[start + (postings[i] >>> 3)] |= 1 << (postings[i] & 7);
+      at = start + bitmapBytes;
+      codeCounts[g] |= BITMAP;
+    }
     offsets[g + 1] = at;
   }
   return [Uint32Array.from(codes), codeCounts, offsets, bytes.slice(0, at)];
@@ -120,8 +135,10 @@ export class TrigramIndex {
     for (let i = 1; i < g; i++) check(this.codes[i - 1] < this.codes[i], `${what}: trigram codes are not ascending at ${i}`);
     check(this.offsets[0] === 0 && this.offsets[g] === this.bytes.length, `${what}: posting offsets do not span the posting bytes`);
     for (let i = 0; i < g; i++) {
+      const count = this.counts[i] & COUNT;
       check(this.offsets[i] < this.offsets[i + 1], `${what}: trigram ${i} has no posting bytes`);
-      check(this.counts[i] >= 1 && this.counts[i] <= keyCount, `${what}: trigram ${i} claims ${this.counts[i]} keys of ${keyCount}`);
+      check(count >= 1 && count <= keyCount, `${what}: trigram ${i} claims ${count} keys of ${keyCount}`);
+      if (this.counts[i] & BITMAP) check(this.offsets[i + 1] - this.offsets[i] === Math.ceil(keyCount / 8), `${what}: bitmap list ${i} does not cover the ${keyCount} keys`);
     }
   }
 
@@ -139,11 +156,12 @@ export class TrigramIndex {
 
   /** How many keys contain the trigram of `slot` (no decoding: the planner's estimate). */
   count(slot: number): number {
-    return this.counts[slot];
+    return this.counts[slot] & COUNT;
   }
 
   /** The key indices of `slot`, ascending, decoded now (lists are decoded lazily, one per query trigram). */
   keys(slot: number): Uint32Array {
+    if (this.counts[slot] & BITMAP) return this.bitmapKeys(slot);
     const out = new Uint32Array(this.counts[slot]);
     const end = this.offsets[slot + 1];
     let at = this.offsets[slot];
@@ -163,6 +181,24 @@ export class TrigramIndex {
       out[n] = previous;
     }
     check(at === end, () => `${this.what}: posting list ${slot} holds more than its ${out.length} keys`);
+    return out;
+  }
+
+  private bitmapKeys(slot: number): Uint32Array {
+    const out = new Uint32Array(this.counts[slot] & COUNT);
+    const from = this.offsets[slot];
+    let n = 0;
+    for (let i = from; i < this.offsets[slot + 1]; i++) {
+      let byte = this.bytes[i];
+      while (byte) {
+        const bit = 31 - Math.clz32(byte & -byte);
+        const key = (i - from) * 8 + bit;
+        check(n < out.length && key < this.keyCount, () => `${this.what}: bitmap list ${slot} holds more than its ${out.length} keys`);
+        out[n++] = key;
+        byte &= byte - 1;
+      }
+    }
+    check(n === out.length, () => `${this.what}: bitmap list ${slot} holds ${n} keys, not ${out.length}`);
     return out;
   }
 

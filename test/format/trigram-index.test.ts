@@ -26,6 +26,17 @@ describe("TrigramIndex", () => {
     expect(index.count(index.slot(trigramAt("abc", 0)))).toBe(2);
   });
 
+  it("stores a list in most keys as a bitmap (one bit per key), and decodes it to the same keys", () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `com.${String.fromCharCode(97 + (i % 26))}${i}`).sort();
+    const blocks = encodeTrigramIndex(keys);
+    const [codes, counts, offsets] = blocks as Uint32Array[];
+    const com = codes.indexOf(trigramAt("com", 0));
+    expect(counts[com]).toBe(0x80000000 + 40); // bitmap flag, 40 keys
+    expect(offsets[com + 1] - offsets[com]).toBe(5); // 40 bits, where varints take 40 bytes
+    expect(keysWith(decode(keys), "com")).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(keysWith(decode(keys), "m.a")).toEqual(keys.flatMap((k, i) => (k.startsWith("com.a") ? [i] : [])));
+  });
+
   it("codes ASCII trigrams exactly and never confuses them with hashed ones", () => {
     expect(trigramAt("abc", 0)).toBe((97 << 14) | (98 << 7) | 99);
     expect(trigramAt("été", 0)).toBeGreaterThanOrEqual(1 << 21);
