@@ -31,7 +31,8 @@ export interface PublishTarget {
   versions(application: string): Promise<ManifestVersion[]>;
   /** The bytes of the published snapshot `sha256`. */
   snapshot(sha256: string): Promise<Uint8Array>;
-  publish(bytes: Uint8Array): Promise<PublishResult>;
+  /** Stores one snapshot (read from `path`) and lists it in its application's manifest. */
+  publish(bytes: Uint8Array, path: string): Promise<PublishResult>;
 }
 
 export function storeTarget(store: BlobStore): PublishTarget {
@@ -71,7 +72,7 @@ export async function publishFilesTo(target: PublishTarget, paths: string[], log
   }
   const results: PublishedFile[] = [];
   for (const { path, bytes } of compiled) {
-    const result = await target.publish(bytes);
+    const result = await target.publish(bytes, path);
     const v = result.version;
     log(`${path}: ${result.outcome === "published" ? "published" : "already published"} ${result.application} @ ${v.analyzedAt} (${v.counts.objects} objects, ${v.counts.links} links, sha256 ${v.sha256})`);
     results.push({ path, ...result });

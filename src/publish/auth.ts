@@ -11,7 +11,7 @@ const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest
  */
 export async function requirePublishToken(configured: string | undefined, authorization: string | undefined): Promise<void> {
   if (!configured) throw new ApiError("publishing_disabled", "publishing is disabled on this server: set the Workers secret PUBLISH_TOKEN (locally: .dev.vars or --var PUBLISH_TOKEN:<value>)");
-  const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+  const presented = /^Bearer\s+(.+)$/i.exec(authorization ?? "")?.[1].trim();
   const challenge = { headers: { "WWW-Authenticate": 'Bearer realm="appstruct publish"' } };
   if (!presented) throw new ApiError("unauthorized", "publishing needs the token: send Authorization: Bearer <PUBLISH_TOKEN>", challenge);
   if (!sameBytes(await sha256(presented), await sha256(configured))) throw new ApiError("unauthorized", "the publish token is not valid", challenge);
