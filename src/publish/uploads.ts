@@ -1,5 +1,5 @@
 // @module Uploads: resumable R2 multipart uploads of one snapshot each, keyed by its declared content address, with their state in R2.
-import { ApiError } from "../api-error.ts";
+import { ApiError, StorageUnavailableError } from "../api-error.ts";
 import { R2Store } from "../storage/r2-store.ts";
 
 /** R2's bounds on a part: every part but the last at least 5 MiB; all under a Worker's 100 MB request body. */
@@ -76,17 +76,26 @@ export class Uploads {
     const count = partCount(record);
     if (!Number.isInteger(part) || part < 1 || part > count) throw new ApiError("invalid_parameter", `part must be a whole number from 1 to ${count} (the upload is ${record.size} bytes in parts of ${record.partSize})`, { parameter: "part" });
     const length = partLength(record, part);
-    if (contentLength !== length || !body) throw new ApiError("invalid_parameter", `part ${part} must be exactly ${length} bytes, sent with Content-Length; got ${contentLength ?? "no Content-Length"}`, { parameter: "Content-Length" });
-    // A known length for R2, and a body cut short fails here instead of being stored.
+    const wrongLength = (got: string) => new ApiError("invalid_parameter", `part ${part} must be exactly ${length} bytes; got ${got}`, { parameter: "body" });
+    if (!body) throw wrongLength("no body");
+    if (contentLength !== null && contentLength !== length) throw wrongLength(`Content-Length ${contentLength}`);
+    // A known length for R2, and a body of another length (cut short) fails here instead of being stored.
     const fixed = new FixedLengthStream(length);
-    const piping = body.pipeTo(fixed.writable);
+    let received = 0;
+    const counting = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const piping = body.pipeThrough(counting).pipeTo(fixed.writable).catch(() => {});
     let uploaded: R2UploadedPart;
     try {
       uploaded = await this.bucket.resumeMultipartUpload(stagingKey(sha256), record.uploadId).uploadPart(part, fixed.readable);
-      await piping;
     } catch (error) {
-      await piping.catch(() => {});
-      throw new ApiError("upload_refused", `part ${part} was not stored: ${(error as Error)?.message ?? String(error)}; nothing of it is kept, send it again`);
+      await piping;
+      if (received !== length) throw wrongLength(received > length ? `more` : `${received} bytes`);
+      throw new StorageUnavailableError(`part ${part} of ${sha256} could not be stored: ${(error as Error)?.message ?? String(error)}`);
     }
     await this.store.put(partKey(sha256, part), new TextEncoder().encode(JSON.stringify({ ...uploaded, size: length })));
     return { partNumber: part, size: length };
