@@ -11,7 +11,8 @@ const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknow
 /** The worker's fetch with `env` (one object per configuration: the worker caches its dependencies per env). */
 export const fetcherFor = (env: Env) => (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
 
-export const publishEnv = { ...testEnv, PUBLISH_TOKEN: TOKEN } as Env;
+/** With PUBLISH_TOKEN, and manifests never cached, so reads right after a publish see it. */
+export const publishEnv = { ...testEnv, PUBLISH_TOKEN: TOKEN, MANIFEST_TTL_MS: "0" } as Env;
 export const publishing = fetcherFor(publishEnv);
 
 /** A client of the publish API of `publishEnv`; `partSize` small to force several parts. */
