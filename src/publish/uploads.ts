@@ -5,6 +5,8 @@ import { R2Store } from "../storage/r2-store.ts";
 /** R2's bounds on a part: every part but the last at least 5 MiB; all under a Worker's 100 MB request body. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 export const MAX_PART_SIZE = 95 * 1024 * 1024;
+/** An upload unfinished for this long is started afresh: R2 may have aborted it (its lifecycle rules), and its client is long gone. */
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** What the uploader declared and what R2 needs to resume; stored as `uploads/<sha256>/upload.json`. */
 export interface UploadRecord {
@@ -54,7 +56,8 @@ export class Uploads {
    */
   async begin(sha256: string, size: number, partSize: number): Promise<UploadState> {
     const existing = await this.record(sha256);
-    if (existing) return this.sameGeometry(existing, size, partSize);
+    if (existing && Date.now() - Date.parse(existing.createdAt) < STALE_AFTER_MS) return this.sameGeometry(existing, size, partSize);
+    if (existing) await this.discard(sha256);
     const upload = await this.bucket.createMultipartUpload(stagingKey(sha256));
     const record: UploadRecord = { sha256, size, partSize, uploadId: upload.uploadId, createdAt: new Date().toISOString() };
     if (await this.store.putIf(recordKey(sha256), new TextEncoder().encode(JSON.stringify(record)), null)) return this.state(record);
