@@ -1,13 +1,13 @@
 // @module `appstruct publish --url` against a real `wrangler dev`: two CLIs at once, then every worked answer; a wrong token changes nothing.
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import petstoreRequests from "../../../shared/spec/examples/requests.json";
 import cornerRequests from "../fixtures/corner/requests.json";
 import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import { type RequestCase, idSubstitution, runCase } from "../support/request-cases.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = join(import.meta.dirname, "../../");
 const BIN = `${ROOT}build/bin/appstruct.js`;
 const EXAMPLES = `${ROOT}../shared/spec/examples`;
 const CORNER = `${ROOT}test/fixtures/corner`;
