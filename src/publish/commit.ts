@@ -1,5 +1,5 @@
-// @module commitSnapshot: verify an assembled upload (size, streamed SHA-256, every section checksum), place it under its content address, swap the manifest.
-import { ApiError } from "../api-error.ts";
+// @module commitSnapshot: verify an assembled upload (size, every section checksum, streamed SHA-256), place it under its content address, swap the manifest.
+import { ApiError, StorageUnavailableError } from "../api-error.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
@@ -16,22 +16,35 @@ async function objectSource(store: R2Store, key: string): Promise<ByteSource | n
   return info && { key, size: info.size, read: (offset, length) => store.getRange(key, offset, length, info.etag) };
 }
 
-/** SHA-256 of an R2 object, streamed through workerd's DigestStream (never whole in memory). */
-async function objectSha256(bucket: R2Bucket, key: string): Promise<string> {
-  const object = await bucket.get(key);
-  if (!object) throw new CorruptSnapshotError(`${key} vanished while being verified`);
+/**
+ * Copies the staged upload to `finalKey` in one streamed pass that also hashes it (workerd's
+ * DigestStream), R2 checking the declared SHA-256 on the way in. Returns the SHA-256 read; when it
+ * is not `sha256` nothing was stored under `finalKey`.
+ */
+async function copyHashing(bucket: R2Bucket, from: string, finalKey: string, sha256: string, size: number): Promise<string> {
+  const staged = await bucket.get(from);
+  if (!staged) throw new ApiError("upload_incomplete", `the upload of ${sha256} was removed while being published; publish again`);
+  const [toDigest, toCopy] = staged.body.tee();
   const digest = new crypto.DigestStream("SHA-256");
-  await object.body.pipeTo(digest);
-  return hex(await digest.digest);
+  const hashed = toDigest.pipeTo(digest).then(async () => hex(await digest.digest));
+  // A tee branch has no known length; R2 needs one.
+  const sized = new FixedLengthStream(size);
+  const copying = toCopy.pipeTo(sized.writable);
+  const stored = await bucket.put(finalKey, sized.readable, { sha256 }).then(
+    () => true,
+    (error: unknown) => error,
+  );
+  await copying.catch(() => {});
+  const actual = await hashed;
+  if (stored !== true && actual === sha256) throw new StorageUnavailableError(`copying ${from} to ${finalKey} failed: ${(stored as Error)?.message ?? String(stored)}`);
+  return actual;
 }
 
-/** Why the staged bytes are not the snapshot declared as `sha256` of `size` bytes, or its metadata when they are. */
-async function verifyStaged(bucket: R2Bucket, store: R2Store, sha256: string, size: number): Promise<SnapshotMeta> {
+/** Why the staged bytes are not a valid snapshot of `size` bytes (checked before anything points at them), or its metadata. */
+async function verifyStaged(store: R2Store, sha256: string, size: number): Promise<SnapshotMeta> {
   const source = await objectSource(store, stagingKey(sha256));
   if (!source) throw new CorruptSnapshotError("the assembled upload is missing");
   if (source.size !== size) throw new CorruptSnapshotError(`the upload is ${source.size} bytes, ${size} were declared (truncated?)`);
-  const actual = await objectSha256(bucket, source.key);
-  if (actual !== sha256) throw new CorruptSnapshotError(`its SHA-256 is ${actual}, not the declared content address ${sha256} (corrupted or truncated in transit?)`);
   return verifySnapshotSource(source);
 }
 
@@ -47,17 +60,19 @@ export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256:
   const placed = await objectSource(store, finalKey);
   if (!placed) {
     const record = await uploads.assemble(sha256);
+    const refuse = async (reason: string) => {
+      await uploads.discard(sha256);
+      return new ApiError("upload_refused", `the upload of ${sha256} is not a valid snapshot: ${reason}; nothing was kept`);
+    };
     let meta: SnapshotMeta;
     try {
-      meta = await verifyStaged(bucket, store, sha256, record.size);
+      meta = await verifyStaged(store, sha256, record.size);
     } catch (error) {
-      if (!(error instanceof CorruptSnapshotError)) throw error;
-      await uploads.discard(sha256);
-      throw new ApiError("upload_refused", `the upload of ${sha256} is not a valid snapshot: ${error.message}; nothing was kept`);
+      if (error instanceof CorruptSnapshotError) throw await refuse(error.message);
+      throw error;
     }
-    const staged = await bucket.get(stagingKey(sha256));
-    if (!staged) throw new ApiError("upload_incomplete", `the upload of ${sha256} was removed while being published; publish again`);
-    await bucket.put(finalKey, staged.body, { sha256 });
+    const actual = await copyHashing(bucket, stagingKey(sha256), finalKey, sha256, record.size);
+    if (actual !== sha256) throw await refuse(`its SHA-256 is ${actual}, not the declared content address ${sha256} (corrupted or truncated in transit?)`);
     await uploads.discard(sha256);
     return recordVersion(store, meta, sha256, record.size);
   }
