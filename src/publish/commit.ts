@@ -16,28 +16,31 @@ async function objectSource(store: R2Store, key: string): Promise<ByteSource | n
   return info && { key, size: info.size, read: (offset, length) => store.getRange(key, offset, length, info.etag) };
 }
 
-/**
- * Copies the staged upload to `finalKey` in one streamed pass that also hashes it (workerd's
- * DigestStream), R2 checking the declared SHA-256 on the way in. Returns the SHA-256 read; when it
- * is not `sha256` nothing was stored under `finalKey`.
- */
-async function copyHashing(bucket: R2Bucket, from: string, finalKey: string, sha256: string, size: number): Promise<string> {
-  const staged = await bucket.get(from);
-  if (!staged) throw new ApiError("upload_incomplete", `the upload of ${sha256} was removed while being published; publish again`);
-  const [toDigest, toCopy] = staged.body.tee();
+/** SHA-256 of an R2 object, streamed through workerd's DigestStream (never whole in memory). */
+async function objectSha256(bucket: R2Bucket, key: string): Promise<string> {
+  const object = await bucket.get(key);
+  if (!object) throw new ApiError("upload_incomplete", `${key} was removed while being published; publish again`);
   const digest = new crypto.DigestStream("SHA-256");
-  const hashed = toDigest.pipeTo(digest).then(async () => hex(await digest.digest));
-  // A tee branch has no known length; R2 needs one.
-  const sized = new FixedLengthStream(size);
-  const copying = toCopy.pipeTo(sized.writable);
-  const stored = await bucket.put(finalKey, sized.readable, { sha256 }).then(
-    () => true,
-    (error: unknown) => error,
-  );
-  await copying.catch(() => {});
-  const actual = await hashed;
-  if (stored !== true && actual === sha256) throw new StorageUnavailableError(`copying ${from} to ${finalKey} failed: ${(stored as Error)?.message ?? String(stored)}`);
-  return actual;
+  await object.body.pipeTo(digest);
+  return hex(await digest.digest);
+}
+
+/**
+ * Copies the staged upload to `finalKey`, streamed, with R2 checking on the way in that its SHA-256
+ * is the declared `sha256` (nothing is stored otherwise). On a refusal the staged bytes are hashed
+ * (DigestStream) to tell a content mismatch, returned as the SHA-256 found, from a storage failure.
+ */
+async function copyVerified(bucket: R2Bucket, from: string, finalKey: string, sha256: string): Promise<string> {
+  const staged = await bucket.get(from);
+  if (!staged) throw new ApiError("upload_incomplete", `${from} was removed while being published; publish again`);
+  try {
+    await bucket.put(finalKey, staged.body, { sha256 });
+    return sha256;
+  } catch (error) {
+    const actual = await objectSha256(bucket, from);
+    if (actual === sha256) throw new StorageUnavailableError(`copying ${from} to ${finalKey} failed: ${(error as Error)?.message ?? String(error)}`);
+    return actual;
+  }
 }
 
 /** Why the staged bytes are not a valid snapshot of `size` bytes (checked before anything points at them), or its metadata. */
@@ -71,7 +74,7 @@ export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256:
       if (error instanceof CorruptSnapshotError) throw await refuse(error.message);
       throw error;
     }
-    const actual = await copyHashing(bucket, stagingKey(sha256), finalKey, sha256, record.size);
+    const actual = await copyVerified(bucket, stagingKey(sha256), finalKey, sha256);
     if (actual !== sha256) throw await refuse(`its SHA-256 is ${actual}, not the declared content address ${sha256} (corrupted or truncated in transit?)`);
     await uploads.discard(sha256);
     return recordVersion(store, meta, sha256, record.size);
