@@ -1,4 +1,4 @@
-// @module commitSnapshot: verify an assembled upload (size, every section checksum, streamed SHA-256), place it under its content address, swap the manifest.
+// @module commitSnapshot: verify an assembled upload (size, every section checksum, SHA-256 = content address), place it under that address, swap the manifest.
 import { ApiError, StorageUnavailableError } from "../api-error.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
@@ -52,8 +52,8 @@ async function verifyStaged(store: R2Store, sha256: string, size: number): Promi
 }
 
 /**
- * Publishes the snapshot `sha256`: from its finished upload (verified, then copied to
- * `snapshots/<sha256>.snap` with R2 checking the SHA-256 again), or, with no upload under way, the
+ * Publishes the snapshot `sha256`: from its finished upload (sections verified, then copied to
+ * `snapshots/<sha256>.snap` only if its SHA-256 is `sha256`), or, with no upload under way, the
  * one already stored there. Refused content is deleted with everything its upload left. The
  * manifest is swapped last, conditionally, as publishSnapshot does.
  */
