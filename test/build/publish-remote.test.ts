@@ -99,4 +99,19 @@ describe("appstruct publish --url", () => {
     const manifest = JSON.parse((await get("/publish/applications/Pet%20Store%20%26%20Co")).text) as { versions: { analyzedAt: string }[] };
     expect(manifest.versions.map((v) => v.analyzedAt)).toEqual(["2026-10-15T09:30:00+02:00"]);
   });
+
+  it("prune --analyzed-at removes that version (rollback); usage errors exit 2", async () => {
+    const run = await cli(["prune", "--url", server.url, "--token", TOKEN, "A/B + ü&Co", "--analyzed-at", "2026-04-01T06:00:00Z"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("A/B + ü&Co: removed 1 version (2026-04-01T08:00:00+02:00); 0 kept\n");
+    const gone = await fetch(`${server.url}/rest/applications/A%2FB%20%2B%20%C3%BC%26Co/objects?limit=1`);
+    expect(gone.status).toBe(404);
+    for (const args of [["--keep", "1", "--analyzed-at", "2026-01-01T00:00:00Z"], []]) {
+      const usage = await cli(["prune", "--url", server.url, "--token", TOKEN, ...args]);
+      expect(usage.code, usage.stderr).toBe(2);
+    }
+    const badPart = await cli(["publish", "--url", server.url, "--token", TOKEN, "--part-mib", "4", `${EXAMPLES}/petstore-v1.json`]);
+    expect(badPart.code).toBe(2);
+    expect(badPart.stderr).toContain("--part-mib must be from 5");
+  });
 });
