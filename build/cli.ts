@@ -132,23 +132,73 @@ program
   .argument("<files...>", "analyses (.json, .ndjson) and/or snapshots")
   .option("--local", "publish to the local store that `npm run dev` serves (default)")
   .option("--remote", "publish to the R2 bucket configured in wrangler.toml (needs Cloudflare credentials)")
-  .action(async (files: string[], options: { local?: boolean; remote?: boolean }) => {
-    if (options.local && options.remote) throw new ExitError(EXIT.usage, "choose one of --local and --remote");
-    const { openStore } = await import("./store.ts");
-    const { InputRefused, publishFiles } = await import("./publish.ts");
-    const opened = await openStore(options.remote ? "remote" : "local");
+  .option("--url <base URL>", "publish through a deployed worker's publish API (needs its PUBLISH_TOKEN)")
+  .option("--token <token>", "the worker's PUBLISH_TOKEN (default: $APPSTRUCT_PUBLISH_TOKEN)")
+  .option("--part-mib <MiB>", "upload part size with --url, 5 to 95", positiveInteger, 64)
+  .action(async (files: string[], options: { local?: boolean; remote?: boolean; url?: string; token?: string; partMib: number }) => {
+    if ([options.local, options.remote, options.url].filter(Boolean).length > 1) throw new ExitError(EXIT.usage, "choose one of --local, --remote and --url");
+    if (options.partMib < 5 || options.partMib > 95) throw new ExitError(EXIT.usage, "--part-mib must be from 5 (R2's smallest part) to 95 (under a Worker's 100 MB request body)");
+    const { InputRefused, publishFilesTo, storeTarget } = await import("./publish.ts");
+    let opened: { target: import("./publish.ts").PublishTarget; where: string; close(): Promise<void> };
+    if (options.url) {
+      const [{ PublishClient }, { remoteTarget }] = await Promise.all([import("./publish-client.ts"), import("./remote.ts")]);
+      opened = { target: remoteTarget(new PublishClient({ url: options.url, token: remoteToken(options.token), partSize: options.partMib * 1024 * 1024 })), where: options.url, close: async () => {} };
+    } else {
+      const { openStore } = await import("./store.ts");
+      const store = await openStore(options.remote ? "remote" : "local");
+      opened = { ...store, target: storeTarget(store.store) };
+    }
     try {
-      const results = await publishFiles(opened.store, files, (line) => console.log(line));
+      const results = await publishFilesTo(opened.target, files, (line) => console.log(line));
       console.log(`${results.filter((r) => r.outcome === "published").length} published, ${results.filter((r) => r.outcome === "unchanged").length} unchanged — ${opened.where}`);
     } catch (error) {
+      await failOnPublishApi(error);
       if (!(error instanceof InputRefused)) throw error;
       if (error.cause instanceof AnalysisRefused) reportRefusal(error.path, error.cause, "nothing published");
       if (error.cause instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `${error.path}: not a valid snapshot: ${error.cause.message}; nothing published`);
+      await failOnPublishApi(error.cause);
       throw error.cause;
     } finally {
       await opened.close();
     }
   });
+
+program
+  .command("prune")
+  .description("remove old versions through a worker's publish API: from the manifest first, their snapshots after")
+  .argument("[application]", "the application (default: every application)")
+  .requiredOption("--url <base URL>", "the worker's base URL")
+  .option("--token <token>", "the worker's PUBLISH_TOKEN (default: $APPSTRUCT_PUBLISH_TOKEN)")
+  .option("--keep <n>", "versions to keep, newest first", positiveInteger)
+  .option("--analyzed-at <time...>", "remove the versions analyzed at these times (rolls back a bad analysis); needs <application>")
+  .action(async (application: string | undefined, options: { url: string; token?: string; keep?: number; analyzedAt?: string[] }) => {
+    if (options.keep === undefined && !options.analyzedAt) throw new ExitError(EXIT.usage, "give --keep <n> and/or --analyzed-at <time...>");
+    if (options.analyzedAt && application === undefined) throw new ExitError(EXIT.usage, "--analyzed-at needs the application");
+    const { PublishClient } = await import("./publish-client.ts");
+    const client = new PublishClient({ url: options.url, token: remoteToken(options.token) });
+    try {
+      for (const name of application === undefined ? await client.applications() : [application]) {
+        const { removed, kept } = await client.prune(name, { keep: options.keep, analyzedAt: options.analyzedAt });
+        console.log(`${name}: removed ${removed.length} version${removed.length === 1 ? "" : "s"}${removed.length ? ` (${removed.map((v) => v.analyzedAt).join(", ")})` : ""}; ${kept.length} kept${kept.length ? `, newest ${kept.at(-1)!.analyzedAt}` : ""}`);
+      }
+    } catch (error) {
+      await failOnPublishApi(error);
+      throw error;
+    }
+  });
+
+/** The publish token of `--token` or $APPSTRUCT_PUBLISH_TOKEN, else a usage error. */
+function remoteToken(option: string | undefined): string {
+  const token = option ?? (process.env.APPSTRUCT_PUBLISH_TOKEN || undefined);
+  if (!token) throw new ExitError(EXIT.usage, "--url needs the worker's publish token: --token <token> or APPSTRUCT_PUBLISH_TOKEN");
+  return token;
+}
+
+/** A refusal of the publish API as an exit: 1 when the content was refused (422), 3 otherwise. */
+async function failOnPublishApi(error: unknown): Promise<void> {
+  const { PublishApiError } = await import("./publish-client.ts");
+  if (error instanceof PublishApiError) throw new ExitError(error.status === 422 ? EXIT.refused : EXIT.failed, error.message);
+}
 
 program
   .command("list")

@@ -1,7 +1,7 @@
 // @module publishFiles: compiles what is an analysis (status against the newest earlier published version) and publishes each.
 import { readFile } from "node:fs/promises";
 import type { BlobStore } from "../src/storage/blob-store.ts";
-import { snapshotKey } from "../src/storage/manifest.ts";
+import { type ManifestVersion, snapshotKey } from "../src/storage/manifest.ts";
 import type { SnapshotMeta } from "../src/format/model.ts";
 import { type PublishResult, publishSnapshot, readManifest, verifySnapshot } from "../src/storage/publish.ts";
 import { peekInput } from "./analysis/peek.ts";
@@ -23,18 +23,48 @@ export class InputRefused extends Error {
 }
 
 /**
+ * Where publishFiles publishes: a BlobStore directly (`--local`, `--remote`) or the worker's publish
+ * API (`--url`). `versions` and `snapshot` give the status base; `publish` stores one snapshot.
+ */
+export interface PublishTarget {
+  /** Published versions of `application`, oldest first. */
+  versions(application: string): Promise<ManifestVersion[]>;
+  /** The bytes of the published snapshot `sha256`. */
+  snapshot(sha256: string): Promise<Uint8Array>;
+  /** Stores one snapshot (read from `path`) and lists it in its application's manifest. */
+  publish(bytes: Uint8Array, path: string): Promise<PublishResult>;
+}
+
+export function storeTarget(store: BlobStore): PublishTarget {
+  return {
+    versions: async (application) => (await readManifest(store, application))?.versions ?? [],
+    async snapshot(sha256) {
+      const stored = await store.get(snapshotKey(sha256));
+      if (!stored) throw new Error(`a manifest lists ${sha256}, which is missing from the store`);
+      return stored.bytes;
+    },
+    publish: (bytes) => publishSnapshot(store, bytes),
+  };
+}
+
+/** publishFiles into a BlobStore. */
+export function publishFiles(store: BlobStore, paths: string[], log: (line: string) => void): Promise<PublishedFile[]> {
+  return publishFilesTo(storeTarget(store), paths, log);
+}
+
+/**
  * Publishes `paths`. Every input is compiled and verified first, in analyzedAt order, each analysis's
  * status computed against the newest earlier version of its application — published already or
  * earlier in this batch — so one refused input publishes nothing. Then the snapshots are published
  * in that order.
  */
-export async function publishFiles(store: BlobStore, paths: string[], log: (line: string) => void): Promise<PublishedFile[]> {
+export async function publishFilesTo(target: PublishTarget, paths: string[], log: (line: string) => void): Promise<PublishedFile[]> {
   const inputs = await Promise.all(paths.map(peekInput));
   inputs.sort((a, b) => (a.analyzedAtMs ?? 0) - (b.analyzedAtMs ?? 0));
   const compiled: { path: string; bytes: Uint8Array; meta: SnapshotMeta }[] = [];
   for (const input of inputs) {
     try {
-      const bytes = input.kind === "snapshot" ? new Uint8Array(await readFile(input.path)) : (await compileAnalysis(input.path, (application, at) => previousVersion(store, compiled, application, at))).bytes;
+      const bytes = input.kind === "snapshot" ? new Uint8Array(await readFile(input.path)) : (await compileAnalysis(input.path, (application, at) => previousVersion(target, compiled, application, at))).bytes;
       compiled.push({ path: input.path, bytes, meta: await verifySnapshot(bytes) });
     } catch (error) {
       throw new InputRefused(input.path, error);
@@ -42,24 +72,21 @@ export async function publishFiles(store: BlobStore, paths: string[], log: (line
   }
   const results: PublishedFile[] = [];
   for (const { path, bytes } of compiled) {
-    const result = await publishSnapshot(store, bytes);
+    const result = await target.publish(bytes, path);
     const v = result.version;
-    log(`${path}: ${result.outcome === "published" ? "published" : "already published"} ${result.application} @ ${v.analyzedAt} (${v.counts.objects} objects, ${v.counts.links} links, sha256 ${v.sha256.slice(0, 12)})`);
+    log(`${path}: ${result.outcome === "published" ? "published" : "already published"} ${result.application} @ ${v.analyzedAt} (${v.counts.objects} objects, ${v.counts.links} links, sha256 ${v.sha256})`);
     results.push({ path, ...result });
   }
   return results;
 }
 
 /** The status base for an analysis: the newest earlier version of its application, in this batch or published. */
-async function previousVersion(store: BlobStore, batch: readonly { bytes: Uint8Array; meta: SnapshotMeta }[], application: string, analyzedAtMs: number): Promise<StatusBase | null> {
+async function previousVersion(target: PublishTarget, batch: readonly { bytes: Uint8Array; meta: SnapshotMeta }[], application: string, analyzedAtMs: number): Promise<StatusBase | null> {
   const inBatch = batch.filter((c) => c.meta.application === application && c.meta.analyzedAtMs < analyzedAtMs).at(-1);
-  const manifest = await readManifest(store, application);
-  const published = manifest?.versions.filter((v) => v.analyzedAtMs < analyzedAtMs).at(-1);
+  const published = (await target.versions(application)).filter((v) => v.analyzedAtMs < analyzedAtMs).at(-1);
   if (inBatch && (!published || inBatch.meta.analyzedAtMs >= published.analyzedAtMs)) return loadStatusBase(inBatch.bytes);
   if (!published) return null;
-  const stored = await store.get(snapshotKey(published.sha256));
-  if (!stored) throw new Error(`the manifest of ${application} lists ${published.sha256}, which is missing from the store`);
-  return loadStatusBase(stored.bytes);
+  return loadStatusBase(await target.snapshot(published.sha256));
 }
 
 /** Applications in the store with their versions, oldest first. */

@@ -33,6 +33,8 @@ export interface DevServerOptions {
   files: string[];
   /** Publishing lines ("…: published …"); silent when omitted. */
   log?: (line: string) => void;
+  /** Worker vars and secrets for this run (`--var NAME:VALUE`), e.g. PUBLISH_TOKEN. */
+  vars?: Record<string, string>;
   /** How long to wait for `/rest/ready` (default 90 s). */
   readyTimeoutMs?: number;
 }
@@ -176,6 +178,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       "--persist-to", persistDir,
       "--env-file", envFile,
       "--show-interactive-dev-session=false",
+      ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     {
       cwd: PROJECT_ROOT,

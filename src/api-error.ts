@@ -20,28 +20,42 @@ export const ERROR_TITLES = {
   storage_unavailable: [503, "Storage unavailable"],
 } as const;
 
+/** The read API's codes (semantics.md §6, and the OpenAPI document). */
 export type ErrorCode = keyof typeof ERROR_TITLES;
+
+/** Codes of the publish API (/publish) only: outside the read API's contract. */
+export const PUBLISH_ERROR_TITLES = {
+  publishing_disabled: [403, "Publishing disabled"],
+  upload_not_found: [404, "Upload not found"],
+  upload_incomplete: [409, "Upload incomplete"],
+  upload_refused: [422, "Upload refused"],
+} as const;
+
+export type AnyErrorCode = ErrorCode | keyof typeof PUBLISH_ERROR_TITLES;
+
+const TITLES: Record<AnyErrorCode, readonly [number, string]> = { ...ERROR_TITLES, ...PUBLISH_ERROR_TITLES };
 
 /** The RFC 9457-shaped body of every error response (its zod schema: ProblemSchema in query/api-schemas.ts). */
 export type { ProblemBody };
 
 export class ApiError extends Error {
-  readonly code: ErrorCode;
+  readonly code: AnyErrorCode;
   readonly status: number;
   readonly parameter: string | undefined;
   /** Extra response headers (Allow on 405, WWW-Authenticate on 401). */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, detail: string, options: { parameter?: string; headers?: Record<string, string> } = {}) {
+  constructor(code: AnyErrorCode, detail: string, options: { parameter?: string; headers?: Record<string, string> } = {}) {
     super(detail);
     this.code = code;
-    this.status = ERROR_TITLES[code][0];
+    this.status = TITLES[code][0];
     this.parameter = options.parameter;
     this.headers = options.headers ?? {};
   }
 
   toBody(): ProblemBody {
-    const body: ProblemBody = { status: this.status, title: ERROR_TITLES[this.code][1], code: this.code, detail: this.message };
+    // ProblemBody types the read API's codes; the publish API's own go out in the same shape.
+    const body: ProblemBody = { status: this.status, title: TITLES[this.code][1], code: this.code as ErrorCode, detail: this.message };
     if (this.parameter !== undefined) body.parameter = this.parameter;
     return body;
   }

@@ -21,6 +21,8 @@ export interface Env {
   RATE_LIMITER?: RateLimiter;
   /** The period of RATE_LIMITER in seconds, for Retry-After; default 60. */
   RATE_LIMIT_PERIOD?: string;
+  /** Secret: the bearer token of the publish API (/publish); unset = publishing disabled (403). */
+  PUBLISH_TOKEN?: string;
   /** Megabytes (2^20 bytes) of decoded sections kept per isolate, least recently used evicted first; default 64. */
   SECTION_CACHE_MB?: string;
 }

@@ -28,7 +28,7 @@ export async function parseAccessPolicy(secret: string | undefined): Promise<Acc
 }
 
 /** Equal-length byte comparison whose time does not depend on where the bytes differ. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   let diff = a.length ^ b.length;
   for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i % b.length];
   return diff === 0;

@@ -7,6 +7,7 @@ import { decodeApplicationName } from "./application.ts";
 import { conditionalGet } from "./caching.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { enforceRateLimit, rateLimitKey } from "./rate-limit.ts";
+import { publishApi } from "../publish/routes.ts";
 import { problemResponse, toApiError } from "./problem.ts";
 import { mcpCors, mcpRoutes } from "../mcp/route.ts";
 import { levelRoutes } from "./routes/levels.ts";
@@ -74,6 +75,9 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
     app.all(route, (c) => {
       throw new ApiError("method_not_allowed", `${c.req.method} is not allowed here; this API is read-only: use GET or HEAD`, { headers: { Allow: "GET, HEAD" } });
     });
+
+  // The publish API (own token, own routes); the /rest API above stays read-only.
+  app.route("/publish", publishApi);
 
   app.notFound(() => problemResponse(new ApiError("route_not_found", "no such route; routes start with /rest/applications/{name}/")));
   app.onError((error, c) => {

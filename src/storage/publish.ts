@@ -1,7 +1,7 @@
 // @module publishSnapshot: content-addressed upload, read-back verification, then a conditional manifest swap.
 import { verifySection } from "../format/container.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
-import { Snapshot, memorySource } from "../format/snapshot.ts";
+import { type ByteSource, Snapshot, memorySource } from "../format/snapshot.ts";
 import type { SnapshotMeta } from "../format/model.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { MANIFEST_FORMAT, type Manifest, type ManifestVersion, decodeManifest, encodeManifest, manifestKey, snapshotKey, withVersion } from "./manifest.ts";
@@ -12,9 +12,14 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /** Opens `bytes` as a snapshot and checks every section's checksum; throws CorruptSnapshotError otherwise. */
-export async function verifySnapshot(bytes: Uint8Array): Promise<SnapshotMeta> {
-  const snapshot = await Snapshot.open(memorySource(bytes));
-  for (const entry of snapshot.toc.values()) verifySection(entry, bytes.subarray(entry.offset, entry.offset + entry.length));
+export function verifySnapshot(bytes: Uint8Array): Promise<SnapshotMeta> {
+  return verifySnapshotSource(memorySource(bytes));
+}
+
+/** verifySnapshot over any ByteSource, one section in memory at a time (a staged upload in R2). */
+export async function verifySnapshotSource(source: ByteSource): Promise<SnapshotMeta> {
+  const snapshot = await Snapshot.open(source);
+  for (const entry of snapshot.toc.values()) verifySection(entry, await source.read(entry.offset, entry.length));
   return snapshot.meta;
 }
 
@@ -42,21 +47,43 @@ export async function publishSnapshot(store: BlobStore, bytes: Uint8Array, now =
     const stored = await store.get(key);
     if (!stored || (await sha256Hex(stored.bytes)) !== sha256) throw new CorruptSnapshotError(`uploaded ${key} does not read back with the same SHA-256`);
   }
+  return recordVersion(store, meta, sha256, bytes.length, now);
+}
+
+/**
+ * Adds a version whose snapshot is already stored under its content address to its application's
+ * manifest (the last step of publishSnapshot, also used by the worker's publish API).
+ */
+export async function recordVersion(store: BlobStore, meta: SnapshotMeta, sha256: string, size: number, now = new Date()): Promise<PublishResult> {
   const version: ManifestVersion = {
     sha256,
     analyzedAt: meta.analyzedAt,
     analyzedAtMs: meta.analyzedAtMs,
-    size: bytes.length,
+    size,
     counts: { objects: meta.counts.objects, links: meta.counts.links },
     publishedAt: now.toISOString(),
   };
-  const mKey = manifestKey(meta.application);
+  let same: ManifestVersion | undefined;
+  await updateManifest(store, meta.application, (manifest) => {
+    same = manifest.versions.find((v) => v.analyzedAtMs === version.analyzedAtMs && v.sha256 === sha256);
+    return same ? null : withVersion(manifest, version);
+  });
+  return same ? { application: meta.application, version: same, outcome: "unchanged" } : { application: meta.application, version, outcome: "published" };
+}
+
+/**
+ * Replaces the manifest of `application` with `change(current)` (an empty manifest when there is
+ * none) by a conditional put on its ETag; on a lost race `change` runs again on the newer manifest.
+ * `change` returns null to leave the manifest as it is. Returns the manifest now stored.
+ */
+export async function updateManifest(store: BlobStore, application: string, change: (manifest: Manifest) => Manifest | null): Promise<Manifest> {
+  const mKey = manifestKey(application);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const current = await store.get(mKey);
-    const manifest: Manifest = current ? decodeManifest(current.bytes, mKey) : { format: MANIFEST_FORMAT, application: meta.application, versions: [] };
-    const same = manifest.versions.find((v) => v.analyzedAtMs === version.analyzedAtMs && v.sha256 === sha256);
-    if (same) return { application: meta.application, version: same, outcome: "unchanged" };
-    if (await store.putIf(mKey, encodeManifest(withVersion(manifest, version)), current?.etag ?? null)) return { application: meta.application, version, outcome: "published" };
+    const manifest: Manifest = current ? decodeManifest(current.bytes, mKey) : { format: MANIFEST_FORMAT, application, versions: [] };
+    const changed = change(manifest);
+    if (!changed) return manifest;
+    if (await store.putIf(mKey, encodeManifest(changed), current?.etag ?? null)) return changed;
     // Lost a race with another publisher: back off a little, re-read and merge again.
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt * Math.random())));
   }

@@ -1,0 +1,132 @@
+// @module The publish API under /publish: bearer-token auth, resumable uploads, commit, versions, prune (the /rest API stays read-only).
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { ApiError } from "../api-error.ts";
+import { decodeApplicationName } from "../http/application.ts";
+import { StoreCatalog } from "../storage/catalog.ts";
+import { snapshotKey } from "../storage/manifest.ts";
+import { removeVersions } from "../storage/prune.ts";
+import { readManifest } from "../storage/publish.ts";
+import { R2Store } from "../storage/r2-store.ts";
+import { requirePublishToken } from "./auth.ts";
+import { commitSnapshot } from "./commit.ts";
+import { MAX_PART_SIZE, MIN_PART_SIZE, Uploads } from "./uploads.ts";
+
+/** The worker bindings the publish API uses (absent on `appstruct serve`: publishing is then disabled). */
+export interface PublishBindings {
+  SNAPSHOTS?: R2Bucket;
+  PUBLISH_TOKEN?: string;
+}
+
+type PublishEnv = { Bindings: PublishBindings | undefined };
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lower-case hex digits (the snapshot's SHA-256)");
+const BeginBody = z.object({
+  sha256: Sha256,
+  size: z.number().int().min(1),
+  partSize: z.number().int().min(MIN_PART_SIZE).max(MAX_PART_SIZE),
+});
+const PruneBody = z
+  .object({
+    keep: z.number().int().min(1).optional(),
+    analyzedAt: z.array(z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time")).max(1000).optional(),
+  })
+  .refine((b) => b.keep !== undefined || b.analyzedAt !== undefined, "give keep (versions to keep) and/or analyzedAt (versions to remove)");
+
+async function body<T>(c: Context<PublishEnv>, schema: z.ZodType<T>): Promise<T> {
+  let json: unknown;
+  try {
+    json = await c.req.json();
+  } catch {
+    throw new ApiError("invalid_parameter", "the request body must be JSON", { parameter: "body" });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError("invalid_parameter", `${issue.path.join(".") || "body"}: ${issue.message}`, { parameter: issue.path.join(".") || "body" });
+  }
+  return parsed.data;
+}
+
+const sha256Param = (c: Context<PublishEnv>) => {
+  const parsed = Sha256.safeParse(c.req.param("sha256"));
+  if (!parsed.success) throw new ApiError("invalid_parameter", `sha256 ${parsed.error.issues[0].message}`, { parameter: "sha256" });
+  return parsed.data;
+};
+
+/** `/publish/applications/{name}/...`: the name segment as sent, decoded once as the read API does. */
+const applicationParam = (c: Context<PublishEnv>) => decodeApplicationName(new URL(c.req.url).pathname.split("/")[3]);
+
+const bucketOf = (c: Context<PublishEnv>) => c.env!.SNAPSHOTS!;
+
+export const publishApi = new Hono<PublishEnv>();
+
+publishApi.use("*", async (c, next) => {
+  // Without a bucket (the Node server) there is nothing to publish to: disabled like a missing token.
+  await requirePublishToken(c.env?.SNAPSHOTS ? c.env.PUBLISH_TOKEN : undefined, c.req.header("Authorization"));
+  c.header("Cache-Control", "no-store");
+  await next();
+});
+
+publishApi.post("/uploads", async (c) => {
+  const { sha256, size, partSize } = await body(c, BeginBody);
+  const stored = await new R2Store(bucketOf(c)).head(snapshotKey(sha256));
+  if (stored?.size === size) return c.json({ sha256, size, stored: true });
+  return c.json({ ...(await new Uploads(bucketOf(c)).begin(sha256, size, partSize)), stored: false });
+});
+
+publishApi.get("/uploads/:sha256", async (c) => c.json(await new Uploads(bucketOf(c)).find(sha256Param(c))));
+
+publishApi.put("/uploads/:sha256/parts/:part", async (c) => {
+  const length = c.req.header("Content-Length");
+  const part = Number(c.req.param("part"));
+  return c.json(await new Uploads(bucketOf(c)).putPart(sha256Param(c), part, c.req.raw.body, length === undefined ? null : Number(length)));
+});
+
+publishApi.delete("/uploads/:sha256", async (c) => {
+  await new Uploads(bucketOf(c)).discard(sha256Param(c));
+  return c.body(null, 204);
+});
+
+publishApi.post("/snapshots/:sha256", async (c) => {
+  const bucket = bucketOf(c);
+  return c.json(await commitSnapshot(bucket, new Uploads(bucket), sha256Param(c)));
+});
+
+publishApi.get("/snapshots/:sha256", async (c) => {
+  const sha256 = sha256Param(c);
+  const object = await bucketOf(c).get(snapshotKey(sha256));
+  if (!object) throw new ApiError("route_not_found", `no snapshot ${sha256} is stored`);
+  return c.body(object.body, 200, { "Content-Type": "application/octet-stream", "Content-Length": String(object.size), ETag: object.httpEtag });
+});
+
+publishApi.get("/applications", async (c) => c.json({ applications: await new StoreCatalog(new R2Store(bucketOf(c))).applications() }));
+
+publishApi.get("/applications/:name", async (c) => {
+  const application = applicationParam(c);
+  const manifest = await readManifest(new R2Store(bucketOf(c)), application);
+  if (!manifest) throw new ApiError("application_not_found", `no analysis of application ${JSON.stringify(application)} is published`);
+  return c.json({ application, versions: manifest.versions });
+});
+
+publishApi.post("/applications/:name/prune", async (c) => {
+  const application = applicationParam(c);
+  const { keep, analyzedAt } = await body(c, PruneBody);
+  const store = new R2Store(bucketOf(c));
+  if (!(await readManifest(store, application))) throw new ApiError("application_not_found", `no analysis of application ${JSON.stringify(application)} is published`);
+  return c.json({ application, ...(await removeVersions(store, application, { keep, analyzedAtMs: analyzedAt?.map((s) => Date.parse(s)) })) });
+});
+
+const ALLOWED: [string, string][] = [
+  ["/uploads", "POST"],
+  ["/uploads/:sha256", "GET, DELETE"],
+  ["/uploads/:sha256/parts/:part", "PUT"],
+  ["/snapshots/:sha256", "GET, POST"],
+  ["/applications", "GET"],
+  ["/applications/:name", "GET"],
+  ["/applications/:name/prune", "POST"],
+];
+for (const [path, allow] of ALLOWED)
+  publishApi.all(path, (c) => {
+    throw new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${allow}`, { headers: { Allow: allow } });
+  });
