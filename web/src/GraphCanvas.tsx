@@ -46,7 +46,7 @@ const STYLE: cytoscape.StylesheetJson = [
 ];
 
 export function layoutFor(links: number, direction: "TB" | "LR" = "TB"): LayoutOptions {
-  if (links <= LAYERED_LAYOUT_MAX_LINKS) return { name: "dagre", rankDir: direction, nodeSep: 30, rankSep: 70, padding: 20 } as LayoutOptions;
+  if (links <= LAYERED_LAYOUT_MAX_LINKS) return { name: "dagre", rankDir: direction, nodeSep: 90, rankSep: 80, padding: 20 } as LayoutOptions;
   return { name: "concentric", concentric: (node: cytoscape.NodeSingular) => node.data("size"), levelWidth: () => 10, padding: 20, animate: false } as LayoutOptions;
 }
 
@@ -63,8 +63,7 @@ export function GraphCanvas(props: { elements: ElementDefinition[]; layout: Layo
       style: STYLE,
       layout: props.layout,
       minZoom: 0.2,
-      maxZoom: 3,
-      wheelSensitivity: 0.3,
+      maxZoom: 1.6,
       boxSelectionEnabled: false,
     });
     cy.on("tap", "node", (event) => activate.current?.(event.target.id()));

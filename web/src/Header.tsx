@@ -20,6 +20,10 @@ export function Header(props: { params: URLSearchParams; applications: Applicati
       <h1>
         <a href="/">appstruct explorer</a>
       </h1>
+      <nav aria-label="Views" class="tabs">
+        {tab("search", "Search")}
+        {tab("levels", "Levels")}
+      </nav>
       <div class="pickers">
         <label>
           Application{" "}
@@ -40,7 +44,7 @@ export function Header(props: { params: URLSearchParams; applications: Applicati
           </select>
         </label>
         <span id="version-hint" class="hint">
-          the version searched (the API's <code>date</code>); objects and levels are the newest
+          for search (<code>date</code>)
         </span>
         <details class="key">
           <summary>API key</summary>
@@ -59,10 +63,6 @@ export function Header(props: { params: URLSearchParams; applications: Applicati
           </form>
         </details>
       </div>
-      <nav aria-label="Views" class="tabs">
-        {tab("search", "Search")}
-        {tab("levels", "Levels")}
-      </nav>
     </header>
   );
 }

@@ -36,7 +36,7 @@ function useLoaded<T>(key: string | null, load: (signal: AbortSignal) => Promise
       return;
     }
     const controller = new AbortController();
-    setState((s) => ({ ...s, key, loading: true }));
+    setState({ key, data: undefined, error: undefined, loading: true });
     load(controller.signal).then(
       (data) => !controller.signal.aborted && setState({ key, data, error: undefined, loading: false }),
       (error: unknown) => {
