@@ -30,6 +30,8 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: "node.focus", style: { "background-color": "#c2571a", "font-weight": "bold" } },
   { selector: "node.start", style: { "background-color": "#2e8540", shape: "round-rectangle" } },
   { selector: "node.end", style: { "background-color": "#8a3ea8", shape: "round-rectangle" } },
+  { selector: "node.label-left", style: { "text-halign": "left", "text-valign": "center", "text-margin-x": -6, "text-margin-y": 0, "text-max-width": "190px" } },
+  { selector: "node.label-right", style: { "text-halign": "right", "text-valign": "center", "text-margin-x": 6, "text-margin-y": 0, "text-max-width": "190px" } },
   { selector: "node:selected", style: { "border-width": 3, "border-color": "#f0b400" } },
   {
     selector: "edge",
@@ -45,8 +47,11 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: "edge.reach", style: { "line-style": "dashed", "line-color": "#b39bc4", "target-arrow-color": "#b39bc4" } },
 ];
 
-export function layoutFor(links: number, direction: "TB" | "LR" = "TB"): LayoutOptions {
-  if (links <= LAYERED_LAYOUT_MAX_LINKS) return { name: "dagre", rankDir: direction, nodeSep: 90, rankSep: 80, padding: 20 } as LayoutOptions;
+/** Positions given with the nodes, fitted into the canvas. */
+export const PRESET_LAYOUT: LayoutOptions = { name: "preset", fit: true, padding: 16 };
+
+export function layoutFor(links: number): LayoutOptions {
+  if (links <= LAYERED_LAYOUT_MAX_LINKS) return { name: "dagre", rankDir: "TB", nodeSep: 90, rankSep: 80, padding: 20 } as LayoutOptions;
   return { name: "concentric", concentric: (node: cytoscape.NodeSingular) => node.data("size"), levelWidth: () => 10, padding: 20, animate: false } as LayoutOptions;
 }
 

@@ -198,7 +198,7 @@ function LevelObjects(props: { app: string; node: ApiLevel5Node | undefined }) {
   return (
     <div>
       <p class="total" role="status" data-testid="level-objects-total">
-        {objects.length.toLocaleString("en")} objects in {props.node.fullName}
+        {objects.length.toLocaleString("en")} objects in {props.node.name}
       </p>
       <table data-testid="level-objects">
         <thead>
