@@ -73,15 +73,18 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     // Search: one filter with an operator; the total and the rows are the API's.
     await page.goto(`${server.url}/`);
     await eventually(() => page.locator("select").first().inputValue()).toBe(app);
-    await page.getByRole("button", { name: "Add filter" }).click();
     await page.getByLabel("Filter 1: value").fill("find");
+    await page.getByRole("button", { name: "Add filter" }).click();
+    await page.getByLabel("Filter 2: field").selectOption("type");
+    await page.getByLabel("Filter 2: value").fill("Java");
     await page.getByLabel("Operator").selectOption("startswith");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    const search = await rest<ApiFindObjectsResult>(`${base}/objects?limit=25&name=find&operator=startswith`);
+    const search = await rest<ApiFindObjectsResult>(`${base}/objects?limit=25&name=find&type=Java&operator=startswith`);
     expect(search.totalObjects).toBeGreaterThan(0);
     await eventually(() => page.getByTestId("search-total").innerText()).toBe(`${search.totalObjects} objects match; showing 1–${search.objects.length}.`);
     expect(await cells(page, "search-results", 1)).toEqual(search.objects.map((o) => o.name));
-    expect(new URL(page.url()).searchParams.getAll("name")).toEqual(["find"]);
+    const state = new URL(page.url()).searchParams;
+    expect([state.getAll("name"), state.getAll("type"), state.get("operator")]).toEqual([["find"], ["Java"], "startswith"]);
     await shot("1-search");
 
     // The object of the results with the most callees; its view is what the API answers.

@@ -26,7 +26,11 @@ const DEFAULT_PAGE_SIZE = "25";
 
 type Filter = { kind: (typeof FILTERS)[number]; value: string };
 
-const filtersOf = (params: URLSearchParams): Filter[] => FILTERS.flatMap((kind) => params.getAll(kind).map((value) => ({ kind, value })));
+/** The filters of the URL; without any, one empty Name row ready to type into. */
+function filtersOf(params: URLSearchParams): Filter[] {
+  const filters = FILTERS.flatMap((kind) => params.getAll(kind).map((value) => ({ kind, value })));
+  return filters.length ? filters : [{ kind: "name", value: "" }];
+}
 
 export function SearchView(props: { app: string; params: URLSearchParams }) {
   const { app, params } = props;
@@ -69,7 +73,7 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
       <form class="search" onSubmit={submit} role="search" aria-label="Find objects">
         <fieldset>
           <legend>Filters (values of one filter combine with OR, different filters with AND)</legend>
-          {filters.length === 0 && <p class="hint">No filter: every object is listed.</p>}
+          {filters.every((f) => f.value === "") && <p class="hint">No filter: every object is listed.</p>}
           {filters.map((filter, index) => (
             <div class="filter-row" key={index}>
               <label>
