@@ -39,6 +39,17 @@ describe("drawableGraph", () => {
     expect([drawn.matchingNodes, drawn.linksInScope]).toEqual([3, 3]);
   });
 
+  it("a bound on links keeps those among the largest nodes, in the graph's order", () => {
+    // Ranks: Beta 0, Delta 1, Alpha 2, Gamma 3. Links by their weaker end: Delta→Beta 1, Alpha→Beta 2, Alpha→Delta 2, Beta→Gamma 3, Gamma→Alpha 3.
+    const drawn = drawableGraph(GRAPH, { scope: null, nameFilter: "", topN: 4, maxLinks: 3 });
+    expect(drawn.links).toEqual([
+      { origin: 0, target: 1 },
+      { origin: 3, target: 1 },
+      { origin: 0, target: 3 },
+    ]);
+    expect(drawn.linksAmongDrawn).toBe(5);
+  });
+
   it("the name filter is a case-insensitive substring", () => {
     const drawn = drawableGraph(GRAPH, { scope: null, nameFilter: "TA", topN: 50 });
     expect(drawn.nodes.map((n) => n.name)).toEqual(["Beta", "Delta"]);
@@ -57,15 +68,24 @@ describe("drawableGraph", () => {
 
   it("draws min(N, matching) nodes, none smaller than one left out, and exactly the links among them", () => {
     fc.assert(
-      fc.property(randomGraph, fc.constantFrom("", "a", "B"), fc.nat(8), ({ graph, scope }, nameFilter, topN) => {
-        const drawn = drawableGraph(graph, { scope, nameFilter, topN });
+      fc.property(randomGraph, fc.constantFrom("", "a", "B"), fc.nat(8), fc.nat(50), ({ graph, scope }, nameFilter, topN, maxLinks) => {
+        const drawn = drawableGraph(graph, { scope, nameFilter, topN, maxLinks });
         const matching = graph.nodes.filter((n) => (scope === null || scope.has(n._id)) && n.name.toLowerCase().includes(nameFilter.toLowerCase()));
         expect(drawn.matchingNodes).toBe(matching.length);
         expect(drawn.nodes.length).toBe(Math.min(topN, matching.length));
         const ids = new Set(drawn.nodes.map((n) => n._id));
         const smallestDrawn = Math.min(...drawn.nodes.map((n) => n.nbObjects));
         for (const n of matching) if (!ids.has(n._id)) expect(n.nbObjects).toBeLessThanOrEqual(smallestDrawn);
-        expect(drawn.links).toEqual(graph.links.filter((l) => ids.has(l.origin._id) && ids.has(l.target._id)).map((l) => ({ origin: l.origin._id, target: l.target._id })));
+        const among = graph.links.filter((l) => ids.has(l.origin._id) && ids.has(l.target._id)).map((l) => ({ origin: l.origin._id, target: l.target._id }));
+        expect(drawn.linksAmongDrawn).toBe(among.length);
+        expect(drawn.links.length).toBe(Math.min(maxLinks, among.length));
+        // A subsequence of the links among drawn nodes, none with a weaker end than one left out.
+        const rank = new Map(drawn.nodes.map((n, i) => [n._id, i]));
+        const weaker = (l: { origin: number; target: number }) => Math.max(rank.get(l.origin)!, rank.get(l.target)!);
+        const kept = new Set(drawn.links.map((l) => `${l.origin}>${l.target}`));
+        expect(among.filter((l) => kept.has(`${l.origin}>${l.target}`))).toEqual(drawn.links);
+        const weakestKept = Math.max(-1, ...drawn.links.map(weaker));
+        for (const l of among) if (!kept.has(`${l.origin}>${l.target}`)) expect(weaker(l)).toBeGreaterThanOrEqual(weakestKept);
         for (const n of drawn.nodes) expect([n.linksOut, n.linksIn]).toEqual([graph.links.filter((l) => l.origin._id === n._id).length, graph.links.filter((l) => l.target._id === n._id).length]);
       }),
     );

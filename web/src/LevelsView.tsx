@@ -3,7 +3,7 @@ import type { ElementDefinition } from "cytoscape";
 import { useMemo, useState } from "preact/hooks";
 import type { ApiLevel5Node, ApiLevelGraph, ApiLevelNode } from "../../src/query/api-schemas.ts";
 import { appPath, restUrl } from "./api.ts";
-import { GraphCanvas, layoutFor } from "./GraphCanvas.tsx";
+import { BIG_GRAPH_ELEMENTS, GraphCanvas, layoutFor } from "./GraphCanvas.tsx";
 import { type DrawnGraph, drawableGraph, level2ChildrenByName } from "./level-graph.ts";
 import { Link } from "./Link.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
@@ -14,6 +14,8 @@ const MAX_LEVEL = 5;
 /** Choices of how many nodes are drawn ("all" draws every node in scope). */
 const TOP_CHOICES = ["25", "50", "100", "250", "all"] as const;
 const DEFAULT_TOP = "50";
+/** More links than this take seconds to paint on a canvas: the ones among the largest nodes are drawn. */
+export const MAX_DRAWN_LINKS = 3000;
 
 const graphUrl = (app: string, level: number) => `${appPath(app)}/levels/${level}/graph`;
 const nodesUrl = (app: string, level: number, id: number) => restUrl(`${appPath(app)}/levels/${level}/nodes`, { _id: String(id), select: "children" });
@@ -35,6 +37,11 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
   const graphOf = (l: number) => graphs.data?.[l - level];
   const drilled = path.map((id, i) => ({ id, level: level + i, node: graphOf(level + i)?.nodes.find((n) => n._id === id) }));
   const missing = graphs.data ? drilled.find((d) => !d.node) : undefined;
+  // One scope object per answer: a new one would draw the graph again.
+  const scope = useMemo(
+    () => (graphs.data && !missing ? scopeOf(parentLevel, parentId === null ? null : drilled[drilled.length - 1].node!.fullName, graphOf(2), children.data) : undefined),
+    [graphs.data, children.data, path.join(",")],
+  );
   const levelLink = (to: number[]) => withParams(params, { path: to.length ? to.join(",") : null, filter: null });
 
   return (
@@ -79,7 +86,7 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
           params={params}
           graph={graphOf(shown)!}
           level={shown}
-          scope={scopeOf(parentLevel, parentId === null ? null : drilled[drilled.length - 1].node!.fullName, graphOf(2), children.data)}
+          scope={scope!}
           onDrill={(id) => navigate(levelLink([...path, id]))}
         />
       )}
@@ -103,7 +110,7 @@ function LevelGraph(props: { params: URLSearchParams; graph: ApiLevelGraph; leve
   const { params, graph, level, scope } = props;
   const top = params.get("top") ?? DEFAULT_TOP;
   const [filter, setFilter] = useState(params.get("filter") ?? "");
-  const drawn = useMemo(() => drawableGraph(graph, { scope: scope.ids, nameFilter: params.get("filter") ?? "", topN: top === "all" ? Infinity : Number(top) }), [graph, scope.ids, params.get("filter"), top]);
+  const drawn = useMemo(() => drawableGraph(graph, { scope: scope.ids, nameFilter: params.get("filter") ?? "", topN: top === "all" ? Infinity : Number(top), maxLinks: MAX_DRAWN_LINKS }), [graph, scope.ids, params.get("filter"), top]);
   const elements = useMemo(() => elementsOf(drawn), [drawn]);
   const layout = useMemo(() => layoutFor(drawn.links.length), [drawn]);
   const drillable = level < MAX_LEVEL ? `level ${level + 1}` : "its objects";
@@ -132,8 +139,9 @@ function LevelGraph(props: { params: URLSearchParams; graph: ApiLevelGraph; leve
         <button type="submit">Filter</button>
       </form>
       <p class="total" role="status" data-testid="level-summary">
-        {`${drawn.nodes.length} of ${drawn.matchingNodes} nodes and ${drawn.links.length} of ${drawn.linksInScope} links drawn`}
-        {drawn.nodes.length < drawn.matchingNodes ? " (the nodes with the most objects; links to the others are left out)" : ""}.
+        {`${drawn.nodes.length.toLocaleString("en")} of ${drawn.matchingNodes.toLocaleString("en")} nodes and ${drawn.links.length.toLocaleString("en")} of ${drawn.linksInScope.toLocaleString("en")} links drawn`}
+        {drawn.nodes.length < drawn.matchingNodes ? " (the nodes with the most objects; links to the others are left out)" : ""}
+        {drawn.links.length < drawn.linksAmongDrawn ? `; at most ${MAX_DRAWN_LINKS.toLocaleString("en")} links are drawn, those among the largest nodes` : ""}.
       </p>
       <div class="level-grid">
         <GraphCanvas
@@ -184,7 +192,8 @@ function elementsOf(drawn: DrawnGraph): ElementDefinition[] {
   const max = Math.max(1, ...drawn.nodes.map((n) => n.nbObjects));
   // Area grows with the number of objects: the side with its square root.
   const nodes = drawn.nodes.map((n) => ({ data: { id: String(n._id), label: n.name, size: Math.round(18 + 46 * Math.sqrt(n.nbObjects / max)) } }));
-  const links = drawn.links.map((l) => ({ data: { id: `${l.origin}>${l.target}`, source: String(l.origin), target: String(l.target) } }));
+  const classes = drawn.nodes.length + drawn.links.length > BIG_GRAPH_ELEMENTS ? "many" : "";
+  const links = drawn.links.map((l) => ({ data: { id: `${l.origin}>${l.target}`, source: String(l.origin), target: String(l.target) }, classes }));
   return [...nodes, ...links];
 }
 

@@ -162,10 +162,10 @@ function Results(props: { app: string; params: URLSearchParams; skip: number; li
                 <td>
                   <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>{o.name}</Link>
                 </td>
-                <td>{o.type}</td>
+                <td class="nowrap">{o.type}</td>
                 <td class="wrap">{o.fullName}</td>
                 <td class="wrap">{o.filePath ?? "—"}</td>
-                <td>{o.external ? "external" : "internal"}</td>
+                <td class="nowrap">{o.external ? "external" : "internal"}</td>
               </tr>
             ))}
           </tbody>

@@ -12,8 +12,10 @@ export interface DrawnNode extends GraphNode {
 export interface DrawnGraph {
   /** Drawn nodes, most objects first (then by name). */
   nodes: DrawnNode[];
-  /** Links whose two ends are drawn, by `_id`. */
+  /** Links whose two ends are drawn, by `_id` (at most `maxLinks`: those between the largest nodes). */
   links: { origin: number; target: number }[];
+  /** Links whose two ends are drawn, before `maxLinks`. */
+  linksAmongDrawn: number;
   /** Nodes in scope and matching the filter. */
   matchingNodes: number;
   /** Links among the nodes in scope (drawn or not). */
@@ -27,6 +29,8 @@ export interface DrawOptions {
   nameFilter: string;
   /** At most this many nodes are drawn (the largest by nbObjects). */
   topN: number;
+  /** At most this many links are drawn: those whose smaller end is largest (default: no bound). */
+  maxLinks?: number;
 }
 
 export function drawableGraph(graph: ApiLevelGraph, options: DrawOptions): DrawnGraph {
@@ -43,9 +47,13 @@ export function drawableGraph(graph: ApiLevelGraph, options: DrawOptions): Drawn
   const matching = graph.nodes.filter((n) => inScope(n._id) && n.name.toLowerCase().includes(needle));
   const byObjects = [...matching].sort((a, b) => b.nbObjects - a.nbObjects || (a.name < b.name ? -1 : a.name > b.name ? 1 : a._id - b._id));
   const nodes = byObjects.slice(0, Math.max(0, options.topN)).map((n) => ({ ...n, linksOut: linksOut.get(n._id) ?? 0, linksIn: linksIn.get(n._id) ?? 0 }));
-  const drawn = new Set(nodes.map((n) => n._id));
-  const links = graph.links.filter((l) => drawn.has(l.origin._id) && drawn.has(l.target._id)).map((l) => ({ origin: l.origin._id, target: l.target._id }));
-  return { nodes, links, matchingNodes: matching.length, linksInScope };
+  const rank = new Map(nodes.map((n, i) => [n._id, i]));
+  const among = graph.links.filter((l) => rank.has(l.origin._id) && rank.has(l.target._id)).map((l) => ({ origin: l.origin._id, target: l.target._id }));
+  const maxLinks = options.maxLinks ?? Infinity;
+  // Beyond the bound, a link counts by its smaller end (its larger rank): the links among the largest nodes stay.
+  const weakerEnd = (l: { origin: number; target: number }) => Math.max(rank.get(l.origin)!, rank.get(l.target)!);
+  const links = among.length <= maxLinks ? among : among.map((l, i) => ({ l, i, w: weakerEnd(l) })).sort((a, b) => a.w - b.w || a.i - b.i).slice(0, maxLinks).sort((a, b) => a.i - b.i).map((x) => x.l);
+  return { nodes, links, linksAmongDrawn: among.length, matchingNodes: matching.length, linksInScope };
 }
 
 /**
