@@ -1,6 +1,6 @@
 // @module LevelsView: a level graph drawn (node size by nbObjects, links as arrows), drill-down from node to children down to level 5 and its objects, breadcrumbs back up.
 import type { ElementDefinition } from "cytoscape";
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { ApiLevel5Node, ApiLevelGraph, ApiLevelNode } from "../../src/query/api-schemas.ts";
 import { appPath, restUrl } from "./api.ts";
 import { BIG_GRAPH_ELEMENTS, GraphCanvas, layoutFor } from "./GraphCanvas.tsx";
@@ -110,6 +110,8 @@ function LevelGraph(props: { params: URLSearchParams; graph: ApiLevelGraph; leve
   const { params, graph, level, scope } = props;
   const top = params.get("top") ?? DEFAULT_TOP;
   const [filter, setFilter] = useState(params.get("filter") ?? "");
+  // Back/forward moves the field with the URL.
+  useEffect(() => setFilter(params.get("filter") ?? ""), [params.get("filter")]);
   const drawn = useMemo(() => drawableGraph(graph, { scope: scope.ids, nameFilter: params.get("filter") ?? "", topN: top === "all" ? Infinity : Number(top), maxLinks: MAX_DRAWN_LINKS }), [graph, scope.ids, params.get("filter"), top]);
   const elements = useMemo(() => elementsOf(drawn), [drawn]);
   const layout = useMemo(() => layoutFor(drawn.links.length), [drawn]);

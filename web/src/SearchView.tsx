@@ -98,30 +98,9 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
           </button>
         </fieldset>
         <div class="search-options">
-          <label>
-            Operator{" "}
-            <select value={operator} onChange={(e) => setOperator((e.target as HTMLSelectElement).value)}>
-              {OPERATORS.map((o) => (
-                <option value={o}>{o}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Objects{" "}
-            <select value={searchtype} onChange={(e) => setSearchtype((e.target as HTMLSelectElement).value)}>
-              {SEARCH_TYPES.map((t) => (
-                <option value={t}>{t}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Per page{" "}
-            <select value={limit} onChange={(e) => setLimit((e.target as HTMLSelectElement).value)}>
-              {PAGE_SIZES.map((n) => (
-                <option value={n}>{n}</option>
-              ))}
-            </select>
-          </label>
+          <Choice label="Operator" value={operator} options={OPERATORS} onChange={setOperator} />
+          <Choice label="Objects" value={searchtype} options={SEARCH_TYPES} onChange={setSearchtype} />
+          <Choice label="Per page" value={limit} options={PAGE_SIZES} onChange={setLimit} />
           <button type="submit" class="primary">
             Search
           </button>
@@ -131,6 +110,20 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
       {result.loading && <Loading what="objects" />}
       {result.data && <Results app={app} params={params} skip={skip} limit={Number(query.limit)} data={result.data} />}
     </section>
+  );
+}
+
+/** A labelled select of fixed values. */
+function Choice(props: { label: string; value: string; options: readonly string[]; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {props.label}{" "}
+      <select value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+        {props.options.map((o) => (
+          <option value={o}>{o}</option>
+        ))}
+      </select>
+    </label>
   );
 }
 
