@@ -1,4 +1,4 @@
-// @module Test projects: `node` (the build CLI, format, engine on Node) and `workers` (the worker inside workerd).
+// @module Test projects: `node` (the build CLI, format, engine on Node), `e2e` (the explorer in headless Chromium) and `workers` (the worker inside workerd).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -8,9 +8,19 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["test/build/**/*.test.ts", "test/format/**/*.test.ts", "test/node/**/*.test.ts"],
+          include: ["test/build/**/*.test.ts", "test/format/**/*.test.ts", "test/node/**/*.test.ts", "test/web/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
+        },
+      },
+      {
+        // The explorer in headless Chromium (/usr/bin/chromium; skipped, saying so, where it is missing).
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 150_000,
         },
       },
       {

@@ -2,20 +2,22 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { ApiError } from "../api-error.ts";
-import { authenticate, authorize, presentedKey } from "./access.ts";
+import { mcpCors, mcpRoutes } from "../mcp/route.ts";
+import { publishApi } from "../publish/routes.ts";
+import { authorize } from "./access.ts";
+import { admit } from "./admission.ts";
 import { decodeApplicationName } from "./application.ts";
 import { conditionalGet } from "./caching.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
-import { enforceRateLimit, rateLimitKey } from "./rate-limit.ts";
-import { publishApi } from "../publish/routes.ts";
 import { problemResponse, toApiError } from "./problem.ts";
-import { mcpCors, mcpRoutes } from "../mcp/route.ts";
+import { APPLICATIONS_PATH, applicationRoutes } from "./routes/applications.ts";
 import { levelRoutes } from "./routes/levels.ts";
 import { META_PATHS, metaRoutes } from "./routes/meta.ts";
 import { objectRoutes } from "./routes/objects.ts";
 
 const ROUTES = [
   "/rest/ready",
+  APPLICATIONS_PATH,
   "/rest/applications/:name/objects",
   "/rest/applications/:name/objects/:id",
   "/rest/applications/:name/objects/:id/callees",
@@ -53,13 +55,11 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
 
   app.get("/rest/ready", (c) => c.json(true));
   metaRoutes(app);
+  applicationRoutes(app);
 
   app.use("/rest/applications/:name/*", async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-    const { access, rateLimit } = c.var.deps;
-    const key = presentedKey(c.req.raw);
-    const scope = access ? await authenticate(access, key) : null;
-    if (rateLimit) await enforceRateLimit(rateLimit.limiter, await rateLimitKey(access ? key : undefined, c.req.header("CF-Connecting-IP")), rateLimit.periodSeconds);
+    const scope = await admit(c);
     const application = decodeApplicationName(rawPath(c.req.raw).split("/")[3]);
     authorize(scope, application);
     c.set("application", application);

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ApiError, ERROR_TITLES, type ErrorCode } from "../api-error.ts";
 import { API_SCHEMAS, type ProblemBody } from "../query/api-schemas.ts";
+import { ApplicationListSchema } from "./application-list.ts";
 import { CANONICAL_VALUES, MAX_VALUE_LENGTH, MAX_VALUES_PER_PARAMETER, type ParamSpec, parseParams } from "./params.ts";
 import { MAX_LEVEL, ROUTE_SPECS, type RouteSpec } from "./route-specs.ts";
 
@@ -9,6 +10,9 @@ import { MAX_LEVEL, ROUTE_SPECS, type RouteSpec } from "./route-specs.ts";
 export const API_VERSION = "0.1.0";
 
 type Json = Record<string, unknown>;
+
+/** Every named response schema: the operations' (api-schemas.ts) and the catalog's. */
+const RESPONSE_SCHEMAS: Record<string, z.ZodType> = { ...API_SCHEMAS, ApplicationList: ApplicationListSchema };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -21,15 +25,15 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output"): Json 
 /** The components of every named response schema; schemas nested in others become `$ref`s. */
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of Object.entries(API_SCHEMAS)) registry.add(schema, { id });
+  for (const [id, schema] of Object.entries(RESPONSE_SCHEMAS)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...rest }]) => [id, rest]));
 }
 
 /** The name under which `schema` is a component. */
 function componentName(schema: z.ZodType): string {
-  const entry = Object.entries(API_SCHEMAS).find(([, s]) => s === schema);
-  if (!entry) throw new Error("a route's response schema must be one of API_SCHEMAS");
+  const entry = Object.entries(RESPONSE_SCHEMAS).find(([, s]) => s === schema);
+  if (!entry) throw new Error("a route's response schema must be one of RESPONSE_SCHEMAS");
   return entry[0];
 }
 
@@ -171,6 +175,7 @@ export function openApiDocument(): Json {
     info: { title: "appstruct", version: API_VERSION, description: DESCRIPTION, license: { name: "MIT", identifier: "MIT" } },
     servers: [{ url: "/", description: "This server" }],
     tags: [
+      { name: "Applications", description: "The applications published on this server and their versions." },
       { name: "Objects", description: "Objects of the application: search, characteristics, callees, start and end points." },
       { name: "Levels", description: "Taxonomy levels: nodes with their children, and level graphs." },
       { name: "Service", description: "The service itself." },

@@ -13,6 +13,7 @@ import {
 import { SEARCH_TYPES } from "../query/find-objects.ts";
 import { OPERATORS } from "../query/text-match.ts";
 import { parseRfc3339 } from "../rules.ts";
+import { ApplicationListSchema } from "./application-list.ts";
 import { INTEGER_PATTERN, type ParamSpecs, boolean, integer, oneOf, text } from "./params.ts";
 
 /** A path parameter: its wire schema (what OpenAPI shows) and what it means. */
@@ -25,7 +26,7 @@ export interface RouteSpec<Q extends ParamSpecs = ParamSpecs> {
   operationId: string;
   summary: string;
   description: string;
-  tag: "Objects" | "Levels" | "Service";
+  tag: "Applications" | "Objects" | "Levels" | "Service";
   method: "GET";
   /** OpenAPI path template, e.g. /rest/applications/{name}/objects. */
   path: string;
@@ -111,6 +112,21 @@ export const READY = route({
   response: ReadySchema,
   errors: ["invalid_parameter", "internal_error"],
   secured: false,
+});
+
+export const APPLICATIONS = route({
+  operationId: "listApplications",
+  summary: "Applications",
+  description:
+    "The applications this API key may read (all of them without configured keys), sorted by name, each with its published versions, oldest first. A version's `analyzedAt` is the `date` that makes find objects read it.",
+  tag: "Applications",
+  method: "GET",
+  path: "/rest/applications",
+  pathParams: {},
+  query: {},
+  response: ApplicationListSchema,
+  errors: ["invalid_parameter", "unknown_parameter", "unauthorized", "rate_limited", "corrupt_snapshot", "internal_error", "storage_unavailable"],
+  secured: true,
 });
 
 export const FIND_OBJECTS = route({
@@ -235,5 +251,5 @@ export const LEVEL_GRAPH = route({
   minLevel: MIN_LEVEL.graph,
 });
 
-/** Every operation, in the order of interface.md (readiness last). */
-export const ROUTE_SPECS: readonly RouteSpec[] = [FIND_OBJECTS, CHARACTERISTICS, CALLEES, START_END_POINTS, LEVEL_NODES, LEVEL_GRAPH, READY];
+/** Every operation, in the order of interface.md (the catalog first, readiness last). */
+export const ROUTE_SPECS: readonly RouteSpec[] = [APPLICATIONS, FIND_OBJECTS, CHARACTERISTICS, CALLEES, START_END_POINTS, LEVEL_NODES, LEVEL_GRAPH, READY];

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
 import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import { ApplicationListSchema } from "../../src/http/application-list.ts";
 import {
   CalleeListSchema,
   CharacteristicsSchema,
@@ -57,10 +58,11 @@ type ParamRule =
 
 const text = (repeatable = false): ParamRule => ({ kind: "text", repeatable });
 
-type Route = "find" | "object" | "callees" | "points" | "nodes" | "graph";
+type Route = "applications" | "find" | "object" | "callees" | "points" | "nodes" | "graph";
 
 /** The parameters of each route, as interface.md writes them, with semantics.md §1 value rules. */
 const ROUTE_PARAMS: Record<Route, Record<string, ParamRule>> = {
+  applications: {},
   find: {
     limit: { kind: "integer", min: 0, max: 10000, required: true },
     skip: { kind: "integer", min: 0, max: Number.MAX_SAFE_INTEGER },
@@ -150,6 +152,8 @@ function matchRoute(path: string): Matched {
   if (path === "/rest/ready") return { route: "ready" };
   // The API description (README): the OpenAPI document and its reference page.
   if (path === "/openapi.json" || path === "/docs") return { route: "meta" };
+  // The catalog (README "The API"): no parameters, no application in the path.
+  if (path === "/rest/applications") return { route: "applications" };
   const bare = /^\/rest\/applications\/([^/]+)$/.exec(path);
   if (bare) return { route: null, segment: bare[1], bareApplication: true };
   const under = /^\/rest\/applications\/([^/]+)\/(.*)$/.exec(path);
@@ -245,6 +249,10 @@ function allowed(method: string, url: URL): Outcome[] {
     return m.bareApplication ? [invalid, notFound] : [invalid];
   }
   if (m.route === null) return [notFound];
+  if (m.route === "applications") {
+    const { faults, optional } = faultsOf(m as Matched & { route: Route }, url.search.slice(1));
+    return faults.length ? faults : [{ status: 200 }, ...optional];
+  }
   const { faults, optional } = faultsOf(m as Matched & { route: Route }, url.search.slice(1));
   const application = decodeURIComponent(m.segment!);
   const alternatives: Outcome[] = [];
@@ -262,6 +270,7 @@ type Body = Record<string, unknown>;
 
 const SCHEMA_OF_ROUTE = {
   ready: ReadySchema,
+  applications: ApplicationListSchema,
   find: FindObjectsResultSchema,
   object: CharacteristicsSchema,
   callees: CalleeListSchema,

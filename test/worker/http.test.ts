@@ -83,7 +83,7 @@ describe("methods other than GET and HEAD on a known route", () => {
 });
 
 describe("unknown routes", () => {
-  for (const path of ["/", "/rest", "/rest/applications", `${APP}`, `${APP}/objects/201/callers`, `${APP}/levels/2/edges`, `${APP}/levels/2`, "/favicon.ico", "/rest/ready/now"])
+  for (const path of ["/", "/rest", "/rest/applications/", `${APP}`, `${APP}/objects/201/callers`, `${APP}/levels/2/edges`, `${APP}/levels/2`, "/favicon.ico", "/rest/ready/now"])
     it(`GET ${path}: 404 route_not_found`, async () => expectProblem(await call(path), 404, "route_not_found", null));
   it("POST on an unknown route is 404 route_not_found, not 405", async () => expectProblem(await call("/rest/nothing", { method: "POST", body: "x" }), 404, "route_not_found", null));
 });

@@ -118,8 +118,8 @@ describe("/openapi.json", () => {
     expect(doc.info.version).toBe(packageJson.version);
   });
 
-  it("has exactly the routes of interface.md, each a GET, plus /rest/ready", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual([...Object.keys(INTERFACE), "/rest/ready"].sort());
+  it("has exactly the routes of interface.md, each a GET, plus /rest/ready and the catalog /rest/applications", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([...Object.keys(INTERFACE), "/rest/ready", "/rest/applications"].sort());
     for (const item of Object.values(doc.paths)) expect(Object.keys(item)).toEqual(["get"]);
     expect(doc.paths["/rest/ready"].get.parameters).toEqual([]);
     expect(doc.paths["/rest/ready"].get.security).toEqual([]);

@@ -1,0 +1,173 @@
+// @module SearchView: the find-objects form (every filter, repeatable, one operator, search type, page size) and its results table with paging and totalObjects.
+import { useEffect, useState } from "preact/hooks";
+import type { ApiFindObjectsResult } from "../../src/query/api-schemas.ts";
+import { appPath, restUrl } from "./api.ts";
+import { Link } from "./Link.tsx";
+import { Loading, ProblemNote } from "./ProblemNote.tsx";
+import { useApi } from "./use-api.ts";
+import { navigate, withParams } from "./url-state.ts";
+
+/** The find-objects filters, by their API names. */
+export const FILTERS = ["name", "fullname", "type", "filepath", "mangling", "annotation", "tag", "post-it"] as const;
+const FILTER_LABELS: Record<(typeof FILTERS)[number], string> = {
+  name: "Name",
+  fullname: "Full name",
+  type: "Type",
+  filepath: "File path",
+  mangling: "Mangling",
+  annotation: "Annotation",
+  tag: "Tag",
+  "post-it": "Post-it title",
+};
+const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
+const SEARCH_TYPES = ["all", "internal", "external"] as const;
+const PAGE_SIZES = ["10", "25", "50", "100"] as const;
+const DEFAULT_PAGE_SIZE = "25";
+
+type Filter = { kind: (typeof FILTERS)[number]; value: string };
+
+/** The filters of the URL; without any, one empty Name row ready to type into. */
+function filtersOf(params: URLSearchParams): Filter[] {
+  const filters = FILTERS.flatMap((kind) => params.getAll(kind).map((value) => ({ kind, value })));
+  return filters.length ? filters : [{ kind: "name", value: "" }];
+}
+
+export function SearchView(props: { app: string; params: URLSearchParams }) {
+  const { app, params } = props;
+  const [filters, setFilters] = useState<Filter[]>(() => filtersOf(params));
+  const [operator, setOperator] = useState(params.get("operator") ?? "contains");
+  const [searchtype, setSearchtype] = useState(params.get("searchtype") ?? "all");
+  const [limit, setLimit] = useState(params.get("limit") ?? DEFAULT_PAGE_SIZE);
+  // Back/forward moves the form with the URL.
+  useEffect(() => {
+    setFilters(filtersOf(params));
+    setOperator(params.get("operator") ?? "contains");
+    setSearchtype(params.get("searchtype") ?? "all");
+    setLimit(params.get("limit") ?? DEFAULT_PAGE_SIZE);
+  }, [params.toString()]);
+
+  const skip = Number(params.get("skip") ?? "0");
+  const query: Record<string, string | string[] | undefined> = {
+    limit: params.get("limit") ?? DEFAULT_PAGE_SIZE,
+    skip: String(skip),
+    operator: params.get("operator") ?? undefined,
+    searchtype: params.get("searchtype") ?? undefined,
+    date: params.get("date") ?? undefined,
+  };
+  for (const kind of FILTERS) query[kind] = params.getAll(kind);
+  const result = useApi<ApiFindObjectsResult>(restUrl(`${appPath(app)}/objects`, query));
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const changes: Record<string, string | string[] | null> = { skip: null, operator: operator === "contains" ? null : operator, searchtype: searchtype === "all" ? null : searchtype, limit: limit === DEFAULT_PAGE_SIZE ? null : limit };
+    for (const kind of FILTERS) changes[kind] = filters.filter((f) => f.kind === kind && f.value !== "").map((f) => f.value);
+    navigate(withParams(params, changes));
+  };
+  const setFilter = (index: number, change: Partial<Filter>) => setFilters(filters.map((f, i) => (i === index ? { ...f, ...change } : f)));
+
+  return (
+    <section aria-labelledby="search-title">
+      <h2 id="search-title" tabIndex={-1}>
+        Find objects
+      </h2>
+      <form class="search" onSubmit={submit} role="search" aria-label="Find objects">
+        <fieldset>
+          <legend>Filters (values of one filter combine with OR, different filters with AND)</legend>
+          {filters.every((f) => f.value === "") && <p class="hint">No filter: every object is listed.</p>}
+          {filters.map((filter, index) => (
+            <div class="filter-row" key={index}>
+              <label>
+                <span class="sr-only">Filter {index + 1}: field</span>
+                <select value={filter.kind} onChange={(e) => setFilter(index, { kind: (e.target as HTMLSelectElement).value as Filter["kind"] })}>
+                  {FILTERS.map((kind) => (
+                    <option value={kind}>{FILTER_LABELS[kind]}</option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                <span class="sr-only">Filter {index + 1}: value</span>
+                <input type="text" value={filter.value} onInput={(e) => setFilter(index, { value: (e.target as HTMLInputElement).value })} />
+              </label>
+              <button type="button" onClick={() => setFilters(filters.filter((_, i) => i !== index))} aria-label={`Remove filter ${index + 1}`}>
+                Remove
+              </button>
+            </div>
+          ))}
+          <button type="button" onClick={() => setFilters([...filters, { kind: "name", value: "" }])}>
+            Add filter
+          </button>
+        </fieldset>
+        <div class="search-options">
+          <Choice label="Operator" value={operator} options={OPERATORS} onChange={setOperator} />
+          <Choice label="Objects" value={searchtype} options={SEARCH_TYPES} onChange={setSearchtype} />
+          <Choice label="Per page" value={limit} options={PAGE_SIZES} onChange={setLimit} />
+          <button type="submit" class="primary">
+            Search
+          </button>
+        </div>
+      </form>
+      {result.error && <ProblemNote problem={result.error} what="Search" />}
+      {result.loading && <Loading what="objects" />}
+      {result.data && <Results app={app} params={params} skip={skip} limit={Number(query.limit)} data={result.data} />}
+    </section>
+  );
+}
+
+/** A labelled select of fixed values. */
+function Choice(props: { label: string; value: string; options: readonly string[]; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {props.label}{" "}
+      <select value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+        {props.options.map((o) => (
+          <option value={o}>{o}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Results(props: { app: string; params: URLSearchParams; skip: number; limit: number; data: ApiFindObjectsResult }) {
+  const { params, skip, limit, data } = props;
+  const first = data.objects.length ? skip + 1 : 0;
+  const last = skip + data.objects.length;
+  const page = (to: number) => withParams(params, { skip: to > 0 ? String(to) : null });
+  return (
+    <div class="results">
+      <p class="total" role="status" data-testid="search-total">
+        {data.totalObjects.toLocaleString("en")} objects match{data.objects.length ? `; showing ${first}–${last}` : ""}.
+      </p>
+      {data.objects.length > 0 && (
+        <table data-testid="search-results">
+          <caption class="sr-only">Matching objects, sorted by name</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Full name</th>
+              <th scope="col">File</th>
+              <th scope="col">Origin</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.objects.map((o) => (
+              <tr key={o.id}>
+                <td>
+                  <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>{o.name}</Link>
+                </td>
+                <td class="nowrap">{o.type}</td>
+                <td class="wrap">{o.fullName}</td>
+                <td class="wrap">{o.filePath ?? "—"}</td>
+                <td class="nowrap">{o.external ? "external" : "internal"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="pager" aria-label="Result pages">
+        {skip > 0 && <Link to={page(Math.max(0, skip - limit))}>← Previous {limit}</Link>}
+        {last < data.totalObjects && <Link to={page(skip + limit)}>Next {limit} →</Link>}
+      </nav>
+    </div>
+  );
+}
