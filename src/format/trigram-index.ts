@@ -2,13 +2,13 @@
 //
 // Keys are the lower-cased, sorted, distinct keys of one SearchIndex; a posting here is a key index,
 // ascending. A query of three or more code units intersects the lists of its trigrams and verifies
-// the surviving keys; shorter queries have no trigram and scan the keys.
+// the surviving keys; a two-letter one unites the lists of the trigrams around it; one letter scans.
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
 
 /** Trigram codes are below this: 2^21 for three ASCII code units, 2^21 more for hashed others. */
 export const TRIGRAM_SPACE = 1 << 22;
-const ASCII_SPACE = 1 << 21;
+export const ASCII_SPACE = 1 << 21;
 
 /**
  * The code of the trigram at `s[i..i+3)`: exact for ASCII (7 bits per code unit), a hash otherwise.
@@ -144,14 +144,28 @@ export class TrigramIndex {
 
   /** The slot of trigram `code`, or -1 when no key contains it. */
   slot(code: number): number {
-    let lo = 0;
-    let hi = this.codes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.codes[mid] < code) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.codes.length && this.codes[lo] === code ? lo : -1;
+    const [lo, hi] = this.slotRange(code, code + 1);
+    return lo < hi ? lo : -1;
+  }
+
+  /** Slots of the codes in [from, to), ascending: a contiguous run, since codes are sorted. */
+  slotRange(from: number, to: number): [number, number] {
+    const lowerBound = (code: number) => {
+      let lo = 0;
+      let hi = this.codes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.codes[mid] < code) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return [lowerBound(from), lowerBound(to)];
+  }
+
+  /** The trigram code of `slot`. */
+  code(slot: number): number {
+    return this.codes[slot];
   }
 
   /** How many keys contain the trigram of `slot` (no decoding: the planner's estimate). */

@@ -1,6 +1,6 @@
 // @module Text filters (semantics.md §2): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 import type { SearchIndex } from "../format/search-index.ts";
-import { type TrigramIndex, isAscii, trigramsOf } from "../format/trigram-index.ts";
+import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramsOf } from "../format/trigram-index.ts";
 import { intersectRanks, unionRanks } from "./rank-set.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
@@ -39,6 +39,8 @@ export function estimateMatches(field: FieldIndex, operator: Operator, values: r
       total += index.offsets[to] - index.offsets[from];
     } else if (operator === "endswith") {
       for (const k of index.suffixKeys(value)) total += index.offsets[k + 1] - index.offsets[k];
+    } else if (trigrams && value.length === 2 && isAscii(value)) {
+      total += Math.min(bigramSlots(trigrams, value).reduce((sum, slot) => sum + trigrams.count(slot), 0), index.keys.length) * perKey;
     } else if (trigrams && value.length >= 3) {
       let rarest = Infinity;
       for (const code of trigramsOf(value)) {
@@ -86,7 +88,9 @@ function matchingKeys(field: FieldIndex, operator: Operator, value: string): Arr
     case "endswith":
       return index.suffixKeys(value);
     case "contains":
-      return trigrams && value.length >= 3 ? trigramKeys(index, trigrams, value) : scanKeys(index, value);
+      if (trigrams && value.length >= 3) return trigramKeys(index, trigrams, value);
+      if (trigrams && value.length === 2 && isAscii(value)) return bigramKeys(index, trigrams, value) ?? scanKeys(index, value);
+      return scanKeys(index, value);
   }
 }
 
@@ -116,6 +120,43 @@ function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string):
   let n = 0;
   for (let i = 0; i < candidates.length; i++) if (index.keys.get(candidates[i]).includes(value)) candidates[n++] = candidates[i];
   return candidates.subarray(0, n);
+}
+
+/**
+ * Slots of the trigrams that may hold the two ASCII code units `value`: "xy?" (one run of codes),
+ * "?xy" (128 codes), and every hashed trigram (a non-ASCII neighbour, as in "éxy").
+ */
+function bigramSlots(trigrams: TrigramIndex, value: string): number[] {
+  const [x, y] = [value.charCodeAt(0), value.charCodeAt(1)];
+  const slots: number[] = [];
+  const [from, to] = trigrams.slotRange((x << 14) | (y << 7), ((x << 14) | (y << 7)) + 128);
+  for (let s = from; s < to; s++) slots.push(s);
+  for (let a = 0; a < 128; a++) {
+    const s = trigrams.slot((a << 14) | (x << 7) | y);
+    if (s >= 0 && (s < from || s >= to)) slots.push(s);
+  }
+  const [hashedFrom, hashedTo] = trigrams.slotRange(ASCII_SPACE, TRIGRAM_SPACE);
+  for (let s = hashedFrom; s < hashedTo; s++) slots.push(s);
+  return slots;
+}
+
+/**
+ * Keys containing a two-unit ASCII `value`: every occurrence in a key of three or more units lies in
+ * a trigram "xy?" or "?xy", and a two-unit key contains it only by being it. Null when those lists
+ * together are longer than half the keys: a scan is then cheaper.
+ */
+function bigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array | null {
+  const slots = bigramSlots(trigrams, value);
+  if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > index.keys.length / 2) return null;
+  const lists = slots.map((slot) => {
+    const keys = trigrams.keys(slot);
+    // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
+    if (trigrams.code(slot) < ASCII_SPACE) return keys;
+    return keys.filter((k) => index.keys.get(k).includes(value));
+  });
+  const exact = index.lowerBound(value);
+  if (exact < index.keys.length && index.keys.get(exact) === value) lists.push(Uint32Array.of(exact));
+  return unionRanks(lists, index.keys.length);
 }
 
 /** The ranks of keys' postings, ascending: concatenated when they already come in order (a name index), else merged. */

@@ -82,6 +82,12 @@ describe("contains through trigrams", () => {
     return { index, trigrams: withTrigrams ? decode(keys) : null };
   };
 
+  it("finds a two-letter value through trigrams around it: xq? and ?xq, non-ASCII neighbours, the two-letter key itself", () => {
+    const values = ["ab", "axqb", "xq", "éxq", "xqé", "XQ!", "x-q", "q"];
+    expect(Array.from(matchRanks(field(values, true), "contains", ["xq"], values.length))).toEqual([1, 2, 3, 4, 5]);
+    expect(Array.from(matchRanks(field(values, true), "contains", ["q"], values.length))).toEqual([1, 2, 3, 4, 5, 6, 7]); // one letter: a scan
+  });
+
   it("matches exactly what a scan of the keys matches, for every operator (property)", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "c", "É", "é", "-", "\u{1F408}"), maxLength: 8 });
     const value = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.constant(null));
