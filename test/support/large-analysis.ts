@@ -6,7 +6,7 @@ type AnyObject = { id: string; name: string } & Record<string, unknown>;
 
 /**
  * petstore-v1 under `application` at `analyzedAt`, with `extra` more objects whose full names are
- * ~200 pseudo-random characters (so no string sharing shrinks them): about 0.25 KiB of snapshot each.
+ * ~200 pseudo-random characters (so no string sharing shrinks them): about 0.9 KiB of snapshot each (random text has ~200 distinct trigrams per name to index).
  */
 export function largeAnalysis(application: string, analyzedAt: string, extra: number, seed = 1): Omit<typeof petstoreV1, "objects"> & { objects: AnyObject[] } {
   let state = seed >>> 0 || 1;

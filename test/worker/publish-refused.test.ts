@@ -79,7 +79,7 @@ describe("refused uploads leave nothing behind", () => {
   });
 
   it("a corrupt section in a multi-part upload", async () => {
-    const big = compileDocument(largeAnalysis(APP, "2026-09-15T00:00:00Z", 15_000, 3), null).bytes;
+    const big = compileDocument(largeAnalysis(APP, "2026-09-15T00:00:00Z", 8_000, 3), null).bytes;
     const before = await bucketKeys();
     const corrupt = await flipInSection(big, "OBJC");
     const r = await uploadDeclared(await sha256Hex(corrupt), corrupt);

@@ -9,8 +9,8 @@ import { TOKEN, bucketKeys, clientFor, publishing, recording } from "./publish-h
 
 const MiB = 1024 * 1024;
 const APP = "Big / Upload";
-// ~5.6 MB: two parts of R2's smallest size (5 MiB), the second shorter.
-const document = largeAnalysis(APP, "2026-10-01T00:00:00Z", 15_000);
+// ~7 MB: two parts of R2's smallest size (5 MiB), the second shorter.
+const document = largeAnalysis(APP, "2026-10-01T00:00:00Z", 8_000);
 let bytes: Uint8Array;
 let sha256: string;
 
@@ -41,7 +41,7 @@ describe("a multi-part upload", () => {
     expect(keys).toContain(snapshotKey(sha256));
     expect(keys).toContain(manifestKey(APP));
     expect(keys.filter((k) => k.startsWith("uploads/"))).toEqual([]);
-    const served = await call(`${appPath(APP)}/objects?limit=3&name=Generated14999_`, undefined, publishing);
+    const served = await call(`${appPath(APP)}/objects?limit=3&name=Generated7999_`, undefined, publishing);
     expect(served.status, served.text).toBe(200);
     expect(served.body).toMatchObject({ totalObjects: 1, objects: [{ id: document.objects.at(-1)!.id, name: document.objects.at(-1)!.name }] });
   });
@@ -65,7 +65,7 @@ describe("a multi-part upload", () => {
 });
 
 describe("a broken upload", () => {
-  const other = largeAnalysis("Resumed App", "2026-10-02T00:00:00Z", 15_000, 7);
+  const other = largeAnalysis("Resumed App", "2026-10-02T00:00:00Z", 8_000, 7);
   let otherBytes: Uint8Array;
   let otherSha: string;
   beforeAll(async () => {
@@ -93,7 +93,7 @@ describe("a broken upload", () => {
   });
 
   it("a part of the wrong length is refused (400) and not recorded", async () => {
-    const third = compileDocument(largeAnalysis("Aborted App", "2026-10-03T00:00:00Z", 15_000, 9), null).bytes;
+    const third = compileDocument(largeAnalysis("Aborted App", "2026-10-03T00:00:00Z", 8_000, 9), null).bytes;
     const thirdSha = await sha256Hex(third);
     await call("/publish/uploads", { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ sha256: thirdSha, size: third.length, partSize: 5 * MiB }) }, publishing);
     // Declared with another Content-Length, or sent without one and of another length: refused either way.
