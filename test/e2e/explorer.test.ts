@@ -106,7 +106,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     expect(points.startPoints.length + points.endPoints.length, "the sample object has points within 4 hops").toBeGreaterThan(0);
     if (points.startPoints.length) expect(await items(page, "start-points")).toEqual(points.startPoints.map((p) => p.name));
     if (points.endPoints.length) expect(await items(page, "end-points")).toEqual(points.endPoints.map((p) => p.name));
-    await expect(page.locator('[data-testid="object-picture"] canvas').count()).resolves.toBeGreaterThan(0);
+    await eventually(() => page.locator('[data-testid="object-picture"] canvas').count()).toBeGreaterThan(0);
     await shot("2-object");
 
     // Levels: 1, then always the node with the most objects, down to the objects of a level-5 node.
@@ -127,7 +127,8 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
           ? graphs[1].nodes.filter((n) => n.fullName === `${node.fullName}##${n.name}`)
           : (await rest<ApiLevelNode[]>(`${base}/levels/${level - 1}/nodes?_id=${node._id}&select=children`))[0].children.map((c) => graphs[level - 1].nodes.find((n) => n._id === c._id)!);
       await eventually(() => cells(page, "level-nodes", 1)).toEqual(byObjects(children).slice(0, 50));
-      expect(await page.locator('[data-testid="level-graph"] canvas').count()).toBeGreaterThan(0);
+      // Cytoscape adds its canvases after the table renders: wait for them (a loaded machine is slow).
+      await eventually(() => page.locator('[data-testid="level-graph"] canvas').count()).toBeGreaterThan(0);
       expect(await page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("link").allInnerTexts()).toEqual(["Level 1", ...trail]);
       if (level === 2 || level === 5) await shot(`4-level-${level}`);
       node = children.find((n) => n.name === byObjects(children)[0])!;
