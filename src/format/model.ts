@@ -2,6 +2,10 @@
 
 export type Status = "Added" | "Modified" | "Unchanged";
 export const STATUSES: readonly Status[] = ["Added", "Modified", "Unchanged"];
+
+/** How STAT and row pages store a status: 0 for none, then 1 + its index in STATUSES. */
+export const statusCode = (s: Status | null): number => (s === null ? 0 : STATUSES.indexOf(s) + 1);
+export const statusFromCode = (code: number): Status | null => (code === 0 ? null : STATUSES[code - 1]);
 export type Role = "start" | "end";
 
 /** Sentinel for "no value" in u32 columns (no parent, null dictionary entry). */

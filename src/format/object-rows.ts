@@ -7,7 +7,7 @@ import { deflateSync, inflateSync } from "fflate";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { NONE, type ObjectRecord } from "./model.ts";
+import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { decodeUtf8 } from "./string-list.ts";
 
 /**
@@ -31,9 +31,12 @@ export interface ObjectRow {
   language: string | null;
   /** Rank of the parent, or NONE. */
   parent: number;
+  /** Status given in the analysis, and status as served (against meta.statusBase), as in STAT. */
+  explicitStatus: Status | null;
+  status: Status | null;
 }
 
-type RowJson = [string, string, string, string, string, string | null, string, 0 | 1, string[] | null, string[], string | null, number];
+type RowJson = [string, string, string, string, string, string | null, string, 0 | 1, string[] | null, string[], string | null, number, number, number];
 
 const encoder = new TextEncoder();
 
@@ -73,7 +76,7 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
   };
   objects.forEach((o, rank) => {
     if (page.length === 0) firstRanks.push(rank);
-    const row: RowJson = [o.id, o.name, o.fullName, o.type, o.typeId, o.filePath, o.mangling, o.external ? 1 : 0, o.annotations, o.tags, o.language, o.parent === NONE ? -1 : o.parent];
+    const row: RowJson = [o.id, o.name, o.fullName, o.type, o.typeId, o.filePath, o.mangling, o.external ? 1 : 0, o.annotations, o.tags, o.language, o.parent === NONE ? -1 : o.parent, statusCode(o.explicitStatus), statusCode(o.status)];
     const text = JSON.stringify(row);
     page.push(text);
     pageBytes += text.length + 1;
@@ -167,11 +170,13 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isS
 
 /** A row array checked field by field: a page that passed its checksum may still come from a faulty writer. */
 function toRow(row: unknown, what: string, rows: number): ObjectRow {
-  check(Array.isArray(row) && row.length === 12, `${what} is not a 12-field array`);
-  const [id, name, fullName, type, typeId, filePath, mangling, external, annotations, tags, language, parent] = row as RowJson;
+  check(Array.isArray(row) && row.length === 14, `${what} is not a 14-field array`);
+  const [id, name, fullName, type, typeId, filePath, mangling, external, annotations, tags, language, parent, explicitStatus, status] = row as RowJson;
   check(isString(id) && /^-?[0-9]+$/.test(id) && isString(name) && isString(fullName) && isString(type) && isString(typeId) && isString(mangling), `${what} has a malformed text field`);
   check((filePath === null || isString(filePath)) && (language === null || isString(language)), `${what} has a malformed filePath or language`);
   check((external === 0 || external === 1) && (annotations === null || isStrings(annotations)) && isStrings(tags), `${what} has malformed flags, annotations or tags`);
   check(Number.isInteger(parent) && parent >= -1 && parent < rows, `${what} has parent ${parent} of ${rows} objects`);
-  return { id, name, fullName, type, typeId, filePath, mangling, external: external === 1, annotations, tags, language, parent: parent < 0 ? NONE : parent };
+  const isCode = (code: unknown) => Number.isInteger(code) && (code as number) >= 0 && (code as number) <= STATUSES.length;
+  check(isCode(explicitStatus) && isCode(status), `${what} has a malformed status code`);
+  return { id, name, fullName, type, typeId, filePath, mangling, external: external === 1, annotations, tags, language, parent: parent < 0 ? NONE : parent, explicitStatus: statusFromCode(explicitStatus), status: statusFromCode(status) };
 }

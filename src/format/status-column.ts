@@ -1,17 +1,16 @@
 // @module StatusColumn: per-object checksum, explicit status and served status (semantics.md §3).
 import { type Block, type Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { type ObjectRecord, STATUSES, type Status } from "./model.ts";
+import { type ObjectRecord, type Status, statusCode, statusFromCode } from "./model.ts";
 import { NullableStringList, encodeNullableStringList } from "./string-list.ts";
 
-const code = (s: Status | null) => (s === null ? 0 : STATUSES.indexOf(s) + 1);
 
 /** Five blocks: checksums (NullableStringList); u8 explicit status; u8 served status (0 null, 1 Added, 2 Modified, 3 Unchanged). */
 export function encodeStatusColumn(objects: readonly ObjectRecord[]): Block[] {
   return [
     ...encodeNullableStringList(objects.map((o) => o.checksum)),
-    Uint8Array.from(objects, (o) => code(o.explicitStatus)),
-    Uint8Array.from(objects, (o) => code(o.status)),
+    Uint8Array.from(objects, (o) => statusCode(o.explicitStatus)),
+    Uint8Array.from(objects, (o) => statusCode(o.status)),
   ];
 }
 
@@ -32,10 +31,10 @@ export class StatusColumn {
     return this.checksums.get(rank);
   }
   explicitStatus(rank: number): Status | null {
-    return this.explicit[rank] ? STATUSES[this.explicit[rank] - 1] : null;
+    return statusFromCode(this.explicit[rank]);
   }
   status(rank: number): Status | null {
-    return this.served[rank] ? STATUSES[this.served[rank] - 1] : null;
+    return statusFromCode(this.served[rank]);
   }
 
   get byteSize(): number {

@@ -11,7 +11,7 @@ export type { ApiCharacteristics };
 export async function objectCharacteristics(
   snapshot: Snapshot,
   id: string,
-  previous: Parameters<typeof statusOf>[2],
+  previous: Parameters<typeof statusOf>[3],
 ): Promise<{ object: ApiCharacteristics; rank: number }> {
   const rank = await rankOfId(snapshot, id);
   const [row] = await objectRows(snapshot, [rank]);
@@ -26,7 +26,7 @@ export async function objectCharacteristics(
       type: row.type,
       typeId: row.typeId,
       annotations: row.annotations,
-      status: { id: await statusOf(snapshot, rank, previous) },
+      status: { id: await statusOf(snapshot, rank, row, previous) },
       external: row.external,
       programmingLanguage: { name: row.language },
       parent: parent && { id: parent.id, name: parent.name, type: parent.type, typeId: parent.typeId },

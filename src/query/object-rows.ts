@@ -70,7 +70,7 @@ function pagesStart(snapshot: Snapshot): Promise<number> {
 }
 
 async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
-  const [core, name, full, type, typeId, filePath, mangling, annotations, tags, language] = await Promise.all([
+  const [core, name, full, type, typeId, filePath, mangling, annotations, tags, language, stat] = await Promise.all([
     snapshot.section("OBJC"),
     snapshot.section("NAME"),
     snapshot.section("FULL"),
@@ -81,6 +81,7 @@ async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promis
     snapshot.section("ANNO"),
     snapshot.section("TAGS"),
     snapshot.section("LANG"),
+    snapshot.section("STAT"),
   ]);
   return ranks.map((r) => {
     check(r >= 0 && r < core.count, `rank ${r} is not an object`);
@@ -97,6 +98,8 @@ async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promis
       tags: tags.get(r) ?? [],
       language: language.get(r),
       parent: core.parent(r),
+      explicitStatus: stat.explicitStatus(r),
+      status: stat.status(r),
     };
   });
 }

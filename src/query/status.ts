@@ -1,5 +1,6 @@
 // @module status.id of an object (semantics.md §3): explicit, else against the previous published analysis.
 import type { Status } from "../format/model.ts";
+import type { ObjectRow } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 
 /**
@@ -7,12 +8,16 @@ import type { Snapshot } from "../format/snapshot.ts";
  * application's history has another previous version (published out of order, or pruned), the status
  * is computed here against that version instead, so the answer always follows the published history.
  */
-export async function statusOf(snapshot: Snapshot, rank: number, previous: { key: string; open(): Promise<Snapshot> } | null): Promise<Status | null> {
-  const stat = await snapshot.section("STAT");
-  const explicit = stat.explicitStatus(rank);
-  if (explicit) return explicit;
-  if (snapshot.meta.statusBase === (previous?.key ?? null)) return stat.status(rank);
+export async function statusOf(
+  snapshot: Snapshot,
+  rank: number,
+  row: Pick<ObjectRow, "explicitStatus" | "status">,
+  previous: { key: string; open(): Promise<Snapshot> } | null,
+): Promise<Status | null> {
+  if (row.explicitStatus) return row.explicitStatus;
+  if (snapshot.meta.statusBase === (previous?.key ?? null)) return row.status;
   if (!previous) return "Added";
+  const stat = await snapshot.section("STAT");
   const before = await previous.open();
   const id = (await snapshot.section("OBJC")).id(rank);
   const beforeRank = (await before.section("OBJC")).rankOf(id);
