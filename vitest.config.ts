@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Once for every project: web/dist must exist before a test starts `wrangler dev`.
+    globalSetup: ["test/support/web-bundle.global-setup.ts"],
     projects: [
       {
         test: {

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { publishFiles } from "../build/publish.ts";
 import { PROJECT_ROOT, openLocalStoreAt } from "../build/store.ts";
+import { ensureWebBuilt } from "./build-web.ts";
 
 export const HOST = "127.0.0.1";
 const WRANGLER = join(PROJECT_ROOT, "node_modules", ".bin", "wrangler");
@@ -139,6 +140,8 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, ou
 
 /** Publishes `files` into an isolated persistence folder, then serves it with `wrangler dev` on 127.0.0.1. */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  // wrangler.toml serves web/dist as static assets, and wrangler will not start without the folder.
+  await ensureWebBuilt();
   const temporary = options.persistDir === undefined;
   const persistDir = resolve(options.persistDir ?? (await mkdtemp(join(tmpdir(), "appstruct-dev-"))));
   if (persistDir === resolve(DEVELOPER_STATE) || persistDir.startsWith(resolve(DEVELOPER_STATE) + "/")) {
