@@ -29,14 +29,14 @@ export function mcpCors(app: Hono<AppEnv>): void {
 
 export function mcpRoutes(app: Hono<AppEnv>): void {
   app.post(MCP_PATH, async (c) => {
-    const { access, catalog } = c.var.deps;
+    const { access } = c.var.deps;
     const key = presentedKey(c.req.raw);
-    // The key is checked here so /mcp itself answers 401; per-application scope is the REST routes' 403.
-    const scope = access ? await authenticate(access, key) : null;
+    // The key is checked here so /mcp itself answers 401; its scope is the REST routes' (403, and the list of applications).
+    if (access) await authenticate(access, key);
     const address = c.req.header("CF-Connecting-IP");
     const forwarded = { ...(key === undefined ? {} : { "X-API-KEY": key }), ...(address === undefined ? {} : { "CF-Connecting-IP": address }) };
     const rest = restCaller((request) => Promise.resolve(app.fetch(request, c.env)), new URL(c.req.url).origin, forwarded);
-    const server = createMcpServer({ rest, catalog, scope });
+    const server = createMcpServer({ rest });
     // No session id generator: stateless, so any isolate can answer any request.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);

@@ -2,7 +2,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { API_VERSION } from "../http/openapi.ts";
-import type { Catalog } from "../storage/catalog.ts";
 import type { RestCall } from "./rest-call.ts";
 import { registerApplicationTools } from "./tools/applications.ts";
 import { registerFindObjects } from "./tools/find-objects.ts";
@@ -26,14 +25,11 @@ const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 export interface McpToolContext {
   /** REST calls carrying the caller's API key. */
   rest: RestCall;
-  catalog: Catalog;
-  /** The applications the caller's key may read (null: all). */
-  scope: Set<string> | null;
 }
 
 export function createMcpServer(context: McpToolContext): McpServer {
   const server = new McpServer({ name: "appstruct", version: API_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator });
-  registerApplicationTools(server, context.catalog, context.scope);
+  registerApplicationTools(server, context.rest);
   registerFindObjects(server, context.rest);
   registerObjectNavigation(server, context.rest);
   registerLevelTools(server, context.rest);

@@ -125,6 +125,12 @@ describe("list_applications", () => {
     });
   });
 
+  it("answers exactly what GET /rest/applications answers", async () => {
+    const rest = await call("/rest/applications");
+    expect(rest.status).toBe(200);
+    expect(structuredOf(await callTool(client, "list_applications", {}))).toEqual(rest.body);
+  });
+
   it("refuses arguments it does not take", async () => {
     const result = await callTool(client, "list_applications", { application: PET });
     expect(result.isError).toBe(true);
