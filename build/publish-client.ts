@@ -1,5 +1,5 @@
 // @module PublishClient: the worker's /publish API over fetch — resumable part uploads, commit, versions, prune (Node or workerd).
-import type { ProblemBody } from "../src/api-error.ts";
+import type { AnyErrorCode, ProblemBody } from "../src/api-error.ts";
 import type { ManifestVersion } from "../src/storage/manifest.ts";
 import type { PublishResult } from "../src/storage/publish.ts";
 import { sha256Hex } from "../src/storage/publish.ts";
@@ -9,11 +9,14 @@ export const DEFAULT_PART_SIZE = 64 * 1024 * 1024;
 const PART_ATTEMPTS = 4;
 
 /** A refusal or failure of the publish API, with its problem JSON when there was one. */
+/** A problem body of the publish API: the read API's shape, with the publish codes besides. */
+export type PublishProblem = Omit<ProblemBody, "code"> & { code: AnyErrorCode };
+
 export class PublishApiError extends Error {
   readonly status: number;
-  readonly problem: ProblemBody | null;
+  readonly problem: PublishProblem | null;
 
-  constructor(what: string, status: number, problem: ProblemBody | null, text: string) {
+  constructor(what: string, status: number, problem: PublishProblem | null, text: string) {
     super(`${what}: ${status} ${problem ? `${problem.code}: ${problem.detail}` : text.slice(0, 300)}`);
     this.status = status;
     this.problem = problem;
@@ -72,6 +75,19 @@ export class PublishClient {
    */
   async publish(bytes: Uint8Array, onProgress: UploadProgress = () => {}): Promise<PublishResult> {
     const sha256 = await sha256Hex(bytes);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.upload(bytes, sha256, onProgress);
+      } catch (error) {
+        // Another publisher of the same content committed it and cleared the upload under us: the
+        // next start finds it stored (or starts afresh), so the publish still completes.
+        const vanished = error instanceof PublishApiError && error.problem?.code === "upload_not_found";
+        if (!vanished || attempt >= PART_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async upload(bytes: Uint8Array, sha256: string, onProgress: UploadProgress): Promise<PublishResult> {
     const state = await this.json<UploadState>("POST", "/publish/uploads", { sha256, size: bytes.length, partSize: this.partSize });
     if (!state.stored) {
       let sent = state.uploaded.reduce((sum, part) => sum + partBytes(bytes, state.partSize, part).length, 0);
@@ -109,9 +125,9 @@ export class PublishClient {
     const response = await this.send(new Request(this.base + path, { method, headers, body: body as BodyInit | undefined }));
     if (response.ok || accepted.includes(response.status)) return response;
     const text = await response.text();
-    let problem: ProblemBody | null = null;
+    let problem: PublishProblem | null = null;
     try {
-      problem = JSON.parse(text) as ProblemBody;
+      problem = JSON.parse(text) as PublishProblem;
     } catch {
       // not problem JSON (a proxy's error page): the text goes into the message
     }

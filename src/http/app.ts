@@ -78,6 +78,9 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
 
   // The publish API (own token, own routes); the /rest API above stays read-only.
   app.route("/publish", publishApi);
+  app.all("/publish/*", () => {
+    throw new ApiError("route_not_found", "no such publish route; the publish API is /publish/uploads, /publish/snapshots/{sha256} and /publish/applications (docs/publish-api.md)");
+  });
 
   app.notFound(() => problemResponse(new ApiError("route_not_found", "no such route; routes start with /rest/applications/{name}/")));
   app.onError((error, c) => {

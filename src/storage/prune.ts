@@ -1,8 +1,7 @@
 // @module removeVersions: drops versions from an application's manifest first, then deletes their snapshot objects.
 import type { BlobStore } from "./blob-store.ts";
 import type { ManifestVersion } from "./manifest.ts";
-import { snapshotKey } from "./manifest.ts";
-import { updateManifest } from "./publish.ts";
+import { deleteUnlisted, updateManifest } from "./publish.ts";
 
 /** Which versions to remove: the oldest beyond the newest `keep`, and/or those analyzed at the given times. */
 export interface VersionSelection {
@@ -19,8 +18,10 @@ export function selectVersions(versions: readonly ManifestVersion[], selection: 
 
 /**
  * Removes the selected versions of `application`. The manifest is swapped first (conditional put,
- * retried), so readers never meet a version whose snapshot is gone; the objects are deleted after,
- * except one that a concurrent publish has listed again meanwhile.
+ * retried), so a reader that reads the new manifest never meets a version whose snapshot is gone;
+ * the objects are deleted after, except one that a concurrent publish has listed again meanwhile. A
+ * reader still holding the old manifest (up to MANIFEST_TTL_MS) may meet a deleted one: it answers
+ * 503 storage_unavailable for that moment, never a wrong answer.
  */
 export async function removeVersions(store: BlobStore, application: string, selection: VersionSelection): Promise<{ removed: ManifestVersion[]; kept: ManifestVersion[] }> {
   let removed: ManifestVersion[] = [];
@@ -30,7 +31,6 @@ export async function removeVersions(store: BlobStore, application: string, sele
     const gone = new Set(removed);
     return { ...current, versions: current.versions.filter((v) => !gone.has(v)) };
   });
-  const listed = new Set(manifest.versions.map((v) => v.sha256));
-  for (const version of removed) if (!listed.has(version.sha256)) await store.delete(snapshotKey(version.sha256));
+  await deleteUnlisted(store, application, removed.map((v) => v.sha256), manifest);
   return { removed, kept: manifest.versions };
 }

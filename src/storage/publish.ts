@@ -64,11 +64,30 @@ export async function recordVersion(store: BlobStore, meta: SnapshotMeta, sha256
     publishedAt: now.toISOString(),
   };
   let same: ManifestVersion | undefined;
-  await updateManifest(store, meta.application, (manifest) => {
+  let replaced: ManifestVersion | undefined;
+  const stored = await updateManifest(store, meta.application, (manifest) => {
     same = manifest.versions.find((v) => v.analyzedAtMs === version.analyzedAtMs && v.sha256 === sha256);
+    replaced = manifest.versions.find((v) => v.analyzedAtMs === version.analyzedAtMs && v.sha256 !== sha256);
     return same ? null : withVersion(manifest, version);
   });
+  // Another analysis at the same analyzedAt was replaced: its snapshot is nobody's version any more.
+  if (!same && replaced) await deleteUnlisted(store, meta.application, [replaced.sha256], stored);
   return same ? { application: meta.application, version: same, outcome: "unchanged" } : { application: meta.application, version, outcome: "published" };
+}
+
+/**
+ * Deletes the snapshot objects of `shas` that no version of `application` lists. The manifest is
+ * read again right before each delete (not only the one a swap returned), so that content a
+ * concurrent publish has just listed again is kept. (A snapshot belongs to one application: its
+ * name is in the bytes, hence in the content address.)
+ */
+export async function deleteUnlisted(store: BlobStore, application: string, shas: readonly string[], after: Manifest): Promise<void> {
+  for (const sha of new Set(shas)) {
+    if (after.versions.some((v) => v.sha256 === sha)) continue;
+    const current = await store.get(manifestKey(application));
+    if (current && decodeManifest(current.bytes, manifestKey(application)).versions.some((v) => v.sha256 === sha)) continue;
+    await store.delete(snapshotKey(sha));
+  }
 }
 
 /**

@@ -360,3 +360,21 @@ describe("a manifest that names a snapshot missing from storage", () => {
     expect((await call(`${app}/objects?limit=5&date=2020-01-01T00%3A00%3A00Z`)).body).toEqual({ totalObjects: 0, objects: [] });
   });
 });
+
+describe("replacing a version", () => {
+  it("another analysis at the same analyzedAt replaces the version and deletes the replaced snapshot, nothing else", async () => {
+    const application = "Replaced & Co";
+    const store = new R2Store(bucket);
+    const first = compileDocument(petstore(petstoreV1, application, "2026-03-01T00:00:00Z")).bytes;
+    const second = compileDocument(petstore(petstoreV2, application, "2026-03-01T00:00:00Z")).bytes;
+    const other = compileDocument(petstore(petstoreV2, application, "2026-04-01T00:00:00Z")).bytes;
+    await publishSnapshot(store, first);
+    await publishSnapshot(store, other);
+    expect((await publishSnapshot(store, second)).outcome).toBe("published");
+    const manifest = await readManifest(store, application);
+    expect(manifest!.versions.map((v) => v.sha256)).toEqual([await sha256Hex(second), await sha256Hex(other)]);
+    expect(await bucket.head(snapshotKey(await sha256Hex(first)))).toBeNull();
+    expect(await bucket.head(snapshotKey(await sha256Hex(second)))).not.toBeNull();
+    expect(await bucket.head(snapshotKey(await sha256Hex(other)))).not.toBeNull();
+  });
+});
