@@ -46,7 +46,7 @@ async function main(): Promise<number> {
   const seed = Number(values.seed);
   if (!Number.isInteger(objects) || objects < 1000 || objects > 20_000_000) throw new Error(`--objects must be an integer from 1000 to 20000000, got ${values.objects}`);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
-  const timing: TimingOptions = values.quick ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 } : { warmupRounds: 2, iterations: 60, maxSecondsPerClass: 20 };
+  const timing: TimingOptions = values.quick ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 } : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 };
   const budgetBytes = DEFAULT_SECTION_CACHE_MB * MiB;
   const started = Date.now();
   const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
@@ -69,12 +69,14 @@ async function main(): Promise<number> {
     cleanups.push(() => baseline.close());
     const ours = (e: MixEntry) => engineAnswer(snapshot, e.query);
     const theirs = async (e: MixEntry) => baseline.answer(e.query);
-    const inProcessMismatches = await compareAnswers(mix, ours, theirs);
-    const mixReport: BenchReport["mix"] = [];
-    for (const e of mix) {
-      const answer = (await ours(e)) as { totalObjects?: number };
-      mixReport.push({ cls: e.cls, path: e.path, ...(e.query.route === "find" ? { totalObjects: answer.totalObjects } : {}) });
-    }
+    const totals = new Map<MixEntry, number>();
+    const oursNoting = async (e: MixEntry) => {
+      const answer = await ours(e);
+      if (e.query.route === "find") totals.set(e, (answer as { totalObjects: number }).totalObjects);
+      return answer;
+    };
+    const inProcessMismatches = await compareAnswers(mix, oursNoting, theirs, log);
+    const mixReport: BenchReport["mix"] = mix.map((e) => ({ cls: e.cls, path: e.path, ...(totals.has(e) ? { totalObjects: totals.get(e) } : {}) }));
     reportMismatches("in process", inProcessMismatches, log);
     let httpMismatches: Mismatch[] | null = null;
     let inProcess: BenchReport["inProcess"] = {};
@@ -83,7 +85,8 @@ async function main(): Promise<number> {
     let memory: BenchReport["memory"] | null = null;
     if (inProcessMismatches.length === 0) {
       log("timing in process …");
-      inProcess = Object.fromEntries(await measureSideBySide(mix, ours, theirs, timing));
+      inProcess = Object.fromEntries(await measureSideBySide(mix, ours, theirs, timing, log));
+      log("memory over the mix …");
       const inProcessMemory = await memoryOverMix(dataset.snapshot, mix, budgetBytes);
       memory = { inProcess: inProcessMemory, workerd: null, baselineServerPeakRssBytes: null };
 
@@ -97,12 +100,12 @@ async function main(): Promise<number> {
         cleanups.push(() => (ourClient.close(), baselineClient.close()));
         const oursOverHttp = (e: { path: string }) => ourClient.get(e.path);
         const theirsOverHttp = (e: { path: string }) => baselineClient.get(e.path);
-        httpMismatches = await compareAnswers(mix, async (e) => JSON.parse(await oursOverHttp(e)), async (e) => JSON.parse(await theirsOverHttp(e)));
+        httpMismatches = await compareAnswers(mix, async (e) => JSON.parse(await oursOverHttp(e)), async (e) => JSON.parse(await theirsOverHttp(e)), log);
         reportMismatches("over HTTP", httpMismatches, log);
         if (httpMismatches.length === 0) {
           log("timing over HTTP …");
           httpFloor = (await measureSideBySide([{ cls: "ready", path: "/rest/ready" }], oursOverHttp, theirsOverHttp, timing)).get("ready")!;
-          http = Object.fromEntries(await measureSideBySide(mix, oursOverHttp, theirsOverHttp, timing));
+          http = Object.fromEntries(await measureSideBySide(mix, oursOverHttp, theirsOverHttp, timing, log));
         }
         memory.workerd = workerdPeaks(worker.pid);
         memory.baselineServerPeakRssBytes = peakRssBytes(server.pid);

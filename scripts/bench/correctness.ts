@@ -31,11 +31,17 @@ export function firstDifference(a: unknown, b: unknown, at = "$"): string | null
 }
 
 /** Compares both sides' answers for every entry; returns the mismatches (empty when all agree). */
-export async function compareAnswers(entries: readonly MixEntry[], ours: (e: MixEntry) => Promise<unknown>, baseline: (e: MixEntry) => Promise<unknown>): Promise<Mismatch[]> {
+export async function compareAnswers(
+  entries: readonly MixEntry[],
+  ours: (e: MixEntry) => Promise<unknown>,
+  baseline: (e: MixEntry) => Promise<unknown>,
+  progress: (line: string) => void = () => {},
+): Promise<Mismatch[]> {
   const mismatches: Mismatch[] = [];
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
     const detail = firstDifference(await ours(e), await baseline(e));
     if (detail) mismatches.push({ cls: e.cls, path: e.path, detail });
+    if ((i + 1) % 10 === 0) progress(`  checked ${i + 1} of ${entries.length}`);
   }
   return mismatches;
 }

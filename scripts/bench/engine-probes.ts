@@ -57,7 +57,7 @@ const heapNow = () => {
 };
 
 /** Runs the whole mix `rounds` times on a fresh snapshot and section cache, sampling memory after every query. */
-export async function memoryOverMix(snapshotPath: string, entries: readonly MixEntry[], budgetBytes: number, rounds = 2): Promise<MixMemory> {
+export async function memoryOverMix(snapshotPath: string, entries: readonly MixEntry[], budgetBytes: number, rounds = 1): Promise<MixMemory> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const beforeBytes = heapNow();

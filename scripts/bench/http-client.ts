@@ -12,7 +12,7 @@ export function jsonClient(origin: string): JsonClient {
   return {
     get: (path) =>
       new Promise((resolve, reject) => {
-        const request = get(new URL(path, origin), { agent }, (response) => {
+        const request = get(`${origin}${path}`, { agent }, (response) => {
           const chunks: Buffer[] = [];
           response.on("data", (c: Buffer) => chunks.push(c));
           response.on("end", () => {
