@@ -45,7 +45,7 @@ export function pickMix(dbPath: string): MixEntry[] {
   const db = new DatabaseSync(dbPath, { readOnly: true });
   try {
     const n = Number(db.prepare("SELECT value FROM meta WHERE key = 'objects'").get()!.value);
-    const nameAt = db.prepare("SELECT id, name, parent_ord, external FROM objects WHERE ord = ?");
+    const objectAt = db.prepare("SELECT id, name, parent_ord, external FROM objects WHERE ord = ?");
     const outDegree = db.prepare("SELECT count(*) AS n FROM links WHERE from_ord = ?");
     const at = (fraction: number) => Math.min(n - 1, Math.floor(n * fraction));
     const counts = new Map<string, number>();
@@ -70,11 +70,11 @@ export function pickMix(dbPath: string): MixEntry[] {
     for (const w of medium) add("contains-medium", find({ name: w }));
     for (const w of [...common, short]) add("contains-common", find({ name: w }));
     for (const w of medium) add("multi-filter", find({ name: w, type: "method" }));
-    const names = [0.25, 0.5, 0.75].map((f) => String(nameAt.get(at(f))!.name));
+    const names = [0.25, 0.5, 0.75].map((f) => String(objectAt.get(at(f))!.name));
     for (const name of names) add("equals", find({ name }, "equals"));
-    for (const f of [0.3, 0.6, 0.9]) add("startswith", find({ name: String(nameAt.get(at(f))!.name).slice(0, 6) }, "startswith"));
+    for (const f of [0.3, 0.6, 0.9]) add("startswith", find({ name: String(objectAt.get(at(f))!.name).slice(0, 6) }, "startswith"));
     for (const f of [0.125, 0.375, 0.625]) {
-      const name = String(nameAt.get(at(f))!.name);
+      const name = String(objectAt.get(at(f))!.name);
       const last = wordsOf(name).at(-1)!;
       add("endswith", find({ name: last.length >= 3 ? name.slice(-last.length) : name.slice(-4) }, "endswith"));
     }
@@ -85,7 +85,7 @@ export function pickMix(dbPath: string): MixEntry[] {
     const objectsFrom = (fraction: number, k: number, ok: (ord: number, row: Record<string, unknown>) => boolean) => {
       const ids: string[] = [];
       for (let ord = at(fraction); ord < n && ids.length < k; ord++) {
-        const row = nameAt.get(ord)!;
+        const row = objectAt.get(ord)!;
         if (ok(ord, row)) ids.push(String(row.id));
       }
       return ids;

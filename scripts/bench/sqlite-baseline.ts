@@ -109,16 +109,9 @@ export class SqliteBaseline {
       ords = [];
       for (let r = skip; r < Math.min(total, skip + limit); r++) ords.push(r);
     } else {
-      const where = conditions.map((c) => c.sql);
-      const args = conditions.flatMap((c) => c.args);
-      let from: string;
-      let ord: string;
-      if (glob !== null && conditions.length === 0) [from, ord, where[0], args[0]] = ["name_fts", "rowid", "name_lc GLOB ?", glob];
-      else if (glob !== null) [from, ord] = ["name_fts f JOIN objects o ON o.ord = f.rowid", "f.rowid"], where.unshift("f.name_lc GLOB ?"), args.unshift(glob);
-      else [from, ord] = ["objects o", "o.ord"];
-      const clause = `FROM ${from} WHERE ${where.join(" AND ")}`;
-      total = Number(this.sql(`SELECT count(*) AS n ${clause}`).get(...args)!.n);
-      ords = limit === 0 || skip >= total ? [] : this.sql(`SELECT ${ord} AS ord ${clause} ORDER BY ${ord} LIMIT ? OFFSET ?`).all(...args, limit, skip).map((r) => Number(r.ord));
+      const plan = this.findPlan(glob, conditions);
+      total = Number(this.sql(`SELECT count(*) AS n ${plan.clause}`).get(...plan.args)!.n);
+      ords = limit === 0 || skip >= total ? [] : this.sql(`SELECT ${plan.ord} AS ord ${plan.clause} ORDER BY ${plan.ord} LIMIT ? OFFSET ?`).all(...plan.args, limit, skip).map((r) => Number(r.ord));
     }
     const row = this.sql("SELECT id, name, full_name, type, type_id, file_path, mangling, external, annotations, tags FROM objects WHERE ord = ?");
     const objects = ords.map((r) => {
@@ -137,6 +130,19 @@ export class SqliteBaseline {
       };
     });
     return { totalObjects: total, objects };
+  }
+
+  /**
+   * FROM … WHERE … of a filtered find, and the rank column to sort by. A trigram match drives: alone
+   * it is answered by the FTS table without touching `objects`; with other filters each FTS hit is
+   * joined to its row (in rowid order, so still no sort) and checked.
+   */
+  private findPlan(glob: string | null, conditions: Condition[]): { clause: string; ord: string; args: SQLInputValue[] } {
+    const where = conditions.map((c) => c.sql);
+    const args = conditions.flatMap((c) => c.args);
+    if (glob === null) return { clause: `FROM objects o WHERE ${where.join(" AND ")}`, ord: "o.ord", args };
+    if (where.length === 0) return { clause: "FROM name_fts WHERE name_lc GLOB ?", ord: "rowid", args: [glob] };
+    return { clause: `FROM name_fts f JOIN objects o ON o.ord = f.rowid WHERE f.name_lc GLOB ? AND ${where.join(" AND ")}`, ord: "f.rowid", args: [glob, ...args] };
   }
 
   private textCondition(lower: string, reversedColumn: string | null, operator: Operator, value: string): Condition {
