@@ -16,18 +16,15 @@ import { SectionCache } from "../src/format/section-cache.ts";
 import { Snapshot } from "../src/format/snapshot.ts";
 import { fileSource } from "../src/storage/file-source.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
-import { startBaselineServer } from "./bench/baseline-server.ts";
-import { type Mismatch, compareAnswers } from "./bench/correctness.ts";
+import { compareAnswers, logMismatches } from "./bench/correctness.ts";
 import { prepareDataset } from "./bench/dataset.ts";
 import { engineAnswer } from "./bench/engine.ts";
 import { coldFirstAnswer, memoryOverMix } from "./bench/engine-probes.ts";
-import { jsonClient } from "./bench/http-client.ts";
 import { type MixEntry, pickMix } from "./bench/mix.ts";
-import { peakRssBytes, workerdPeaks } from "./bench/process-memory.ts";
+import { measureOverHttp } from "./bench/over-http.ts";
 import { type BenchReport, checkTargets, summary } from "./bench/report.ts";
 import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
 import { type TimingOptions, measureSideBySide } from "./bench/timing.ts";
-import { freePort, startDevServer } from "./dev-server.ts";
 
 const MiB = 1024 * 1024;
 
@@ -76,64 +73,39 @@ async function main(): Promise<number> {
       return answer;
     };
     const inProcessMismatches = await compareAnswers(mix, oursNoting, theirs, log);
+    logMismatches("in process", inProcessMismatches, log);
     const mixReport: BenchReport["mix"] = mix.map((e) => ({ cls: e.cls, path: e.path, ...(totals.has(e) ? { totalObjects: totals.get(e) } : {}) }));
-    reportMismatches("in process", inProcessMismatches, log);
-    let httpMismatches: Mismatch[] | null = null;
-    let inProcess: BenchReport["inProcess"] = {};
-    let http: BenchReport["http"] = null;
-    let httpFloor: BenchReport["httpFloor"] = null;
-    let memory: BenchReport["memory"] | null = null;
-    if (inProcessMismatches.length === 0) {
-      log("timing in process …");
-      inProcess = Object.fromEntries(await measureSideBySide(mix, ours, theirs, timing, log));
-      log("memory over the mix …");
-      const inProcessMemory = await memoryOverMix(dataset.snapshot, mix, budgetBytes);
-      memory = { inProcess: inProcessMemory, workerd: null, baselineServerPeakRssBytes: null };
+    const out = resolve(values.out ?? join(dir, "report.json"));
+    const fail = async (correctness: BenchReport["correctness"]) => {
+      await writeFile(out, `${JSON.stringify({ failed: "the baseline answers differently from ours", mix: mixReport, correctness }, null, 2)}\n`);
+      log(`FAILED: the baseline answers differently from ours (see above and ${out}); no timings, since such a comparison proves nothing`);
+      return 1;
+    };
+    if (inProcessMismatches.length) return fail({ inProcess: inProcessMismatches, http: null });
 
-      if (!values["no-http"]) {
-        log("publishing the snapshot and starting wrangler dev and the baseline server …");
-        const worker = await startDevServer({ files: [dataset.snapshot], readyTimeoutMs: 180_000 });
-        cleanups.push(() => worker.stop());
-        const server = await startBaselineServer(dataset.database, await freePort());
-        cleanups.push(() => server.stop());
-        const [ourClient, baselineClient] = [jsonClient(worker.url), jsonClient(server.url)];
-        cleanups.push(() => (ourClient.close(), baselineClient.close()));
-        const oursOverHttp = (e: { path: string }) => ourClient.get(e.path);
-        const theirsOverHttp = (e: { path: string }) => baselineClient.get(e.path);
-        httpMismatches = await compareAnswers(mix, async (e) => JSON.parse(await oursOverHttp(e)), async (e) => JSON.parse(await theirsOverHttp(e)), log);
-        reportMismatches("over HTTP", httpMismatches, log);
-        if (httpMismatches.length === 0) {
-          log("timing over HTTP …");
-          httpFloor = (await measureSideBySide([{ cls: "ready", path: "/rest/ready" }], oursOverHttp, theirsOverHttp, timing)).get("ready")!;
-          http = Object.fromEntries(await measureSideBySide(mix, oursOverHttp, theirsOverHttp, timing, log));
-        }
-        memory.workerd = workerdPeaks(worker.pid);
-        memory.baselineServerPeakRssBytes = peakRssBytes(server.pid);
-      }
-    }
+    log("timing in process …");
+    const inProcess = Object.fromEntries(await measureSideBySide(mix, ours, theirs, timing, log));
+    log("memory over the mix …");
+    const inProcessMemory = await memoryOverMix(dataset.snapshot, mix, budgetBytes);
+    const http = values["no-http"] ? null : await measureOverHttp(dataset, mix, timing, log);
+    if (http?.mismatches.length) return fail({ inProcess: [], http: http.mismatches });
 
-    const failed = inProcessMismatches.length > 0 || (httpMismatches?.length ?? 0) > 0;
     const partial: Omit<BenchReport, "targets"> = {
       command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
       at: new Date(started).toISOString(),
       machine: { cores: availableParallelism(), loadavgBefore, loadavgAfter: loadavg().map((x) => Number(x.toFixed(2))), node: process.version, sqlite: String(new DatabaseSync(":memory:").prepare("SELECT sqlite_version() AS v").get()!.v) },
       data: { objects, links, seed, seconds: dataset.seconds, bytes: dataset.bytes, reused: dataset.reused },
-      settings: { sectionCacheMB: DEFAULT_SECTION_CACHE_MB, ...timing, http: !values["no-http"] },
+      settings: { sectionCacheMB: DEFAULT_SECTION_CACHE_MB, ...timing, http: http !== null },
       mix: mixReport,
-      correctness: { inProcess: inProcessMismatches, http: httpMismatches },
+      correctness: { inProcess: [], http: http ? [] : null },
       inProcess,
-      http,
-      httpFloor,
+      http: http?.classes ?? null,
+      httpFloor: http?.floor ?? null,
       cold,
-      memory: memory ?? { inProcess: await memoryOverMix(dataset.snapshot, mix, budgetBytes), workerd: null, baselineServerPeakRssBytes: null },
+      memory: { inProcess: inProcessMemory, workerd: http?.workerd ?? null, baselineServerPeakRssBytes: http?.baselineServerPeakRssBytes ?? null },
     };
-    const report: BenchReport = { ...partial, targets: failed ? [] : checkTargets(partial) };
-    const out = resolve(values.out ?? join(dir, "report.json"));
+    const report: BenchReport = { ...partial, targets: checkTargets(partial) };
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-    if (failed) {
-      log(`FAILED: the baseline answers differently from ours (see above and ${out}); no timings, since such a comparison proves nothing`);
-      return 1;
-    }
     console.log(summary(report));
     log(`report: ${out}`);
     return 0;
@@ -149,11 +121,6 @@ function countLinks(database: string): number {
   } finally {
     db.close();
   }
-}
-
-function reportMismatches(where: string, mismatches: readonly Mismatch[], log: (line: string) => void): void {
-  if (mismatches.length === 0) log(`correctness ${where}: every answer of the baseline equals ours`);
-  for (const m of mismatches) log(`MISMATCH ${where} [${m.cls}] ${m.path}\n    ${m.detail}`);
 }
 
 try {

@@ -45,3 +45,9 @@ export async function compareAnswers(
   }
   return mismatches;
 }
+
+/** One line when all agree, else one per mismatch. */
+export function logMismatches(where: string, mismatches: readonly Mismatch[], log: (line: string) => void): void {
+  if (mismatches.length === 0) log(`correctness ${where}: every answer of the baseline equals ours`);
+  for (const m of mismatches) log(`MISMATCH ${where} [${m.cls}] ${m.path}\n    ${m.detail}`);
+}
