@@ -56,10 +56,13 @@ export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
   if (r.http) {
     const under = CLASSES.filter((c) => !(r.http![c]!.ratio >= 10));
     const floor = r.httpFloor ? ` (an HTTP round trip alone: ours ${ms(r.httpFloor.ours.medianMs)} ms, baseline ${ms(r.httpFloor.baseline.medianMs)} ms)` : "";
+    // The other reading of the target: our engine in process against the baseline as a service.
+    const engineVsService = CLASSES.map((c) => r.http![c]!.baseline.medianMs / p50(c));
+    const alsoInProcess = `; our engine in process against SQLite over HTTP: lowest ${times(Math.min(...engineVsService))}, ${engineVsService.filter((x) => x >= 10).length} of ${CLASSES.length} classes ≥ 10×`;
     targets.push({
       target: "every class ≥ 10× faster than the SQLite baseline's median over HTTP",
       holds: under.length === 0,
-      detail: under.length ? `below 10×: ${under.map((c) => `${c} ${times(r.http![c]!.ratio)}`).join(", ")}${floor}` : `lowest ${times(Math.min(...CLASSES.map((c) => r.http![c]!.ratio)))}`,
+      detail: (under.length ? `below 10×: ${under.map((c) => `${c} ${times(r.http![c]!.ratio)}`).join(", ")}${floor}` : `lowest ${times(Math.min(...CLASSES.map((c) => r.http![c]!.ratio)))}`) + alsoInProcess,
     });
   } else targets.push({ target: "every class ≥ 10× faster than the SQLite baseline's median over HTTP", holds: null, detail: "HTTP not measured (--no-http)" });
   targets.push({
