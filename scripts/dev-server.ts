@@ -44,6 +44,8 @@ export interface DevServer {
   /** `http://127.0.0.1:<port>`, without a trailing slash. */
   url: string;
   port: number;
+  /** Process id of `wrangler dev` (the leader of the group holding workerd): for memory readings. */
+  pid: number;
   persistDir: string;
   /** The last lines wrangler printed (stdout and stderr). */
   output(): string;
@@ -209,5 +211,5 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await stop();
     throw spawnError ?? error;
   }
-  return { url, port, persistDir, output, stop };
+  return { url, port, pid: child.pid!, persistDir, output, stop };
 }

@@ -1,0 +1,30 @@
+// @module Our side, in process: a mix query answered by the query engine, with the body the HTTP route would send.
+import type { Snapshot } from "../../src/format/snapshot.ts";
+import { objectCallees } from "../../src/query/callees.ts";
+import { objectCharacteristics } from "../../src/query/characteristics.ts";
+import { type FilterName, findObjects } from "../../src/query/find-objects.ts";
+import { levelGraph, levelNodes } from "../../src/query/levels.ts";
+import { startEndPoints } from "../../src/query/points.ts";
+import type { BenchQuery } from "./queries.ts";
+
+/** The answer body of `q` on `snapshot`, the only published version (so no previous one for status). */
+export async function engineAnswer(snapshot: Snapshot, q: BenchQuery): Promise<unknown> {
+  switch (q.route) {
+    case "find": {
+      const filters: Partial<Record<FilterName, string[]>> = {};
+      for (const [name, value] of Object.entries(q.filters)) if (value !== undefined) filters[name as FilterName] = [value];
+      const { totalObjects, objects } = await findObjects(snapshot, { filters, operator: q.operator, searchtype: "all", skip: q.skip, limit: q.limit });
+      return { totalObjects, objects };
+    }
+    case "characteristics":
+      return (await objectCharacteristics(snapshot, q.id, null)).object;
+    case "callees":
+      return (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent })).callees;
+    case "points":
+      return startEndPoints(snapshot, q.id, q.hops);
+    case "level-nodes":
+      return levelNodes(snapshot, q.level, { name: q.name, id: q.nodeId });
+    case "level-graph":
+      return levelGraph(snapshot, q.level);
+  }
+}
