@@ -1,0 +1,77 @@
+// @module Resolves what a call, a reference or a type names to an object: through the type checker, else through an unresolved import.
+import ts from "typescript";
+import type { Externals } from "./externals.ts";
+import type { CodeObject } from "./model.ts";
+import type { OriginTracer } from "./origin.ts";
+
+export type CallLike = ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator | ts.JsxOpeningLikeElement;
+
+const calleeOf = (node: CallLike): ts.Node =>
+  ts.isTaggedTemplateExpression(node) ? node.tag : ts.isJsxOpeningLikeElement(node) ? node.tagName : node.expression;
+
+export class TargetResolver {
+  private readonly checker: ts.TypeChecker;
+  private readonly nodeObjects: ReadonlyMap<ts.Node, CodeObject>;
+  private readonly externals: Externals;
+  private readonly origins: OriginTracer;
+  private readonly projectFiles: ReadonlySet<ts.SourceFile>;
+
+  constructor(checker: ts.TypeChecker, nodeObjects: ReadonlyMap<ts.Node, CodeObject>, externals: Externals, origins: OriginTracer, projectFiles: ReadonlySet<ts.SourceFile>) {
+    this.checker = checker;
+    this.nodeObjects = nodeObjects;
+    this.externals = externals;
+    this.origins = origins;
+    this.projectFiles = projectFiles;
+  }
+
+  /** The object a declaration stands for: the project's own object, an external one, or null (a parameter, a local callback type ...). */
+  declarationTarget(declaration: ts.Node): CodeObject | null {
+    if (!this.projectFiles.has(declaration.getSourceFile())) return declaration.getSourceFile().isDeclarationFile || declaration.getSourceFile().fileName.includes("/node_modules/") ? this.externals.forDeclaration(declaration as ts.Declaration) : null;
+    const own = this.nodeObjects.get(declaration);
+    if (own) return own;
+    // A function value is the object of the name it is bound to, and the other way round.
+    if ((ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration) || ts.isClassExpression(declaration)) && declaration.parent) {
+      let p = declaration.parent;
+      while (ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p)) p = p.parent;
+      return this.nodeObjects.get(p) ?? (ts.isBinaryExpression(p) ? (this.nodeObjects.get(p.parent) ?? null) : null);
+    }
+    if ((ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.initializer) return this.nodeObjects.get(declaration.initializer) ?? null;
+    if (ts.isBinaryExpression(declaration.parent) && ts.isExpressionStatement(declaration.parent.parent)) return this.nodeObjects.get(declaration.parent.parent) ?? null;
+    if (ts.isPropertyAccessExpression(declaration) && ts.isBinaryExpression(declaration.parent) && ts.isExpressionStatement(declaration.parent.parent)) return this.nodeObjects.get(declaration.parent.parent) ?? null;
+    return null;
+  }
+
+  symbolTarget(symbol: ts.Symbol | undefined): CodeObject | null {
+    if (!symbol) return null;
+    if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
+    return declaration ? this.declarationTarget(declaration) : null;
+  }
+
+  /** The callee of a call, `new`, tagged template, decorator or JSX element: its resolved signature's declaration, else the symbol it names, else its import origin. */
+  callTarget(node: CallLike): CodeObject | null {
+    let declaration: ts.Declaration | undefined;
+    try {
+      declaration = this.checker.getResolvedSignature(node)?.declaration;
+    } catch {
+      declaration = undefined;
+    }
+    if (declaration && !ts.isJSDocSignature(declaration)) {
+      const target = this.declarationTarget(declaration);
+      if (target) return target;
+      // A call through a function-typed parameter or property: no object of ours is called.
+      if (this.projectFiles.has(declaration.getSourceFile())) return null;
+    }
+    const callee = calleeOf(node);
+    const symbol = callee.kind === ts.SyntaxKind.SuperKeyword ? undefined : this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
+    const named = this.symbolTarget(symbol);
+    if (named) return named;
+    return ts.isJsxNamespacedName(callee) ? null : this.importOriginTarget(callee as ts.Expression);
+  }
+
+  /** The external object an expression reaches through an import of a module that is not installed. */
+  importOriginTarget(expression: ts.Expression): CodeObject | null {
+    const origin = this.origins.of(expression);
+    return origin ? this.externals.forOrigin(origin) : null;
+  }
+}

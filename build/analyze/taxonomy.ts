@@ -1,0 +1,63 @@
+// @module The five-level taxonomy from the rules file: abstracted service, service, concept, technology, object type.
+import { displayType, PACKAGE_TYPES } from "./kinds.ts";
+import type { CodeObject } from "./model.ts";
+import { firstMatch, type Rules } from "./rules.ts";
+
+export interface TaxonomyNode {
+  key: string;
+  level: number;
+  name: string;
+  parent: string | null;
+}
+
+/** Level-5 keys by object id, and the nodes they need. */
+export interface Taxonomy {
+  nodes: TaxonomyNode[];
+  level5: Map<string, string>;
+}
+
+/** Level 3: the first `depth` folders of the file's path after the folders the rules skip (`src/`, `lib/` ...). */
+export function conceptOf(path: string, rules: Rules["concept"]): string {
+  const folders = path.split("/").slice(0, -1);
+  while (folders.length > 0 && rules.skipFolders.includes(folders[0])) folders.shift();
+  return folders.length === 0 ? rules.rootName : folders.slice(0, rules.depth).join("/");
+}
+
+const fileOf = (o: CodeObject): CodeObject => {
+  let p = o;
+  while (p.parent) p = p.parent;
+  return p;
+};
+
+export function buildTaxonomy(objects: readonly CodeObject[], fileImports: ReadonlyMap<CodeObject, ReadonlySet<string>>, rules: Rules): Taxonomy {
+  const nodes = new Map<string, TaxonomyNode>();
+  const level5 = new Map<string, string>();
+  const perFile = new Map<CodeObject, string[]>();
+  const pathOf = (o: CodeObject): string[] => {
+    const file = fileOf(o);
+    if (o.external) {
+      const pkg = file.packageKind ?? "npm";
+      return [rules.abstracted.external, "Libraries", file.name, PACKAGE_TYPES[pkg][0].replace(/ (Package|Module|Library)$/, "")];
+    }
+    let prefix = perFile.get(file);
+    if (!prefix) {
+      const imports = fileImports.get(file) ?? new Set<string>();
+      const service = firstMatch(rules.services, file.filePath!, imports)?.name ?? "Logic Services";
+      const technology = firstMatch(rules.technologies, file.filePath!, imports)?.name ?? file.language!;
+      prefix = [rules.abstracted.internal, service, conceptOf(file.filePath!, rules.concept), technology];
+      perFile.set(file, prefix);
+    }
+    return prefix;
+  };
+  for (const o of objects) {
+    const path = [...pathOf(o), displayType(o.kind, o.language ?? "", o.packageKind ?? "npm").type];
+    let parent: string | null = null;
+    path.forEach((name, i) => {
+      const key = JSON.stringify(path.slice(0, i + 1));
+      if (!nodes.has(key)) nodes.set(key, { key, level: i + 1, name, parent });
+      parent = key;
+    });
+    level5.set(o.id, parent!);
+  }
+  return { nodes: [...nodes.values()], level5 };
+}
