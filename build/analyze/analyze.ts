@@ -86,6 +86,7 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   const resolver = new TargetResolver(checker, extractor.nodeObjects, externals, origins, new Set(project.sourceFiles));
   const linker = new Linker(model, checker, extractor.nodeObjects, resolver, externals, routes);
   for (const sf of project.sourceFiles) linker.linkFile(sf);
+  model.dropUnlinkedExternals();
   escalateLinks(model);
   assignStartPoints(model, project.root, rules.startPoints);
   assignEndPoints(model, rules.endPoints);

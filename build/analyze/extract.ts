@@ -93,7 +93,11 @@ export class Extractor {
     if (!moduleSymbol) return exported;
     for (let symbol of this.checker.getExportsOfModule(moduleSymbol)) {
       if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-      for (const d of symbol.declarations ?? []) if (d.getSourceFile() === sf) exported.add(d);
+      for (const d of symbol.declarations ?? []) {
+        // CommonJS `module.exports = { a }` exports the declaration `a` names.
+        const named = ts.isShorthandPropertyAssignment(d) ? (this.checker.getShorthandAssignmentValueSymbol(d)?.declarations ?? []) : [d];
+        for (const n of named) if (n.getSourceFile() === sf) exported.add(ts.isVariableDeclaration(n) && n.parent.declarations.length === 1 ? n.parent.parent : n);
+      }
     }
     return exported;
   }
@@ -250,6 +254,7 @@ export class Extractor {
     if (!target || target.names[0] === "this" || !value) return false;
     if (!isFunctionValue(value) && !ts.isClassExpression(value)) {
       if (!ts.isObjectLiteralExpression(value) || !target.exported) return false;
+      this.tagExportedNames(value);
       this.visit(value, owner, target.names.length ? `${scope}.${target.names.join(".")}` : scope, ctx);
       return true;
     }
@@ -259,6 +264,21 @@ export class Extractor {
     if (ts.isClassExpression(value)) this.visitClass(ctx, statement, value, name, owner, `${scope}${names.length > 1 ? "." + names.slice(0, -1).join(".") : ""}`);
     else this.createFunction(ctx, statement, value, target.prototype ? "method" : functionValueKind(value), name, fullName, owner, target.exported ? ["exported"] : []);
     return true;
+  }
+
+  /** `module.exports = { a, b: c }`: the functions and classes declared earlier as a and c are exported. */
+  private tagExportedNames(exports: ts.ObjectLiteralExpression): void {
+    for (const p of exports.properties) {
+      const symbol = ts.isShorthandPropertyAssignment(p)
+        ? this.checker.getShorthandAssignmentValueSymbol(p)
+        : ts.isPropertyAssignment(p) && ts.isIdentifier(p.initializer)
+          ? this.checker.getSymbolAtLocation(p.initializer)
+          : undefined;
+      for (const d of symbol?.declarations ?? []) {
+        const object = this.nodeObjects.get(d) ?? (ts.isVariableDeclaration(d) ? this.nodeObjects.get(d.parent.parent) : undefined);
+        object?.tags.add("exported");
+      }
+    }
   }
 
   private visitInterface(ctx: FileContext, node: ts.InterfaceDeclaration, owner: CodeObject, scope: string): void {

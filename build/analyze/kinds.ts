@@ -55,12 +55,12 @@ const EXTERNAL: Partial<Record<ObjectKind, readonly [string, string]>> = {
   externalMember: ["External Member", "EXT_MEMBER"],
 };
 
-/** What a package object stands for: its display type and typeId. */
+/** What a package object stands for: its display type, typeId and the technology (taxonomy level 4) of what it holds. */
 export const PACKAGE_TYPES = {
-  npm: ["npm Package", "NPM_PACKAGE"],
-  node: ["Node.js Built-in Module", "NODE_MODULE"],
-  stdlib: ["ECMAScript Standard Library", "ES_LIB"],
-  unresolved: ["Unresolved Module", "UNRESOLVED_MODULE"],
+  npm: ["npm Package", "NPM_PACKAGE", "npm"],
+  node: ["Node.js Built-in Module", "NODE_MODULE", "Node.js"],
+  stdlib: ["ECMAScript Standard Library", "ES_LIB", "ECMAScript"],
+  unresolved: ["Unresolved Module", "UNRESOLVED_MODULE", "Unresolved"],
 } as const;
 export type PackageKind = keyof typeof PACKAGE_TYPES;
 

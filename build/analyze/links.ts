@@ -90,13 +90,14 @@ export class Linker {
   }
 
   private use(name: ts.Node, owner: CodeObject): void {
-    const target = this.resolver.symbolTarget(this.checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name));
+    const target = this.resolver.typeTarget(this.checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name));
     if (target && TYPE_KINDS.has(target.kind) && target !== owner && target.packageName !== "ECMAScript") this.model.link(owner, target, "USE");
   }
 
   private access(identifier: ts.Identifier, owner: CodeObject): void {
     const parent = identifier.parent;
     if ((ts.isVariableDeclaration(parent) || ts.isPropertyAccessExpression(parent)) && (parent as ts.NamedDeclaration).name === identifier) return;
+    if (ts.isImportSpecifier(parent) || ts.isImportClause(parent) || ts.isExportSpecifier(parent)) return;
     const target = this.resolver.symbolTarget(this.checker.getSymbolAtLocation(identifier));
     if (target?.kind === "variable" && target !== owner) this.model.link(owner, target, "ACCESS");
   }

@@ -57,6 +57,15 @@ export class CodeModel {
     return object;
   }
 
+  /** Drops external objects no link reaches (resolving a name may create one that is then not linked), keeping the packages of those kept. */
+  dropUnlinkedExternals(): void {
+    const linked = new Set<CodeObject>();
+    for (const l of this.linkKeys.values()) for (const end of [l.from, l.to]) for (let o: CodeObject | null = end; o; o = o.parent) linked.add(o);
+    const kept = this.objects.filter((o) => !o.external || linked.has(o));
+    this.objects.length = 0;
+    this.objects.push(...kept);
+  }
+
   link(from: CodeObject, to: CodeObject, type: string, escalated = false): void {
     const key = `${from.id} ${to.id} ${type} ${escalated}`;
     if (!this.linkKeys.has(key)) this.linkKeys.set(key, { from, to, type, escalated });

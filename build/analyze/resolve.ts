@@ -48,6 +48,14 @@ export class TargetResolver {
     return declaration ? this.declarationTarget(declaration) : null;
   }
 
+  /** What a name in a type position stands for: its class, interface, enum or type alias declaration. */
+  typeTarget(symbol: ts.Symbol | undefined): CodeObject | null {
+    if (!symbol) return null;
+    if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    const declaration = symbol.declarations?.find((d) => ts.isClassLike(d) || ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isEnumDeclaration(d));
+    return declaration ? this.declarationTarget(declaration) : null;
+  }
+
   /** The callee of a call, `new`, tagged template, decorator or JSX element: its resolved signature's declaration, else the symbol it names, else its import origin. */
   callTarget(node: CallLike): CodeObject | null {
     let declaration: ts.Declaration | undefined;

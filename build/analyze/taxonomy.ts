@@ -37,7 +37,7 @@ export function buildTaxonomy(objects: readonly CodeObject[], fileImports: Reado
     const file = fileOf(o);
     if (o.external) {
       const pkg = file.packageKind ?? "npm";
-      return [rules.abstracted.external, "Libraries", file.name, PACKAGE_TYPES[pkg][0].replace(/ (Package|Module|Library)$/, "")];
+      return [rules.abstracted.external, "Libraries", file.name, PACKAGE_TYPES[pkg][2]];
     }
     let prefix = perFile.get(file);
     if (!prefix) {
