@@ -96,7 +96,7 @@ export class Extractor {
       for (const d of symbol.declarations ?? []) {
         // CommonJS `module.exports = { a }` exports the declaration `a` names.
         const named = ts.isShorthandPropertyAssignment(d) ? (this.checker.getShorthandAssignmentValueSymbol(d)?.declarations ?? []) : [d];
-        for (const n of named) if (n.getSourceFile() === sf) exported.add(ts.isVariableDeclaration(n) && n.parent.declarations.length === 1 ? n.parent.parent : n);
+        for (const n of named) if (n.getSourceFile() === sf) exported.add(ts.isVariableDeclaration(n) && ts.isVariableDeclarationList(n.parent) && n.parent.declarations.length === 1 ? n.parent.parent : n);
       }
     }
     return exported;
