@@ -69,7 +69,8 @@ function reference(folder: string, tsconfig: string | undefined) {
   };
   const targetOf = (call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator): ts.Node | null => {
     let declaration: ts.Node | undefined = checker.getResolvedSignature(call)?.declaration;
-    if (!declaration || ts.isJSDocSignature(declaration)) {
+    // A signature from a type annotation (`const f: (x: T) => U = ...`) is no declaration of the set: then the symbol the callee names decides.
+    if (!declaration || ts.isJSDocSignature(declaration) || !own.has(declaration.getSourceFile()) || !declarations.has(canonical(declaration)!)) {
       const callee = ts.isTaggedTemplateExpression(call) ? call.tag : call.expression;
       if (callee.kind === ts.SyntaxKind.SuperKeyword) return null;
       let symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);

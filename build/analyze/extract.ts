@@ -27,16 +27,16 @@ const isFunctionValue = (e: ts.Expression | undefined): e is ts.ArrowFunction | 
 const functionValueKind = (e: ts.ArrowFunction | ts.FunctionExpression): ObjectKind => (ts.isArrowFunction(e) ? "arrowFunction" : "functionExpression");
 const hasBody = (n: FunctionNode) => "body" in n && n.body !== undefined;
 
-/** `module.exports.a`, `exports.a`, `A.prototype.b` → the names that locate the assigned value, and whether it is exported. */
+/** `module.exports.a`, `exports.a`, `A.prototype.b`, `this.a`, `(x as T).a` → the names that locate the assigned value, and whether it is exported. */
 function assignmentTarget(left: ts.Expression): { names: string[]; exported: boolean; prototype: boolean } | null {
   const names: string[] = [];
   let e = left;
   while (ts.isPropertyAccessExpression(e)) {
     names.unshift(e.name.text);
-    e = e.expression;
+    e = unwrap(e.expression)!;
   }
-  if (!ts.isIdentifier(e)) return null;
-  names.unshift(e.text);
+  if (ts.isIdentifier(e)) names.unshift(e.text);
+  else if (e.kind !== ts.SyntaxKind.ThisKeyword || names.length === 0) return null;
   let exported = false;
   if (names[0] === "module" && names[1] === "exports") names.splice(0, 2), (exported = true);
   else if (names[0] === "exports") names.splice(0, 1), (exported = true);
@@ -137,7 +137,7 @@ export class Extractor {
       o.checksum = checksumOf(o.checksum + sourceText(located, ctx.sf));
       o.tags.add("overloaded");
       for (const tag of syntaxTags(located)) o.tags.add(tag);
-      if (!hasBody(fn)) o.mangling += ` | ${mangling(fn, this.checker)}`;
+      if (!hasBody(fn)) o.mangling += ` | ${mangling(fn)}`;
       previous.hasBody = hasBody(fn);
       this.nodeObjects.set(located, o);
       this.nodeObjects.set(fn, o);
@@ -145,7 +145,7 @@ export class Extractor {
       return o;
     }
     const object = this.create(ctx, located, kind, name, fullName, parent, tags);
-    object.mangling = mangling(fn, this.checker);
+    object.mangling = mangling(fn);
     ctx.overloads.set(overloadKey, { object, hasBody: hasBody(fn) });
     this.nodeObjects.set(fn, object);
     this.visitChildren(fn, object, object.fullName, ctx);
@@ -251,7 +251,7 @@ export class Extractor {
   private visitAssignment(ctx: FileContext, statement: ts.ExpressionStatement, assignment: ts.BinaryExpression, owner: CodeObject, scope: string): boolean {
     const target = assignmentTarget(assignment.left);
     const value = unwrap(assignment.right);
-    if (!target || target.names[0] === "this" || !value) return false;
+    if (!target || !value) return false;
     if (!isFunctionValue(value) && !ts.isClassExpression(value)) {
       if (!ts.isObjectLiteralExpression(value) || !target.exported) return false;
       this.tagExportedNames(value);

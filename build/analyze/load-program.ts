@@ -116,7 +116,7 @@ export function loadProject(folder: string, tsconfig?: string): LoadedProject {
   const program = ts.createProgram({ rootNames: fileNames, options, host: confinedHost(options, root) });
   const sourceFiles = program
     .getSourceFiles()
-    .filter((sf) => !sf.isDeclarationFile && within(root, sf.fileName) && !sf.fileName.split(/[\\/]/).includes("node_modules"))
+    .filter((sf) => !sf.isDeclarationFile && within(root, sf.fileName) && !projectPath(root, sf.fileName).split("/").includes("node_modules"))
     .sort((a, b) => (a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0));
   if (sourceFiles.length === 0) throw new ProjectError(`${folder}: no TypeScript or JavaScript source file to analyse${configFile ? ` (config ${configFile})` : ""}`);
   return { program, root, configFile, sourceFiles, configProblems };
