@@ -32,6 +32,9 @@ const FALLBACK_OPTIONS: ts.CompilerOptions = {
   experimentalDecorators: true,
 };
 
+/** TypeScript's own lib files, parsed once per process: they never change, and parsing lib.dom.d.ts costs more than a small project. */
+const libCache = new Map<string, ts.SourceFile>();
+
 const within = (folder: string, path: string) => {
   const r = relative(folder, path);
   return r === "" || (!r.startsWith("..") && !isAbsolute(r));
@@ -54,6 +57,17 @@ function confinedHost(options: ts.CompilerOptions, root: string): ts.CompilerHos
   host.directoryExists = (path) => visible(path) && directoryExists(path);
   host.readFile = (path) => (visible(path) ? readFile(path) : undefined);
   host.getDirectories = (path) => (visible(path) ? getDirectories(path) : []);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (path, languageVersion, onError, shouldCreate) => {
+    if (!within(libFolder, resolve(path))) return getSourceFile(path, languageVersion, onError, shouldCreate);
+    const key = `${path}\0${JSON.stringify(languageVersion)}`;
+    let sf = libCache.get(key);
+    if (!sf) {
+      sf = getSourceFile(path, languageVersion, onError, shouldCreate);
+      if (sf) libCache.set(key, sf);
+    }
+    return sf;
+  };
   return host;
 }
 

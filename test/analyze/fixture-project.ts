@@ -1,0 +1,37 @@
+// @module Test helper: analyses a fixture mini-project and renders its objects and links as compact lines to compare with hand-worked answers.
+import { join } from "node:path";
+import { analyzeProject, type AnalyzeResult } from "../../build/analyze/analyze.ts";
+import { validateDocument } from "../../build/analysis/document.ts";
+
+export const FIXTURES = join(import.meta.dirname, "../fixtures/analyze");
+
+export type Analysis = AnalyzeResult["document"];
+
+/** Analyses `test/fixtures/analyze/<name>` at a fixed date, and checks the output is a valid analysis. */
+export function analyzeFixture(name: string, folder = join(FIXTURES, name)): AnalyzeResult {
+  const result = analyzeProject({ folder, analyzedAt: "2026-11-01T00:00:00Z" });
+  validateDocument(result.document);
+  return result;
+}
+
+/** Internal objects other than files as `type | fullName | file:start-end`. */
+export function objectLines(d: Analysis): string[] {
+  return d.objects
+    .filter((o) => !o.external && !o.typeId.endsWith("_FILE"))
+    .map((o) => `${o.type} | ${o.fullName} | ${o.filePath}:${o.sourceLocations![0].startLine}-${o.sourceLocations![0].endLine}`);
+}
+
+/** Direct links of the given types as `TYPE from -> to` by fullName, sorted. */
+export function linkLines(d: Analysis, types: string[], { escalated = false } = {}): string[] {
+  const fullName = new Map(d.objects.map((o) => [o.id, o.fullName]));
+  return d.links
+    .filter((l) => types.includes(l.type) && !!l.escalated === escalated)
+    .map((l) => `${l.type} ${fullName.get(l.from)} -> ${fullName.get(l.to)}`)
+    .sort();
+}
+
+export const object = (d: Analysis, fullName: string) => {
+  const found = d.objects.find((o) => o.fullName === fullName);
+  if (!found) throw new Error(`no object ${fullName}`);
+  return found;
+};
