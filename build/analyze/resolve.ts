@@ -33,7 +33,10 @@ export class TargetResolver {
     if ((ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration) || ts.isClassExpression(declaration)) && declaration.parent) {
       let p = declaration.parent;
       while (ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p)) p = p.parent;
-      return this.nodeObjects.get(p) ?? (ts.isBinaryExpression(p) ? (this.nodeObjects.get(p.parent) ?? null) : null);
+      if (ts.isBinaryExpression(p)) return this.nodeObjects.get(p.parent) ?? null;
+      // Only a binding names a function value: a function returned by another one is not that one.
+      const bound = ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isExportAssignment(p);
+      return bound ? (this.nodeObjects.get(p) ?? null) : null;
     }
     if ((ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.initializer) return this.nodeObjects.get(declaration.initializer) ?? null;
     if (ts.isBinaryExpression(declaration.parent) && ts.isExpressionStatement(declaration.parent.parent)) return this.nodeObjects.get(declaration.parent.parent) ?? null;
@@ -66,17 +69,16 @@ export class TargetResolver {
     } catch {
       declaration = undefined;
     }
-    if (declaration && !ts.isJSDocSignature(declaration)) {
-      const target = this.declarationTarget(declaration);
-      if (target) return target;
-      // A call through a function-typed parameter or property: no object of ours is called.
-      if (this.projectFiles.has(declaration.getSourceFile())) return null;
-    }
+    const signed = declaration && !ts.isJSDocSignature(declaration) ? this.declarationTarget(declaration) : null;
+    if (signed && !signed.external) return signed;
+    // A call through a function-typed parameter or property: no object of ours is called.
+    if (!signed && declaration && this.projectFiles.has(declaration.getSourceFile())) return null;
+    // `new Own()` of a class without constructor that extends a library class resolves to the library's constructor: the class named is ours.
     const callee = calleeOf(node);
     const symbol = callee.kind === ts.SyntaxKind.SuperKeyword ? undefined : this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
     const named = this.symbolTarget(symbol);
-    if (named) return named;
-    return ts.isJsxNamespacedName(callee) ? null : this.importOriginTarget(callee as ts.Expression);
+    if (named && !named.external) return named;
+    return signed ?? named ?? (ts.isJsxNamespacedName(callee) ? null : this.importOriginTarget(callee as ts.Expression));
   }
 
   /**

@@ -1,0 +1,113 @@
+// @module The Express fixture through the command line: routes → services → SQL client with start/end points, and a re-analysis compiled with --previous.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { objectCharacteristics } from "../../src/query/characteristics.ts";
+import { startEndPoints } from "../../src/query/points.ts";
+import { FIXTURES, linkLines, object, objectLines, type Analysis } from "./fixture-project.ts";
+
+const BIN = join(import.meta.dirname, "../../build/bin/appstruct.js");
+
+function appstruct(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dir = "";
+let v1: Analysis;
+let v2: Analysis;
+let snapshot: Snapshot;
+
+const status = async (fullName: string, d = v2) => (await objectCharacteristics(snapshot, object(d, fullName).id, { key: snapshot.meta.statusBase!, open: async () => snapshot })).object.status;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "appstruct-analyze-"));
+  const project = join(dir, "owners-api");
+  await cp(join(FIXTURES, "express"), project, { recursive: true });
+  const run1 = await appstruct("analyze", project, "-o", join(dir, "v1.json"), "--analyzed-at", "2026-11-01T00:00:00Z");
+  expect(run1.stderr).toBe("");
+  expect(run1.code).toBe(0);
+  expect((await appstruct("compile", join(dir, "v1.json"), "-o", join(dir, "v1.snap"))).code).toBe(0);
+
+  // The change: findOwner's query changes, deleteOwner is added before createOwner (whose lines move but whose text does not).
+  const service = join(project, "src/services/owner-service.ts");
+  const source = await readFile(service, "utf8");
+  await writeFile(
+    service,
+    source
+      .replace("select id, name from owners where id = $1", "select id, name from owners where id = $1 and deleted = false")
+      .replace("export async function createOwner", 'export async function deleteOwner(id: number): Promise<void> {\n  await query("update owners set deleted = true where id = $1", [id]);\n}\n\nexport async function createOwner'),
+  );
+  expect((await appstruct("analyze", project, "-o", join(dir, "v2.json"), "--analyzed-at", "2026-11-02T00:00:00Z")).code).toBe(0);
+  const run = await appstruct("compile", join(dir, "v2.json"), "--previous", join(dir, "v1.snap"), "-o", join(dir, "v2.snap"));
+  expect(run.code).toBe(0);
+  [v1, v2] = [JSON.parse(await readFile(join(dir, "v1.json"), "utf8")), JSON.parse(await readFile(join(dir, "v2.json"), "utf8"))];
+  snapshot = await Snapshot.open(memorySource(new Uint8Array(await readFile(join(dir, "v2.snap")))));
+}, 120_000);
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("analyze an Express app without node_modules", () => {
+  it("finds routes, services and the SQL client; express and pg are external packages", () => {
+    expect(v1.application).toBe("owners-api");
+    expect(objectLines(v1)).toEqual([
+      'TypeScript Function | "src/db/client".query | src/db/client.ts:5-8',
+      'TypeScript Variable | "src/routes/owners".ownersRouter | src/routes/owners.ts:4-4',
+      'TypeScript Route Handler | "src/routes/owners".GET /owners/:id | src/routes/owners.ts:6-9',
+      'TypeScript Function | "src/routes/owners".createOwnerHandler | src/routes/owners.ts:13-15',
+      'TypeScript Function | "src/server".start | src/server.ts:4-9',
+      'TypeScript Interface | "src/services/owner-service".Owner | src/services/owner-service.ts:3-6',
+      'TypeScript Function | "src/services/owner-service".findOwner | src/services/owner-service.ts:8-11',
+      'TypeScript Function | "src/services/owner-service".createOwner | src/services/owner-service.ts:13-16',
+    ]);
+    expect(linkLines(v1, ["CALL"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
+      'CALL "src/db/client".query -> pg.Pool.query',
+      'CALL "src/routes/owners".GET /owners/:id -> "src/services/owner-service".findOwner',
+      'CALL "src/routes/owners".createOwnerHandler -> "src/services/owner-service".createOwner',
+      'CALL "src/routes/owners".createOwnerHandler -> express.Response.status',
+      'CALL "src/routes/owners".createOwnerHandler -> express.Response.status.json',
+      'CALL "src/routes/owners".ownersRouter -> express.Router',
+      'CALL "src/server".start -> express',
+      'CALL "src/server".start -> express.json',
+      'CALL "src/server".start -> express.listen',
+      'CALL "src/server".start -> express.use',
+      'CALL "src/services/owner-service".createOwner -> "src/db/client".query',
+      'CALL "src/services/owner-service".findOwner -> "src/db/client".query',
+      "CALL src/db/client.ts -> pg.Pool",
+      "CALL src/routes/owners.ts -> express.Router.get",
+      "CALL src/routes/owners.ts -> express.Router.post",
+    ]);
+    expect(object(v1, "pg")).toMatchObject({ type: "npm Package", typeId: "NPM_PACKAGE", external: true, parent: null });
+    expect(object(v1, "pg.Pool.query")).toMatchObject({ external: true, parent: object(v1, "pg").id, role: "end", tags: ["data store"] });
+    expect(v1.objects.filter((o) => o.role === "start").map((o) => o.fullName)).toEqual(['"src/routes/owners".GET /owners/:id', '"src/routes/owners".createOwnerHandler', '"src/server".start']);
+    expect(object(v1, '"src/routes/owners".GET /owners/:id').level5).toBe(JSON.stringify(["Application Services", "API Services", "routes", "Express", "TypeScript Route Handler"]));
+    expect(object(v1, '"src/db/client".query').level5).toBe(JSON.stringify(["Application Services", "Data Services", "db", "TypeScript", "TypeScript Function"]));
+  });
+
+  it("start and end points through the compiled snapshot: route handler → service → pg", async () => {
+    const points = await startEndPoints(snapshot, object(v2, '"src/services/owner-service".findOwner').id, 5);
+    expect(points.startPoints.map((p) => p.fullName)).toEqual(['"src/routes/owners".GET /owners/:id']);
+    expect(points.endPoints.map((p) => p.fullName)).toEqual(["pg.Pool.query"]);
+  });
+
+  it("a re-analysis keeps ids and gives Added, Modified and Unchanged by checksum", async () => {
+    expect(object(v2, '"src/services/owner-service".createOwner').id).toBe(object(v1, '"src/services/owner-service".createOwner').id);
+    expect(object(v2, '"src/services/owner-service".createOwner').sourceLocations).toEqual([{ fileId: "4", startLine: 17, endLine: 20 }]);
+    expect(await status('"src/services/owner-service".findOwner')).toEqual({ id: "Modified" });
+    expect(await status('"src/services/owner-service".deleteOwner')).toEqual({ id: "Added" });
+    expect(await status('"src/services/owner-service".createOwner')).toEqual({ id: "Unchanged" });
+    expect(await status("src/services/owner-service.ts")).toEqual({ id: "Modified" });
+    expect(await status('"src/db/client".query')).toEqual({ id: "Unchanged" });
+    expect(await status("pg.Pool.query")).toEqual({ id: "Unchanged" });
+  });
+});
