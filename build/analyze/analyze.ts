@@ -9,7 +9,7 @@ import { Extractor } from "./extract.ts";
 import { IdAllocator } from "./ids.ts";
 import { Linker } from "./links.ts";
 import { loadProject, projectPath } from "./load-program.ts";
-import { CodeModel } from "./model.ts";
+import { CodeModel, type CodeObject } from "./model.ts";
 import { OriginTracer } from "./origin.ts";
 import { TargetResolver } from "./resolve.ts";
 import { assignEndPoints, assignStartPoints } from "./roles.ts";
@@ -92,7 +92,9 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   assignEndPoints(model, rules.endPoints);
 
   const taxonomy = buildTaxonomy(model.objects, extractor.fileImports, rules);
-  for (const o of model.objects) if (!o.external && /^Test/.test(JSON.parse(taxonomy.level5.get(o.id)!)[1])) o.tags.add("test");
+  const nodes = new Map(taxonomy.nodes.map((n) => [n.key, n]));
+  const serviceOf = (o: CodeObject) => nodes.get(taxonomy.level5.get(o.id)!.split(".").slice(0, 2).join("."))!.name;
+  for (const o of model.objects) if (!o.external && /^Test/.test(serviceOf(o))) o.tags.add("test");
 
   const document = analysisDocument(model, taxonomy, {
     application: applicationName(project.root, options.application),

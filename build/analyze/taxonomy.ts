@@ -3,6 +3,7 @@ import { displayType, PACKAGE_TYPES } from "./kinds.ts";
 import type { CodeObject } from "./model.ts";
 import { firstMatch, type Rules } from "./rules.ts";
 
+/** Taxonomy keys are the node's position, e.g. `1.2.3.1.4` (first level-1 node, its second child ...): short, since every object names its level-5 key. */
 export interface TaxonomyNode {
   key: string;
   level: number;
@@ -10,7 +11,7 @@ export interface TaxonomyNode {
   parent: string | null;
 }
 
-/** Level-5 keys by object id, and the nodes they need. */
+/** Level-5 keys by object id, and the nodes they need (built from paths of names, one node per distinct path prefix). */
 export interface Taxonomy {
   nodes: TaxonomyNode[];
   level5: Map<string, string>;
@@ -31,6 +32,7 @@ const fileOf = (o: CodeObject): CodeObject => {
 
 export function buildTaxonomy(objects: readonly CodeObject[], fileImports: ReadonlyMap<CodeObject, ReadonlySet<string>>, rules: Rules): Taxonomy {
   const nodes = new Map<string, TaxonomyNode>();
+  const children = new Map<string | null, number>();
   const level5 = new Map<string, string>();
   const perFile = new Map<CodeObject, string[]>();
   const pathOf = (o: CodeObject): string[] => {
@@ -51,13 +53,19 @@ export function buildTaxonomy(objects: readonly CodeObject[], fileImports: Reado
   };
   for (const o of objects) {
     const path = [...pathOf(o), displayType(o.kind, o.language ?? "", o.packageKind ?? "npm").type];
-    let parent: string | null = null;
+    let parent: TaxonomyNode | null = null;
     path.forEach((name, i) => {
-      const key = JSON.stringify(path.slice(0, i + 1));
-      if (!nodes.has(key)) nodes.set(key, { key, level: i + 1, name, parent });
-      parent = key;
+      const pathKey = JSON.stringify(path.slice(0, i + 1));
+      let node = nodes.get(pathKey);
+      if (!node) {
+        const n = (children.get(parent?.key ?? null) ?? 0) + 1;
+        children.set(parent?.key ?? null, n);
+        node = { key: parent ? `${parent.key}.${n}` : String(n), level: i + 1, name, parent: parent?.key ?? null };
+        nodes.set(pathKey, node);
+      }
+      parent = node;
     });
-    level5.set(o.id, parent!);
+    level5.set(o.id, parent!.key);
   }
   return { nodes: [...nodes.values()], level5 };
 }

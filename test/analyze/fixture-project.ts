@@ -30,6 +30,14 @@ export function linkLines(d: Analysis, types: string[], { escalated = false } = 
     .sort();
 }
 
+/** The names of an object's taxonomy path, level 1 to 5. */
+export function levelNames(d: Analysis, o: Analysis["objects"][number]): string[] {
+  const nodes = new Map(d.taxonomy.map((n) => [n.key, n]));
+  const names: string[] = [];
+  for (let key: string | null = o.level5; key !== null; key = nodes.get(key)!.parent) names.unshift(nodes.get(key)!.name);
+  return names;
+}
+
 export const object = (d: Analysis, fullName: string) => {
   const found = d.objects.find((o) => o.fullName === fullName);
   if (!found) throw new Error(`no object ${fullName}`);

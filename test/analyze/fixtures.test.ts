@@ -1,6 +1,6 @@
 // @module Hand-worked fixture projects: the exact objects (type, fullName, file, lines) and links the analyzer finds in each.
 import { describe, expect, it } from "vitest";
-import { analyzeFixture, linkLines, object, objectLines } from "./fixture-project.ts";
+import { analyzeFixture, levelNames, linkLines, object, objectLines } from "./fixture-project.ts";
 
 describe("appstruct analyze on fixture projects", () => {
   it("overloads: one object per overloaded function or method, spanning its signatures; calls resolve to it", () => {
@@ -13,6 +13,8 @@ describe("appstruct analyze on fixture projects", () => {
       'TypeScript Function | "src/main".run | src/main.ts:3-7',
     ]);
     expect(object(d, '"src/format".format')).toMatchObject({ typeId: "TS_FUNCTION", mangling: "(number) | (Date)", tags: ["exported", "overloaded"] });
+    expect(levelNames(d, object(d, '"src/format".format'))).toEqual(["Application Services", "Logic Services", "(root)", "TypeScript", "TypeScript Function"]);
+    expect(levelNames(d, object(d, "ECMAScript.Date.toISOString"))).toEqual(["External Services", "Libraries", "ECMAScript", "ECMAScript", "External Method"]);
     expect(object(d, '"src/format".Printer.print').mangling).toBe("(string) | (string[])");
     expect(linkLines(d, ["CALL", "INCLUDE"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
       'CALL "src/format".Printer.print -> "src/format".format',

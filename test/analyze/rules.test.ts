@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { analyzeProject } from "../../build/analyze/analyze.ts";
 import { DEFAULT_RULES, RulesError, firstMatch, loadRules, packageMatches } from "../../build/analyze/rules.ts";
 import { conceptOf } from "../../build/analyze/taxonomy.ts";
-import { FIXTURES, object } from "./fixture-project.ts";
+import { FIXTURES, levelNames, object } from "./fixture-project.ts";
 
 async function rulesFile(content: unknown): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), "appstruct-rules-")), "rules.json");
@@ -63,8 +63,9 @@ describe("rules", () => {
       }),
     );
     const d = analyzeProject({ folder: join(FIXTURES, "express"), rules }).document;
-    expect(JSON.parse(object(d, '"src/db/client".query').level5)).toEqual(["Owners", "Persistence", "db", "TypeScript", "TypeScript Function"]);
-    expect(JSON.parse(object(d, '"src/server".start').level5)).toEqual(["Owners", "Rest", "(root)", "Express", "TypeScript Function"]);
+    expect(levelNames(d, object(d, '"src/db/client".query'))).toEqual(["Owners", "Persistence", "db", "TypeScript", "TypeScript Function"]);
+    expect(levelNames(d, object(d, '"src/server".start'))).toEqual(["Owners", "Rest", "(root)", "Express", "TypeScript Function"]);
+    expect(levelNames(d, object(d, "express.listen"))).toEqual(["Outside", "Libraries", "express", "npm", "External Member"]);
     expect(d.objects.filter((o) => o.role === "end").map((o) => o.fullName)).toEqual(["express.listen"]);
     expect(object(d, "express.listen").tags).toEqual(["server socket"]);
   });
