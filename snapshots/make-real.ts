@@ -29,8 +29,8 @@ function analyzeCommit(commit: string): void {
   execFileSync("mkdir", ["-p", folder]);
   execFileSync("sh", ["-c", `git -C "${ROOT}" archive ${commit} src build package.json tsconfig.json | tar -x -C "${folder}"`]);
   const analyzedAt = execFileSync("git", ["-C", ROOT, "log", "-1", "--format=%cI", commit], { encoding: "utf8" }).trim();
-  // The project's own code (src, build), without its tests and scripts; its dependencies are not installed there, so they are external.
-  writeFileSync(join(folder, "tsconfig.analyze.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["src", "build"], compilerOptions: { types: [] } }));
+  // The project's own code (src, build, with the bin script), without its tests and scripts; its dependencies are not installed there, so they are external.
+  writeFileSync(join(folder, "tsconfig.analyze.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["src", "build"], compilerOptions: { types: [], allowJs: true } }));
   const out = join(ROOT, "snapshots", `appstruct-${commit}.json`);
   appstruct("analyze", folder, "--tsconfig", join(folder, "tsconfig.analyze.json"), "--name", "appstruct", "--analyzed-at", analyzedAt, "-o", out);
   appstruct("validate", out);
