@@ -4,6 +4,9 @@ import type { Externals } from "./externals.ts";
 import type { CodeObject } from "./model.ts";
 import type { OriginTracer } from "./origin.ts";
 
+/** The callee is a parameter or property of the project: no object of ours is called (the value passed is not known statically). */
+const THROUGH_A_VALUE = Symbol("through a value");
+
 export type CallLike = ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator | ts.JsxOpeningLikeElement;
 
 const calleeOf = (node: CallLike): ts.Node =>
@@ -62,6 +65,7 @@ export class TargetResolver {
   /** The callee of a call, `new`, tagged template, decorator or JSX element: its resolved signature's declaration, else the symbol it names, else its import origin. */
   callTarget(node: CallLike): CodeObject | null {
     const direct = this.soleDeclaration(node);
+    if (direct === THROUGH_A_VALUE) return null;
     if (direct) return this.declarationTarget(direct);
     let declaration: ts.Declaration | undefined;
     try {
@@ -86,7 +90,7 @@ export class TargetResolver {
    * overloaded, a function bound to a const, or a class whose constructor is its own. Signature
    * resolution (argument inference) would give the same declaration at many times the cost.
    */
-  private soleDeclaration(node: CallLike): ts.Declaration | null {
+  private soleDeclaration(node: CallLike): ts.Declaration | typeof THROUGH_A_VALUE | null {
     if (ts.isJsxOpeningLikeElement(node)) return null;
     const callee = calleeOf(node) as ts.Expression;
     const name = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : null;
@@ -102,6 +106,9 @@ export class TargetResolver {
       return constructors.length === 0 && !d.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword) ? d : null;
     }
     if (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d) || ts.isMethodSignature(d)) return d;
+    // A parameter or property of the project holding a function: what it holds is not known statically.
+    const holdsValue = ts.isParameter(d) || ts.isPropertySignature(d) || (ts.isPropertyDeclaration(d) && !d.initializer);
+    if (holdsValue && this.projectFiles.has(d.getSourceFile())) return THROUGH_A_VALUE;
     if (ts.isVariableDeclaration(d) && d.initializer && (d.parent.flags & ts.NodeFlags.Const) !== 0 && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) return d.initializer;
     return null;
   }
