@@ -64,9 +64,9 @@ export class TargetResolver {
 
   /** The callee of a call, `new`, tagged template, decorator or JSX element: its resolved signature's declaration, else the symbol it names, else its import origin. */
   callTarget(node: CallLike): CodeObject | null {
-    const direct = this.soleDeclaration(node);
+    const direct = this.nameTarget(node);
     if (direct === THROUGH_A_VALUE) return null;
-    if (direct) return this.declarationTarget(direct);
+    if (direct) return direct;
     let declaration: ts.Declaration | undefined;
     try {
       declaration = this.checker.getResolvedSignature(node)?.declaration;
@@ -86,19 +86,39 @@ export class TargetResolver {
   }
 
   /**
-   * The callee's only declaration, when the name alone decides it: a function or method that is not
-   * overloaded, a function bound to a const, or a class whose constructor is its own. Signature
-   * resolution (argument inference) would give the same declaration at many times the cost.
+   * The callee when the name alone decides it, or null when only signature resolution can (argument
+   * inference, many times the cost): see soleDeclaration, and a name whose declarations all stand
+   * for one object (overloads of the project; a library's overloads or interface and var merges,
+   * whose member path is the same).
    */
-  private soleDeclaration(node: CallLike): ts.Declaration | typeof THROUGH_A_VALUE | null {
+  private nameTarget(node: CallLike): CodeObject | typeof THROUGH_A_VALUE | null {
     if (ts.isJsxOpeningLikeElement(node)) return null;
     const callee = calleeOf(node) as ts.Expression;
     const name = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : null;
     if (!name) return null;
     let symbol = this.checker.getSymbolAtLocation(name);
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-    if (!symbol?.declarations || symbol.declarations.length !== 1) return null;
-    const d = symbol.declarations[0];
+    const declarations = symbol?.declarations;
+    if (!declarations?.length) return null;
+    if (declarations.length > 1) return ts.isNewExpression(node) ? null : this.commonTarget(declarations);
+    const sole = this.soleDeclaration(node, declarations[0]);
+    return sole === THROUGH_A_VALUE ? sole : sole ? this.declarationTarget(sole) : null;
+  }
+
+  private commonTarget(declarations: readonly ts.Declaration[]): CodeObject | null {
+    const own = declarations.some((d) => this.projectFiles.has(d.getSourceFile()));
+    if (own && !declarations.every((d) => ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d) || ts.isMethodSignature(d))) return null;
+    let target: CodeObject | null = null;
+    for (const d of declarations) {
+      const t = this.declarationTarget(d);
+      if (!t || (target && t !== target)) return null;
+      target = t;
+    }
+    return target;
+  }
+
+  /** The callee's only declaration when it decides the callee: a function or method, a function bound to a const, a class whose constructor is its own. */
+  private soleDeclaration(node: CallLike, d: ts.Declaration): ts.Declaration | typeof THROUGH_A_VALUE | null {
     if (ts.isNewExpression(node)) {
       if (!ts.isClassDeclaration(d)) return null;
       const constructors = d.members.filter(ts.isConstructorDeclaration);
