@@ -112,3 +112,19 @@ describe("analyze an Express app without node_modules", () => {
     expect(await status("pg.Pool.query")).toEqual({ id: "Unchanged" });
   });
 });
+
+describe("appstruct analyze refuses bad input with exit 2 and writes nothing", () => {
+  it("a folder that does not exist, a folder without sources, a bad rules file", async () => {
+    const out = join(dir, "refused.json");
+    const missing = await appstruct("analyze", join(dir, "nowhere"), "-o", out);
+    expect([missing.code, missing.stderr]).toEqual([2, `appstruct: ${join(dir, "nowhere")}: not a folder\n`]);
+    const empty = join(dir, "empty");
+    await cp(join(FIXTURES, "express", "package.json"), join(empty, "package.json"), { recursive: true });
+    const none = await appstruct("analyze", empty, "-o", out);
+    expect([none.code, none.stderr]).toEqual([2, `appstruct: ${empty}: no TypeScript or JavaScript source file to analyse\n`]);
+    await writeFile(join(dir, "rules.json"), JSON.stringify({ services: [{ name: "x", path: "(" }] }));
+    const rules = await appstruct("analyze", join(FIXTURES, "express"), "-o", out, "--rules", join(dir, "rules.json"));
+    expect([rules.code, rules.stderr]).toEqual([2, `appstruct: ${join(dir, "rules.json")}: services.0.path must be a valid JavaScript regular expression\n`]);
+    await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+  });
+});
