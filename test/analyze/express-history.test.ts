@@ -1,27 +1,13 @@
 // @module The Express fixture through the command line: routes → services → SQL client with start/end points, and a re-analysis compiled with --previous.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { appstruct } from "../support/appstruct-cli.ts";
 import { FIXTURES, levelNames, linkLines, object, objectLines, type Analysis } from "./fixture-project.ts";
-
-const BIN = join(import.meta.dirname, "../../build/bin/appstruct.js");
-
-function appstruct(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let dir = "";
 let v1: Analysis;
