@@ -58,13 +58,16 @@ describe("rules", () => {
     const rules = await loadRules(
       await rulesFile({
         abstracted: { internal: "Owners", external: "Outside" },
-        services: [{ name: "Persistence", imports: ["pg"] }, { name: "Rest" }],
+        services: [{ name: "Persistence", imports: ["pg"] }, { name: "Test Services", path: "^src/server\\.ts$" }, { name: "Rest" }],
         endPoints: [{ packages: ["express"], members: "^listen$", what: "server socket" }],
       }),
     );
     const d = analyzeProject({ folder: join(FIXTURES, "express"), rules }).document;
     expect(levelNames(d, object(d, '"src/db/client".query'))).toEqual(["Owners", "Persistence", "db", "TypeScript", "TypeScript Function"]);
-    expect(levelNames(d, object(d, '"src/server".start'))).toEqual(["Owners", "Rest", "(root)", "Express", "TypeScript Function"]);
+    expect(levelNames(d, object(d, '"src/server".start'))).toEqual(["Owners", "Test Services", "(root)", "Express", "TypeScript Function"]);
+    expect(object(d, '"src/server".start').tags).toEqual(["exported", "test"]);
+    expect(levelNames(d, object(d, '"src/routes/owners".createOwnerHandler'))).toEqual(["Owners", "Rest", "routes", "Express", "TypeScript Function"]);
+    expect(object(d, '"src/routes/owners".createOwnerHandler').tags).toEqual(["async"]);
     expect(levelNames(d, object(d, "express.listen"))).toEqual(["Outside", "Libraries", "express", "npm", "External Member"]);
     expect(d.objects.filter((o) => o.role === "end").map((o) => o.fullName)).toEqual(["express.listen"]);
     expect(object(d, "express.listen").tags).toEqual(["server socket"]);
