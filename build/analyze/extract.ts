@@ -6,7 +6,7 @@ import type { ObjectKind } from "./kinds.ts";
 import type { CodeModel, CodeObject, ProjectFile } from "./model.ts";
 import { packageOfSpecifier } from "./externals.ts";
 import type { RouteFinder } from "./routes.ts";
-import { decoratorsOf, hasExportModifier, lineSpan, mangling, propertyNameText, sourceText, syntaxTags } from "./source-facts.ts";
+import { decoratorsOf, hasExportModifier, lineSpan, mangling, propertyNameText, sourceText, syntaxTags, unwrapExpression } from "./source-facts.ts";
 
 interface FileContext {
   sf: ts.SourceFile;
@@ -19,10 +19,7 @@ interface FileContext {
 
 type FunctionNode = ts.FunctionLikeDeclaration | ts.MethodSignature;
 
-const unwrap = (e: ts.Expression | undefined): ts.Expression | undefined => {
-  while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e))) e = e.expression;
-  return e;
-};
+const unwrap = (e: ts.Expression | undefined) => unwrapExpression(e);
 const isFunctionValue = (e: ts.Expression | undefined): e is ts.ArrowFunction | ts.FunctionExpression => !!e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e));
 const functionValueKind = (e: ts.ArrowFunction | ts.FunctionExpression): ObjectKind => (ts.isArrowFunction(e) ? "arrowFunction" : "functionExpression");
 const hasBody = (n: FunctionNode) => "body" in n && n.body !== undefined;

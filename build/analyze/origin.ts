@@ -1,5 +1,6 @@
 // @module Where a value comes from when its module is not installed: traces an expression back to an unresolved import.
 import ts from "typescript";
+import { unwrapExpression } from "./source-facts.ts";
 
 /** A value reached from an import of a module the program could not resolve: the module and the member path, e.g. pg + [Pool, query]. */
 export interface ImportOrigin {
@@ -9,10 +10,6 @@ export interface ImportOrigin {
 
 const MAX_DEPTH = 12;
 
-const unwrap = (e: ts.Expression): ts.Expression => {
-  while (ts.isParenthesizedExpression(e) || ts.isAwaitExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
-  return e;
-};
 
 const requiredModule = (e: ts.Expression): string | null =>
   ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "require" && e.arguments.length === 1 && ts.isStringLiteralLike(e.arguments[0])
@@ -38,7 +35,7 @@ export class OriginTracer {
 
   of(expression: ts.Expression, depth = 0): ImportOrigin | null {
     if (depth > MAX_DEPTH) return null;
-    const e = unwrap(expression);
+    const e = unwrapExpression(expression, true);
     const required = requiredModule(e);
     if (required !== null) return this.checker.getSymbolAtLocation((e as ts.CallExpression).arguments[0]) ? null : { module: required, path: [] };
     if (ts.isCallExpression(e) || ts.isNewExpression(e)) return this.of(e.expression, depth + 1);

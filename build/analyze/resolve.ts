@@ -3,6 +3,7 @@ import ts from "typescript";
 import type { Externals } from "./externals.ts";
 import type { CodeObject } from "./model.ts";
 import type { OriginTracer } from "./origin.ts";
+import { isTypeWrapper } from "./source-facts.ts";
 
 /** The callee is a parameter or property of the project: no object of ours is called (the value passed is not known statically). */
 const THROUGH_A_VALUE = Symbol("through a value");
@@ -35,7 +36,7 @@ export class TargetResolver {
     // A function value is the object of the name it is bound to, and the other way round.
     if ((ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration) || ts.isClassExpression(declaration)) && declaration.parent) {
       let p = declaration.parent;
-      while (ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p)) p = p.parent;
+      while (isTypeWrapper(p)) p = p.parent;
       if (ts.isBinaryExpression(p)) return this.nodeObjects.get(p.parent) ?? null;
       // Only a binding names a function value: a function returned by another one is not that one.
       const bound = ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isExportAssignment(p);

@@ -11,6 +11,17 @@ export function lineSpan(node: ts.Node, sf: ts.SourceFile): { startLine: number;
 /** The source text an object's checksum covers (the same span as its lines). */
 export const sourceText = (node: ts.Node, sf: ts.SourceFile) => sf.text.slice(node.getStart(sf), node.getEnd());
 
+/** Type-only wrappers around a value: parentheses, `as`, `satisfies`, `<T>x`. */
+export const isTypeWrapper = (n: ts.Node): n is ts.ParenthesizedExpression | ts.AsExpression | ts.SatisfiesExpression | ts.TypeAssertion =>
+  ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isTypeAssertionExpression(n);
+
+/** The value inside type-only wrappers (and `await` and `!` when `value` is set: what the value comes from). */
+export function unwrapExpression<E extends ts.Expression | undefined>(e: E, value = false): E {
+  let x: ts.Expression | undefined = e;
+  while (x && (isTypeWrapper(x) || (value && (ts.isAwaitExpression(x) || ts.isNonNullExpression(x))))) x = x.expression;
+  return x as E;
+}
+
 /** The name of a property-like name node, or null for a computed name that is not a literal. */
 export function propertyNameText(name: ts.PropertyName | ts.BindingName | undefined): string | null {
   if (!name) return null;
