@@ -203,6 +203,7 @@ program
       const result = analyzeProject({ folder, tsconfig: options.tsconfig, application: options.name, analyzedAt: options.analyzedAt, rules: await loadRules(options.rules) });
       for (const problem of result.configProblems) process.stderr.write(`warning: ${problem}\n`);
       for (const p of result.syntaxProblems) process.stderr.write(`${p.file}:${p.line}: syntax error: ${p.message} (the rest of the file is analysed)\n`);
+      for (const p of result.checkerFailures) process.stderr.write(`${p.file}:${p.line}: warning: the type checker failed here (${p.message}); this expression has no links\n`);
       await writeAnalysisFile(options.out, result.document);
       const d = result.document;
       console.log(

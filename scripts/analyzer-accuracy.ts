@@ -102,7 +102,13 @@ function reference(folder: string, tsconfig: string | undefined) {
   for (const sf of project.sourceFiles) {
     const walk = (n: ts.Node): void => {
       if (ts.isCallExpression(n) || ts.isNewExpression(n) || ts.isTaggedTemplateExpression(n) || (ts.isDecorator(n) && !ts.isCallExpression(n.expression))) {
-        const target = !ts.isCallExpression(n) || n.expression.kind !== ts.SyntaxKind.ImportKeyword ? targetOf(n) : null;
+        let target: ts.Node | null = null;
+        try {
+          if (!ts.isCallExpression(n) || n.expression.kind !== ts.SyntaxKind.ImportKeyword) target = targetOf(n);
+        } catch (error) {
+          // The checker's recursion can overflow the stack on huge bundled files: that call is left out of the reference.
+          if (!(error instanceof RangeError)) throw error;
+        }
         if (target) calls.add(`${key(callerOf(n, sf))}\n${key(declarations.get(target)!)}`);
       }
       ts.forEachChild(n, walk);

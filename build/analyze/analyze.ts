@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import ts from "typescript";
 import { applicationNameProblem } from "../../src/rules.ts";
+import { CheckerGuard, type CheckerFailure } from "./checker-guard.ts";
 import { escalateLinks } from "./escalate.ts";
 import { Externals } from "./externals.ts";
 import { Extractor } from "./extract.ts";
@@ -37,6 +38,8 @@ export interface AnalyzeResult {
   configFile: string | null;
   configProblems: string[];
   syntaxProblems: SyntaxProblem[];
+  /** Expressions the type checker could not resolve (stack overflow): they have no links. */
+  checkerFailures: CheckerFailure[];
 }
 
 const ANALYZER = { name: "appstruct analyze", version: `0.1.0 (TypeScript ${ts.version})` };
@@ -63,7 +66,8 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   const externals = new Externals(model, ids, project.program.getCompilerOptions());
   const origins = new OriginTracer(checker);
   const routes = new RouteFinder(checker, origins, externals, rules.startPoints);
-  const extractor = new Extractor(model, ids, checker, routes);
+  const guard = new CheckerGuard((sf) => projectPath(project.root, sf.fileName));
+  const extractor = new Extractor(model, ids, checker, routes, guard);
   const syntaxProblems: SyntaxProblem[] = [];
 
   project.sourceFiles.forEach((sf, i) => {
@@ -84,7 +88,7 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   });
 
   const resolver = new TargetResolver(checker, extractor.nodeObjects, externals, origins, new Set(project.sourceFiles));
-  const linker = new Linker(model, checker, extractor.nodeObjects, resolver, externals, routes);
+  const linker = new Linker(model, checker, extractor.nodeObjects, resolver, externals, routes, guard);
   for (const sf of project.sourceFiles) linker.linkFile(sf);
   model.dropUnlinkedExternals();
   escalateLinks(model);
@@ -101,5 +105,5 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
     analyzedAt: options.analyzedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     analyzer: ANALYZER,
   });
-  return { document, configFile: project.configFile, configProblems: project.configProblems, syntaxProblems };
+  return { document, configFile: project.configFile, configProblems: project.configProblems, syntaxProblems, checkerFailures: guard.failures };
 }

@@ -1,6 +1,7 @@
 // @module Object extraction: one walk over a source file creating its file, class, function, method ... objects.
 import { basename } from "node:path";
 import ts from "typescript";
+import type { CheckerGuard } from "./checker-guard.ts";
 import { checksumOf, type IdAllocator, UniqueNames } from "./ids.ts";
 import type { ObjectKind } from "./kinds.ts";
 import type { CodeModel, CodeObject, ProjectFile } from "./model.ts";
@@ -49,8 +50,10 @@ export class Extractor {
   private readonly checker: ts.TypeChecker;
   private readonly routes: RouteFinder;
   private readonly keys = new UniqueNames();
+  private readonly guard: CheckerGuard;
 
-  constructor(model: CodeModel, ids: IdAllocator, checker: ts.TypeChecker, routes: RouteFinder) {
+  constructor(model: CodeModel, ids: IdAllocator, checker: ts.TypeChecker, routes: RouteFinder, guard: CheckerGuard) {
+    this.guard = guard;
     this.model = model;
     this.ids = ids;
     this.checker = checker;
@@ -183,7 +186,7 @@ export class Extractor {
       return;
     }
     if (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) return this.visitChildren(node, owner, `${scope}.${node.name.text}`, ctx);
-    if (ts.isCallExpression(node)) this.visitCall(ctx, node, owner, scope);
+    if (ts.isCallExpression(node)) this.guard.run(node, () => this.visitCall(ctx, node, owner, scope));
     else if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) this.noteImport(ctx, node.moduleSpecifier.text);
     this.visitChildren(node, owner, scope, ctx);
   }

@@ -1,5 +1,6 @@
 // @module Link extraction: a walk over each file linking the innermost object to what it calls, references, extends, uses and imports.
 import ts from "typescript";
+import type { CheckerGuard } from "./checker-guard.ts";
 import type { Externals } from "./externals.ts";
 import type { CodeModel, CodeObject } from "./model.ts";
 import type { TargetResolver } from "./resolve.ts";
@@ -20,8 +21,10 @@ export class Linker {
   private readonly externals: Externals;
   private readonly routes: RouteFinder;
   private readonly variableNames: ReadonlySet<string>;
+  private readonly guard: CheckerGuard;
 
-  constructor(model: CodeModel, checker: ts.TypeChecker, nodeObjects: ReadonlyMap<ts.Node, CodeObject>, resolver: TargetResolver, externals: Externals, routes: RouteFinder) {
+  constructor(model: CodeModel, checker: ts.TypeChecker, nodeObjects: ReadonlyMap<ts.Node, CodeObject>, resolver: TargetResolver, externals: Externals, routes: RouteFinder, guard: CheckerGuard) {
+    this.guard = guard;
     this.model = model;
     this.checker = checker;
     this.nodeObjects = nodeObjects;
@@ -38,10 +41,15 @@ export class Linker {
 
   private visit(node: ts.Node, owner: CodeObject): void {
     const own = this.nodeObjects.get(node);
-    if (own && own !== owner) {
-      owner = own;
-      if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) this.linkHeritage(node, own);
-      if ((ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) && ts.isClassLike(node.parent)) this.linkOverrides(node, own);
+    const current = own ?? owner;
+    this.guard.run(node, () => this.linkNode(node, current, own !== undefined && own !== owner));
+    ts.forEachChild(node, (child) => this.visit(child, current));
+  }
+
+  private linkNode(node: ts.Node, owner: CodeObject, entered: boolean): void {
+    if (entered) {
+      if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) this.linkHeritage(node, owner);
+      if ((ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) && ts.isClassLike(node.parent)) this.linkOverrides(node, owner);
     }
     if (ts.isCallExpression(node)) this.visitCall(node, owner);
     else if (ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) this.call(node, owner);
@@ -51,7 +59,6 @@ export class Linker {
     else if (ts.isTypeReferenceNode(node)) this.use(node.typeName, owner);
     else if (ts.isExpressionWithTypeArguments(node) && !ts.isHeritageClause(node.parent)) this.use(node.expression, owner);
     else if (ts.isIdentifier(node) && this.variableNames.has(node.text)) this.access(node, owner);
-    ts.forEachChild(node, (child) => this.visit(child, owner));
   }
 
   private visitCall(node: ts.CallExpression, owner: CodeObject): void {
