@@ -86,14 +86,9 @@ export class Linker {
     if (!ts.isStringLiteralLike(specifier)) return;
     const module = this.checker.getSymbolAtLocation(specifier);
     const declaration = module?.valueDeclaration ?? module?.declarations?.[0];
-    const target = declaration && ts.isSourceFile(declaration) && this.nodeObjects.has(declaration) ? this.nodeObjects.get(declaration)! : declaration ? this.resolver.declarationTarget(declaration) : null;
-    this.model.link(owner, target && target.kind !== "file" ? this.packageOf(target) : (target ?? this.externals.forModule(specifier.text)), "INCLUDE");
-  }
-
-  private packageOf(target: CodeObject): CodeObject {
-    let o = target;
-    while (o.parent) o = o.parent;
-    return o;
+    // A project file is its file object; a module of a package (its file or `declare module`) is the package object.
+    const target = (declaration && this.resolver.declarationTarget(declaration)) ?? this.externals.forModule(specifier.text);
+    this.model.link(owner, target, "INCLUDE");
   }
 
   private use(name: ts.Node, owner: CodeObject): void {
