@@ -195,7 +195,7 @@ program
   .option("--analyzed-at <date>", "RFC 3339 date-time of the analysis (default: now)")
   .action(async (folder: string, options: { out: string; name?: string; tsconfig?: string; rules?: string; analyzedAt?: string }) => {
     const started = performance.now();
-    const { analyzeProject } = await import("./analyze/analyze.ts");
+    const { AnalyzeOptionError, analyzeProject } = await import("./analyze/analyze.ts");
     const { ProjectError } = await import("./analyze/load-program.ts");
     const { RulesError, loadRules } = await import("./analyze/rules.ts");
     const { writeAnalysisFile } = await import("./analyze/write-analysis.ts");
@@ -210,7 +210,7 @@ program
         `${options.out}: ${d.application} — ${d.files.length} files, ${d.objects.length} objects (${d.objects.filter((o) => o.external).length} external), ${d.links.length} links, ${d.objects.filter((o) => o.role === "start").length} start and ${d.objects.filter((o) => o.role === "end").length} end points${result.configFile ? ` (config ${result.configFile})` : " (no tsconfig/jsconfig: every source file)"}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     } catch (error) {
-      if (error instanceof ProjectError || error instanceof RulesError) throw new ExitError(EXIT.usage, error.message);
+      if (error instanceof ProjectError || error instanceof RulesError || error instanceof AnalyzeOptionError) throw new ExitError(EXIT.usage, error.message);
       throw error;
     }
   });

@@ -33,7 +33,7 @@ function analyzeCommit(commit: string): void {
   writeFileSync(join(folder, "tsconfig.analyze.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["src", "build"], compilerOptions: { types: [], allowJs: true } }));
   const out = join(ROOT, "snapshots", `appstruct-${commit}.json`);
   appstruct("analyze", folder, "--tsconfig", join(folder, "tsconfig.analyze.json"), "--name", "appstruct", "--analyzed-at", analyzedAt, "-o", out);
-  appstruct("validate", out);
+  appstruct("compile", out, "-o", join(work, `appstruct-${commit}.snap`));
 }
 
 function analyzeZod({ folder, version, analyzedAt }: (typeof ZOD_VERSIONS)[number]): void {
@@ -43,7 +43,7 @@ function analyzeZod({ folder, version, analyzedAt }: (typeof ZOD_VERSIONS)[numbe
   cpSync(join(ROOT, folder, "src/v4/core"), copy, { recursive: true, filter: (path) => !path.split("/").includes("tests") });
   const out = join(ROOT, "snapshots", `zod-${version}.json`);
   appstruct("analyze", copy, "--name", "zod", "--analyzed-at", analyzedAt, "-o", out);
-  appstruct("validate", out);
+  appstruct("compile", out, "-o", join(work, `zod-${version}.snap`));
 }
 
 try {

@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import ts from "typescript";
-import { applicationNameProblem } from "../../src/rules.ts";
+import { applicationNameProblem, parseRfc3339 } from "../../src/rules.ts";
+import { validateDocument } from "../analysis/document.ts";
 import { CheckerGuard, type CheckerFailure } from "./checker-guard.ts";
 import { escalateLinks } from "./escalate.ts";
 import { Externals } from "./externals.ts";
@@ -57,7 +58,12 @@ function applicationName(root: string, given: string | undefined): string {
   return basename(root);
 }
 
+export class AnalyzeOptionError extends Error {}
+
 export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
+  if (options.analyzedAt !== undefined && parseRfc3339(options.analyzedAt) === null) throw new AnalyzeOptionError(`--analyzed-at ${options.analyzedAt}: must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z`);
+  const nameProblem = options.application !== undefined ? applicationNameProblem(options.application) : null;
+  if (nameProblem) throw new AnalyzeOptionError(`--name: the application name ${nameProblem}`);
   const rules = options.rules ?? DEFAULT_RULES;
   const project = loadProject(options.folder, options.tsconfig);
   const checker = project.program.getTypeChecker();
@@ -105,5 +111,7 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
     analyzedAt: options.analyzedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     analyzer: ANALYZER,
   });
+  // The analysis must be one the build step takes: a fault here is a bug of the analyzer, refused before anything is written.
+  validateDocument(document);
   return { document, configFile: project.configFile, configProblems: project.configProblems, syntaxProblems, checkerFailures: guard.failures };
 }

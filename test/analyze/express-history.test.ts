@@ -100,7 +100,7 @@ describe("analyze an Express app without node_modules", () => {
 });
 
 describe("appstruct analyze refuses bad input with exit 2 and writes nothing", () => {
-  it("a folder that does not exist, a folder without sources, a bad rules file", async () => {
+  it("a folder that does not exist, a folder without sources, a bad rules file, a bad date or name", async () => {
     const out = join(dir, "refused.json");
     const missing = await appstruct("analyze", join(dir, "nowhere"), "-o", out);
     expect([missing.code, missing.stderr]).toEqual([2, `appstruct: ${join(dir, "nowhere")}: not a folder\n`]);
@@ -111,6 +111,11 @@ describe("appstruct analyze refuses bad input with exit 2 and writes nothing", (
     await writeFile(join(dir, "rules.json"), JSON.stringify({ services: [{ name: "x", path: "(" }] }));
     const rules = await appstruct("analyze", join(FIXTURES, "express"), "-o", out, "--rules", join(dir, "rules.json"));
     expect([rules.code, rules.stderr]).toEqual([2, `appstruct: ${join(dir, "rules.json")}: services.0.path must be a valid JavaScript regular expression\n`]);
+    const date = await appstruct("analyze", join(FIXTURES, "express"), "-o", out, "--analyzed-at", "yesterday");
+    expect([date.code, date.stderr]).toEqual([2, "appstruct: --analyzed-at yesterday: must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z\n"]);
+    const name = await appstruct("analyze", join(FIXTURES, "express"), "-o", out, "--name", "a`b");
+    expect(name.code).toBe(2);
+    expect(name.stderr).toMatch(/^appstruct: --name: the application name must/);
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -1,5 +1,6 @@
 // @module Test helper: analyses a fixture mini-project and renders its objects and links as compact lines to compare with hand-worked answers.
 import { join } from "node:path";
+import { expect } from "vitest";
 import { analyzeProject, type AnalyzeResult } from "../../build/analyze/analyze.ts";
 import { validateDocument } from "../../build/analysis/document.ts";
 
@@ -10,7 +11,7 @@ export type Analysis = AnalyzeResult["document"];
 /** Analyses `test/fixtures/analyze/<name>` at a fixed date, and checks the output is a valid analysis. */
 export function analyzeFixture(name: string, folder = join(FIXTURES, name)): AnalyzeResult {
   const result = analyzeProject({ folder, analyzedAt: "2026-11-01T00:00:00Z" });
-  validateDocument(result.document);
+  expect(validateDocument(result.document).objects.length).toBe(result.document.objects.length);
   return result;
 }
 
