@@ -186,6 +186,30 @@ describe("appstruct analyze on fixture projects", () => {
     ]);
   });
 
+  it("start points: package bin and main, a Next.js route file, a NestJS route decorator, a Hono route (frameworks not installed)", () => {
+    const d = analyzeFixture("entry-points").document;
+    expect(d.objects.filter((o) => o.role === "start").map((o) => `${o.type} | ${o.fullName}`)).toEqual([
+      'TypeScript Function | "app/api/owners/route".GET',
+      "JavaScript File | bin/cli.js",
+      'TypeScript Route Handler | "src/hono".GET /health',
+      'TypeScript Function | "src/index".run',
+      'TypeScript Method | "src/nest".PetsController.list',
+    ]);
+    expect(d.objects.filter((o) => o.role === "end")).toEqual([]);
+    expect(linkLines(d, ["CALL", "INCLUDE"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
+      'CALL "app/api/owners/route".GET -> "app/api/owners/route".helper',
+      'CALL "src/hono".app -> hono.Hono',
+      'CALL "src/index".run -> "src/index".count',
+      'CALL "src/nest".PetsController -> @nestjs/common.Controller',
+      'CALL "src/nest".PetsController.list -> @nestjs/common.Get',
+      'CALL bin/cli.js -> "src/index".run',
+      "CALL src/hono.ts -> hono.Hono.get",
+      "INCLUDE bin/cli.js -> src/index.ts",
+      "INCLUDE src/hono.ts -> hono",
+      "INCLUDE src/nest.ts -> @nestjs/common",
+    ]);
+  });
+
   it("a file with syntax errors is reported (tag, post-it, problems) and the rest is analysed", () => {
     const { document: d, syntaxProblems } = analyzeFixture("syntax-error");
     expect(syntaxProblems.map((p) => `${p.file}:${p.line}`)).toEqual(["src/broken.ts:8", "src/broken.ts:8", "src/broken.ts:8", "src/broken.ts:9"]);
