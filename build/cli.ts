@@ -1,4 +1,4 @@
-// @module The appstruct command line: validate, compile, inspect, generate (and publish, list, serve).
+// @module The appstruct command line: validate, compile, inspect, generate (and publish, list, serve, analyze).
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -232,6 +232,37 @@ program
   .action(async (options: { data: string; port: number; host: string }) => {
     const { startNodeServer } = await import("./serve.ts");
     await startNodeServer(options);
+  });
+
+program
+  .command("analyze")
+  .description("analyse a TypeScript/JavaScript project into an analysis (.json); see docs/analyzer.md")
+  .argument("<folder>", "project folder (its tsconfig.json, jsconfig.json, or every source file)")
+  .requiredOption("-o, --out <file>", "analysis file to write (.json)")
+  .option("--name <application>", "application name (default: package.json name, else the folder name)")
+  .option("--tsconfig <file>", "TypeScript configuration to use instead of the folder's")
+  .option("--rules <file>", "taxonomy and start/end point rules (JSON; sections left out keep their defaults)")
+  .option("--analyzed-at <date>", "RFC 3339 date-time of the analysis (default: now)")
+  .action(async (folder: string, options: { out: string; name?: string; tsconfig?: string; rules?: string; analyzedAt?: string }) => {
+    const started = performance.now();
+    const { AnalyzeOptionError, analyzeProject } = await import("./analyze/analyze.ts");
+    const { ProjectError } = await import("./analyze/load-program.ts");
+    const { RulesError, loadRules } = await import("./analyze/rules.ts");
+    const { writeAnalysisFile } = await import("./analyze/write-analysis.ts");
+    try {
+      const result = analyzeProject({ folder, tsconfig: options.tsconfig, application: options.name, analyzedAt: options.analyzedAt, rules: await loadRules(options.rules) });
+      for (const problem of result.configProblems) process.stderr.write(`warning: ${problem}\n`);
+      for (const p of result.syntaxProblems) process.stderr.write(`${p.file}:${p.line}: syntax error: ${p.message} (the rest of the file is analysed)\n`);
+      for (const p of result.checkerFailures) process.stderr.write(`${p.file}:${p.line}: warning: the type checker failed here (${p.message}); this expression has no links\n`);
+      await writeAnalysisFile(options.out, result.document);
+      const d = result.document;
+      console.log(
+        `${options.out}: ${d.application} — ${d.files.length} files, ${d.objects.length} objects (${d.objects.filter((o) => o.external).length} external), ${d.links.length} links, ${d.objects.filter((o) => o.role === "start").length} start and ${d.objects.filter((o) => o.role === "end").length} end points${result.configFile ? ` (config ${result.configFile})` : " (no tsconfig/jsconfig: every source file)"}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    } catch (error) {
+      if (error instanceof ProjectError || error instanceof RulesError || error instanceof AnalyzeOptionError) throw new ExitError(EXIT.usage, error.message);
+      throw error;
+    }
   });
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,36 +1,16 @@
 // @module Tests of the appstruct command line run as a child process: exit codes, messages, atomic output, inspect, --previous, generate.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { appstruct, type Run } from "../support/appstruct-cli.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
-const BIN = join(ROOT, "build/bin/appstruct.js");
 const EXAMPLES = join(ROOT, "../shared/spec/examples");
 const PETSTORE_V1 = join(EXAMPLES, "petstore-v1.json");
 const PETSTORE_V2 = join(EXAMPLES, "petstore-v2.json");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `appstruct args...` on the Node running the tests (the project's Node 24), from the project folder. */
-function appstruct(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CI: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

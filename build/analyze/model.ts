@@ -1,0 +1,73 @@
+// @module The analyzer's in-memory model: code objects, links and files before they are written as an analysis.
+import type { ObjectKind, PackageKind } from "./kinds.ts";
+
+export interface SourceSpan {
+  fileId: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface CodeObject {
+  id: string;
+  name: string;
+  fullName: string;
+  kind: ObjectKind;
+  /** For package objects: npm, node, stdlib or unresolved. */
+  packageKind: PackageKind | null;
+  language: string | null;
+  filePath: string | null;
+  mangling: string;
+  external: boolean;
+  annotations: string[];
+  tags: Set<string>;
+  parent: CodeObject | null;
+  checksum: string;
+  location: SourceSpan | null;
+  role: "start" | "end" | null;
+  /** For externals: the package the object belongs to (its own name for a package object). */
+  packageName: string | null;
+}
+
+export interface CodeLink {
+  from: CodeObject;
+  to: CodeObject;
+  type: string;
+  escalated: boolean;
+}
+
+export interface ProjectFile {
+  id: string;
+  path: string;
+  language: string;
+}
+
+/** Objects and links of one analysis; links are deduplicated on (from, to, type, escalated) as the format counts them. */
+export class CodeModel {
+  readonly objects: CodeObject[] = [];
+  readonly files: ProjectFile[] = [];
+  readonly postIts: { object: CodeObject; title: string; text: string }[] = [];
+  private readonly linkKeys = new Map<string, CodeLink>();
+
+  get links(): Iterable<CodeLink> {
+    return this.linkKeys.values();
+  }
+
+  add(object: CodeObject): CodeObject {
+    this.objects.push(object);
+    return object;
+  }
+
+  /** Drops external objects no link reaches (resolving a name may create one that is then not linked), keeping the packages of those kept. */
+  dropUnlinkedExternals(): void {
+    const linked = new Set<CodeObject>();
+    for (const l of this.linkKeys.values()) for (const end of [l.from, l.to]) for (let o: CodeObject | null = end; o; o = o.parent) linked.add(o);
+    const kept = this.objects.filter((o) => !o.external || linked.has(o));
+    this.objects.length = 0;
+    this.objects.push(...kept);
+  }
+
+  link(from: CodeObject, to: CodeObject, type: string, escalated = false): void {
+    const key = `${from.id} ${to.id} ${type} ${escalated}`;
+    if (!this.linkKeys.has(key)) this.linkKeys.set(key, { from, to, type, escalated });
+  }
+}
