@@ -3,6 +3,13 @@ import { StorageUnavailableError } from "../api-error.ts";
 import type { BlobInfo, BlobStore } from "./blob-store.ts";
 
 /** Wraps R2 failures (network, 5xx, missing object) so routes answer 503 storage_unavailable. */
+/**
+ * Objects above this go up in parts: wrangler's platform proxy (what `publish --local` writes
+ * through) turns a body into one string, which V8 caps at ~512 MiB, and R2 caps a single put at 5 GiB.
+ */
+const SINGLE_PUT_LIMIT = 192 * 1024 * 1024;
+const PART_BYTES = 64 * 1024 * 1024;
+
 async function guarded<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -14,9 +21,14 @@ async function guarded<T>(what: string, run: () => Promise<T>): Promise<T> {
 
 export class R2Store implements BlobStore {
   private readonly bucket: R2Bucket;
+  private readonly singlePutLimit: number;
+  private readonly partBytes: number;
 
-  constructor(bucket: R2Bucket) {
+  /** `parts`: where a put switches to a multipart upload, and its part size (tests make them small). */
+  constructor(bucket: R2Bucket, parts: { singlePutLimit?: number; partBytes?: number } = {}) {
     this.bucket = bucket;
+    this.singlePutLimit = parts.singlePutLimit ?? SINGLE_PUT_LIMIT;
+    this.partBytes = parts.partBytes ?? PART_BYTES;
   }
 
   head(key: string): Promise<BlobInfo | null> {
@@ -51,9 +63,24 @@ export class R2Store implements BlobStore {
 
   put(key: string, bytes: Uint8Array): Promise<BlobInfo> {
     return guarded(`put ${key}`, async () => {
+      if (bytes.length > this.singlePutLimit) return this.putInParts(key, bytes);
       const object = await this.bucket.put(key, bytes);
       return { size: object!.size, etag: object!.etag };
     });
+  }
+
+  /** A large object as a multipart upload: one put of it would not pass wrangler's local proxy (`publish --local`). */
+  private async putInParts(key: string, bytes: Uint8Array): Promise<BlobInfo> {
+    const upload = await this.bucket.createMultipartUpload(key);
+    try {
+      const parts: R2UploadedPart[] = [];
+      for (let at = 0, n = 1; at < bytes.length; at += this.partBytes, n++) parts.push(await upload.uploadPart(n, bytes.subarray(at, Math.min(bytes.length, at + this.partBytes))));
+      const object = await upload.complete(parts);
+      return { size: object.size, etag: object.etag };
+    } catch (error) {
+      await upload.abort().catch(() => {});
+      throw error;
+    }
   }
 
   putIf(key: string, bytes: Uint8Array, etag: string | null): Promise<BlobInfo | null> {

@@ -378,3 +378,19 @@ describe("replacing a version", () => {
     expect(await bucket.head(snapshotKey(await sha256Hex(other)))).not.toBeNull();
   });
 });
+
+describe("large objects", () => {
+  it("go up as a multipart upload above the single-put limit, and read back byte for byte", async () => {
+    const MiB = 1024 * 1024;
+    const store = new R2Store(bucket, { singlePutLimit: 6 * MiB, partBytes: 5 * MiB });
+    const bytes = new Uint8Array(11 * MiB + 3);
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) & 0xff;
+    const info = await store.put("large/object", bytes);
+    expect(info.size).toBe(bytes.length);
+    const object = await bucket.get("large/object");
+    expect(object!.etag).toBe(info.etag);
+    expect(Buffer.from(new Uint8Array(await object!.arrayBuffer())).equals(Buffer.from(bytes))).toBe(true);
+    expect(Array.from(await store.getRange("large/object", 10 * MiB - 1, 2, info.etag))).toEqual([0, (10 * MiB) / 4096 & 0xff]);
+    await bucket.delete("large/object");
+  });
+});
