@@ -26,6 +26,8 @@ export interface KeyList {
   get(k: number): string;
   /** Every key, materialized once and kept: for scans. */
   all(): readonly string[];
+  /** Whether key `k` contains `value` (lower-case), without building the key where that can be avoided. */
+  includes(k: number, value: string): boolean;
 }
 
 interface Grouped {
@@ -125,6 +127,9 @@ class ColumnKeys implements KeyList {
   get(k: number): string {
     return this.materialized ? this.materialized[k] : this.column.get(this.postings[this.offsets[k]]).toLowerCase();
   }
+  includes(k: number, value: string): boolean {
+    return this.materialized ? this.materialized[k].includes(value) : this.column.lowerIncludes(this.postings[this.offsets[k]], value);
+  }
   all(): readonly string[] {
     if (!this.materialized) {
       const keys = Array.from({ length: this.length }, (_, k) => this.get(k));
@@ -165,7 +170,10 @@ export class SearchIndex {
     }
     check(this.byReversed.length === keyCount, `${what}: reversed order does not cover the keys`);
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);
-    this.keys = this.storedKeys ?? new ColumnKeys(column!, this.offsets, this.postings);
+    const stored = this.storedKeys;
+    this.keys = stored
+      ? { length: stored.length, get: (k) => stored.get(k), all: () => stored.all(), includes: (k, value) => stored.lowerIncludes(k, value) }
+      : new ColumnKeys(column!, this.offsets, this.postings);
   }
 
   /** Ranks of key `k`, ascending. */

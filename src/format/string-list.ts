@@ -57,6 +57,32 @@ export class StringList {
     return decodeUtf8(this.bytes.subarray(this.offsets[index], this.offsets[index + 1]));
   }
 
+  /**
+   * Whether string `index`, lower-cased, contains `needle` (lower-case already). For an ASCII needle
+   * and an ASCII string the bytes are compared directly, folding A–Z: no string is built. Anything
+   * else is decoded and lower-cased (a non-ASCII letter may lower-case to ASCII, as the Kelvin sign does).
+   */
+  lowerIncludes(index: number, needle: string): boolean {
+    if (this.decoded) return this.decoded[index].toLowerCase().includes(needle);
+    const from = this.offsets[index];
+    const to = this.offsets[index + 1];
+    const n = needle.length;
+    let ascii = true;
+    for (let i = 0; i < n; i++) if (needle.charCodeAt(i) > 0x7f) ascii = false;
+    for (let i = from; ascii && i < to; i++) if (this.bytes[i] > 0x7f) ascii = false;
+    if (!ascii) return this.get(index).toLowerCase().includes(needle);
+    const first = needle.charCodeAt(0);
+    outer: for (let i = from; i + n <= to; i++) {
+      for (let k = 0; k < n; k++) {
+        let b = this.bytes[i + k];
+        if (b >= 0x41 && b <= 0x5a) b += 0x20;
+        if (b !== (k === 0 ? first : needle.charCodeAt(k))) continue outer;
+      }
+      return true;
+    }
+    return n === 0;
+  }
+
   /** Every string, decoded once and kept: for scans that touch most of the list. */
   all(): readonly string[] {
     if (!this.decoded) {

@@ -118,7 +118,7 @@ function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string):
   // One ASCII trigram is exact: its list is the answer.
   if (value.length === 3 && isAscii(value)) return candidates;
   let n = 0;
-  for (let i = 0; i < candidates.length; i++) if (index.keys.get(candidates[i]).includes(value)) candidates[n++] = candidates[i];
+  for (let i = 0; i < candidates.length; i++) if (index.keys.includes(candidates[i], value)) candidates[n++] = candidates[i];
   return candidates.subarray(0, n);
 }
 
@@ -152,7 +152,7 @@ function bigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): 
     const keys = trigrams.keys(slot);
     // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
     if (trigrams.code(slot) < ASCII_SPACE) return keys;
-    return keys.filter((k) => index.keys.get(k).includes(value));
+    return keys.filter((k) => index.keys.includes(k, value));
   });
   const exact = index.lowerBound(value);
   if (exact < index.keys.length && index.keys.get(exact) === value) lists.push(Uint32Array.of(exact));
