@@ -1,6 +1,5 @@
 // @module findObjects: filters combined per semantics.md (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
-import type { SearchIndexTag } from "../format/sections.ts";
-import { TRIGRAMS_OF } from "../format/sections.ts";
+import { type SearchIndexTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { fieldValues } from "./field-values.ts";
 import { filterRanks, intersectRanks } from "./rank-set.ts";

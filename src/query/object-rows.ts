@@ -52,7 +52,11 @@ async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<
   }
   const loaded = new Map<number, ObjectRow[]>();
   for (const [p, page] of pages) loaded.set(p, (await page).rows);
-  return ranks.map((r, i) => loaded.get(pageOfRank[i])![r - directory.firstRanks[pageOfRank[i]]]);
+  return ranks.map((r, i) => {
+    const row = loaded.get(pageOfRank[i])![r - directory.firstRanks[pageOfRank[i]]];
+    check(row !== undefined, `rank ${r} is not an object`);
+    return row;
+  });
 }
 
 /** Offset of ROWP's one block (the pages) in its body, from its block table. */
