@@ -1,6 +1,6 @@
 // @module Our engine in process, beyond latency: the cold first answer (time, bytes read) and peak memory over the whole mix.
 import { SectionCache, type SectionCacheStats } from "../../src/format/section-cache.ts";
-import { type ByteSource, Snapshot } from "../../src/format/snapshot.ts";
+import { Snapshot, countingSource } from "../../src/format/snapshot.ts";
 import { fileSource } from "../../src/storage/file-source.ts";
 import { engineAnswer } from "./engine.ts";
 import type { MixEntry } from "./mix.ts";
@@ -15,30 +15,14 @@ export interface ColdAnswer {
   fractionOfSnapshot: number;
 }
 
-/** A ByteSource that counts what is read through it. */
-function counting(source: ByteSource): ByteSource & { bytes: number; reads: number } {
-  const counted = {
-    key: source.key,
-    size: source.size,
-    bytes: 0,
-    reads: 0,
-    read: async (offset: number, length: number) => {
-      counted.bytes += length;
-      counted.reads++;
-      return source.read(offset, length);
-    },
-  };
-  return counted;
-}
-
 /** A fresh Snapshot (fresh section cache) answering `entry`: the first request an isolate serves. */
 export async function coldFirstAnswer(snapshotPath: string, entry: MixEntry, budgetBytes: number): Promise<ColdAnswer> {
-  const source = counting(await fileSource(snapshotPath, `cold:${snapshotPath}`));
+  const source = countingSource(await fileSource(snapshotPath, `cold:${snapshotPath}`));
   const started = performance.now();
   const snapshot = await Snapshot.open(source, { sections: new SectionCache(budgetBytes) });
   await engineAnswer(snapshot, entry.query);
   const ms = performance.now() - started;
-  return { path: entry.path, ms, bytesRead: source.bytes, reads: source.reads, fractionOfSnapshot: source.bytes / source.size };
+  return { path: entry.path, ms, bytesRead: source.bytesRead, reads: source.reads, fractionOfSnapshot: source.bytesRead / source.size };
 }
 
 export interface MixMemory {

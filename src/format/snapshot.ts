@@ -156,3 +156,19 @@ export function memorySource(bytes: Uint8Array, key = "memory"): ByteSource {
     },
   };
 }
+
+/** A ByteSource that counts the bytes and reads going through it: what a query costs in I/O (benchmarks, tests). */
+export function countingSource(source: ByteSource): ByteSource & { bytesRead: number; reads: number } {
+  const counted = {
+    key: source.key,
+    size: source.size,
+    bytesRead: 0,
+    reads: 0,
+    read: (offset: number, length: number) => {
+      counted.bytesRead += length;
+      counted.reads++;
+      return source.read(offset, length);
+    },
+  };
+  return counted;
+}

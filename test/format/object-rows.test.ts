@@ -11,7 +11,7 @@ import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
-import { type ByteSource, Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { objectRows } from "../../src/query/object-rows.ts";
 import { objectCallees } from "../../src/query/callees.ts";
@@ -30,23 +30,6 @@ beforeAll(async () => {
   bytes = (await compileAnalysis(path, null)).bytes;
 }, 120_000);
 afterAll(() => rm(folder, { recursive: true, force: true }));
-
-/** A source that counts what is read from it. */
-function countingSource(of: Uint8Array): ByteSource & { bytesRead: number; reads: number } {
-  const inner = memorySource(of, "counted");
-  const source = {
-    key: inner.key,
-    size: inner.size,
-    bytesRead: 0,
-    reads: 0,
-    read: async (offset: number, length: number) => {
-      source.bytesRead += length;
-      source.reads++;
-      return inner.read(offset, length);
-    },
-  };
-  return source;
-}
 
 /** The same snapshot without the row store: what a format 1.0 reader path answers from the columns. */
 function withoutRows(snapshot: Snapshot): Snapshot {
@@ -93,7 +76,7 @@ describe("row store", () => {
   });
 
   it("lets a find and a callee list read a few pages, not whole columns", async () => {
-    const source = countingSource(bytes);
+    const source = countingSource(memorySource(bytes, "counted"));
     const snapshot = await Snapshot.open(source);
     const opened = source.bytesRead;
     const found = await findObjects(snapshot, { filters: { name: ["get"] }, operator: "startswith", searchtype: "all", skip: 0, limit: 50 });
