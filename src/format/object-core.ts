@@ -1,26 +1,35 @@
 // @module ObjectCore: ids with their lookup index, and the fixed-width per-object fields (flags, parent, level 5).
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
+import { parseObjectId } from "./id-pages.ts";
 import { NONE, type ObjectRecord, type Role } from "./model.ts";
 
-const EXTERNAL = 1;
-const START = 2;
-const END = 4;
+export const EXTERNAL = 1;
+export const START = 2;
+export const END = 4;
+
+/** The flags byte of an object: 1 external, 2 start point, 4 end point. */
+export function objectFlags(o: ObjectRecord): number {
+  return (o.external ? EXTERNAL : 0) | (o.role === "start" ? START : 0) | (o.role === "end" ? END : 0);
+}
+
+/** Ranks ordered by ascending id: OBJC's lookup index, and the order of the id pages (IDXP). */
+export function ranksById(objects: readonly ObjectRecord[]): Uint32Array {
+  // Decimal ids without leading zeros order numerically as (length, text): no BigInt per comparison.
+  return Uint32Array.from(objects.keys()).sort((a, b) => {
+    const x = objects[a].id;
+    const y = objects[b].id;
+    return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+  });
+}
 
 /**
  * Five blocks: u64 id by rank; u32 ranks ordered by id (the lookup index); u8 flags by rank
  * (1 external, 2 start point, 4 end point); u32 parent rank (NONE: no parent); u32 level-5 node.
  */
-export function encodeObjectCore(objects: readonly ObjectRecord[]): Block[] {
+export function encodeObjectCore(objects: readonly ObjectRecord[], byId = ranksById(objects)): Block[] {
   const ids = BigUint64Array.from(objects, (o) => BigInt(o.id));
-  // Decimal ids without leading zeros order numerically as (length, text): no BigInt per comparison.
-  const byId = Uint32Array.from(objects.keys()).sort((a, b) => {
-    const x = objects[a].id;
-    const y = objects[b].id;
-    return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
-  });
-  const flags = Uint8Array.from(objects, (o) => (o.external ? EXTERNAL : 0) | (o.role === "start" ? START : 0) | (o.role === "end" ? END : 0));
-  return [ids, byId, flags, Uint32Array.from(objects, (o) => o.parent), Uint32Array.from(objects, (o) => o.level5)];
+  return [ids, byId, Uint8Array.from(objects, objectFlags), Uint32Array.from(objects, (o) => o.parent), Uint32Array.from(objects, (o) => o.level5)];
 }
 
 export class ObjectCore {
@@ -49,8 +58,8 @@ export class ObjectCore {
 
   /** Rank of the object with id `id`, or -1; ids are compared as written, so "0302" names no object. */
   rankOf(id: string): number {
-    if (!/^(0|[1-9][0-9]{0,18})$/.test(id)) return -1;
-    const wanted = BigInt(id);
+    const wanted = parseObjectId(id);
+    if (wanted === null) return -1;
     let lo = 0;
     let hi = this.count - 1;
     while (lo <= hi) {

@@ -5,8 +5,8 @@
 // object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
 import { deflateSync, inflateSync } from "fflate";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
-import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
+import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { decodeUtf8 } from "./string-list.ts";
 
@@ -55,22 +55,16 @@ export interface RowPages {
 
 /** Lays out the rows of `objects` (in rank order) as pages. */
 export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
-  const chunks: Uint8Array[] = [];
+  const out = new PageWriter();
   const firstRanks: number[] = [];
-  const offsets = [0];
-  const crcs: number[] = [];
   const rawLengths: number[] = [];
   let page: string[] = [];
   let pageBytes = 0;
-  let total = 0;
   const cut = () => {
     const json = encoder.encode(`[${page.join(",")}]`);
     check(json.length <= MAX_RAW_PAGE, `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${json.length} bytes of row JSON, more than a page may hold (${MAX_RAW_PAGE})`);
-    const bytes = deflateSync(json, { level: 6 });
     rawLengths.push(json.length);
-    chunks.push(bytes);
-    crcs.push(crc32(bytes));
-    offsets.push((total += bytes.length));
+    out.add(deflateSync(json, { level: 6 }));
     page = [];
     pageBytes = 0;
   };
@@ -83,10 +77,7 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
     if (pageBytes >= ROW_PAGE_BYTES) cut();
   });
   if (page.length) cut();
-  const pages = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) pages.set(c, at), (at += c.length);
-  return { pages, firstRanks: Uint32Array.from(firstRanks), offsets: Uint32Array.from(offsets), crcs: Uint32Array.from(crcs), rawLengths: Uint32Array.from(rawLengths) };
+  return { firstRanks: Uint32Array.from(firstRanks), rawLengths: Uint32Array.from(rawLengths), ...out.finish() };
 }
 
 /**
@@ -99,52 +90,35 @@ export function encodeRowDirectory(pages: RowPages): Block[] {
 
 
 /** Where each page of rows lies and what its checksum is. */
-export class RowDirectory {
+export class RowDirectory extends PageDirectory {
   readonly firstRanks: Uint32Array;
-  readonly offsets: Uint32Array;
-  readonly crcs: Uint32Array;
   readonly rawLengths: Uint32Array;
   private readonly rows: number;
 
   constructor(blocks: Blocks, rows: number) {
+    super(blocks.u32(1), blocks.u32(2), "row pages");
     this.firstRanks = blocks.u32(0);
-    this.offsets = blocks.u32(1);
-    this.crcs = blocks.u32(2);
     this.rawLengths = blocks.u32(3);
     this.rows = rows;
     const pages = this.firstRanks.length;
     check(
-      this.offsets.length === pages + 1 && this.crcs.length === pages && this.rawLengths.length === pages,
+      this.crcs.length === pages && this.rawLengths.length === pages,
       `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
     );
     checkBelow(this.rawLengths, MAX_RAW_PAGE + 1, "row directory page lengths");
     check(rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0, "row directory: pages do not start at rank 0");
     checkBelow(this.firstRanks, Math.max(rows, 1), "row directory first ranks");
     for (let p = 1; p < pages; p++) check(this.firstRanks[p - 1] < this.firstRanks[p], `row directory: first ranks do not ascend at page ${p}`);
-    for (let p = 0; p < pages; p++) check(this.offsets[p] < this.offsets[p + 1], `row directory: page ${p} is empty`);
-    check(this.offsets[0] === 0, "row directory: pages do not start at offset 0");
-  }
-
-  get pageCount(): number {
-    return this.firstRanks.length;
   }
 
   /** The page holding `rank`. */
   pageOf(rank: number): number {
-    let lo = 0;
-    let hi = this.firstRanks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.firstRanks[mid] <= rank) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return pageStartingAtOrBefore(this.firstRanks, rank);
   }
 
   /** Decodes page `p` (its stored bytes exactly), after checking its checksum; then its length, JSON and rows. */
   decodePage(p: number, bytes: Uint8Array): ObjectRow[] {
-    check(bytes.length === this.offsets[p + 1] - this.offsets[p], `row page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`);
-    check(crc32(bytes) === this.crcs[p], `row page ${p} checksum mismatch`);
+    this.verify(p, bytes);
     const count = (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
     let rows: unknown;
     try {
@@ -160,8 +134,8 @@ export class RowDirectory {
     return (rows as unknown[]).map((row, i) => toRow(row, `row ${this.firstRanks[p] + i}`, this.rows));
   }
 
-  get byteSize(): number {
-    return this.firstRanks.byteLength + this.offsets.byteLength + this.crcs.byteLength;
+  override get byteSize(): number {
+    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength;
   }
 }
 

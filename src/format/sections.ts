@@ -1,11 +1,13 @@
-// @module The section catalogue of format version 1 (minor 1): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 2): each tag with its encoder and decoder, side by side.
 import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
 import { check } from "./errors.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
-import { ObjectCore, encodeObjectCore } from "./object-core.ts";
+import { IdDirectory, encodeIdDirectory, encodeIdPages } from "./id-pages.ts";
+import { LinkDirectory, encodeLinkDirectory, encodeLinkPages } from "./link-pages.ts";
+import { ObjectCore, encodeObjectCore, ranksById } from "./object-core.ts";
 import { RowDirectory, type RowPages, encodeRowDirectory, encodeRowPages } from "./object-rows.ts";
 import { PostItColumn, encodePostIts } from "./post-its.ts";
 import { SearchIndex, encodeColumnSearchIndex, encodeSearchIndex } from "./search-index.ts";
@@ -28,7 +30,7 @@ export interface DecodeContext {
 interface SectionCodec<T> {
   /** How many blocks the section body holds; a reader refuses any other count. */
   blocks: number;
-  /** Written without the required flag (minor 1): readers that do not know it skip it; files without it still read. */
+  /** Written without the required flag (minor 1 and 2): readers that do not know it skip it; files without it still read. */
   optional?: true;
   encode(model: SnapshotModel): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
@@ -89,17 +91,37 @@ const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
   decode: async (b, c) => new TrigramIndex(b, (await c.searchIndex(of)).keys.length, `${of} trigram index`),
 });
 
-/** The row pages of a model, laid out once for both ROWP and ROWD. */
-const rowPages = new WeakMap<SnapshotModel, RowPages>();
-const rowPagesOf = (m: SnapshotModel) => {
-  let pages = rowPages.get(m);
-  if (!pages) rowPages.set(m, (pages = encodeRowPages(m.objects)));
-  return pages;
-};
+/**
+ * A value computed from a model once for several sections (a paged section and its directory, the
+ * id order of OBJC and IDXP), kept per model until the last of them is encoded.
+ */
+function perModel<T>(compute: (m: SnapshotModel) => T): { of(m: SnapshotModel): T; done(m: SnapshotModel): void } {
+  const values = new WeakMap<SnapshotModel, T>();
+  return {
+    of: (m) => {
+      let value = values.get(m);
+      if (value === undefined) values.set(m, (value = compute(m)));
+      return value;
+    },
+    done: (m) => void values.delete(m),
+  };
+}
+const rowPages = perModel<RowPages>((m) => encodeRowPages(m.objects));
+const linkPages = perModel((m) => encodeLinkPages(m));
+const idOrder = perModel((m) => ranksById(m.objects));
+const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
+
+/** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
+const pagedData = (encode: (m: SnapshotModel) => Uint8Array): SectionCodec<{ byteSize: number }> => ({
+  blocks: 1,
+  optional: true,
+  encode: (m) => [encode(m)],
+  decode: (b) => ({ byteSize: b.u8(0).byteLength }),
+});
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
-  OBJC: { blocks: 5, encode: (m) => encodeObjectCore(m.objects), decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
+  OBJC: { blocks: 5, encode: (m) => encodeObjectCore(m.objects, idOrder.of(m)), decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
   NAME: textColumn((o) => o.name),
   FULL: textColumn((o) => o.fullName),
   MANG: textColumn((o) => o.mangling),
@@ -133,18 +155,42 @@ export const SECTIONS = {
   TANN: trigramIndex("XANN"),
   TTAG: trigramIndex("XTAG"),
   TPST: trigramIndex("XPST"),
-  // Minor 1: the row store. ROWP is read page by page (never whole, but by `inspect`); ROWD says where.
-  ROWP: { blocks: 1, optional: true, encode: (m) => [rowPagesOf(m).pages], decode: (b) => ({ byteSize: b.u8(0).byteLength }) } as SectionCodec<{ byteSize: number }>,
+  // Minor 1: the row store. ROWD says where each page of ROWP lies.
+  ROWP: pagedData((m) => rowPages.of(m).pages),
   ROWD: {
     blocks: 4,
     optional: true,
     encode: (m) => {
-      const blocks = encodeRowDirectory(rowPagesOf(m));
-      rowPages.delete(m);
+      const blocks = encodeRowDirectory(rowPages.of(m));
+      rowPages.done(m);
       return blocks;
     },
     decode: (b, c) => new RowDirectory(b, rows(c)),
   } as SectionCodec<RowDirectory>,
+  // Minor 2: links and the id index in pages, so one object's callees or id costs a page, not CALE or OBJC.
+  LNKP: pagedData((m) => linkPages.of(m).pages),
+  LNKD: {
+    blocks: 5,
+    optional: true,
+    encode: (m) => {
+      const blocks = encodeLinkDirectory(linkPages.of(m));
+      linkPages.done(m);
+      return blocks;
+    },
+    decode: (b, c) => new LinkDirectory(b, rows(c)),
+  } as SectionCodec<LinkDirectory>,
+  IDXP: pagedData((m) => idPages.of(m).pages),
+  IDXD: {
+    blocks: 3,
+    optional: true,
+    encode: (m) => {
+      const blocks = encodeIdDirectory(idPages.of(m));
+      idPages.done(m);
+      idOrder.done(m);
+      return blocks;
+    },
+    decode: (b, c) => new IdDirectory(b, rows(c)),
+  } as SectionCodec<IdDirectory>,
 } satisfies Record<string, SectionCodec<unknown>>;
 
 export type SectionTag = keyof typeof SECTIONS;

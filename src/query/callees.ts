@@ -2,6 +2,7 @@
 import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { ApiCallee } from "./api-schemas.ts";
+import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
 import { objectRows } from "./object-rows.ts";
 
@@ -19,16 +20,16 @@ export interface CalleesResult {
  */
 export async function objectCallees(snapshot: Snapshot, id: string, options: { includeEscalated: boolean; withParent: boolean }): Promise<CalleesResult> {
   const rank = await rankOfId(snapshot, id);
-  const links = await snapshot.section("CALE");
+  const links = await linkRows(snapshot, [rank]);
+  const { targets, types, targetFlags } = links.row(rank);
   const listed: { target: number; linkType: string }[] = [];
-  const end = links.offsets[rank + 1];
-  for (let i = links.offsets[rank]; i < end; ) {
-    const target = links.targets[i];
+  for (let i = 0; i < targets.length; ) {
+    const target = targets[i];
     let group = i;
     let flags = 0;
-    while (group < end && links.targets[group] === target) flags |= links.flags[group++];
+    while (group < targets.length && targets[group] === target) flags |= targetFlags[group++];
     const shown = flags & LINK_DIRECT && (options.includeEscalated || !(flags & LINK_ESCALATED));
-    for (; i < group; i++) if (shown) listed.push({ target, linkType: links.linkTypes[links.types[i]] });
+    for (; i < group; i++) if (shown) listed.push({ target, linkType: links.linkTypes[types[i]] });
   }
   const ranks = listed.map((l) => l.target);
   const rows = await objectRows(snapshot, ranks);

@@ -1,7 +1,10 @@
 // @module startEndPoints: start points reaching the object and end points it reaches within `hops` links.
 import { ApiError } from "../api-error.ts";
+import { type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
+import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { ApiPointsResult } from "./api-schemas.ts";
+import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
 import { renderPoints } from "./render.ts";
 
@@ -13,31 +16,49 @@ export type PointsResult = ApiPointsResult;
  */
 export const TRAVERSAL_BUDGET = 12_000_000;
 
-/** Breadth-first over `neighbours` from `origin`, at most `hops` steps; returns every rank reached (origin included). */
-function reach(origin: number, hops: number, offsets: Uint32Array, neighbours: Uint32Array, budget: { links: number; limit: number }): Set<number> {
+type Direction = { neighbours: (row: LinkRow) => Uint32Array; flags: (row: LinkRow) => Uint8Array; flag: number; role: number };
+/** Towards start points: up the callers. Towards end points: down the callees. */
+const UP: Direction = { neighbours: (row) => row.callers, flags: (row) => row.callerFlags, flag: SOURCE_IS_START, role: START };
+const DOWN: Direction = { neighbours: (row) => row.targets, flags: (row) => row.targetFlags, flag: TARGET_IS_END, role: END };
+
+/**
+ * Breadth-first from `origin`, at most `hops` steps, loading the links of each frontier at once;
+ * returns the ranks reached (origin included) whose role is the direction's. A link says the role of
+ * the object at its other end, so the last frontier's own links are never loaded.
+ */
+async function reach(snapshot: Snapshot, origin: number, hops: number, direction: Direction, budget: { links: number; limit: number }): Promise<number[]> {
   const seen = new Set([origin]);
+  const found: number[] = [];
   let frontier = [origin];
+  let links = await linkRows(snapshot, frontier);
+  if (links.row(origin).flags & direction.role) found.push(origin);
   for (let step = 0; step < hops && frontier.length > 0; step++) {
+    if (step > 0) links = await linkRows(snapshot, frontier);
     const next: number[] = [];
     for (const r of frontier) {
-      budget.links -= offsets[r + 1] - offsets[r];
+      const row = links.row(r);
+      const neighbours = direction.neighbours(row);
+      const flags = direction.flags(row);
+      budget.links -= neighbours.length;
       if (budget.links < 0)
         throw new ApiError("invalid_parameter", `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`, { parameter: "hops" });
-      for (let i = offsets[r]; i < offsets[r + 1]; i++) {
+      for (let i = 0; i < neighbours.length; i++) {
         const n = neighbours[i];
-        if (!seen.has(n)) seen.add(n), next.push(n);
+        if (seen.has(n)) continue;
+        seen.add(n);
+        next.push(n);
+        if (flags[i] & direction.flag) found.push(n);
       }
     }
     frontier = next;
   }
-  return seen;
+  return found.sort((a, b) => a - b);
 }
 
 export async function startEndPoints(snapshot: Snapshot, id: string, hops: number, traversalBudget = TRAVERSAL_BUDGET): Promise<PointsResult> {
   const rank = await rankOfId(snapshot, id);
-  const [core, callees, callers] = await Promise.all([snapshot.section("OBJC"), snapshot.section("CALE"), snapshot.section("CALR")]);
   const budget = { links: traversalBudget, limit: traversalBudget };
-  const starts = [...reach(rank, hops, callers.offsets, callers.callers, budget)].filter((r) => core.isStart(r)).sort((a, b) => a - b);
-  const ends = [...reach(rank, hops, callees.offsets, callees.targets, budget)].filter((r) => core.isEnd(r)).sort((a, b) => a - b);
+  const starts = await reach(snapshot, rank, hops, UP, budget);
+  const ends = await reach(snapshot, rank, hops, DOWN, budget);
   return { startPoints: await renderPoints(snapshot, starts), endPoints: await renderPoints(snapshot, ends) };
 }

@@ -1,0 +1,111 @@
+// @module IdPages: object ids in ascending order with their ranks, in fixed-size checksummed pages (IDXP) with a directory (IDXD).
+//
+// Looking an id up in OBJC reads all of OBJC (20 MB at 1M objects) for one rank. Here the
+// directory holds each page's first id (a few KiB at 1M objects) and one page answers.
+import type { Block, Blocks } from "./blocks.ts";
+import { check } from "./errors.ts";
+import type { ObjectRecord } from "./model.ts";
+import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+
+/** Ids per page (the last page may hold fewer): 6 KiB of ids and ranks. */
+export const IDS_PER_PAGE = 512;
+
+export interface EncodedIdPages {
+  firstIds: BigUint64Array;
+  pages: Uint8Array;
+  offsets: Uint32Array;
+  crcs: Uint32Array;
+}
+
+/** A page of k entries is k u64 ids (ascending) then k u32 ranks, little-endian: 12·k bytes, a multiple of 8 unless last. */
+export function encodeIdPages(objects: readonly ObjectRecord[], byId: Uint32Array): EncodedIdPages {
+  const out = new PageWriter();
+  const firstIds: bigint[] = [];
+  for (let from = 0; from < byId.length; from += IDS_PER_PAGE) {
+    const ranks = byId.slice(from, from + IDS_PER_PAGE);
+    const ids = BigUint64Array.from(ranks, (r) => BigInt(objects[r].id));
+    const page = new Uint8Array(ranks.length * 12);
+    page.set(new Uint8Array(ids.buffer), 0);
+    page.set(new Uint8Array(ranks.buffer), ids.byteLength);
+    firstIds.push(ids[0]);
+    out.add(page);
+  }
+  return { firstIds: BigUint64Array.from(firstIds), ...out.finish() };
+}
+
+/** IDXD's three blocks: u64 first id of each page (P), u32 page offsets in IDXP (P + 1), u32 CRC-32 of each page (P). */
+export function encodeIdDirectory(pages: EncodedIdPages): Block[] {
+  return [pages.firstIds, pages.offsets, pages.crcs];
+}
+
+/** A decimal id as the format stores it, or null for text that names no object ("0302", "-1", 20 digits). */
+export function parseObjectId(id: string): bigint | null {
+  return /^(0|[1-9][0-9]{0,18})$/.test(id) ? BigInt(id) : null;
+}
+
+export class IdDirectory extends PageDirectory {
+  readonly firstIds: BigUint64Array;
+  private readonly rows: number;
+
+  constructor(blocks: Blocks, rows: number) {
+    super(blocks.u32(1), blocks.u32(2), "id pages");
+    this.firstIds = blocks.u64(0);
+    this.rows = rows;
+    const pages = this.firstIds.length;
+    check(this.crcs.length === pages && pages === Math.ceil(rows / IDS_PER_PAGE), `id directory: ${pages} first ids and ${this.crcs.length} pages for ${rows} objects`);
+    for (let p = 0; p < pages; p++) {
+      const entries = Math.min(IDS_PER_PAGE, rows - p * IDS_PER_PAGE);
+      check(this.offsets[p + 1] - this.offsets[p] === entries * 12, `id directory: page ${p} is not ${entries} entries long`);
+      check(p === 0 || this.firstIds[p - 1] < this.firstIds[p], `id directory: first ids do not ascend at page ${p}`);
+    }
+  }
+
+  /** The only page that may hold `id`. */
+  pageOf(id: bigint): number {
+    return pageStartingAtOrBefore(this.firstIds, id);
+  }
+
+  /** Checks and decodes page `p` (its stored bytes exactly). */
+  decodePage(p: number, bytes: Uint8Array): IdPage {
+    this.verify(p, bytes);
+    // A copy of its own: aligned for the views, and not holding the rest of a multi-page read.
+    const own = bytes.slice();
+    const k = own.length / 12;
+    const ids = new BigUint64Array(own.buffer, 0, k);
+    const ranks = new Uint32Array(own.buffer, k * 8, k);
+    check(ids[0] === this.firstIds[p], `id page ${p} does not start at its directory's first id`);
+    for (let i = 0; i < k; i++) {
+      check(ranks[i] < this.rows, () => `id page ${p}: rank ${ranks[i]} of ${this.rows} objects`);
+      check(i === 0 || ids[i - 1] < ids[i], () => `id page ${p}: ids do not ascend at ${i}`);
+    }
+    return new IdPage(ids, ranks);
+  }
+}
+
+export class IdPage {
+  private readonly ids: BigUint64Array;
+  private readonly ranks: Uint32Array;
+
+  constructor(ids: BigUint64Array, ranks: Uint32Array) {
+    this.ids = ids;
+    this.ranks = ranks;
+  }
+
+  /** The rank of `id`, or -1 when no object has it. */
+  rankOf(id: bigint): number {
+    let lo = 0;
+    let hi = this.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = this.ids[mid];
+      if (value === id) return this.ranks[mid];
+      if (value < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  get byteSize(): number {
+    return 64 + this.ids.byteLength + this.ranks.byteLength;
+  }
+}

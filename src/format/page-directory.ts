@@ -1,0 +1,73 @@
+// @module PageDirectory: where each page of a paged section lies and its CRC-32, for sections read page by page.
+//
+// A paged section (ROWP, LNKP, IDXP) is too large to read whole for one answer, so its TOC checksum
+// cannot protect a page read alone. Its directory (ROWD, LNKD, IDXD: small, read whole and checked)
+// gives every page's byte range and checksum instead, as PMTiles' directories locate tiles.
+import { crc32 } from "./crc32.ts";
+import { check } from "./errors.ts";
+
+export class PageDirectory {
+  /** Byte offset of each page in the paged section's one block (P + 1, strictly increasing from 0). */
+  readonly offsets: Uint32Array;
+  readonly crcs: Uint32Array;
+  readonly what: string;
+
+  constructor(offsets: Uint32Array, crcs: Uint32Array, what: string) {
+    this.offsets = offsets;
+    this.crcs = crcs;
+    this.what = what;
+    check(offsets.length === crcs.length + 1, `${what}: ${crcs.length} pages but ${offsets.length} offsets`);
+    check(offsets[0] === 0, `${what}: pages do not start at offset 0`);
+    for (let p = 0; p < crcs.length; p++) check(offsets[p] < offsets[p + 1], `${what}: page ${p} is empty`);
+  }
+
+  get pageCount(): number {
+    return this.crcs.length;
+  }
+
+  /** Checks that `bytes` are page `p` exactly, as written: its length and checksum. */
+  verify(p: number, bytes: Uint8Array): void {
+    check(bytes.length === this.offsets[p + 1] - this.offsets[p], `${this.what}: page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`);
+    check(crc32(bytes) === this.crcs[p], `${this.what}: page ${p} checksum mismatch`);
+  }
+
+  get byteSize(): number {
+    return this.offsets.byteLength + this.crcs.byteLength;
+  }
+}
+
+/** The last index i with `firsts[i] <= key` (0 when none): the page whose first key starts the range holding `key`. */
+export function pageStartingAtOrBefore<T extends number | bigint>(firsts: ArrayLike<T>, key: T): number {
+  let lo = 0;
+  let hi = firsts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (firsts[mid] <= key) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Cuts a stream of encoded items into pages of about `pageBytes`, recording offsets and checksums. */
+export class PageWriter {
+  private readonly chunks: Uint8Array[] = [];
+  private readonly offsets = [0];
+  private readonly crcs: number[] = [];
+
+  add(page: Uint8Array): void {
+    this.chunks.push(page);
+    this.crcs.push(crc32(page));
+    this.offsets.push(this.offsets[this.offsets.length - 1] + page.length);
+  }
+
+  get pageCount(): number {
+    return this.chunks.length;
+  }
+
+  finish(): { pages: Uint8Array; offsets: Uint32Array; crcs: Uint32Array } {
+    const pages = new Uint8Array(this.offsets[this.offsets.length - 1]);
+    this.chunks.forEach((c, p) => pages.set(c, this.offsets[p]));
+    check(pages.length <= 0xffffffff, "paged section larger than 4 GiB");
+    return { pages, offsets: Uint32Array.from(this.offsets), crcs: Uint32Array.from(this.crcs) };
+  }
+}

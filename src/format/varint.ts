@@ -1,0 +1,62 @@
+// @module LEB128 varints: a growing writer and a bounds-checked reader, for the paged sections' compact rows.
+import { check } from "./errors.ts";
+
+/** Appends unsigned integers (up to 2^53) as LEB128 into a buffer that grows by doubling. */
+export class VarintWriter {
+  private bytes = new Uint8Array(1024);
+  length = 0;
+
+  /** Appends `value` (an integer ≥ 0, exact in a double). */
+  put(value: number): void {
+    if (this.bytes.length - this.length < 8) {
+      const bigger = new Uint8Array(this.bytes.length * 2);
+      bigger.set(this.bytes.subarray(0, this.length));
+      this.bytes = bigger;
+    }
+    // Division, not shifts: values may exceed 32 bits (a rank gap times two).
+    while (value >= 0x80) {
+      this.bytes[this.length++] = (value % 0x80) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+    this.bytes[this.length++] = value;
+  }
+
+  /** The bytes written since `from`, copied. */
+  slice(from = 0): Uint8Array {
+    return this.bytes.slice(from, this.length);
+  }
+
+  /** Forgets everything written (the buffer is kept). */
+  clear(): void {
+    this.length = 0;
+  }
+}
+
+/** Reads LEB128 values from `bytes`, refusing to run past its end or to decode more than 2^53. */
+export class VarintReader {
+  private readonly bytes: Uint8Array;
+  private readonly what: string;
+  at = 0;
+
+  constructor(bytes: Uint8Array, what: string) {
+    this.bytes = bytes;
+    this.what = what;
+  }
+
+  get done(): boolean {
+    return this.at === this.bytes.length;
+  }
+
+  next(): number {
+    let value = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      check(this.at < this.bytes.length && scale <= 2 ** 49, () => `${this.what}: a varint runs past the end or past 2^53`);
+      byte = this.bytes[this.at++];
+      value += (byte & 0x7f) * scale;
+      scale *= 0x80;
+    } while (byte & 0x80);
+    return value;
+  }
+}

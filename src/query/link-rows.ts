@@ -1,0 +1,48 @@
+// @module linkRows: the links of some objects, both ways, from the link pages (format 1.2) or from CALE, CALR and OBJC in older files.
+import { LINK_DIRECT, LINK_ESCALATED } from "../format/model.ts";
+import { type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
+import { END, START } from "../format/object-core.ts";
+import type { Snapshot } from "../format/snapshot.ts";
+import { loadPages } from "./pages.ts";
+
+export type { LinkRow };
+
+export interface LinkRows {
+  /** Link type names; LinkRow.types index them. */
+  linkTypes: readonly string[];
+  /** The links of `rank`, which must be one of the ranks asked for. */
+  row(rank: number): LinkRow;
+}
+
+/** The links of `ranks` (repeats allowed). */
+export async function linkRows(snapshot: Snapshot, ranks: readonly number[]): Promise<LinkRows> {
+  return snapshot.has("LNKD") && snapshot.has("LNKP") ? fromPages(snapshot, ranks) : fromSections(snapshot);
+}
+
+async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<LinkRows> {
+  const directory = await snapshot.section("LNKD");
+  const wanted = [...new Set(ranks.map((r) => directory.pageOf(r)))].sort((a, b) => a - b);
+  const pages = await loadPages(snapshot, "LNKP", directory, wanted, (p, bytes) => directory.decodePage(p, bytes));
+  return { linkTypes: directory.linkTypes, row: (rank) => pages.get(directory.pageOf(rank))!.row(rank) };
+}
+
+/** Files of revision 1.0 and 1.1: the whole adjacency sections, with roles looked up in OBJC. */
+async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
+  const [core, callees, callers] = await Promise.all([snapshot.section("OBJC"), snapshot.section("CALE"), snapshot.section("CALR")]);
+  return {
+    linkTypes: callees.linkTypes,
+    row: (rank) => {
+      const targets = callees.targets.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
+      const kinds = callees.flags.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
+      const from = callers.callers.subarray(callers.offsets[rank], callers.offsets[rank + 1]);
+      return {
+        flags: core.flags[rank],
+        targets,
+        types: callees.types.subarray(callees.offsets[rank], callees.offsets[rank + 1]),
+        targetFlags: kinds.map((k, i) => (k & (LINK_DIRECT | LINK_ESCALATED)) | (core.flags[targets[i]] & END ? TARGET_IS_END : 0)),
+        callers: from,
+        callerFlags: Uint8Array.from(from, (c) => (core.flags[c] & START ? SOURCE_IS_START : 0)),
+      };
+    },
+  };
+}

@@ -1,0 +1,185 @@
+// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC, damaged pages refused, and one object's links cost a page.
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileAnalysis } from "../../build/compile/compile.ts";
+import { generateAnalysis } from "../../build/generate.ts";
+import { ApiError } from "../../src/api-error.ts";
+import { crc32 } from "../../src/format/crc32.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
+import { LINK_PAGE_BYTES, LinkDirectory } from "../../src/format/link-pages.ts";
+import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
+import { objectCallees } from "../../src/query/callees.ts";
+import { linkRows } from "../../src/query/link-rows.ts";
+import { rankOfId } from "../../src/query/lookup.ts";
+import { startEndPoints } from "../../src/query/points.ts";
+import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
+
+const OBJECTS = 20_000;
+const PAGED = ["LNKD", "LNKP", "IDXD", "IDXP"];
+let bytes: Uint8Array;
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "appstruct-links-"));
+  const path = join(folder, "gen.ndjson");
+  const out = createWriteStream(path);
+  await generateAnalysis(out, { objects: OBJECTS, seed: 11 });
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  bytes = (await compileAnalysis(path, null)).bytes;
+}, 120_000);
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+/** The same snapshot as a revision 1.1 reader path sees it: no paged links, no paged ids. */
+function withoutPagedLinks(snapshot: Snapshot): Snapshot {
+  return Object.assign(Object.create(snapshot) as Snapshot, { has: (tag: string) => !PAGED.includes(tag) && snapshot.toc.has(tag) });
+}
+
+const open = (b: Uint8Array, key?: string) => Snapshot.open(memorySource(b, key));
+const plain = (row: ReturnType<Awaited<ReturnType<typeof linkRows>>["row"]>) => ({
+  flags: row.flags,
+  targets: [...row.targets],
+  types: [...row.types],
+  targetFlags: [...row.targetFlags],
+  callers: [...row.callers],
+  callerFlags: [...row.callerFlags],
+});
+
+describe("link pages", () => {
+  it("hold, for every object, exactly the links of CALE and CALR and the roles of OBJC", async () => {
+    const snapshot = await open(bytes);
+    const ranks = Array.from({ length: OBJECTS }, (_, r) => r);
+    const [paged, whole] = await Promise.all([linkRows(snapshot, ranks), linkRows(withoutPagedLinks(snapshot), ranks)]);
+    expect(paged.linkTypes).toEqual(whole.linkTypes);
+    let links = 0;
+    let roles = 0;
+    for (const r of ranks) {
+      const row = plain(paged.row(r));
+      expect(row).toEqual(plain(whole.row(r)));
+      links += row.targets.length;
+      roles += row.targetFlags.filter((f) => f & 4).length + row.callerFlags.filter((f) => f & 1).length;
+    }
+    expect(links).toBeGreaterThan(OBJECTS); // the fixture has links and roles to compare
+    expect(roles).toBeGreaterThan(0);
+  });
+
+  it("cut pages once they reach LINK_PAGE_BYTES", async () => {
+    const directory = await (await open(bytes)).section("LNKD");
+    const { offsets } = directory;
+    for (let p = 0; p + 1 < directory.pageCount; p++) expect(offsets[p + 1] - offsets[p]).toBeGreaterThanOrEqual(LINK_PAGE_BYTES);
+    expect(directory.pageCount).toBeGreaterThan(10);
+  });
+
+  it("answer callees and start/end points as the whole sections do", async () => {
+    const snapshot = await open(bytes);
+    const old = withoutPagedLinks(snapshot);
+    const core = await snapshot.section("OBJC");
+    for (let r = 0; r < OBJECTS; r += 97) {
+      const id = core.id(r);
+      for (const options of [{ includeEscalated: false, withParent: false }, { includeEscalated: true, withParent: true }])
+        expect(await objectCallees(snapshot, id, options)).toEqual(await objectCallees(old, id, options));
+      for (const hops of [0, 1, 3]) expect(await startEndPoints(snapshot, id, hops)).toEqual(await startEndPoints(old, id, hops));
+    }
+  });
+
+  it("run out of traversal budget at the same point as the whole sections", async () => {
+    const snapshot = await open(bytes);
+    const id = (await snapshot.section("OBJC")).id(0);
+    const budget = 40;
+    const outcome = (s: Snapshot) => startEndPoints(s, id, 8, budget).then(() => "answered", (e: unknown) => (e instanceof ApiError ? e.message : String(e)));
+    expect(await outcome(snapshot)).toBe(await outcome(withoutPagedLinks(snapshot)));
+  });
+
+  it("let one object's callees read a few KiB: no CALE, CALR or OBJC", async () => {
+    const source = countingSource(memorySource(bytes, "counted"));
+    const snapshot = await Snapshot.open(source);
+    const opened = source.bytesRead;
+    const id = (await open(bytes).then((s) => s.section("OBJC"))).id(OBJECTS >> 1);
+    await objectCallees(snapshot, id, { includeEscalated: true, withParent: true });
+    await startEndPoints(snapshot, id, 1);
+    const sizeOf = (tag: string) => snapshot.toc.get(tag as never)!.length;
+    const directories = sizeOf("LNKD") + sizeOf("IDXD") + sizeOf("ROWD");
+    const pages = source.bytesRead - opened - directories;
+    expect(pages).toBeGreaterThan(0);
+    expect(pages).toBeLessThan(Math.min(sizeOf("CALE"), sizeOf("CALR"), sizeOf("OBJC")) / 4);
+  });
+});
+
+describe("id pages", () => {
+  it("find every object's rank, and no rank for ids no object has", async () => {
+    const snapshot = await open(bytes);
+    const core = await snapshot.section("OBJC");
+    expect((await snapshot.section("IDXD")).pageCount).toBe(Math.ceil(OBJECTS / IDS_PER_PAGE));
+    for (let r = 0; r < OBJECTS; r++) expect(await rankOfId(snapshot, core.id(r))).toBe(r);
+    const ids = Array.from({ length: OBJECTS }, (_, r) => core.ids[r]).sort((a, b) => (a < b ? -1 : 1));
+    const missing = ["0", "18446744073709551615", "99999999999999999999", "-1", "0302", "", `${ids[0] - 1n}`, `${ids[ids.length - 1] + 1n}`];
+    for (let i = 1; i < ids.length && missing.length < 40; i++) if (ids[i] - ids[i - 1] > 1n) missing.push(`${ids[i] - 1n}`);
+    const known = new Set(ids.map(String));
+    for (const id of missing) {
+      if (known.has(id)) continue;
+      await expect(rankOfId(snapshot, id)).rejects.toThrow(ApiError);
+      await expect(rankOfId(withoutPagedLinks(snapshot), id)).rejects.toThrow(ApiError);
+    }
+  });
+});
+
+describe("damaged pages", () => {
+  const firstPage = (tag: string) => rawSections(bytes).find((s) => s.tag === tag)!.offset + 16;
+
+  it("a flipped byte in a link or id page fails that page's checksum; other pages still answer", async () => {
+    for (const [tag, message] of [
+      ["LNKP", "link pages: page 0 checksum mismatch"],
+      ["IDXP", "id pages: page 0 checksum mismatch"],
+    ]) {
+      const flipped = bytes.slice();
+      flipped[firstPage(tag) + 5] ^= 0x40;
+      const snapshot = await open(flipped);
+      const core = await snapshot.section("OBJC");
+      const byId = Array.from({ length: OBJECTS }, (_, r) => r).sort((a, b) => (core.ids[a] < core.ids[b] ? -1 : 1));
+      const onPage0 = tag === "LNKP" ? core.id(0) : core.id(byId[0]);
+      await expect(startEndPoints(snapshot, onPage0, 1)).rejects.toThrow(new CorruptSnapshotError(message));
+      const farAway = core.id(tag === "LNKP" ? OBJECTS - 1 : byId[OBJECTS - 1]);
+      await expect(startEndPoints(snapshot, farAway, 0)).resolves.toBeDefined();
+    }
+  });
+
+  it("a link page whose checksum was forged over bad contents is refused by its own checks", async () => {
+    const directory = await (await open(bytes)).section("LNKD");
+    const bad = bytes.slice();
+    const page0 = bad.subarray(firstPage("LNKP"), firstPage("LNKP") + directory.offsets[1]);
+    expect(page0[0]).toBeLessThan(8); // rank 0's flags, one byte
+    page0[0] = 8; // a flag bit the format does not have
+    const forged = patchSection(bad, "LNKD", (body) => setU32(body, 4, 0, crc32(page0)));
+    await expect(linkRows(await open(forged), [0])).rejects.toThrow(new CorruptSnapshotError("link page 0: object 0 has flags 8"));
+  });
+
+  it("random bytes under a valid checksum decode or are refused, never anything else", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (page, count) => {
+        const directory = Object.assign(Object.create(LinkDirectory.prototype) as LinkDirectory, {
+          offsets: Uint32Array.of(0, page.length),
+          crcs: Uint32Array.of(crc32(page)),
+          firstRanks: Uint32Array.of(0),
+          linkTypes: ["CALL", "USE"],
+          rows: count,
+          what: "link pages",
+        });
+        try {
+          const decoded = directory.decodePage(0, page);
+          for (let r = 0; r < count; r++) {
+            const row = decoded.row(r);
+            row.targets.forEach((t, i) => expect(t < count && row.types[i] < 2 && (row.targetFlags[i] & 3) !== 0).toBe(true));
+            row.callers.forEach((c, i) => expect(c < count && (i === 0 || row.callers[i - 1] < c)).toBe(true));
+          }
+        } catch (error) {
+          expect(error).toBeInstanceOf(CorruptSnapshotError);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
