@@ -8,7 +8,8 @@
 // strings, a column-keyed SearchIndex materializes its keys for `contains`, the taxonomy builds child
 // lists. So sizes are re-measured, not trusted from insertion: every entry at each insertion (the
 // moment eviction decides; a getter per entry is small next to reading and decoding a section) and
-// for stats, and the entry touched on a hit. Growth is thus counted at the next insertion or touch;
+// for stats, and the entry touched on a hit. Pages never grow: they are measured once, so thousands
+// of them cost nothing at each insertion. Growth is thus counted at the next insertion or touch;
 // until then the count may lag by what one query materialized.
 //
 // Dependencies. A section decoded with the help of another holds it: LGRA holds TAXO, the
@@ -49,6 +50,8 @@ interface Entry {
   readonly dependsOn: readonly Entry[];
   readonly dependents: Set<Entry>;
   size: number;
+  /** A value whose size never changes (a decoded page): not re-measured. */
+  readonly fixed: boolean;
 }
 
 /** Separates a content address from a tag in entry keys; neither contains it. */
@@ -64,6 +67,8 @@ export class SectionCache {
   /** Least recently used first: Map iteration follows insertion order, and a touch re-inserts. */
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<unknown>>();
+  /** The entries that may grow, re-measured at each insertion: thousands of cached pages need not be. */
+  private readonly growable = new Set<Entry>();
   private bytes = 0;
   private hits = 0;
   private misses = 0;
@@ -77,14 +82,15 @@ export class SectionCache {
   /**
    * The decoded section `tag` of snapshot `snapshotKey` (its content address), loaded by `load` on a
    * miss. Concurrent calls for one key share one load; a failed load is not remembered. `load` names
-   * the sections the value holds through `dependsOn`; `storedLength` sizes a value without byteSize.
+   * the sections the value holds through `dependsOn`; `storedLength` sizes a value without byteSize;
+   * `fixedSize` says the value never grows (pages), so it is measured once.
    */
-  get<T>(snapshotKey: string, tag: string, load: (dependsOn: (tag: string) => void) => Promise<T & Sized>, storedLength = 0): Promise<T & Sized> {
+  get<T>(snapshotKey: string, tag: string, load: (dependsOn: (tag: string) => void) => Promise<T & Sized>, storedLength = 0, fixedSize = false): Promise<T & Sized> {
     const key = snapshotKey + SEPARATOR + tag;
     const entry = this.entries.get(key);
     if (entry) {
       this.hits++;
-      this.remeasure(entry);
+      if (!entry.fixed) this.remeasure(entry);
       this.touch(entry);
       return Promise.resolve(entry.value as T & Sized);
     }
@@ -97,7 +103,7 @@ export class SectionCache {
     const dependsOn: string[] = [];
     const loading = (async () => {
       const value = await load((t) => dependsOn.push(snapshotKey + SEPARATOR + t));
-      this.insert(key, value, dependsOn, storedLength);
+      this.insert(key, value, dependsOn, storedLength, fixedSize);
       return value;
     })();
     this.pending.set(key, loading);
@@ -119,15 +125,16 @@ export class SectionCache {
     return { budgetBytes: this.budgetBytes, bytes: this.bytes, entries: this.entries.size, hits: this.hits, misses: this.misses, evictions: this.evictions };
   }
 
-  private insert(key: string, value: unknown, dependsOnKeys: readonly string[], storedLength: number): void {
+  private insert(key: string, value: unknown, dependsOnKeys: readonly string[], storedLength: number, fixed: boolean): void {
     const dependsOn = dependsOnKeys.map((d) => this.entries.get(d));
     // A dependency evicted while this section loaded: the value holds memory no entry would count.
     if (dependsOn.some((d) => d === undefined)) return;
     this.remeasureAll();
     const old = this.entries.get(key);
     if (old) this.evict(old);
-    const entry: Entry = { key, value, storedLength, dependsOn: dependsOn as Entry[], dependents: new Set(), size: measure(value, storedLength) };
+    const entry: Entry = { key, value, storedLength, dependsOn: dependsOn as Entry[], dependents: new Set(), size: measure(value, storedLength), fixed };
     for (const d of entry.dependsOn) d.dependents.add(entry);
+    if (!fixed) this.growable.add(entry);
     this.entries.set(key, entry);
     this.bytes += entry.size;
     this.touch(entry);
@@ -160,6 +167,7 @@ export class SectionCache {
   private evict(entry: Entry): number {
     if (this.entries.get(entry.key) !== entry) return 0;
     this.entries.delete(entry.key);
+    this.growable.delete(entry);
     this.bytes -= entry.size;
     for (const d of entry.dependsOn) d.dependents.delete(entry);
     let dropped = 1;
@@ -174,8 +182,6 @@ export class SectionCache {
   }
 
   private remeasureAll(): void {
-    let total = 0;
-    for (const entry of this.entries.values()) total += entry.size = measure(entry.value, entry.storedLength);
-    this.bytes = total;
+    for (const entry of this.growable) this.remeasure(entry);
   }
 }

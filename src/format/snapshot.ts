@@ -88,10 +88,10 @@ export class Snapshot implements DecodeContext {
 
   /**
    * A value derived from parts of the file (a page of rows), kept like a section: in the SectionCache
-   * under `name`, or for this Snapshot's lifetime without one.
+   * under `name`, or for this Snapshot's lifetime without one. Its byteSize must not change.
    */
   remember<T extends object>(name: string, load: () => Promise<T>): Promise<T> {
-    if (this.cache) return this.cache.get(this.source.key, name, () => load());
+    if (this.cache) return this.cache.get(this.source.key, name, () => load(), 0, true);
     let pending = this.decoded.get(name) as Promise<T> | undefined;
     if (!pending) {
       pending = load();

@@ -177,6 +177,22 @@ describe("SectionCache", () => {
     expect(cache.stats()).toMatchObject({ bytes: 100, entries: 1, evictions: 1 });
   });
 
+  it("measures a fixed-size entry (a page) once, and still counts it against the budget", async () => {
+    const cache = new SectionCache(250);
+    let measured = 0;
+    const page = (size: number) => ({
+      get byteSize() {
+        measured++;
+        return size;
+      },
+    });
+    for (let p = 0; p < 3; p++) await cache.get("s", `P#${p}`, async () => page(100), 0, true);
+    expect(measured).toBe(3); // once each, not again at every later insertion
+    expect(cache.stats()).toMatchObject({ bytes: 200, entries: 2, evictions: 1 });
+    await cache.get("s", "P#2", async () => page(100), 0, true); // a hit: not re-measured
+    expect(measured).toBe(3);
+  });
+
   it("keeps a section's dependencies at least as recent as it, and evicts dependents with their dependency", async () => {
     const cache = new SectionCache(250);
     const loads: string[] = [];

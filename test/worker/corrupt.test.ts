@@ -92,14 +92,15 @@ const TAGS = rawSections(compileDocument(petstoreV2).bytes)
  * (ROWP); the columns are read from files of format 1.0, which have none, and by the filter planner
  * when it checks a few candidates against a broad filter, which 13 objects never make it do
  * (test/format covers both); STAT when a status is recomputed against another previous version
- * (history.test.ts).
+ * (history.test.ts). Callees, start/end points and id lookups read the link and id pages (LNKP,
+ * IDXP: format 1.2); CALE and CALR only in files of earlier revisions (test/format/link-pages.test.ts).
  */
-const UNREAD = new Set(["PSTI", "LANG", "TYID", "TYPE", "FPTH", "ANNO", "TAGS", "STAT"]);
+const UNREAD = new Set(["PSTI", "LANG", "TYID", "TYPE", "FPTH", "ANNO", "TAGS", "STAT", "CALE", "CALR"]);
 
 describe("one corrupt section", () => {
   it("the snapshot has the sections this file expects", () => {
     expect(TAGS.length).toBeGreaterThanOrEqual(20);
-    expect(TAGS).toEqual(expect.arrayContaining(["OBJC", "NAME", "CALE", "TAXO", "LGRA", "SLOC", "XNAM"]));
+    expect(TAGS).toEqual(expect.arrayContaining(["OBJC", "NAME", "CALE", "TAXO", "LGRA", "SLOC", "XNAM", "LNKP", "IDXP"]));
   });
 
   for (const tag of TAGS)
@@ -129,10 +130,10 @@ describe("one corrupt section", () => {
       if (refused.length) expectCorrupt(await call(app + refused[0]), `${refused[0]} again`);
     });
 
-  it("CALE: callees fail, while characteristics, find objects and the level graph still answer", async () => {
+  it("LNKP: callees fail, while characteristics, find objects and the level graph still answer", async () => {
     const expected = await healthyAnswers();
     const { app, bytes, key } = await publishFresh("callees");
-    await bucket.put(key, flipInSection(bytes, "CALE"));
+    await bucket.put(key, flipInSection(bytes, "LNKP"));
     expectCorrupt(await call(`${app}/objects/201/callees?select=parent&includeEscalated=true`), "callees");
     for (const path of ["/objects/302", "/objects?limit=5&name=find", "/levels/2/graph"]) {
       const r = await call(app + path);
