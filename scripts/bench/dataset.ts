@@ -1,9 +1,10 @@
 // @module The benchmark's data: a generated analysis, its snapshot (appstruct CLI) and the SQLite baseline database, each timed; reusable across runs.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../build/store.ts";
+import { FORMAT_MINOR, FORMAT_VERSION } from "../../src/format/container.ts";
 import { childEnv } from "../dev-server.ts";
 import { readAnalysisTables } from "./analysis-tables.ts";
 import { buildBaselineDatabase } from "./sqlite-build.ts";
@@ -23,6 +24,17 @@ export interface Dataset {
 }
 
 const CLI = join(PROJECT_ROOT, "build", "bin", "appstruct.js");
+
+/** "version.minor" of a snapshot file, from its header (SNAPSHOT-FORMAT.md §3.1). */
+async function snapshotRevision(path: string): Promise<string> {
+  const file = await open(path, "r");
+  try {
+    const { buffer } = await file.read(Buffer.alloc(12), 0, 12, 0);
+    return `${buffer.readUInt16LE(8)}.${buffer.readUInt16LE(10)}`;
+  } finally {
+    await file.close();
+  }
+}
 
 /** Runs the appstruct CLI; resolves with its wall time in seconds. */
 function appstruct(args: string[]): Promise<number> {
@@ -52,7 +64,16 @@ export async function prepareDataset(options: { dir: string; objects: number; se
     if (previous.objects !== objects || previous.seed !== seed)
       throw new Error(`--reuse ${dir} holds ${previous.objects} objects (seed ${previous.seed}), not ${objects} (seed ${seed}): give the same --objects or another folder`);
     log(`reusing ${dir} (${objects} objects, seed ${seed})`);
-    return { ...previous, dir, ndjson, snapshot, database, reused: true };
+    const reused: Dataset = { ...previous, dir, ndjson, snapshot, database, reused: true };
+    const written = await snapshotRevision(snapshot);
+    if (written !== `${FORMAT_VERSION}.${FORMAT_MINOR}`) {
+      // A snapshot of an older format would measure the old reader paths: compile it again.
+      log(`  its snapshot is format ${written}, this build writes ${FORMAT_VERSION}.${FORMAT_MINOR}: compiling again …`);
+      reused.seconds = { ...previous.seconds, compile: await appstruct(["compile", ndjson, "-o", snapshot]) };
+      reused.bytes = { ...previous.bytes, snapshot: (await stat(snapshot)).size };
+      await writeFile(record, `${JSON.stringify({ ...reused, reused: false }, null, 2)}\n`);
+    }
+    return reused;
   }
 
   log(`generating ${objects} objects (seed ${seed}) …`);
