@@ -229,9 +229,17 @@ program
   .requiredOption("--data <folder>", "folder with .snap, .json and .ndjson files")
   .option("--port <port>", "port", positiveInteger, 8787)
   .option("--host <host>", "interface to listen on", "127.0.0.1")
-  .action(async (options: { data: string; port: number; host: string }) => {
-    const { startNodeServer } = await import("./serve.ts");
-    await startNodeServer(options);
+  .option("--section-cache-mb <MB>", "megabytes of decoded sections kept, as the worker's SECTION_CACHE_MB (default: $SECTION_CACHE_MB, else 64)")
+  .action(async (options: { data: string; port: number; host: string; sectionCacheMb?: string }) => {
+    const [{ startNodeServer }, { sectionBudgetBytes }] = await Promise.all([import("./serve.ts"), import("../src/storage/isolate-caches.ts")]);
+    const setting = options.sectionCacheMb ?? process.env.SECTION_CACHE_MB;
+    let budget: number;
+    try {
+      budget = sectionBudgetBytes(setting);
+    } catch {
+      throw new ExitError(EXIT.usage, `--section-cache-mb (or SECTION_CACHE_MB) must be a number of megabytes ≥ 0, not ${JSON.stringify(setting)}`);
+    }
+    await startNodeServer({ ...options, sectionBudgetBytes: budget });
   });
 
 program

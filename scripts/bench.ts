@@ -1,12 +1,13 @@
 // @module `npm run bench`: our query engine against a careful SQLite baseline on the same generated analysis, in process and over HTTP (issue 4).
 //
-//   npm run bench -- [--objects 1000000] [--seed 1] [--out report.json] [--reuse <dir>] [--quick] [--no-http]
+//   npm run bench -- [--objects 1000000] [--seed 1] [--out report.json] [--reuse <dir>] [--quick]
+//                    [--http node,wrangler | --no-http] [--section-cache-mb 64]
 //
 // Steps: generate + compile + build the SQLite database (timed; kept in <dir> with --reuse); pick
 // the mix from the data; the cold first answer; check every answer of the baseline equals ours;
-// time both in process, side by side; peak memory over the mix; then the same over HTTP (our
-// worker under `wrangler dev`, the baseline under node:http), checked first, then timed. Method and
-// results: docs/benchmarks.md.
+// time both in process, side by side; the engine's memory over the mix in a fresh process; then
+// the same over HTTP, our service on `appstruct serve` (Node) and under `wrangler dev`, each against
+// the baseline under node:http, checked first, then timed. Method and results: docs/benchmarks.md.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -19,10 +20,11 @@ import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
 import { compareAnswers, logMismatches } from "./bench/correctness.ts";
 import { prepareDataset } from "./bench/dataset.ts";
 import { engineAnswer } from "./bench/engine.ts";
-import { coldFirstAnswer, memoryOverMix } from "./bench/engine-probes.ts";
+import { engineMemory } from "./bench/engine-memory.ts";
+import { coldFirstAnswer } from "./bench/engine-probes.ts";
 import { type MixEntry, pickMix } from "./bench/mix.ts";
-import { measureOverHttp } from "./bench/over-http.ts";
-import { type BenchReport, checkTargets, summary } from "./bench/report.ts";
+import { HTTP_SERVERS, type HttpServer, measureOverHttp } from "./bench/over-http.ts";
+import { type BenchReport, type HttpResults, checkTargets, summary } from "./bench/report.ts";
 import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
 import { type TimingOptions, measureSideBySide } from "./bench/timing.ts";
 
@@ -36,7 +38,9 @@ async function main(): Promise<number> {
       out: { type: "string" },
       reuse: { type: "string" },
       quick: { type: "boolean", default: false },
+      http: { type: "string", default: HTTP_SERVERS.join(",") },
       "no-http": { type: "boolean", default: false },
+      "section-cache-mb": { type: "string", default: String(DEFAULT_SECTION_CACHE_MB) },
     },
   });
   const objects = Number(values.objects);
@@ -44,7 +48,10 @@ async function main(): Promise<number> {
   if (!Number.isInteger(objects) || objects < 1000 || objects > 20_000_000) throw new Error(`--objects must be an integer from 1000 to 20000000, got ${values.objects}`);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
   const timing: TimingOptions = values.quick ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 } : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 };
-  const budgetBytes = DEFAULT_SECTION_CACHE_MB * MiB;
+  const servers = values["no-http"] ? [] : httpServers(values.http);
+  const sectionCacheMB = Number(values["section-cache-mb"]);
+  if (!(sectionCacheMB > 0)) throw new Error(`--section-cache-mb must be a positive number of megabytes, got ${values["section-cache-mb"]}`);
+  const budgetBytes = Math.floor(sectionCacheMB * MiB);
   const started = Date.now();
   const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
   const loadavgBefore = loadavg().map((x) => Number(x.toFixed(2)));
@@ -81,28 +88,32 @@ async function main(): Promise<number> {
       log(`FAILED: the baseline answers differently from ours (see above and ${out}); no timings, since such a comparison proves nothing`);
       return 1;
     };
-    if (inProcessMismatches.length) return fail({ inProcess: inProcessMismatches, http: null });
+    const noHttp = { node: null, wrangler: null };
+    if (inProcessMismatches.length) return fail({ inProcess: inProcessMismatches, http: noHttp });
 
     log("timing in process …");
     const inProcess = Object.fromEntries(await measureSideBySide(mix, ours, theirs, timing, log));
-    log("memory over the mix …");
-    const inProcessMemory = await memoryOverMix(dataset.snapshot, mix, budgetBytes);
-    const http = values["no-http"] ? null : await measureOverHttp(dataset, mix, timing, log);
-    if (http?.mismatches.length) return fail({ inProcess: [], http: http.mismatches });
+    log("engine memory over the mix, in a fresh process …");
+    const memory = await engineMemory(dataset.snapshot, mix, budgetBytes);
+    const http: BenchReport["http"] = { ...noHttp };
+    for (const server of servers) {
+      const pass = await measureOverHttp(server, dataset, mix, sectionCacheMB, timing, log);
+      if (pass.mismatches.length) return fail({ inProcess: [], http: { ...noHttp, [server]: pass.mismatches } });
+      http[server] = { classes: pass.classes!, floor: pass.floor!, oursPeakRss: pass.oursPeakRss, baselineServerPeakRssBytes: pass.baselineServerPeakRssBytes } satisfies HttpResults;
+    }
 
     const partial: Omit<BenchReport, "targets"> = {
       command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
       at: new Date(started).toISOString(),
       machine: { cores: availableParallelism(), loadavgBefore, loadavgAfter: loadavg().map((x) => Number(x.toFixed(2))), node: process.version, sqlite: String(new DatabaseSync(":memory:").prepare("SELECT sqlite_version() AS v").get()!.v) },
       data: { objects, links, seed, seconds: dataset.seconds, bytes: dataset.bytes, reused: dataset.reused },
-      settings: { sectionCacheMB: DEFAULT_SECTION_CACHE_MB, ...timing, http: http !== null },
+      settings: { sectionCacheMB, ...timing, http: servers },
       mix: mixReport,
-      correctness: { inProcess: [], http: http ? [] : null },
+      correctness: { inProcess: [], http: { node: http.node ? [] : null, wrangler: http.wrangler ? [] : null } },
       inProcess,
-      http: http?.classes ?? null,
-      httpFloor: http?.floor ?? null,
+      http,
       cold,
-      memory: { inProcess: inProcessMemory, workerd: http?.workerd ?? null, baselineServerPeakRssBytes: http?.baselineServerPeakRssBytes ?? null },
+      memory,
     };
     const report: BenchReport = { ...partial, targets: checkTargets(partial) };
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
@@ -112,6 +123,14 @@ async function main(): Promise<number> {
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
+}
+
+/** The servers of `--http`: a comma-separated subset of HTTP_SERVERS, run in that order. */
+function httpServers(option: string): HttpServer[] {
+  const names = option.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const unknown = names.filter((n) => !(HTTP_SERVERS as readonly string[]).includes(n));
+  if (unknown.length || names.length === 0) throw new Error(`--http takes a comma-separated list of ${HTTP_SERVERS.join(", ")} (or use --no-http), got ${JSON.stringify(option)}`);
+  return [...new Set(names as HttpServer[])];
 }
 
 function countLinks(database: string): number {

@@ -1,7 +1,8 @@
 // @module peekInput: tells a snapshot from an analysis and reads just enough to order a batch (application, analyzedAt).
 import { open, readFile } from "node:fs/promises";
 import { MAGIC } from "../../src/format/container.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { Snapshot } from "../../src/format/snapshot.ts";
+import { fileSource } from "../../src/storage/file-source.ts";
 import { parseRfc3339 } from "../../src/rules.ts";
 
 export interface PeekedInput {
@@ -27,7 +28,8 @@ export async function peekInput(path: string): Promise<PeekedInput> {
   const head = await firstBytes(path, 64 * 1024);
   if (String.fromCharCode(...head.subarray(0, 8)) === MAGIC) {
     try {
-      const { meta } = await Snapshot.open(memorySource(new Uint8Array(await readFile(path))));
+      // Header, table of contents and metadata only: a snapshot of hundreds of MB is not read whole.
+      const { meta } = await Snapshot.open(await fileSource(path));
       return { path, kind: "snapshot", application: meta.application, analyzedAtMs: meta.analyzedAtMs };
     } catch {
       return { path, kind: "snapshot" };

@@ -84,7 +84,8 @@ export async function compileAnalysisToFile(
   }
 }
 
-async function sha256File(path: string): Promise<string> {
+/** SHA-256 of a file, streamed: a snapshot of hundreds of MB is never held whole. */
+export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) hash.update(chunk as Buffer);
   return hash.digest("hex");

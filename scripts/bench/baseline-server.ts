@@ -1,10 +1,10 @@
 // @module The SQLite baseline over HTTP: node:http with keep-alive, the mix's REST routes, the same JSON bodies; run as its own process.
 //
 //   node scripts/bench/baseline-server.ts <database> <port>     (prints "listening <port>" when ready)
-import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
-import { HOST, childEnv, killOnExit, stopGroup } from "../dev-server.ts";
+import { HOST } from "../dev-server.ts";
+import { type ChildServer, startChildServer } from "./child-server.ts";
 import { UnsupportedPath, queryOfPath } from "./queries.ts";
 import { ObjectNotFound, SqliteBaseline } from "./sqlite-baseline.ts";
 
@@ -28,31 +28,9 @@ function serve(database: string, port: number): void {
   server.listen(port, HOST, () => process.stdout.write(`listening ${port}\n`));
 }
 
-export interface BaselineServer {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
 /** Starts the baseline server as a child process on `port` and waits until it listens. */
-export async function startBaselineServer(database: string, port: number): Promise<BaselineServer> {
-  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(import.meta.url), database, String(port)], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv() });
-  const forget = killOnExit(child);
-  let errors = "";
-  child.stderr!.on("data", (d: Buffer) => (errors = (errors + d).slice(-4000)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
-    child.once("exit", (code) => reject(new Error(`the baseline server exited (${code}) before listening: ${errors.trim()}`)));
-    child.once("error", reject);
-  });
-  return {
-    url: `http://${HOST}:${port}`,
-    pid: child.pid!,
-    stop: async () => {
-      await stopGroup(child, 2_000);
-      forget();
-    },
-  };
+export function startBaselineServer(database: string, port: number): Promise<ChildServer> {
+  return startChildServer("the baseline server", process.execPath, [fileURLToPath(import.meta.url), database, String(port)], port, "listening");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) serve(process.argv[2], Number(process.argv[3]));

@@ -1,5 +1,5 @@
-// @module Our engine in process, beyond latency: the cold first answer (time, bytes read) and peak memory over the whole mix.
-import { SectionCache, type SectionCacheStats } from "../../src/format/section-cache.ts";
+// @module Our engine in process, beyond latency: the cold first answer (time and bytes read); memory is engine-memory.ts.
+import { SectionCache } from "../../src/format/section-cache.ts";
 import { Snapshot, countingSource } from "../../src/format/snapshot.ts";
 import { fileSource } from "../../src/storage/file-source.ts";
 import { engineAnswer } from "./engine.ts";
@@ -23,35 +23,4 @@ export async function coldFirstAnswer(snapshotPath: string, entry: MixEntry, bud
   await engineAnswer(snapshot, entry.query);
   const ms = performance.now() - started;
   return { path: entry.path, ms, bytesRead: source.bytesRead, reads: source.reads, fractionOfSnapshot: source.bytesRead / source.size };
-}
-
-export interface MixMemory {
-  budgetBytes: number;
-  /** heapUsed + arrayBuffers before the pass (after a GC when the process runs with --expose-gc). */
-  beforeBytes: number;
-  /** The highest heapUsed + arrayBuffers seen after any query of the pass. */
-  peakBytes: number;
-  gcExposed: boolean;
-  cache: SectionCacheStats;
-}
-
-const heapNow = () => {
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
-
-/** Runs the whole mix `rounds` times on a fresh snapshot and section cache, sampling memory after every query. */
-export async function memoryOverMix(snapshotPath: string, entries: readonly MixEntry[], budgetBytes: number, rounds = 1): Promise<MixMemory> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const beforeBytes = heapNow();
-  const sections = new SectionCache(budgetBytes);
-  const snapshot = await Snapshot.open(await fileSource(snapshotPath, `memory:${snapshotPath}`), { sections });
-  let peakBytes = heapNow();
-  for (let round = 0; round < rounds; round++)
-    for (const e of entries) {
-      await engineAnswer(snapshot, e.query);
-      peakBytes = Math.max(peakBytes, heapNow());
-    }
-  return { budgetBytes, beforeBytes, peakBytes, gcExposed: gc !== undefined, cache: sections.stats() };
 }

@@ -1,24 +1,38 @@
 // @module The benchmark report: its JSON shape, the issue's targets checked against it, and the tables printed.
 import type { Mismatch } from "./correctness.ts";
 import type { Dataset } from "./dataset.ts";
-import type { ColdAnswer, MixMemory } from "./engine-probes.ts";
+import type { ColdAnswer } from "./engine-probes.ts";
+import type { EngineMemory } from "./engine-memory.ts";
 import { CLASSES, FIND_CLASSES, type QueryClass } from "./mix.ts";
+import { HTTP_SERVERS, type HttpServer } from "./over-http.ts";
 import type { SideBySide } from "./timing.ts";
+
+/** One HTTP pass, our server against the baseline server (null in BenchReport when skipped with --http). */
+export interface HttpResults {
+  classes: Partial<Record<QueryClass, SideBySide>>;
+  /** GET /rest/ready on both servers: the price of an HTTP round trip alone. */
+  floor: SideBySide;
+  /** Peak RSS of our server's processes: appstruct serve's Node process, or each workerd under wrangler dev. */
+  oursPeakRss: { pid: number; peakRssBytes: number | null }[];
+  baselineServerPeakRssBytes: number | null;
+}
 
 export interface BenchReport {
   command: string;
   at: string;
   machine: { cores: number; loadavgBefore: number[]; loadavgAfter: number[]; node: string; sqlite: string };
   data: Pick<Dataset, "objects" | "seed" | "seconds" | "bytes" | "reused"> & { links: number };
-  settings: { sectionCacheMB: number; warmupRounds: number; iterations: number; maxSecondsPerClass: number; http: boolean };
+  /** `sectionCacheMB`: the section budget of the in-process engine, the memory probe, appstruct serve and the worker alike. */
+  settings: { sectionCacheMB: number; warmupRounds: number; iterations: number; maxSecondsPerClass: number; http: HttpServer[] };
   mix: { cls: QueryClass; path: string; totalObjects?: number }[];
-  correctness: { inProcess: Mismatch[]; http: Mismatch[] | null };
+  /** Per HTTP pass: null when not run. */
+  correctness: { inProcess: Mismatch[]; http: Record<HttpServer, Mismatch[] | null> };
   inProcess: Partial<Record<QueryClass, SideBySide>>;
-  http: Partial<Record<QueryClass, SideBySide>> | null;
-  /** GET /rest/ready on both servers: the price of an HTTP round trip alone. */
-  httpFloor: SideBySide | null;
+  /** `node`: our API on `appstruct serve`; `wrangler`: our worker under `wrangler dev`. */
+  http: Record<HttpServer, HttpResults | null>;
   cold: ColdAnswer;
-  memory: { inProcess: MixMemory; workerd: { pid: number; peakRssBytes: number | null }[] | null; baselineServerPeakRssBytes: number | null };
+  /** The engine alone, in a fresh child process (engine-memory.ts). */
+  memory: EngineMemory;
   targets: Target[];
 }
 
@@ -35,6 +49,33 @@ const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x 
 const times = (x: number) => (x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toPrecision(2)) + "×";
 /** Sub-millisecond times in µs, longer ones in ms. */
 const short = (x: number) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${ms(x)} ms`);
+const mib = (bytes: number | null) => (bytes === null ? "?" : `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MiB`);
+const SERVER_NAMES: Record<HttpServer, string> = { node: "appstruct serve", wrangler: "wrangler dev" };
+
+/**
+ * The 10× target, judged on the Node server: `wrangler dev`'s local proxy alone costs more per
+ * request than most SQLite answers, so its figures measure the proxy; they are reported beside.
+ */
+function tenTimesOverHttp(r: Omit<BenchReport, "targets">, p50: (cls: QueryClass) => number): Target {
+  const target = "every class ≥ 10× faster than the SQLite baseline's median over HTTP";
+  const roundTrip = (h: HttpResults) => `round trip alone: ours ${ms(h.floor.ours.medianMs)} ms, baseline ${ms(h.floor.baseline.medianMs)} ms`;
+  const passDetail = (h: HttpResults) => {
+    const under = CLASSES.filter((c) => !(h.classes[c]!.ratio >= 10));
+    return `${under.length ? `below 10×: ${under.map((c) => `${c} ${times(h.classes[c]!.ratio)}`).join(", ")}` : `lowest ${times(Math.min(...CLASSES.map((c) => h.classes[c]!.ratio)))}`} (${roundTrip(h)})`;
+  };
+  const node = r.http.node;
+  const wrangler = r.http.wrangler ? `; wrangler dev, not judged: ${passDetail(r.http.wrangler)}` : "";
+  if (!node) return { target, holds: null, detail: `judged on the Node server (appstruct serve), not measured in this run${wrangler}` };
+  // The other reading of the target: our engine in process against the baseline as a service.
+  const engineVsService = CLASSES.map((c) => node.classes[c]!.baseline.medianMs / p50(c));
+  return {
+    target,
+    holds: CLASSES.every((c) => node.classes[c]!.ratio >= 10),
+    detail:
+      `judged on the Node server (appstruct serve): ${passDetail(node)}${wrangler}` +
+      `; our engine in process against SQLite over HTTP: lowest ${times(Math.min(...engineVsService))}, ${engineVsService.filter((x) => x >= 10).length} of ${CLASSES.length} classes ≥ 10×`,
+  };
+}
 
 /** The issue's targets (issue 4, "Targets"), each with whether it holds and the figures behind it. */
 export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
@@ -53,65 +94,61 @@ export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
     holds: lookups.every((c) => p50(c) <= 0.05),
     detail: lookups.map((c) => `${c} ${short(p50(c))}`).join(", "),
   });
-  if (r.http) {
-    const under = CLASSES.filter((c) => !(r.http![c]!.ratio >= 10));
-    const floor = r.httpFloor ? ` (an HTTP round trip alone: ours ${ms(r.httpFloor.ours.medianMs)} ms, baseline ${ms(r.httpFloor.baseline.medianMs)} ms)` : "";
-    // The other reading of the target: our engine in process against the baseline as a service.
-    const engineVsService = CLASSES.map((c) => r.http![c]!.baseline.medianMs / p50(c));
-    const alsoInProcess = `; our engine in process against SQLite over HTTP: lowest ${times(Math.min(...engineVsService))}, ${engineVsService.filter((x) => x >= 10).length} of ${CLASSES.length} classes ≥ 10×`;
-    targets.push({
-      target: "every class ≥ 10× faster than the SQLite baseline's median over HTTP",
-      holds: under.length === 0,
-      detail: (under.length ? `below 10×: ${under.map((c) => `${c} ${times(r.http![c]!.ratio)}`).join(", ")}${floor}` : `lowest ${times(Math.min(...CLASSES.map((c) => r.http![c]!.ratio)))}`) + alsoInProcess,
-    });
-  } else targets.push({ target: "every class ≥ 10× faster than the SQLite baseline's median over HTTP", holds: null, detail: "HTTP not measured (--no-http)" });
+  targets.push(tenTimesOverHttp(r, p50));
   targets.push({
     target: "cold first answer reads ≤ 10% of the snapshot's bytes",
     holds: r.cold.fractionOfSnapshot <= 0.1,
     detail: `${(r.cold.bytesRead / MiB).toFixed(1)} MiB = ${(r.cold.fractionOfSnapshot * 100).toFixed(1)}% in ${r.cold.reads} reads, ${ms(r.cold.ms)} ms`,
   });
-  const peak = r.memory.inProcess.peakBytes;
-  const workerd = r.memory.workerd?.map((w) => w.peakRssBytes ?? 0) ?? [];
+  const m = r.memory;
+  const servers = HTTP_SERVERS.flatMap((s) => (r.http[s] ? [`${SERVER_NAMES[s]} peak RSS ${r.http[s].oursPeakRss.map((p) => mib(p.peakRssBytes)).join(", ")}`] : []));
   targets.push({
     target: "isolate memory for the whole mix ≤ 100 MB",
-    holds: peak <= 100 * MiB,
-    detail: `in process: peak heap + arrayBuffers ${(peak / MiB).toFixed(0)} MiB (section cache ${r.memory.inProcess.budgetBytes / MiB} MiB)${workerd.length ? `; workerd peak RSS (whole runtime, not the isolate alone) ${workerd.map((b) => `${(b / MiB).toFixed(0)} MiB`).join(", ")}` : ""}`,
+    holds: m.retainedBytes <= 100 * MiB,
+    detail:
+      `judged on what the engine retains: ${mib(m.retainedBytes)} held after a forced GC (the most after any query, in a fresh process, above its ${mib(m.baselineHeapBytes)} with modules loaded; section cache ${mib(m.budgetBytes)})` +
+      `; beside it that process's peak RSS ${mib(m.peakRssBytes)} (${mib(m.baselineRssBytes)} before opening the snapshot; garbage and decoding buffers included)` +
+      (servers.length ? `; ${servers.join("; ")} (whole processes)` : ""),
   });
   return targets;
 }
 
-/** Per-class medians and p99 in milliseconds, both sides, in process and over HTTP, as a Markdown table. */
-export function classTable(r: BenchReport): string {
-  const lines = [
-    "| Query class | ours p50 | ours p99 | SQLite p50 | SQLite p99 | × | HTTP ours p50 | HTTP ours p99 | HTTP SQLite p50 | HTTP SQLite p99 | × |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
-  ];
-  for (const cls of CLASSES) {
-    const i = r.inProcess[cls];
-    const h = r.http?.[cls];
-    const side = (s: SideBySide | undefined) => (s ? [ms(s.ours.medianMs), ms(s.ours.p99Ms), ms(s.baseline.medianMs), ms(s.baseline.p99Ms), times(s.ratio)] : ["—", "—", "—", "—", "—"]);
-    lines.push(`| ${cls} | ${[...side(i), ...side(h)].join(" | ")} |`);
-  }
-  if (r.httpFloor) lines.push(`| *HTTP round trip (/rest/ready)* | | | | | | ${[ms(r.httpFloor.ours.medianMs), ms(r.httpFloor.ours.p99Ms), ms(r.httpFloor.baseline.medianMs), ms(r.httpFloor.baseline.p99Ms), times(r.httpFloor.ratio)].join(" | ")} |`);
-  return lines.join("\n");
+/** Per-class medians and p99 in milliseconds, both sides, as a Markdown table; `floor` adds the /rest/ready round trip. */
+export function classTable(classes: Partial<Record<QueryClass, SideBySide>>, floor?: SideBySide): string {
+  const row = (label: string, s: SideBySide | undefined) =>
+    `| ${label} | ${(s ? [ms(s.ours.medianMs), ms(s.ours.p99Ms), ms(s.baseline.medianMs), ms(s.baseline.p99Ms), times(s.ratio)] : ["—", "—", "—", "—", "—"]).join(" | ")} |`;
+  return [
+    "| Query class | ours p50 | ours p99 | SQLite p50 | SQLite p99 | × |",
+    "|---|--:|--:|--:|--:|--:|",
+    ...CLASSES.map((cls) => row(cls, classes[cls])),
+    ...(floor ? [row("*HTTP round trip (/rest/ready)*", floor)] : []),
+  ].join("\n");
 }
+
+const HTTP_TITLES: Record<HttpServer, string> = {
+  node: "HTTP, Node server: `appstruct serve` against the baseline's node:http server",
+  wrangler: "HTTP, wrangler dev: our worker under `wrangler dev` (workerd behind wrangler's local proxy) against the baseline's node:http server",
+};
 
 /** The whole readable summary printed at the end of a run. */
 export function summary(r: BenchReport): string {
   const d = r.data;
-  const mem = r.memory;
+  const m = r.memory;
+  const http = HTTP_SERVERS.filter((s) => r.http[s]);
   return [
     `appstruct bench — ${d.objects.toLocaleString("en")} objects, ${d.links.toLocaleString("en")} links (seed ${d.seed}${d.reused ? ", reused data" : ""}); load average ${r.machine.loadavgBefore.join(" ")} → ${r.machine.loadavgAfter.join(" ")} on ${r.machine.cores} cores`,
     `  generate ${d.seconds.generate.toFixed(1)} s, compile ${d.seconds.compile.toFixed(1)} s, SQLite build ${d.seconds.databaseBuild.toFixed(1)} s; snapshot ${(d.bytes.snapshot / MiB).toFixed(1)} MiB, SQLite database ${(d.bytes.database / MiB).toFixed(1)} MiB, NDJSON ${(d.bytes.ndjson / MiB).toFixed(1)} MiB`,
-    `  correctness: ${r.mix.length} queries, ${r.correctness.inProcess.length} mismatches in process${r.correctness.http ? `, ${r.correctness.http.length} over HTTP` : ""}`,
+    `  correctness: ${r.mix.length} queries, ${r.correctness.inProcess.length} mismatches in process${http.map((s) => `, ${r.correctness.http[s]!.length} over HTTP (${SERVER_NAMES[s]})`).join("")}`,
     `  cold first answer: ${ms(r.cold.ms)} ms, ${(r.cold.bytesRead / MiB).toFixed(2)} MiB read (${(r.cold.fractionOfSnapshot * 100).toFixed(2)}% of the snapshot) for ${r.cold.path}`,
-    `  memory: in process peak heap + arrayBuffers ${(mem.inProcess.peakBytes / MiB).toFixed(1)} MiB (before the mix ${(mem.inProcess.beforeBytes / MiB).toFixed(1)} MiB; cache ${mem.inProcess.cache.hits} hits, ${mem.inProcess.cache.misses} misses, ${mem.inProcess.cache.evictions} evictions)` +
-      (mem.workerd ? `; workerd peak RSS ${mem.workerd.map((w) => `${((w.peakRssBytes ?? 0) / MiB).toFixed(0)} MiB`).join(", ")}` : "") +
-      (mem.baselineServerPeakRssBytes ? `; baseline server peak RSS ${(mem.baselineServerPeakRssBytes / MiB).toFixed(0)} MiB` : ""),
+    `  engine memory (fresh process, section cache ${mib(m.budgetBytes)}): retained after GC ${mib(m.retainedBytes)} at most (after ${m.retainedAfter}), peak RSS ${mib(m.peakRssBytes)} (${mib(m.baselineRssBytes)} before opening); cache ${m.cache.hits} hits, ${m.cache.misses} misses, ${m.cache.evictions} evictions`,
+    ...http.map((s) => `  ${SERVER_NAMES[s]} peak RSS ${r.http[s]!.oursPeakRss.map((p) => mib(p.peakRssBytes)).join(", ")}; its baseline server ${mib(r.http[s]!.baselineServerPeakRssBytes)}`),
     "",
     "Milliseconds; × = SQLite median / ours.",
     "",
-    classTable(r),
+    "In process: our query engine against the baseline's SQL, same process",
+    "",
+    classTable(r.inProcess),
+    ...http.flatMap((s) => ["", HTTP_TITLES[s], "", classTable(r.http[s]!.classes, r.http[s]!.floor)]),
     "",
     ...r.targets.map((t) => `  [${t.holds === null ? "not measured" : t.holds ? "holds" : "MISSED"}] ${t.target}: ${t.detail}`),
   ].join("\n");

@@ -1,0 +1,34 @@
+// @module Our service on Node for the bench: `appstruct serve` over a temporary folder holding only the snapshot, as its own process.
+import { mkdtemp, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PROJECT_ROOT } from "../../build/store.ts";
+import { freePort } from "../dev-server.ts";
+import { type ChildServer, startChildServer } from "./child-server.ts";
+
+const APPSTRUCT = join(PROJECT_ROOT, "build", "bin", "appstruct.js");
+
+/**
+ * Serves `snapshot` with `appstruct serve --section-cache-mb <sectionCacheMB>`. The folder holds a
+ * link to the snapshot alone (the bench's data folder also holds the NDJSON, which serve would
+ * compile), and serve reads the file by range, as the worker reads R2.
+ */
+export async function startAppstructServe(snapshot: string, sectionCacheMB: number): Promise<ChildServer> {
+  const folder = await mkdtemp(join(tmpdir(), "appstruct-bench-serve-"));
+  try {
+    await symlink(resolve(snapshot), join(folder, "bench.snap"));
+    const port = await freePort();
+    // The executable itself, as `npx appstruct` runs it (its shebang's Node flags included).
+    const server = await startChildServer("appstruct serve", APPSTRUCT, ["serve", "--data", folder, "--port", String(port), "--section-cache-mb", String(sectionCacheMB)], port, "appstruct serving");
+    return {
+      ...server,
+      stop: async () => {
+        await server.stop();
+        await rm(folder, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
