@@ -7,7 +7,9 @@ import { FORMAT_MINOR, FORMAT_VERSION } from "../../src/format/container.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { NONE, type ObjectRecord, type SnapshotModel } from "../../src/format/model.ts";
 import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { objectCallees } from "../../src/query/callees.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
+import { startEndPoints } from "../../src/query/points.ts";
 import { GOLDEN_ROOT, compileGolden, decodeBytes, modelJson, versionFolder } from "../fixtures/golden/make-golden.ts";
 import { rawSections } from "./snapshot-bytes.ts";
 
@@ -221,3 +223,27 @@ describe("every golden folder of this version answers find objects alike (a mino
     }
   });
 });
+
+describe("every golden folder of this version answers callees and start/end points alike (CALE and CALR, or the link and id pages of 1.2)", () => {
+  const sameVersion = folders.filter((f) => f.version === FORMAT_VERSION);
+
+  it("for every object of petstore-v2, with every option and hops 0 to 3", async () => {
+    expect(sameVersion.map((f) => f.name)).toEqual(expect.arrayContaining(["v1", "v1.1", "v1.2"]));
+    const snapshots = await Promise.all(sameVersion.map(async (f) => Snapshot.open(memorySource(read(f.path, "petstore-v2.snap")))));
+    const model = await decodeBytes(read(current, "petstore-v2.snap"));
+    let listed = 0;
+    for (const { id } of model.objects) {
+      const answers = await Promise.all(
+        snapshots.map(async (s) => ({
+          callees: await objectCallees(s, id, { includeEscalated: false, withParent: false }),
+          all: await objectCallees(s, id, { includeEscalated: true, withParent: true }),
+          points: await Promise.all([0, 1, 2, 3].map((hops) => startEndPoints(s, id, hops))),
+        })),
+      );
+      for (const answer of answers.slice(1)) expect(answer, `object ${id}`).toEqual(answers[0]);
+      listed += answers[0].all.callees.length;
+    }
+    expect(listed).toBeGreaterThan(5);
+  });
+});
+
