@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { type AnsweringSide, checkAnswers } from "./check-answers.ts";
+import { type AnsweringSide, type Mismatch, checkAnswers } from "./check-answers.ts";
 import { prepareData } from "./data.ts";
 import { KeepAliveClient } from "./http-client.ts";
 import { appstructInProcess, sqliteInProcess } from "./in-process.ts";
@@ -78,6 +78,17 @@ function timedInProcess(side: AnsweringSide): TimedSide {
   };
 }
 
+function report(where: string, mismatches: Mismatch[]): void {
+  console.log(`answers compared ${where}: ${mismatches.length} mismatches`);
+  for (const m of mismatches.slice(0, 30)) console.log(`MISMATCH ${where} ${m.query.cls} ${m.query.path}\n  ${m.difference}`);
+}
+
+/** Both sides in this process, for the optional in-process comparison and timing. */
+async function inProcessSides(servedDir: string, database: string, log: (line: string) => void) {
+  log("in process: loading the snapshot and opening the database in this process");
+  return { ours: await appstructInProcess(servedDir), sqlite: sqliteInProcess(database) };
+}
+
 async function main(): Promise<number> {
   const o = options();
   const started = Date.now();
@@ -90,7 +101,7 @@ async function main(): Promise<number> {
   const sqliteVersion = (db.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
   db.close();
   const perClass = CLASSES.map((cls) => `${cls} ${mix.filter((q) => q.cls === cls).length}`).join(", ");
-  log(`mix: ${mix.length} queries (${perClass})`);
+  console.log(`mix: ${mix.length} queries in ${new Set(mix.map((q) => q.cls)).size} classes (${perClass})`);
 
   const servers: RunningServer[] = [];
   const clients: KeepAliveClient[] = [];
@@ -102,27 +113,30 @@ async function main(): Promise<number> {
     clients.push(ours, sqlite);
 
     const mismatches = await checkAnswers(mix, (q) => ours.get(q.path), (q) => sqlite.get(q.path));
-    console.log(`answers compared over HTTP: ${mix.length} queries in ${new Set(mix.map((q) => q.cls)).size} classes, ${mismatches.length} mismatches`);
-    for (const m of mismatches.slice(0, 30)) console.log(`MISMATCH ${m.query.cls} ${m.query.path}\n  ${m.difference}`);
-    if (mismatches.length > 0) return 1;
-    if (o.checkOnly) return 0;
+    report(`over HTTP`, mismatches);
+    const here = o.inProcess ? await inProcessSides(data.servedDir, data.database, log) : undefined;
+    const mismatchesInProcess = here ? await checkAnswers(mix, here.ours, here.sqlite) : [];
+    if (here) report("in process", mismatchesInProcess);
+    const results: Record<string, unknown> = { date: new Date().toISOString(), data, mix, mismatches, mismatchesInProcess };
+    const out = o.out ?? join(o.dir, "crosscheck-report.json");
+    const writeReport = async () => {
+      await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+      log(`report written to ${out}`);
+    };
+    if (mismatches.length > 0 || mismatchesInProcess.length > 0 || o.checkOnly) {
+      await writeReport();
+      return mismatches.length > 0 || mismatchesInProcess.length > 0 ? 1 : 0;
+    }
 
     log(`timing over HTTP: ${o.timing.rounds} rounds per class after ${o.timing.warmupRounds} warm-up round, cap ${o.timing.maxSecondsPerClass} s per class`);
     const readyMix: MixQuery[] = Array.from({ length: 20 }, () => ({ cls: "level-graph", path: "/rest/ready" }));
     const http = figures(await timeInterleaved(mix, timedHttp(ours), timedHttp(sqlite), o.timing, log));
     const ready = figures(await timeInterleaved(readyMix, timedHttp(ours), timedHttp(sqlite), { ...o.timing, rounds: 5 }, () => {}))[0];
     const rss = Object.fromEntries(servers.map((s) => [s.name, s.peakRssMiB()]));
-
     let inProcess: ClassFigures[] | undefined;
-    if (o.inProcess) {
-      log("in process: loading the snapshot and opening the database in this process");
-      const [oursHere, sqliteHere] = [await appstructInProcess(data.servedDir), sqliteInProcess(data.database)];
-      const here = await checkAnswers(mix, oursHere, sqliteHere);
-      if (here.length > 0) {
-        for (const m of here.slice(0, 30)) console.log(`MISMATCH in process ${m.query.cls} ${m.query.path}\n  ${m.difference}`);
-        return 1;
-      }
-      inProcess = figures(await timeInterleaved(mix, timedInProcess(oursHere), timedInProcess(sqliteHere), o.timing, log));
+    if (here) {
+      log("timing in process");
+      inProcess = figures(await timeInterleaved(mix, timedInProcess(here.ours), timedInProcess(here.sqlite), o.timing, log));
     }
 
     const loadAfter = loadavg();
@@ -134,9 +148,8 @@ async function main(): Promise<number> {
     console.log(table("Over HTTP (ms)", [...http, { ...ready, cls: "round trip /rest/ready" }]));
     if (inProcess) console.log(`\n${table("In process (ms)", inProcess)}`);
     console.log("\nSQLite/ours = SQLite median / appstruct median: above 1, appstruct is faster.");
-    const out = o.out ?? join(o.dir, "crosscheck-report.json");
-    await writeFile(out, `${JSON.stringify({ date: new Date().toISOString(), machine, loadBefore, loadAfter, data, mix, http, ready, inProcess, peakRssMiB: rss }, null, 2)}\n`);
-    log(`report written to ${out}`);
+    Object.assign(results, { machine, loadBefore, loadAfter, http, ready, inProcess, peakRssMiB: rss });
+    await writeReport();
     return 0;
   } finally {
     for (const c of clients) c.close();
