@@ -10,6 +10,8 @@ export interface ServingDatabase {
   objectCount: number;
   /** Distinct display types with their codes (find's `type` filter matches these first). */
   types: { code: number; lower: string }[];
+  /** How many objects are internal ([0]) and external ([1]). */
+  externalCounts: [number, number];
 }
 
 export function openReadOnly(path: string): ServingDatabase {
@@ -34,5 +36,6 @@ export function openReadOnly(path: string): ServingDatabase {
     application: meta.get("application")!,
     objectCount: Number(meta.get("objectCount")),
     types: statement("SELECT code, type_lower AS lower FROM types").all() as { code: number; lower: string }[],
+    externalCounts: [0, 1].map((e) => (statement("SELECT count(*) AS n FROM objects WHERE external = ?").get(e) as { n: number }).n) as [number, number],
   };
 }

@@ -45,6 +45,7 @@ CREATE UNIQUE INDEX objects_by_id ON objects (id);
 CREATE INDEX objects_by_name ON objects (name_lower);
 CREATE INDEX objects_by_reversed_name ON objects (name_rev);
 CREATE INDEX objects_by_type ON objects (type_code);
+CREATE INDEX objects_by_external ON objects (external);
 CREATE INDEX objects_by_level5 ON objects (level5);
 CREATE INDEX links_by_callee ON links (callee, caller);
 CREATE INDEX level_nodes_by_parent ON level_nodes (level, parent, idx);
