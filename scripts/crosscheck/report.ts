@@ -8,6 +8,8 @@ export interface ClassFigures {
   sqlite: { p50: number; p99: number };
   /** SQLite's median / ours: above 1, appstruct is faster. */
   ratio: number;
+  /** Medians of each query of the class. */
+  queries: { path: string; ours: number; sqlite: number }[];
 }
 
 /** Nearest-rank percentile of `values` (p in (0, 100]). */
@@ -20,7 +22,8 @@ export function figures(samples: ClassSamples[]): ClassFigures[] {
   return samples.map((s) => {
     const ours = { p50: percentile(s.ours, 50), p99: percentile(s.ours, 99) };
     const sqlite = { p50: percentile(s.sqlite, 50), p99: percentile(s.sqlite, 99) };
-    return { cls: s.cls, samples: s.ours.length, ours, sqlite, ratio: sqlite.p50 / ours.p50 };
+    const queries = [...s.byQuery].map(([path, q]) => ({ path, ours: percentile(q.ours, 50), sqlite: percentile(q.sqlite, 50) }));
+    return { cls: s.cls, samples: s.ours.length, ours, sqlite, ratio: sqlite.p50 / ours.p50, queries };
   });
 }
 

@@ -18,6 +18,8 @@ export interface ClassSamples {
   cls: QueryClass;
   ours: number[];
   sqlite: number[];
+  /** The same samples by query, to see which queries of a class make its figures. */
+  byQuery: Map<string, { ours: number[]; sqlite: number[] }>;
 }
 
 export async function timeInterleaved(mix: MixQuery[], ours: TimedSide, sqlite: TimedSide, options: TimingOptions, log: (line: string) => void): Promise<ClassSamples[]> {
@@ -33,16 +35,22 @@ export async function timeInterleaved(mix: MixQuery[], ours: TimedSide, sqlite: 
         await sqlite(q);
       }
     }
-    const samples: ClassSamples = { cls, ours: [], sqlite: [] };
+    const samples: ClassSamples = { cls, ours: [], sqlite: [], byQuery: new Map(queries.map((q) => [q.path, { ours: [], sqlite: [] }])) };
     outer: for (let round = 0; round < options.rounds; round++) {
       for (const q of random.shuffle([...queries])) {
+        let a: number;
+        let b: number;
         if (oursFirst) {
-          samples.ours.push(await ours(q));
-          samples.sqlite.push(await sqlite(q));
+          a = await ours(q);
+          b = await sqlite(q);
         } else {
-          samples.sqlite.push(await sqlite(q));
-          samples.ours.push(await ours(q));
+          b = await sqlite(q);
+          a = await ours(q);
         }
+        samples.ours.push(a);
+        samples.sqlite.push(b);
+        samples.byQuery.get(q.path)!.ours.push(a);
+        samples.byQuery.get(q.path)!.sqlite.push(b);
         oursFirst = !oursFirst;
         if ((performance.now() - started) / 1000 > options.maxSecondsPerClass) break outer;
       }
