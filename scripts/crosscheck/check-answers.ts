@@ -6,11 +6,13 @@ import type { MixQuery } from "./mix.ts";
 export type AnsweringSide = (query: MixQuery) => Promise<{ status: number; body: string }>;
 
 export interface Mismatch {
+  /** Which pair of sides differed: over HTTP, in process, engine to engine. */
+  where: string;
   query: MixQuery;
   difference: string;
 }
 
-export async function checkAnswers(mix: MixQuery[], ours: AnsweringSide, sqlite: AnsweringSide): Promise<Mismatch[]> {
+export async function checkAnswers(where: string, mix: MixQuery[], ours: AnsweringSide, sqlite: AnsweringSide): Promise<Mismatch[]> {
   const mismatches: Mismatch[] = [];
   for (const query of mix) {
     const [a, b] = [await ours(query), await sqlite(query)];
@@ -18,7 +20,7 @@ export async function checkAnswers(mix: MixQuery[], ours: AnsweringSide, sqlite:
       a.status !== 200 || b.status !== 200
         ? `status ${a.status} in ours, ${b.status} in SQLite's: ${a.status !== 200 ? a.body.slice(0, 300) : b.body.slice(0, 300)}`
         : firstDifference(JSON.parse(a.body), JSON.parse(b.body));
-    if (difference) mismatches.push({ query, difference });
+    if (difference) mismatches.push({ where, query, difference });
   }
   return mismatches;
 }

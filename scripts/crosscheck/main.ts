@@ -11,7 +11,8 @@ import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { type AnsweringSide, type Mismatch, checkAnswers } from "./check-answers.ts";
-import { prepareData } from "./data.ts";
+import { type DataSet, prepareData } from "./data.ts";
+import { type EngineSide, appstructEngine, sqliteEngine } from "./engine.ts";
 import { KeepAliveClient } from "./http-client.ts";
 import { appstructInProcess, sqliteInProcess } from "./in-process.ts";
 import { CLASSES, type MixQuery, pickMix } from "./mix.ts";
@@ -78,15 +79,27 @@ function timedInProcess(side: AnsweringSide): TimedSide {
   };
 }
 
-function report(where: string, mismatches: Mismatch[]): void {
+/** Prints how many answers differed (and the first 30); returns them. */
+function printMismatches(where: string, mismatches: Mismatch[]): Mismatch[] {
   console.log(`answers compared ${where}: ${mismatches.length} mismatches`);
-  for (const m of mismatches.slice(0, 30)) console.log(`MISMATCH ${where} ${m.query.cls} ${m.query.path}\n  ${m.difference}`);
+  for (const m of mismatches.slice(0, 30)) console.log(`MISMATCH ${m.where} ${m.query.cls} ${m.query.path}\n  ${m.difference}`);
+  return mismatches;
 }
 
-/** Both sides in this process, for the optional in-process comparison and timing. */
-async function inProcessSides(servedDir: string, database: string, log: (line: string) => void) {
+/** Both sides in this process, for the optional in-process comparisons and timings: whole requests, and engines alone. */
+async function inProcessSides(data: DataSet, log: (line: string) => void) {
   log("in process: loading the snapshot and opening the database in this process");
-  return { ours: await appstructInProcess(servedDir), sqlite: sqliteInProcess(database) };
+  return {
+    ours: await appstructInProcess(data.servedDir),
+    sqlite: sqliteInProcess(data.database),
+    oursEngine: await appstructEngine(data.snapshot),
+    sqliteEngine: sqliteEngine(data.database),
+  };
+}
+
+/** An engine side as an answering side: its answer as JSON, status 200 (errors throw). */
+function answering(side: EngineSide): AnsweringSide {
+  return async (query) => ({ status: 200, body: JSON.stringify(await side(query)) });
 }
 
 async function main(): Promise<number> {
@@ -112,20 +125,21 @@ async function main(): Promise<number> {
     const [ours, sqlite] = servers.map((s) => new KeepAliveClient(s.base));
     clients.push(ours, sqlite);
 
-    const mismatches = await checkAnswers(mix, (q) => ours.get(q.path), (q) => sqlite.get(q.path));
-    report(`over HTTP`, mismatches);
-    const here = o.inProcess ? await inProcessSides(data.servedDir, data.database, log) : undefined;
-    const mismatchesInProcess = here ? await checkAnswers(mix, here.ours, here.sqlite) : [];
-    if (here) report("in process", mismatchesInProcess);
-    const results: Record<string, unknown> = { date: new Date().toISOString(), data, mix, mismatches, mismatchesInProcess };
+    const mismatches = printMismatches("over HTTP", await checkAnswers("over HTTP", mix, (q) => ours.get(q.path), (q) => sqlite.get(q.path)));
+    const here = o.inProcess ? await inProcessSides(data, log) : undefined;
+    if (here) {
+      mismatches.push(...printMismatches("in process", await checkAnswers("in process", mix, here.ours, here.sqlite)));
+      mismatches.push(...printMismatches("engine to engine", await checkAnswers("engine to engine", mix, answering(here.oursEngine), answering(here.sqliteEngine))));
+    }
+    const results: Record<string, unknown> = { date: new Date().toISOString(), data, mix, mismatches };
     const out = o.out ?? join(o.dir, "crosscheck-report.json");
     const writeReport = async () => {
       await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
       log(`report written to ${out}`);
     };
-    if (mismatches.length > 0 || mismatchesInProcess.length > 0 || o.checkOnly) {
+    if (mismatches.length > 0 || o.checkOnly) {
       await writeReport();
-      return mismatches.length > 0 || mismatchesInProcess.length > 0 ? 1 : 0;
+      return mismatches.length > 0 ? 1 : 0;
     }
 
     log(`timing over HTTP: ${o.timing.rounds} rounds per class after ${o.timing.warmupRounds} warm-up round, cap ${o.timing.maxSecondsPerClass} s per class`);
@@ -134,9 +148,12 @@ async function main(): Promise<number> {
     const ready = figures(await timeInterleaved(readyMix, timedHttp(ours), timedHttp(sqlite), { ...o.timing, rounds: 5 }, () => {}))[0];
     const rss = Object.fromEntries(servers.map((s) => [s.name, s.peakRssMiB()]));
     let inProcess: ClassFigures[] | undefined;
+    let engine: ClassFigures[] | undefined;
     if (here) {
-      log("timing in process");
+      log("timing in process (whole requests)");
       inProcess = figures(await timeInterleaved(mix, timedInProcess(here.ours), timedInProcess(here.sqlite), o.timing, log));
+      log("timing engine to engine");
+      engine = figures(await timeInterleaved(mix, timedInProcess(answering(here.oursEngine)), timedInProcess(answering(here.sqliteEngine)), o.timing, log));
     }
 
     const loadAfter = loadavg();
@@ -146,9 +163,10 @@ async function main(): Promise<number> {
     console.log(`data: ${data.analysis} (${(data.bytes.analysis / 2 ** 20).toFixed(0)} MiB), snapshot ${(data.bytes.snapshot / 2 ** 20).toFixed(0)} MiB, SQLite ${(data.bytes.database / 2 ** 20).toFixed(0)} MiB`);
     console.log(`peak RSS: appstruct serve ${rss["appstruct serve"]?.toFixed(0)} MiB, SQLite server ${rss["sqlite server"]?.toFixed(0)} MiB\n`);
     console.log(table("Over HTTP (ms)", [...http, { ...ready, cls: "round trip /rest/ready" }]));
-    if (inProcess) console.log(`\n${table("In process (ms)", inProcess)}`);
+    if (inProcess) console.log(`\n${table("In process, whole request (ms)", inProcess)}`);
+    if (engine) console.log(`\n${table("Engine to engine (ms)", engine)}`);
     console.log("\nSQLite/ours = SQLite median / appstruct median: above 1, appstruct is faster.");
-    Object.assign(results, { machine, loadBefore, loadAfter, http, ready, inProcess, peakRssMiB: rss });
+    Object.assign(results, { machine, loadBefore, loadAfter, http, ready, inProcess, engine, peakRssMiB: rss });
     await writeReport();
     return 0;
   } finally {
