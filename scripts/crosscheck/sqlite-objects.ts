@@ -1,0 +1,81 @@
+// @module One object's characteristics, direct callees and start/end points over SQLite.
+import type { ServingDatabase } from "./sqlite-db.ts";
+
+/** The object's rank, or undefined when no object has this id. */
+export function rankOf(sql: ServingDatabase, id: string): number | undefined {
+  return (sql.statement("SELECT rank FROM objects WHERE id = ?").get(id) as { rank: number } | undefined)?.rank;
+}
+
+export function characteristics(sql: ServingDatabase, rank: number) {
+  const r = sql
+    .statement(
+      `SELECT o.id, o.name, o.full_name, o.mangling, o.type, o.type_id, o.annotations, o.status, o.external, o.language,
+              p.id AS p_id, p.name AS p_name, p.type AS p_type, p.type_id AS p_type_id
+         FROM objects o LEFT JOIN objects p ON p.rank = o.parent WHERE o.rank = ?`,
+    )
+    .get(rank) as Record<string, string | number | null>;
+  return {
+    id: r.id, name: r.name, fullName: r.full_name, mangling: r.mangling, type: r.type, typeId: r.type_id,
+    annotations: r.annotations === null ? null : (JSON.parse(r.annotations as string) as string[]),
+    status: { id: r.status }, external: r.external === 1, programmingLanguage: { name: r.language },
+    parent: r.p_id === null ? null : { id: r.p_id, name: r.p_name, type: r.p_type, typeId: r.p_type_id },
+  };
+}
+
+/**
+ * One element per distinct (callee, link type) of the object's links, in callee name order then link
+ * type. An element is direct when one of its links is not escalated; by default only elements none
+ * of whose links is escalated, with includeEscalated every direct one (semantics.md §4).
+ */
+export function callees(sql: ServingDatabase, rank: number, includeEscalated: boolean, withParent: boolean) {
+  const rows = sql
+    .statement(
+      `SELECT c.id, c.name, c.type, c.type_id, l.type AS link_type, p.type AS p_type, p.type_id AS p_type_id
+         FROM (SELECT callee, type, min(escalated) AS min_escalated, max(escalated) AS max_escalated
+                 FROM links WHERE caller = ?1 GROUP BY callee, type) l
+         JOIN objects c ON c.rank = l.callee
+         LEFT JOIN objects p ON p.rank = c.parent
+        WHERE l.max_escalated = 0 OR (?2 AND l.min_escalated = 0)
+        ORDER BY l.callee, l.type`,
+    )
+    .all(rank, includeEscalated ? 1 : 0) as Record<string, string | null>[];
+  return rows.map((r) => ({
+    id: r.id, name: r.name, type: r.type, typeId: r.type_id, linkType: r.link_type,
+    ...(withParent ? { parent: r.p_type === null ? null : { type: r.p_type, typeId: r.p_type_id } } : {}),
+  }));
+}
+
+/**
+ * Objects with role `start` reaching the object, and with role `end` reached from it, by paths of at
+ * most `hops` links of any type (length 0 included): a breadth-first walk, one batched query per
+ * hop over the frontier, each way.
+ */
+export function startEndPoints(sql: ServingDatabase, rank: number, hops: number) {
+  const backwards = reach(sql, "SELECT DISTINCT caller AS r FROM links WHERE callee IN (SELECT value FROM json_each(?))", rank, hops);
+  const forwards = reach(sql, "SELECT DISTINCT callee AS r FROM links WHERE caller IN (SELECT value FROM json_each(?))", rank, hops);
+  return { startPoints: pointsWithRole(sql, backwards, "start"), endPoints: pointsWithRole(sql, forwards, "end") };
+}
+
+function reach(sql: ServingDatabase, step: string, from: number, hops: number): number[] {
+  const seen = new Set<number>([from]);
+  let frontier = [from];
+  for (let hop = 0; hop < hops && frontier.length > 0; hop++) {
+    const next: number[] = [];
+    for (const { r } of sql.statement(step).all(JSON.stringify(frontier)) as { r: number }[]) {
+      if (!seen.has(r)) {
+        seen.add(r);
+        next.push(r);
+      }
+    }
+    frontier = next;
+  }
+  return [...seen];
+}
+
+function pointsWithRole(sql: ServingDatabase, ranks: number[], role: "start" | "end") {
+  const rows = sql
+    .statement("SELECT o.id, o.name, o.full_name, o.type FROM json_each(?) j JOIN objects o ON o.rank = j.value WHERE o.role = ? ORDER BY o.rank")
+    .all(JSON.stringify(ranks), role) as Record<string, string>[];
+  return rows.map((r) => ({ id: r.id, name: r.name, fullName: r.full_name, type: r.type }));
+}
+
