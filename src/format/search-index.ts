@@ -8,7 +8,7 @@
 // column at its first posting and lower-cased, so it is not stored twice).
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { StringList, decodedStringsBytes, encodeStringList } from "./string-list.ts";
+import { type LowerNeedle, StringList, decodedStringsBytes, encodeStringList } from "./string-list.ts";
 
 const reverseBuffer = new Uint16Array(4096);
 
@@ -26,8 +26,8 @@ export interface KeyList {
   get(k: number): string;
   /** Every key, materialized once and kept: for scans. */
   all(): readonly string[];
-  /** Whether key `k` contains `value` (lower-case), without building the key where that can be avoided. */
-  includes(k: number, value: string): boolean;
+  /** Whether key `k` contains `needle` (lower-case), without building the key where that can be avoided. */
+  includes(k: number, needle: LowerNeedle): boolean;
 }
 
 interface Grouped {
@@ -127,8 +127,8 @@ class ColumnKeys implements KeyList {
   get(k: number): string {
     return this.materialized ? this.materialized[k] : this.column.get(this.postings[this.offsets[k]]).toLowerCase();
   }
-  includes(k: number, value: string): boolean {
-    return this.materialized ? this.materialized[k].includes(value) : this.column.lowerIncludes(this.postings[this.offsets[k]], value);
+  includes(k: number, needle: LowerNeedle): boolean {
+    return this.materialized ? this.materialized[k].includes(needle.text) : this.column.lowerIncludes(this.postings[this.offsets[k]], needle);
   }
   all(): readonly string[] {
     if (!this.materialized) {
@@ -172,7 +172,7 @@ export class SearchIndex {
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);
     const stored = this.storedKeys;
     this.keys = stored
-      ? { length: stored.length, get: (k) => stored.get(k), all: () => stored.all(), includes: (k, value) => stored.lowerIncludes(k, value) }
+      ? { length: stored.length, get: (k) => stored.get(k), all: () => stored.all(), includes: (k, needle) => stored.lowerIncludes(k, needle) }
       : new ColumnKeys(column!, this.offsets, this.postings);
   }
 

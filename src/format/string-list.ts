@@ -38,6 +38,25 @@ export function encodeNullableStringList(strings: ArrayLike<string | null>): Blo
   return [...encodeStringList(strings), Uint8Array.from(strings as ArrayLike<string | null>, (s) => (s === null ? 0 : 1))];
 }
 
+/** A lower-cased value to find in many strings: its text, and its bytes when it is all ASCII. */
+export interface LowerNeedle {
+  readonly text: string;
+  readonly ascii: Uint8Array | null;
+}
+
+export function lowerNeedle(lowerCased: string): LowerNeedle {
+  const ascii = new Uint8Array(lowerCased.length);
+  for (let i = 0; i < lowerCased.length; i++) {
+    const c = lowerCased.charCodeAt(i);
+    if (c > 0x7f) return { text: lowerCased, ascii: null };
+    ascii[i] = c;
+  }
+  return { text: lowerCased, ascii };
+}
+
+/** Each byte with A–Z folded to a–z: a table lookup beats two comparisons in the search loop. */
+const FOLD = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b));
+
 export class StringList {
   readonly length: number;
   private readonly offsets: Uint32Array;
@@ -58,29 +77,32 @@ export class StringList {
   }
 
   /**
-   * Whether string `index`, lower-cased, contains `needle` (lower-case already). For an ASCII needle
-   * and an ASCII string the bytes are compared directly, folding A–Z: no string is built. Anything
-   * else is decoded and lower-cased (a non-ASCII letter may lower-case to ASCII, as the Kelvin sign does).
+   * Whether string `index`, lower-cased, contains `needle`. For an ASCII needle the bytes are searched
+   * directly, folding A–Z: no string is built. A match on the bytes is a match of the lower-cased
+   * string (UTF-8 bytes of other characters are all ≥ 0x80, and lower-casing maps characters one by
+   * one); a miss is one only when the string is ASCII: a non-ASCII letter may lower-case to ASCII,
+   * as the Kelvin sign does, so such a string is then decoded and lower-cased.
    */
-  lowerIncludes(index: number, needle: string): boolean {
-    if (this.decoded) return this.decoded[index].toLowerCase().includes(needle);
+  lowerIncludes(index: number, needle: LowerNeedle): boolean {
+    if (this.decoded) return this.decoded[index].toLowerCase().includes(needle.text);
+    const bytes = this.bytes;
     const from = this.offsets[index];
     const to = this.offsets[index + 1];
-    const n = needle.length;
-    let ascii = true;
-    for (let i = 0; i < n; i++) if (needle.charCodeAt(i) > 0x7f) ascii = false;
-    for (let i = from; ascii && i < to; i++) if (this.bytes[i] > 0x7f) ascii = false;
-    if (!ascii) return this.get(index).toLowerCase().includes(needle);
-    const first = needle.charCodeAt(0);
-    outer: for (let i = from; i + n <= to; i++) {
-      for (let k = 0; k < n; k++) {
-        let b = this.bytes[i + k];
-        if (b >= 0x41 && b <= 0x5a) b += 0x20;
-        if (b !== (k === 0 ? first : needle.charCodeAt(k))) continue outer;
+    const wanted = needle.ascii;
+    if (wanted !== null) {
+      const n = wanted.length;
+      if (n === 0) return true;
+      const first = wanted[0];
+      outer: for (let i = from, last = to - n; i <= last; i++) {
+        if (FOLD[bytes[i]] !== first) continue;
+        for (let k = 1; k < n; k++) if (FOLD[bytes[i + k]] !== wanted[k]) continue outer;
+        return true;
       }
-      return true;
+      let high = 0;
+      for (let i = from; i < to; i++) high |= bytes[i];
+      if (high < 0x80) return false;
     }
-    return n === 0;
+    return this.get(index).toLowerCase().includes(needle.text);
   }
 
   /** Every string, decoded once and kept: for scans that touch most of the list. */

@@ -1,7 +1,8 @@
 // @module Text filters (semantics.md §2): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 import type { SearchIndex } from "../format/search-index.ts";
+import { lowerNeedle } from "../format/string-list.ts";
 import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramsOf } from "../format/trigram-index.ts";
-import { intersectRanks, unionRanks } from "./rank-set.ts";
+import { intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -17,6 +18,9 @@ export interface FieldIndex {
  * past that, checking each candidate's key costs less than decoding the list.
  */
 const INTERSECT_RATIO = 16;
+
+/** Lists stop narrowing the candidates once one removes less than this share of them. */
+const MIN_NARROWING = 1 / 8;
 
 /** Ranks of the objects with at least one value of the field matching at least one of `values`. */
 export function matchRanks(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Uint32Array {
@@ -101,7 +105,13 @@ function scanKeys(index: SearchIndex, value: string): number[] {
   return out;
 }
 
-/** Keys containing `value` (3+ code units): intersect trigram lists rarest first, then verify what is left. */
+/**
+ * Keys containing `value` (3+ code units): the rarest trigram's keys, narrowed by the lists of the
+ * others, then verified. A varint list is intersected only while it is at most INTERSECT_RATIO times
+ * longer than the candidates left (past that, verifying the candidates costs less), and only until
+ * one removes less than MIN_NARROWING of them: the trigrams of one word come together, so the next
+ * lists would remove as little. A bitmap list costs one bit test per candidate: every one is applied.
+ */
 function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array {
   const slots: number[] = [];
   for (const code of trigramsOf(value)) {
@@ -111,15 +121,29 @@ function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string):
   }
   slots.sort((a, b) => trigrams.count(a) - trigrams.count(b));
   let candidates = trigrams.keys(slots[0]);
+  const bitmaps: number[] = [];
+  let narrowing = true;
   for (let i = 1; i < slots.length && candidates.length > 0; i++) {
-    if (trigrams.count(slots[i]) > candidates.length * INTERSECT_RATIO) break;
-    candidates = intersectRanks([candidates, trigrams.keys(slots[i])]);
+    if (trigrams.isBitmap(slots[i])) bitmaps.push(slots[i]);
+    else if (narrowing && trigrams.count(slots[i]) <= candidates.length * INTERSECT_RATIO) {
+      const narrowed = intersectTwo(candidates, trigrams.keys(slots[i]));
+      narrowing = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
+      candidates = narrowed;
+    }
   }
   // One ASCII trigram is exact: its list is the answer.
-  if (value.length === 3 && isAscii(value)) return candidates;
+  const exact = value.length === 3 && isAscii(value);
+  if (exact && bitmaps.length === 0) return candidates;
+  const needle = lowerNeedle(value);
+  const keys = index.keys;
+  const out = new Uint32Array(candidates.length);
   let n = 0;
-  for (let i = 0; i < candidates.length; i++) if (index.keys.includes(candidates[i], value)) candidates[n++] = candidates[i];
-  return candidates.subarray(0, n);
+  next: for (let i = 0; i < candidates.length; i++) {
+    const k = candidates[i];
+    for (let b = 0; b < bitmaps.length; b++) if (!trigrams.has(bitmaps[b], k)) continue next;
+    if (exact || keys.includes(k, needle)) out[n++] = k;
+  }
+  return out.subarray(0, n);
 }
 
 /**
@@ -143,41 +167,71 @@ function bigramSlots(trigrams: TrigramIndex, value: string): number[] {
 /**
  * Keys containing a two-unit ASCII `value`: every occurrence in a key of three or more units lies in
  * a trigram "xy?" or "?xy", and a two-unit key contains it only by being it. Null when those lists
- * together are longer than half the keys: a scan is then cheaper.
+ * together are longer than half the keys: a scan is then cheaper. The lists are united on a bitmap
+ * of the keys, so none is copied or sorted.
  */
 function bigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array | null {
   const slots = bigramSlots(trigrams, value);
   if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > index.keys.length / 2) return null;
-  const lists = slots.map((slot) => {
+  const words = new Uint32Array((index.keys.length + 31) >>> 5);
+  let count = 0;
+  const mark = (k: number) => {
+    const bit = 1 << (k & 31);
+    if ((words[k >>> 5] & bit) === 0) (words[k >>> 5] |= bit), count++;
+  };
+  const needle = lowerNeedle(value);
+  for (const slot of slots) {
     const keys = trigrams.keys(slot);
     // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
-    if (trigrams.code(slot) < ASCII_SPACE) return keys;
-    return keys.filter((k) => index.keys.includes(k, value));
-  });
+    const verify = trigrams.code(slot) >= ASCII_SPACE;
+    for (let i = 0; i < keys.length; i++) if (!verify || index.keys.includes(keys[i], needle)) mark(keys[i]);
+  }
   const exact = index.lowerBound(value);
-  if (exact < index.keys.length && index.keys.get(exact) === value) lists.push(Uint32Array.of(exact));
-  return unionRanks(lists, index.keys.length);
+  if (exact < index.keys.length && index.keys.get(exact) === value) mark(exact);
+  return ranksOfBitmap(words, count);
 }
 
-/** The ranks of keys' postings, ascending: concatenated when they already come in order (a name index), else merged. */
+/**
+ * The ranks of keys' postings, ascending: copied one after another when they already come in order
+ * (a name index, whose keys are runs of ranks), else united.
+ */
 function ranksOfKeys(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
+  const { offsets, postings } = index;
   let total = 0;
   let ordered = true;
   let last = -1;
   for (let i = 0; i < keys.length; i++) {
-    const from = index.offsets[keys[i]];
-    const to = index.offsets[keys[i] + 1];
+    const from = offsets[keys[i]];
+    const to = offsets[keys[i] + 1];
     if (to === from) continue;
-    if (index.postings[from] <= last) ordered = false;
-    last = index.postings[to - 1];
+    if (postings[from] <= last) ordered = false;
+    last = postings[to - 1];
     total += to - from;
   }
-  if (!ordered) return unionRanks(Array.from({ length: keys.length }, (_, i) => index.posting(keys[i])), universe);
+  if (!ordered) return unionPostings(index, keys, total, universe);
   const out = new Uint32Array(total);
-  for (let i = 0, at = 0; i < keys.length; i++) {
-    const posting = index.posting(keys[i]);
-    out.set(posting, at);
-    at += posting.length;
-  }
+  for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) out[at++] = postings[p];
   return out;
+}
+
+/** The union of keys' postings (`total` of them, repeats counted), ascending: sorted when few, else through a bitmap of the ranks. */
+function unionPostings(index: SearchIndex, keys: ArrayLike<number>, total: number, universe: number): Uint32Array {
+  const { offsets, postings } = index;
+  if (total * 16 < universe) {
+    const all = new Uint32Array(total);
+    for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
+    all.sort();
+    let n = 0;
+    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i];
+    return all.subarray(0, n);
+  }
+  const words = new Uint32Array((universe + 31) >>> 5);
+  let count = 0;
+  for (let i = 0; i < keys.length; i++)
+    for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) {
+      const r = postings[p];
+      const bit = 1 << (r & 31);
+      if ((words[r >>> 5] & bit) === 0) (words[r >>> 5] |= bit), count++;
+    }
+  return ranksOfBitmap(words, count);
 }
