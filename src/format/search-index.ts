@@ -28,6 +28,8 @@ export interface KeyList {
   all(): readonly string[];
   /** Whether key `k` contains `needle` (lower-case), without building the key where that can be avoided. */
   includes(k: number, needle: LowerNeedle): boolean;
+  /** The keys of `candidates` (ascending) that contain `needle`, in a new array: `includes` of many keys, in batches that overlap their memory reads. */
+  including(candidates: Uint32Array, needle: LowerNeedle): Uint32Array;
 }
 
 interface Grouped {
@@ -109,6 +111,14 @@ export function encodeColumnSearchIndex(rows: number, value: (rank: number) => s
   return [g.offsets, g.postings, reversedOrder(g.keys)];
 }
 
+/** The entries of `candidates` whose `hits` entry is set, in a new array. */
+function keepHits(candidates: Uint32Array, hits: Uint8Array): Uint32Array {
+  const out = new Uint32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) if (hits[i]) out[n++] = candidates[i];
+  return out.subarray(0, n);
+}
+
 /** Keys of a column-keyed index: the lower-cased column value at each key's first posting. */
 class ColumnKeys implements KeyList {
   readonly length: number;
@@ -129,6 +139,14 @@ class ColumnKeys implements KeyList {
   }
   includes(k: number, needle: LowerNeedle): boolean {
     return this.materialized ? this.materialized[k].includes(needle.text) : this.column.lowerIncludes(this.postings[this.offsets[k]], needle);
+  }
+  including(candidates: Uint32Array, needle: LowerNeedle): Uint32Array {
+    if (this.materialized) return candidates.filter((k) => this.materialized![k].includes(needle.text));
+    // Key → first posting → column row, one independent load per candidate in each pass.
+    const rows = new Uint32Array(candidates.length);
+    for (let i = 0; i < rows.length; i++) rows[i] = this.offsets[candidates[i]];
+    for (let i = 0; i < rows.length; i++) rows[i] = this.postings[rows[i]];
+    return keepHits(candidates, this.column.lowerIncludesEach(rows, needle));
   }
   all(): readonly string[] {
     if (!this.materialized) {
@@ -172,7 +190,13 @@ export class SearchIndex {
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);
     const stored = this.storedKeys;
     this.keys = stored
-      ? { length: stored.length, get: (k) => stored.get(k), all: () => stored.all(), includes: (k, needle) => stored.lowerIncludes(k, needle) }
+      ? {
+          length: stored.length,
+          get: (k) => stored.get(k),
+          all: () => stored.all(),
+          includes: (k, needle) => stored.lowerIncludes(k, needle),
+          including: (candidates, needle) => keepHits(candidates, stored.lowerIncludesEach(candidates, needle)),
+        }
       : new ColumnKeys(column!, this.offsets, this.postings);
   }
 

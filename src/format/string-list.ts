@@ -38,20 +38,30 @@ export function encodeNullableStringList(strings: ArrayLike<string | null>): Blo
   return [...encodeStringList(strings), Uint8Array.from(strings as ArrayLike<string | null>, (s) => (s === null ? 0 : 1))];
 }
 
-/** A lower-cased value to find in many strings: its text, and its bytes when it is all ASCII. */
+/**
+ * A lower-cased value to find in many strings: its text and, when it is all ASCII, its bytes and a
+ * Horspool shift table (how far a window may move given its last byte, either case of a letter).
+ */
 export interface LowerNeedle {
   readonly text: string;
   readonly ascii: Uint8Array | null;
+  readonly shift: Uint32Array;
 }
 
 export function lowerNeedle(lowerCased: string): LowerNeedle {
-  const ascii = new Uint8Array(lowerCased.length);
-  for (let i = 0; i < lowerCased.length; i++) {
+  const n = lowerCased.length;
+  const ascii = new Uint8Array(n);
+  const shift = new Uint32Array(256).fill(Math.max(1, n));
+  for (let i = 0; i < n; i++) {
     const c = lowerCased.charCodeAt(i);
-    if (c > 0x7f) return { text: lowerCased, ascii: null };
+    if (c > 0x7f) return { text: lowerCased, ascii: null, shift };
     ascii[i] = c;
   }
-  return { text: lowerCased, ascii };
+  for (let k = 0; k < n - 1; k++) {
+    shift[ascii[k]] = n - 1 - k;
+    if (ascii[k] >= 0x61 && ascii[k] <= 0x7a) shift[ascii[k] - 0x20] = n - 1 - k;
+  }
+  return { text: lowerCased, ascii, shift };
 }
 
 /** Each byte with A–Z folded to a–z: a table lookup beats two comparisons in the search loop. */
@@ -85,18 +95,49 @@ export class StringList {
    */
   lowerIncludes(index: number, needle: LowerNeedle): boolean {
     if (this.decoded) return this.decoded[index].toLowerCase().includes(needle.text);
+    return this.includesAt(index, this.offsets[index], this.offsets[index + 1], needle);
+  }
+
+  /**
+   * `lowerIncludes` of many strings: 1 where string `indices[i]` contains the needle, else 0. Their
+   * offsets are gathered first, in a loop whose loads do not wait on one another, so candidates
+   * scattered over a large list cost about one memory round trip together rather than each.
+   */
+  lowerIncludesEach(indices: Uint32Array, needle: LowerNeedle): Uint8Array {
+    const n = indices.length;
+    const hits = new Uint8Array(n);
+    if (this.decoded) {
+      for (let i = 0; i < n; i++) hits[i] = this.decoded[indices[i]].toLowerCase().includes(needle.text) ? 1 : 0;
+      return hits;
+    }
+    const offsets = this.offsets;
+    const starts = new Uint32Array(n);
+    const ends = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      starts[i] = offsets[indices[i]];
+      ends[i] = offsets[indices[i] + 1];
+    }
+    for (let i = 0; i < n; i++) hits[i] = this.includesAt(indices[i], starts[i], ends[i], needle) ? 1 : 0;
+    return hits;
+  }
+
+  private includesAt(index: number, from: number, to: number, needle: LowerNeedle): boolean {
     const bytes = this.bytes;
-    const from = this.offsets[index];
-    const to = this.offsets[index + 1];
     const wanted = needle.ascii;
     if (wanted !== null) {
       const n = wanted.length;
       if (n === 0) return true;
-      const first = wanted[0];
-      outer: for (let i = from, last = to - n; i <= last; i++) {
-        if (FOLD[bytes[i]] !== first) continue;
-        for (let k = 1; k < n; k++) if (FOLD[bytes[i + k]] !== wanted[k]) continue outer;
-        return true;
+      // Horspool: compare a window from its end, then move it by its last byte's shift.
+      const { shift } = needle;
+      const lastWanted = wanted[n - 1];
+      for (let i = from; i + n <= to; ) {
+        const b = bytes[i + n - 1];
+        if (FOLD[b] === lastWanted) {
+          let k = n - 2;
+          while (k >= 0 && FOLD[bytes[i + k]] === wanted[k]) k--;
+          if (k < 0) return true;
+        }
+        i += shift[b];
       }
       let high = 0;
       for (let i = from; i < to; i++) high |= bytes[i];

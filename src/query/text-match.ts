@@ -29,6 +29,51 @@ export function matchRanks(field: FieldIndex, operator: Operator, values: readon
 }
 
 /**
+ * The matches of one filter on its own: how many, and the ranks of the `limit` of them from `skip`
+ * on. When the matching keys' postings come in rank order (a name index, whose keys are runs of
+ * ranks), both are read off the keys: no array of every match is built.
+ */
+export function matchPage(field: FieldIndex, operator: Operator, values: readonly string[], universe: number, skip: number, limit: number): { total: number; page: Uint32Array } {
+  const distinct = distinctLower(values);
+  const keys = distinct.length === 1 ? matchingKeys(field, operator, distinct[0]) : null;
+  const ordered = keys && orderedPage(field.index, keys, skip, limit);
+  if (ordered) return ordered;
+  const all = keys ? ranksOfKeys(field.index, keys, universe) : matchRanks(field, operator, values, universe);
+  const end = Math.min(all.length, skip + limit);
+  return { total: all.length, page: all.slice(Math.min(skip, end), end) };
+}
+
+/** `matchPage` over keys whose postings, one key after another, ascend; null when they do not. */
+function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, limit: number): { total: number; page: Uint32Array } | null {
+  const { offsets, postings } = index;
+  let total = 0;
+  let last = -1;
+  for (let i = 0; i < keys.length; i++) {
+    const from = offsets[keys[i]];
+    const to = offsets[keys[i] + 1];
+    if (to === from) continue;
+    if (postings[from] <= last) return null;
+    last = postings[to - 1];
+    total += to - from;
+  }
+  const page = new Uint32Array(Math.max(0, Math.min(limit, total - skip)));
+  let seen = 0;
+  let n = 0;
+  for (let i = 0; i < keys.length && n < page.length; i++) {
+    const from = offsets[keys[i]];
+    const to = offsets[keys[i] + 1];
+    // Skip whole keys before the page, then copy from the page's first posting on.
+    if (seen + (to - from) <= skip) {
+      seen += to - from;
+      continue;
+    }
+    for (let p = from + Math.max(0, skip - seen); p < to && n < page.length; p++) page[n++] = postings[p];
+    seen = skip;
+  }
+  return { total, page };
+}
+
+/**
  * About how many objects a filter matches, without decoding a posting list: the planner's estimate.
  * Exact for `equals`; posting sums for `startswith`/`endswith`; for `contains`, the rarest trigram's
  * keys times the postings per key, or every object when only a scan can tell.
@@ -131,19 +176,17 @@ function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string):
       candidates = narrowed;
     }
   }
-  // One ASCII trigram is exact: its list is the answer.
-  const exact = value.length === 3 && isAscii(value);
-  if (exact && bitmaps.length === 0) return candidates;
-  const needle = lowerNeedle(value);
-  const keys = index.keys;
-  const out = new Uint32Array(candidates.length);
-  let n = 0;
-  next: for (let i = 0; i < candidates.length; i++) {
-    const k = candidates[i];
-    for (let b = 0; b < bitmaps.length; b++) if (!trigrams.has(bitmaps[b], k)) continue next;
-    if (exact || keys.includes(k, needle)) out[n++] = k;
+  if (bitmaps.length > 0) {
+    const inAll = new Uint32Array(candidates.length);
+    let n = 0;
+    next: for (let i = 0; i < candidates.length; i++) {
+      for (let b = 0; b < bitmaps.length; b++) if (!trigrams.has(bitmaps[b], candidates[i])) continue next;
+      inAll[n++] = candidates[i];
+    }
+    candidates = inAll.subarray(0, n);
   }
-  return out.subarray(0, n);
+  // One ASCII trigram is exact: its list is the answer.
+  return value.length === 3 && isAscii(value) ? candidates : index.keys.including(candidates, lowerNeedle(value));
 }
 
 /**
