@@ -9,34 +9,43 @@ export function unionRanks(lists: readonly Uint32Array[], universe: number): Uin
   if (lists.length === 1) return lists[0];
   let total = 0;
   for (const l of lists) total += l.length;
-  if (total * 16 < universe) {
-    // Few ranks: sort the concatenation instead of touching a bitmap of every object.
-    const all = new Uint32Array(total);
-    let at = 0;
-    for (const l of lists) all.set(l, (at += l.length) - l.length);
-    all.sort();
-    let out = 0;
-    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[out++] = all[i];
-    return all.subarray(0, out);
-  }
-  const words = new Uint32Array((universe + 31) >>> 5);
-  let count = 0;
-  for (const l of lists)
-    for (let i = 0; i < l.length; i++) {
-      const bit = 1 << (l[i] & 31);
-      const w = l[i] >>> 5;
-      if ((words[w] & bit) === 0) (words[w] |= bit), count++;
-    }
-  return ranksOfBitmap(words, count);
+  const all = new Uint32Array(total);
+  let at = 0;
+  for (const l of lists) all.set(l, (at += l.length) - l.length);
+  return distinctAscending(all, universe);
 }
 
-/** The set bits of `words` (bit r of word r/32) as ascending numbers; `count` of them are set. */
-export function ranksOfBitmap(words: Uint32Array, count: number): Uint32Array {
+/**
+ * The distinct values of `values` (numbers below `universe`, any order, repeats allowed), ascending.
+ * Few values are sorted in place; many are marked on a bitmap of the universe, which costs no sort.
+ */
+export function distinctAscending(values: Uint32Array, universe: number): Uint32Array {
+  if (values.length * 16 < universe) {
+    values.sort();
+    let n = 0;
+    for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) values[n++] = values[i];
+    return values.subarray(0, n);
+  }
+  const words = new Uint32Array((universe + 31) >>> 5);
+  for (let i = 0; i < values.length; i++) words[values[i] >>> 5] |= 1 << (values[i] & 31);
+  return ranksOfBitmap(words);
+}
+
+/** The set bits of `words` (bit r of word r/32) as ascending numbers. */
+export function ranksOfBitmap(words: Uint32Array): Uint32Array {
+  let count = 0;
+  for (let w = 0; w < words.length; w++) count += bitCount(words[w]);
   const out = new Uint32Array(count);
   let n = 0;
   for (let w = 0; w < words.length; w++)
     for (let word = words[w]; word !== 0; word &= word - 1) out[n++] = (w << 5) + 31 - Math.clz32(word & -word);
   return out;
+}
+
+function bitCount(word: number): number {
+  word -= (word >>> 1) & 0x55555555;
+  word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+  return (Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramsOf } from "../format/trigram-index.ts";
-import { intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
+import { distinctAscending, intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -217,21 +217,16 @@ function bigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): 
   const slots = bigramSlots(trigrams, value);
   if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > index.keys.length / 2) return null;
   const words = new Uint32Array((index.keys.length + 31) >>> 5);
-  let count = 0;
-  const mark = (k: number) => {
-    const bit = 1 << (k & 31);
-    if ((words[k >>> 5] & bit) === 0) (words[k >>> 5] |= bit), count++;
-  };
   const needle = lowerNeedle(value);
   for (const slot of slots) {
     const keys = trigrams.keys(slot);
     // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
-    const verify = trigrams.code(slot) >= ASCII_SPACE;
-    for (let i = 0; i < keys.length; i++) if (!verify || index.keys.includes(keys[i], needle)) mark(keys[i]);
+    const listed = trigrams.code(slot) < ASCII_SPACE ? keys : index.keys.including(keys, needle);
+    for (let i = 0; i < listed.length; i++) words[listed[i] >>> 5] |= 1 << (listed[i] & 31);
   }
   const exact = index.lowerBound(value);
-  if (exact < index.keys.length && index.keys.get(exact) === value) mark(exact);
-  return ranksOfBitmap(words, count);
+  if (exact < index.keys.length && index.keys.get(exact) === value) words[exact >>> 5] |= 1 << (exact & 31);
+  return ranksOfBitmap(words);
 }
 
 /**
@@ -257,24 +252,10 @@ function ranksOfKeys(index: SearchIndex, keys: ArrayLike<number>, universe: numb
   return out;
 }
 
-/** The union of keys' postings (`total` of them, repeats counted), ascending: sorted when few, else through a bitmap of the ranks. */
+/** The union of keys' postings (`total` of them, repeats counted), ascending. */
 function unionPostings(index: SearchIndex, keys: ArrayLike<number>, total: number, universe: number): Uint32Array {
   const { offsets, postings } = index;
-  if (total * 16 < universe) {
-    const all = new Uint32Array(total);
-    for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
-    all.sort();
-    let n = 0;
-    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i];
-    return all.subarray(0, n);
-  }
-  const words = new Uint32Array((universe + 31) >>> 5);
-  let count = 0;
-  for (let i = 0; i < keys.length; i++)
-    for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) {
-      const r = postings[p];
-      const bit = 1 << (r & 31);
-      if ((words[r >>> 5] & bit) === 0) (words[r >>> 5] |= bit), count++;
-    }
-  return ranksOfBitmap(words, count);
+  const all = new Uint32Array(total);
+  for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
+  return distinctAscending(all, universe);
 }
