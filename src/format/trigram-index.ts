@@ -215,14 +215,15 @@ export class TrigramIndex {
   /** Keeps a decoded list for later queries (popular trigrams recur), least recently used out first. */
   private keep(slot: number, keys: Uint32Array): void {
     const budget = this.decodedBudget;
-    if (keys.byteLength > budget / 8) return;
+    const bytes = keys.byteLength + DECODED_ENTRY_BYTES;
+    if (bytes > budget / 8) return;
     for (const [oldest, list] of this.decoded) {
-      if (this.decodedBytes + keys.byteLength <= budget) break;
+      if (this.decodedBytes + bytes <= budget) break;
       this.decoded.delete(oldest);
       this.decodedBytes -= list.byteLength + DECODED_ENTRY_BYTES;
     }
     this.decoded.set(slot, keys);
-    this.decodedBytes += keys.byteLength + DECODED_ENTRY_BYTES;
+    this.decodedBytes += bytes;
   }
 
   /** Checks cost nothing per key: gaps are non-negative so keys ascend by construction, the last key bounds them all, and the byte count is compared once at the end. */
