@@ -1,7 +1,7 @@
 // @module Text filters (semantics.md §2): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
-import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramsOf } from "../format/trigram-index.ts";
+import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramAt, trigramsOf } from "../format/trigram-index.ts";
 import { distinctAscending, intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
@@ -152,26 +152,33 @@ function scanKeys(index: SearchIndex, value: string): number[] {
 
 /**
  * Keys containing `value` (3+ code units): the rarest trigram's keys, narrowed by the lists of the
- * others, then verified. A varint list is intersected only while it is at most INTERSECT_RATIO times
- * longer than the candidates left (past that, verifying the candidates costs less), and only until
- * one removes less than MIN_NARROWING of them: the trigrams of one word come together, so the next
- * lists would remove as little. A bitmap list costs one bit test per candidate: every one is applied.
+ * others, then verified. The second list is the one farthest from the rarest trigram in `value`
+ * (overlapping trigrams share letters, so their keys mostly coincide), the rarest among equally far
+ * ones; the others follow rarest first. A varint list is intersected only while it is at most
+ * INTERSECT_RATIO times longer than the candidates left (past that, verifying the candidates costs
+ * less), and only until one removes less than MIN_NARROWING of them: the trigrams of one word come
+ * together, so the next lists would remove as little. A bitmap list costs one bit test per
+ * candidate: every one is applied.
  */
 function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array {
-  const slots: number[] = [];
-  for (const code of trigramsOf(value)) {
-    const slot = trigrams.slot(code);
+  const positions = new Map<number, number[]>();
+  for (let at = 0; at + 3 <= value.length; at++) {
+    const slot = trigrams.slot(trigramAt(value, at));
     if (slot < 0) return new Uint32Array(0);
-    slots.push(slot);
+    positions.set(slot, [...(positions.get(slot) ?? []), at]);
   }
-  slots.sort((a, b) => trigrams.count(a) - trigrams.count(b));
-  let candidates = trigrams.keys(slots[0]);
+  const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
+  let candidates = trigrams.keys(rarest);
+  const distance = (slot: number) => Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
+  const eligible = (slot: number) => !trigrams.isBitmap(slot) && trigrams.count(slot) <= candidates.length * INTERSECT_RATIO;
+  const second = rest.filter(eligible).sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
   const bitmaps: number[] = [];
   let narrowing = true;
-  for (let i = 1; i < slots.length && candidates.length > 0; i++) {
-    if (trigrams.isBitmap(slots[i])) bitmaps.push(slots[i]);
-    else if (narrowing && trigrams.count(slots[i]) <= candidates.length * INTERSECT_RATIO) {
-      const narrowed = intersectTwo(candidates, trigrams.keys(slots[i]));
+  for (const slot of second === undefined ? rest : [second, ...rest.filter((s) => s !== second)]) {
+    if (candidates.length === 0) break;
+    if (trigrams.isBitmap(slot)) bitmaps.push(slot);
+    else if (narrowing && eligible(slot)) {
+      const narrowed = intersectTwo(candidates, trigrams.keys(slot));
       narrowing = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
       candidates = narrowed;
     }
