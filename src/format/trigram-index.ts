@@ -38,10 +38,12 @@ export function isAscii(s: string): boolean {
 }
 
 /**
- * Decoded lists are kept up to half the stored posting bytes (at least 64 KiB), so an index in the
- * section cache weighs at most about 1.5 times its stored size; one list takes at most an eighth.
+ * Decoded lists are kept up to half the stored posting bytes, at least 64 KiB and at most 4 MiB (a
+ * sixteenth of the default section cache), so an index in the section cache weighs at most about
+ * 1.5 times its stored size; one list takes at most an eighth of that.
  */
 const DECODED_MIN_BUDGET = 64 * 1024;
+const DECODED_MAX_BUDGET = 4 * 1024 * 1024;
 /** Heap cost of one kept list beyond its elements: the typed array object and its map entry. */
 const DECODED_ENTRY_BYTES = 128;
 
@@ -141,7 +143,7 @@ export class TrigramIndex {
     this.bytes = blocks.u8(3);
     this.keyCount = keyCount;
     this.what = what;
-    this.decodedBudget = Math.max(DECODED_MIN_BUDGET, this.bytes.byteLength / 2);
+    this.decodedBudget = Math.max(DECODED_MIN_BUDGET, Math.min(DECODED_MAX_BUDGET, this.bytes.byteLength / 2));
     const g = this.codes.length;
     check(this.counts.length === g && this.offsets.length === g + 1, `${what}: ${g} trigrams but ${this.counts.length} counts and ${this.offsets.length} offsets`);
     checkBelow(this.codes, TRIGRAM_SPACE, `${what} trigram codes`);
