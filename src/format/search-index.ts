@@ -128,10 +128,13 @@ class ColumnKeys implements KeyList {
   private materialized: string[] | undefined;
   private materializedBytes = 0;
 
-  constructor(column: StringList, offsets: Uint32Array, postings: Uint32Array) {
+  private readonly postingsAreRanks: boolean;
+
+  constructor(column: StringList, offsets: Uint32Array, postings: Uint32Array, postingsAreRanks: boolean) {
     this.column = column;
     this.offsets = offsets;
     this.postings = postings;
+    this.postingsAreRanks = postingsAreRanks;
     this.length = offsets.length - 1;
   }
   get(k: number): string {
@@ -145,7 +148,7 @@ class ColumnKeys implements KeyList {
     // Key → first posting → column row, one independent load per candidate in each pass.
     const rows = new Uint32Array(candidates.length);
     for (let i = 0; i < rows.length; i++) rows[i] = this.offsets[candidates[i]];
-    for (let i = 0; i < rows.length; i++) rows[i] = this.postings[rows[i]];
+    if (!this.postingsAreRanks) for (let i = 0; i < rows.length; i++) rows[i] = this.postings[rows[i]];
     return keepHits(candidates, this.column.lowerIncludesEach(rows, needle));
   }
   all(): readonly string[] {
@@ -168,6 +171,11 @@ export class SearchIndex {
   readonly offsets: Uint32Array;
   readonly postings: Uint32Array;
   readonly byReversed: Uint32Array;
+  /**
+   * True when the postings are 0, 1, …, N − 1: key k holds the ranks offsets[k] to offsets[k+1] − 1
+   * (a name index, since ranks follow lower-cased names), so a key's ranks are read off its offsets.
+   */
+  readonly postingsAreRanks: boolean;
   private readonly storedKeys: StringList | null;
 
   /** `column`: the text column a column-keyed index reads its keys from; null for a dictionary-keyed one. */
@@ -188,6 +196,9 @@ export class SearchIndex {
     }
     check(this.byReversed.length === keyCount, `${what}: reversed order does not cover the keys`);
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);
+    let identity = this.postings.length === rows;
+    for (let i = 0; identity && i < this.postings.length; i++) identity = this.postings[i] === i;
+    this.postingsAreRanks = identity;
     const stored = this.storedKeys;
     this.keys = stored
       ? {
@@ -197,7 +208,7 @@ export class SearchIndex {
           includes: (k, needle) => stored.lowerIncludes(k, needle),
           including: (candidates, needle) => keepHits(candidates, stored.lowerIncludesEach(candidates, needle)),
         }
-      : new ColumnKeys(column!, this.offsets, this.postings);
+      : new ColumnKeys(column!, this.offsets, this.postings, identity);
   }
 
   /** Ranks of key `k`, ascending. */

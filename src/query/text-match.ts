@@ -45,15 +45,17 @@ export function matchPage(field: FieldIndex, operator: Operator, values: readonl
 
 /** `matchPage` over keys whose postings, one key after another, ascend; null when they do not. */
 function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, limit: number): { total: number; page: Uint32Array } | null {
-  const { offsets, postings } = index;
+  const { offsets } = index;
+  // Null when a posting is its own rank (a name index): ranks are then read off the offsets.
+  const postings = index.postingsAreRanks ? null : index.postings;
   let total = 0;
   let last = -1;
   for (let i = 0; i < keys.length; i++) {
     const from = offsets[keys[i]];
     const to = offsets[keys[i] + 1];
     if (to === from) continue;
-    if (postings[from] <= last) return null;
-    last = postings[to - 1];
+    if ((postings ? postings[from] : from) <= last) return null;
+    last = postings ? postings[to - 1] : to - 1;
     total += to - from;
   }
   const page = new Uint32Array(Math.max(0, Math.min(limit, total - skip)));
@@ -67,7 +69,7 @@ function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, 
       seen += to - from;
       continue;
     }
-    for (let p = from + Math.max(0, skip - seen); p < to && n < page.length; p++) page[n++] = postings[p];
+    for (let p = from + Math.max(0, skip - seen); p < to && n < page.length; p++) page[n++] = postings ? postings[p] : p;
     seen = skip;
   }
   return { total, page };
@@ -236,32 +238,16 @@ function bigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): 
   return ranksOfBitmap(words);
 }
 
-/**
- * The ranks of keys' postings, ascending: copied one after another when they already come in order
- * (a name index, whose keys are runs of ranks), else united.
- */
+/** The ranks of keys' postings, ascending: read off the keys when they come in rank order (a name index), else united. */
 function ranksOfKeys(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
-  const { offsets, postings } = index;
-  let total = 0;
-  let ordered = true;
-  let last = -1;
-  for (let i = 0; i < keys.length; i++) {
-    const from = offsets[keys[i]];
-    const to = offsets[keys[i] + 1];
-    if (to === from) continue;
-    if (postings[from] <= last) ordered = false;
-    last = postings[to - 1];
-    total += to - from;
-  }
-  if (!ordered) return unionPostings(index, keys, total, universe);
-  const out = new Uint32Array(total);
-  for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) out[at++] = postings[p];
-  return out;
+  return orderedPage(index, keys, 0, Infinity)?.page ?? unionPostings(index, keys, universe);
 }
 
-/** The union of keys' postings (`total` of them, repeats counted), ascending. */
-function unionPostings(index: SearchIndex, keys: ArrayLike<number>, total: number, universe: number): Uint32Array {
+/** The union of keys' postings, ascending. */
+function unionPostings(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
   const { offsets, postings } = index;
+  let total = 0;
+  for (let i = 0; i < keys.length; i++) total += offsets[keys[i] + 1] - offsets[keys[i]];
   const all = new Uint32Array(total);
   for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
   return distinctAscending(all, universe);
