@@ -127,7 +127,7 @@ function equalRange(index: SearchIndex, value: string): [number, number] {
   return k < index.keys.length && index.keys.get(k) === value ? [k, k + 1] : [k, k];
 }
 
-/** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`. */
+/** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`; possibly a kept trigram list: read only. */
 function matchingKeys(field: FieldIndex, operator: Operator, value: string): ArrayLike<number> {
   const { index, trigrams } = field;
   switch (operator) {
