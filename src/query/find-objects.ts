@@ -90,11 +90,13 @@ export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): 
   const universe = snapshot.meta.counts.objects;
   const filters = await planFilters(snapshot, query, universe);
   let total: number;
-  let page: ArrayLike<number>;
+  let ranks: number[];
   if (filters.length === 1 && query.searchtype === "all") {
     // One filter: its count and page come from its keys, without building every matching rank.
     const [only] = filters;
-    ({ total, page } = matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit));
+    const matched = matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);
+    total = matched.total;
+    ranks = Array.from(matched.page);
   } else {
     let matches = await matchAll(snapshot, filters, universe);
     if (query.searchtype !== "all") {
@@ -103,9 +105,8 @@ export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): 
       matches = filterRanks(matches, universe, (r) => core.external(r) === wantExternal);
     }
     total = matches ? matches.length : universe;
-    const end = Math.min(total, query.skip + query.limit);
-    page = matches ? matches.subarray(Math.min(query.skip, end), end) : Array.from({ length: Math.max(0, end - query.skip) }, (_, i) => query.skip + i);
+    ranks = [];
+    for (let i = query.skip; i < Math.min(total, query.skip + query.limit); i++) ranks.push(matches ? matches[i] : i);
   }
-  const ranks = Array.from(page);
   return { totalObjects: total, objects: await renderObjects(snapshot, ranks), ranks };
 }
