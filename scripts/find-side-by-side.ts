@@ -1,4 +1,4 @@
-// @module `node scripts/find-side-by-side.ts <data folder>`: the bench's in-process find classes only, ours and the SQLite baseline in alternation (as `npm run bench` times them), on a folder `npm run bench -- --reuse` filled.
+// @module `node scripts/find-side-by-side.ts <data folder> [--only equals,startswith]`: the bench's in-process find classes only, ours and the SQLite baseline in alternation (as `npm run bench` times them), on a folder `npm run bench -- --reuse` filled.
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,10 +12,10 @@ import { FIND_CLASSES, type MixEntry, pickMix } from "./bench/mix.ts";
 import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
 import { measureSideBySide } from "./bench/timing.ts";
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { iterations: { type: "string", default: "100" } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { iterations: { type: "string", default: "100" }, only: { type: "string" } } });
 const dir = positionals[0] ?? "/tmp/bench-1m";
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const mix = pickMix(join(dir, "baseline.sqlite")).filter((e) => FIND_CLASSES.has(e.cls));
+const mix = pickMix(join(dir, "baseline.sqlite")).filter((e) => FIND_CLASSES.has(e.cls) && (!values.only || values.only.split(",").includes(e.cls)));
 const snapshot = await Snapshot.open(await fileSource(join(dir, "analysis.snap")), { sections: new SectionCache(DEFAULT_SECTION_CACHE_MB * 1024 * 1024) });
 const baseline = new SqliteBaseline(join(dir, "baseline.sqlite"));
 try {

@@ -138,10 +138,14 @@ class ColumnKeys implements KeyList {
     this.length = offsets.length - 1;
   }
   get(k: number): string {
-    return this.materialized ? this.materialized[k] : this.column.get(this.postings[this.offsets[k]]).toLowerCase();
+    return this.materialized ? this.materialized[k] : this.column.get(this.rowOf(k)).toLowerCase();
   }
   includes(k: number, needle: LowerNeedle): boolean {
-    return this.materialized ? this.materialized[k].includes(needle.text) : this.column.lowerIncludes(this.postings[this.offsets[k]], needle);
+    return this.materialized ? this.materialized[k].includes(needle.text) : this.column.lowerIncludes(this.rowOf(k), needle);
+  }
+  /** The column row holding key `k`: its first posting. */
+  private rowOf(k: number): number {
+    return this.postingsAreRanks ? this.offsets[k] : this.postings[this.offsets[k]];
   }
   including(candidates: Uint32Array, needle: LowerNeedle): Uint32Array {
     if (this.materialized) return candidates.filter((k) => this.materialized![k].includes(needle.text));
