@@ -8,7 +8,7 @@
 // column at its first posting and lower-cased, so it is not stored twice).
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { StringList, decodedStringsBytes, encodeStringList } from "./string-list.ts";
+import { type LowerNeedle, StringList, decodedStringsBytes, encodeStringList } from "./string-list.ts";
 
 const reverseBuffer = new Uint16Array(4096);
 
@@ -26,8 +26,10 @@ export interface KeyList {
   get(k: number): string;
   /** Every key, materialized once and kept: for scans. */
   all(): readonly string[];
-  /** Whether key `k` contains `value` (lower-case), without building the key where that can be avoided. */
-  includes(k: number, value: string): boolean;
+  /** Whether key `k` contains `needle` (lower-case), without building the key where that can be avoided. */
+  includes(k: number, needle: LowerNeedle): boolean;
+  /** The keys of `candidates` (ascending) that contain `needle`, in a new array: `includes` of many keys, in batches that overlap their memory reads. */
+  including(candidates: Uint32Array, needle: LowerNeedle): Uint32Array;
 }
 
 interface Grouped {
@@ -109,6 +111,14 @@ export function encodeColumnSearchIndex(rows: number, value: (rank: number) => s
   return [g.offsets, g.postings, reversedOrder(g.keys)];
 }
 
+/** The entries of `candidates` whose `hits` entry is set, in a new array. */
+function keepHits(candidates: Uint32Array, hits: Uint8Array): Uint32Array {
+  const out = new Uint32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) if (hits[i]) out[n++] = candidates[i];
+  return out.subarray(0, n);
+}
+
 /** Keys of a column-keyed index: the lower-cased column value at each key's first posting. */
 class ColumnKeys implements KeyList {
   readonly length: number;
@@ -118,17 +128,32 @@ class ColumnKeys implements KeyList {
   private materialized: string[] | undefined;
   private materializedBytes = 0;
 
-  constructor(column: StringList, offsets: Uint32Array, postings: Uint32Array) {
+  private readonly postingsAreRanks: boolean;
+
+  constructor(column: StringList, offsets: Uint32Array, postings: Uint32Array, postingsAreRanks: boolean) {
     this.column = column;
     this.offsets = offsets;
     this.postings = postings;
+    this.postingsAreRanks = postingsAreRanks;
     this.length = offsets.length - 1;
   }
   get(k: number): string {
-    return this.materialized ? this.materialized[k] : this.column.get(this.postings[this.offsets[k]]).toLowerCase();
+    return this.materialized ? this.materialized[k] : this.column.get(this.rowOf(k)).toLowerCase();
   }
-  includes(k: number, value: string): boolean {
-    return this.materialized ? this.materialized[k].includes(value) : this.column.lowerIncludes(this.postings[this.offsets[k]], value);
+  includes(k: number, needle: LowerNeedle): boolean {
+    return this.materialized ? this.materialized[k].includes(needle.text) : this.column.lowerIncludes(this.rowOf(k), needle);
+  }
+  /** The column row holding key `k`: its first posting. */
+  private rowOf(k: number): number {
+    return this.postingsAreRanks ? this.offsets[k] : this.postings[this.offsets[k]];
+  }
+  including(candidates: Uint32Array, needle: LowerNeedle): Uint32Array {
+    if (this.materialized) return candidates.filter((k) => this.materialized![k].includes(needle.text));
+    // Key → first posting → column row, one independent load per candidate in each pass.
+    const rows = new Uint32Array(candidates.length);
+    for (let i = 0; i < rows.length; i++) rows[i] = this.offsets[candidates[i]];
+    if (!this.postingsAreRanks) for (let i = 0; i < rows.length; i++) rows[i] = this.postings[rows[i]];
+    return keepHits(candidates, this.column.lowerIncludesEach(rows, needle));
   }
   all(): readonly string[] {
     if (!this.materialized) {
@@ -150,6 +175,11 @@ export class SearchIndex {
   readonly offsets: Uint32Array;
   readonly postings: Uint32Array;
   readonly byReversed: Uint32Array;
+  /**
+   * True when the postings are 0, 1, …, N − 1: key k holds the ranks offsets[k] to offsets[k+1] − 1
+   * (a name index, since ranks follow lower-cased names), so a key's ranks are read off its offsets.
+   */
+  readonly postingsAreRanks: boolean;
   private readonly storedKeys: StringList | null;
 
   /** `column`: the text column a column-keyed index reads its keys from; null for a dictionary-keyed one. */
@@ -170,10 +200,19 @@ export class SearchIndex {
     }
     check(this.byReversed.length === keyCount, `${what}: reversed order does not cover the keys`);
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);
+    let identity = this.postings.length === rows;
+    for (let i = 0; identity && i < this.postings.length; i++) identity = this.postings[i] === i;
+    this.postingsAreRanks = identity;
     const stored = this.storedKeys;
     this.keys = stored
-      ? { length: stored.length, get: (k) => stored.get(k), all: () => stored.all(), includes: (k, value) => stored.lowerIncludes(k, value) }
-      : new ColumnKeys(column!, this.offsets, this.postings);
+      ? {
+          length: stored.length,
+          get: (k) => stored.get(k),
+          all: () => stored.all(),
+          includes: (k, needle) => stored.lowerIncludes(k, needle),
+          including: (candidates, needle) => keepHits(candidates, stored.lowerIncludesEach(candidates, needle)),
+        }
+      : new ColumnKeys(column!, this.offsets, this.postings, identity);
   }
 
   /** Ranks of key `k`, ascending. */

@@ -37,6 +37,16 @@ export function isAscii(s: string): boolean {
   return true;
 }
 
+/**
+ * Decoded lists are kept up to half the stored posting bytes, at least 64 KiB and at most 4 MiB (a
+ * sixteenth of the default section cache), so an index in the section cache weighs at most about
+ * 1.5 times its stored size; one list takes at most an eighth of that.
+ */
+const DECODED_MIN_BUDGET = 64 * 1024;
+const DECODED_MAX_BUDGET = 4 * 1024 * 1024;
+/** Heap cost of one kept list beyond its elements: the typed array object and its map entry. */
+const DECODED_ENTRY_BYTES = 128;
+
 /** Set in a list's count when the list is stored as a bitmap of the keys rather than varints. */
 const BITMAP = 0x80000000;
 const COUNT = 0x7fffffff;
@@ -120,6 +130,10 @@ export class TrigramIndex {
   private readonly bytes: Uint8Array;
   private readonly keyCount: number;
   private readonly what: string;
+  /** Decoded lists by slot, least recently used first (Map order), with their bytes. */
+  private readonly decoded = new Map<number, Uint32Array>();
+  private decodedBytes = 0;
+  private readonly decodedBudget: number;
 
   /** `keyCount`: the number of keys of the search index this one serves. */
   constructor(blocks: Blocks, keyCount: number, what: string) {
@@ -129,6 +143,7 @@ export class TrigramIndex {
     this.bytes = blocks.u8(3);
     this.keyCount = keyCount;
     this.what = what;
+    this.decodedBudget = Math.max(DECODED_MIN_BUDGET, Math.min(DECODED_MAX_BUDGET, this.bytes.byteLength / 2));
     const g = this.codes.length;
     check(this.counts.length === g && this.offsets.length === g + 1, `${what}: ${g} trigrams but ${this.counts.length} counts and ${this.offsets.length} offsets`);
     checkBelow(this.codes, TRIGRAM_SPACE, `${what} trigram codes`);
@@ -173,50 +188,94 @@ export class TrigramIndex {
     return this.counts[slot] & COUNT;
   }
 
-  /** The key indices of `slot`, ascending, decoded now (lists are decoded lazily, one per query trigram). */
+  /** Whether the list of `slot` is stored as a bitmap, so that `has` tests a key without decoding it. */
+  isBitmap(slot: number): boolean {
+    return (this.counts[slot] & BITMAP) !== 0;
+  }
+
+  /** Whether key `key` (< K) is in the bitmap list of `slot`: one bit read, nothing decoded. */
+  has(slot: number, key: number): boolean {
+    return (this.bytes[this.offsets[slot] + (key >>> 3)] & (1 << (key & 7))) !== 0;
+  }
+
+  /**
+   * The key indices of `slot`, ascending: decoded on first use (lists are decoded lazily, one per
+   * query trigram), then kept while the budget allows. Shared: callers must not change it.
+   */
   keys(slot: number): Uint32Array {
-    if (this.counts[slot] & BITMAP) return this.bitmapKeys(slot);
+    const kept = this.decoded.get(slot);
+    if (kept) {
+      this.decoded.delete(slot);
+      this.decoded.set(slot, kept);
+      return kept;
+    }
+    const keys = this.counts[slot] & BITMAP ? this.bitmapKeys(slot) : this.varintKeys(slot);
+    this.keep(slot, keys);
+    return keys;
+  }
+
+  /** Keeps a decoded list for later queries (popular trigrams recur), least recently used out first. */
+  private keep(slot: number, keys: Uint32Array): void {
+    const budget = this.decodedBudget;
+    const bytes = keys.byteLength + DECODED_ENTRY_BYTES;
+    if (bytes > budget / 8) return;
+    for (const [oldest, list] of this.decoded) {
+      if (this.decodedBytes + bytes <= budget) break;
+      this.decoded.delete(oldest);
+      this.decodedBytes -= list.byteLength + DECODED_ENTRY_BYTES;
+    }
+    this.decoded.set(slot, keys);
+    this.decodedBytes += bytes;
+  }
+
+  /** Checks cost nothing per key: gaps are non-negative so keys ascend by construction, the last key bounds them all, and the byte count is compared once at the end. */
+  private varintKeys(slot: number): Uint32Array {
+    const bytes = this.bytes;
     const out = new Uint32Array(this.counts[slot]);
     const end = this.offsets[slot + 1];
     let at = this.offsets[slot];
-    let previous = -1;
+    let key = -1;
     for (let n = 0; n < out.length; n++) {
-      let value = 0;
-      let shift = 0;
-      let byte: number;
-      do {
-        check(at < end && shift < 35, () => `${this.what}: posting list ${slot} is malformed`);
-        byte = this.bytes[at++];
-        value += (byte & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (byte & 0x80);
-      previous = previous < 0 ? value : previous + 1 + value;
-      check(previous < this.keyCount, () => `${this.what}: posting list ${slot} names key ${previous} of ${this.keyCount}`);
-      out[n] = previous;
+      if (at >= end) this.malformed(slot);
+      let byte = bytes[at++];
+      let gap = byte & 0x7f;
+      // Most gaps take one byte; longer varints (at most 5 bytes, 35 bits) are summed as doubles, exactly.
+      for (let scale = 0x80; byte & 0x80; scale *= 0x80) {
+        if (at >= end || scale > 0x10000000) this.malformed(slot);
+        byte = bytes[at++];
+        gap += (byte & 0x7f) * scale;
+      }
+      key += gap + 1;
+      out[n] = key;
     }
     check(at === end, () => `${this.what}: posting list ${slot} holds more than its ${out.length} keys`);
+    check(key < this.keyCount, () => `${this.what}: posting list ${slot} names key ${key} of ${this.keyCount}`);
     return out;
+  }
+
+  private malformed(slot: number): never {
+    check(false, `${this.what}: posting list ${slot} is malformed`);
   }
 
   private bitmapKeys(slot: number): Uint32Array {
+    const bytes = this.bytes;
     const out = new Uint32Array(this.counts[slot] & COUNT);
     const from = this.offsets[slot];
+    const to = this.offsets[slot + 1];
     let n = 0;
-    for (let i = from; i < this.offsets[slot + 1]; i++) {
-      let byte = this.bytes[i];
-      while (byte) {
-        const bit = 31 - Math.clz32(byte & -byte);
-        const key = (i - from) * 8 + bit;
-        check(n < out.length && key < this.keyCount, () => `${this.what}: bitmap list ${slot} holds more than its ${out.length} keys`);
-        out[n++] = key;
-        byte &= byte - 1;
+    for (let i = from; i < to; i++) {
+      for (let byte = bytes[i]; byte; byte &= byte - 1) {
+        if (n === out.length) check(false, `${this.what}: bitmap list ${slot} holds more than its ${out.length} keys`);
+        out[n++] = (i - from) * 8 + 31 - Math.clz32(byte & -byte);
       }
     }
     check(n === out.length, () => `${this.what}: bitmap list ${slot} holds ${n} keys, not ${out.length}`);
+    check(n === 0 || out[n - 1] < this.keyCount, () => `${this.what}: bitmap list ${slot} names a key at or past ${this.keyCount}`);
     return out;
   }
 
+  /** Bytes held (for cache accounting), decoded lists kept included. */
   get byteSize(): number {
-    return this.codes.byteLength + this.counts.byteLength + this.offsets.byteLength + this.bytes.byteLength;
+    return this.codes.byteLength + this.counts.byteLength + this.offsets.byteLength + this.bytes.byteLength + this.decodedBytes;
   }
 }

@@ -1,33 +1,52 @@
-// @module fieldValues: one filter field's values of an object, read from its column, for checking a few candidates instead of matching the whole index.
+// @module fieldMatcher: whether one object's values of a filter field match, read from the field's column, for checking a few candidates instead of matching the whole index.
+import { NONE } from "../format/model.ts";
+import { lowerNeedle } from "../format/string-list.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { FilterName } from "./find-objects.ts";
+import { type Operator, valueMatches } from "./text-match.ts";
 
-/** The field's values of the object at `rank` (none when it has none). */
-export type FieldValues = (rank: number) => readonly string[];
+/** Whether the object at `rank` has a value of the field matching the filter. */
+export type RankMatcher = (rank: number) => boolean;
 
-const one = (value: string | null): readonly string[] => (value === null ? [] : [value]);
-
-export async function fieldValues(snapshot: Snapshot, field: FilterName): Promise<FieldValues> {
+/**
+ * A matcher for `operator` and the lower-cased, distinct `wanted` values (any of them). Text
+ * columns are searched on their bytes for `contains`; dictionary columns decide once per dictionary
+ * entry met, then read one code per object.
+ */
+export async function fieldMatcher(snapshot: Snapshot, field: FilterName, operator: Operator, wanted: readonly string[]): Promise<RankMatcher> {
+  const matchesValue = (value: string) => {
+    const key = value.toLowerCase();
+    return wanted.some((w) => valueMatches(operator, key, w));
+  };
   switch (field) {
     case "name":
     case "fullname":
     case "mangling": {
       const column = await snapshot.section(field === "name" ? "NAME" : field === "fullname" ? "FULL" : "MANG");
-      return (rank) => [column.get(rank)];
+      if (operator !== "contains") return (rank) => matchesValue(column.get(rank));
+      const needles = wanted.map(lowerNeedle);
+      return (rank) => needles.some((needle) => column.lowerIncludes(rank, needle));
     }
     case "type":
     case "filepath": {
-      const column = await snapshot.section(field === "type" ? "TYPE" : "FPTH");
-      return (rank) => one(column.get(rank));
+      const { dictionary, codes } = await snapshot.section(field === "type" ? "TYPE" : "FPTH");
+      // Per dictionary entry: 0 not decided yet, 1 no match, 2 match.
+      const decided = new Uint8Array(dictionary.length);
+      return (rank) => {
+        const code = codes[rank];
+        if (code === NONE) return false;
+        if (decided[code] === 0) decided[code] = matchesValue(dictionary.get(code)) ? 2 : 1;
+        return decided[code] === 2;
+      };
     }
     case "annotation":
     case "tag": {
       const column = await snapshot.section(field === "annotation" ? "ANNO" : "TAGS");
-      return (rank) => column.get(rank) ?? [];
+      return (rank) => (column.get(rank) ?? []).some(matchesValue);
     }
     case "post-it": {
       const column = await snapshot.section("PSTI");
-      return (rank) => column.get(rank).map((p) => p.title);
+      return (rank) => column.get(rank).some((p) => matchesValue(p.title));
     }
   }
 }

@@ -1,10 +1,10 @@
 // @module findObjects: filters combined per semantics.md (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
 import { type SearchIndexTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { fieldValues } from "./field-values.ts";
+import { fieldMatcher } from "./field-values.ts";
 import { filterRanks, intersectRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
-import { type FieldIndex, type Operator, distinctLower, estimateMatches, matchRanks, valueMatches } from "./text-match.ts";
+import { type FieldIndex, type Operator, distinctLower, estimateMatches, matchPage, matchRanks } from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index each one reads. */
 export const FILTER_INDEX = {
@@ -76,13 +76,7 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
   let matches: Uint32Array | null = null;
   for (const filter of filters) {
     if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO) {
-      const valuesOf = await fieldValues(snapshot, filter.name);
-      const wanted = distinctLower(filter.values);
-      const matchesOne = (value: string) => {
-        const key = value.toLowerCase();
-        return wanted.some((w) => valueMatches(filter.operator, key, w));
-      };
-      matches = filterRanks(matches, universe, (rank) => valuesOf(rank).some(matchesOne));
+      matches = filterRanks(matches, universe, await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)));
     } else {
       const set = matchRanks(filter.field, filter.operator, filter.values, universe);
       matches = matches ? intersectRanks([matches, set]) : set;
@@ -94,14 +88,25 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
 
 export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): Promise<FindObjectsResult> {
   const universe = snapshot.meta.counts.objects;
-  let matches = await matchAll(snapshot, await planFilters(snapshot, query, universe), universe);
-  if (query.searchtype !== "all") {
-    const core = await snapshot.section("OBJC");
-    const wantExternal = query.searchtype === "external";
-    matches = filterRanks(matches, universe, (r) => core.external(r) === wantExternal);
+  const filters = await planFilters(snapshot, query, universe);
+  let total: number;
+  let ranks: number[];
+  if (filters.length === 1 && query.searchtype === "all") {
+    // One filter: its count and page come from its keys, without building every matching rank.
+    const [only] = filters;
+    const matched = matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);
+    total = matched.total;
+    ranks = Array.from(matched.page);
+  } else {
+    let matches = await matchAll(snapshot, filters, universe);
+    if (query.searchtype !== "all") {
+      const core = await snapshot.section("OBJC");
+      const wantExternal = query.searchtype === "external";
+      matches = filterRanks(matches, universe, (r) => core.external(r) === wantExternal);
+    }
+    total = matches ? matches.length : universe;
+    ranks = [];
+    for (let i = query.skip; i < Math.min(total, query.skip + query.limit); i++) ranks.push(matches ? matches[i] : i);
   }
-  const total = matches ? matches.length : universe;
-  const ranks: number[] = [];
-  for (let i = query.skip; i < Math.min(total, query.skip + query.limit); i++) ranks.push(matches ? matches[i] : i);
   return { totalObjects: total, objects: await renderObjects(snapshot, ranks), ranks };
 }

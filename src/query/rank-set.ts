@@ -1,64 +1,117 @@
 // @module Rank sets: ascending Uint32Arrays of object ranks (i.e. objects in name order), unions and intersections.
 
-/** Union of ascending rank lists; `universe` is the object count (for the bitmap path). */
+/**
+ * Union of ascending lists of numbers below `universe` (ranks, or key indices). The result may be
+ * one of `lists` itself: callers must not change it.
+ */
 export function unionRanks(lists: readonly Uint32Array[], universe: number): Uint32Array {
   if (lists.length === 0) return new Uint32Array(0);
   if (lists.length === 1) return lists[0];
   let total = 0;
   for (const l of lists) total += l.length;
-  if (total * 8 < universe) {
-    // Few ranks: sort the concatenation instead of touching a bitmap of every object.
-    const all = new Uint32Array(total);
-    let at = 0;
-    for (const l of lists) all.set(l, (at += l.length) - l.length);
-    all.sort();
-    let out = 0;
-    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[out++] = all[i];
-    return all.subarray(0, out);
+  const all = new Uint32Array(total);
+  let at = 0;
+  for (const l of lists) all.set(l, (at += l.length) - l.length);
+  return distinctAscending(all, universe);
+}
+
+/**
+ * The distinct values of `values` (numbers below `universe`, any order, repeats allowed), ascending.
+ * Few values are sorted in place; many are marked on a bitmap of the universe, which costs no sort.
+ */
+export function distinctAscending(values: Uint32Array, universe: number): Uint32Array {
+  if (values.length * 16 < universe) {
+    values.sort();
+    let n = 0;
+    for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) values[n++] = values[i];
+    return values.subarray(0, n);
   }
-  const seen = new Uint8Array(universe);
+  const words = new Uint32Array((universe + 31) >>> 5);
+  for (let i = 0; i < values.length; i++) words[values[i] >>> 5] |= 1 << (values[i] & 31);
+  return ranksOfBitmap(words);
+}
+
+/** The set bits of `words` (bit r of word r/32) as ascending numbers. */
+export function ranksOfBitmap(words: Uint32Array): Uint32Array {
   let count = 0;
-  for (const l of lists) for (let i = 0; i < l.length; i++) if (!seen[l[i]]) (seen[l[i]] = 1), count++;
+  for (let w = 0; w < words.length; w++) count += bitCount(words[w]);
   const out = new Uint32Array(count);
-  for (let r = 0, at = 0; r < universe; r++) if (seen[r]) out[at++] = r;
+  let n = 0;
+  for (let w = 0; w < words.length; w++)
+    for (let word = words[w]; word !== 0; word &= word - 1) out[n++] = (w << 5) + 31 - Math.clz32(word & -word);
   return out;
 }
 
-/** Intersection of ascending rank lists, smallest first; binary search where one side is much larger. */
+function bitCount(word: number): number {
+  word -= (word >>> 1) & 0x55555555;
+  word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+  return (Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/**
+ * Intersection of ascending lists, smallest first. Lists of similar length are merged; where one is
+ * much longer, each survivor gallops through it (doubling steps, then a binary search), so the cost
+ * follows the short list. The result may be the shortest list itself: callers must not change it.
+ */
 export function intersectRanks(lists: readonly Uint32Array[]): Uint32Array {
   const sorted = [...lists].sort((a, b) => a.length - b.length);
   let result = sorted[0];
-  for (let k = 1; k < sorted.length && result.length > 0; k++) {
-    const other = sorted[k];
-    const out = new Uint32Array(result.length);
-    let n = 0;
-    if (other.length > result.length * 16) {
-      let lo = 0;
-      for (const r of result) {
-        let hi = other.length;
+  for (let k = 1; k < sorted.length && result.length > 0; k++) result = intersectTwo(result, sorted[k]);
+  return result;
+}
+
+/** Ascending values of `short` also in `long` (both ascending, without repeats), in a new array. */
+export function intersectTwo(short: Uint32Array, long: Uint32Array): Uint32Array {
+  const out = new Uint32Array(short.length);
+  let n = 0;
+  if (long.length > short.length * 8) {
+    const end = long.length;
+    let j = 0;
+    for (let i = 0; i < short.length && j < end; i++) {
+      const v = short[i];
+      if (long[j] < v) {
+        // long[lo] < v; find the first position at or past v in (lo, hi], hi = end meaning "none".
+        let lo = j;
+        let step = 1;
+        let hi = j + 1;
+        while (hi < end && long[hi] < v) {
+          lo = hi;
+          step *= 2;
+          hi = lo + step;
+        }
+        if (hi > end) hi = end;
+        lo++;
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          if (other[mid] < r) lo = mid + 1;
+          if (long[mid] < v) lo = mid + 1;
           else hi = mid;
         }
-        if (lo < other.length && other[lo] === r) out[n++] = r;
+        j = lo;
       }
-    } else {
-      for (let i = 0, j = 0; i < result.length && j < other.length; ) {
-        if (result[i] === other[j]) (out[n++] = result[i]), i++, j++;
-        else if (result[i] < other[j]) i++;
-        else j++;
-      }
+      if (j < end && long[j] === v) (out[n++] = v), j++;
     }
-    result = out.subarray(0, n);
+  } else {
+    for (let i = 0, j = 0; i < short.length && j < long.length; ) {
+      const a = short[i];
+      const b = long[j];
+      if (a === b) (out[n++] = a), i++, j++;
+      else if (a < b) i++;
+      else j++;
+    }
   }
-  return result;
+  return out.subarray(0, n);
 }
 
 /** The ranks of `ranks` (null: all of [0, universe)) that satisfy `keep`, ascending. */
 export function filterRanks(ranks: Uint32Array | null, universe: number, keep: (rank: number) => boolean): Uint32Array {
-  const out: number[] = [];
-  if (ranks) for (const r of ranks) keep(r) && out.push(r);
-  else for (let r = 0; r < universe; r++) keep(r) && out.push(r);
-  return Uint32Array.from(out);
+  if (ranks) {
+    const out = new Uint32Array(ranks.length);
+    let n = 0;
+    for (let i = 0; i < ranks.length; i++) if (keep(ranks[i])) out[n++] = ranks[i];
+    return out.subarray(0, n);
+  }
+  const out = new Uint32Array(universe);
+  let n = 0;
+  for (let r = 0; r < universe; r++) if (keep(r)) out[n++] = r;
+  return out.slice(0, n);
 }

@@ -1,7 +1,8 @@
 // @module Text filters (semantics.md §2): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 import type { SearchIndex } from "../format/search-index.ts";
-import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramsOf } from "../format/trigram-index.ts";
-import { intersectRanks, unionRanks } from "./rank-set.ts";
+import { lowerNeedle } from "../format/string-list.ts";
+import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramAt, trigramsOf } from "../format/trigram-index.ts";
+import { distinctAscending, intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -18,10 +19,60 @@ export interface FieldIndex {
  */
 const INTERSECT_RATIO = 16;
 
+/** Lists stop narrowing the candidates once one removes less than this share of them. */
+const MIN_NARROWING = 1 / 8;
+
 /** Ranks of the objects with at least one value of the field matching at least one of `values`. */
 export function matchRanks(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Uint32Array {
   const sets = distinctLower(values).map((value) => ranksOfKeys(field.index, matchingKeys(field, operator, value), universe));
   return unionRanks(sets, universe);
+}
+
+/**
+ * The matches of one filter on its own: how many, and the ranks of the `limit` of them from `skip`
+ * on. When the matching keys' postings come in rank order (a name index, whose keys are runs of
+ * ranks), both are read off the keys: no array of every match is built.
+ */
+export function matchPage(field: FieldIndex, operator: Operator, values: readonly string[], universe: number, skip: number, limit: number): { total: number; page: Uint32Array } {
+  const distinct = distinctLower(values);
+  const keys = distinct.length === 1 ? matchingKeys(field, operator, distinct[0]) : null;
+  const ordered = keys && orderedPage(field.index, keys, skip, limit);
+  if (ordered) return ordered;
+  const all = keys ? ranksOfKeys(field.index, keys, universe) : matchRanks(field, operator, values, universe);
+  const end = Math.min(all.length, skip + limit);
+  return { total: all.length, page: all.slice(Math.min(skip, end), end) };
+}
+
+/** `matchPage` over keys whose postings, one key after another, ascend; null when they do not. */
+function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, limit: number): { total: number; page: Uint32Array } | null {
+  const { offsets } = index;
+  // Null when a posting is its own rank (a name index): ranks are then read off the offsets.
+  const postings = index.postingsAreRanks ? null : index.postings;
+  let total = 0;
+  let last = -1;
+  for (let i = 0; i < keys.length; i++) {
+    const from = offsets[keys[i]];
+    const to = offsets[keys[i] + 1];
+    if (to === from) continue;
+    if ((postings ? postings[from] : from) <= last) return null;
+    last = postings ? postings[to - 1] : to - 1;
+    total += to - from;
+  }
+  const page = new Uint32Array(Math.max(0, Math.min(limit, total - skip)));
+  let seen = 0;
+  let n = 0;
+  for (let i = 0; i < keys.length && n < page.length; i++) {
+    const from = offsets[keys[i]];
+    const to = offsets[keys[i] + 1];
+    // Skip whole keys before the page, then copy from the page's first posting on.
+    if (seen + (to - from) <= skip) {
+      seen += to - from;
+      continue;
+    }
+    for (let p = from + Math.max(0, skip - seen); p < to && n < page.length; p++) page[n++] = postings ? postings[p] : p;
+    seen = skip;
+  }
+  return { total, page };
 }
 
 /**
@@ -76,7 +127,7 @@ function equalRange(index: SearchIndex, value: string): [number, number] {
   return k < index.keys.length && index.keys.get(k) === value ? [k, k + 1] : [k, k];
 }
 
-/** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`. */
+/** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`; possibly a kept trigram list: read only. */
 function matchingKeys(field: FieldIndex, operator: Operator, value: string): ArrayLike<number> {
   const { index, trigrams } = field;
   switch (operator) {
@@ -101,25 +152,50 @@ function scanKeys(index: SearchIndex, value: string): number[] {
   return out;
 }
 
-/** Keys containing `value` (3+ code units): intersect trigram lists rarest first, then verify what is left. */
+/**
+ * Keys containing `value` (3+ code units): the rarest trigram's keys, narrowed by the lists of the
+ * others, then verified. The second list is the one farthest from the rarest trigram in `value`
+ * (overlapping trigrams share letters, so their keys mostly coincide), the rarest among equally far
+ * ones; the others follow rarest first. A varint list is intersected only while it is at most
+ * INTERSECT_RATIO times longer than the candidates left (past that, verifying the candidates costs
+ * less), and only until one removes less than MIN_NARROWING of them: the trigrams of one word come
+ * together, so the next lists would remove as little. A bitmap list costs one bit test per
+ * candidate: every one is applied.
+ */
 function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array {
-  const slots: number[] = [];
-  for (const code of trigramsOf(value)) {
-    const slot = trigrams.slot(code);
+  const positions = new Map<number, number[]>();
+  for (let at = 0; at + 3 <= value.length; at++) {
+    const slot = trigrams.slot(trigramAt(value, at));
     if (slot < 0) return new Uint32Array(0);
-    slots.push(slot);
+    positions.set(slot, [...(positions.get(slot) ?? []), at]);
   }
-  slots.sort((a, b) => trigrams.count(a) - trigrams.count(b));
-  let candidates = trigrams.keys(slots[0]);
-  for (let i = 1; i < slots.length && candidates.length > 0; i++) {
-    if (trigrams.count(slots[i]) > candidates.length * INTERSECT_RATIO) break;
-    candidates = intersectRanks([candidates, trigrams.keys(slots[i])]);
+  const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
+  let candidates = trigrams.keys(rarest);
+  const distance = (slot: number) => Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
+  const eligible = (slot: number) => !trigrams.isBitmap(slot) && trigrams.count(slot) <= candidates.length * INTERSECT_RATIO;
+  const second = rest.filter(eligible).sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
+  const bitmaps: number[] = [];
+  let narrowing = true;
+  for (const slot of second === undefined ? rest : [second, ...rest.filter((s) => s !== second)]) {
+    if (candidates.length === 0) break;
+    if (trigrams.isBitmap(slot)) bitmaps.push(slot);
+    else if (narrowing && eligible(slot)) {
+      const narrowed = intersectTwo(candidates, trigrams.keys(slot));
+      narrowing = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
+      candidates = narrowed;
+    }
+  }
+  if (bitmaps.length > 0) {
+    const inAll = new Uint32Array(candidates.length);
+    let n = 0;
+    next: for (let i = 0; i < candidates.length; i++) {
+      for (let b = 0; b < bitmaps.length; b++) if (!trigrams.has(bitmaps[b], candidates[i])) continue next;
+      inAll[n++] = candidates[i];
+    }
+    candidates = inAll.subarray(0, n);
   }
   // One ASCII trigram is exact: its list is the answer.
-  if (value.length === 3 && isAscii(value)) return candidates;
-  let n = 0;
-  for (let i = 0; i < candidates.length; i++) if (index.keys.includes(candidates[i], value)) candidates[n++] = candidates[i];
-  return candidates.subarray(0, n);
+  return value.length === 3 && isAscii(value) ? candidates : index.keys.including(candidates, lowerNeedle(value));
 }
 
 /**
@@ -143,41 +219,36 @@ function bigramSlots(trigrams: TrigramIndex, value: string): number[] {
 /**
  * Keys containing a two-unit ASCII `value`: every occurrence in a key of three or more units lies in
  * a trigram "xy?" or "?xy", and a two-unit key contains it only by being it. Null when those lists
- * together are longer than half the keys: a scan is then cheaper.
+ * together are longer than half the keys: a scan is then cheaper. The lists are united on a bitmap
+ * of the keys, so none is copied or sorted.
  */
 function bigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array | null {
   const slots = bigramSlots(trigrams, value);
   if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > index.keys.length / 2) return null;
-  const lists = slots.map((slot) => {
+  const words = new Uint32Array((index.keys.length + 31) >>> 5);
+  const needle = lowerNeedle(value);
+  for (const slot of slots) {
     const keys = trigrams.keys(slot);
     // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
-    if (trigrams.code(slot) < ASCII_SPACE) return keys;
-    return keys.filter((k) => index.keys.includes(k, value));
-  });
+    const listed = trigrams.code(slot) < ASCII_SPACE ? keys : index.keys.including(keys, needle);
+    for (let i = 0; i < listed.length; i++) words[listed[i] >>> 5] |= 1 << (listed[i] & 31);
+  }
   const exact = index.lowerBound(value);
-  if (exact < index.keys.length && index.keys.get(exact) === value) lists.push(Uint32Array.of(exact));
-  return unionRanks(lists, index.keys.length);
+  if (exact < index.keys.length && index.keys.get(exact) === value) words[exact >>> 5] |= 1 << (exact & 31);
+  return ranksOfBitmap(words);
 }
 
-/** The ranks of keys' postings, ascending: concatenated when they already come in order (a name index), else merged. */
+/** The ranks of keys' postings, ascending: read off the keys when they come in rank order (a name index), else united. */
 function ranksOfKeys(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
+  return orderedPage(index, keys, 0, Infinity)?.page ?? unionPostings(index, keys, universe);
+}
+
+/** The union of keys' postings, ascending. */
+function unionPostings(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
+  const { offsets, postings } = index;
   let total = 0;
-  let ordered = true;
-  let last = -1;
-  for (let i = 0; i < keys.length; i++) {
-    const from = index.offsets[keys[i]];
-    const to = index.offsets[keys[i] + 1];
-    if (to === from) continue;
-    if (index.postings[from] <= last) ordered = false;
-    last = index.postings[to - 1];
-    total += to - from;
-  }
-  if (!ordered) return unionRanks(Array.from({ length: keys.length }, (_, i) => index.posting(keys[i])), universe);
-  const out = new Uint32Array(total);
-  for (let i = 0, at = 0; i < keys.length; i++) {
-    const posting = index.posting(keys[i]);
-    out.set(posting, at);
-    at += posting.length;
-  }
-  return out;
+  for (let i = 0; i < keys.length; i++) total += offsets[keys[i] + 1] - offsets[keys[i]];
+  const all = new Uint32Array(total);
+  for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
+  return distinctAscending(all, universe);
 }

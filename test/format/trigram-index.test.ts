@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { SearchIndex, encodeSearchIndex } from "../../src/format/search-index.ts";
-import { StringList, encodeStringList } from "../../src/format/string-list.ts";
+import { StringList, encodeStringList, lowerNeedle } from "../../src/format/string-list.ts";
 import { TrigramIndex, encodeTrigramIndex, trigramAt, trigramsOf } from "../../src/format/trigram-index.ts";
 import { estimateMatches, matchRanks } from "../../src/query/text-match.ts";
 
@@ -60,6 +60,24 @@ describe("TrigramIndex", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("keeps decoded lists for later queries, counted in its byteSize, up to half its posting bytes (64 KiB to 4 MiB)", () => {
+    const letters = "abcdefghij";
+    const keys = Array.from({ length: 20000 }, (_, i) => `${letters[i % 10]}${letters[(i >> 3) % 10]}${letters[(i >> 6) % 10]}${i.toString(36)}`);
+    const sorted = [...new Set(keys)].sort();
+    const blocks = encodeTrigramIndex(sorted);
+    const index = new TrigramIndex(new Blocks(encodeBlocks(blocks), "TEST", 4), sorted.length, "test");
+    const stored = index.byteSize;
+    const budget = Math.max(64 * 1024, Math.min(4 * 1024 * 1024, (blocks[3] as Uint8Array).byteLength / 2));
+    const slots = (blocks[0] as Uint32Array).length;
+    const first = Array.from({ length: slots }, (_, s) => Array.from(index.keys(s)));
+    expect(index.byteSize).toBeGreaterThan(stored);
+    expect(index.byteSize - stored).toBeLessThanOrEqual(budget);
+    // Kept or decoded again, every list reads the same, and matches the keys holding its trigram.
+    for (let s = slots - 1; s >= 0; s--) expect(Array.from(index.keys(s))).toEqual(first[s]);
+    const code = (blocks[0] as Uint32Array)[0];
+    expect(first[0]).toEqual(sorted.flatMap((k, i) => (trigramsOf(k).includes(code) ? [i] : [])));
   });
 
   it("refuses a posting list that names a key out of range or holds extra bytes", () => {
@@ -119,10 +137,13 @@ describe("StringList.lowerIncludes (verifying candidates without building string
   it("agrees with lower-casing then includes, for ASCII and non-ASCII strings and needles (property)", () => {
     const unit = fc.constantFrom("a", "B", "k", "K", "\u212a", "\u0130", "i", "é", "É", "-", "\u{1F408}", "Z", "z");
     fc.assert(
-      fc.property(fc.array(fc.string({ unit, maxLength: 10 }), { minLength: 1, maxLength: 20 }), fc.string({ unit, maxLength: 4 }), (strings, raw) => {
+      fc.property(fc.array(fc.string({ unit, maxLength: 10 }), { minLength: 1, maxLength: 20 }), fc.string({ unit, maxLength: 6 }), (strings, raw) => {
         const list = new StringList(new Blocks(encodeBlocks(encodeStringList(strings)), "S", 2), 0, "strings");
-        const needle = raw.toLowerCase();
-        strings.forEach((s, i) => expect(list.lowerIncludes(i, needle), `${s} ∋ ${needle}`).toBe(s.toLowerCase().includes(needle)));
+        const needle = lowerNeedle(raw.toLowerCase());
+        strings.forEach((s, i) => expect(list.lowerIncludes(i, needle), `${s} ∋ ${needle.text}`).toBe(s.toLowerCase().includes(needle.text)));
+        // Many at once, some twice and out of order: the same answers.
+        const indices = Uint32Array.from([...strings.keys()].reverse().concat([0]));
+        expect(Array.from(list.lowerIncludesEach(indices, needle))).toEqual(Array.from(indices, (i) => (strings[i].toLowerCase().includes(needle.text) ? 1 : 0)));
       }),
       { numRuns: 500 },
     );

@@ -1,0 +1,66 @@
+// @module Rank sets against plain Set arithmetic (property): merge and galloping intersections, sorted and bitmap unions.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { distinctAscending, intersectRanks, intersectTwo, ranksOfBitmap, unionRanks } from "../../src/query/rank-set.ts";
+
+/** An ascending list without repeats, below `universe`, with runs, gaps and ends (0, universe − 1) likely. */
+const rankList = (universe: number, maxLength: number) =>
+  fc.uniqueArray(fc.oneof(fc.nat({ max: universe - 1 }), fc.constantFrom(0, 1, universe - 2, universe - 1).filter((r) => r >= 0)), { maxLength, size: "max" }).map((l) => Uint32Array.from(l.sort((a, b) => a - b)));
+
+const ascendingDistinct = (values: Iterable<number>) => [...new Set(values)].sort((a, b) => a - b);
+
+describe("rank sets", () => {
+  it("intersect two lists as sets do, merging similar lengths and galloping through a much longer one (property)", () => {
+    const universe = fc.integer({ min: 1, max: 3000 });
+    // A short list against one up to 100 times longer: both the merge and the galloping path.
+    const pair = universe.chain((u) => fc.tuple(rankList(u, 20), rankList(u, 2000)));
+    fc.assert(
+      fc.property(pair, ([a, b]) => {
+        const inB = new Set(b);
+        const expected = Array.from(a).filter((r) => inB.has(r));
+        expect(Array.from(intersectTwo(a, b))).toEqual(expected);
+        expect(Array.from(intersectTwo(b, a))).toEqual(expected);
+        expect(Array.from(intersectRanks([b, a]))).toEqual(expected);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("intersect many lists, whatever their order (property)", () => {
+    const lists = fc.integer({ min: 1, max: 500 }).chain((u) => fc.array(rankList(u, 300), { minLength: 1, maxLength: 5 }));
+    fc.assert(
+      fc.property(lists, (ls) => {
+        const expected = Array.from(ls[0]).filter((r) => ls.every((l) => l.includes(r)));
+        expect(Array.from(intersectRanks(ls))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("unite lists by sorting few values and through a bitmap for many (property)", () => {
+    const lists = fc.integer({ min: 1, max: 2000 }).chain((u) => fc.tuple(fc.constant(u), fc.array(rankList(u, 400), { maxLength: 6 })));
+    fc.assert(
+      fc.property(lists, ([universe, ls]) => {
+        const expected = ascendingDistinct(ls.flatMap((l) => Array.from(l)));
+        expect(Array.from(unionRanks(ls, universe))).toEqual(expected);
+        const shuffled = Uint32Array.from(ls.flatMap((l) => Array.from(l)).reverse());
+        expect(Array.from(distinctAscending(shuffled, universe))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("lists the set bits of a bitmap in order, bit 31 of a word included (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 0xffffffff }), { maxLength: 40 }), (raw) => {
+        const words = Uint32Array.from(raw);
+        const expected: number[] = [];
+        raw.forEach((word, w) => {
+          for (let bit = 0; bit < 32; bit++) if ((word >>> bit) & 1) expected.push(w * 32 + bit);
+        });
+        expect(Array.from(ranksOfBitmap(words))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
