@@ -2,7 +2,8 @@
 import { type SearchIndexTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { fieldMatcher } from "./field-values.ts";
-import { filterRanks, intersectRanks } from "./rank-set.ts";
+import { externalRanks } from "./external-ranks.ts";
+import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
 import { type FieldIndex, type Operator, distinctLower, estimateMatches, matchPage, matchRanks } from "./text-match.ts";
 
@@ -87,26 +88,30 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
 }
 
 export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): Promise<FindObjectsResult> {
+  const { total, page } = await matchingPage(snapshot, query);
+  return { totalObjects: total, objects: await renderObjects(snapshot, page), ranks: page };
+}
+
+/** How many objects match, and the ranks of those at positions [skip, skip + limit). */
+async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promise<{ total: number; page: number[] }> {
   const universe = snapshot.meta.counts.objects;
   const filters = await planFilters(snapshot, query, universe);
-  let total: number;
-  let ranks: number[];
   if (filters.length === 1 && query.searchtype === "all") {
     // One filter: its count and page come from its keys, without building every matching rank.
     const [only] = filters;
     const matched = matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);
-    total = matched.total;
-    ranks = Array.from(matched.page);
-  } else {
-    let matches = await matchAll(snapshot, filters, universe);
-    if (query.searchtype !== "all") {
-      const core = await snapshot.section("OBJC");
-      const wantExternal = query.searchtype === "external";
-      matches = filterRanks(matches, universe, (r) => core.external(r) === wantExternal);
-    }
-    total = matches ? matches.length : universe;
-    ranks = [];
-    for (let i = query.skip; i < Math.min(total, query.skip + query.limit); i++) ranks.push(matches ? matches[i] : i);
+    return { total: matched.total, page: Array.from(matched.page) };
   }
-  return { totalObjects: total, objects: await renderObjects(snapshot, ranks), ranks };
+  let matches = await matchAll(snapshot, filters, universe);
+  if (query.searchtype !== "all") {
+    const external = await externalRanks(snapshot);
+    if (query.searchtype === "external") matches = matches ? intersectRanks([matches, external]) : external;
+    else if (matches) matches = withoutRanks(matches, external);
+    // Every internal object: the complement of the external ones, paged without listing it.
+    else return complementPage(external, universe, query.skip, query.limit);
+  }
+  const total = matches ? matches.length : universe;
+  const page: number[] = [];
+  for (let i = query.skip; i < Math.min(total, query.skip + query.limit); i++) page.push(matches ? matches[i] : i);
+  return { total, page };
 }

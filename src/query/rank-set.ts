@@ -115,3 +115,42 @@ export function filterRanks(ranks: Uint32Array | null, universe: number, keep: (
   for (let r = 0; r < universe; r++) if (keep(r)) out[n++] = r;
   return out.slice(0, n);
 }
+
+/** The ranks of `ranks` not in `excluded` (both ascending, without repeats). */
+export function withoutRanks(ranks: Uint32Array, excluded: Uint32Array): Uint32Array {
+  const out = new Uint32Array(ranks.length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < ranks.length; i++) {
+    const r = ranks[i];
+    while (j < excluded.length && excluded[j] < r) j++;
+    if (j === excluded.length || excluded[j] !== r) out[n++] = r;
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * How many ranks of [0, universe) are not in `excluded` (ascending, without repeats, below
+ * universe), and those of them at positions [skip, skip + limit): without listing the others, so a
+ * deep page costs a binary search.
+ */
+export function complementPage(excluded: Uint32Array, universe: number, skip: number, limit: number): { total: number; page: number[] } {
+  const total = universe - excluded.length;
+  const page: number[] = [];
+  if (skip >= total) return { total, page };
+  // The k-th rank not excluded is k + j, j being how many excluded ranks e_i have e_i − i ≤ k
+  // (e_i − i counts the ranks below e_i that are not excluded, and never decreases).
+  let lo = 0;
+  let hi = excluded.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (excluded[mid] - mid <= skip) lo = mid + 1;
+    else hi = mid;
+  }
+  let j = lo;
+  for (let r = skip + j; page.length < limit && r < universe; r++) {
+    if (j < excluded.length && excluded[j] === r) j++;
+    else page.push(r);
+  }
+  return { total, page };
+}

@@ -1,7 +1,7 @@
-// @module Rank sets against plain Set arithmetic (property): merge and galloping intersections, sorted and bitmap unions.
+// @module Rank sets against plain Set arithmetic (property): merge and galloping intersections, sorted and bitmap unions, differences and complement pages.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { distinctAscending, intersectRanks, intersectTwo, ranksOfBitmap, unionRanks } from "../../src/query/rank-set.ts";
+import { complementPage, distinctAscending, intersectRanks, intersectTwo, ranksOfBitmap, unionRanks, withoutRanks } from "../../src/query/rank-set.ts";
 
 /** An ascending list without repeats, below `universe`, with runs, gaps and ends (0, universe − 1) likely. */
 const rankList = (universe: number, maxLength: number) =>
@@ -61,6 +61,20 @@ describe("rank sets", () => {
         expect(Array.from(ranksOfBitmap(words))).toEqual(expected);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("remove excluded ranks, and page the complement of a set without listing it (property)", () => {
+    const cases = fc.integer({ min: 1, max: 2000 }).chain((u) => fc.tuple(fc.constant(u), rankList(u, 400), rankList(u, 400), fc.nat({ max: u + 5 }), fc.nat({ max: 60 })));
+    fc.assert(
+      fc.property(cases, ([universe, ranks, all, skip, limit]) => {
+        const excluded = all.filter((r) => r < universe); // rankList's edge constants may pass a tiny universe
+        const out = new Set(excluded);
+        expect(Array.from(withoutRanks(ranks, excluded))).toEqual(Array.from(ranks).filter((r) => !out.has(r)));
+        const complement = Array.from({ length: universe }, (_, r) => r).filter((r) => !out.has(r));
+        expect(complementPage(excluded, universe, skip, limit)).toEqual({ total: complement.length, page: complement.slice(skip, skip + limit) });
+      }),
+      { numRuns: 500 },
     );
   });
 });
