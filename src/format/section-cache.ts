@@ -112,6 +112,19 @@ export class SectionCache {
     return loading;
   }
 
+  /**
+   * The value kept under (snapshotKey, tag), touched as by a hit, or undefined: lets a caller that
+   * needs many small entries (pages) take the cached ones without a promise each.
+   */
+  peek<T>(snapshotKey: string, tag: string): (T & Sized) | undefined {
+    const entry = this.entries.get(snapshotKey + SEPARATOR + tag);
+    if (!entry) return undefined;
+    this.hits++;
+    if (!entry.fixed) this.remeasure(entry);
+    this.touch(entry);
+    return entry.value as T & Sized;
+  }
+
   /** Bytes held for one snapshot. */
   bytesOf(snapshotKey: string): number {
     this.remeasureAll();

@@ -33,6 +33,8 @@ export interface SnapshotOptions {
 export class Snapshot implements DecodeContext {
   /** Sections decoded so far, when there is no SectionCache. */
   private readonly decoded = new Map<string, Promise<unknown>>();
+  /** The remembered values already loaded, when there is no SectionCache (what recall answers). */
+  private readonly remembered = new Map<string, unknown>();
   private readonly cache: SectionCache | undefined;
   readonly source: ByteSource;
   readonly meta: SnapshotMeta;
@@ -95,10 +97,18 @@ export class Snapshot implements DecodeContext {
     let pending = this.decoded.get(name) as Promise<T> | undefined;
     if (!pending) {
       pending = load();
-      pending.catch(() => this.decoded.delete(name));
+      pending.then(
+        (value) => this.remembered.set(name, value),
+        () => this.decoded.delete(name),
+      );
       this.decoded.set(name, pending);
     }
     return pending;
+  }
+
+  /** What `remember(name, …)` keeps, if it is loaded already; else undefined. Synchronous: no promise per page. */
+  recall<T extends object>(name: string): T | undefined {
+    return this.cache ? this.cache.peek<T>(this.source.key, name) : (this.remembered.get(name) as T | undefined);
   }
 
   /** Whether the file has section `tag` (optional sections may be missing from files of an earlier minor revision). */

@@ -177,6 +177,17 @@ describe("SectionCache", () => {
     expect(cache.stats()).toMatchObject({ bytes: 100, entries: 1, evictions: 1 });
   });
 
+  it("peek answers a kept entry synchronously as a hit that makes it the most recent, and nothing for others", async () => {
+    const { cache, get } = harness(250);
+    await get("A", 100);
+    await get("B", 100);
+    expect(cache.peek("s", "C")).toBeUndefined();
+    expect(cache.peek<Sized>("s", "A")?.name).toBe("A"); // A is now the most recent
+    await get("C", 100); // over budget: B, the least recently used, goes
+    expect(cache.peek("s", "B")).toBeUndefined();
+    expect(cache.stats()).toMatchObject({ entries: 2, hits: 1, evictions: 1 });
+  });
+
   it("measures a fixed-size entry (a page) once, and still counts it against the budget", async () => {
     const cache = new SectionCache(250);
     let measured = 0;
