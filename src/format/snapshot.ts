@@ -111,6 +111,11 @@ export class Snapshot implements DecodeContext {
     return this.cache ? this.cache.peek<T>(this.source.key, name) : (this.remembered.get(name) as T | undefined);
   }
 
+  /** The byte budget decoded sections are kept under (infinite without a SectionCache: everything is kept). */
+  get budgetBytes(): number {
+    return this.cache?.budgetBytes ?? Number.POSITIVE_INFINITY;
+  }
+
   /** Whether the file has section `tag` (optional sections may be missing from files of an earlier minor revision). */
   has(tag: SectionTag): boolean {
     return this.toc.has(tag);

@@ -1,6 +1,7 @@
 // @module fieldMatcher: whether one object's values of a filter field match, read from the field's column, for checking a few candidates instead of matching the whole index.
 import { NONE } from "../format/model.ts";
 import { lowerNeedle } from "../format/string-list.ts";
+import type { ObjectRow } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { FilterName } from "./find-objects.ts";
 import { type Operator, valueMatches } from "./text-match.ts";
@@ -49,4 +50,39 @@ export async function fieldMatcher(snapshot: Snapshot, field: FilterName, operat
       return (rank) => column.get(rank).some((p) => matchesValue(p.title));
     }
   }
+}
+
+/** Filter fields a row holds (post-it titles are not in rows). */
+export type RowField = Exclude<FilterName, "post-it">;
+
+function rowValues(row: ObjectRow, field: RowField): readonly string[] {
+  switch (field) {
+    case "name":
+      return [row.name];
+    case "fullname":
+      return [row.fullName];
+    case "mangling":
+      return [row.mangling];
+    case "type":
+      return [row.type];
+    case "filepath":
+      return row.filePath === null ? [] : [row.filePath];
+    case "annotation":
+      return row.annotations ?? [];
+    case "tag":
+      return row.tags;
+  }
+}
+
+/**
+ * The same test as fieldMatcher, on an object's row (the row store): for a few candidates whose
+ * rows are read anyway, instead of the field's column or index, which may not fit the section
+ * budget beside the others (FULL with its index and trigrams: 108 MB at 1M objects).
+ */
+export function rowMatcher(field: RowField, operator: Operator, wanted: readonly string[]): (row: ObjectRow) => boolean {
+  return (row) =>
+    rowValues(row, field).some((value) => {
+      const key = value.toLowerCase();
+      return wanted.some((w) => valueMatches(operator, key, w));
+    });
 }

@@ -1,7 +1,8 @@
 // @module findObjects: filters combined per semantics.md (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
-import { type SearchIndexTag, TRIGRAMS_OF } from "../format/sections.ts";
+import { type SearchIndexTag, type SectionTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { fieldMatcher } from "./field-values.ts";
+import { type RowField, fieldMatcher, rowMatcher } from "./field-values.ts";
+import { objectRows } from "./object-rows.ts";
 import { externalRanks } from "./external-ranks.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
@@ -30,6 +31,20 @@ const ALWAYS_CONTAINS: ReadonlySet<FilterName> = new Set(["tag", "post-it"]);
  */
 const CHECK_CANDIDATES_RATIO = 8;
 
+/** The text column a column-keyed index reads its keys from, loaded with it. */
+const KEY_COLUMN: Partial<Record<SearchIndexTag, SectionTag>> = { XNAM: "NAME", XFUL: "FULL", XMNG: "MANG" };
+
+/**
+ * A filter whose sections (index, key column, trigrams) would take more than this share of the
+ * section budget is not matched through them beside another filter: the candidates the others
+ * leave are checked on their rows (up to ROW_CHECK_LIMIT of them), else on the field's column alone.
+ * One `fullname` filter at 1M objects needs 108 MB of sections (FULL 56, XFUL 11, TFUL 41), which
+ * would evict everything the other filters and the next queries use.
+ */
+const LARGE_FILTER_SHARE = 1 / 2;
+/** Candidates checked on their rows at most: each may cost a page read. */
+const ROW_CHECK_LIMIT = 256;
+
 export const SEARCH_TYPES = ["all", "internal", "external"] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
@@ -56,12 +71,31 @@ interface PlannedFilter {
   estimate: number;
 }
 
-async function planFilters(snapshot: Snapshot, query: FindObjectsQuery, universe: number): Promise<PlannedFilter[]> {
+interface RequestedFilter {
+  name: FilterName;
+  operator: Operator;
+  values: string[];
+}
+
+/** A filter whose field rows hold (all but post-it titles). */
+type RowFilter = RequestedFilter & { name: RowField };
+
+function requestedFilters(query: FindObjectsQuery): RequestedFilter[] {
+  return (Object.entries(query.filters) as [FilterName, string[]][]).map(([name, values]) => ({ name, operator: ALWAYS_CONTAINS.has(name) ? "contains" : query.operator, values }));
+}
+
+/** Stored bytes of the sections matching `filter` through its index would load. */
+function footprint(snapshot: Snapshot, filter: RequestedFilter): number {
+  const tag = FILTER_INDEX[filter.name];
+  const tags = [tag, KEY_COLUMN[tag], filter.operator === "contains" ? TRIGRAMS_OF[tag] : undefined];
+  return tags.reduce((sum, t) => sum + (t ? (snapshot.toc.get(t)?.length ?? 0) : 0), 0);
+}
+
+async function planFilters(snapshot: Snapshot, filters: readonly RequestedFilter[], universe: number): Promise<PlannedFilter[]> {
   const planned = await Promise.all(
-    (Object.entries(query.filters) as [FilterName, string[]][]).map(async ([name, values]) => {
+    filters.map(async ({ name, operator, values }) => {
       const tag = FILTER_INDEX[name];
       const trigramTag = TRIGRAMS_OF[tag];
-      const operator = ALWAYS_CONTAINS.has(name) ? "contains" : query.operator;
       const useTrigrams = operator === "contains" && snapshot.has(trigramTag);
       const [index, trigrams] = await Promise.all([snapshot.section(tag), useTrigrams ? snapshot.section(trigramTag) : null]);
       const field = { index, trigrams };
@@ -70,6 +104,13 @@ async function planFilters(snapshot: Snapshot, query: FindObjectsQuery, universe
   );
   // Most selective first; the query's own order breaks ties, so a plan is deterministic.
   return planned.sort((a, b) => a.estimate - b.estimate);
+}
+
+/** `candidates` (ascending) that pass every filter of `filters`, tested on their rows. */
+async function checkOnRows(snapshot: Snapshot, candidates: Uint32Array, filters: readonly RowFilter[]): Promise<Uint32Array> {
+  const tests = filters.map((f) => rowMatcher(f.name, f.operator, distinctLower(f.values)));
+  const rows = await objectRows(snapshot, Array.from(candidates));
+  return candidates.filter((_, i) => tests.every((test) => test(rows[i])));
 }
 
 /** Ranks matching every filter, ascending; null when there is no filter (every object). */
@@ -95,14 +136,25 @@ export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): 
 /** How many objects match, and the ranks of those at positions [skip, skip + limit). */
 async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promise<{ total: number; page: number[] }> {
   const universe = snapshot.meta.counts.objects;
-  const filters = await planFilters(snapshot, query, universe);
-  if (filters.length === 1 && query.searchtype === "all") {
+  const requested = requestedFilters(query);
+  const footprints = new Map(requested.map((f) => [f, footprint(snapshot, f)]));
+  const smallest = Math.min(...footprints.values());
+  // A large filter waits only behind a smaller one: alone, or beside its equals, nothing cheaper answers it.
+  const deferred = requested.filter((f): f is RowFilter => f.name !== "post-it" && footprints.get(f)! > Math.max(smallest, snapshot.budgetBytes * LARGE_FILTER_SHARE));
+  const waiting = new Set<RequestedFilter>(deferred);
+  const filters = await planFilters(snapshot, requested.filter((f) => !waiting.has(f)), universe);
+  if (filters.length === 1 && deferred.length === 0 && query.searchtype === "all") {
     // One filter: its count and page come from its keys, without building every matching rank.
     const [only] = filters;
     const matched = matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);
     return { total: matched.total, page: Array.from(matched.page) };
   }
   let matches = await matchAll(snapshot, filters, universe);
+  if (deferred.length > 0 && matches) {
+    if (matches.length <= ROW_CHECK_LIMIT) matches = await checkOnRows(snapshot, matches, deferred);
+    // More candidates: their values in the field's column, without the index and trigrams too.
+    else for (const f of deferred) matches = filterRanks(matches, universe, await fieldMatcher(snapshot, f.name, f.operator, distinctLower(f.values)));
+  }
   if (query.searchtype !== "all") {
     const external = await externalRanks(snapshot);
     if (query.searchtype === "external") matches = matches ? intersectRanks([matches, external]) : external;

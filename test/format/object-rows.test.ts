@@ -11,6 +11,7 @@ import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
 import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { objectRows } from "../../src/query/object-rows.ts";
@@ -106,7 +107,20 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
     ["rare name and a rare tag", { name: ["e"], tag: ["deprecated", "todo"] }, "contains"],
     ["prefix with a broad type", { name: ["get"], type: ["java"] }, "startswith"],
     ["suffix with a broad fullName", { name: ["result"], fullname: ["e", "t", "r", "n", "s", "d"] }, "endswith"],
+    ["a broad name, a broad fullName", { name: ["e"], fullname: ["a", "o"] }, "contains"],
+    ["a medium name, a narrow fullName", { name: ["get"], fullname: ["service"] }, "contains"],
   ];
+  /**
+   * The same queries under a section budget twice the name filter's sections: the fullName filter's
+   * (FULL, XFUL, TFUL: larger) are then "large", checked last on the candidates' rows (up to 256)
+   * or on FULL alone, never through XFUL and TFUL.
+   */
+  const underBudget = async () => {
+    const plain = await Snapshot.open(memorySource(bytes));
+    const size = (tag: string) => plain.toc.get(tag as never)!.length;
+    expect(size("FULL") + size("XFUL") + size("TFUL")).toBeGreaterThan(size("NAME") + size("XNAM") + size("TNAM"));
+    return Snapshot.open(memorySource(bytes, "budgeted"), { sections: new SectionCache(2 * (size("NAME") + size("XNAM") + size("TNAM"))) });
+  };
 
   it.each(cases)("%s: the answer of a plain filter over every object", async (_label, filters, operator) => {
     const snapshot = await Snapshot.open(memorySource(bytes));
@@ -118,8 +132,10 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
       .filter((o) => Object.entries(filters).every(([field, wanted]) => valuesOf[field as keyof Filters](o).some((v) => wanted!.some((w) => test(field, v.toLowerCase(), w.toLowerCase())))))
       .map((o) => o.id);
     expect(expected.length, "the case must match something").toBeGreaterThan(0);
-    const answer = await findObjects(snapshot, { filters, operator, searchtype: "all", skip: 0, limit: 1000 });
-    expect(answer.totalObjects).toBe(expected.length);
-    expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
+    for (const s of [snapshot, await underBudget()]) {
+      const answer = await findObjects(s, { filters, operator, searchtype: "all", skip: 0, limit: 1000 });
+      expect(answer.totalObjects).toBe(expected.length);
+      expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
+    }
   });
 });
