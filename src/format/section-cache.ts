@@ -155,8 +155,20 @@ export class SectionCache {
 
   /** Marks `entry` and its dependencies most recently used, then evicts others until the budget holds. */
   private touch(entry: Entry): void {
+    if (entry.dependsOn.length === 0) {
+      // Most entries (pages, most sections) hold nothing else: no walk, and a set only to evict.
+      this.entries.delete(entry.key);
+      this.entries.set(entry.key, entry);
+      if (this.bytes > this.budgetBytes) this.evictBeyondBudget(new Set([entry]));
+      return;
+    }
     const kept = new Set<Entry>();
     this.refresh(entry, kept);
+    this.evictBeyondBudget(kept);
+  }
+
+  /** Evicts least recently used entries but `kept` until the budget holds. */
+  private evictBeyondBudget(kept: ReadonlySet<Entry>): void {
     for (const other of this.entries.values()) {
       if (this.bytes <= this.budgetBytes) break;
       if (!kept.has(other)) this.evictions += this.evict(other);

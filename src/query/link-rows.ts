@@ -4,6 +4,7 @@ import { type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pag
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
+import { distinctAscending } from "./rank-set.ts";
 
 export type { LinkRow };
 
@@ -21,7 +22,7 @@ export async function linkRows(snapshot: Snapshot, ranks: readonly number[]): Pr
 
 async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
-  const wanted = [...new Set(ranks.map((r) => directory.pageOf(r)))].sort((a, b) => a - b);
+  const wanted = distinctAscending(Uint32Array.from(ranks, (r) => directory.pageOf(r)), directory.pageCount);
   const pages = await loadPages(snapshot, "LNKP", directory, wanted, (p, bytes) => directory.decodePage(p, bytes));
   return { linkTypes: directory.linkTypes, row: (rank) => pages.get(directory.pageOf(rank))!.row(rank) };
 }

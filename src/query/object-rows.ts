@@ -3,6 +3,7 @@ import { check } from "../format/errors.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
+import { distinctAscending } from "./rank-set.ts";
 
 export type { ObjectRow };
 
@@ -22,7 +23,7 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
 async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
   const directory = await snapshot.section("ROWD");
   const pageOfRank = ranks.map((r) => directory.pageOf(r));
-  const wanted = [...new Set(pageOfRank)].sort((a, b) => a - b);
+  const wanted = distinctAscending(Uint32Array.from(pageOfRank), directory.pageCount);
   // Decoded rows take about twice their JSON's bytes on the heap (strings, arrays and objects with headers).
   const pages = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => ({ rows: directory.decodePage(p, bytes), byteSize: 64 + directory.rawLengths[p] * 2 }));
   return ranks.map((r, i) => {
@@ -66,3 +67,4 @@ async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promis
     };
   });
 }
+

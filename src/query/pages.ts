@@ -17,13 +17,14 @@ export async function loadPages<T extends { byteSize: number }>(
   snapshot: Snapshot,
   tag: PagedTag,
   directory: PageDirectory,
-  wanted: readonly number[],
+  wanted: ArrayLike<number>,
   decode: (page: number, bytes: Uint8Array) => T,
 ): Promise<Map<number, T>> {
   const loaded = new Map<number, T>();
   // Cached pages are taken synchronously: a warm answer about 30 objects costs no 30 promises.
   const missing: number[] = [];
-  for (const p of wanted) {
+  for (let i = 0; i < wanted.length; i++) {
+    const p = wanted[i];
     check(p >= 0 && p < directory.pageCount, `${tag}: no page ${p}`);
     const page = snapshot.recall<T>(`${tag}#${p}`);
     if (page) loaded.set(p, page);
