@@ -74,6 +74,8 @@ export class IdDirectory extends PageDirectory {
     const ids = new BigUint64Array(own.buffer, 0, k);
     const ranks = new Uint32Array(own.buffer, k * 8, k);
     check(ids[0] === this.firstIds[p], `id page ${p} does not start at its directory's first id`);
+    // Ids ascend across pages too, or a lookup would search the wrong page.
+    check(p + 1 === this.firstIds.length || ids[k - 1] < this.firstIds[p + 1], `id page ${p} runs past the next page's first id`);
     for (let i = 0; i < k; i++) {
       check(ranks[i] < this.rows, () => `id page ${p}: rank ${ranks[i]} of ${this.rows} objects`);
       check(i === 0 || ids[i - 1] < ids[i], () => `id page ${p}: ids do not ascend at ${i}`);

@@ -3,15 +3,22 @@ import type { MiddlewareHandler } from "hono";
 import type { Version } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
 
-/** SHA-256 of each published version set, computed once per set (a manifest refresh makes a new one). */
-const versionDigests = new WeakMap<readonly Version[], Promise<string>>();
+/**
+ * SHA-256 of each published version set met lately, by the set's addresses: a manifest refresh that
+ * changes nothing finds its digest again. Bounded: cleared past this many sets.
+ */
+const versionDigests = new Map<string, Promise<string>>();
+const MAX_VERSION_SETS = 1024;
 
 function versionsDigest(versions: readonly Version[]): Promise<string> {
-  let digest = versionDigests.get(versions);
+  const addresses = versions.map((v) => v.sha256).join(",");
+  let digest = versionDigests.get(addresses);
   if (!digest) {
-    const input = new TextEncoder().encode(versions.map((v) => v.sha256).join(","));
-    digest = crypto.subtle.digest("SHA-256", input).then((d) => hex(new Uint8Array(d).subarray(0, 8)));
-    versionDigests.set(versions, digest);
+    if (versionDigests.size >= MAX_VERSION_SETS) versionDigests.clear();
+    digest = crypto.subtle.digest("SHA-256", new TextEncoder().encode(addresses)).then((d) => hex(new Uint8Array(d).subarray(0, 8)));
+    // A failed digest is computed again next time rather than remembered.
+    digest.catch(() => versionDigests.delete(addresses));
+    versionDigests.set(addresses, digest);
   }
   return digest;
 }

@@ -157,6 +157,18 @@ describe("damaged pages", () => {
     await expect(linkRows(await open(forged), [0])).rejects.toThrow(new CorruptSnapshotError("link page 0: object 0 has flags 8"));
   });
 
+  it("an id page whose checksum was forged over an id past the next page's first is refused", async () => {
+    const snapshot = await open(bytes);
+    const directory = await snapshot.section("IDXD");
+    const bad = bytes.slice();
+    const page0 = bad.subarray(firstPage("IDXP"), firstPage("IDXP") + directory.offsets[1]);
+    const ids = new DataView(page0.buffer, page0.byteOffset, page0.byteLength);
+    ids.setBigUint64((IDS_PER_PAGE - 1) * 8, directory.firstIds[1], true); // the last id of page 0 becomes page 1's first
+    const forged = patchSection(bad, "IDXD", (body) => setU32(body, 2, 0, crc32(page0)));
+    const firstId = String(directory.firstIds[0]);
+    await expect(rankOfId(await open(forged), firstId)).rejects.toThrow(new CorruptSnapshotError("id page 0 runs past the next page's first id"));
+  });
+
   it("random bytes under a valid checksum decode or are refused, never anything else", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (page, count) => {
