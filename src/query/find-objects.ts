@@ -150,17 +150,18 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
     return { total: matched.total, page: Array.from(matched.page) };
   }
   let matches = await matchAll(snapshot, filters, universe);
-  if (deferred.length > 0 && matches) {
-    if (matches.length <= ROW_CHECK_LIMIT) matches = await checkOnRows(snapshot, matches, deferred);
-    // More candidates: their values in the field's column, without the index and trigrams too.
-    else for (const f of deferred) matches = filterRanks(matches, universe, await fieldMatcher(snapshot, f.name, f.operator, distinctLower(f.values)));
-  }
   if (query.searchtype !== "all") {
     const external = await externalRanks(snapshot);
     if (query.searchtype === "external") matches = matches ? intersectRanks([matches, external]) : external;
     else if (matches) matches = withoutRanks(matches, external);
     // Every internal object: the complement of the external ones, paged without listing it.
     else return complementPage(external, universe, query.skip, query.limit);
+  }
+  // Large filters last, once searchtype has narrowed the candidates too (deferred ones imply matches).
+  if (deferred.length > 0 && matches) {
+    if (matches.length <= ROW_CHECK_LIMIT) matches = await checkOnRows(snapshot, matches, deferred);
+    // More candidates: their values in the field's column, without the index and trigrams too.
+    else for (const f of deferred) matches = filterRanks(matches, universe, await fieldMatcher(snapshot, f.name, f.operator, distinctLower(f.values)));
   }
   const total = matches ? matches.length : universe;
   const page: number[] = [];

@@ -31,9 +31,10 @@ export async function loadPages<T extends { byteSize: number }>(
     else missing.push(p);
   }
   if (missing.length === 0) return loaded;
-  const base = await pagesStart(snapshot, tag);
-  const pages = new Map<number, Promise<T>>();
+  const { start: base, length } = await pagesBlock(snapshot, tag);
   const { offsets } = directory;
+  check(offsets[directory.pageCount] === length, `${tag}: its directory's pages end at ${offsets[directory.pageCount]}, its block at ${length}`);
+  const pages = new Map<number, Promise<T>>();
   for (let i = 0; i < missing.length; ) {
     let j = i + 1;
     while (j < missing.length && missing[j] === missing[j - 1] + 1 && offsets[missing[j] + 1] - offsets[missing[i]] <= MAX_RUN_BYTES) j++;
@@ -51,16 +52,14 @@ export async function loadPages<T extends { byteSize: number }>(
   return loaded;
 }
 
-/** Offset of a paged section's one block (its pages) in its body, from its block table. */
-function pagesStart(snapshot: Snapshot, tag: PagedTag): Promise<number> {
-  return snapshot
-    .remember(`${tag}#blocks`, async () => {
-      // The block table of SNAPSHOT-FORMAT.md §6, read alone: count 1, then block 0's offset and length.
-      const head = await snapshot.readPart(tag, 0, 16);
-      const table = new DataView(head.buffer, head.byteOffset, 16);
-      const [count, start, length] = [table.getUint32(0, true), table.getUint32(8, true), table.getUint32(12, true)];
-      check(count === 1 && start >= 16 && start % 8 === 0 && start + length <= snapshot.toc.get(tag)!.length, `${tag}: malformed block table`);
-      return { start, byteSize: 16 };
-    })
-    .then((b) => b.start);
+/** Offset and length of a paged section's one block (its pages) in its body, from its block table. */
+function pagesBlock(snapshot: Snapshot, tag: PagedTag): Promise<{ start: number; length: number }> {
+  return snapshot.remember(`${tag}#blocks`, async () => {
+    // The block table of SNAPSHOT-FORMAT.md §6, read alone: count 1, then block 0's offset and length.
+    const head = await snapshot.readPart(tag, 0, 16);
+    const table = new DataView(head.buffer, head.byteOffset, 16);
+    const [count, start, length] = [table.getUint32(0, true), table.getUint32(8, true), table.getUint32(12, true)];
+    check(count === 1 && start >= 16 && start % 8 === 0 && start + length <= snapshot.toc.get(tag)!.length, `${tag}: malformed block table`);
+    return { start, length, byteSize: 24 };
+  });
 }

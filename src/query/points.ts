@@ -22,32 +22,43 @@ const UP: Direction = { neighbours: (row) => row.callers, flags: (row) => row.ca
 const DOWN: Direction = { neighbours: (row) => row.targets, flags: (row) => row.targetFlags, flag: TARGET_IS_END, role: END };
 
 /**
- * Breadth-first from `origin`, at most `hops` steps, loading the links of each frontier at once;
- * returns the ranks reached (origin included) whose role is the direction's. A link says the role of
- * the object at its other end, so the last frontier's own links are never loaded.
+ * Frontier ranks whose links are loaded at a time: a walk over much of a large graph then holds a
+ * few MB of decoded link pages beside the section cache, not the links of a whole level.
  */
-async function reach(snapshot: Snapshot, origin: number, hops: number, direction: Direction, budget: { links: number; limit: number }): Promise<number[]> {
+const FRONTIER_CHUNK = 512;
+
+/**
+ * Breadth-first from `origin`, at most `hops` steps, loading the links of the frontier chunk by
+ * chunk (in rank order, so a chunk shares pages); returns the ranks reached (origin included) whose
+ * role is the direction's. A link says the role of the object at its other end, so the last
+ * frontier's own links are never loaded. Which ranks a step reaches, and whether it exceeds the
+ * budget, do not depend on the order its frontier is walked in.
+ */
+async function reach(snapshot: Snapshot, origin: number, hops: number, direction: Direction, budget: { links: number; limit: number }, frontierChunk: number): Promise<number[]> {
   const seen = new Set([origin]);
   const found: number[] = [];
+  if ((await linkRows(snapshot, [origin])).row(origin).flags & direction.role) found.push(origin);
   let frontier = [origin];
-  let links = await linkRows(snapshot, frontier);
-  if (links.row(origin).flags & direction.role) found.push(origin);
   for (let step = 0; step < hops && frontier.length > 0; step++) {
-    if (step > 0) links = await linkRows(snapshot, frontier);
+    frontier.sort((a, b) => a - b);
     const next: number[] = [];
-    for (const r of frontier) {
-      const row = links.row(r);
-      const neighbours = direction.neighbours(row);
-      const flags = direction.flags(row);
-      budget.links -= neighbours.length;
-      if (budget.links < 0)
-        throw new ApiError("invalid_parameter", `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`, { parameter: "hops" });
-      for (let i = 0; i < neighbours.length; i++) {
-        const n = neighbours[i];
-        if (seen.has(n)) continue;
-        seen.add(n);
-        next.push(n);
-        if (flags[i] & direction.flag) found.push(n);
+    for (let from = 0; from < frontier.length; from += frontierChunk) {
+      const chunk = frontier.slice(from, from + frontierChunk);
+      const links = await linkRows(snapshot, chunk);
+      for (const r of chunk) {
+        const row = links.row(r);
+        const neighbours = direction.neighbours(row);
+        const flags = direction.flags(row);
+        budget.links -= neighbours.length;
+        if (budget.links < 0)
+          throw new ApiError("invalid_parameter", `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`, { parameter: "hops" });
+        for (let i = 0; i < neighbours.length; i++) {
+          const n = neighbours[i];
+          if (seen.has(n)) continue;
+          seen.add(n);
+          next.push(n);
+          if (flags[i] & direction.flag) found.push(n);
+        }
       }
     }
     frontier = next;
@@ -55,10 +66,11 @@ async function reach(snapshot: Snapshot, origin: number, hops: number, direction
   return found.sort((a, b) => a - b);
 }
 
-export async function startEndPoints(snapshot: Snapshot, id: string, hops: number, traversalBudget = TRAVERSAL_BUDGET): Promise<PointsResult> {
+/** `frontierChunk`: ranks whose links are loaded at a time (tests make it small). */
+export async function startEndPoints(snapshot: Snapshot, id: string, hops: number, traversalBudget = TRAVERSAL_BUDGET, frontierChunk = FRONTIER_CHUNK): Promise<PointsResult> {
   const rank = await rankOfId(snapshot, id);
   const budget = { links: traversalBudget, limit: traversalBudget };
-  const starts = await reach(snapshot, rank, hops, UP, budget);
-  const ends = await reach(snapshot, rank, hops, DOWN, budget);
+  const starts = await reach(snapshot, rank, hops, UP, budget, frontierChunk);
+  const ends = await reach(snapshot, rank, hops, DOWN, budget, frontierChunk);
   return { startPoints: await renderPoints(snapshot, starts), endPoints: await renderPoints(snapshot, ends) };
 }

@@ -84,6 +84,15 @@ describe("link pages", () => {
         expect(await objectCallees(snapshot, id, options)).toEqual(await objectCallees(old, id, options));
       for (const hops of [0, 1, 3]) expect(await startEndPoints(snapshot, id, hops)).toEqual(await startEndPoints(old, id, hops));
     }
+    // Deep walks, their frontiers loaded 512 and 7 objects at a time.
+    let reached = 0;
+    for (let r = 0; r < OBJECTS; r += 997)
+      for (const hops of [2, 4, 12]) {
+        const whole = await startEndPoints(old, core.id(r), hops);
+        for (const chunk of [512, 7]) expect(await startEndPoints(snapshot, core.id(r), hops, undefined, chunk)).toEqual(whole);
+        reached += whole.startPoints.length + whole.endPoints.length;
+      }
+    expect(reached).toBeGreaterThan(100);
   });
 
   it("run out of traversal budget at the same point as the whole sections", async () => {
@@ -167,6 +176,46 @@ describe("damaged pages", () => {
     const forged = patchSection(bad, "IDXD", (body) => setU32(body, 2, 0, crc32(page0)));
     const firstId = String(directory.firstIds[0]);
     await expect(rankOfId(await open(forged), firstId)).rejects.toThrow(new CorruptSnapshotError("id page 0 runs past the next page's first id"));
+  });
+
+  it("a real link page with a few bytes changed or cut, under a valid checksum, decodes within bounds or is refused (property)", async () => {
+    const snapshot = await open(bytes);
+    const directory = await snapshot.section("LNKD");
+    const p = directory.pageCount >> 1;
+    const page = bytes.slice(firstPage("LNKP") + directory.offsets[p], firstPage("LNKP") + directory.offsets[p + 1]);
+    const [first, end] = [directory.firstRanks[p], directory.firstRanks[p + 1]];
+    const mutation = fc.record({
+      at: fc.array(fc.nat({ max: page.length - 1 }), { minLength: 1, maxLength: 3 }),
+      xor: fc.array(fc.integer({ min: 1, max: 255 }), { minLength: 3, maxLength: 3 }),
+      keep: fc.oneof(fc.constant(page.length), fc.nat({ max: page.length - 1 })),
+    });
+    fc.assert(
+      fc.property(mutation, ({ at, xor, keep }) => {
+        const changed = page.slice(0, Math.max(1, keep));
+        at.forEach((i, k) => i < changed.length && (changed[i] ^= xor[k]));
+        // One page, checked as page 0 of a directory that states its new length and checksum.
+        const alone = Object.assign(Object.create(LinkDirectory.prototype) as LinkDirectory, {
+          offsets: Uint32Array.of(0, changed.length, changed.length + 1),
+          crcs: Uint32Array.of(crc32(changed), 0),
+          firstRanks: Uint32Array.of(first, end),
+          linkTypes: directory.linkTypes,
+          rows: OBJECTS,
+          what: "link pages",
+        });
+        try {
+          const decoded = alone.decodePage(0, changed);
+          for (let r = first; r < end; r++) {
+            const row = decoded.row(r);
+            expect(row.flags).toBeLessThanOrEqual(7);
+            row.targets.forEach((t, i) => expect(t < OBJECTS && row.types[i] < directory.linkTypes.length && (row.targetFlags[i] & 3) !== 0).toBe(true));
+            row.callers.forEach((c, i) => expect(c < OBJECTS && (i === 0 || row.callers[i - 1] < c)).toBe(true));
+          }
+        } catch (error) {
+          expect(error).toBeInstanceOf(CorruptSnapshotError);
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("random bytes under a valid checksum decode or are refused, never anything else", () => {
