@@ -533,6 +533,8 @@ const wellFormed: fc.Arbitrary<string> = fc
         })
         .map((r) => `objects${form([...pairsOf([["limit", r.limit], ["skip", r.skip], ["filepath", r.filepath], ["operator", r.operator], ["searchtype", r.searchtype], ["select", r.select], ["date", r.date]]), ...r.filters])}`),
       fc.tuple(fc.constantFrom(...NEWEST_IDS), optional(fc.constant("source-locations"))).map(([id, select]) => `objects/${id}${form(pairsOf([["select", select]]))}`),
+      // Ids of the right form that no object has: object_not_found is otherwise reached only by chance.
+      fc.tuple(fc.constantFrom("303", "999", "0", "9999999999999999999"), fc.constantFrom("", "/callees", "/start-end-points")).map(([id, route]) => `objects/${id}${route}`),
       fc
         .tuple(fc.constantFrom(...NEWEST_IDS), fc.subarray(["parent", "source-locations"]), optional(fc.constantFrom("true", "false", "TRUE")))
         .map(([id, select, escalated]) => `objects/${id}/callees${form(pairsOf([["select", select], ["includeEscalated", escalated]]))}`),
