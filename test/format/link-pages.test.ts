@@ -1,12 +1,6 @@
 // @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC, damaged pages refused, and one object's links cost a page.
-import { createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileAnalysis } from "../../build/compile/compile.ts";
-import { generateAnalysis } from "../../build/generate.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api-error.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
@@ -17,22 +11,16 @@ import { objectCallees } from "../../src/query/callees.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
 import { rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
 const OBJECTS = 20_000;
 const PAGED = ["LNKD", "LNKP", "IDXD", "IDXP"];
 let bytes: Uint8Array;
-let folder: string;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), "appstruct-links-"));
-  const path = join(folder, "gen.ndjson");
-  const out = createWriteStream(path);
-  await generateAnalysis(out, { objects: OBJECTS, seed: 11 });
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  bytes = (await compileAnalysis(path, null)).bytes;
+  bytes = await generatedSnapshot(OBJECTS, 11);
 }, 120_000);
-afterAll(() => rm(folder, { recursive: true, force: true }));
 
 /** The same snapshot as a revision 1.1 reader path sees it: no paged links, no paged ids. */
 function withoutPagedLinks(snapshot: Snapshot): Snapshot {

@@ -1,11 +1,5 @@
 // @module The row store (ROWP pages + ROWD directory): rows equal the columns, damaged pages are refused, and answers read pages rather than whole columns.
-import { mkdtemp, rm } from "node:fs/promises";
-import { createWriteStream } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileAnalysis } from "../../build/compile/compile.ts";
-import { generateAnalysis } from "../../build/generate.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
@@ -16,21 +10,15 @@ import { Snapshot, countingSource, memorySource } from "../../src/format/snapsho
 import { findObjects } from "../../src/query/find-objects.ts";
 import { objectRows } from "../../src/query/object-rows.ts";
 import { objectCallees } from "../../src/query/callees.ts";
+import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
 const OBJECTS = 20_000;
 let bytes: Uint8Array;
-let folder: string;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), "appstruct-rows-"));
-  const path = join(folder, "gen.ndjson");
-  const out = createWriteStream(path);
-  await generateAnalysis(out, { objects: OBJECTS, seed: 7 });
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  bytes = (await compileAnalysis(path, null)).bytes;
+  bytes = await generatedSnapshot(OBJECTS, 7);
 }, 120_000);
-afterAll(() => rm(folder, { recursive: true, force: true }));
 
 /** The same snapshot without the row store: what a format 1.0 reader path answers from the columns. */
 function withoutRows(snapshot: Snapshot): Snapshot {
