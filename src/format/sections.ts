@@ -95,7 +95,11 @@ const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
  * A value computed from a model once for several sections (a paged section and its directory, the
  * id order of OBJC and IDXP), kept per model until the last of them is encoded.
  */
-function perModel<T>(compute: (m: SnapshotModel) => T): { of(m: SnapshotModel): T; done(m: SnapshotModel): void } {
+interface PerModel<T> {
+  of(m: SnapshotModel): T;
+  done(m: SnapshotModel): void;
+}
+function perModel<T>(compute: (m: SnapshotModel) => T): PerModel<T> {
   const values = new WeakMap<SnapshotModel, T>();
   return {
     of: (m) => {
@@ -112,11 +116,32 @@ const idOrder = perModel((m) => ranksById(m.objects));
 const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
 
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
-const pagedData = (encode: (m: SnapshotModel) => Uint8Array): SectionCodec<{ byteSize: number }> => ({
+const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
   optional: true,
-  encode: (m) => [encode(m)],
+  encode: (m) => [layout.of(m).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
+});
+
+/**
+ * A paged section's directory, encoded from the same layout as its pages. Written after them, it
+ * releases that layout, and `alsoReleased` (what the layout was computed from).
+ */
+const pageDirectory = <L, D>(
+  blocks: number,
+  layout: PerModel<L>,
+  encode: (layout: L) => Block[],
+  decode: (blocks: Blocks, rows: number) => D,
+  alsoReleased: readonly PerModel<unknown>[] = [],
+): SectionCodec<D> => ({
+  blocks,
+  optional: true,
+  encode: (m) => {
+    const encoded = encode(layout.of(m));
+    for (const released of [layout, ...alsoReleased]) released.done(m);
+    return encoded;
+  },
+  decode: (b, c) => decode(b, rows(c)),
 });
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
@@ -156,41 +181,13 @@ export const SECTIONS = {
   TTAG: trigramIndex("XTAG"),
   TPST: trigramIndex("XPST"),
   // Minor 1: the row store. ROWD says where each page of ROWP lies.
-  ROWP: pagedData((m) => rowPages.of(m).pages),
-  ROWD: {
-    blocks: 4,
-    optional: true,
-    encode: (m) => {
-      const blocks = encodeRowDirectory(rowPages.of(m));
-      rowPages.done(m);
-      return blocks;
-    },
-    decode: (b, c) => new RowDirectory(b, rows(c)),
-  } as SectionCodec<RowDirectory>,
+  ROWP: pagedData(rowPages),
+  ROWD: pageDirectory(4, rowPages, encodeRowDirectory, (b, n) => new RowDirectory(b, n)),
   // Minor 2: links and the id index in pages, so one object's callees or id costs a page, not CALE or OBJC.
-  LNKP: pagedData((m) => linkPages.of(m).pages),
-  LNKD: {
-    blocks: 5,
-    optional: true,
-    encode: (m) => {
-      const blocks = encodeLinkDirectory(linkPages.of(m));
-      linkPages.done(m);
-      return blocks;
-    },
-    decode: (b, c) => new LinkDirectory(b, rows(c)),
-  } as SectionCodec<LinkDirectory>,
-  IDXP: pagedData((m) => idPages.of(m).pages),
-  IDXD: {
-    blocks: 3,
-    optional: true,
-    encode: (m) => {
-      const blocks = encodeIdDirectory(idPages.of(m));
-      idPages.done(m);
-      idOrder.done(m);
-      return blocks;
-    },
-    decode: (b, c) => new IdDirectory(b, rows(c)),
-  } as SectionCodec<IdDirectory>,
+  LNKP: pagedData(linkPages),
+  LNKD: pageDirectory(5, linkPages, encodeLinkDirectory, (b, n) => new LinkDirectory(b, n)),
+  IDXP: pagedData(idPages),
+  IDXD: pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n), [idOrder]),
 } satisfies Record<string, SectionCodec<unknown>>;
 
 export type SectionTag = keyof typeof SECTIONS;
