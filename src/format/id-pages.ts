@@ -43,6 +43,20 @@ export function parseObjectId(id: string): bigint | null {
   return /^(0|[1-9][0-9]{0,18})$/.test(id) ? BigInt(id) : null;
 }
 
+/** Binary search of `wanted` among `count` ids in ascending order (the i-th is idAt(i), of rank rankAt(i)): its rank, or -1. */
+export function rankOfAscendingId(count: number, idAt: (i: number) => bigint, rankAt: (i: number) => number, wanted: bigint): number {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const value = idAt(mid);
+    if (value === wanted) return rankAt(mid);
+    if (value < wanted) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 export class IdDirectory extends PageDirectory {
   readonly firstIds: BigUint64Array;
   private readonly rows: number;
@@ -95,16 +109,7 @@ export class IdPage {
 
   /** The rank of `id`, or -1 when no object has it. */
   rankOf(id: bigint): number {
-    let lo = 0;
-    let hi = this.ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = this.ids[mid];
-      if (value === id) return this.ranks[mid];
-      if (value < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return rankOfAscendingId(this.ids.length, (i) => this.ids[i], (i) => this.ranks[i], id);
   }
 
   get byteSize(): number {

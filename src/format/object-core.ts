@@ -1,7 +1,7 @@
 // @module ObjectCore: ids with their lookup index, and the fixed-width per-object fields (flags, parent, level 5).
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { parseObjectId } from "./id-pages.ts";
+import { parseObjectId, rankOfAscendingId } from "./id-pages.ts";
 import { NONE, type ObjectRecord, type Role } from "./model.ts";
 
 export const EXTERNAL = 1;
@@ -60,16 +60,7 @@ export class ObjectCore {
   rankOf(id: string): number {
     const wanted = parseObjectId(id);
     if (wanted === null) return -1;
-    let lo = 0;
-    let hi = this.count - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = this.ids[this.byId[mid]];
-      if (value === wanted) return this.byId[mid];
-      if (value < wanted) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return rankOfAscendingId(this.count, (i) => this.ids[this.byId[i]], (i) => this.byId[i], wanted);
   }
 
   id(rank: number): string {
