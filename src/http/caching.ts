@@ -1,5 +1,6 @@
 // @module HTTP caching of answers: an ETag derived from the application's published versions and the request, 304 on a match.
 import type { MiddlewareHandler } from "hono";
+import { hex } from "../hex.ts";
 import type { Version } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
 
@@ -22,8 +23,6 @@ function versionsDigest(versions: readonly Version[]): Promise<string> {
   }
   return digest;
 }
-
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Two 32-bit FNV-1a hashes of `text` (different offsets), as 16 hex digits. */
 function fnv64(text: string): string {

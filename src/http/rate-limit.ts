@@ -1,5 +1,6 @@
 // @module Optional rate limiting per API key (or per client address without keys) through a Workers rate-limit binding.
 import { ApiError } from "../api-error.ts";
+import { hex } from "../hex.ts";
 
 /** The shape of a Workers rate-limit binding (`[[ratelimits]]` in wrangler.toml). */
 export interface RateLimiter {
@@ -16,5 +17,5 @@ export async function enforceRateLimit(limiter: RateLimiter, key: string, period
 export async function rateLimitKey(apiKey: string | undefined, clientAddress: string | undefined): Promise<string> {
   if (!apiKey) return `address:${clientAddress ?? "unknown"}`;
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey)));
-  return `key:${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `key:${hex(digest.subarray(0, 16))}`;
 }

@@ -3,12 +3,12 @@ import { ApiError, StorageUnavailableError } from "../api-error.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
+import { hex } from "../hex.ts";
 import { snapshotKey } from "../storage/manifest.ts";
 import { type PublishResult, recordVersion, verifySnapshotSource } from "../storage/publish.ts";
 import { R2Store } from "../storage/r2-store.ts";
 import { type Uploads, stagingKey } from "./uploads.ts";
 
-const hex = (buffer: ArrayBuffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Range reads of `key`, pinned to its ETag. */
 async function objectSource(store: R2Store, key: string): Promise<ByteSource | null> {
@@ -22,7 +22,7 @@ async function objectSha256(bucket: R2Bucket, key: string): Promise<string> {
   if (!object) throw new ApiError("upload_incomplete", `${key} was removed while being published; publish again`);
   const digest = new crypto.DigestStream("SHA-256");
   await object.body.pipeTo(digest);
-  return hex(await digest.digest);
+  return hex(new Uint8Array(await digest.digest));
 }
 
 /**

@@ -3,12 +3,12 @@ import { verifySection } from "../format/container.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import { type ByteSource, Snapshot, memorySource } from "../format/snapshot.ts";
 import type { SnapshotMeta } from "../format/model.ts";
+import { hex } from "../hex.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { MANIFEST_FORMAT, type Manifest, type ManifestVersion, decodeManifest, encodeManifest, manifestKey, snapshotKey, withVersion } from "./manifest.ts";
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
 
 /** Opens `bytes` as a snapshot and checks every section's checksum; throws CorruptSnapshotError otherwise. */
