@@ -49,11 +49,20 @@ export class Blocks {
       check(this.count === expectedCount, `section ${section} has ${this.count} blocks, expected ${expectedCount}`);
   }
 
-  private range(index: number, elementSize: number): [offset: number, length: number] {
+  /**
+   * Where block `index` lies in the section body, as its block table says: for a body read only in
+   * part (its head), whose later blocks are read by range.
+   */
+  extent(index: number): [offset: number, length: number] {
     check(index >= 0 && index < this.count, `section ${this.section} has no block ${index}`);
     const offset = this.view.getUint32(8 + index * 8, true);
     const length = this.view.getUint32(12 + index * 8, true);
     check(offset % ALIGN === 0, `section ${this.section} block ${index} is not aligned`);
+    return [offset, length];
+  }
+
+  private range(index: number, elementSize: number): [offset: number, length: number] {
+    const [offset, length] = this.extent(index);
     check(offset + length <= this.bytes.byteLength, `section ${this.section} block ${index} runs past the section end`);
     check(length % elementSize === 0, `section ${this.section} block ${index} is not a whole number of elements`);
     return [this.bytes.byteOffset + offset, length];

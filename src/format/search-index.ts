@@ -170,8 +170,13 @@ class ColumnKeys implements KeyList {
   }
 }
 
+/** Where a search index's keys are: stored in it, read from a text column, or in key pages of their own (format 1.3: KFUL, KMNG). */
+export type KeySource = "stored" | StringList | "paged";
+
 export class SearchIndex {
-  readonly keys: KeyList;
+  /** The keys, or null when they are in key pages (read through the query layer's PagedKeys). */
+  readonly keys: KeyList | null;
+  readonly keyCount: number;
   readonly offsets: Uint32Array;
   readonly postings: Uint32Array;
   readonly byReversed: Uint32Array;
@@ -182,20 +187,21 @@ export class SearchIndex {
   readonly postingsAreRanks: boolean;
   private readonly storedKeys: StringList | null;
 
-  /** `column`: the text column a column-keyed index reads its keys from; null for a dictionary-keyed one. */
-  constructor(blocks: Blocks, rows: number, what: string, column: StringList | null) {
-    const first = column ? 0 : 2;
-    this.storedKeys = column ? null : new StringList(blocks, 0, `${what} keys`);
+  /** `keys`: "stored" for a dictionary-keyed index, the text column of a column-keyed one, or "paged" for a column-keyed one whose keys have pages of their own. */
+  constructor(blocks: Blocks, rows: number, what: string, keys: KeySource) {
+    const columnKeyed = keys !== "stored";
+    const first = columnKeyed ? 0 : 2;
+    this.storedKeys = columnKeyed ? null : new StringList(blocks, 0, `${what} keys`);
     this.offsets = blocks.u32(first);
     this.postings = blocks.u32(first + 1);
     this.byReversed = blocks.u32(first + 2);
-    const keyCount = this.offsets.length - 1;
+    const keyCount = (this.keyCount = this.offsets.length - 1);
     check(keyCount >= 0, `${what}: posting offsets are empty`);
     if (this.storedKeys) check(this.storedKeys.length === keyCount, `${what}: ${this.storedKeys.length} keys for ${keyCount} posting lists`);
     checkOffsets(this.offsets, keyCount, this.postings.length, `${what} postings`);
     checkBelow(this.postings, rows, `${what} postings`);
-    if (column) {
-      check(column.length === rows, `${what}: its column has ${column.length} rows, expected ${rows}`);
+    if (columnKeyed) {
+      if (keys instanceof StringList) check(keys.length === rows, `${what}: its column has ${keys.length} rows, expected ${rows}`);
       for (let k = 0; k < keyCount; k++) check(this.offsets[k] < this.offsets[k + 1], `${what}: key ${k} has no posting`);
     }
     check(this.byReversed.length === keyCount, `${what}: reversed order does not cover the keys`);
@@ -212,7 +218,9 @@ export class SearchIndex {
           includes: (k, needle) => stored.lowerIncludes(k, needle),
           including: (candidates, needle) => keepHits(candidates, stored.lowerIncludesEach(candidates, needle)),
         }
-      : new ColumnKeys(column!, this.offsets, this.postings, identity);
+      : keys instanceof StringList
+        ? new ColumnKeys(keys, this.offsets, this.postings, identity)
+        : null;
   }
 
   /** Ranks of key `k`, ascending. */
@@ -220,54 +228,9 @@ export class SearchIndex {
     return this.postings.subarray(this.offsets[k], this.offsets[k + 1]);
   }
 
-  /** Index of the first key not below `value` (code-unit order). */
-  lowerBound(value: string): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys.get(mid) < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** [from, to): the keys starting with `prefix`, which are contiguous in code-unit order. */
-  prefixRange(prefix: string): [number, number] {
-    const from = this.lowerBound(prefix);
-    let lo = from;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys.get(mid).startsWith(prefix)) lo = mid + 1;
-      else hi = mid;
-    }
-    return [from, lo];
-  }
-
-  /** Keys ending with `suffix`, via the reversed-key permutation. */
-  suffixKeys(suffix: string): Uint32Array {
-    const wanted = reverseCodeUnits(suffix);
-    const reversedAt = (i: number) => reverseCodeUnits(this.keys.get(this.byReversed[i]));
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (reversedAt(mid) < wanted) lo = mid + 1;
-      else hi = mid;
-    }
-    const from = lo;
-    hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (reversedAt(mid).startsWith(wanted)) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.byReversed.subarray(from, lo);
-  }
-
-  /** Bytes held (for cache accounting): stored or materialized keys and the posting arrays, not the text column a column-keyed index reads. */
+  /** Bytes held (for cache accounting): stored or materialized keys and the posting arrays, not the text column a column-keyed index reads nor its key pages. */
   get byteSize(): number {
-    return (this.storedKeys?.byteSize ?? (this.keys as ColumnKeys).byteSize) + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength;
+    const keys = this.storedKeys?.byteSize ?? (this.keys instanceof ColumnKeys ? this.keys.byteSize : 0);
+    return keys + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength;
   }
 }

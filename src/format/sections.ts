@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 2): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 3): each tag with its encoder and decoder, side by side.
 import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
@@ -9,12 +9,14 @@ import { IdDirectory, encodeIdDirectory, encodeIdPages } from "./id-pages.ts";
 import { LinkDirectory, encodeLinkDirectory, encodeLinkPages } from "./link-pages.ts";
 import { ObjectCore, encodeObjectCore, ranksById } from "./object-core.ts";
 import { RowDirectory, type RowPages, encodeRowDirectory, encodeRowPages } from "./object-rows.ts";
+import { KeyDirectory, encodeKeyDirectory, encodeKeyPages } from "./key-pages.ts";
 import { PostItColumn, encodePostIts } from "./post-its.ts";
 import { SearchIndex, encodeColumnSearchIndex, encodeSearchIndex } from "./search-index.ts";
 import { SourceLocations, encodeSourceLocations } from "./source-locations.ts";
 import { StatusColumn, encodeStatusColumn } from "./status-column.ts";
 import { StringList, encodeStringList } from "./string-list.ts";
 import { LevelGraphs, Taxonomy, encodeLevelGraphs, encodeTaxonomy } from "./taxonomy.ts";
+import { TrigramChunks, encodeTrigramChunks } from "./trigram-chunks.ts";
 import { TrigramIndex, encodeTrigramIndex } from "./trigram-index.ts";
 
 /** What a decoder may consult besides its own bytes: the metadata and already decoded sections. */
@@ -25,6 +27,8 @@ export interface DecodeContext {
   textColumn(tag: "NAME" | "FULL" | "MANG"): Promise<StringList>;
   /** A search index, for the trigram index that serves it. */
   searchIndex(tag: SearchIndexTag): Promise<SearchIndex>;
+  /** Whether the file has section `tag` (a column-keyed index whose keys have pages of their own does not read its column). */
+  has(tag: "KFUL" | "KMNG"): boolean;
 }
 
 interface SectionCodec<T> {
@@ -53,42 +57,6 @@ const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCode
   blocks: 3,
   encode: (m) => encodeDictionaryColumn(column(pick)(m)),
   decode: (b, c) => new DictionaryColumn(b, 0, rows(c), "dictionary column"),
-});
-
-/**
- * The keys each search index encoded, kept per model until its trigram index is encoded (the next
- * sections written), so that sorting a million keys happens once.
- */
-const encodedKeys = new WeakMap<SnapshotModel, Map<string, readonly string[]>>();
-const keepKeys = (m: SnapshotModel, tag: string) => (keys: readonly string[]) => {
-  let byTag = encodedKeys.get(m);
-  if (!byTag) encodedKeys.set(m, (byTag = new Map()));
-  byTag.set(tag, keys);
-};
-
-const searchIndex = (tag: string, pick: (o: ObjectRecord) => string | readonly string[] | null): SectionCodec<SearchIndex> => ({
-  blocks: 5,
-  encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
-  decode: (b, c) => new SearchIndex(b, rows(c), "search index", null),
-});
-/** An index over a nearly unique text column, whose keys are read from that column. */
-const columnSearchIndex = (tag: string, column: "NAME" | "FULL" | "MANG", pick: (o: ObjectRecord) => string): SectionCodec<SearchIndex> => ({
-  blocks: 3,
-  encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
-  decode: async (b, c) => new SearchIndex(b, rows(c), `${column} search index`, await c.textColumn(column)),
-});
-/** The trigram index over the keys of search index `of`. */
-const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
-  blocks: 4,
-  optional: true,
-  encode: (m) => {
-    let keys = encodedKeys.get(m)?.get(of);
-    // Encoded on its own (not right after its search index): group the keys again.
-    if (!keys) SECTIONS[of].encode(m), (keys = encodedKeys.get(m)!.get(of)!);
-    encodedKeys.get(m)!.delete(of);
-    return encodeTrigramIndex(keys);
-  },
-  decode: async (b, c) => new TrigramIndex(b, (await c.searchIndex(of)).keys.length, `${of} trigram index`),
 });
 
 /**
@@ -144,6 +112,75 @@ const pageDirectory = <L, D>(
   decode: (b, c) => decode(b, rows(c)),
 });
 
+/**
+ * The sorted keys each search index encoded, kept per model for the sections encoded from them
+ * (its trigram index, then its key pages), so that sorting a million keys happens once.
+ */
+const encodedKeys = new WeakMap<SnapshotModel, Map<SearchIndexTag, readonly string[]>>();
+const keepKeys = (m: SnapshotModel, tag: SearchIndexTag) => (keys: readonly string[]) => {
+  let byTag = encodedKeys.get(m);
+  if (!byTag) encodedKeys.set(m, (byTag = new Map()));
+  byTag.set(tag, keys);
+};
+/** The keys of search index `of`, as its encoder sorted them (grouped again when it was encoded on its own). */
+const indexKeys = (of: SearchIndexTag): PerModel<readonly string[]> => ({
+  of: (m) => {
+    if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m);
+    return encodedKeys.get(m)!.get(of)!;
+  },
+  done: (m) => void encodedKeys.get(m)?.delete(of),
+});
+
+const searchIndex = (tag: SearchIndexTag, pick: (o: ObjectRecord) => string | readonly string[] | null): SectionCodec<SearchIndex> => ({
+  blocks: 5,
+  encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
+  decode: (b, c) => new SearchIndex(b, rows(c), "search index", "stored"),
+});
+/**
+ * An index over a nearly unique text column, whose keys are read from that column, or, when the
+ * file has them (minor 3), from key pages of their own (`pages`), so that the column is not read.
+ */
+const columnSearchIndex = (tag: SearchIndexTag, column: "NAME" | "FULL" | "MANG", pick: (o: ObjectRecord) => string, pages?: "KFUL" | "KMNG"): SectionCodec<SearchIndex> => ({
+  blocks: 3,
+  encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
+  decode: async (b, c) => new SearchIndex(b, rows(c), `${column} search index`, pages && c.has(pages) ? "paged" : await c.textColumn(column)),
+});
+
+/** The blocks of each trigram index, kept from its encoding until its chunk directory is encoded from them. */
+const trigramBlocks = new WeakMap<SnapshotModel, Map<SearchIndexTag, Block[]>>();
+/** The trigram index over the keys of search index `of`; `keysLater`: key pages follow, which read the keys too. */
+const trigramIndex = (of: SearchIndexTag, keysLater = false): SectionCodec<TrigramIndex> => ({
+  blocks: 4,
+  optional: true,
+  encode: (m) => {
+    const keys = indexKeys(of);
+    const blocks = encodeTrigramIndex(keys.of(m));
+    if (!keysLater) keys.done(m);
+    let byTag = trigramBlocks.get(m);
+    if (!byTag) trigramBlocks.set(m, (byTag = new Map()));
+    byTag.set(of, blocks);
+    return blocks;
+  },
+  decode: async (b, c) => TrigramIndex.whole(b, (await c.searchIndex(of)).keyCount, `${of} trigram index`),
+});
+/** Minor 3: the checksums of trigram index `trigrams` in parts, so readers read its lists by range. */
+const trigramChunks = (of: SearchIndexTag, trigrams: "TNAM" | "TFUL" | "TTYP" | "TPTH" | "TMNG" | "TANN" | "TTAG" | "TPST"): SectionCodec<TrigramChunks> => ({
+  blocks: 2,
+  optional: true,
+  encode: (m) => {
+    const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m) as Block[]);
+    trigramBlocks.get(m)?.delete(of);
+    return encodeTrigramChunks(blocks);
+  },
+  decode: (b) => new TrigramChunks(b, `${trigrams} chunk directory`),
+});
+
+/** Minor 3: the keys of XFUL and XMNG in pages of their own. */
+const fullNameKeys = indexKeys("XFUL");
+const manglingKeys = indexKeys("XMNG");
+const fullNamePages = perModel((m) => encodeKeyPages(fullNameKeys.of(m)));
+const manglingPages = perModel((m) => encodeKeyPages(manglingKeys.of(m)));
+
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
   OBJC: { blocks: 5, encode: (m) => encodeObjectCore(m.objects, idOrder.of(m)), decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
@@ -164,22 +201,35 @@ export const SECTIONS = {
   LGRA: { blocks: 10, encode: encodeLevelGraphs, decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()) } as SectionCodec<LevelGraphs>,
   SLOC: { blocks: 11, encode: (m) => encodeSourceLocations(m.files, m.objects), decode: (b, c) => new SourceLocations(b, rows(c)) } as SectionCodec<SourceLocations>,
   XNAM: columnSearchIndex("XNAM", "NAME", (o) => o.name),
-  XFUL: columnSearchIndex("XFUL", "FULL", (o) => o.fullName),
+  XFUL: columnSearchIndex("XFUL", "FULL", (o) => o.fullName, "KFUL"),
   XTYP: searchIndex("XTYP", (o) => o.type),
   XPTH: searchIndex("XPTH", (o) => o.filePath),
-  XMNG: columnSearchIndex("XMNG", "MANG", (o) => o.mangling),
+  XMNG: columnSearchIndex("XMNG", "MANG", (o) => o.mangling, "KMNG"),
   XANN: searchIndex("XANN", (o) => o.annotations),
   XTAG: searchIndex("XTAG", (o) => o.tags),
   XPST: searchIndex("XPST", (o) => o.postIts.map((p) => p.title)),
   // Minor 1: each trigram index follows its search index, so the encoder's keys are still at hand.
+  // Minor 3: each is followed by its chunk directory, and XFUL's and XMNG's by their key pages.
   TNAM: trigramIndex("XNAM"),
-  TFUL: trigramIndex("XFUL"),
+  CNAM: trigramChunks("XNAM", "TNAM"),
+  TFUL: trigramIndex("XFUL", true),
+  CFUL: trigramChunks("XFUL", "TFUL"),
+  KFUL: pagedData(fullNamePages),
+  DFUL: pageDirectory(5, fullNamePages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KFUL directory"), [fullNameKeys]),
   TTYP: trigramIndex("XTYP"),
+  CTYP: trigramChunks("XTYP", "TTYP"),
   TPTH: trigramIndex("XPTH"),
-  TMNG: trigramIndex("XMNG"),
+  CPTH: trigramChunks("XPTH", "TPTH"),
+  TMNG: trigramIndex("XMNG", true),
+  CMNG: trigramChunks("XMNG", "TMNG"),
+  KMNG: pagedData(manglingPages),
+  DMNG: pageDirectory(5, manglingPages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KMNG directory"), [manglingKeys]),
   TANN: trigramIndex("XANN"),
+  CANN: trigramChunks("XANN", "TANN"),
   TTAG: trigramIndex("XTAG"),
+  CTAG: trigramChunks("XTAG", "TTAG"),
   TPST: trigramIndex("XPST"),
+  CPST: trigramChunks("XPST", "TPST"),
   // Minor 1: the row store. ROWD says where each page of ROWP lies.
   ROWP: pagedData(rowPages),
   ROWD: pageDirectory(4, rowPages, encodeRowDirectory, (b, n) => new RowDirectory(b, n)),
@@ -195,6 +245,13 @@ export type SearchIndexTag = "XNAM" | "XFUL" | "XTYP" | "XPTH" | "XMNG" | "XANN"
 
 /** The trigram index serving each search index. */
 export const TRIGRAMS_OF = { XNAM: "TNAM", XFUL: "TFUL", XTYP: "TTYP", XPTH: "TPTH", XMNG: "TMNG", XANN: "TANN", XTAG: "TTAG", XPST: "TPST" } as const satisfies Record<SearchIndexTag, SectionTag>;
+export type TrigramTag = (typeof TRIGRAMS_OF)[SearchIndexTag];
+
+/** The chunk directory of each trigram index (minor 3). */
+export const CHUNKS_OF = { TNAM: "CNAM", TFUL: "CFUL", TTYP: "CTYP", TPTH: "CPTH", TMNG: "CMNG", TANN: "CANN", TTAG: "CTAG", TPST: "CPST" } as const satisfies Record<TrigramTag, SectionTag>;
+
+/** The key pages and their directory of the column-keyed indexes that have them (minor 3). */
+export const KEY_PAGES_OF = { XFUL: { pages: "KFUL", directory: "DFUL" }, XMNG: { pages: "KMNG", directory: "DMNG" } } as const satisfies Partial<Record<SearchIndexTag, { pages: SectionTag; directory: SectionTag }>>;
 
 /** Whether readers may do without section `tag` (written without the required flag). */
 export function isOptionalSection(tag: SectionTag): boolean {

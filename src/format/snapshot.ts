@@ -90,10 +90,11 @@ export class Snapshot implements DecodeContext {
 
   /**
    * A value derived from parts of the file (a page of rows), kept like a section: in the SectionCache
-   * under `name`, or for this Snapshot's lifetime without one. Its byteSize must not change.
+   * under `name`, or for this Snapshot's lifetime without one. Its byteSize must not change, unless
+   * `fixedSize` is false (a value that keeps what it decodes, re-measured like a section).
    */
-  remember<T extends object>(name: string, load: () => Promise<T>): Promise<T> {
-    if (this.cache) return this.cache.get(this.source.key, name, () => load(), 0, true);
+  remember<T extends object>(name: string, load: () => Promise<T>, fixedSize = true): Promise<T> {
+    if (this.cache) return this.cache.get(this.source.key, name, () => load(), 0, fixedSize);
     let pending = this.decoded.get(name) as Promise<T> | undefined;
     if (!pending) {
       pending = load();
@@ -155,6 +156,7 @@ export class Snapshot implements DecodeContext {
       taxonomy: () => (dependsOn("TAXO"), this.section("TAXO")),
       textColumn: (column) => (dependsOn(column), this.section(column)),
       searchIndex: (index) => (dependsOn(index), this.section(index)),
+      has: (other) => this.has(other),
     };
     return decodeSection(tag, body, context);
   }

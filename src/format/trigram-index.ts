@@ -123,38 +123,76 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
   return [Uint32Array.from(codes), codeCounts, offsets, bytes.slice(0, at)];
 }
 
+/**
+ * Where a TrigramIndex reads posting bytes: spans [from, to) of its posting block, each returned in
+ * an array of its own (or a view of one), in the order asked. A ranged index (format 1.3) reads
+ * them by range, checked against its chunk directory; a whole one has them in memory.
+ */
+export type PostingSpans = (spans: readonly (readonly [from: number, to: number])[]) => Promise<Uint8Array[]>;
+
+/** The table of a trigram index: its first three blocks, without the posting bytes. */
+export interface TrigramTable {
+  codes: Uint32Array;
+  counts: Uint32Array;
+  offsets: Uint32Array;
+}
+
+/** The posting lists of some trigrams, their bytes at hand: what a query reads synchronously once `TrigramIndex.lists` has loaded them. */
+export interface TrigramLists {
+  /** The key indices of `slot`, ascending. Shared: callers must not change it. */
+  keys(slot: number): Uint32Array;
+  /** Whether key `key` is in the bitmap list of `slot`: one bit read, nothing decoded. */
+  has(slot: number, key: number): boolean;
+}
+
 export class TrigramIndex {
   private readonly codes: Uint32Array;
   private readonly counts: Uint32Array;
   private readonly offsets: Uint32Array;
-  private readonly bytes: Uint8Array;
+  /** The posting bytes, when held whole (format 1.1 and 1.2); null when read by range. */
+  private readonly bytes: Uint8Array | null;
+  private readonly spans: PostingSpans | null;
   private readonly keyCount: number;
   private readonly what: string;
   /** Decoded lists by slot, least recently used first (Map order), with their bytes. */
   private readonly decoded = new Map<number, Uint32Array>();
   private decodedBytes = 0;
   private readonly decodedBudget: number;
+  /** Every list's bytes in memory: `lists` answers at once. */
+  private readonly whole: TrigramLists | null;
 
-  /** `keyCount`: the number of keys of the search index this one serves. */
-  constructor(blocks: Blocks, keyCount: number, what: string) {
-    this.codes = blocks.u32(0);
-    this.counts = blocks.u32(1);
-    this.offsets = blocks.u32(2);
-    this.bytes = blocks.u8(3);
+  /** `postings`: the posting block in memory, or how to read spans of it (`postingLength` bytes). `keyCount`: the number of keys of the search index this one serves. */
+  private constructor(table: TrigramTable, postings: Uint8Array | PostingSpans, postingLength: number, keyCount: number, what: string) {
+    ({ codes: this.codes, counts: this.counts, offsets: this.offsets } = table);
+    this.bytes = postings instanceof Uint8Array ? postings : null;
+    this.spans = postings instanceof Uint8Array ? null : postings;
     this.keyCount = keyCount;
     this.what = what;
-    this.decodedBudget = Math.max(DECODED_MIN_BUDGET, Math.min(DECODED_MAX_BUDGET, this.bytes.byteLength / 2));
+    this.decodedBudget = Math.max(DECODED_MIN_BUDGET, Math.min(DECODED_MAX_BUDGET, postingLength / 2));
     const g = this.codes.length;
     check(this.counts.length === g && this.offsets.length === g + 1, `${what}: ${g} trigrams but ${this.counts.length} counts and ${this.offsets.length} offsets`);
     checkBelow(this.codes, TRIGRAM_SPACE, `${what} trigram codes`);
     for (let i = 1; i < g; i++) check(this.codes[i - 1] < this.codes[i], `${what}: trigram codes are not ascending at ${i}`);
-    check(this.offsets[0] === 0 && this.offsets[g] === this.bytes.length, `${what}: posting offsets do not span the posting bytes`);
+    check(this.offsets[0] === 0 && this.offsets[g] === postingLength, `${what}: posting offsets do not span the posting bytes`);
     for (let i = 0; i < g; i++) {
       const count = this.counts[i] & COUNT;
       check(this.offsets[i] < this.offsets[i + 1], `${what}: trigram ${i} has no posting bytes`);
       check(count >= 1 && count <= keyCount, `${what}: trigram ${i} claims ${count} keys of ${keyCount}`);
       if (this.counts[i] & BITMAP) check(this.offsets[i + 1] - this.offsets[i] === Math.ceil(keyCount / 8), `${what}: bitmap list ${i} does not cover the ${keyCount} keys`);
     }
+    const bytes = this.bytes;
+    this.whole = bytes && { keys: (slot) => this.listKeys(slot, bytes, this.offsets[slot]), has: (slot, key) => hasBit(bytes, this.offsets[slot], key) };
+  }
+
+  /** An index whose four blocks are in memory (the whole section). */
+  static whole(blocks: Blocks, keyCount: number, what: string): TrigramIndex {
+    const bytes = blocks.u8(3);
+    return new TrigramIndex({ codes: blocks.u32(0), counts: blocks.u32(1), offsets: blocks.u32(2) }, bytes, bytes.byteLength, keyCount, what);
+  }
+
+  /** An index whose table is in memory and whose `postingLength` posting bytes are read by range through `spans`. */
+  static ranged(table: TrigramTable, postingLength: number, spans: PostingSpans, keyCount: number, what: string): TrigramIndex {
+    return new TrigramIndex(table, spans, postingLength, keyCount, what);
   }
 
   /** The slot of trigram `code`, or -1 when no key contains it. */
@@ -193,23 +231,44 @@ export class TrigramIndex {
     return (this.counts[slot] & BITMAP) !== 0;
   }
 
-  /** Whether key `key` (< K) is in the bitmap list of `slot`: one bit read, nothing decoded. */
-  has(slot: number, key: number): boolean {
-    return (this.bytes[this.offsets[slot] + (key >>> 3)] & (1 << (key & 7))) !== 0;
+  /**
+   * The lists of `slots`, ready to read: at once when the posting bytes are in memory; else the
+   * bytes of those not decoded already (and of every bitmap, which `has` reads) are read by range.
+   */
+  async lists(slots: readonly number[]): Promise<TrigramLists> {
+    if (this.whole) return this.whole;
+    // Lists decoded already are held here, so that decoding the others cannot push them out meanwhile.
+    const held = new Map<number, Uint32Array>();
+    const wanted: number[] = [];
+    for (const slot of new Set(slots)) {
+      const kept = this.isBitmap(slot) ? undefined : this.decoded.get(slot);
+      if (kept) held.set(slot, kept);
+      else wanted.push(slot);
+    }
+    const read = await this.spans!(wanted.map((slot) => [this.offsets[slot], this.offsets[slot + 1]] as const));
+    const bytesOf = new Map(wanted.map((slot, i) => [slot, read[i]]));
+    const bytes = (slot: number) => {
+      const b = bytesOf.get(slot);
+      check(b !== undefined, `${this.what}: list ${slot} was not loaded`);
+      return b;
+    };
+    return { keys: (slot) => held.get(slot) ?? this.listKeys(slot, bytes(slot), 0), has: (slot, key) => hasBit(bytes(slot), 0, key) };
   }
 
   /**
-   * The key indices of `slot`, ascending: decoded on first use (lists are decoded lazily, one per
-   * query trigram), then kept while the budget allows. Shared: callers must not change it.
+   * The key indices of `slot`, decoded from `bytes` at `from` on first use (lists are decoded
+   * lazily, one per query trigram), then kept while the budget allows.
    */
-  keys(slot: number): Uint32Array {
+  private listKeys(slot: number, bytes: Uint8Array, from: number): Uint32Array {
     const kept = this.decoded.get(slot);
     if (kept) {
       this.decoded.delete(slot);
       this.decoded.set(slot, kept);
       return kept;
     }
-    const keys = this.counts[slot] & BITMAP ? this.bitmapKeys(slot) : this.varintKeys(slot);
+    const length = this.offsets[slot + 1] - this.offsets[slot];
+    check(bytes.length - from >= length, `${this.what}: list ${slot} is ${bytes.length - from} bytes, expected ${length}`);
+    const keys = this.counts[slot] & BITMAP ? this.bitmapKeys(slot, bytes, from, from + length) : this.varintKeys(slot, bytes, from, from + length);
     this.keep(slot, keys);
     return keys;
   }
@@ -229,11 +288,9 @@ export class TrigramIndex {
   }
 
   /** Checks cost nothing per key: gaps are non-negative so keys ascend by construction, the last key bounds them all, and the byte count is compared once at the end. */
-  private varintKeys(slot: number): Uint32Array {
-    const bytes = this.bytes;
+  private varintKeys(slot: number, bytes: Uint8Array, from: number, end: number): Uint32Array {
     const out = new Uint32Array(this.counts[slot]);
-    const end = this.offsets[slot + 1];
-    let at = this.offsets[slot];
+    let at = from;
     let key = -1;
     for (let n = 0; n < out.length; n++) {
       if (at >= end) this.malformed(slot);
@@ -257,11 +314,8 @@ export class TrigramIndex {
     check(false, `${this.what}: posting list ${slot} is malformed`);
   }
 
-  private bitmapKeys(slot: number): Uint32Array {
-    const bytes = this.bytes;
+  private bitmapKeys(slot: number, bytes: Uint8Array, from: number, to: number): Uint32Array {
     const out = new Uint32Array(this.counts[slot] & COUNT);
-    const from = this.offsets[slot];
-    const to = this.offsets[slot + 1];
     let n = 0;
     for (let i = from; i < to; i++) {
       for (let byte = bytes[i]; byte; byte &= byte - 1) {
@@ -274,8 +328,13 @@ export class TrigramIndex {
     return out;
   }
 
-  /** Bytes held (for cache accounting), decoded lists kept included. */
+  /** Bytes held (for cache accounting), decoded lists kept included; a ranged index's posting bytes are pages of their own. */
   get byteSize(): number {
-    return this.codes.byteLength + this.counts.byteLength + this.offsets.byteLength + this.bytes.byteLength + this.decodedBytes;
+    return this.codes.byteLength + this.counts.byteLength + this.offsets.byteLength + (this.bytes?.byteLength ?? 0) + this.decodedBytes;
   }
+}
+
+/** Bit `key` of the bitmap list starting at `from` in `bytes`. */
+function hasBit(bytes: Uint8Array, from: number, key: number): boolean {
+  return (bytes[from + (key >>> 3)] & (1 << (key & 7))) !== 0;
 }

@@ -2,9 +2,22 @@
 import { NONE } from "../format/model.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
+import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { FilterName } from "./find-objects.ts";
 import { type Operator, valueMatches } from "./text-match.ts";
+
+/** The column each filter field's values are read from. */
+export const VALUE_COLUMN = {
+  name: ["NAME"],
+  fullname: ["FULL"],
+  mangling: ["MANG"],
+  type: ["TYPE"],
+  filepath: ["FPTH"],
+  annotation: ["ANNO"],
+  tag: ["TAGS"],
+  "post-it": ["PSTI"],
+} as const satisfies Record<FilterName, readonly SectionTag[]>;
 
 /** Whether the object at `rank` has a value of the field matching the filter. */
 export type RankMatcher = (rank: number) => boolean;

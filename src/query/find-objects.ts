@@ -1,12 +1,13 @@
 // @module findObjects: filters combined per semantics.md (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
-import { type SearchIndexTag, type SectionTag, TRIGRAMS_OF } from "../format/sections.ts";
+import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, type SectionTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { type RowField, fieldMatcher, rowMatcher } from "./field-values.ts";
+import { type FieldIndex, fieldIndex } from "./field-index.ts";
+import { type RowField, VALUE_COLUMN, fieldMatcher, rowMatcher } from "./field-values.ts";
 import { objectRows } from "./object-rows.ts";
 import { externalRanks } from "./external-ranks.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
-import { type FieldIndex, type Operator, distinctLower, estimateMatches, matchPage, matchRanks } from "./text-match.ts";
+import { type Operator, distinctLower, estimateMatches, matchPage, matchRanks } from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index each one reads. */
 export const FILTER_INDEX = {
@@ -31,15 +32,17 @@ const ALWAYS_CONTAINS: ReadonlySet<FilterName> = new Set(["tag", "post-it"]);
  */
 const CHECK_CANDIDATES_RATIO = 8;
 
-/** The text column a column-keyed index reads its keys from, loaded with it. */
+/** The text column a column-keyed index reads its keys from, loaded with it (unless the keys have pages of their own). */
 const KEY_COLUMN: Partial<Record<SearchIndexTag, SectionTag>> = { XNAM: "NAME", XFUL: "FULL", XMNG: "MANG" };
 
 /**
  * A filter whose sections (index, key column, trigrams) would take more than this share of the
  * section budget is not matched through them beside another filter: the candidates the others
  * leave are checked on their rows (up to ROW_CHECK_LIMIT of them), else on the field's column alone.
- * One `fullname` filter at 1M objects needs 108 MB of sections (FULL 56, XFUL 11, TFUL 41), which
- * would evict everything the other filters and the next queries use.
+ * In files before format 1.3, one `fullname` filter at 1M objects needs 108 MB of sections (FULL 56,
+ * XFUL 11, TFUL 41), which would evict everything the other filters and the next queries use; from
+ * 1.3 on, its keys and trigram lists are read by page, and it needs XFUL and a few pages.
+ * Likewise a field's column is read to check candidates only if it takes at most this share.
  */
 const LARGE_FILTER_SHARE = 1 / 2;
 /** Candidates checked on their rows at most: each may cost a page read. */
@@ -84,22 +87,21 @@ function requestedFilters(query: FindObjectsQuery): RequestedFilter[] {
   return (Object.entries(query.filters) as [FilterName, string[]][]).map(([name, values]) => ({ name, operator: ALWAYS_CONTAINS.has(name) ? "contains" : query.operator, values }));
 }
 
-/** Stored bytes of the sections matching `filter` through its index would load. */
+/** Stored bytes of the sections matching `filter` through its index would load whole (paged ones count their directory only). */
 function footprint(snapshot: Snapshot, filter: RequestedFilter): number {
   const tag = FILTER_INDEX[filter.name];
-  const tags = [tag, KEY_COLUMN[tag], filter.operator === "contains" ? TRIGRAMS_OF[tag] : undefined];
-  return tags.reduce((sum, t) => sum + (t ? (snapshot.toc.get(t)?.length ?? 0) : 0), 0);
+  const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
+  const keys = paged && snapshot.has(paged.pages) ? paged.directory : KEY_COLUMN[tag];
+  const trigrams = TRIGRAMS_OF[tag];
+  const lists = filter.operator !== "contains" ? undefined : snapshot.has(CHUNKS_OF[trigrams]) ? CHUNKS_OF[trigrams] : trigrams;
+  return [tag, keys, lists].reduce((sum, t) => sum + (t ? (snapshot.toc.get(t)?.length ?? 0) : 0), 0);
 }
 
 async function planFilters(snapshot: Snapshot, filters: readonly RequestedFilter[], universe: number): Promise<PlannedFilter[]> {
   const planned = await Promise.all(
     filters.map(async ({ name, operator, values }) => {
-      const tag = FILTER_INDEX[name];
-      const trigramTag = TRIGRAMS_OF[tag];
-      const useTrigrams = operator === "contains" && snapshot.has(trigramTag);
-      const [index, trigrams] = await Promise.all([snapshot.section(tag), useTrigrams ? snapshot.section(trigramTag) : null]);
-      const field = { index, trigrams };
-      return { name, field, operator, values, estimate: estimateMatches(field, operator, values, universe) };
+      const field = await fieldIndex(snapshot, FILTER_INDEX[name], operator === "contains");
+      return { name, field, operator, values, estimate: await estimateMatches(field, operator, values, universe) };
     }),
   );
   // Most selective first; the query's own order breaks ties, so a plan is deterministic.
@@ -113,14 +115,22 @@ async function checkOnRows(snapshot: Snapshot, candidates: Uint32Array, filters:
   return candidates.filter((_, i) => tests.every((test) => test(rows[i])));
 }
 
+/** Whether the column `fieldMatcher` reads for `filter` fits beside the others (FULL at 1M objects is 56 MB and does not). */
+function columnFits(snapshot: Snapshot, filter: RequestedFilter): boolean {
+  return VALUE_COLUMN[filter.name].reduce((sum, t) => sum + (snapshot.toc.get(t)?.length ?? 0), 0) <= snapshot.budgetBytes * LARGE_FILTER_SHARE;
+}
+
 /** Ranks matching every filter, ascending; null when there is no filter (every object). */
 async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: number): Promise<Uint32Array | null> {
   let matches: Uint32Array | null = null;
   for (const filter of filters) {
-    if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO) {
-      matches = filterRanks(matches, universe, await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)));
+    if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO && (columnFits(snapshot, filter) || (matches.length <= ROW_CHECK_LIMIT && filter.name !== "post-it"))) {
+      // Few candidates against a broad filter: check their own values rather than list every match.
+      matches = columnFits(snapshot, filter)
+        ? filterRanks(matches, universe, await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)))
+        : await checkOnRows(snapshot, matches, [filter as RowFilter]);
     } else {
-      const set = matchRanks(filter.field, filter.operator, filter.values, universe);
+      const set = await matchRanks(filter.field, filter.operator, filter.values, universe);
       matches = matches ? intersectRanks([matches, set]) : set;
     }
     if (matches.length === 0) break;
@@ -146,7 +156,7 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
   if (filters.length === 1 && deferred.length === 0 && query.searchtype === "all") {
     // One filter: its count and page come from its keys, without building every matching rank.
     const [only] = filters;
-    const matched = matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);
+    const matched = await matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);
     return { total: matched.total, page: Array.from(matched.page) };
   }
   let matches = await matchAll(snapshot, filters, universe);

@@ -1,9 +1,15 @@
-// @module loadPages: pages of a paged section (ROWP, LNKP, IDXP) read by range, checked and decoded once, kept in the section cache.
+// @module loadPages: pages of a paged section (ROWP, LNKP, IDXP, KFUL, KMNG, a trigram index's posting chunks) read by range, checked and decoded once, kept in the section cache.
 import { check } from "../format/errors.ts";
 import type { PageDirectory } from "../format/page-directory.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 
-export type PagedTag = "ROWP" | "LNKP" | "IDXP";
+import type { SectionTag } from "../format/sections.ts";
+
+/** Where the pages lie in their section's body. */
+export interface PagesBlock {
+  start: number;
+  length: number;
+}
 
 /** Consecutive missing pages are read together, up to this many bytes in one read. */
 const MAX_RUN_BYTES = 256 * 1024;
@@ -11,14 +17,15 @@ const MAX_RUN_BYTES = 256 * 1024;
 /**
  * Pages `wanted` (ascending, distinct) of section `tag`, decoded by `decode` (which checks them
  * against `directory`). A run of consecutive pages shares one read, made only if one of them is
- * not cached already.
+ * not cached already. The pages are the section's one block, unless `locate` says where they are.
  */
 export async function loadPages<T extends { byteSize: number }>(
   snapshot: Snapshot,
-  tag: PagedTag,
+  tag: SectionTag,
   directory: PageDirectory,
   wanted: ArrayLike<number>,
   decode: (page: number, bytes: Uint8Array) => T,
+  locate: () => Promise<PagesBlock> = () => pagesBlock(snapshot, tag),
 ): Promise<Map<number, T>> {
   const loaded = new Map<number, T>();
   // Cached pages are taken synchronously: a warm answer about 30 objects costs no 30 promises.
@@ -31,7 +38,7 @@ export async function loadPages<T extends { byteSize: number }>(
     else missing.push(p);
   }
   if (missing.length === 0) return loaded;
-  const { start: base, length } = await pagesBlock(snapshot, tag);
+  const { start: base, length } = await locate();
   const { offsets } = directory;
   check(offsets[directory.pageCount] === length, `${tag}: its directory's pages end at ${offsets[directory.pageCount]}, its block at ${length}`);
   const pages = new Map<number, Promise<T>>();
@@ -53,7 +60,7 @@ export async function loadPages<T extends { byteSize: number }>(
 }
 
 /** Offset and length of a paged section's one block (its pages) in its body, from its block table. */
-function pagesBlock(snapshot: Snapshot, tag: PagedTag): Promise<{ start: number; length: number }> {
+function pagesBlock(snapshot: Snapshot, tag: SectionTag): Promise<PagesBlock> {
   return snapshot.remember(`${tag}#blocks`, async () => {
     // The block table of SNAPSHOT-FORMAT.md §6, read alone: count 1, then block 0's offset and length.
     const head = await snapshot.readPart(tag, 0, 16);

@@ -2,16 +2,12 @@
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramAt, trigramsOf } from "../format/trigram-index.ts";
+import type { FieldIndex } from "./field-index.ts";
 import { distinctAscending, intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
+import { type SearchKeys, equalRange, prefixRange, suffixKeys } from "./search-keys.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
 export type Operator = (typeof OPERATORS)[number];
-
-/** A search index with its trigram index (null in files of format 1.0, which then scan keys for `contains`). */
-export interface FieldIndex {
-  index: SearchIndex;
-  trigrams: TrigramIndex | null;
-}
 
 /**
  * A list is intersected only while it is at most this many times longer than the candidates left;
@@ -23,8 +19,9 @@ const INTERSECT_RATIO = 16;
 const MIN_NARROWING = 1 / 8;
 
 /** Ranks of the objects with at least one value of the field matching at least one of `values`. */
-export function matchRanks(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Uint32Array {
-  const sets = distinctLower(values).map((value) => ranksOfKeys(field.index, matchingKeys(field, operator, value), universe));
+export async function matchRanks(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Promise<Uint32Array> {
+  const sets: Uint32Array[] = [];
+  for (const value of distinctLower(values)) sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value), universe));
   return unionRanks(sets, universe);
 }
 
@@ -33,12 +30,12 @@ export function matchRanks(field: FieldIndex, operator: Operator, values: readon
  * on. When the matching keys' postings come in rank order (a name index, whose keys are runs of
  * ranks), both are read off the keys: no array of every match is built.
  */
-export function matchPage(field: FieldIndex, operator: Operator, values: readonly string[], universe: number, skip: number, limit: number): { total: number; page: Uint32Array } {
+export async function matchPage(field: FieldIndex, operator: Operator, values: readonly string[], universe: number, skip: number, limit: number): Promise<{ total: number; page: Uint32Array }> {
   const distinct = distinctLower(values);
-  const keys = distinct.length === 1 ? matchingKeys(field, operator, distinct[0]) : null;
+  const keys = distinct.length === 1 ? await matchingKeys(field, operator, distinct[0]) : null;
   const ordered = keys && orderedPage(field.index, keys, skip, limit);
   if (ordered) return ordered;
-  const all = keys ? ranksOfKeys(field.index, keys, universe) : matchRanks(field, operator, values, universe);
+  const all = keys ? ranksOfKeys(field.index, keys, universe) : await matchRanks(field, operator, values, universe);
   const end = Math.min(all.length, skip + limit);
   return { total: all.length, page: all.slice(Math.min(skip, end), end) };
 }
@@ -80,18 +77,18 @@ function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, 
  * Exact for `equals`; posting sums for `startswith`/`endswith`; for `contains`, the rarest trigram's
  * keys times the postings per key, or every object when only a scan can tell.
  */
-export function estimateMatches(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): number {
-  const { index, trigrams } = field;
-  const perKey = index.keys.length ? index.postings.length / index.keys.length : 0;
+export async function estimateMatches(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Promise<number> {
+  const { index, keys, trigrams } = field;
+  const perKey = index.keyCount ? index.postings.length / index.keyCount : 0;
   let total = 0;
   for (const value of distinctLower(values)) {
     if (operator === "equals" || operator === "startswith") {
-      const [from, to] = operator === "equals" ? equalRange(index, value) : index.prefixRange(value);
+      const [from, to] = operator === "equals" ? await equalRange(keys, value) : await prefixRange(keys, value);
       total += index.offsets[to] - index.offsets[from];
     } else if (operator === "endswith") {
-      for (const k of index.suffixKeys(value)) total += index.offsets[k + 1] - index.offsets[k];
+      for (const k of await suffixKeys(keys, index.byReversed, value)) total += index.offsets[k + 1] - index.offsets[k];
     } else if (trigrams && value.length === 2 && isAscii(value)) {
-      total += Math.min(bigramSlots(trigrams, value).reduce((sum, slot) => sum + trigrams.count(slot), 0), index.keys.length) * perKey;
+      total += Math.min(bigramSlots(trigrams, value).reduce((sum, slot) => sum + trigrams.count(slot), 0), index.keyCount) * perKey;
     } else if (trigrams && value.length >= 3) {
       let rarest = Infinity;
       for (const code of trigramsOf(value)) {
@@ -122,34 +119,22 @@ export function distinctLower(values: readonly string[]): string[] {
   return [...new Set(values.map((v) => v.toLowerCase()))];
 }
 
-function equalRange(index: SearchIndex, value: string): [number, number] {
-  const k = index.lowerBound(value);
-  return k < index.keys.length && index.keys.get(k) === value ? [k, k + 1] : [k, k];
-}
-
 /** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`; possibly a kept trigram list: read only. */
-function matchingKeys(field: FieldIndex, operator: Operator, value: string): ArrayLike<number> {
-  const { index, trigrams } = field;
+async function matchingKeys(field: FieldIndex, operator: Operator, value: string): Promise<ArrayLike<number>> {
+  const { index, keys, trigrams } = field;
   switch (operator) {
     case "equals":
     case "startswith": {
-      const [from, to] = operator === "equals" ? equalRange(index, value) : index.prefixRange(value);
+      const [from, to] = operator === "equals" ? await equalRange(keys, value) : await prefixRange(keys, value);
       return Uint32Array.from({ length: to - from }, (_, i) => from + i);
     }
     case "endswith":
-      return index.suffixKeys(value);
+      return suffixKeys(keys, index.byReversed, value);
     case "contains":
-      if (trigrams && value.length >= 3) return trigramKeys(index, trigrams, value);
-      if (trigrams && value.length === 2 && isAscii(value)) return bigramKeys(index, trigrams, value) ?? scanKeys(index, value);
-      return scanKeys(index, value);
+      if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value);
+      if (trigrams && value.length === 2 && isAscii(value)) return (await bigramKeys(keys, trigrams, value)) ?? keys.scan((key) => key.includes(value));
+      return keys.scan((key) => key.includes(value));
   }
-}
-
-function scanKeys(index: SearchIndex, value: string): number[] {
-  const keys = index.keys.all();
-  const out: number[] = [];
-  for (let k = 0; k < keys.length; k++) if (keys[k].includes(value)) out.push(k);
-  return out;
 }
 
 /**
@@ -162,7 +147,7 @@ function scanKeys(index: SearchIndex, value: string): number[] {
  * together, so the next lists would remove as little. A bitmap list costs one bit test per
  * candidate: every one is applied.
  */
-function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array {
+async function trigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: string): Promise<Uint32Array> {
   const positions = new Map<number, number[]>();
   for (let at = 0; at + 3 <= value.length; at++) {
     const slot = trigrams.slot(trigramAt(value, at));
@@ -170,7 +155,10 @@ function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string):
     positions.set(slot, [...(positions.get(slot) ?? []), at]);
   }
   const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
-  let candidates = trigrams.keys(rarest);
+  // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
+  const worthReading = (slot: number) => slot === rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= trigrams.count(rarest) * INTERSECT_RATIO;
+  const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
+  let candidates = lists.keys(rarest);
   const distance = (slot: number) => Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
   const eligible = (slot: number) => !trigrams.isBitmap(slot) && trigrams.count(slot) <= candidates.length * INTERSECT_RATIO;
   const second = rest.filter(eligible).sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
@@ -180,7 +168,7 @@ function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string):
     if (candidates.length === 0) break;
     if (trigrams.isBitmap(slot)) bitmaps.push(slot);
     else if (narrowing && eligible(slot)) {
-      const narrowed = intersectTwo(candidates, trigrams.keys(slot));
+      const narrowed = intersectTwo(candidates, lists.keys(slot));
       narrowing = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
       candidates = narrowed;
     }
@@ -189,13 +177,13 @@ function trigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string):
     const inAll = new Uint32Array(candidates.length);
     let n = 0;
     next: for (let i = 0; i < candidates.length; i++) {
-      for (let b = 0; b < bitmaps.length; b++) if (!trigrams.has(bitmaps[b], candidates[i])) continue next;
+      for (let b = 0; b < bitmaps.length; b++) if (!lists.has(bitmaps[b], candidates[i])) continue next;
       inAll[n++] = candidates[i];
     }
     candidates = inAll.subarray(0, n);
   }
   // One ASCII trigram is exact: its list is the answer.
-  return value.length === 3 && isAscii(value) ? candidates : index.keys.including(candidates, lowerNeedle(value));
+  return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
 }
 
 /**
@@ -222,19 +210,20 @@ function bigramSlots(trigrams: TrigramIndex, value: string): number[] {
  * together are longer than half the keys: a scan is then cheaper. The lists are united on a bitmap
  * of the keys, so none is copied or sorted.
  */
-function bigramKeys(index: SearchIndex, trigrams: TrigramIndex, value: string): Uint32Array | null {
+async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: string): Promise<Uint32Array | null> {
   const slots = bigramSlots(trigrams, value);
-  if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > index.keys.length / 2) return null;
-  const words = new Uint32Array((index.keys.length + 31) >>> 5);
+  if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > keys.length / 2) return null;
+  const words = new Uint32Array((keys.length + 31) >>> 5);
   const needle = lowerNeedle(value);
+  const lists = await trigrams.lists(slots);
   for (const slot of slots) {
-    const keys = trigrams.keys(slot);
+    const listed = lists.keys(slot);
     // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
-    const listed = trigrams.code(slot) < ASCII_SPACE ? keys : index.keys.including(keys, needle);
-    for (let i = 0; i < listed.length; i++) words[listed[i] >>> 5] |= 1 << (listed[i] & 31);
+    const holding = trigrams.code(slot) < ASCII_SPACE ? listed : await keys.including(listed, needle);
+    for (let i = 0; i < holding.length; i++) words[holding[i] >>> 5] |= 1 << (holding[i] & 31);
   }
-  const exact = index.lowerBound(value);
-  if (exact < index.keys.length && index.keys.get(exact) === value) words[exact >>> 5] |= 1 << (exact & 31);
+  const [exact, end] = await equalRange(keys, value);
+  if (exact < end) words[exact >>> 5] |= 1 << (exact & 31);
   return ranksOfBitmap(words);
 }
 

@@ -1,0 +1,166 @@
+// @module SearchKeys: the sorted keys of a search index as text filters read them, whether held in memory or in key pages read by range (format 1.3).
+import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
+import type { KeyList } from "../format/search-index.ts";
+import { reverseCodeUnits } from "../format/search-index.ts";
+import type { SectionTag } from "../format/sections.ts";
+import type { Snapshot } from "../format/snapshot.ts";
+import type { LowerNeedle } from "../format/string-list.ts";
+import { loadPages } from "./pages.ts";
+
+/** Keys in code-unit order, distinct; asynchronous, since keys in pages may have to be read first. */
+export interface SearchKeys {
+  readonly length: number;
+  /** Index of the first key not below `value`. */
+  lowerBound(value: string): Promise<number>;
+  /** Index of the first key from `from` on that does not start with `prefix` (those that do are contiguous). */
+  prefixEnd(prefix: string, from: number): Promise<number>;
+  /** The keys at indices `ks`. */
+  keysAt(ks: ArrayLike<number>): Promise<string[]>;
+  /** The keys of `candidates` (ascending) that contain `needle`, in a new array. */
+  including(candidates: Uint32Array, needle: LowerNeedle): Promise<Uint32Array>;
+  /** The indices of the keys passing `test`, ascending: every key is read. */
+  scan(test: (key: string) => boolean): Promise<number[]>;
+}
+
+/** [from, to): the keys starting with `prefix`. */
+export async function prefixRange(keys: SearchKeys, prefix: string): Promise<[number, number]> {
+  const from = await keys.lowerBound(prefix);
+  return [from, await keys.prefixEnd(prefix, from)];
+}
+
+/** [from, to): the key equal to `value`, or an empty range. */
+export async function equalRange(keys: SearchKeys, value: string): Promise<[number, number]> {
+  const k = await keys.lowerBound(value);
+  return k < keys.length && (await keys.keysAt([k]))[0] === value ? [k, k + 1] : [k, k];
+}
+
+/** Indices of the keys ending with `suffix`, through `byReversed` (key indices ordered by reversed key). */
+export async function suffixKeys(keys: SearchKeys, byReversed: Uint32Array, suffix: string): Promise<Uint32Array> {
+  const wanted = reverseCodeUnits(suffix);
+  const reversedAt = async (i: number) => reverseCodeUnits((await keys.keysAt([byReversed[i]]))[0]);
+  let lo = 0;
+  let hi = byReversed.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((await reversedAt(mid)) < wanted) lo = mid + 1;
+    else hi = mid;
+  }
+  const from = lo;
+  hi = byReversed.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((await reversedAt(mid)).startsWith(wanted)) lo = mid + 1;
+    else hi = mid;
+  }
+  return byReversed.subarray(from, lo);
+}
+
+/** The first index in [lo, hi) where `test` fails, for a test true on a prefix of the range. */
+function firstFailing(lo: number, hi: number, test: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (test(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Keys held in memory (a stored list, or a column): every answer at once. */
+export function memoryKeys(list: KeyList): SearchKeys {
+  return {
+    length: list.length,
+    lowerBound: async (value) => firstFailing(0, list.length, (k) => list.get(k) < value),
+    prefixEnd: async (prefix, from) => firstFailing(from, list.length, (k) => list.get(k).startsWith(prefix)),
+    keysAt: async (ks) => Array.from(ks, (k) => list.get(k)),
+    including: async (candidates, needle) => list.including(candidates, needle),
+    scan: async (test) => {
+      const all = list.all();
+      const out: number[] = [];
+      for (let k = 0; k < all.length; k++) if (test(all[k])) out.push(k);
+      return out;
+    },
+  };
+}
+
+/** Pages loaded together at most, when an answer needs many: about 2 MB of keys at once. */
+const PAGES_AT_ONCE = 128;
+
+/** Keys in pages (KFUL, KMNG): a search reads its page through the directory's first keys; a check reads its candidates' pages. */
+export class PagedKeys implements SearchKeys {
+  readonly length: number;
+  private readonly snapshot: Snapshot;
+  private readonly tag: SectionTag;
+  private readonly directory: KeyDirectory;
+
+  constructor(snapshot: Snapshot, tag: SectionTag, directory: KeyDirectory) {
+    this.snapshot = snapshot;
+    this.tag = tag;
+    this.directory = directory;
+    this.length = directory.keyCount;
+  }
+
+  private async pages(wanted: ArrayLike<number>): Promise<Map<number, KeyPage>> {
+    return loadPages(this.snapshot, this.tag, this.directory, wanted, (p, bytes) => this.directory.decodePage(p, bytes));
+  }
+
+  private async page(p: number): Promise<KeyPage> {
+    return (await this.pages([p])).get(p)!;
+  }
+
+  async lowerBound(value: string): Promise<number> {
+    const p = this.directory.lastPageWhere((first) => first < value);
+    if (p < 0) return 0;
+    const { keys } = await this.page(p);
+    return this.directory.firstKeys[p] + firstFailing(0, keys.length, (i) => keys[i] < value);
+  }
+
+  async prefixEnd(prefix: string, from: number): Promise<number> {
+    // Below the prefix or starting with it: true for a prefix of all keys, whose end is the answer.
+    const before = (key: string) => key < prefix || key.startsWith(prefix);
+    const p = this.directory.lastPageWhere(before);
+    if (p < 0) return from;
+    const { keys } = await this.page(p);
+    return Math.max(from, this.directory.firstKeys[p] + firstFailing(0, keys.length, (i) => before(keys[i])));
+  }
+
+  async keysAt(ks: ArrayLike<number>): Promise<string[]> {
+    const pageOf = Array.from(ks, (k) => this.directory.pageOfKey(k));
+    const pages = await this.pages([...new Set(pageOf)].sort((a, b) => a - b));
+    return pageOf.map((p, i) => pages.get(p)!.keys[ks[i] - this.directory.firstKeys[p]]);
+  }
+
+  async including(candidates: Uint32Array, needle: LowerNeedle): Promise<Uint32Array> {
+    const out = new Uint32Array(candidates.length);
+    let n = 0;
+    for (let i = 0; i < candidates.length; ) {
+      // Candidates ascend, so their pages do: take those of the next PAGES_AT_ONCE pages.
+      const wanted: number[] = [];
+      let j = i;
+      for (; j < candidates.length; j++) {
+        const p = this.directory.pageOfKey(candidates[j]);
+        if (p !== wanted[wanted.length - 1]) {
+          if (wanted.length === PAGES_AT_ONCE) break;
+          wanted.push(p);
+        }
+      }
+      const pages = await this.pages(wanted);
+      for (let c = i, w = 0; c < j; c++) {
+        const k = candidates[c];
+        while (k >= this.directory.firstKeys[wanted[w] + 1]) w++;
+        if (pages.get(wanted[w])!.keys[k - this.directory.firstKeys[wanted[w]]].includes(needle.text)) out[n++] = k;
+      }
+      i = j;
+    }
+    return out.slice(0, n);
+  }
+
+  async scan(test: (key: string) => boolean): Promise<number[]> {
+    const out: number[] = [];
+    for (let from = 0; from < this.directory.pageCount; from += PAGES_AT_ONCE) {
+      const wanted = Array.from({ length: Math.min(PAGES_AT_ONCE, this.directory.pageCount - from) }, (_, i) => from + i);
+      const pages = await this.pages(wanted);
+      for (const p of wanted) pages.get(p)!.keys.forEach((key, i) => test(key) && out.push(this.directory.firstKeys[p] + i));
+    }
+    return out;
+  }
+}
