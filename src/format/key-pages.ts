@@ -27,55 +27,61 @@ export interface EncodedKeyPages {
   crcs: Uint32Array;
 }
 
-/** Code units key `b` shares with its predecessor `a`, never ending between the halves of a surrogate pair. */
-function sharedPrefix(a: string, b: string): number {
+/** Bytes the UTF-8 key `b` shares with its predecessor `a`, never ending inside a character. */
+function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (i > 0 && (b.charCodeAt(i - 1) & 0xfc00) === 0xd800) i--;
+  while (i < n && a[i] === b[i]) i++;
+  // A continuation byte (10xxxxxx) after the prefix: the prefix ends inside a character.
+  while (i > 0 && i < b.length && (b[i] & 0xc0) === 0x80) i--;
   return i;
 }
 
 /**
- * A page of n keys: varint n; per key, varint code units shared with the previous key (0 for the
- * first) and varint code units of its suffix; then the suffixes, concatenated, in UTF-8.
+ * A page of n keys: varint n; per key, varint bytes of UTF-8 shared with the previous key (0 for
+ * the first) and varint bytes of its suffix; then the suffixes, concatenated.
  */
-function encodePage(keys: readonly string[]): Uint8Array {
+function encodePage(keys: readonly Uint8Array[]): Uint8Array {
   const header = new VarintWriter();
   header.put(keys.length);
-  let suffixes = "";
-  for (let i = 0; i < keys.length; i++) {
-    const shared = i === 0 ? 0 : sharedPrefix(keys[i - 1], keys[i]);
-    header.put(shared);
-    header.put(keys[i].length - shared);
-    suffixes += keys[i].slice(shared);
-  }
+  let suffixBytes = 0;
+  const shared = keys.map((key, i) => {
+    const s = i === 0 ? 0 : sharedPrefix(keys[i - 1], key);
+    header.put(s);
+    header.put(key.length - s);
+    suffixBytes += key.length - s;
+    return s;
+  });
   const head = header.slice();
-  const text = encoder.encode(suffixes);
-  const page = new Uint8Array(head.length + text.length);
+  const page = new Uint8Array(head.length + suffixBytes);
   page.set(head);
-  page.set(text, head.length);
+  let at = head.length;
+  keys.forEach((key, i) => {
+    page.set(key.subarray(shared[i]), at);
+    at += key.length - shared[i];
+  });
   return page;
 }
 
-/** Pages of `keys` (sorted, distinct), each closed once it reaches KEY_PAGE_BYTES. */
+/** Pages of `keys` (sorted, distinct), each closed once its suffixes and lengths reach KEY_PAGE_BYTES. */
 export function encodeKeyPages(keys: readonly string[]): EncodedKeyPages {
   const out = new PageWriter();
   const firstKeys: number[] = [];
   const firstStrings: string[] = [];
   let from = 0;
+  let previous: Uint8Array = new Uint8Array(0);
   while (from < keys.length) {
-    // Estimate a page's size as we go (suffix code units plus two bytes of varints), then encode it.
-    let to = from;
+    const page: Uint8Array[] = [];
     let bytes = 0;
-    while (to < keys.length && bytes < KEY_PAGE_BYTES) {
-      bytes += keys[to].length - (to === from ? 0 : sharedPrefix(keys[to - 1], keys[to])) + 2;
-      to++;
+    while (from + page.length < keys.length && bytes < KEY_PAGE_BYTES) {
+      const key = encoder.encode(keys[from + page.length]);
+      bytes += key.length - (page.length === 0 ? 0 : sharedPrefix(previous, key)) + 2;
+      page.push((previous = key));
     }
     firstKeys.push(from);
     firstStrings.push(keys[from]);
-    out.add(encodePage(keys.slice(from, to)));
-    from = to;
+    out.add(encodePage(page));
+    from += page.length;
   }
   firstKeys.push(keys.length);
   return { firstKeys: Uint32Array.from(firstKeys), firstStrings, ...out.finish() };
@@ -86,15 +92,110 @@ export function encodeKeyDirectory(pages: EncodedKeyPages): Block[] {
   return [pages.firstKeys, pages.offsets, pages.crcs, ...encodeStringList(pages.firstStrings)];
 }
 
-/** The keys of one page, decoded. */
-export class KeyPage {
-  readonly keys: readonly string[];
-  readonly byteSize: number;
+/** Pages a directory keeps decoded to strings (about 0.7 MB of fullNames). */
+const DECODED_PAGES = 32;
 
-  constructor(keys: readonly string[], chars: number) {
-    this.keys = keys;
-    this.byteSize = 64 + keys.length * 8 + decodedStringsBytes(keys.length, chars);
+/** Heap bytes of decoded keys: one or two bytes per code unit and an object each. */
+function stringsBytes(keys: readonly string[]): number {
+  let chars = 0;
+  for (const key of keys) chars += key.length;
+  return decodedStringsBytes(keys.length, chars) + keys.length * 8;
+}
+
+/** Grown as needed: the key being rebuilt from its predecessor's prefix and its own suffix. */
+let scratch = new Uint8Array(1024);
+
+/**
+ * One page as read (its bytes, a copy of its own) with its keys' lengths parsed: about its stored
+ * size in memory, so that every page of a 1M-key index fits the section budget, where decoded
+ * strings would take four times as much. Keys are rebuilt as they are read.
+ */
+export class KeyPage {
+  readonly count: number;
+  private readonly bytes: Uint8Array;
+  private readonly shared: Uint32Array;
+  private readonly suffixes: Uint32Array;
+  private readonly textStart: number;
+
+  constructor(bytes: Uint8Array, count: number, shared: Uint32Array, suffixes: Uint32Array, textStart: number) {
+    this.bytes = bytes;
+    this.count = count;
+    this.shared = shared;
+    this.suffixes = suffixes;
+    this.textStart = textStart;
   }
+
+  /** Calls `visit(i, key, length)` for keys 0 … `to` − 1, with key i's UTF-8 in `key[0, length)` (a shared buffer, valid during the call). */
+  private rebuild(to: number, visit: (i: number, key: Uint8Array, length: number) => void): void {
+    let at = this.textStart;
+    let length = 0;
+    for (let i = 0; i < to; i++) {
+      const total = this.shared[i] + this.suffixes[i];
+      if (total > scratch.length) {
+        const bigger = new Uint8Array(Math.max(total, scratch.length * 2));
+        bigger.set(scratch.subarray(0, length));
+        scratch = bigger;
+      }
+      scratch.set(this.bytes.subarray(at, at + this.suffixes[i]), this.shared[i]);
+      at += this.suffixes[i];
+      length = total;
+      visit(i, scratch, length);
+    }
+  }
+
+  /** Every key, as strings. */
+  keys(): string[] {
+    const out = new Array<string>(this.count);
+    this.rebuild(this.count, (i, key, length) => (out[i] = decodeUtf8(key.subarray(0, length))));
+    return out;
+  }
+
+  /**
+   * The indices, among `wanted` (ascending indices into this page), of the keys whose UTF-8 holds
+   * `needle` (a lower-cased value's UTF-8: keys are lower-cased, and UTF-8 matches as text does).
+   * A key whose first match lies in the prefix it shares with the previous key inherits it, so
+   * only the bytes after that prefix are searched.
+   */
+  including(wanted: ArrayLike<number>, needle: Uint8Array): number[] {
+    const out: number[] = [];
+    const n = needle.length;
+    if (wanted.length === 0) return out;
+    // End of the previous key's first match; -1: none; NaN: unknown (that key was not searched).
+    let firstEnd = Number.NaN;
+    let w = 0;
+    this.rebuild(wanted[wanted.length - 1] + 1, (i, key, length) => {
+      const isWanted = wanted[w] === i;
+      if (isWanted) w++;
+      const shared = this.shared[i];
+      if (firstEnd >= 0 && firstEnd <= shared) {
+        if (isWanted) out.push(i);
+        return;
+      }
+      if (!isWanted && Number.isNaN(firstEnd)) return;
+      // Unknown or no match in the shared prefix: search from where a match could end past it.
+      const from = Number.isNaN(firstEnd) ? 0 : Math.max(0, shared - n + 1);
+      firstEnd = firstMatchEnd(key, length, needle, from);
+      if (isWanted && firstEnd >= 0) out.push(i);
+    });
+    return out;
+  }
+
+  get byteSize(): number {
+    return 96 + this.bytes.byteLength + this.shared.byteLength + this.suffixes.byteLength;
+  }
+}
+
+/** The end of the first occurrence of `needle` in `key[from, length)`, or -1. */
+function firstMatchEnd(key: Uint8Array, length: number, needle: Uint8Array, from: number): number {
+  const n = needle.length;
+  if (n === 0) return 0;
+  const first = needle[0];
+  for (let at = key.indexOf(first, from); at >= 0 && at + n <= length; at = key.indexOf(first, at + 1)) {
+    let k = 1;
+    while (k < n && key[at + k] === needle[k]) k++;
+    if (k === n) return at + n;
+  }
+  return -1;
 }
 
 export class KeyDirectory extends PageDirectory {
@@ -113,6 +214,27 @@ export class KeyDirectory extends PageDirectory {
       check(this.firstKeys[p] < this.firstKeys[p + 1], `${what}: page ${p} holds no key`);
       check(p === 0 || this.firstStrings.get(p - 1) < this.firstStrings.get(p), () => `${what}: first keys do not ascend at page ${p}`);
     }
+  }
+
+  /** Pages decoded to strings for searches, most recently used last: a binary search reads one page, and the next query often the same. */
+  private readonly decoded = new Map<number, readonly string[]>();
+  private decodedBytes = 0;
+
+  /** The keys of page `p` (read as `page`) as strings, kept for the next searches among the last DECODED_PAGES. */
+  keysOf(p: number, page: KeyPage): readonly string[] {
+    let keys = this.decoded.get(p);
+    if (keys) this.decoded.delete(p);
+    else {
+      keys = page.keys();
+      this.decodedBytes += stringsBytes(keys);
+      if (this.decoded.size === DECODED_PAGES) {
+        const [oldest, dropped] = this.decoded.entries().next().value!;
+        this.decoded.delete(oldest);
+        this.decodedBytes -= stringsBytes(dropped);
+      }
+    }
+    this.decoded.set(p, keys);
+    return keys;
   }
 
   /** How many keys the pages hold. */
@@ -142,33 +264,35 @@ export class KeyDirectory extends PageDirectory {
     return lo - 1;
   }
 
-  /** Checks and decodes page `p` (its stored bytes exactly): its key count, first key and order against the directory. */
+  /** Checks page `p` (its stored bytes exactly): its checksum, key count and lengths against the directory; keys are checked as they are rebuilt. */
   decodePage(p: number, bytes: Uint8Array): KeyPage {
     this.verify(p, bytes);
     const reader = new VarintReader(bytes, `${this.what} page ${p}`);
     const n = reader.next();
     check(n === this.firstKeys[p + 1] - this.firstKeys[p], () => `${this.what}: page ${p} holds ${n} keys, its directory says ${this.firstKeys[p + 1] - this.firstKeys[p]}`);
     const shared = new Uint32Array(n);
-    const lengths = new Uint32Array(n);
-    for (let i = 0; i < n; i++) (shared[i] = reader.next()), (lengths[i] = reader.next());
-    const text = decodeUtf8(bytes.subarray(reader.at));
-    const keys = new Array<string>(n);
-    let at = 0;
-    let chars = 0;
+    const suffixes = new Uint32Array(n);
+    let previous = 0;
+    let text = 0;
     for (let i = 0; i < n; i++) {
-      check(shared[i] <= (i === 0 ? 0 : keys[i - 1].length) && at + lengths[i] <= text.length, () => `${this.what}: page ${p} key ${i} is malformed`);
-      const key = (i === 0 ? "" : keys[i - 1].slice(0, shared[i])) + text.slice(at, at + lengths[i]);
-      at += lengths[i];
-      check(i === 0 ? key === this.firstStrings.get(p) : keys[i - 1] < key, () => `${this.what}: page ${p} key ${i} is out of order`);
-      keys[i] = key;
-      chars += key.length;
+      shared[i] = reader.next();
+      suffixes[i] = reader.next();
+      check(shared[i] <= previous && (i > 0 || shared[i] === 0), () => `${this.what}: page ${p} key ${i} shares more than its predecessor holds`);
+      previous = shared[i] + suffixes[i];
+      text += suffixes[i];
     }
-    check(at === text.length, () => `${this.what}: page ${p} has text past its keys`);
+    check(reader.at + text === bytes.length, () => `${this.what}: page ${p} has ${bytes.length - reader.at} bytes of text for ${text}`);
+    // A copy of its own: not holding the rest of a multi-page read.
+    const page = new KeyPage(bytes.slice(), n, shared, suffixes, reader.at);
+    // Order and UTF-8 are checked once, as the page is first read; searches then trust it.
+    const keys = page.keys();
+    check(keys[0] === this.firstStrings.get(p), () => `${this.what}: page ${p} does not start at its directory's first key`);
+    for (let i = 1; i < n; i++) check(keys[i - 1] < keys[i], () => `${this.what}: page ${p} key ${i} is out of order`);
     check(p + 1 === this.pageCount || keys[n - 1] < this.firstStrings.get(p + 1), () => `${this.what}: page ${p} runs past the next page's first key`);
-    return new KeyPage(keys, chars);
+    return page;
   }
 
   override get byteSize(): number {
-    return super.byteSize + this.firstKeys.byteLength + this.firstStrings.byteSize;
+    return super.byteSize + this.firstKeys.byteLength + this.firstStrings.byteSize + this.decodedBytes;
   }
 }

@@ -16,10 +16,8 @@ export interface SearchKeys {
   prefixEnd(prefix: string, from: number): Promise<number>;
   /** The keys at indices `ks`. */
   keysAt(ks: ArrayLike<number>): Promise<string[]>;
-  /** The keys of `candidates` (ascending) that contain `needle`, in a new array. */
-  including(candidates: Uint32Array, needle: LowerNeedle): Promise<Uint32Array>;
-  /** The indices of the keys passing `test`, ascending: every key is read. */
-  scan(test: (key: string) => boolean): Promise<number[]>;
+  /** The keys of `candidates` (ascending), or of every key when null (a scan), that contain `needle`, in a new array. */
+  including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array>;
 }
 
 /** [from, to): the keys starting with `prefix`. */
@@ -72,15 +70,17 @@ export function memoryKeys(list: KeyList): SearchKeys {
     lowerBound: async (value) => firstFailing(0, list.length, (k) => list.get(k) < value),
     prefixEnd: async (prefix, from) => firstFailing(from, list.length, (k) => list.get(k).startsWith(prefix)),
     keysAt: async (ks) => Array.from(ks, (k) => list.get(k)),
-    including: async (candidates, needle) => list.including(candidates, needle),
-    scan: async (test) => {
+    including: async (candidates, needle) => {
+      if (candidates) return list.including(candidates, needle);
       const all = list.all();
       const out: number[] = [];
-      for (let k = 0; k < all.length; k++) if (test(all[k])) out.push(k);
-      return out;
+      for (let k = 0; k < all.length; k++) if (all[k].includes(needle.text)) out.push(k);
+      return Uint32Array.from(out);
     },
   };
 }
+
+const encoder = new TextEncoder();
 
 /** Pages loaded together at most, when an answer needs many: about 2 MB of keys at once. */
 const PAGES_AT_ONCE = 128;
@@ -107,10 +107,15 @@ export class PagedKeys implements SearchKeys {
     return (await this.pages([p])).get(p)!;
   }
 
+  /** The keys of page `p` as strings. */
+  private async keysOf(p: number): Promise<readonly string[]> {
+    return this.directory.keysOf(p, await this.page(p));
+  }
+
   async lowerBound(value: string): Promise<number> {
     const p = this.directory.lastPageWhere((first) => first < value);
     if (p < 0) return 0;
-    const { keys } = await this.page(p);
+    const keys = await this.keysOf(p);
     return this.directory.firstKeys[p] + firstFailing(0, keys.length, (i) => keys[i] < value);
   }
 
@@ -119,48 +124,45 @@ export class PagedKeys implements SearchKeys {
     const before = (key: string) => key < prefix || key.startsWith(prefix);
     const p = this.directory.lastPageWhere(before);
     if (p < 0) return from;
-    const { keys } = await this.page(p);
+    const keys = await this.keysOf(p);
     return Math.max(from, this.directory.firstKeys[p] + firstFailing(0, keys.length, (i) => before(keys[i])));
   }
 
   async keysAt(ks: ArrayLike<number>): Promise<string[]> {
-    const pageOf = Array.from(ks, (k) => this.directory.pageOfKey(k));
-    const pages = await this.pages([...new Set(pageOf)].sort((a, b) => a - b));
-    return pageOf.map((p, i) => pages.get(p)!.keys[ks[i] - this.directory.firstKeys[p]]);
-  }
-
-  async including(candidates: Uint32Array, needle: LowerNeedle): Promise<Uint32Array> {
-    const out = new Uint32Array(candidates.length);
-    let n = 0;
-    for (let i = 0; i < candidates.length; ) {
-      // Candidates ascend, so their pages do: take those of the next PAGES_AT_ONCE pages.
-      const wanted: number[] = [];
-      let j = i;
-      for (; j < candidates.length; j++) {
-        const p = this.directory.pageOfKey(candidates[j]);
-        if (p !== wanted[wanted.length - 1]) {
-          if (wanted.length === PAGES_AT_ONCE) break;
-          wanted.push(p);
-        }
-      }
-      const pages = await this.pages(wanted);
-      for (let c = i, w = 0; c < j; c++) {
-        const k = candidates[c];
-        while (k >= this.directory.firstKeys[wanted[w] + 1]) w++;
-        if (pages.get(wanted[w])!.keys[k - this.directory.firstKeys[wanted[w]]].includes(needle.text)) out[n++] = k;
-      }
-      i = j;
-    }
-    return out.slice(0, n);
-  }
-
-  async scan(test: (key: string) => boolean): Promise<number[]> {
-    const out: number[] = [];
-    for (let from = 0; from < this.directory.pageCount; from += PAGES_AT_ONCE) {
-      const wanted = Array.from({ length: Math.min(PAGES_AT_ONCE, this.directory.pageCount - from) }, (_, i) => from + i);
-      const pages = await this.pages(wanted);
-      for (const p of wanted) pages.get(p)!.keys.forEach((key, i) => test(key) && out.push(this.directory.firstKeys[p] + i));
+    const out = new Array<string>(ks.length);
+    for (let i = 0; i < ks.length; i++) {
+      const p = this.directory.pageOfKey(ks[i]);
+      out[i] = (await this.keysOf(p))[ks[i] - this.directory.firstKeys[p]];
     }
     return out;
+  }
+
+  async including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array> {
+    const { firstKeys, pageCount } = this.directory;
+    const bytes = needle.ascii ?? encoder.encode(needle.text);
+    const out: number[] = [];
+    // Candidates ascend, so their pages do: PAGES_AT_ONCE pages at a time, each searched for its own.
+    let c = 0;
+    for (let from = 0; from < pageCount; ) {
+      const wanted: number[] = [];
+      if (candidates) {
+        for (let i = c; i < candidates.length && wanted.length < PAGES_AT_ONCE; i++) {
+          const p = this.directory.pageOfKey(candidates[i]);
+          if (p !== wanted[wanted.length - 1]) wanted.push(p);
+          // Skip to the first candidate past this page.
+          while (i + 1 < candidates.length && candidates[i + 1] < firstKeys[p + 1]) i++;
+        }
+        if (wanted.length === 0) break;
+      } else for (let p = from; p < Math.min(pageCount, from + PAGES_AT_ONCE); p++) wanted.push(p);
+      const pages = await this.pages(wanted);
+      for (const p of wanted) {
+        const local: number[] = [];
+        if (candidates) for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++) local.push(candidates[c] - firstKeys[p]);
+        else for (let k = 0; k < firstKeys[p + 1] - firstKeys[p]; k++) local.push(k);
+        for (const k of pages.get(p)!.including(local, bytes)) out.push(firstKeys[p] + k);
+      }
+      from = wanted[wanted.length - 1] + 1;
+    }
+    return Uint32Array.from(out);
   }
 }

@@ -132,8 +132,8 @@ async function matchingKeys(field: FieldIndex, operator: Operator, value: string
       return suffixKeys(keys, index.byReversed, value);
     case "contains":
       if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value);
-      if (trigrams && value.length === 2 && isAscii(value)) return (await bigramKeys(keys, trigrams, value)) ?? keys.scan((key) => key.includes(value));
-      return keys.scan((key) => key.includes(value));
+      if (trigrams && value.length === 2 && isAscii(value)) return (await bigramKeys(keys, trigrams, value)) ?? keys.including(null, lowerNeedle(value));
+      return keys.including(null, lowerNeedle(value));
   }
 }
 

@@ -1,0 +1,163 @@
+// @module Key pages (KFUL/DFUL) and trigram chunks (CFUL): hand-worked bytes, round trips, paged keys against keys in memory, reads by range at scale, and corrupt parts refused.
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
+import { crc32 } from "../../src/format/crc32.ts";
+import { decodeSnapshotModel } from "../../src/format/decode.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { KeyDirectory, encodeKeyDirectory, encodeKeyPages } from "../../src/format/key-pages.ts";
+import type { KeyList } from "../../src/format/search-index.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
+import { lowerNeedle } from "../../src/format/string-list.ts";
+import { trigramAt } from "../../src/format/trigram-index.ts";
+import { fieldIndex } from "../../src/query/field-index.ts";
+import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
+import { type SearchKeys, equalRange, memoryKeys, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
+import { generatedSnapshot } from "../support/generated-snapshot.ts";
+import { block, getU32, patchSection, rawSection } from "./snapshot-bytes.ts";
+
+const directoryOf = (keys: readonly string[]) => {
+  const pages = encodeKeyPages(keys);
+  return { pages, directory: new KeyDirectory(new Blocks(encodeBlocks(encodeKeyDirectory(pages)), "DTST", 5), "test keys") };
+};
+const pageBytes = (pages: ReturnType<typeof encodeKeyPages>, p: number) => pages.pages.subarray(pages.offsets[p], pages.offsets[p + 1]);
+const decodeAll = (keys: readonly string[]) => {
+  const { pages, directory } = directoryOf(keys);
+  return Array.from({ length: directory.pageCount }, (_, p) => directory.decodePage(p, pageBytes(pages, p)).keys()).flat();
+};
+/** Keys held in a plain array: the reference the paged keys must agree with. */
+const arrayKeys = (keys: readonly string[]): KeyList => ({
+  length: keys.length,
+  get: (k) => keys[k],
+  all: () => keys,
+  includes: (k, needle) => keys[k].includes(needle.text),
+  including: (candidates, needle) => candidates.filter((k) => keys[k].includes(needle.text)),
+});
+
+describe("key pages", () => {
+  it("front-codes a page as worked out by hand: count, (shared, suffix length) in UTF-8 bytes per key, then the suffixes", () => {
+    const { pages, directory } = directoryOf(["com.acme.a", "com.acme.b", "com.acme.bc", "org.é"]);
+    expect(directory.pageCount).toBe(1);
+    const head = [4, 0, 10, 9, 1, 10, 1, 0, 6]; // "org.é" is 6 bytes
+    expect(Array.from(pageBytes(pages, 0))).toEqual([...head, ...new TextEncoder().encode("com.acme.abcorg.é")]);
+    expect(directory.decodePage(0, pageBytes(pages, 0)).keys()).toEqual(["com.acme.a", "com.acme.b", "com.acme.bc", "org.é"]);
+  });
+
+  it("never splits a character between the shared prefix and the suffix", () => {
+    const keys = ["aé", "aê", "a\u{1F408}", "a\u{1F409}", "a\u{1F409}x"]; // in code-unit order: U+00E9 < U+00EA < U+D83D
+    const { pages } = directoryOf(keys);
+    // é C3 A9 and ê C3 AA share "a" only; 🐈 F0 9F 90 88 and 🐉 F0 9F 90 89 too; a🐉x all 5 bytes of a🐉.
+    expect(Array.from(pageBytes(pages, 0).subarray(0, 11))).toEqual([5, 0, 3, 1, 2, 1, 4, 1, 4, 5, 1]);
+    expect(decodeAll(keys)).toEqual(keys);
+  });
+
+  it("round-trips any sorted distinct keys, across pages, with first keys in the directory (property)", () => {
+    const key = fc.string({ unit: fc.constantFrom("a", "b", "com.", "é", "\u{1F408}", "x".repeat(40)), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { maxLength: 600 }), (raw) => {
+        const keys = [...raw].sort();
+        const { directory } = directoryOf(keys);
+        expect(decodeAll(keys)).toEqual(keys);
+        expect(directory.keyCount).toBe(keys.length);
+        for (let p = 0; p < directory.pageCount; p++) expect(directory.firstKeyOf(p)).toBe(keys[directory.firstKeys[p]]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("refuses a page whose count, order or text disagrees with its directory (checksums recomputed)", () => {
+    const keys = ["alpha", "beta", "gamma"];
+    const { pages, directory } = directoryOf(keys);
+    const bytes = pageBytes(pages, 0).slice();
+    const resealed = (mutate: (b: Uint8Array) => void) => {
+      const b = bytes.slice();
+      mutate(b);
+      // The directory's CRC is made to match, so only the structural checks can refuse.
+      const d = encodeKeyDirectory({ ...pages, crcs: Uint32Array.of(crc32(b)) });
+      return () => new KeyDirectory(new Blocks(encodeBlocks(d), "DTST", 5), "test keys").decodePage(0, b);
+    };
+    expect(() => directory.decodePage(0, bytes.map((x, i) => (i === bytes.length - 1 ? x ^ 1 : x)))).toThrow("test keys: page 0 checksum mismatch");
+    expect(resealed((b) => (b[0] = 2))).toThrow("test keys: page 0 holds 2 keys, its directory says 3");
+    // "beta" → "aeta": below "alpha".
+    expect(resealed((b) => (b[b.length - 9] = 0x61))).toThrow("test keys: page 0 key 1 is out of order");
+  });
+});
+
+describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read by range", () => {
+  let bytes: Uint8Array;
+  let fullNames: string[];
+  beforeAll(async () => {
+    bytes = await generatedSnapshot(20_000, 11);
+    const model = await decodeSnapshotModel(await Snapshot.open(memorySource(bytes)));
+    fullNames = [...new Set(model.objects.map((o) => o.fullName.toLowerCase()))].sort();
+  }, 120_000);
+
+  it("the paged keys answer every search as keys in memory do", async () => {
+    const snapshot = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(1 << 20) });
+    const field = await fieldIndex(snapshot, "XFUL", true);
+    expect(field.index.keys).toBeNull(); // decoded without FULL
+    const paged: SearchKeys = field.keys;
+    const reference = memoryKeys(arrayKeys(fullNames));
+    expect(paged.length).toBe(fullNames.length);
+    expect(((await snapshot.section("DFUL")) as KeyDirectory).pageCount).toBeGreaterThan(50);
+    // Probes: every 97th key, its prefixes and substrings, and values between and beyond the keys.
+    const probes = new Set(["", "a", "zzzz", "~", "com.", "\u{1F408}"]);
+    for (let k = 0; k < fullNames.length; k += 97) {
+      const key = fullNames[k];
+      probes.add(key).add(key.slice(0, 7)).add(key.slice(0, key.length - 1)).add(`${key}!`).add(key.slice(3, 9)).add(key.slice(-6));
+    }
+    for (const probe of probes) {
+      expect(await paged.lowerBound(probe), probe).toBe(await reference.lowerBound(probe));
+      expect(await prefixRange(paged, probe), probe).toEqual(await prefixRange(reference, probe));
+      expect(await equalRange(paged, probe), probe).toEqual(await equalRange(reference, probe));
+      expect(Array.from(await suffixKeys(paged, field.index.byReversed, probe)), probe).toEqual(Array.from(await suffixKeys(reference, field.index.byReversed, probe)));
+    }
+    const every = Uint32Array.from(fullNames.keys());
+    for (const needle of ["service", "get", ".v", "zq"]) expect(Array.from(await paged.including(every, lowerNeedle(needle)))).toEqual(Array.from(await reference.including(every, lowerNeedle(needle))));
+    for (const needle of ["ice.", "s", "\u00e9"]) expect(Array.from(await paged.including(null, lowerNeedle(needle)))).toEqual(fullNames.flatMap((key, k) => (key.includes(needle) ? [k] : [])));
+    const sparse = Uint32Array.from(fullNames.keys()).filter((k) => k % 7 === 3 || k % 500 === 0);
+    expect(Array.from(await paged.including(sparse, lowerNeedle("con")))).toEqual(Array.from(sparse).filter((k) => fullNames[k].includes("con")));
+    expect(await paged.keysAt([0, fullNames.length - 1, 5000])).toEqual([fullNames[0], fullNames[fullNames.length - 1], fullNames[5000]]);
+  });
+
+  it("a fullname filter reads a few pages and lists, not FULL and TFUL whole", async () => {
+    const source = countingSource(memorySource(bytes));
+    const snapshot = await Snapshot.open(source, { sections: new SectionCache(64 << 20) });
+    const whole = rawSection(bytes, "FULL").length + rawSection(bytes, "TFUL").length;
+    const before = source.bytesRead;
+    const needle = fullNames[12_345].slice(-12);
+    const query: FindObjectsQuery = { filters: { fullname: [needle] }, operator: "contains", searchtype: "all", skip: 0, limit: 10 };
+    const answer = await findObjects(snapshot, query);
+    expect(answer.totalObjects).toBeGreaterThan(0);
+    for (const o of answer.objects) expect(o.fullName.toLowerCase()).toContain(needle);
+    // XFUL itself (12 bytes a key) is read whole; FULL and TFUL are not.
+    expect(source.bytesRead - before).toBeLessThan(rawSection(bytes, "XFUL").length + whole / 4);
+    expect(await snapshot.loadedBytes()).toBeLessThan(rawSection(bytes, "XFUL").length + whole / 4);
+  });
+
+  it("refuses a key page, a trigram chunk or a trigram head that does not match its checksum", async () => {
+    const query = (filters: FindObjectsQuery["filters"], operator: FindObjectsQuery["operator"]) => async (b: Uint8Array) =>
+      findObjects(await Snapshot.open(memorySource(b)), { filters, operator, searchtype: "all", skip: 0, limit: 10 });
+    const flipped = (tag: string, at: (body: Uint8Array) => number) => patchSection(bytes, tag, (body) => void (body[at(body)] ^= 0x20));
+    const refusal = async (run: Promise<unknown>) => run.then(() => null, (e: unknown) => e);
+
+    const keyPage = await refusal(query({ fullname: [fullNames[0]] }, "equals")(flipped("KFUL", (body) => block(body, 0).offset + 3)));
+    expect(keyPage).toBeInstanceOf(CorruptSnapshotError);
+    expect((keyPage as Error).message).toBe("KFUL directory: page 0 checksum mismatch");
+
+    // The first byte of the list of the first key's first trigram.
+    const trigram = fullNames[0].slice(0, 3);
+    const tful = rawSection(bytes, "TFUL");
+    const body = bytes.subarray(tful.offset, tful.offset + tful.length);
+    const codes = Array.from({ length: block(body, 0).length / 4 }, (_, i) => getU32(body, 0, i));
+    const listStart = block(body, 3).offset + getU32(body, 2, codes.indexOf(trigramAt(trigram, 0)));
+    const chunk = await refusal(query({ fullname: [trigram] }, "contains")(flipped("TFUL", () => listStart)));
+    expect(chunk).toBeInstanceOf(CorruptSnapshotError);
+    expect((chunk as Error).message).toMatch(/^TFUL chunk directory: page [0-9]+ checksum mismatch$/);
+
+    const head = await refusal(query({ fullname: [trigram] }, "contains")(flipped("TFUL", (body) => block(body, 0).offset)));
+    expect(head).toBeInstanceOf(CorruptSnapshotError);
+    expect((head as Error).message).toBe("TFUL: its head does not match its chunk directory's checksum");
+  });
+});
