@@ -14,6 +14,8 @@ import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** A page is closed once its encoded keys reach this many bytes. */
 export const KEY_PAGE_BYTES = 4096;
+/** Every this many keys, a page stores a key whole (sharing nothing): a reader rebuilds any key from the restart before it, as in LevelDB's blocks. */
+export const KEY_RESTART = 16;
 
 const encoder = new TextEncoder();
 
@@ -46,7 +48,7 @@ function encodePage(keys: readonly Uint8Array[]): Uint8Array {
   header.put(keys.length);
   let suffixBytes = 0;
   const shared = keys.map((key, i) => {
-    const s = i === 0 ? 0 : sharedPrefix(keys[i - 1], key);
+    const s = i % KEY_RESTART === 0 ? 0 : sharedPrefix(keys[i - 1], key);
     header.put(s);
     header.put(key.length - s);
     suffixBytes += key.length - s;
@@ -75,7 +77,7 @@ export function encodeKeyPages(keys: readonly string[]): EncodedKeyPages {
     let bytes = 0;
     while (from + page.length < keys.length && bytes < KEY_PAGE_BYTES) {
       const key = encoder.encode(keys[from + page.length]);
-      bytes += key.length - (page.length === 0 ? 0 : sharedPrefix(previous, key)) + 2;
+      bytes += key.length - (page.length % KEY_RESTART === 0 ? 0 : sharedPrefix(previous, key)) + 2;
       page.push((previous = key));
     }
     firstKeys.push(from);
@@ -116,6 +118,8 @@ export class KeyPage {
   private readonly shared: Uint32Array;
   private readonly suffixes: Uint32Array;
   private readonly textStart: number;
+  /** Where the suffix of each restart key (0, KEY_RESTART, 2·KEY_RESTART …) starts in `bytes`. */
+  private readonly restartAt: Uint32Array;
 
   constructor(bytes: Uint8Array, count: number, shared: Uint32Array, suffixes: Uint32Array, textStart: number) {
     this.bytes = bytes;
@@ -123,79 +127,106 @@ export class KeyPage {
     this.shared = shared;
     this.suffixes = suffixes;
     this.textStart = textStart;
+    this.restartAt = new Uint32Array(Math.ceil(count / KEY_RESTART));
+    for (let i = 0, at = textStart; i < count; at += suffixes[i++]) if (i % KEY_RESTART === 0) this.restartAt[i / KEY_RESTART] = at;
   }
 
-  /** Calls `visit(i, key, length)` for keys 0 … `to` − 1, with key i's UTF-8 in `key[0, length)` (a shared buffer, valid during the call). */
-  private rebuild(to: number, visit: (i: number, key: Uint8Array, length: number) => void): void {
-    let at = this.textStart;
-    let length = 0;
-    for (let i = 0; i < to; i++) {
-      const total = this.shared[i] + this.suffixes[i];
-      if (total > scratch.length) {
-        const bigger = new Uint8Array(Math.max(total, scratch.length * 2));
-        bigger.set(scratch.subarray(0, length));
-        scratch = bigger;
-      }
-      scratch.set(this.bytes.subarray(at, at + this.suffixes[i]), this.shared[i]);
-      at += this.suffixes[i];
-      length = total;
-      visit(i, scratch, length);
+  /** Whether every key is ASCII: its bytes are then its code units. */
+  private get ascii(): boolean {
+    if (this.isAscii === undefined) {
+      let high = 0;
+      for (let i = this.textStart; i < this.bytes.length; i++) high |= this.bytes[i];
+      this.isAscii = high < 0x80;
     }
+    return this.isAscii;
   }
+  private isAscii: boolean | undefined;
 
   /** Every key, as strings. */
   keys(): string[] {
     const out = new Array<string>(this.count);
-    this.rebuild(this.count, (i, key, length) => (out[i] = decodeUtf8(key.subarray(0, length))));
+    const { shared, suffixes } = this;
+    let at = this.textStart;
+    if (this.ascii) {
+      // One string of every suffix, cut by offsets that are code units too.
+      const text = String.fromCharCode.apply(null, this.bytes.subarray(at) as unknown as number[]);
+      let from = 0;
+      for (let i = 0; i < this.count; i++) {
+        out[i] = (i === 0 ? "" : out[i - 1].slice(0, shared[i])) + text.slice(from, from + suffixes[i]);
+        from += suffixes[i];
+      }
+      return out;
+    }
+    const key = this.scratchFor();
+    for (let i = 0; i < this.count; i++) {
+      key.set(this.bytes.subarray(at, at + suffixes[i]), shared[i]);
+      at += suffixes[i];
+      out[i] = decodeUtf8(key.subarray(0, shared[i] + suffixes[i]));
+    }
     return out;
+  }
+
+  /** A buffer long enough for every key of the page. */
+  private scratchFor(): Uint8Array {
+    let longest = 0;
+    for (let i = 0; i < this.count; i++) longest = Math.max(longest, this.shared[i] + this.suffixes[i]);
+    if (scratch.length < longest) scratch = new Uint8Array(Math.max(longest, scratch.length * 2));
+    return scratch;
   }
 
   /**
    * The indices, among `wanted` (ascending indices into this page), of the keys whose UTF-8 holds
    * `needle` (a lower-cased value's UTF-8: keys are lower-cased, and UTF-8 matches as text does).
-   * A key whose first match lies in the prefix it shares with the previous key inherits it, so
-   * only the bytes after that prefix are searched.
+   * A key whose first match lies in the prefix it shares with the previous key (when that one was
+   * searched) inherits it, so only the bytes after that prefix are searched; keys not wanted are
+   * rebuilt but not searched.
    */
   including(wanted: ArrayLike<number>, needle: Uint8Array): number[] {
     const out: number[] = [];
+    const { bytes, shared, suffixes } = this;
     const n = needle.length;
-    if (wanted.length === 0) return out;
-    // End of the previous key's first match; -1: none; NaN: unknown (that key was not searched).
+    const first = needle[0];
+    const key = this.scratchFor();
+    // End of the last key's first match; -1: none; NaN: unknown (that key was not searched).
     let firstEnd = Number.NaN;
-    let w = 0;
-    this.rebuild(wanted[wanted.length - 1] + 1, (i, key, length) => {
-      const isWanted = wanted[w] === i;
-      if (isWanted) w++;
-      const shared = this.shared[i];
-      if (firstEnd >= 0 && firstEnd <= shared) {
-        if (isWanted) out.push(i);
-        return;
+    let at = this.textStart;
+    let i = 0;
+    for (let w = 0; w < wanted.length; w++) {
+      const target = wanted[w];
+      // Far ahead: start again from the restart before it rather than rebuild every key between.
+      const restart = target - (target % KEY_RESTART);
+      if (restart > i) (i = restart), (at = this.restartAt[restart / KEY_RESTART]), (firstEnd = Number.NaN);
+      for (; i <= target; i++) {
+        // Rebuild key i: the previous key's shared bytes stay in place, its suffix follows.
+        const from = shared[i];
+        const length = from + suffixes[i];
+        for (let k = from; k < length; k++) key[k] = bytes[at++];
+        if (firstEnd >= 0 && firstEnd <= from) {
+          if (i === target) out.push(i);
+          continue;
+        }
+        if (i < target) {
+          firstEnd = Number.NaN;
+          continue;
+        }
+        // Unknown, or no match within the shared bytes: search where a match could end past them.
+        let start = firstEnd !== firstEnd ? 0 : Math.max(0, from - n + 1);
+        firstEnd = n === 0 ? 0 : -1;
+        for (; firstEnd < 0 && start + n <= length; start++) {
+          if (key[start] !== first) continue;
+          let k = 1;
+          while (k < n && key[start + k] === needle[k]) k++;
+          if (k === n) firstEnd = start + n;
+        }
+        if (firstEnd >= 0) out.push(i);
       }
-      if (!isWanted && Number.isNaN(firstEnd)) return;
-      // Unknown or no match in the shared prefix: search from where a match could end past it.
-      const from = Number.isNaN(firstEnd) ? 0 : Math.max(0, shared - n + 1);
-      firstEnd = firstMatchEnd(key, length, needle, from);
-      if (isWanted && firstEnd >= 0) out.push(i);
-    });
+    }
     return out;
   }
 
   get byteSize(): number {
-    return 96 + this.bytes.byteLength + this.shared.byteLength + this.suffixes.byteLength;
+    return 96 + this.bytes.byteLength + this.shared.byteLength + this.suffixes.byteLength + this.restartAt.byteLength;
   }
-}
-
-/** The end of the first occurrence of `needle` in `key[from, length)`, or -1. */
-function firstMatchEnd(key: Uint8Array, length: number, needle: Uint8Array, from: number): number {
-  const n = needle.length;
-  if (n === 0) return 0;
-  const first = needle[0];
-  for (let at = key.indexOf(first, from); at >= 0 && at + n <= length; at = key.indexOf(first, at + 1)) {
-    let k = 1;
-    while (k < n && key[at + k] === needle[k]) k++;
-    if (k === n) return at + n;
-  }
-  return -1;
 }
 
 export class KeyDirectory extends PageDirectory {
@@ -277,7 +308,8 @@ export class KeyDirectory extends PageDirectory {
     for (let i = 0; i < n; i++) {
       shared[i] = reader.next();
       suffixes[i] = reader.next();
-      check(shared[i] <= previous && (i > 0 || shared[i] === 0), () => `${this.what}: page ${p} key ${i} shares more than its predecessor holds`);
+      check(shared[i] <= previous, () => `${this.what}: page ${p} key ${i} shares more than its predecessor holds`);
+      check(shared[i] === 0 || i % KEY_RESTART !== 0, () => `${this.what}: page ${p} key ${i} is a restart but shares bytes`);
       previous = shared[i] + suffixes[i];
       text += suffixes[i];
     }

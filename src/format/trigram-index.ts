@@ -141,8 +141,8 @@ export interface TrigramTable {
 export interface TrigramLists {
   /** The key indices of `slot`, ascending. Shared: callers must not change it. */
   keys(slot: number): Uint32Array;
-  /** Whether key `key` is in the bitmap list of `slot`: one bit read, nothing decoded. */
-  has(slot: number, key: number): boolean;
+  /** The bytes of the bitmap list of `slot`: key k is in it when bit `k & 7` of byte `k >>> 3` is set (nothing decoded). */
+  bitmap(slot: number): Uint8Array;
 }
 
 export class TrigramIndex {
@@ -181,7 +181,7 @@ export class TrigramIndex {
       if (this.counts[i] & BITMAP) check(this.offsets[i + 1] - this.offsets[i] === Math.ceil(keyCount / 8), `${what}: bitmap list ${i} does not cover the ${keyCount} keys`);
     }
     const bytes = this.bytes;
-    this.whole = bytes && { keys: (slot) => this.listKeys(slot, bytes, this.offsets[slot]), has: (slot, key) => hasBit(bytes, this.offsets[slot], key) };
+    this.whole = bytes && { keys: (slot) => this.listKeys(slot, bytes, this.offsets[slot]), bitmap: (slot) => bytes.subarray(this.offsets[slot], this.offsets[slot + 1]) };
   }
 
   /** An index whose four blocks are in memory (the whole section). */
@@ -252,7 +252,7 @@ export class TrigramIndex {
       check(b !== undefined, `${this.what}: list ${slot} was not loaded`);
       return b;
     };
-    return { keys: (slot) => held.get(slot) ?? this.listKeys(slot, bytes(slot), 0), has: (slot, key) => hasBit(bytes(slot), 0, key) };
+    return { keys: (slot) => held.get(slot) ?? this.listKeys(slot, bytes(slot), 0), bitmap: bytes };
   }
 
   /**
@@ -332,9 +332,4 @@ export class TrigramIndex {
   get byteSize(): number {
     return this.codes.byteLength + this.counts.byteLength + this.offsets.byteLength + (this.bytes?.byteLength ?? 0) + this.decodedBytes;
   }
-}
-
-/** Bit `key` of the bitmap list starting at `from` in `bytes`. */
-function hasBit(bytes: Uint8Array, from: number, key: number): boolean {
-  return (bytes[from + (key >>> 3)] & (1 << (key & 7))) !== 0;
 }

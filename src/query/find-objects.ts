@@ -7,7 +7,7 @@ import { objectRows } from "./object-rows.ts";
 import { externalRanks } from "./external-ranks.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
-import { type Operator, distinctLower, estimateMatches, matchPage, matchRanks } from "./text-match.ts";
+import { type Operator, distinctLower, estimateMatches, matchPage, matchRanks, matchRanksWithin } from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index each one reads. */
 export const FILTER_INDEX = {
@@ -124,14 +124,14 @@ function columnFits(snapshot: Snapshot, filter: RequestedFilter): boolean {
 async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: number): Promise<Uint32Array | null> {
   let matches: Uint32Array | null = null;
   for (const filter of filters) {
-    if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO && (columnFits(snapshot, filter) || (matches.length <= ROW_CHECK_LIMIT && filter.name !== "post-it"))) {
+    if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO && columnFits(snapshot, filter)) {
       // Few candidates against a broad filter: check their own values rather than list every match.
-      matches = columnFits(snapshot, filter)
-        ? filterRanks(matches, universe, await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)))
-        : await checkOnRows(snapshot, matches, [filter as RowFilter]);
+      matches = filterRanks(matches, universe, await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)));
+    } else if (matches) {
+      // Its index, verifying only keys that hold a candidate left.
+      matches = await matchRanksWithin(filter.field, filter.operator, filter.values, universe, matches);
     } else {
-      const set = await matchRanks(filter.field, filter.operator, filter.values, universe);
-      matches = matches ? intersectRanks([matches, set]) : set;
+      matches = await matchRanks(filter.field, filter.operator, filter.values, universe);
     }
     if (matches.length === 0) break;
   }

@@ -52,6 +52,16 @@ describe("key pages", () => {
     expect(decodeAll(keys)).toEqual(keys);
   });
 
+  it("stores every sixteenth key whole (a restart), so a key is rebuilt from at most 15 before it", () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `key.${String(i).padStart(2, "0")}`);
+    const { pages, directory } = directoryOf(keys);
+    const page = pageBytes(pages, 0);
+    expect(Array.from(page.subarray(1 + 2 * 15, 1 + 2 * 18))).toEqual([5, 1, 0, 6, 5, 1]); // key.15 shares "key.1"; key.16 nothing; key.17 "key.1"
+    const decoded = directory.decodePage(0, page);
+    expect(decoded.including([17], new TextEncoder().encode("y.17"))).toEqual([17]);
+    expect(decoded.including([3, 16, 19], new TextEncoder().encode(".1"))).toEqual([16, 19]);
+  });
+
   it("round-trips any sorted distinct keys, across pages, with first keys in the directory (property)", () => {
     const key = fc.string({ unit: fc.constantFrom("a", "b", "com.", "é", "\u{1F408}", "x".repeat(40)), maxLength: 12 });
     fc.assert(
