@@ -92,10 +92,11 @@ const TAGS = rawSections(compileDocument(petstoreV2).bytes)
  * (ROWP); the columns are read from files of format 1.0, which have none, and by the filter planner
  * when it checks a few candidates against a broad filter, which 13 objects never make it do
  * (test/format covers both); STAT when a status is recomputed against another previous version
- * (history.test.ts). Callees, start/end points and id lookups read the link and id pages (LNKP,
+ * (history.test.ts). FULL and MANG: fullname and mangling filters read their key pages (KFUL,
+ * KMNG: format 1.3). Callees, start/end points and id lookups read the link and id pages (LNKP,
  * IDXP: format 1.2); CALE and CALR only in files of earlier revisions (test/format/link-pages.test.ts).
  */
-const UNREAD = new Set(["PSTI", "LANG", "TYID", "TYPE", "FPTH", "ANNO", "TAGS", "STAT", "CALE", "CALR"]);
+const UNREAD = new Set(["PSTI", "LANG", "TYID", "TYPE", "FPTH", "ANNO", "TAGS", "STAT", "CALE", "CALR", "FULL", "MANG"]);
 
 describe("one corrupt section", () => {
   it("the snapshot has the sections this file expects", () => {
