@@ -31,10 +31,17 @@ async function searchKeys(snapshot: Snapshot, tag: SearchIndexTag, index: Search
   return new PagedKeys(snapshot, paged.pages, directory);
 }
 
-/** A trigram index: whole in files before format 1.3; else its table alone, its lists read by range through its chunk directory. */
+/**
+ * A trigram index read whole takes this share of the section budget at most; a larger one (TFUL,
+ * 41 MB at 1M objects) is read as its table, and its lists by range. One read of a section that fits
+ * serves every later query from memory, without a chunk lookup per list.
+ */
+const WHOLE_TRIGRAMS_SHARE = 1 / 8;
+
+/** A trigram index: whole in files before format 1.3 or when it fits; else its table alone, its lists read by range through its chunk directory. */
 async function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndexTag): Promise<TrigramIndex> {
   const chunksTag = CHUNKS_OF[tag];
-  if (!snapshot.has(chunksTag)) return snapshot.section(tag);
+  if (!snapshot.has(chunksTag) || snapshot.toc.get(tag)!.length <= snapshot.budgetBytes * WHOLE_TRIGRAMS_SHARE) return snapshot.section(tag);
   return snapshot.remember(
     `${tag}#table`,
     async () => {

@@ -131,9 +131,11 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     expect(await paged.keysAt([0, fullNames.length - 1, 5000])).toEqual([fullNames[0], fullNames[fullNames.length - 1], fullNames[5000]]);
   });
 
-  it("a fullname filter reads a few pages and lists, not FULL and TFUL whole", async () => {
+  it("a fullname filter reads a few pages and lists, not FULL and TFUL whole, when TFUL outweighs an eighth of the budget", async () => {
     const source = countingSource(memorySource(bytes));
-    const snapshot = await Snapshot.open(source, { sections: new SectionCache(64 << 20) });
+    const budget = 2 << 20;
+    expect(rawSection(bytes, "TFUL").length).toBeGreaterThan(budget / 8);
+    const snapshot = await Snapshot.open(source, { sections: new SectionCache(budget) });
     const whole = rawSection(bytes, "FULL").length + rawSection(bytes, "TFUL").length;
     const before = source.bytesRead;
     const needle = fullNames[12_345].slice(-12);
@@ -147,8 +149,9 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
   });
 
   it("refuses a key page, a trigram chunk or a trigram head that does not match its checksum", async () => {
+    // A budget of 1 MiB: TFUL (over 128 KiB) is read by range.
     const query = (filters: FindObjectsQuery["filters"], operator: FindObjectsQuery["operator"]) => async (b: Uint8Array) =>
-      findObjects(await Snapshot.open(memorySource(b)), { filters, operator, searchtype: "all", skip: 0, limit: 10 });
+      findObjects(await Snapshot.open(memorySource(b), { sections: new SectionCache(1 << 20) }), { filters, operator, searchtype: "all", skip: 0, limit: 10 });
     const flipped = (tag: string, at: (body: Uint8Array) => number) => patchSection(bytes, tag, (body) => void (body[at(body)] ^= 0x20));
     const refusal = async (run: Promise<unknown>) => run.then(() => null, (e: unknown) => e);
 
