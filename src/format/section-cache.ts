@@ -42,7 +42,8 @@ export interface SectionCacheStats {
 }
 
 interface Entry {
-  readonly key: string;
+  readonly snapshotKey: string;
+  readonly tag: string;
   readonly value: unknown;
   /** Stored length of the section: the size when the value has no byteSize. */
   readonly storedLength: number;
@@ -52,6 +53,9 @@ interface Entry {
   size: number;
   /** A value whose size never changes (a decoded page): not re-measured. */
   readonly fixed: boolean;
+  /** Neighbours in recency order (a linked list: a touch is two unlinks and a link, not a Map re-insertion). */
+  older: Entry | null;
+  newer: Entry | null;
 }
 
 /** Separates a content address from a tag in entry keys; neither contains it. */
@@ -64,8 +68,12 @@ function measure(value: unknown, storedLength: number): number {
 
 export class SectionCache {
   readonly budgetBytes: number;
-  /** Least recently used first: Map iteration follows insertion order, and a touch re-inserts. */
-  private readonly entries = new Map<string, Entry>();
+  /** Entries by snapshot, then tag: a lookup hashes the tag alone, not a 70-character composite key. */
+  private readonly bySnapshot = new Map<string, Map<string, Entry>>();
+  private count = 0;
+  /** Ends of the recency list: `oldest` is evicted first. */
+  private oldest: Entry | null = null;
+  private newest: Entry | null = null;
   private readonly pending = new Map<string, Promise<unknown>>();
   /** The entries that may grow, re-measured at each insertion: thousands of cached pages need not be. */
   private readonly growable = new Set<Entry>();
@@ -86,14 +94,14 @@ export class SectionCache {
    * `fixedSize` says the value never grows (pages), so it is measured once.
    */
   get<T>(snapshotKey: string, tag: string, load: (dependsOn: (tag: string) => void) => Promise<T & Sized>, storedLength = 0, fixedSize = false): Promise<T & Sized> {
-    const key = snapshotKey + SEPARATOR + tag;
-    const entry = this.entries.get(key);
+    const entry = this.find(snapshotKey, tag);
     if (entry) {
       this.hits++;
       if (!entry.fixed) this.remeasure(entry);
       this.touch(entry);
       return Promise.resolve(entry.value as T & Sized);
     }
+    const key = snapshotKey + SEPARATOR + tag;
     const pending = this.pending.get(key);
     if (pending) {
       this.hits++;
@@ -102,8 +110,8 @@ export class SectionCache {
     this.misses++;
     const dependsOn: string[] = [];
     const loading = (async () => {
-      const value = await load((t) => dependsOn.push(snapshotKey + SEPARATOR + t));
-      this.insert(key, value, dependsOn, storedLength, fixedSize);
+      const value = await load((t) => dependsOn.push(t));
+      this.insert(snapshotKey, tag, value, dependsOn, storedLength, fixedSize);
       return value;
     })();
     this.pending.set(key, loading);
@@ -117,7 +125,7 @@ export class SectionCache {
    * needs many small entries (pages) take the cached ones without a promise each.
    */
   peek<T>(snapshotKey: string, tag: string): (T & Sized) | undefined {
-    const entry = this.entries.get(snapshotKey + SEPARATOR + tag);
+    const entry = this.find(snapshotKey, tag);
     if (!entry) return undefined;
     this.hits++;
     if (!entry.fixed) this.remeasure(entry);
@@ -129,36 +137,67 @@ export class SectionCache {
   bytesOf(snapshotKey: string): number {
     this.remeasureAll();
     let total = 0;
-    for (const entry of this.entries.values()) if (entry.key.startsWith(snapshotKey + SEPARATOR)) total += entry.size;
+    for (const entry of this.bySnapshot.get(snapshotKey)?.values() ?? []) total += entry.size;
     return total;
   }
 
   stats(): SectionCacheStats {
     this.remeasureAll();
-    return { budgetBytes: this.budgetBytes, bytes: this.bytes, entries: this.entries.size, hits: this.hits, misses: this.misses, evictions: this.evictions };
+    return { budgetBytes: this.budgetBytes, bytes: this.bytes, entries: this.count, hits: this.hits, misses: this.misses, evictions: this.evictions };
   }
 
-  private insert(key: string, value: unknown, dependsOnKeys: readonly string[], storedLength: number, fixed: boolean): void {
-    const dependsOn = dependsOnKeys.map((d) => this.entries.get(d));
+  private find(snapshotKey: string, tag: string): Entry | undefined {
+    return this.bySnapshot.get(snapshotKey)?.get(tag);
+  }
+
+  private insert(snapshotKey: string, tag: string, value: unknown, dependsOnTags: readonly string[], storedLength: number, fixed: boolean): void {
+    const dependsOn = dependsOnTags.map((d) => this.find(snapshotKey, d));
     // A dependency evicted while this section loaded: the value holds memory no entry would count.
     if (dependsOn.some((d) => d === undefined)) return;
     this.remeasureAll();
-    const old = this.entries.get(key);
+    const old = this.find(snapshotKey, tag);
     if (old) this.evict(old);
-    const entry: Entry = { key, value, storedLength, dependsOn: dependsOn as Entry[], dependents: new Set(), size: measure(value, storedLength), fixed };
+    const entry: Entry = { snapshotKey, tag, value, storedLength, dependsOn: dependsOn as Entry[], dependents: new Set(), size: measure(value, storedLength), fixed, older: null, newer: null };
     for (const d of entry.dependsOn) d.dependents.add(entry);
     if (!fixed) this.growable.add(entry);
-    this.entries.set(key, entry);
+    let tags = this.bySnapshot.get(snapshotKey);
+    if (!tags) this.bySnapshot.set(snapshotKey, (tags = new Map()));
+    tags.set(tag, entry);
+    this.count++;
+    this.link(entry);
     this.bytes += entry.size;
     this.touch(entry);
+  }
+
+  /** Appends `entry` to the recency list as the newest. */
+  private link(entry: Entry): void {
+    entry.older = this.newest;
+    entry.newer = null;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = entry.newer = null;
+  }
+
+  /** Makes `entry` the newest. */
+  private renew(entry: Entry): void {
+    if (this.newest === entry) return;
+    this.unlink(entry);
+    this.link(entry);
   }
 
   /** Marks `entry` and its dependencies most recently used, then evicts others until the budget holds. */
   private touch(entry: Entry): void {
     if (entry.dependsOn.length === 0) {
       // Most entries (pages, most sections) hold nothing else: no walk, and a set only to evict.
-      this.entries.delete(entry.key);
-      this.entries.set(entry.key, entry);
+      this.renew(entry);
       if (this.bytes > this.budgetBytes) this.evictBeyondBudget(new Set([entry]));
       return;
     }
@@ -169,9 +208,13 @@ export class SectionCache {
 
   /** Evicts least recently used entries but `kept` until the budget holds. */
   private evictBeyondBudget(kept: ReadonlySet<Entry>): void {
-    for (const other of this.entries.values()) {
-      if (this.bytes <= this.budgetBytes) break;
-      if (!kept.has(other)) this.evictions += this.evict(other);
+    let other = this.oldest;
+    while (other && this.bytes > this.budgetBytes) {
+      // Skip the kept entries (a few: the one handed out and its dependencies); evicting may unlink dependents further on.
+      while (other && kept.has(other)) other = other.newer;
+      if (!other) break;
+      this.evictions += this.evict(other);
+      other = this.oldest;
     }
   }
 
@@ -179,8 +222,7 @@ export class SectionCache {
   private refresh(entry: Entry, kept: Set<Entry>): void {
     if (kept.has(entry)) return;
     kept.add(entry);
-    this.entries.delete(entry.key);
-    this.entries.set(entry.key, entry);
+    this.renew(entry);
     for (const dependency of entry.dependsOn) this.refresh(dependency, kept);
   }
 
@@ -190,8 +232,12 @@ export class SectionCache {
    * only guards the rule that no cached entry holds an uncounted one.
    */
   private evict(entry: Entry): number {
-    if (this.entries.get(entry.key) !== entry) return 0;
-    this.entries.delete(entry.key);
+    const tags = this.bySnapshot.get(entry.snapshotKey);
+    if (tags?.get(entry.tag) !== entry) return 0;
+    tags.delete(entry.tag);
+    if (tags.size === 0) this.bySnapshot.delete(entry.snapshotKey);
+    this.count--;
+    this.unlink(entry);
     this.growable.delete(entry);
     this.bytes -= entry.size;
     for (const d of entry.dependsOn) d.dependents.delete(entry);
