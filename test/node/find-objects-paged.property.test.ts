@@ -83,6 +83,19 @@ describe("format 1.3 read by range", () => {
     );
   });
 
+  it("matches a value holding a lone surrogate by UTF-16 code units (semantics.md §2), as keys read from the column do", async () => {
+    // Not sent by the API (invalid UTF-8 is refused, MCP arguments pass through URLSearchParams), but keys in pages must answer as any SearchKeys.
+    const fullNames = ["com.a\u{1F408}", "com.b\u{1F408}\u{1F408}", "com.c", "org.\u{1F409}a"];
+    const analysis = { format: "appstruct.analysis/1", application: "Lone", analyzedAt: "2026-05-05T10:00:00Z", files: [], objects: fullNames.map((fullName, i) => ({ id: String(i + 1), name: `n${i}`, fullName, type: "T", typeId: "T" })), links: [], postIts: [] };
+    for (const file of bothRevisions(analysis)) {
+      const snapshot = await Snapshot.open(memorySource(file));
+      const fullNamesMatching = async (value: string) => (await findObjects(snapshot, { filters: { fullname: [value] }, operator: "contains", searchtype: "all", skip: 0, limit: 10 })).objects.map((o) => o.fullName);
+      expect(await fullNamesMatching("\uD83D")).toEqual(fullNames.filter((f) => f.includes("\uD83D")));
+      expect(await fullNamesMatching("a\uD83D")).toEqual(["com.a\u{1F408}"]);
+      expect(await fullNamesMatching("\uDC09a")).toEqual(["org.\u{1F409}a"]);
+    }
+  });
+
   it("key pages and trigram lists read by range hold what the file without its 1.3 sections holds (property)", async () => {
     let pagesSeen = 0;
     let chunksSeen = 0;
