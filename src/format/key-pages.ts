@@ -148,8 +148,9 @@ export class KeyPage {
     const { shared, suffixes } = this;
     let at = this.textStart;
     if (this.ascii) {
-      // One string of every suffix, cut by offsets that are code units too.
-      const text = String.fromCharCode.apply(null, this.bytes.subarray(at) as unknown as number[]);
+      // One string of every suffix, cut by offsets that are code units too (decoded, not spread as
+      // arguments: a key may be longer than a call's argument limit).
+      const text = decodeUtf8(this.bytes.subarray(at));
       let from = 0;
       for (let i = 0; i < this.count; i++) {
         out[i] = (i === 0 ? "" : out[i - 1].slice(0, shared[i])) + text.slice(from, from + suffixes[i]);

@@ -151,6 +151,8 @@ export class PagedKeys implements SearchKeys {
   async including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array> {
     const { firstKeys, pageCount } = this.directory;
     const bytes = needle.ascii ?? encoder.encode(needle.text);
+    // A lone surrogate has no UTF-8 (encoded, it becomes U+FFFD): such a needle is looked for in the keys as strings, by code units.
+    const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
     const out: number[] = [];
     // Candidates ascend, so their pages do: PAGES_AT_ONCE pages at a time, each searched for its own.
     let c = 0;
@@ -170,7 +172,9 @@ export class PagedKeys implements SearchKeys {
         const local: number[] = [];
         if (candidates) for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++) local.push(candidates[c] - firstKeys[p]);
         else for (let k = 0; k < firstKeys[p + 1] - firstKeys[p]; k++) local.push(k);
-        for (const k of pages.get(p)!.including(local, bytes)) out.push(firstKeys[p] + k);
+        const page = pages.get(p)!;
+        const keys = byCodeUnits ? page.keys() : null;
+        for (const k of keys ? local.filter((i) => keys[i].includes(needle.text)) : page.including(local, bytes)) out.push(firstKeys[p] + k);
       }
       from = wanted[wanted.length - 1] + 1;
     }
