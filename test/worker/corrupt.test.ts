@@ -93,10 +93,12 @@ const TAGS = rawSections(compileDocument(petstoreV2).bytes)
  * when it checks a few candidates against a broad filter, which 13 objects never make it do
  * (test/format covers both); STAT when a status is recomputed against another previous version
  * (history.test.ts). FULL and MANG: fullname and mangling filters read their key pages (KFUL,
- * KMNG: format 1.3). Callees, start/end points and id lookups read the link and id pages (LNKP,
+ * KMNG: format 1.3); the trigram chunk directories (CNAM … CPST) only for trigram indexes larger than
+ * an eighth of the section budget, read by range (test/format/key-pages.test.ts). Callees, start/end
+ * points and id lookups read the link and id pages (LNKP,
  * IDXP: format 1.2); CALE and CALR only in files of earlier revisions (test/format/link-pages.test.ts).
  */
-const UNREAD = new Set(["PSTI", "LANG", "TYID", "TYPE", "FPTH", "ANNO", "TAGS", "STAT", "CALE", "CALR", "FULL", "MANG"]);
+const UNREAD = new Set(["PSTI", "LANG", "TYID", "TYPE", "FPTH", "ANNO", "TAGS", "STAT", "CALE", "CALR", "FULL", "MANG", "CNAM", "CFUL", "CTYP", "CPTH", "CMNG", "CANN", "CTAG", "CPST"]);
 
 describe("one corrupt section", () => {
   it("the snapshot has the sections this file expects", () => {
