@@ -3,11 +3,12 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, open, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { PROJECT_ROOT } from "../../build/store.ts";
 import { FORMAT_MINOR, FORMAT_VERSION } from "../../src/format/container.ts";
 import { childEnv } from "../dev-server.ts";
 import { readAnalysisTables } from "./analysis-tables.ts";
-import { buildBaselineDatabase } from "./sqlite-build.ts";
+import { BASELINE_SCHEMA, buildBaselineDatabase } from "./sqlite-build.ts";
 
 export interface Dataset {
   dir: string;
@@ -73,6 +74,15 @@ export async function prepareDataset(options: { dir: string; objects: number; se
       reused.bytes = { ...previous.bytes, snapshot: (await stat(snapshot)).size };
       await writeFile(record, `${JSON.stringify({ ...reused, reused: false }, null, 2)}\n`);
     }
+    if (baselineSchema(database) !== BASELINE_SCHEMA) {
+      // A database of an earlier layout would time the old SQL plans: build it again.
+      log(`  its SQLite database is of layout ${baselineSchema(database) ?? "1"}, this build writes ${BASELINE_SCHEMA}: building it again …`);
+      const started = performance.now();
+      buildBaselineDatabase(await readAnalysisTables(ndjson), database);
+      reused.seconds = { ...reused.seconds, databaseBuild: (performance.now() - started) / 1000 };
+      reused.bytes = { ...reused.bytes, database: (await stat(database)).size };
+      await writeFile(record, `${JSON.stringify({ ...reused, reused: false }, null, 2)}\n`);
+    }
     return reused;
   }
 
@@ -99,4 +109,15 @@ export async function prepareDataset(options: { dir: string; objects: number; se
   };
   await writeFile(record, `${JSON.stringify(dataset, null, 2)}\n`);
   return dataset;
+}
+
+/** The layout stamp of a baseline database (`meta` key `schema`), or null when it has none (the first layout). */
+function baselineSchema(path: string): number | null {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get();
+    return row ? Number(row.value) : null;
+  } finally {
+    db.close();
+  }
 }

@@ -27,8 +27,8 @@ function prefixRange(column: string, prefix: string): Condition {
   return { sql: `${column} >= ? AND ${column} < ?`, args: [prefix, points.join("") + String.fromCodePoint(last)] };
 }
 
-/** A GLOB pattern for "contains `value`", its metacharacters taken literally. */
-const containsGlob = (value: string) => `*${value.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
+/** An FTS5 phrase for "contains `value`" (3+ characters): the trigram tokenizer makes it an exact substring match. */
+const containsPhrase = (value: string) => `"${value.replace(/"/g, '""')}"`;
 
 function textMatches(operator: Operator, text: string, value: string): boolean {
   switch (operator) {
@@ -86,12 +86,12 @@ export class SqliteBaseline {
   }
 
   private find(filters: TextFilters, operator: Operator, skip: number, limit: number) {
-    let glob: string | null = null;
+    let phrase: string | null = null;
     const conditions: Condition[] = [];
     if (filters.name !== undefined) {
       const value = filters.name.toLowerCase();
       // The trigram index needs 3 characters; shorter values scan, as any plan would.
-      if (operator === "contains" && Array.from(value).length >= 3) glob = containsGlob(value);
+      if (operator === "contains" && Array.from(value).length >= 3) phrase = containsPhrase(value);
       else conditions.push(this.textCondition("o.name_lc", "o.name_rev", operator, value));
     }
     if (filters.fullname !== undefined) conditions.push(this.textCondition("o.full_lc", null, operator, filters.fullname.toLowerCase()));
@@ -103,13 +103,13 @@ export class SqliteBaseline {
 
     let total: number;
     let ords: number[];
-    if (glob === null && conditions.length === 0) {
+    if (phrase === null && conditions.length === 0) {
       // ord is dense 0..n-1 in name order: a page is a key range, the total a stored count.
       total = this.objectCount;
       ords = [];
       for (let r = skip; r < Math.min(total, skip + limit); r++) ords.push(r);
     } else {
-      const plan = this.findPlan(glob, conditions);
+      const plan = this.findPlan(phrase, conditions);
       total = Number(this.sql(`SELECT count(*) AS n ${plan.clause}`).get(...plan.args)!.n);
       ords = limit === 0 || skip >= total ? [] : this.sql(`SELECT ${plan.ord} AS ord ${plan.clause} ORDER BY ${plan.ord} LIMIT ? OFFSET ?`).all(...plan.args, limit, skip).map((r) => Number(r.ord));
     }
@@ -137,12 +137,12 @@ export class SqliteBaseline {
    * it is answered by the FTS table without touching `objects`; with other filters each FTS hit is
    * joined to its row (in rowid order, so still no sort) and checked.
    */
-  private findPlan(glob: string | null, conditions: Condition[]): { clause: string; ord: string; args: SQLInputValue[] } {
+  private findPlan(phrase: string | null, conditions: Condition[]): { clause: string; ord: string; args: SQLInputValue[] } {
     const where = conditions.map((c) => c.sql);
     const args = conditions.flatMap((c) => c.args);
-    if (glob === null) return { clause: `FROM objects o WHERE ${where.join(" AND ")}`, ord: "o.ord", args };
-    if (where.length === 0) return { clause: "FROM name_fts WHERE name_lc GLOB ?", ord: "rowid", args: [glob] };
-    return { clause: `FROM name_fts f JOIN objects o ON o.ord = f.rowid WHERE f.name_lc GLOB ? AND ${where.join(" AND ")}`, ord: "f.rowid", args: [glob, ...args] };
+    if (phrase === null) return { clause: `FROM objects o WHERE ${where.join(" AND ")}`, ord: "o.ord", args };
+    if (where.length === 0) return { clause: "FROM name_fts WHERE name_fts MATCH ?", ord: "rowid", args: [phrase] };
+    return { clause: `FROM name_fts f JOIN objects o ON o.ord = f.rowid WHERE name_fts MATCH ? AND ${where.join(" AND ")}`, ord: "f.rowid", args: [phrase, ...args] };
   }
 
   private textCondition(lower: string, reversedColumn: string | null, operator: Operator, value: string): Condition {
