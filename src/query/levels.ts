@@ -1,6 +1,6 @@
 // @module Taxonomy routes: the nodes of a level with their children, and a level's graph.
 import type { Snapshot } from "../format/snapshot.ts";
-import { objectRows } from "./object-rows.ts";
+import { objectSummaries } from "./object-rows.ts";
 import type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef } from "./api-schemas.ts";
 
 export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };
@@ -26,7 +26,7 @@ export async function levelNodes(snapshot: Snapshot, level: number, filter: { na
     matches.map(async (i) => ({
       ...node(i),
       level: 5 as const,
-      children: (await objectRows(snapshot, Array.from(taxonomy.members(i)))).map((r): ApiLevelObject => ({ id: r.id, name: r.name, fullName: r.fullName, type: r.type, typeId: r.typeId })),
+      children: (await objectSummaries(snapshot, Array.from(taxonomy.members(i)))) satisfies ApiLevelObject[],
     })),
   );
 }

@@ -4,6 +4,7 @@ import type { ObjectRow } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
+import { streamedStrings } from "./streamed-column.ts";
 
 export type { ObjectRow };
 
@@ -13,11 +14,36 @@ export type { ObjectRow };
  */
 const PAGES_UP_TO_SHARE = 1 / 16;
 
+/** Whether `count` objects' rows are read from the row store's pages rather than from columns. */
+function fromRowStore(snapshot: Snapshot, count: number): boolean {
+  return snapshot.has("ROWD") && snapshot.has("ROWP") && count <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE);
+}
+
 /** Rows of `ranks`, in the order given (repeats allowed). */
 export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
   if (ranks.length === 0) return [];
-  const paged = snapshot.has("ROWD") && snapshot.has("ROWP") && ranks.length <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE);
-  return paged ? fromPages(snapshot, ranks) : fromColumns(snapshot, ranks);
+  return fromRowStore(snapshot, ranks.length) ? fromPages(snapshot, ranks) : fromColumns(snapshot, ranks);
+}
+
+/** What a level-5 node lists of each of its objects. */
+export type ObjectSummary = Pick<ObjectRow, "id" | "name" | "fullName" | "type" | "typeId">;
+
+/**
+ * Summaries of `ranks` (ascending, distinct: a level-5 node's members). Many of them (121k in one
+ * node at 1M objects) are read from five columns only, the two text ones streamed, not from all
+ * eleven: one answer then holds what it returns, not 170 MB of columns.
+ */
+export async function objectSummaries(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectSummary[]> {
+  if (ranks.length === 0) return [];
+  if (fromRowStore(snapshot, ranks.length)) return (await fromPages(snapshot, ranks)).map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId }));
+  const [core, type, typeId, names, fullNames] = await Promise.all([
+    snapshot.section("OBJC"),
+    snapshot.section("TYPE"),
+    snapshot.section("TYID"),
+    streamedStrings(snapshot, "NAME", ranks),
+    streamedStrings(snapshot, "FULL", ranks),
+  ]);
+  return ranks.map((r, i) => ({ id: core.id(r), name: names[i], fullName: fullNames[i], type: type.get(r) ?? "", typeId: typeId.get(r) ?? "" }));
 }
 
 async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
@@ -34,21 +60,28 @@ async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<
 }
 
 async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
+  for (const r of ranks) check(r >= 0 && r < snapshot.meta.counts.objects, `rank ${r} is not an object`);
+  // The text columns (94 MB at 1M objects) are streamed for the strings wanted, not loaded and kept.
+  const distinct = Array.from(distinctAscending(Uint32Array.from(ranks), snapshot.meta.counts.objects));
+  const indexOf = new Map(distinct.map((r, i) => [r, i]));
+  const text = async (tag: "NAME" | "FULL" | "MANG") => {
+    const strings = await streamedStrings(snapshot, tag, distinct);
+    return { get: (r: number) => strings[indexOf.get(r)!] };
+  };
   const [core, name, full, type, typeId, filePath, mangling, annotations, tags, language, stat] = await Promise.all([
     snapshot.section("OBJC"),
-    snapshot.section("NAME"),
-    snapshot.section("FULL"),
+    text("NAME"),
+    text("FULL"),
     snapshot.section("TYPE"),
     snapshot.section("TYID"),
     snapshot.section("FPTH"),
-    snapshot.section("MANG"),
+    text("MANG"),
     snapshot.section("ANNO"),
     snapshot.section("TAGS"),
     snapshot.section("LANG"),
     snapshot.section("STAT"),
   ]);
   return ranks.map((r) => {
-    check(r >= 0 && r < core.count, `rank ${r} is not an object`);
     return {
       id: core.id(r),
       name: name.get(r),

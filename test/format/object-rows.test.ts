@@ -1,4 +1,5 @@
 // @module The row store (ROWP pages + ROWD directory): rows equal the columns, damaged pages are refused, and answers read pages rather than whole columns.
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
@@ -8,8 +9,9 @@ import { ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
-import { objectRows } from "../../src/query/object-rows.ts";
+import { objectRows, objectSummaries } from "../../src/query/object-rows.ts";
 import { objectCallees } from "../../src/query/callees.ts";
+import { streamedStrings } from "../../src/query/streamed-column.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
@@ -125,5 +127,56 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
       expect(answer.totalObjects).toBe(expected.length);
       expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
     }
+  });
+});
+
+describe("answers about many objects (past 1/16 of them): columns, the text ones streamed", () => {
+  it("give every object's fields, in the order asked with repeats, without keeping NAME, FULL or MANG", async () => {
+    const model = await decodeSnapshotModel(await Snapshot.open(memorySource(bytes)));
+    const cache = new SectionCache(1 << 30);
+    const snapshot = await Snapshot.open(memorySource(bytes), { sections: cache });
+    const ranks = [...Array.from({ length: OBJECTS }, (_, i) => OBJECTS - 1 - i), 5, 5, 0];
+    const rows = await objectRows(snapshot, ranks);
+    expect(rows.map((r) => [r.id, r.name, r.fullName, r.mangling, r.type])).toEqual(ranks.map((r) => [model.objects[r].id, model.objects[r].name, model.objects[r].fullName, model.objects[r].mangling, model.objects[r].type]));
+    for (const tag of ["NAME", "FULL", "MANG"]) expect(cache.peek(snapshot.source.key, tag), `${tag} kept`).toBeUndefined();
+    for (const tag of ["OBJC", "TYPE", "STAT"]) expect(cache.peek(snapshot.source.key, tag), `${tag} not kept`).toBeDefined();
+  });
+
+  it("summarize a level-5 node's members from five columns as the rows do", async () => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const taxonomy = await snapshot.taxonomy();
+    const l5 = taxonomy.levels[4];
+    let biggest = 0;
+    for (let i = 0; i < l5.count; i++) if (l5.nbObjects[i] > l5.nbObjects[biggest]) biggest = i;
+    const members = Array.from(taxonomy.members(biggest));
+    expect(members.length).toBeGreaterThan(OBJECTS / 16); // past the row store's share: the column path
+    const summaries = await objectSummaries(snapshot, members);
+    const rows = await objectRows(snapshot, members.slice(0, 64)); // few: from the row store
+    expect(summaries.slice(0, 64)).toEqual(rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId })));
+    const model = await decodeSnapshotModel(snapshot);
+    expect(summaries.map((s) => s.fullName)).toEqual(members.map((r) => model.objects[r].fullName));
+  });
+
+  it("cut strings across chunk boundaries of any size, for any ascending ranks (property)", async () => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const model = await decodeSnapshotModel(snapshot);
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.nat({ max: OBJECTS - 1 }), { maxLength: 300 }), fc.integer({ min: 1, max: 5000 }), fc.constantFrom("NAME", "FULL", "MANG") as fc.Arbitrary<"NAME" | "FULL" | "MANG">, async (raw, chunk, tag) => {
+        const ranks = [...raw].sort((a, b) => a - b);
+        const field = { NAME: "name", FULL: "fullName", MANG: "mangling" } as const;
+        expect(await streamedStrings(snapshot, tag, ranks, chunk)).toEqual(ranks.map((r) => model.objects[r][field[tag]]));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("refuse a streamed column whose bytes do not match its checksum, or whose block table is malformed", async () => {
+    const full = rawSections(bytes).find((s) => s.tag === "FULL")!;
+    const flipped = bytes.slice();
+    flipped[full.offset + full.length - 20] ^= 0x01; // in the last strings, read last: the whole stream is checked before any answer
+    const all = Array.from({ length: OBJECTS }, (_, r) => r);
+    await expect(objectRows(await Snapshot.open(memorySource(flipped)), all)).rejects.toThrow(new CorruptSnapshotError("section FULL checksum mismatch"));
+    const badTable = patchSection(bytes, "FULL", (_body, view) => view.setUint32(16, view.getUint32(16, true) + 8, true));
+    await expect(objectRows(await Snapshot.open(memorySource(badTable)), all)).rejects.toThrow(new CorruptSnapshotError("section FULL has a malformed block table"));
   });
 });
