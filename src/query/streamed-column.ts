@@ -5,6 +5,7 @@
 // process past 400 MB for one answer, where a Worker isolate has 128 MB. Streamed in 1 MiB reads, a
 // column costs its offsets (4 bytes an object) and the strings kept; its CRC, computed along, must
 // match the TOC's before any string is handed out.
+import { checkOffsets } from "../format/blocks.ts";
 import { check } from "../format/errors.ts";
 import { crc32 } from "../format/crc32.ts";
 import type { Snapshot } from "../format/snapshot.ts";
@@ -34,7 +35,8 @@ export async function streamedStrings(snapshot: Snapshot, tag: "NAME" | "FULL" |
   check(count === 2 && offsetsAt === 24 && offsetsLength === (rows + 1) * 4 && bytesAt === ((offsetsAt + offsetsLength + 7) & ~7) && bytesAt + bytesLength <= entry.length, `section ${tag} has a malformed block table`);
   const offsetBytes = await read(offsetsLength);
   const offsets = new Uint32Array(offsetBytes.buffer, offsetBytes.byteOffset, rows + 1);
-  check(offsets[0] === 0 && offsets[rows] === bytesLength, `section ${tag}: its offsets do not span its ${bytesLength} bytes`);
+  // As StringList checks them: a string's bytes never lie behind the one before, so none is behind the window.
+  checkOffsets(offsets, rows, bytesLength, `section ${tag} offsets`);
   await read(bytesAt - at);
 
   const out = new Array<string>(ranks.length);
