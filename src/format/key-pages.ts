@@ -8,7 +8,7 @@
 // find their page without reading any.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { PageDirectory, PageWriter, firstFailing, pageStartingAtOrBefore } from "./page-directory.ts";
 import { StringList, decodeUtf8, decodedStringsBytes, encodeStringList } from "./string-list.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
@@ -286,14 +286,7 @@ export class KeyDirectory extends PageDirectory {
 
   /** The last page whose first key passes `before` (a test true for a prefix of the pages, false after), or -1 when none does. */
   lastPageWhere(before: (firstKey: string) => boolean): number {
-    let lo = 0;
-    let hi = this.pageCount;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(this.firstStrings.get(mid))) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+    return firstFailing(0, this.pageCount, (p) => before(this.firstStrings.get(p))) - 1;
   }
 
   /** Checks page `p` (its stored bytes exactly): its checksum, key count and lengths against the directory; keys are checked as they are rebuilt. */

@@ -36,6 +36,26 @@ export class PageDirectory {
   }
 }
 
+/** The first index in [lo, hi) where `test` fails, for a test true on a prefix of the range (a binary search). */
+export function firstFailing(lo: number, hi: number, test: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (test(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `firstFailing` for a test that must await what it compares (a key in a page not read yet). */
+export async function firstFailingAsync(lo: number, hi: number, test: (i: number) => Promise<boolean>): Promise<number> {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (await test(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The last index i with `firsts[i] <= key` (0 when none): the page whose first key starts the range holding `key`. */
 export function pageStartingAtOrBefore<T extends number | bigint>(firsts: ArrayLike<T>, key: T): number {
   let lo = 0;

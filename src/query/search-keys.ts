@@ -1,9 +1,9 @@
 // @module SearchKeys: the sorted keys of a search index as text filters read them, whether held in memory or in key pages read by range (format 1.3).
 import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
-import type { KeyList } from "../format/search-index.ts";
-import { reverseCodeUnits } from "../format/search-index.ts";
+import { type KeyList, reverseCodeUnits } from "../format/search-index.ts";
 import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { firstFailing, firstFailingAsync } from "../format/page-directory.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { loadPages } from "./pages.ts";
 
@@ -45,31 +45,8 @@ export async function suffixKeys(keys: SearchKeys, byReversed: Uint32Array, suff
     return byReversed.subarray(from, firstFailing(from, byReversed.length, (i) => reversedAt(i).startsWith(wanted)));
   }
   const reversedAt = async (i: number) => reverseCodeUnits((await keys.keysAt([byReversed[i]]))[0]);
-  let lo = 0;
-  let hi = byReversed.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((await reversedAt(mid)) < wanted) lo = mid + 1;
-    else hi = mid;
-  }
-  const from = lo;
-  hi = byReversed.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((await reversedAt(mid)).startsWith(wanted)) lo = mid + 1;
-    else hi = mid;
-  }
-  return byReversed.subarray(from, lo);
-}
-
-/** The first index in [lo, hi) where `test` fails, for a test true on a prefix of the range. */
-function firstFailing(lo: number, hi: number, test: (i: number) => boolean): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (test(mid)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  const from = await firstFailingAsync(0, byReversed.length, async (i) => (await reversedAt(i)) < wanted);
+  return byReversed.subarray(from, await firstFailingAsync(from, byReversed.length, async (i) => (await reversedAt(i)).startsWith(wanted)));
 }
 
 /** Keys held in memory (a stored list, or a column): every answer at once. */
