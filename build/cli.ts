@@ -88,7 +88,7 @@ program
   .argument("<snapshot>", "snapshot file")
   .option("--json", "print the report as JSON")
   .action(async (file: string, options: { json?: boolean }) => {
-    let report;
+    let report: Awaited<ReturnType<typeof inspectSnapshot>>;
     try {
       report = await inspectSnapshot(file);
     } catch (error) {

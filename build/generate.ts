@@ -51,7 +51,7 @@ class Rng {
   /** Lomax (Pareto II) integer with the given mean: power-law tail, capped. */
   lomax(mean: number, cap: number, alpha = 2.2): number {
     const u = this.next();
-    const x = mean * (alpha - 1) * (Math.pow(1 - u, -1 / alpha) - 1);
+    const x = mean * (alpha - 1) * ((1 - u) ** (-1 / alpha) - 1);
     return Math.min(cap, Math.round(x));
   }
 }
@@ -315,7 +315,7 @@ class Sink {
     this.out = out;
   }
   line(s: string): void {
-    this.buf += s + "\n";
+    this.buf += `${s}\n`;
   }
   get full(): boolean {
     return this.buf.length >= CHUNK;
@@ -449,7 +449,7 @@ class Generator {
     const ps: string[] = [];
     for (let i = 0; i < k; i++) {
       const q = this.rng.next();
-      ps.push(q < 0.7 ? this.rng.pickSkew(PARAM_TYPES) : q < 0.9 ? cap(this.word()) : cap(this.word()) + "Dto");
+      ps.push(q < 0.7 ? this.rng.pickSkew(PARAM_TYPES) : q < 0.9 ? cap(this.word()) : `${cap(this.word())}Dto`);
     }
     return ps.join(",");
   }
@@ -505,7 +505,7 @@ class Generator {
     if (o.fileId) {
       s += `,"sourceLocations":[{"fileId":"${this.fileId(o.fileId)}","startLine":${o.start},"endLine":${o.end}}]`;
     }
-    this.sink.line(s + "}");
+    this.sink.line(`${s}}`);
     this.progress(1);
     return i;
   }
@@ -695,7 +695,7 @@ class Generator {
         let ann: string | undefined;
         if (role === R_ENTITY) {
           if (k === 0) ann = `["@Id","@Column(name = \\"${fname.toUpperCase()}_ID\\")"]`;
-          else if (rng.chance(0.5)) ann = `["@Column(name = \\"${fname.replace(/[A-Z]/g, (x) => "_" + x).toUpperCase()}\\")"]`;
+          else if (rng.chance(0.5)) ann = `["@Column(name = \\"${fname.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()}\\")"]`;
         }
         members.push(this.fieldPlan(fname, ann));
         fields.push([fname, ftype]);
@@ -753,7 +753,7 @@ class Generator {
           }
           case R_REPO: {
             const v = rng.pickSkew(VERBS_REPO);
-            mname = v.endsWith("By") ? v + this.pascal(1, 1) + (rng.chance(0.25) ? "And" + this.pascal(1, 1) : "")
+            mname = v.endsWith("By") ? v + this.pascal(1, 1) + (rng.chance(0.25) ? `And${this.pascal(1, 1)}` : "")
               : v === "findAll" ? v : v + this.pascal(1, 2);
             if (rng.chance(0.1)) ann = `["@Transactional(readOnly = true)"]`;
             break;
@@ -802,7 +802,7 @@ class Generator {
     if (!this.room()) return;
     const rng = this.rng;
     const [code] = SUBSYSTEMS[this.curSub];
-    const dir = `web/${code}${fragment ? "/fragments" : rng.chance(0.2) ? "/" + this.word() : ""}`;
+    const dir = `web/${code}${fragment ? "/fragments" : rng.chance(0.2) ? `/${this.word()}` : ""}`;
     const ext = fragment ? "jspf" : "jsp";
     const path = this.unique((sfx) => `${dir}/${this.camel(1, 2)}${fragment ? "" : rng.pick(JSP_SUFFIXES)}${sfx}.${ext}`);
     const f = this.newFile(path, "JSP");
@@ -826,8 +826,8 @@ class Generator {
     }
     this.sqlLeft--;
     const base = this.upper(1, 2);
-    const plural = base.endsWith("S") || base.endsWith("X") ? base + "ES" : base.endsWith("Y") ? base.slice(0, -1) + "IES" : base + "S";
-    const fullName = this.unique((sfx) => `ACME.${schema}.${plural}${sfx ? "_" + sfx : ""}`);
+    const plural = base.endsWith("S") || base.endsWith("X") ? `${base}ES` : base.endsWith("Y") ? `${base.slice(0, -1)}IES` : `${base}S`;
+    const fullName = this.unique((sfx) => `ACME.${schema}.${plural}${sfx ? `_${sfx}` : ""}`);
     const tname = fullName.slice(`ACME.${schema}.`.length);
     const ncol = 2 + rng.lomax(10, 150);
     const start = this.sqlLine;
@@ -839,7 +839,7 @@ class Generator {
     });
     const cols = new Set<string>();
     for (let k = 0; k < ncol && this.room(); k++) {
-      let col = k === 0 ? `${base}_ID` : `${this.upper(1, 1)}${(() => { const s = rng.pick(COL_SUFFIXES); return s ? "_" + s : ""; })()}`;
+      let col = k === 0 ? `${base}_ID` : `${this.upper(1, 1)}${(() => { const s = rng.pick(COL_SUFFIXES); return s ? `_${s}` : ""; })()}`;
       for (let j = 2; cols.has(col); j++) col = `${col}_${j}`;
       cols.add(col);
       this.emit({ name: col, fullName: `${fullName}.${col}`, t: T_COLUMN, l5: `S.data.${code}.ora.col`, cat: C_COLUMN, parent: t, filePath: null });
@@ -855,7 +855,7 @@ class Generator {
       this.viewFile = this.newFile(this.viewPath, "PL/SQL");
       this.viewLine = 1;
     }
-    const fullName = this.unique((sfx) => `ACME.${code.toUpperCase()}.V_${this.upper(1, 3)}${sfx ? "_" + sfx : ""}`);
+    const fullName = this.unique((sfx) => `ACME.${code.toUpperCase()}.V_${this.upper(1, 3)}${sfx ? `_${sfx}` : ""}`);
     const start = this.viewLine, end = start + this.lineLen(15);
     this.viewLine = end + 2;
     this.emit({
@@ -875,7 +875,7 @@ class Generator {
       this.procLine = 1;
     }
     this.procLeft--;
-    const fullName = this.unique((sfx) => `ACME.${code.toUpperCase()}.${rng.chance(0.5) ? "SP_" : ""}${rng.pickSkew(VERBS_SVC).toUpperCase()}_${this.upper(1, 2)}${sfx ? "_" + sfx : ""}`);
+    const fullName = this.unique((sfx) => `ACME.${code.toUpperCase()}.${rng.chance(0.5) ? "SP_" : ""}${rng.pickSkew(VERBS_SVC).toUpperCase()}_${this.upper(1, 2)}${sfx ? `_${sfx}` : ""}`);
     const start = this.procLine, end = start + this.lineLen(60);
     this.procLine = end + 2;
     this.emit({
@@ -893,7 +893,7 @@ class Generator {
     const S = this.S;
     const w: number[] = [];
     let wsum = 0;
-    for (let s = 0; s < S; s++) { w.push(1 / Math.pow(s + 1, 0.7)); wsum += w[s]; }
+    for (let s = 0; s < S; s++) { w.push(1 / (s + 1) ** 0.7); wsum += w[s]; }
     const internal = N - this.n;
     const budgets = w.map((x) => Math.floor((internal * x) / wsum));
     budgets[0] += internal - budgets.reduce((a, b) => a + b, 0);

@@ -6,7 +6,7 @@
 // 2. publishes the petstore and corner analyses into a temporary wrangler persistence folder and
 //    runs `wrangler dev` on 127.0.0.1:<A> over it (scripts/dev-server.ts);
 // 3. runs `prism proxy .ci/openapi.json http://127.0.0.1:<A> --port <B> --errors` on 127.0.0.1;
-// 4. sends every case of shared/spec/examples/requests.json and test/fixtures/corner/requests.json
+// 4. sends every case of test/fixtures/examples/requests.json and test/fixtures/corner/requests.json
 //    through the proxy with runCase, and reads Prism's verdict (its problem+json errors and the
 //    `sl-violations` header).
 //
@@ -31,14 +31,14 @@ const WATCHDOG_MS = 240_000;
 const REQUEST_TIMEOUT_MS = 20_000;
 const DOCUMENT = join(PROJECT_ROOT, ".ci", "openapi.json");
 const PRISM = join(PROJECT_ROOT, "node_modules", ".bin", "prism");
-const SHARED = join(PROJECT_ROOT, "..", "shared", "spec", "examples");
+const EXAMPLES = join(PROJECT_ROOT, "test", "fixtures", "examples");
 const CORNER = join(PROJECT_ROOT, "test", "fixtures", "corner");
 
 const SUITES = [
-  { title: "shared/spec/examples/requests.json", cases: join(SHARED, "requests.json"), ids: false },
+  { title: "test/fixtures/examples/requests.json", cases: join(EXAMPLES, "requests.json"), ids: false },
   { title: "test/fixtures/corner/requests.json", cases: join(CORNER, "requests.json"), ids: true },
 ];
-const FILES = [join(SHARED, "petstore-v1.json"), join(SHARED, "petstore-v2.json"), join(CORNER, "corner-v1.json"), join(CORNER, "corner-v2.json")];
+const FILES = [join(EXAMPLES, "petstore-v1.json"), join(EXAMPLES, "petstore-v2.json"), join(CORNER, "corner-v1.json"), join(CORNER, "corner-v2.json")];
 
 /** Prism's own errors: problem+json whose type is one of these. */
 const PRISM_ERRORS = "https://stoplight.io/prism/errors#";
@@ -232,7 +232,7 @@ async function main(): Promise<number> {
       }
 
       seen = [];
-      let outcome;
+      let outcome: Awaited<ReturnType<typeof runCase>>;
       try {
         outcome = await runCase(throughProxy, proxy, c, suite.ids ? idSubstitution(throughProxy, proxy) : undefined);
       } catch (error) {

@@ -146,7 +146,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   await ensureWebBuilt();
   const temporary = options.persistDir === undefined;
   const persistDir = resolve(options.persistDir ?? (await mkdtemp(join(tmpdir(), "appstruct-dev-"))));
-  if (persistDir === resolve(DEVELOPER_STATE) || persistDir.startsWith(resolve(DEVELOPER_STATE) + "/")) {
+  if (persistDir === resolve(DEVELOPER_STATE) || persistDir.startsWith(`${resolve(DEVELOPER_STATE)}/`)) {
     throw new Error(`startDevServer: ${persistDir} is the developer's wrangler state; give an isolated folder`);
   }
   const removeTemporary = async () => {

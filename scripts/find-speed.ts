@@ -29,7 +29,8 @@ const CASES: FindCase[] = [
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: "string", default: "100" }, only: { type: "string" } } });
 const runs = Number(values.runs);
-const snapshot = await Snapshot.open(await fileSource(positionals[0] ?? "/tmp/bench-1m/analysis.snap"), { sections: new SectionCache(64 << 20) });
+const sections = new SectionCache(64 << 20);
+const snapshot = await Snapshot.open(await fileSource(positionals[0] ?? "/tmp/bench-1m/analysis.snap"), { sections });
 const cases = CASES.filter((c) => !values.only || c.cls === values.only);
 const label = (c: FindCase) => `${c.cls} ${Object.entries(c.filters).map(([k, v]) => `${k}=${v}`).join("&")}${c.skip ? ` skip=${c.skip}` : ""}`;
 const run = (c: FindCase) => findObjects(snapshot, { filters: c.filters, operator: c.operator, searchtype: "all", skip: c.skip, limit: 50 });
@@ -67,4 +68,4 @@ for (const [cls, s] of byClass) {
   const cpu = cpuByClass.get(cls)!.sort((a, b) => a - b);
   console.log(`class ${cls.padEnd(16)} p50 ${fmt(pct(s, 0.5))} p99 ${fmt(pct(s, 0.99))} ms (cpu p50 ${fmt(pct(cpu, 0.5))})`);
 }
-console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}  cache: ${JSON.stringify(snapshot["cache"]?.stats())}`);
+console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}  cache: ${JSON.stringify(sections.stats())}`);

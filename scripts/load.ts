@@ -538,7 +538,7 @@ async function main(): Promise<number> {
             if (c === "v2" && sampler.firstV2At === null) sampler.firstV2At = at;
             if (c === "v1") sampler.lastV1OnlyAt = at;
           }
-        } catch (error) {
+        } catch (_error) {
           sampler.errors++;
           await sleep(50);
         }

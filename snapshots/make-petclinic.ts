@@ -4,7 +4,7 @@
 // exists in both analyses, only in the first (deleted in June) or only in the second (added in
 // June), and whether June modified it. Ids, line ranges, checksums and links are derived from that
 // model, so the two files stay consistent with each other (same object, same id) and the output is
-// the same on every run. Run: `cd /work/main && npx node snapshots/make-petclinic.ts`.
+// the same on every run. Run: `npx node snapshots/make-petclinic.ts`.
 
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -1242,7 +1242,7 @@ for (let changed = true; changed; ) {
   changed = false;
   for (const o of objects) {
     const p = o.parent;
-    if (!p || p.presence !== 'both' || p.modified) continue;
+    if (p?.presence !== 'both' || p.modified) continue;
     if (o.presence !== 'both' || o.modified) {
       p.modified = true;
       changed = true;

@@ -8,7 +8,7 @@ const decoder = new TextDecoder("utf-8");
  * Calls `onLine(text, bytesReadSoFar)` for each line (`\r\n` and a missing final newline handled),
  * synchronously within each chunk; stops early when `onLine` returns false.
  */
-export async function readLines(path: string, onLine: (text: string, bytesRead: number) => boolean | void): Promise<void> {
+export async function readLines(path: string, onLine: (text: string, bytesRead: number) => boolean | undefined): Promise<void> {
   const file = await open(path, "r");
   try {
     let carry = new Uint8Array(0);

@@ -261,7 +261,7 @@ export class Extractor {
     const names = target.names.length ? target.names : [value.name?.text ?? "default"];
     const name = names[names.length - 1];
     const fullName = `${scope}.${names.join(".")}`;
-    if (ts.isClassExpression(value)) this.visitClass(ctx, statement, value, name, owner, `${scope}${names.length > 1 ? "." + names.slice(0, -1).join(".") : ""}`);
+    if (ts.isClassExpression(value)) this.visitClass(ctx, statement, value, name, owner, `${scope}${names.length > 1 ? `.${names.slice(0, -1).join(".")}` : ""}`);
     else this.createFunction(ctx, statement, value, target.prototype ? "method" : functionValueKind(value), name, fullName, owner, target.exported ? ["exported"] : []);
     return true;
   }

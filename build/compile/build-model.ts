@@ -97,7 +97,7 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
 
 /** semantics.md §3: Added when absent before (or no previous analysis), else by checksum; null without both checksums. */
 function computeStatus(previous: StatusBase | null, id: string, checksum: string | null): Status | null {
-  if (!previous || !previous.checksums.has(id)) return "Added";
+  if (!previous?.checksums.has(id)) return "Added";
   const before = previous.checksums.get(id)!;
   if (checksum === null || before === null) return null;
   return checksum === before ? "Unchanged" : "Modified";

@@ -46,7 +46,7 @@ export interface Target {
 const MiB = 1024 * 1024;
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
 /** A ratio readable at any size: 540×, 3.2×, 0.0019× (below 1 we are slower). */
-const times = (x: number) => (x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toPrecision(2)) + "×";
+const times = (x: number) => `${x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toPrecision(2)}×`;
 /** Sub-millisecond times in µs, longer ones in ms. */
 const short = (x: number) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${ms(x)} ms`);
 const mib = (bytes: number | null) => (bytes === null ? "?" : `${(bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0)} MiB`);

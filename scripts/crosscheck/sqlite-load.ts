@@ -86,7 +86,7 @@ async function readObjects(path: string): Promise<{ header: Record<string, unkno
     if (record.kind === "object") objects.push(record as unknown as ObjectRecord);
     else if (record.kind === "taxonomy") taxonomy.push(record as unknown as NodeRecord);
   }
-  if (!header || header.format !== "appstruct.analysis/1") throw new Error(`${path} does not start with an appstruct.analysis/1 header`);
+  if (header?.format !== "appstruct.analysis/1") throw new Error(`${path} does not start with an appstruct.analysis/1 header`);
   if (taxonomy.length === 0) throw new Error(`${path} has no taxonomy: the cross-check does not derive the default one`);
   return { header, objects, taxonomy };
 }

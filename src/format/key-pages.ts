@@ -211,7 +211,7 @@ export class KeyPage {
           continue;
         }
         // Unknown, or no match within the shared bytes: search where a match could end past them.
-        let start = firstEnd !== firstEnd ? 0 : Math.max(0, from - n + 1);
+        let start = Number.isNaN(firstEnd) ? 0 : Math.max(0, from - n + 1);
         firstEnd = n === 0 ? 0 : -1;
         for (; firstEnd < 0 && start + n <= length; start++) {
           if (key[start] !== first) continue;

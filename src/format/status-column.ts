@@ -1,5 +1,5 @@
 // @module StatusColumn: per-object checksum, explicit status and served status (semantics.md §3).
-import { type Block, type Blocks } from "./blocks.ts";
+import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type ObjectRecord, type Status, statusCode, statusFromCode } from "./model.ts";
 import { NullableStringList, encodeNullableStringList } from "./string-list.ts";

@@ -8,7 +8,7 @@ import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
 import { appstruct, type Run } from "../support/appstruct-cli.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
-const EXAMPLES = join(ROOT, "../shared/spec/examples");
+const EXAMPLES = join(ROOT, "../fixtures/examples");
 const PETSTORE_V1 = join(EXAMPLES, "petstore-v1.json");
 const PETSTORE_V2 = join(EXAMPLES, "petstore-v2.json");
 
@@ -94,7 +94,7 @@ describe("compile", () => {
       { kind: "link", from: "1", to: "2", type: "CALL" },
       { kind: "object", id: "01", name: "b", fullName: "b", type: "t", typeId: "T" },
     ];
-    await writeFile(input, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    await writeFile(input, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
     const run = await appstruct("compile", input, "-o", join(dir, "bad.snap"));
     expect(run.code).toBe(1);
     expect(run.stderr.split("\n")).toEqual([
@@ -290,7 +290,7 @@ describe("inspect", () => {
 
     const run = await appstruct("inspect", bad);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/\n  OBJC .*CHECKSUM MISMATCH/);
+    expect(run.stdout).toMatch(/\n {2}OBJC .*CHECKSUM MISMATCH/);
     expect(run.stdout).toContain("verdict      CORRUPT");
     expect(run.stderr).toBe(`appstruct: ${bad}: corrupt snapshot\n`);
 

@@ -7,7 +7,7 @@ import { compileAnalysisToFile } from "../../build/compile/compile.ts";
 import { loadFolderCatalog } from "../../build/folder-catalog.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 
-const EXAMPLES = join(import.meta.dirname, "../../../shared/spec/examples");
+const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
 const folders: string[] = [];
 afterAll(() => Promise.all(folders.map((f) => rm(f, { recursive: true, force: true }))));
 

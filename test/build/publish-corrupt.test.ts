@@ -9,7 +9,7 @@ import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publ
 import { HEADER, rawSections, resealHeader } from "../format/snapshot-bytes.ts";
 import { MemoryStore } from "../support/memory-store.ts";
 
-const EXAMPLES = join(import.meta.dirname, "../../../shared/spec/examples");
+const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
 const V1 = JSON.parse(readFileSync(join(EXAMPLES, "petstore-v1.json"), "utf8")) as Record<string, unknown>;
 const V2 = JSON.parse(readFileSync(join(EXAMPLES, "petstore-v2.json"), "utf8")) as Record<string, unknown>;
 const APPLICATION = V1.application as string;

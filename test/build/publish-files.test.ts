@@ -10,7 +10,7 @@ import { readManifest } from "../../src/storage/publish.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
 import { MemoryStore } from "../support/memory-store.ts";
 
-const EXAMPLES = join(import.meta.dirname, "../../../shared/spec/examples");
+const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
 const V1 = join(EXAMPLES, "petstore-v1.json");
 const V2 = join(EXAMPLES, "petstore-v2.json");
 

@@ -2,14 +2,14 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import petstoreRequests from "../../../shared/spec/examples/requests.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
 import cornerRequests from "../fixtures/corner/requests.json";
 import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import { type RequestCase, idSubstitution, runCase } from "../support/request-cases.ts";
 
 const ROOT = join(import.meta.dirname, "../../");
 const BIN = `${ROOT}build/bin/appstruct.js`;
-const EXAMPLES = `${ROOT}../shared/spec/examples`;
+const EXAMPLES = `${ROOT}../fixtures/examples`;
 const CORNER = `${ROOT}test/fixtures/corner`;
 const TOKEN = "ci-publish-token-7f3b2c";
 
@@ -55,7 +55,7 @@ describe("appstruct publish --url", () => {
     }
   });
 
-  it("every worked answer of shared/spec/examples/requests.json", async () => {
+  it("every worked answer of test/fixtures/examples/requests.json", async () => {
     const fetcher = (request: Request) => fetch(request);
     for (const c of petstoreRequests as RequestCase[]) expect((await runCase(fetcher, server.url, c)).problems, c.request).toEqual([]);
   });

@@ -164,7 +164,7 @@ function toNdjson(a: Analysis, shuffle: number[]): { text: string; lineOf: (ref:
   }
   const header = { format: a.format, application: a.application, analyzedAt: a.analyzedAt };
   const lines = new Map(entries.map((e, position) => [e.ref.join(":"), position + 2]));
-  return { text: [JSON.stringify(header), ...entries.map((e) => e.line)].join("\n") + "\n", lineOf: (ref) => lines.get(ref.join(":"))! };
+  return { text: `${[JSON.stringify(header), ...entries.map((e) => e.line)].join("\n")}\n`, lineOf: (ref) => lines.get(ref.join(":"))! };
 }
 
 const ROOT = join(import.meta.dirname, "../..");

@@ -380,7 +380,7 @@ describe("faults only .ndjson has", () => {
   });
 
   it("blank lines count in line numbers", async () => {
-    const { faults } = await refusedText([H, "", O("1"), "   ", O("007")].join("\n") + "\n", "ndjson");
+    const { faults } = await refusedText(`${[H, "", O("1"), "   ", O("007")].join("\n")}\n`, "ndjson");
     expect(faults).toEqual([{ at: "line 5", field: "id", message: expect.stringContaining('found "007"') }]);
   });
 
@@ -584,7 +584,7 @@ describe("valid edge cases are accepted", () => {
   });
 
   it("the worked examples are valid", async () => {
-    const a = await readAnalysis(join(import.meta.dirname, "../../../shared/spec/examples/petstore-v1.json"));
+    const a = await readAnalysis(join(import.meta.dirname, "../fixtures/examples/petstore-v1.json"));
     expect(a.header.application).toBe("Pet Store & Co");
     expect(a.objects).toHaveLength(13);
   });

@@ -35,7 +35,7 @@ const items = (page: Page, testId: string) => page.locator(`[data-testid="${test
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 /** Polls until the page shows what is expected (answers come from wrangler dev: the first ones take a moment). */
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
-const heading = () => page.locator("main h2").innerText();
+const heading = () => page.locator("main h2").textContent();
 
 describe.skipIf(!found)("explorer in headless Chromium", () => {
   beforeAll(async () => {
@@ -81,7 +81,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.getByRole("button", { name: "Search", exact: true }).click();
     const search = await rest<ApiFindObjectsResult>(`${base}/objects?limit=25&name=find&type=Java&operator=startswith`);
     expect(search.totalObjects).toBeGreaterThan(0);
-    await eventually(() => page.getByTestId("search-total").innerText()).toBe(`${search.totalObjects} objects match; showing 1–${search.objects.length}.`);
+    await eventually(() => page.getByTestId("search-total").textContent()).toBe(`${search.totalObjects} objects match; showing 1–${search.objects.length}.`);
     expect(await cells(page, "search-results", 1)).toEqual(search.objects.map((o) => o.name));
     const state = new URL(page.url()).searchParams;
     expect([state.getAll("name"), state.getAll("type"), state.get("operator")]).toEqual([["find"], ["Java"], "startswith"]);
@@ -93,7 +93,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     const object = search.objects[pick];
     await page.locator(`[data-testid="search-results"] a[href*="id=${object.id}"]`).first().click();
     await eventually(heading).toBe(`${object.name} (${object.type})`);
-    await eventually(() => page.getByTestId("characteristics").innerText()).toContain(object.fullName);
+    await eventually(() => page.getByTestId("characteristics").textContent()).toContain(object.fullName);
     await eventually(() => cells(page, "callees", 1)).toEqual(callees[pick].map((c) => c.name));
     expect(await cells(page, "callees", 3)).toEqual(callees[pick].map((c) => c.linkType));
     await page.getByLabel("Include callees that also have escalated links").check();
@@ -102,7 +102,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.getByLabel("Hops").fill("4");
     await page.getByLabel("Hops").press("Enter");
     const points = await rest<ApiPointsResult>(`${base}/objects/${object.id}/start-end-points?hops=4`);
-    await eventually(() => page.getByRole("heading", { name: /^Start points/ }).innerText()).toBe(`Start points (${points.startPoints.length})`);
+    await eventually(() => page.getByRole("heading", { name: /^Start points/ }).textContent()).toBe(`Start points (${points.startPoints.length})`);
     expect(points.startPoints.length + points.endPoints.length, "the sample object has points within 4 hops").toBeGreaterThan(0);
     if (points.startPoints.length) expect(await items(page, "start-points")).toEqual(points.startPoints.map((p) => p.name));
     if (points.endPoints.length) expect(await items(page, "end-points")).toEqual(points.endPoints.map((p) => p.name));
@@ -155,7 +155,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     const problem = (await response.json()) as { code: string; detail: string };
     expect(problem.code).toBe("object_not_found");
     await page.goto(`${server.url}/?app=${encodeURIComponent(applications[0].name)}&view=object&id=999999999`);
-    await eventually(() => page.getByRole("alert").first().innerText()).toContain(problem.detail);
+    await eventually(() => page.getByRole("alert").first().textContent()).toContain(problem.detail);
     await shot("6-error");
   }, 30_000);
 });

@@ -57,7 +57,7 @@ describe("key pages (property)", () => {
     const keys = [long, `${long}y`, "com.acme.z"];
     const decoded = paged(keys);
     // Each long key fills a page of its own; compared by equality, so that a failure does not print them.
-    expect(decoded.map(({ page }) => page.keys()).flat().map((k, i) => k === keys[i])).toEqual([true, true, true]);
+    expect(decoded.flatMap(({ page }) => page.keys()).map((k, i) => k === keys[i])).toEqual([true, true, true]);
     expect(decoded.map(({ page }) => page.including([0], utf8.encode("xy")))).toEqual([[], [0], []]);
   });
 });

@@ -1,7 +1,7 @@
 // @module SectionCache: LRU order, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";

@@ -1,5 +1,5 @@
 // @module largeAnalysis: a valid analysis padded with extra objects of long, distinct names — snapshots of several MiB for multi-part uploads.
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 
 /** An analysis object: petstore's shapes and the generated ones. */
 type AnyObject = { id: string; name: string } & Record<string, unknown>;

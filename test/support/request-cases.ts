@@ -1,4 +1,4 @@
-// @module Runs worked request/answer cases (shared/spec/examples/requests.json shape) against any fetch function.
+// @module Runs worked request/answer cases (test/fixtures/examples/requests.json shape) against any fetch function.
 
 export interface RequestCase {
   request: string;

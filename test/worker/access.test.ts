@@ -1,7 +1,7 @@
 // @module API keys inside workerd (semantics.md §6): 401 without or with a wrong key, the three ways to send one, 403 out of scope, open without keys.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import workerModule from "../../src/worker.ts";
 import type { Env } from "../../src/worker.ts";
 import { type Json, appPath, call, publishHistory, testEnv } from "./harness.ts";

@@ -1,7 +1,7 @@
 // @module GET /rest/applications inside workerd: every published application with its versions, oldest first; only what the API key may read; ETag and 304; its parameters.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
 import { ApplicationListSchema } from "../../src/http/application-list.ts";
 import workerModule from "../../src/worker.ts";

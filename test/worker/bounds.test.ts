@@ -1,6 +1,6 @@
 // @module Resource bounds: values per parameter, characters per value, URL length — each a clear 400.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { appPath, call, publishHistory } from "./harness.ts";
 
 const application = "Bounds & Co";

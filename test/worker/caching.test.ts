@@ -1,7 +1,7 @@
 // @module HTTP caching: ETag from the published versions and the request, Cache-Control, 304 on If-None-Match.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { publishSnapshot } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";

@@ -1,6 +1,6 @@
 // @module Corrupt snapshots in R2, through the worker: a broken section answers 500 corrupt_snapshot only for the requests that read it; truncated and future-format objects are refused, never answered from.
 import { describe, expect, it } from "vitest";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot, sha256Hex } from "../../src/storage/publish.ts";

@@ -1,8 +1,8 @@
-// @module Worked examples inside workerd: shared/spec/examples (petstore) and test/fixtures/corner, every case through the worker's fetch.
+// @module Worked examples inside workerd: test/fixtures/examples (petstore) and test/fixtures/corner, every case through the worker's fetch.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreRequests from "../../../shared/spec/examples/requests.json";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import cornerRequests from "../fixtures/corner/requests.json";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   for (const { results } of [petstore, corner]) expect(results.map((r) => r.outcome)).toEqual(["published", "published"]);
 });
 
-describe("shared/spec/examples/requests.json (Pet Store & Co, v1 then v2)", () => {
+describe("test/fixtures/examples/requests.json (Pet Store & Co, v1 then v2)", () => {
   const cases = petstoreRequests as RequestCase[];
   it("has cases", () => expect(cases.length).toBeGreaterThan(30));
   for (const c of cases)

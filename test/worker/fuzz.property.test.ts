@@ -1,8 +1,8 @@
 // @module Fuzz property test inside workerd: random methods, paths and query strings must get a documented status, a JSON problem body with the right code, and the outcome the rules of semantics.md §1 and §6 predict.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { ApplicationListSchema } from "../../src/http/application-list.ts";
 import {
   CalleeListSchema,

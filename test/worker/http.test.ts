@@ -1,7 +1,7 @@
 // @module HTTP behaviour of the worker inside workerd: HEAD, 405 and Allow, unknown routes, CORS, readiness, error bodies, the source service binding.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import workerModule from "../../src/worker.ts";
 import type { Env } from "../../src/worker.ts";
 import { type Json, appPath, call, publishHistory, testEnv } from "./harness.ts";

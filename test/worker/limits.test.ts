@@ -1,6 +1,6 @@
 // @module Limits: the optional per-key rate limit (429 rate_limited) and the traversal budget of start/end points.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { ApiError } from "../../src/api-error.ts";
 import { Snapshot, memorySource } from "../../src/format/snapshot.ts";

@@ -4,9 +4,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import petstoreRequests from "../../../shared/spec/examples/requests.json";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import cornerRequests from "../fixtures/corner/requests.json";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
@@ -299,5 +299,5 @@ function sameAsRest(label: string, cases: readonly RequestCase[], substitute: (p
   });
 }
 
-sameAsRest("shared/spec/examples/requests.json through MCP", petstoreRequests as RequestCase[], async (p) => p);
+sameAsRest("test/fixtures/examples/requests.json through MCP", petstoreRequests as RequestCase[], async (p) => p);
 sameAsRest("test/fixtures/corner/requests.json through MCP", cornerRequests as RequestCase[], idSubstitution(fetchWorker, BASE));

@@ -1,9 +1,9 @@
 // @module The API description inside workerd: /openapi.json against interface.md and semantics.md §6, worked answers against the zod response schemas, and /docs.
 import { beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
-import petstoreRequests from "../../../shared/spec/examples/requests.json";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import cornerRequests from "../fixtures/corner/requests.json";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
@@ -260,7 +260,7 @@ function routeOf(path: string): RouteSpec | undefined {
 }
 
 for (const [title, cases, substitute] of [
-  ["shared/spec/examples/requests.json", petstoreRequests as RequestCase[], async (p: string) => p],
+  ["test/fixtures/examples/requests.json", petstoreRequests as RequestCase[], async (p: string) => p],
   ["test/fixtures/corner/requests.json", cornerRequests as RequestCase[], idSubstitution(fetchWorker, BASE)],
 ] as const)
   describe(`${title}: every answer fits the document`, () => {

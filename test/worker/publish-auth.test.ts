@@ -1,6 +1,6 @@
 // @module Publish API auth inside workerd: 403 when PUBLISH_TOKEN is unset, 401 without or with a wrong token, read API keys never publish.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { PublishApiError } from "../../build/publish-client.ts";
 import type { Env } from "../../src/worker.ts";

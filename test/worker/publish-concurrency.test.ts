@@ -1,9 +1,9 @@
 // @module Concurrent publishes and reads through the publish API inside workerd, and prune (manifest first, objects after).
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
-import { PublishApiError } from "../../build/publish-client.ts";
+import type { PublishApiError } from "../../build/publish-client.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
 import { appPath, call } from "./harness.ts";

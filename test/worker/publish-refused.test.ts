@@ -1,7 +1,7 @@
 // @module Refused uploads inside workerd: corrupt section, content not matching its declared address, truncation — 422, nothing left in R2.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { PublishApiError } from "../../build/publish-client.ts";
 import { Snapshot, memorySource } from "../../src/format/snapshot.ts";

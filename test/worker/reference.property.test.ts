@@ -1,8 +1,8 @@
 // @module Property tests inside workerd: random valid analyses, published to R2 and queried through the worker, must answer as the reference does.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import petstoreRequests from "../../../shared/spec/examples/requests.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import cornerRequests from "../fixtures/corner/requests.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
 import { type Analysis, arbitraryAnalysis, smallText } from "../support/arbitrary-analysis.ts";

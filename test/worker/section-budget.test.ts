@@ -1,8 +1,8 @@
-// @module The worker under a tiny SECTION_CACHE_MB (0.001): every worked example of shared/spec/examples answers as with the default budget.
+// @module The worker under a tiny SECTION_CACHE_MB (0.001): every worked example of test/fixtures/examples answers as with the default budget.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreRequests from "../../../shared/spec/examples/requests.json";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import workerModule, { type Env } from "../../src/worker.ts";
 import { DEFAULT_SECTION_CACHE_MB, isolateCaches, sectionBudgetBytes } from "../../src/storage/isolate-caches.ts";
 import { type RequestCase, runCase } from "../support/request-cases.ts";
@@ -36,7 +36,7 @@ describe("SECTION_CACHE_MB", () => {
   });
 });
 
-describe("shared/spec/examples/requests.json with SECTION_CACHE_MB = 0.001", () => {
+describe("test/fixtures/examples/requests.json with SECTION_CACHE_MB = 0.001", () => {
   const cases = petstoreRequests as RequestCase[];
   it("has cases", () => expect(cases.length).toBeGreaterThan(30));
   for (const c of cases)

@@ -1,6 +1,6 @@
 // @module The SourceService entrypoint through the SOURCE service binding: locations of a published version by object rank.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { readManifest } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import { type RefObject, byName } from "../support/reference/reference.ts";

@@ -1,7 +1,7 @@
 // @module Storage inside workerd: idempotent and racing publishes, reads during a publish, R2 faults (503, never a wrong answer), missing snapshots.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../../../shared/spec/examples/petstore-v1.json";
-import petstoreV2 from "../../../shared/spec/examples/petstore-v2.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { AppDeps } from "../../src/http/context.ts";
@@ -311,7 +311,7 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       // Reads of the source-locations section stay healthy: their failure is the known bug above.
       const sloc = (await Snapshot.open(memorySource(compileDocument(petstore(petstoreV1, application)).bytes))).toc.get("SLOC")!;
       const flaky = wrapBucket(bucket, {
-        head: async (key, real) => {
+        head: async (_key, real) => {
           if (failing && next() < 0.2) throw new Error("flaky head");
           return real();
         },

@@ -70,6 +70,7 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
       <h2 id="search-title" tabIndex={-1}>
         Find objects
       </h2>
+      {/* biome-ignore lint/a11y/useSemanticElements: a form with role="search" is announced by every screen reader; <search> is not yet */}
       <form class="search" onSubmit={submit} role="search" aria-label="Find objects">
         <fieldset>
           <legend>Filters (values of one filter combine with OR, different filters with AND)</legend>

@@ -123,7 +123,7 @@ export function objectMatches(analysis: RefAnalysis, o: RefObject, query: FindQu
 // ---- rendering (interface.md "Resources and their fields") ------------------------------------
 
 function locationsOf(o: RefObject): RefLocation[] | undefined {
-  return o.sourceLocations && o.sourceLocations.length ? o.sourceLocations.map((l) => ({ fileId: l.fileId, startLine: l.startLine, endLine: l.endLine })) : undefined;
+  return o.sourceLocations?.length ? o.sourceLocations.map((l) => ({ fileId: l.fileId, startLine: l.startLine, endLine: l.endLine })) : undefined;
 }
 
 export function renderObject(o: RefObject, withLocations = false): Record<string, unknown> {
