@@ -10,7 +10,13 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["test/build/**/*.test.ts", "test/format/**/*.test.ts", "test/node/**/*.test.ts", "test/web/**/*.test.ts", "test/analyze/**/*.test.ts"],
+          include: [
+            "test/build/**/*.test.ts",
+            "test/format/**/*.test.ts",
+            "test/node/**/*.test.ts",
+            "test/web/**/*.test.ts",
+            "test/analyze/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 60_000,
         },

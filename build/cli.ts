@@ -1,13 +1,14 @@
 // @module The appstruct command line: validate, compile, inspect, generate (and publish, list, serve, analyze).
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { CorruptSnapshotError } from "../src/format/errors.ts";
 import { AnalysisRefused, formatFault } from "./analysis/faults.ts";
 import { readAnalysis } from "./analysis/read.ts";
 import { compileAnalysisToFile, loadStatusBaseFile } from "./compile/compile.ts";
 import { formatInspectReport, inspectSnapshot } from "./inspect.ts";
-import { Progress, formatBytes } from "./progress.ts";
+import { formatBytes, Progress } from "./progress.ts";
 
 /** Exit codes, documented in the README. */
 export const EXIT = { ok: 0, refused: 1, usage: 2, failed: 3 } as const;
@@ -29,7 +30,10 @@ const positiveInteger = (value: string) => {
 function reportRefusal(file: string, error: AnalysisRefused, outcome = "nothing written"): never {
   const { faults, total } = error.faults;
   for (const fault of faults) process.stderr.write(`${file}: ${formatFault(fault)}\n`);
-  if (total > faults.length) process.stderr.write(`${file}: ... and ${total - faults.length} more fault${total - faults.length === 1 ? "" : "s"}\n`);
+  if (total > faults.length)
+    process.stderr.write(
+      `${file}: ... and ${total - faults.length} more fault${total - faults.length === 1 ? "" : "s"}\n`,
+    );
   throw new ExitError(EXIT.refused, `${file}: refused, ${total} fault${total === 1 ? "" : "s"}; ${outcome}`);
 }
 
@@ -47,7 +51,9 @@ program
     try {
       const a = await readAnalysis(file, (done, total) => progress.update("reading", done, total, "bytes"));
       progress.done();
-      console.log(`${file}: valid — ${a.header.application} @ ${a.header.analyzedAt}, ${a.objects.length} objects, ${a.links.from.length} link records`);
+      console.log(
+        `${file}: valid — ${a.header.application} @ ${a.header.analyzedAt}, ${a.objects.length} objects, ${a.links.from.length} link records`,
+      );
     } catch (error) {
       progress.done();
       if (error instanceof AnalysisRefused) reportRefusal(file, error);
@@ -77,7 +83,8 @@ program
     } catch (error) {
       progress.done();
       if (error instanceof AnalysisRefused) reportRefusal(file, error);
-      if (error instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `${options.previous}: not a usable snapshot: ${error.message}`);
+      if (error instanceof CorruptSnapshotError)
+        throw new ExitError(EXIT.refused, `${options.previous}: not a usable snapshot: ${error.message}`);
       throw error;
     }
   });
@@ -112,13 +119,19 @@ program
     const temporary = `${options.out}.${process.pid}.tmp`;
     const stream = createWriteStream(temporary);
     try {
-      const counts = await generateAnalysis(stream, { objects: options.objects, seed: options.seed, application: options.application }, (done, total) =>
-        progress.update("writing", done, total),
+      const counts = await generateAnalysis(
+        stream,
+        { objects: options.objects, seed: options.seed, application: options.application },
+        (done, total) => progress.update("writing", done, total),
       );
-      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
       await rename(temporary, options.out);
       progress.done();
-      console.log(`${options.out}: ${counts.objects} objects, ${counts.links} links, ${counts.files} files, ${counts.taxonomyNodes} taxonomy nodes, ${counts.postIts} post-its`);
+      console.log(
+        `${options.out}: ${counts.objects} objects, ${counts.links} links, ${counts.files} files, ${counts.taxonomyNodes} taxonomy nodes, ${counts.postIts} post-its`,
+      );
     } catch (error) {
       stream.destroy();
       await rm(temporary, { force: true });
@@ -135,33 +148,62 @@ program
   .option("--url <base URL>", "publish through a deployed worker's publish API (needs its PUBLISH_TOKEN)")
   .option("--token <token>", "the worker's PUBLISH_TOKEN (default: $APPSTRUCT_PUBLISH_TOKEN)")
   .option("--part-mib <MiB>", "upload part size with --url, 5 to 95", positiveInteger, 64)
-  .action(async (files: string[], options: { local?: boolean; remote?: boolean; url?: string; token?: string; partMib: number }) => {
-    if ([options.local, options.remote, options.url].filter(Boolean).length > 1) throw new ExitError(EXIT.usage, "choose one of --local, --remote and --url");
-    if (options.partMib < 5 || options.partMib > 95) throw new ExitError(EXIT.usage, "--part-mib must be from 5 (R2's smallest part) to 95 (under a Worker's 100 MB request body)");
-    const { InputRefused, publishFilesTo, storeTarget } = await import("./publish.ts");
-    let opened: { target: import("./publish.ts").PublishTarget; where: string; close(): Promise<void> };
-    if (options.url) {
-      const [{ PublishClient }, { remoteTarget }] = await Promise.all([import("./publish-client.ts"), import("./remote.ts")]);
-      opened = { target: remoteTarget(new PublishClient({ url: options.url, token: remoteToken(options.token), partSize: options.partMib * 1024 * 1024 })), where: options.url, close: async () => {} };
-    } else {
-      const { openStore } = await import("./store.ts");
-      const store = await openStore(options.remote ? "remote" : "local");
-      opened = { ...store, target: storeTarget(store.store) };
-    }
-    try {
-      const results = await publishFilesTo(opened.target, files, (line) => console.log(line));
-      console.log(`${results.filter((r) => r.outcome === "published").length} published, ${results.filter((r) => r.outcome === "unchanged").length} unchanged — ${opened.where}`);
-    } catch (error) {
-      await failOnPublishApi(error);
-      if (!(error instanceof InputRefused)) throw error;
-      if (error.cause instanceof AnalysisRefused) reportRefusal(error.path, error.cause, "nothing published");
-      if (error.cause instanceof CorruptSnapshotError) throw new ExitError(EXIT.refused, `${error.path}: not a valid snapshot: ${error.cause.message}; nothing published`);
-      await failOnPublishApi(error.cause);
-      throw error.cause;
-    } finally {
-      await opened.close();
-    }
-  });
+  .action(
+    async (
+      files: string[],
+      options: { local?: boolean; remote?: boolean; url?: string; token?: string; partMib: number },
+    ) => {
+      if ([options.local, options.remote, options.url].filter(Boolean).length > 1)
+        throw new ExitError(EXIT.usage, "choose one of --local, --remote and --url");
+      if (options.partMib < 5 || options.partMib > 95)
+        throw new ExitError(
+          EXIT.usage,
+          "--part-mib must be from 5 (R2's smallest part) to 95 (under a Worker's 100 MB request body)",
+        );
+      const { InputRefused, publishFilesTo, storeTarget } = await import("./publish.ts");
+      let opened: { target: import("./publish.ts").PublishTarget; where: string; close(): Promise<void> };
+      if (options.url) {
+        const [{ PublishClient }, { remoteTarget }] = await Promise.all([
+          import("./publish-client.ts"),
+          import("./remote.ts"),
+        ]);
+        opened = {
+          target: remoteTarget(
+            new PublishClient({
+              url: options.url,
+              token: remoteToken(options.token),
+              partSize: options.partMib * 1024 * 1024,
+            }),
+          ),
+          where: options.url,
+          close: async () => {},
+        };
+      } else {
+        const { openStore } = await import("./store.ts");
+        const store = await openStore(options.remote ? "remote" : "local");
+        opened = { ...store, target: storeTarget(store.store) };
+      }
+      try {
+        const results = await publishFilesTo(opened.target, files, (line) => console.log(line));
+        console.log(
+          `${results.filter((r) => r.outcome === "published").length} published, ${results.filter((r) => r.outcome === "unchanged").length} unchanged — ${opened.where}`,
+        );
+      } catch (error) {
+        await failOnPublishApi(error);
+        if (!(error instanceof InputRefused)) throw error;
+        if (error.cause instanceof AnalysisRefused) reportRefusal(error.path, error.cause, "nothing published");
+        if (error.cause instanceof CorruptSnapshotError)
+          throw new ExitError(
+            EXIT.refused,
+            `${error.path}: not a valid snapshot: ${error.cause.message}; nothing published`,
+          );
+        await failOnPublishApi(error.cause);
+        throw error.cause;
+      } finally {
+        await opened.close();
+      }
+    },
+  );
 
 program
   .command("prune")
@@ -170,34 +212,51 @@ program
   .requiredOption("--url <base URL>", "the worker's base URL")
   .option("--token <token>", "the worker's PUBLISH_TOKEN (default: $APPSTRUCT_PUBLISH_TOKEN)")
   .option("--keep <n>", "versions to keep, newest first", positiveInteger)
-  .option("--analyzed-at <time...>", "remove the versions analyzed at these times (rolls back a bad analysis); needs <application>")
-  .action(async (application: string | undefined, options: { url: string; token?: string; keep?: number; analyzedAt?: string[] }) => {
-    if (options.keep === undefined && !options.analyzedAt) throw new ExitError(EXIT.usage, "give --keep <n> and/or --analyzed-at <time...>");
-    if (options.analyzedAt && application === undefined) throw new ExitError(EXIT.usage, "--analyzed-at needs the application");
-    const { PublishClient } = await import("./publish-client.ts");
-    const client = new PublishClient({ url: options.url, token: remoteToken(options.token) });
-    try {
-      for (const name of application === undefined ? await client.applications() : [application]) {
-        const { removed, kept } = await client.prune(name, { keep: options.keep, analyzedAt: options.analyzedAt });
-        console.log(`${name}: removed ${removed.length} version${removed.length === 1 ? "" : "s"}${removed.length ? ` (${removed.map((v) => v.analyzedAt).join(", ")})` : ""}; ${kept.length} kept${kept.length ? `, newest ${kept.at(-1)!.analyzedAt}` : ""}`);
+  .option(
+    "--analyzed-at <time...>",
+    "remove the versions analyzed at these times (rolls back a bad analysis); needs <application>",
+  )
+  .action(
+    async (
+      application: string | undefined,
+      options: { url: string; token?: string; keep?: number; analyzedAt?: string[] },
+    ) => {
+      if (options.keep === undefined && !options.analyzedAt)
+        throw new ExitError(EXIT.usage, "give --keep <n> and/or --analyzed-at <time...>");
+      if (options.analyzedAt && application === undefined)
+        throw new ExitError(EXIT.usage, "--analyzed-at needs the application");
+      const { PublishClient } = await import("./publish-client.ts");
+      const client = new PublishClient({ url: options.url, token: remoteToken(options.token) });
+      try {
+        for (const name of application === undefined ? await client.applications() : [application]) {
+          const { removed, kept } = await client.prune(name, { keep: options.keep, analyzedAt: options.analyzedAt });
+          console.log(
+            `${name}: removed ${removed.length} version${removed.length === 1 ? "" : "s"}${removed.length ? ` (${removed.map((v) => v.analyzedAt).join(", ")})` : ""}; ${kept.length} kept${kept.length ? `, newest ${kept.at(-1)!.analyzedAt}` : ""}`,
+          );
+        }
+      } catch (error) {
+        await failOnPublishApi(error);
+        throw error;
       }
-    } catch (error) {
-      await failOnPublishApi(error);
-      throw error;
-    }
-  });
+    },
+  );
 
 /** The publish token of `--token` or $APPSTRUCT_PUBLISH_TOKEN, else a usage error. */
 function remoteToken(option: string | undefined): string {
   const token = option ?? (process.env.APPSTRUCT_PUBLISH_TOKEN || undefined);
-  if (!token) throw new ExitError(EXIT.usage, "--url needs the worker's publish token: --token <token> or APPSTRUCT_PUBLISH_TOKEN");
+  if (!token)
+    throw new ExitError(
+      EXIT.usage,
+      "--url needs the worker's publish token: --token <token> or APPSTRUCT_PUBLISH_TOKEN",
+    );
   return token;
 }
 
 /** A refusal of the publish API as an exit: 1 when the content was refused (422), 3 otherwise. */
 async function failOnPublishApi(error: unknown): Promise<void> {
   const { PublishApiError } = await import("./publish-client.ts");
-  if (error instanceof PublishApiError) throw new ExitError(error.status === 422 ? EXIT.refused : EXIT.failed, error.message);
+  if (error instanceof PublishApiError)
+    throw new ExitError(error.status === 422 ? EXIT.refused : EXIT.failed, error.message);
 }
 
 program
@@ -216,7 +275,10 @@ program
       if (apps.length === 0) console.log(`no applications in the ${opened.where}`);
       for (const app of apps) {
         console.log(app.application);
-        for (const v of app.versions) console.log(`  ${v.analyzedAt}  ${String(v.objects).padStart(9)} objects  ${String(v.links).padStart(10)} links  ${formatBytes(v.size).padStart(10)}  ${v.sha256.slice(0, 12)}`);
+        for (const v of app.versions)
+          console.log(
+            `  ${v.analyzedAt}  ${String(v.objects).padStart(9)} objects  ${String(v.links).padStart(10)} links  ${formatBytes(v.size).padStart(10)}  ${v.sha256.slice(0, 12)}`,
+          );
       }
     } finally {
       await opened.close();
@@ -229,15 +291,24 @@ program
   .requiredOption("--data <folder>", "folder with .snap, .json and .ndjson files")
   .option("--port <port>", "port", positiveInteger, 8787)
   .option("--host <host>", "interface to listen on", "127.0.0.1")
-  .option("--section-cache-mb <MB>", "megabytes of decoded sections kept, as the worker's SECTION_CACHE_MB (default: $SECTION_CACHE_MB, else 64)")
+  .option(
+    "--section-cache-mb <MB>",
+    "megabytes of decoded sections kept, as the worker's SECTION_CACHE_MB (default: $SECTION_CACHE_MB, else 64)",
+  )
   .action(async (options: { data: string; port: number; host: string; sectionCacheMb?: string }) => {
-    const [{ startNodeServer }, { sectionBudgetBytes }] = await Promise.all([import("./serve.ts"), import("../src/storage/isolate-caches.ts")]);
+    const [{ startNodeServer }, { sectionBudgetBytes }] = await Promise.all([
+      import("./serve.ts"),
+      import("../src/storage/isolate-caches.ts"),
+    ]);
     const setting = options.sectionCacheMb ?? process.env.SECTION_CACHE_MB;
     let budget: number;
     try {
       budget = sectionBudgetBytes(setting);
     } catch {
-      throw new ExitError(EXIT.usage, `--section-cache-mb (or SECTION_CACHE_MB) must be a number of megabytes ≥ 0, not ${JSON.stringify(setting)}`);
+      throw new ExitError(
+        EXIT.usage,
+        `--section-cache-mb (or SECTION_CACHE_MB) must be a number of megabytes ≥ 0, not ${JSON.stringify(setting)}`,
+      );
     }
     await startNodeServer({ ...options, sectionBudgetBytes: budget });
   });
@@ -251,27 +322,43 @@ program
   .option("--tsconfig <file>", "TypeScript configuration to use instead of the folder's")
   .option("--rules <file>", "taxonomy and start/end point rules (JSON; sections left out keep their defaults)")
   .option("--analyzed-at <date>", "RFC 3339 date-time of the analysis (default: now)")
-  .action(async (folder: string, options: { out: string; name?: string; tsconfig?: string; rules?: string; analyzedAt?: string }) => {
-    const started = performance.now();
-    const { AnalyzeOptionError, analyzeProject } = await import("./analyze/analyze.ts");
-    const { ProjectError } = await import("./analyze/load-program.ts");
-    const { RulesError, loadRules } = await import("./analyze/rules.ts");
-    const { writeAnalysisFile } = await import("./analyze/write-analysis.ts");
-    try {
-      const result = analyzeProject({ folder, tsconfig: options.tsconfig, application: options.name, analyzedAt: options.analyzedAt, rules: await loadRules(options.rules) });
-      for (const problem of result.configProblems) process.stderr.write(`warning: ${problem}\n`);
-      for (const p of result.syntaxProblems) process.stderr.write(`${p.file}:${p.line}: syntax error: ${p.message} (the rest of the file is analysed)\n`);
-      for (const p of result.checkerFailures) process.stderr.write(`${p.file}:${p.line}: warning: the type checker failed here (${p.message}); this expression has no links\n`);
-      await writeAnalysisFile(options.out, result.document);
-      const d = result.document;
-      console.log(
-        `${options.out}: ${d.application} — ${d.files.length} files, ${d.objects.length} objects (${d.objects.filter((o) => o.external).length} external), ${d.links.length} links, ${d.objects.filter((o) => o.role === "start").length} start and ${d.objects.filter((o) => o.role === "end").length} end points${result.configFile ? ` (config ${result.configFile})` : " (no tsconfig/jsconfig: every source file)"}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
-      );
-    } catch (error) {
-      if (error instanceof ProjectError || error instanceof RulesError || error instanceof AnalyzeOptionError) throw new ExitError(EXIT.usage, error.message);
-      throw error;
-    }
-  });
+  .action(
+    async (
+      folder: string,
+      options: { out: string; name?: string; tsconfig?: string; rules?: string; analyzedAt?: string },
+    ) => {
+      const started = performance.now();
+      const { AnalyzeOptionError, analyzeProject } = await import("./analyze/analyze.ts");
+      const { ProjectError } = await import("./analyze/load-program.ts");
+      const { RulesError, loadRules } = await import("./analyze/rules.ts");
+      const { writeAnalysisFile } = await import("./analyze/write-analysis.ts");
+      try {
+        const result = analyzeProject({
+          folder,
+          tsconfig: options.tsconfig,
+          application: options.name,
+          analyzedAt: options.analyzedAt,
+          rules: await loadRules(options.rules),
+        });
+        for (const problem of result.configProblems) process.stderr.write(`warning: ${problem}\n`);
+        for (const p of result.syntaxProblems)
+          process.stderr.write(`${p.file}:${p.line}: syntax error: ${p.message} (the rest of the file is analysed)\n`);
+        for (const p of result.checkerFailures)
+          process.stderr.write(
+            `${p.file}:${p.line}: warning: the type checker failed here (${p.message}); this expression has no links\n`,
+          );
+        await writeAnalysisFile(options.out, result.document);
+        const d = result.document;
+        console.log(
+          `${options.out}: ${d.application} — ${d.files.length} files, ${d.objects.length} objects (${d.objects.filter((o) => o.external).length} external), ${d.links.length} links, ${d.objects.filter((o) => o.role === "start").length} start and ${d.objects.filter((o) => o.role === "end").length} end points${result.configFile ? ` (config ${result.configFile})` : " (no tsconfig/jsconfig: every source file)"}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        );
+      } catch (error) {
+        if (error instanceof ProjectError || error instanceof RulesError || error instanceof AnalyzeOptionError)
+          throw new ExitError(EXIT.usage, error.message);
+        throw error;
+      }
+    },
+  );
 
 export async function main(argv: string[]): Promise<number> {
   try {

@@ -2,12 +2,18 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { SectionCache } from "../src/format/section-cache.ts";
-import { type ByteSource, Snapshot, memorySource } from "../src/format/snapshot.ts";
+import { type ByteSource, memorySource, Snapshot } from "../src/format/snapshot.ts";
 import { type Catalog, SnapshotCache, type Version } from "../src/storage/catalog.ts";
 import { fileSource } from "../src/storage/file-source.ts";
 import { peekInput } from "./analysis/peek.ts";
 import type { StatusBase } from "./compile/build-model.ts";
-import { type PreviousResolver, compileAnalysis, loadStatusBase, loadStatusBaseFile, sha256File } from "./compile/compile.ts";
+import {
+  compileAnalysis,
+  loadStatusBase,
+  loadStatusBaseFile,
+  type PreviousResolver,
+  sha256File,
+} from "./compile/compile.ts";
 
 /** Where a version's bytes are: a snapshot file read by range (as the worker reads R2), or an analysis compiled in memory. */
 interface Held {
@@ -32,9 +38,15 @@ async function compiledInMemory(path: string, previous: PreviousResolver): Promi
  * snapshot files stay on disk, read by range. Decoded sections go to `sections` when given (a
  * byte-budgeted LRU, as in the worker), else each snapshot keeps all it decodes.
  */
-export async function loadFolderCatalog(folder: string, log: (line: string) => void, options: { sections?: SectionCache } = {}): Promise<Catalog> {
+export async function loadFolderCatalog(
+  folder: string,
+  log: (line: string) => void,
+  options: { sections?: SectionCache } = {},
+): Promise<Catalog> {
   const names = (await readdir(folder)).filter((n) => /\.(snap|json|ndjson)$/i.test(n) && n !== "package.json").sort();
-  const inputs = (await Promise.all(names.map((n) => peekInput(join(folder, n))))).sort((a, b) => (a.analyzedAtMs ?? 0) - (b.analyzedAtMs ?? 0));
+  const inputs = (await Promise.all(names.map((n) => peekInput(join(folder, n))))).sort(
+    (a, b) => (a.analyzedAtMs ?? 0) - (b.analyzedAtMs ?? 0),
+  );
   const heldBySha = new Map<string, Held>();
   const versions = new Map<string, Version[]>();
   for (const input of inputs) {
@@ -42,20 +54,32 @@ export async function loadFolderCatalog(folder: string, log: (line: string) => v
       input.kind === "snapshot"
         ? await snapshotFile(input.path)
         : await compiledInMemory(input.path, async (application, at) => {
-            const earlier = versions.get(application)?.filter((v) => v.analyzedAtMs < at).at(-1);
+            const earlier = versions
+              .get(application)
+              ?.filter((v) => v.analyzedAtMs < at)
+              .at(-1);
             return earlier ? heldBySha.get(earlier.sha256)!.statusBase() : null;
           });
     const source = await held.source();
     const { meta } = await Snapshot.open(source);
     heldBySha.set(held.sha256, held);
     const list = versions.get(meta.application) ?? [];
-    versions.set(meta.application, [...list.filter((v) => v.analyzedAtMs !== meta.analyzedAtMs), { sha256: held.sha256, analyzedAt: meta.analyzedAt, analyzedAtMs: meta.analyzedAtMs, size: source.size }].sort((a, b) => a.analyzedAtMs - b.analyzedAtMs));
+    versions.set(
+      meta.application,
+      [
+        ...list.filter((v) => v.analyzedAtMs !== meta.analyzedAtMs),
+        { sha256: held.sha256, analyzedAt: meta.analyzedAt, analyzedAtMs: meta.analyzedAtMs, size: source.size },
+      ].sort((a, b) => a.analyzedAtMs - b.analyzedAtMs),
+    );
     log(`${input.path}: ${meta.application} @ ${meta.analyzedAt}, ${meta.counts.objects} objects`);
   }
   const cache = new SnapshotCache(Number.POSITIVE_INFINITY);
   return {
     applications: async () => [...versions.keys()].sort(),
     versions: async (application) => versions.get(application) ?? null,
-    open: (version) => cache.get(version.sha256, async () => Snapshot.open(await heldBySha.get(version.sha256)!.source(), { sections: options.sections })),
+    open: (version) =>
+      cache.get(version.sha256, async () =>
+        Snapshot.open(await heldBySha.get(version.sha256)!.source(), { sections: options.sections }),
+      ),
   };
 }

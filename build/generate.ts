@@ -80,8 +80,44 @@ const REAL_WORDS = (
   "maintenance contractor invoiceline payroll salary bonus commission pension beneficiary"
 ).split(" ");
 
-const ONSETS = ["b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z",
-  "br", "cr", "dr", "fl", "gr", "pl", "pr", "st", "tr", "ch", "sh", "th", "qu", "sl", "sp", "cl", "bl", "gl"];
+const ONSETS = [
+  "b",
+  "c",
+  "d",
+  "f",
+  "g",
+  "h",
+  "j",
+  "k",
+  "l",
+  "m",
+  "n",
+  "p",
+  "r",
+  "s",
+  "t",
+  "v",
+  "w",
+  "z",
+  "br",
+  "cr",
+  "dr",
+  "fl",
+  "gr",
+  "pl",
+  "pr",
+  "st",
+  "tr",
+  "ch",
+  "sh",
+  "th",
+  "qu",
+  "sl",
+  "sp",
+  "cl",
+  "bl",
+  "gl",
+];
 const VOWELS = ["a", "e", "i", "o", "u", "a", "e", "o", "ai", "ea", "io", "ou", "ee", "au"];
 const CODAS = ["", "", "", "n", "r", "s", "t", "l", "m", "x", "nd", "rt", "st", "ck", "ng", "lt", "mp"];
 
@@ -100,23 +136,31 @@ function getVocabulary(): Vocabulary {
   const rng = new Rng(0x9e3779b9);
   const seen = new Set<string>();
   const real: string[] = [];
-  for (const w of REAL_WORDS) if (!seen.has(w)) { seen.add(w); real.push(w); }
+  for (const w of REAL_WORDS)
+    if (!seen.has(w)) {
+      seen.add(w);
+      real.push(w);
+    }
   for (let i = real.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
-    const t = real[i]; real[i] = real[j]; real[j] = t;
+    const t = real[i];
+    real[i] = real[j];
+    real[j] = t;
   }
   const generated: string[] = [];
   const target = VOCAB_SIZE - real.length;
   while (generated.length < target) {
     const syl = rng.chance(0.55) ? 2 : rng.chance(0.8) ? 3 : 1;
     let w = "";
-    for (let k = 0; k < syl; k++) w += rng.pick(ONSETS) + rng.pick(VOWELS) + (k === syl - 1 || rng.chance(0.3) ? rng.pick(CODAS) : "");
+    for (let k = 0; k < syl; k++)
+      w += rng.pick(ONSETS) + rng.pick(VOWELS) + (k === syl - 1 || rng.chance(0.3) ? rng.pick(CODAS) : "");
     if (w.length < 4 || w.length > 11 || seen.has(w)) continue;
     seen.add(w);
     generated.push(w);
   }
   const words: string[] = [];
-  let ri = 0, gi = 0;
+  let ri = 0,
+    gi = 0;
   for (let r = 0; r < VOCAB_SIZE; r++) {
     if (r % 3 === 0 && ri < real.length) words.push(real[ri++]);
     else if (gi < generated.length) words.push(generated[gi++]);
@@ -125,7 +169,10 @@ function getVocabulary(): Vocabulary {
   // Zipf-like frequency, exponent 1.
   const cumulative = new Float64Array(VOCAB_SIZE);
   let sum = 0;
-  for (let r = 0; r < VOCAB_SIZE; r++) { sum += 1 / (r + 1); cumulative[r] = sum; }
+  for (let r = 0; r < VOCAB_SIZE; r++) {
+    sum += 1 / (r + 1);
+    cumulative[r] = sum;
+  }
   for (let r = 0; r < VOCAB_SIZE; r++) cumulative[r] /= sum;
   vocabulary = { words, cumulative };
   return vocabulary;
@@ -135,29 +182,165 @@ function getVocabulary(): Vocabulary {
 
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 
-const VERBS_SVC = ["process", "compute", "calculate", "validate", "create", "update", "find", "load", "apply", "register",
-  "approve", "cancel", "submit", "notify", "prepare", "generate", "check", "resolve", "assign", "close", "open", "handle",
-  "execute", "import", "export", "merge", "refresh", "schedule", "archive", "send", "reconcile", "publish"];
-const VERBS_CTRL = ["show", "list", "create", "edit", "update", "delete", "search", "view", "export", "submit", "save",
-  "handle", "download", "upload", "confirm"];
-const VERBS_REPO = ["findBy", "findAllBy", "countBy", "existsBy", "deleteBy", "save", "update", "insert", "delete",
-  "load", "fetch", "lock", "findAll"];
-const VERBS_MISC = ["to", "from", "parse", "format", "convert", "map", "is", "has", "build", "create", "normalize",
-  "validate", "check", "resolve", "apply", "on", "get", "compute", "wrap", "sanitize", "split", "merge", "compare", "copy"];
-const PARAM_TYPES = ["String", "long", "int", "boolean", "BigDecimal", "LocalDate", "Long", "List<String>",
-  "Map<String,Object>", "Object", "Integer", "LocalDateTime"];
-const FIELD_TYPES = ["String", "Long", "BigDecimal", "LocalDate", "Integer", "boolean", "int", "long", "LocalDateTime",
-  "String", "String"];
-const JSP_SUFFIXES = ["List", "Detail", "Edit", "Search", "Form", "Summary", "View", "Index", "Confirm", "Report", "Wizard"];
-const COL_SUFFIXES = ["ID", "CODE", "NAME", "DATE", "AMOUNT", "STATUS", "TYPE", "DESC", "NUM", "FLAG", "AT", "BY",
-  "COUNT", "RATE", "REF", "", "", ""];
+const VERBS_SVC = [
+  "process",
+  "compute",
+  "calculate",
+  "validate",
+  "create",
+  "update",
+  "find",
+  "load",
+  "apply",
+  "register",
+  "approve",
+  "cancel",
+  "submit",
+  "notify",
+  "prepare",
+  "generate",
+  "check",
+  "resolve",
+  "assign",
+  "close",
+  "open",
+  "handle",
+  "execute",
+  "import",
+  "export",
+  "merge",
+  "refresh",
+  "schedule",
+  "archive",
+  "send",
+  "reconcile",
+  "publish",
+];
+const VERBS_CTRL = [
+  "show",
+  "list",
+  "create",
+  "edit",
+  "update",
+  "delete",
+  "search",
+  "view",
+  "export",
+  "submit",
+  "save",
+  "handle",
+  "download",
+  "upload",
+  "confirm",
+];
+const VERBS_REPO = [
+  "findBy",
+  "findAllBy",
+  "countBy",
+  "existsBy",
+  "deleteBy",
+  "save",
+  "update",
+  "insert",
+  "delete",
+  "load",
+  "fetch",
+  "lock",
+  "findAll",
+];
+const VERBS_MISC = [
+  "to",
+  "from",
+  "parse",
+  "format",
+  "convert",
+  "map",
+  "is",
+  "has",
+  "build",
+  "create",
+  "normalize",
+  "validate",
+  "check",
+  "resolve",
+  "apply",
+  "on",
+  "get",
+  "compute",
+  "wrap",
+  "sanitize",
+  "split",
+  "merge",
+  "compare",
+  "copy",
+];
+const PARAM_TYPES = [
+  "String",
+  "long",
+  "int",
+  "boolean",
+  "BigDecimal",
+  "LocalDate",
+  "Long",
+  "List<String>",
+  "Map<String,Object>",
+  "Object",
+  "Integer",
+  "LocalDateTime",
+];
+const FIELD_TYPES = [
+  "String",
+  "Long",
+  "BigDecimal",
+  "LocalDate",
+  "Integer",
+  "boolean",
+  "int",
+  "long",
+  "LocalDateTime",
+  "String",
+  "String",
+];
+const JSP_SUFFIXES = [
+  "List",
+  "Detail",
+  "Edit",
+  "Search",
+  "Form",
+  "Summary",
+  "View",
+  "Index",
+  "Confirm",
+  "Report",
+  "Wizard",
+];
+const COL_SUFFIXES = [
+  "ID",
+  "CODE",
+  "NAME",
+  "DATE",
+  "AMOUNT",
+  "STATUS",
+  "TYPE",
+  "DESC",
+  "NUM",
+  "FLAG",
+  "AT",
+  "BY",
+  "COUNT",
+  "RATE",
+  "REF",
+  "",
+  "",
+  "",
+];
 const TAGS = ["Hot Path", "security", "deprecated", "GDPR", "search", "legacy", "performance", "todo"];
 const POSTIT_TITLES = [
   "Slow on large & old databases",
   "TODO: split this class",
   "Check with the DBA before changing",
   "Legacy code \u2014 do not touch",
-  "Called from the \"night batch\"",
+  'Called from the "night batch"',
   "Owned by team \u03a9",
   "Refactor <urgent>",
   "R\u00e9vision n\u00e9cessaire",
@@ -173,10 +356,21 @@ const POSTIT_TEXTS = [
 ];
 
 const SUBSYSTEMS: readonly [string, string][] = [
-  ["billing", "Billing"], ["customer", "Customer Management"], ["order", "Order Management"],
-  ["inventory", "Inventory"], ["shipping", "Shipping"], ["payment", "Payments"], ["catalog", "Product Catalog"],
-  ["pricing", "Pricing"], ["account", "Accounts"], ["reporting", "Reporting"], ["security", "Security"],
-  ["notification", "Notifications"], ["audit", "Audit"], ["scheduling", "Scheduling"], ["claims", "Claims"],
+  ["billing", "Billing"],
+  ["customer", "Customer Management"],
+  ["order", "Order Management"],
+  ["inventory", "Inventory"],
+  ["shipping", "Shipping"],
+  ["payment", "Payments"],
+  ["catalog", "Product Catalog"],
+  ["pricing", "Pricing"],
+  ["account", "Accounts"],
+  ["reporting", "Reporting"],
+  ["security", "Security"],
+  ["notification", "Notifications"],
+  ["audit", "Audit"],
+  ["scheduling", "Scheduling"],
+  ["claims", "Claims"],
   ["document", "Document Management"],
 ];
 
@@ -197,80 +391,253 @@ const T_VIEW = tf("Oracle View", "ORA_VIEW", "PL/SQL");
 const T_PROC = tf("Oracle Procedure", "ORA_PROCEDURE", "PL/SQL");
 
 /* Object categories: drive the link generator (lists of candidates per category). */
-const C_CLASS = 0, C_BASE = 1, C_EXC = 2, C_IFACE = 3, C_CTRL_M = 4, C_SVC_M = 5, C_REPO_M = 6, C_MISC_M = 7,
-  C_MODEL_M = 8, C_ACC_M = 9, C_IFACE_M = 10, C_BATCH_M = 11, C_CTOR = 12, C_FIELD = 13, C_TABLE = 14,
-  C_COLUMN = 15, C_VIEW = 16, C_PROC = 17, C_JSP = 18, C_JSPF = 19, C_EXT_CLASS = 20, C_EXT_M = 21;
+const C_CLASS = 0,
+  C_BASE = 1,
+  C_EXC = 2,
+  C_IFACE = 3,
+  C_CTRL_M = 4,
+  C_SVC_M = 5,
+  C_REPO_M = 6,
+  C_MISC_M = 7,
+  C_MODEL_M = 8,
+  C_ACC_M = 9,
+  C_IFACE_M = 10,
+  C_BATCH_M = 11,
+  C_CTOR = 12,
+  C_FIELD = 13,
+  C_TABLE = 14,
+  C_COLUMN = 15,
+  C_VIEW = 16,
+  C_PROC = 17,
+  C_JSP = 18,
+  C_JSPF = 19,
+  C_EXT_CLASS = 20,
+  C_EXT_M = 21;
 const NCAT = 22;
 
 /* Class roles. */
-const R_CTRL = 0, R_SVC = 1, R_REPO = 2, R_ENTITY = 3, R_DTO = 4, R_MISC = 5, R_EXC = 6, R_BASE = 7, R_BATCH = 8;
+const R_CTRL = 0,
+  R_SVC = 1,
+  R_REPO = 2,
+  R_ENTITY = 3,
+  R_DTO = 4,
+  R_MISC = 5,
+  R_EXC = 6,
+  R_BASE = 7,
+  R_BATCH = 8;
 const ROLE_WEIGHTS: readonly [number, number][] = [
-  [R_CTRL, 9], [R_SVC, 16], [R_REPO, 10], [R_ENTITY, 13], [R_DTO, 10], [R_MISC, 28], [R_EXC, 5], [R_BASE, 4],
+  [R_CTRL, 9],
+  [R_SVC, 16],
+  [R_REPO, 10],
+  [R_ENTITY, 13],
+  [R_DTO, 10],
+  [R_MISC, 28],
+  [R_EXC, 5],
+  [R_BASE, 4],
 ];
 const MISC_KINDS: readonly [string, string][] = [
-  ["Util", "util"], ["Helper", "util"], ["Mapper", "mapper"], ["Validator", "validation"], ["Factory", "factory"],
-  ["Handler", "handler"], ["Adapter", "integration"], ["Client", "integration"], ["Listener", "event"],
-  ["Config", "config"], ["Converter", "mapper"], ["Manager", "service"], ["Builder", "factory"], ["Provider", "support"],
+  ["Util", "util"],
+  ["Helper", "util"],
+  ["Mapper", "mapper"],
+  ["Validator", "validation"],
+  ["Factory", "factory"],
+  ["Handler", "handler"],
+  ["Adapter", "integration"],
+  ["Client", "integration"],
+  ["Listener", "event"],
+  ["Config", "config"],
+  ["Converter", "mapper"],
+  ["Manager", "service"],
+  ["Builder", "factory"],
+  ["Provider", "support"],
 ];
 
 /* Link types. */
-const L_CALL = 0, L_USE = 1, L_ACCESS = 2, L_INHERIT = 3, L_REFER = 4, L_INCLUDE = 5;
+const L_CALL = 0,
+  L_USE = 1,
+  L_ACCESS = 2,
+  L_INHERIT = 3,
+  L_REFER = 4,
+  L_INCLUDE = 5;
 const LINK_TYPES = ["CALL", "USE", "ACCESS", "INHERIT", "REFER", "INCLUDE"];
 
 /* Link actions. */
-const A_CALL_CTRL = 0, A_CALL_SVC = 1, A_CALL_IFM = 2, A_CALL_REPO = 3, A_CALL_MISC = 4, A_CALL_ACC = 5,
-  A_CALL_EXT = 6, A_MEMBER = 7, A_ACCESS_TABLE = 8, A_ACCESS_VIEW = 9, A_CALL_PROC = 10, A_USE_CLASS = 11,
-  A_USE_FIELD = 12, A_MEMBER_FIELD = 13;
+const A_CALL_CTRL = 0,
+  A_CALL_SVC = 1,
+  A_CALL_IFM = 2,
+  A_CALL_REPO = 3,
+  A_CALL_MISC = 4,
+  A_CALL_ACC = 5,
+  A_CALL_EXT = 6,
+  A_MEMBER = 7,
+  A_ACCESS_TABLE = 8,
+  A_ACCESS_VIEW = 9,
+  A_CALL_PROC = 10,
+  A_USE_CLASS = 11,
+  A_USE_FIELD = 12,
+  A_MEMBER_FIELD = 13;
 
 /** Scales the mean out-degree of methods; tuned so that links ≈ 5 × objects. */
 const DEG = 1.95;
 
-interface ActionTable { cum: Float64Array; acts: Uint8Array }
+interface ActionTable {
+  cum: Float64Array;
+  acts: Uint8Array;
+}
 function actionTable(entries: readonly [number, number][]): ActionTable {
   const cum = new Float64Array(entries.length);
   const acts = new Uint8Array(entries.length);
   let s = 0;
   for (const [, w] of entries) s += w;
   let c = 0;
-  entries.forEach(([a, w], k) => { c += w / s; cum[k] = c; acts[k] = a; });
+  entries.forEach(([a, w], k) => {
+    c += w / s;
+    cum[k] = c;
+    acts[k] = a;
+  });
   cum[entries.length - 1] = 1;
   return { cum, acts };
 }
-const ACT_CTRL = actionTable([[A_CALL_SVC, 30], [A_CALL_IFM, 20], [A_CALL_MISC, 8], [A_CALL_ACC, 10], [A_CALL_EXT, 15],
-  [A_MEMBER, 10], [A_USE_CLASS, 5], [A_CALL_CTRL, 2]]);
-const ACT_SVC = actionTable([[A_CALL_SVC, 18], [A_CALL_IFM, 10], [A_CALL_REPO, 18], [A_CALL_MISC, 10], [A_CALL_ACC, 10],
-  [A_CALL_EXT, 14], [A_MEMBER, 12], [A_USE_CLASS, 3], [A_USE_FIELD, 2], [A_ACCESS_TABLE, 3]]);
-const ACT_REPO = actionTable([[A_ACCESS_TABLE, 35], [A_ACCESS_VIEW, 5], [A_CALL_PROC, 4], [A_CALL_EXT, 30], [A_MEMBER, 12],
-  [A_CALL_ACC, 8], [A_USE_CLASS, 6]]);
-const ACT_MISC = actionTable([[A_CALL_EXT, 35], [A_MEMBER, 25], [A_CALL_MISC, 15], [A_CALL_ACC, 15], [A_USE_CLASS, 5],
-  [A_USE_FIELD, 5]]);
-const ACT_MODEL = actionTable([[A_MEMBER_FIELD, 60], [A_CALL_EXT, 40]]);
+const ACT_CTRL = actionTable([
+  [A_CALL_SVC, 30],
+  [A_CALL_IFM, 20],
+  [A_CALL_MISC, 8],
+  [A_CALL_ACC, 10],
+  [A_CALL_EXT, 15],
+  [A_MEMBER, 10],
+  [A_USE_CLASS, 5],
+  [A_CALL_CTRL, 2],
+]);
+const ACT_SVC = actionTable([
+  [A_CALL_SVC, 18],
+  [A_CALL_IFM, 10],
+  [A_CALL_REPO, 18],
+  [A_CALL_MISC, 10],
+  [A_CALL_ACC, 10],
+  [A_CALL_EXT, 14],
+  [A_MEMBER, 12],
+  [A_USE_CLASS, 3],
+  [A_USE_FIELD, 2],
+  [A_ACCESS_TABLE, 3],
+]);
+const ACT_REPO = actionTable([
+  [A_ACCESS_TABLE, 35],
+  [A_ACCESS_VIEW, 5],
+  [A_CALL_PROC, 4],
+  [A_CALL_EXT, 30],
+  [A_MEMBER, 12],
+  [A_CALL_ACC, 8],
+  [A_USE_CLASS, 6],
+]);
+const ACT_MISC = actionTable([
+  [A_CALL_EXT, 35],
+  [A_MEMBER, 25],
+  [A_CALL_MISC, 15],
+  [A_CALL_ACC, 15],
+  [A_USE_CLASS, 5],
+  [A_USE_FIELD, 5],
+]);
+const ACT_MODEL = actionTable([
+  [A_MEMBER_FIELD, 60],
+  [A_CALL_EXT, 40],
+]);
 
 /* --------------------------------------------------------------- libraries */
 
-interface LibClass { group: number; fullName: string; iface: boolean; end: boolean; methods: string[] }
+interface LibClass {
+  group: number;
+  fullName: string;
+  iface: boolean;
+  end: boolean;
+  methods: string[];
+}
 const LIB_GROUPS: readonly [string, string][] = [
-  ["jre", "Java Runtime"], ["spring", "Spring Framework"], ["commons", "Apache Commons"], ["jackson", "Jackson"],
-  ["slf4j", "SLF4J"], ["jakarta", "Jakarta EE"], ["vendor", "Vendor SDKs"],
+  ["jre", "Java Runtime"],
+  ["spring", "Spring Framework"],
+  ["commons", "Apache Commons"],
+  ["jackson", "Jackson"],
+  ["slf4j", "SLF4J"],
+  ["jakarta", "Jakarta EE"],
+  ["vendor", "Vendor SDKs"],
 ];
 const LIB_SPEC: readonly [number, string, number, string][] = [
   // group, class fullName, flags (1 interface, 2 end point), methods "name(params)" separated by ";"
-  [4, "org.slf4j.Logger", 1, "info(String,Object...);debug(String,Object...);warn(String,Object...);error(String,Throwable);isDebugEnabled()"],
-  [0, "java.lang.String", 0, "format(String,Object...);valueOf(Object);valueOf(int);equals(Object);isEmpty();trim();substring(int,int);toUpperCase();split(String);length();contains(CharSequence);startsWith(String);join(CharSequence,Iterable)"],
-  [0, "java.util.List", 1, "add(Object);get(int);size();isEmpty();addAll(Collection);stream();contains(Object);of(Object...)"],
-  [0, "java.util.Map", 1, "get(Object);put(Object,Object);containsKey(Object);entrySet();values();getOrDefault(Object,Object);computeIfAbsent(Object,Function)"],
+  [
+    4,
+    "org.slf4j.Logger",
+    1,
+    "info(String,Object...);debug(String,Object...);warn(String,Object...);error(String,Throwable);isDebugEnabled()",
+  ],
+  [
+    0,
+    "java.lang.String",
+    0,
+    "format(String,Object...);valueOf(Object);valueOf(int);equals(Object);isEmpty();trim();substring(int,int);toUpperCase();split(String);length();contains(CharSequence);startsWith(String);join(CharSequence,Iterable)",
+  ],
+  [
+    0,
+    "java.util.List",
+    1,
+    "add(Object);get(int);size();isEmpty();addAll(Collection);stream();contains(Object);of(Object...)",
+  ],
+  [
+    0,
+    "java.util.Map",
+    1,
+    "get(Object);put(Object,Object);containsKey(Object);entrySet();values();getOrDefault(Object,Object);computeIfAbsent(Object,Function)",
+  ],
   [0, "java.util.Objects", 0, "equals(Object,Object);hash(Object...);requireNonNull(Object);isNull(Object)"],
-  [2, "org.apache.commons.lang3.StringUtils", 0, "isBlank(CharSequence);isNotBlank(CharSequence);isEmpty(CharSequence);defaultString(String);join(Iterable,String);leftPad(String,int,char);abbreviate(String,int)"],
-  [0, "java.util.Optional", 0, "of(Object);ofNullable(Object);orElse(Object);isPresent();map(Function);orElseThrow(Supplier)"],
-  [0, "java.math.BigDecimal", 0, "add(BigDecimal);multiply(BigDecimal);subtract(BigDecimal);setScale(int,RoundingMode);compareTo(BigDecimal);valueOf(long);divide(BigDecimal,RoundingMode)"],
-  [1, "org.springframework.jdbc.core.JdbcTemplate", 2, "query(String,RowMapper,Object...);queryForObject(String,Class,Object...);update(String,Object...);batchUpdate(String,List)"],
+  [
+    2,
+    "org.apache.commons.lang3.StringUtils",
+    0,
+    "isBlank(CharSequence);isNotBlank(CharSequence);isEmpty(CharSequence);defaultString(String);join(Iterable,String);leftPad(String,int,char);abbreviate(String,int)",
+  ],
+  [
+    0,
+    "java.util.Optional",
+    0,
+    "of(Object);ofNullable(Object);orElse(Object);isPresent();map(Function);orElseThrow(Supplier)",
+  ],
+  [
+    0,
+    "java.math.BigDecimal",
+    0,
+    "add(BigDecimal);multiply(BigDecimal);subtract(BigDecimal);setScale(int,RoundingMode);compareTo(BigDecimal);valueOf(long);divide(BigDecimal,RoundingMode)",
+  ],
+  [
+    1,
+    "org.springframework.jdbc.core.JdbcTemplate",
+    2,
+    "query(String,RowMapper,Object...);queryForObject(String,Class,Object...);update(String,Object...);batchUpdate(String,List)",
+  ],
   [0, "java.lang.RuntimeException", 0, "getMessage();getCause()"],
   [0, "java.lang.Exception", 0, "getMessage()"],
-  [0, "java.time.LocalDate", 0, "now();of(int,int,int);parse(CharSequence);plusDays(long);isBefore(ChronoLocalDate);format(DateTimeFormatter)"],
-  [0, "java.util.stream.Stream", 1, "map(Function);filter(Predicate);collect(Collector);forEach(Consumer);sorted(Comparator)"],
+  [
+    0,
+    "java.time.LocalDate",
+    0,
+    "now();of(int,int,int);parse(CharSequence);plusDays(long);isBefore(ChronoLocalDate);format(DateTimeFormatter)",
+  ],
+  [
+    0,
+    "java.util.stream.Stream",
+    1,
+    "map(Function);filter(Predicate);collect(Collector);forEach(Consumer);sorted(Comparator)",
+  ],
   [0, "java.util.stream.Collectors", 0, "toList();toMap(Function,Function);groupingBy(Function);joining(CharSequence)"],
-  [3, "com.fasterxml.jackson.databind.ObjectMapper", 0, "readValue(String,Class);writeValueAsString(Object);readTree(String);convertValue(Object,Class)"],
-  [5, "jakarta.persistence.EntityManager", 3, "persist(Object);merge(Object);find(Class,Object);createQuery(String);remove(Object);flush()"],
+  [
+    3,
+    "com.fasterxml.jackson.databind.ObjectMapper",
+    0,
+    "readValue(String,Class);writeValueAsString(Object);readTree(String);convertValue(Object,Class)",
+  ],
+  [
+    5,
+    "jakarta.persistence.EntityManager",
+    3,
+    "persist(Object);merge(Object);find(Class,Object);createQuery(String);remove(Object);flush()",
+  ],
   [1, "org.springframework.http.ResponseEntity", 0, "ok(Object);status(HttpStatus);notFound();badRequest()"],
   [1, "org.springframework.ui.Model", 1, "addAttribute(String,Object)"],
   [0, "java.lang.StringBuilder", 0, "append(String);append(int);append(Object);toString();setLength(int)"],
@@ -279,13 +646,23 @@ const LIB_SPEC: readonly [number, string, number, string][] = [
   [0, "java.util.Set", 1, "add(Object);contains(Object);size()"],
   [0, "java.util.Collections", 0, "emptyList();unmodifiableList(List);sort(List)"],
   [0, "java.util.Arrays", 0, "asList(Object...);stream(Object[])"],
-  [1, "org.springframework.web.client.RestTemplate", 2, "getForObject(String,Class,Object...);postForEntity(String,Object,Class,Object...);exchange(String,HttpMethod,HttpEntity,Class,Object...)"],
+  [
+    1,
+    "org.springframework.web.client.RestTemplate",
+    2,
+    "getForObject(String,Class,Object...);postForEntity(String,Object,Class,Object...);exchange(String,HttpMethod,HttpEntity,Class,Object...)",
+  ],
   [1, "org.springframework.jms.core.JmsTemplate", 2, "convertAndSend(String,Object);send(String,MessageCreator)"],
   [1, "org.springframework.kafka.core.KafkaTemplate", 2, "send(String,Object)"],
   [5, "jakarta.servlet.http.HttpServletRequest", 1, "getParameter(String);getSession();getAttribute(String)"],
   [5, "jakarta.servlet.http.HttpSession", 1, "getAttribute(String);setAttribute(String,Object);invalidate()"],
   [0, "java.time.LocalDateTime", 0, "now();parse(CharSequence)"],
-  [0, "java.nio.file.Files", 2, "readAllLines(Path);write(Path,byte[],OpenOption...);exists(Path);newBufferedReader(Path)"],
+  [
+    0,
+    "java.nio.file.Files",
+    2,
+    "readAllLines(Path);write(Path,byte[],OpenOption...);exists(Path);newBufferedReader(Path)",
+  ],
   [0, "java.net.http.HttpClient", 2, "send(HttpRequest,BodyHandler);sendAsync(HttpRequest,BodyHandler)"],
   [0, "java.sql.PreparedStatement", 3, "executeQuery();executeUpdate();setString(int,String);setLong(int,long)"],
   [0, "java.sql.Connection", 1, "prepareStatement(String);commit();rollback();close()"],
@@ -301,7 +678,11 @@ const LIB_SPEC: readonly [number, string, number, string][] = [
   [1, "org.springframework.transaction.support.TransactionTemplate", 0, "execute(TransactionCallback)"],
 ];
 const LIBS: LibClass[] = LIB_SPEC.map(([group, fullName, flags, methods]) => ({
-  group, fullName, iface: (flags & 1) !== 0, end: (flags & 2) !== 0, methods: methods.split(";"),
+  group,
+  fullName,
+  iface: (flags & 1) !== 0,
+  end: (flags & 2) !== 0,
+  methods: methods.split(";"),
 }));
 
 /* ------------------------------------------------------------------ output */
@@ -382,9 +763,17 @@ class Generator {
   lists: Int32Array[] = [];
   offsets: Int32Array[] = [];
   // per-subsystem data-tier file state
-  sqlFile = 0; sqlPath = ""; sqlLine = 0; sqlLeft = 0;
-  viewFile = 0; viewPath = ""; viewLine = 0;
-  procFile = 0; procPath = ""; procLine = 0; procLeft = 0;
+  sqlFile = 0;
+  sqlPath = "";
+  sqlLine = 0;
+  sqlLeft = 0;
+  viewFile = 0;
+  viewPath = "";
+  viewLine = 0;
+  procFile = 0;
+  procPath = "";
+  procLine = 0;
+  procLeft = 0;
 
   constructor(out: NodeJS.WritableStream, N: number, seed: number, onProgress?: (done: number, total: number) => void) {
     this.rng = new Rng(hash32(seed ^ 0x5bd1e995) ^ seed);
@@ -420,10 +809,12 @@ class Generator {
   word(): string {
     const u = this.rng.next();
     const c = this.vocab.cumulative;
-    let lo = 0, hi = c.length - 1;
+    let lo = 0,
+      hi = c.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (c[mid] < u) lo = mid + 1; else hi = mid;
+      if (c[mid] < u) lo = mid + 1;
+      else hi = mid;
     }
     return this.vocab.words[lo];
   }
@@ -499,7 +890,8 @@ class Generator {
     if (o.role === 1) s += `,"role":"start"`;
     else if (o.role === 2) s += `,"role":"end"`;
     if (o.checksum !== false && !o.external && rng.next() < 0.96) {
-      const h1 = hash32(i * 2 + 1 + this.seedHash), h2 = hash32(h1 ^ (i + 0x1000193));
+      const h1 = hash32(i * 2 + 1 + this.seedHash),
+        h2 = hash32(h1 ^ (i + 0x1000193));
       s += `,"checksum":"${h1.toString(16).padStart(8, "0")}${h2.toString(16).padStart(8, "0")}"`;
     }
     if (o.fileId) {
@@ -514,7 +906,9 @@ class Generator {
   taxonomy(): number {
     let count = 0;
     const node = (key: string, level: number, name: string, parent: string | null): void => {
-      this.sink.line(`{"kind":"taxonomy","key":"${key}","level":${level},"name":"${name}","parent":${parent === null ? "null" : `"${parent}"`}}`);
+      this.sink.line(
+        `{"kind":"taxonomy","key":"${key}","level":${level},"name":"${name}","parent":${parent === null ? "null" : `"${parent}"`}}`,
+      );
       count++;
     };
     node("S", 1, "Services", null);
@@ -525,22 +919,63 @@ class Generator {
     node("S.batch", 2, "Batch Services", "S");
     node("X.lib", 2, "Libraries", "X");
     const tiers: [string, string, string, [string, string][]][] = [
-      ["S.ui", "jsp", "JSP", [["page", "JSP Page"], ["frag", "JSP Fragment"]]],
-      ["S.logic", "java", "Java", [["cls", "Java Class"], ["itf", "Java Interface"], ["meth", "Java Method"], ["ctor", "Java Constructor"], ["fld", "Java Field"]]],
-      ["S.data", "ora", "Oracle", [["tbl", "Oracle Table"], ["col", "Oracle Column"], ["view", "Oracle View"], ["proc", "Oracle Procedure"]]],
-      ["S.batch", "java", "Java Batch", [["cls", "Java Class"], ["meth", "Java Method"], ["ctor", "Java Constructor"], ["fld", "Java Field"]]],
+      [
+        "S.ui",
+        "jsp",
+        "JSP",
+        [
+          ["page", "JSP Page"],
+          ["frag", "JSP Fragment"],
+        ],
+      ],
+      [
+        "S.logic",
+        "java",
+        "Java",
+        [
+          ["cls", "Java Class"],
+          ["itf", "Java Interface"],
+          ["meth", "Java Method"],
+          ["ctor", "Java Constructor"],
+          ["fld", "Java Field"],
+        ],
+      ],
+      [
+        "S.data",
+        "ora",
+        "Oracle",
+        [
+          ["tbl", "Oracle Table"],
+          ["col", "Oracle Column"],
+          ["view", "Oracle View"],
+          ["proc", "Oracle Procedure"],
+        ],
+      ],
+      [
+        "S.batch",
+        "java",
+        "Java Batch",
+        [
+          ["cls", "Java Class"],
+          ["meth", "Java Method"],
+          ["ctor", "Java Constructor"],
+          ["fld", "Java Field"],
+        ],
+      ],
     ];
     for (const [tier, tech, techName, kinds] of tiers) {
       for (let s = 0; s < this.S; s++) {
         const [code, display] = SUBSYSTEMS[s];
-        const l3 = `${tier}.${code}`, l4 = `${l3}.${tech}`;
+        const l3 = `${tier}.${code}`,
+          l4 = `${l3}.${tech}`;
         node(l3, 3, display, tier);
         node(l4, 4, techName, l3);
         for (const [k, kn] of kinds) node(`${l4}.${k}`, 5, kn, l4);
       }
     }
     for (const [g, gn] of LIB_GROUPS) {
-      const l3 = `X.lib.${g}`, l4 = `${l3}.java`;
+      const l3 = `X.lib.${g}`,
+        l4 = `${l3}.java`;
       node(l3, 3, gn, "X.lib");
       node(l4, 4, "Java", l3);
       node(`${l4}.cls`, 5, "Java Class", l4);
@@ -561,16 +996,27 @@ class Generator {
       const dot = lib.fullName.lastIndexOf(".");
       const simple = lib.fullName.slice(dot + 1);
       const c = this.emit({
-        name: simple, fullName: lib.fullName, t: lib.iface ? T_IFACE : T_CLASS, l5: lib.iface ? `${l4}.itf` : `${l4}.cls`,
-        cat: C_EXT_CLASS, external: true,
+        name: simple,
+        fullName: lib.fullName,
+        t: lib.iface ? T_IFACE : T_CLASS,
+        l5: lib.iface ? `${l4}.itf` : `${l4}.cls`,
+        cat: C_EXT_CLASS,
+        external: true,
       });
       if (simple === "RuntimeException" || simple === "Exception") this.excBase.push(c);
       for (const m of lib.methods) {
         if (!this.room()) break;
         const name = m.slice(0, m.indexOf("("));
         this.emit({
-          name, fullName: `${lib.fullName}.${name}`, t: T_METHOD, l5: `${l4}.meth`, cat: C_EXT_M, parent: c,
-          mangling: m, external: true, role: lib.end && this.rng.chance(0.8) ? 2 : 0,
+          name,
+          fullName: `${lib.fullName}.${name}`,
+          t: T_METHOD,
+          l5: `${l4}.meth`,
+          cat: C_EXT_M,
+          parent: c,
+          mangling: m,
+          external: true,
+          role: lib.end && this.rng.chance(0.8) ? 2 : 0,
         });
       }
       this.memberEnd[c] = this.n;
@@ -578,7 +1024,10 @@ class Generator {
     for (const lib of LIBS) libClass(lib);
     while (this.room()) {
       const vendor = this.word();
-      const cls = this.unique((sfx) => `com.${vendor}.sdk.${cap(this.word())}${this.rng.pick(["Client", "Api", "Service", "Gateway", "Connector"])}${sfx}`);
+      const cls = this.unique(
+        (sfx) =>
+          `com.${vendor}.sdk.${cap(this.word())}${this.rng.pick(["Client", "Api", "Service", "Gateway", "Connector"])}${sfx}`,
+      );
       const ms: string[] = [];
       const k = 3 + this.rng.lomax(5, 40);
       for (let j = 0; j < k; j++) ms.push(`${this.rng.pick(VERBS_SVC)}${this.pascal(1, 2)}(${this.params()})`);
@@ -594,7 +1043,16 @@ class Generator {
   }
 
   /** Emit a class (or interface) plus its members, truncated to the room left. */
-  emitClassBlock(spec: { name: string; pkg: string; t: string; cat: number; l5base: string; ann?: string; members: MemberPlan[]; memberL5: (m: MemberPlan) => string }): void {
+  emitClassBlock(spec: {
+    name: string;
+    pkg: string;
+    t: string;
+    cat: number;
+    l5base: string;
+    ann?: string;
+    members: MemberPlan[];
+    memberL5: (m: MemberPlan) => string;
+  }): void {
     if (!this.room()) return;
     const fullName = `${spec.pkg}.${spec.name}`;
     const [fileId, path] = this.javaFile(spec.pkg, spec.name);
@@ -607,14 +1065,33 @@ class Generator {
     }
     const end = cursor;
     const c = this.emit({
-      name: spec.name, fullName, t: spec.t, l5: spec.l5base, cat: spec.cat, filePath: path,
-      ann: spec.ann ?? (this.rng.chance(0.15) ? "null" : undefined), fileId, start, end,
+      name: spec.name,
+      fullName,
+      t: spec.t,
+      l5: spec.l5base,
+      cat: spec.cat,
+      filePath: path,
+      ann: spec.ann ?? (this.rng.chance(0.15) ? "null" : undefined),
+      fileId,
+      start,
+      end,
     });
     for (let k = 0; k < spec.members.length && this.room(); k++) {
       const m = spec.members[k];
       this.emit({
-        name: m.name, fullName: `${fullName}.${m.name}`, t: m.t, l5: spec.memberL5(m), cat: m.cat, parent: c,
-        filePath: path, mangling: m.mangling, ann: m.ann, role: m.role, fileId, start: lines[k], end: lines[k] + m.len - 1,
+        name: m.name,
+        fullName: `${fullName}.${m.name}`,
+        t: m.t,
+        l5: spec.memberL5(m),
+        cat: m.cat,
+        parent: c,
+        filePath: path,
+        mangling: m.mangling,
+        ann: m.ann,
+        role: m.role,
+        fileId,
+        start: lines[k],
+        end: lines[k] + m.len - 1,
       });
     }
     this.memberEnd[c] = this.n;
@@ -630,34 +1107,75 @@ class Generator {
     let role = R_BATCH;
     if (!batch) {
       let r = rng.next() * 95;
-      for (const [ro, w] of ROLE_WEIGHTS) { if ((r -= w) < 0) { role = ro; break; } }
+      for (const [ro, w] of ROLE_WEIGHTS) {
+        if ((r -= w) < 0) {
+          role = ro;
+          break;
+        }
+      }
       if (role === R_BATCH) role = R_MISC;
     }
     const noun = this.pascal(1, 2);
-    let suffix = "", layer = "", cat = C_CLASS, mcat = C_MISC_M;
+    let suffix = "",
+      layer = "",
+      cat = C_CLASS,
+      mcat = C_MISC_M;
     const clsAnn: string[] = [];
     switch (role) {
-      case R_CTRL: suffix = rng.pick(["Controller", "Controller", "Resource", "Action"]); layer = "web"; mcat = C_CTRL_M;
-        if (rng.chance(0.5)) clsAnn.push("@Controller"); else clsAnn.push("@RestController", `@RequestMapping("/api/${code}")`);
+      case R_CTRL:
+        suffix = rng.pick(["Controller", "Controller", "Resource", "Action"]);
+        layer = "web";
+        mcat = C_CTRL_M;
+        if (rng.chance(0.5)) clsAnn.push("@Controller");
+        else clsAnn.push("@RestController", `@RequestMapping("/api/${code}")`);
         break;
-      case R_SVC: suffix = rng.pick(["Service", "ServiceImpl", "Service", "Facade", "Processor"]); layer = "service"; mcat = C_SVC_M;
-        clsAnn.push("@Service"); if (rng.chance(0.2)) clsAnn.push("@Transactional");
+      case R_SVC:
+        suffix = rng.pick(["Service", "ServiceImpl", "Service", "Facade", "Processor"]);
+        layer = "service";
+        mcat = C_SVC_M;
+        clsAnn.push("@Service");
+        if (rng.chance(0.2)) clsAnn.push("@Transactional");
         break;
-      case R_REPO: suffix = rng.pick(["Repository", "Dao", "DaoImpl", "Repository"]); layer = suffix.startsWith("Dao") ? "dao" : "repository"; mcat = C_REPO_M;
+      case R_REPO:
+        suffix = rng.pick(["Repository", "Dao", "DaoImpl", "Repository"]);
+        layer = suffix.startsWith("Dao") ? "dao" : "repository";
+        mcat = C_REPO_M;
         clsAnn.push("@Repository");
         break;
-      case R_ENTITY: suffix = ""; layer = "domain"; mcat = C_MODEL_M;
+      case R_ENTITY:
+        suffix = "";
+        layer = "domain";
+        mcat = C_MODEL_M;
         clsAnn.push("@Entity", `@Table(name = "${noun.toUpperCase()}S")`);
         break;
-      case R_DTO: suffix = rng.pick(["Dto", "Request", "Response", "View", "Dto"]); layer = "dto"; mcat = C_MODEL_M; break;
+      case R_DTO:
+        suffix = rng.pick(["Dto", "Request", "Response", "View", "Dto"]);
+        layer = "dto";
+        mcat = C_MODEL_M;
+        break;
       case R_MISC: {
-        const [sfx, ly] = rng.pick(MISC_KINDS); suffix = sfx; layer = ly;
-        if (sfx === "Config") clsAnn.push("@Configuration"); else if (rng.chance(0.3)) clsAnn.push("@Component");
+        const [sfx, ly] = rng.pick(MISC_KINDS);
+        suffix = sfx;
+        layer = ly;
+        if (sfx === "Config") clsAnn.push("@Configuration");
+        else if (rng.chance(0.3)) clsAnn.push("@Component");
         break;
       }
-      case R_EXC: suffix = "Exception"; layer = "exception"; cat = C_EXC; break;
-      case R_BASE: suffix = rng.pick(["Service", "Controller", "Repository", "Handler", "Entity"]); layer = "common"; cat = C_BASE; mcat = C_SVC_M; break;
-      case R_BATCH: suffix = rng.pick(["Job", "Batch", "Launcher", "Importer", "Exporter", "Job"]); layer = "batch"; mcat = C_BATCH_M;
+      case R_EXC:
+        suffix = "Exception";
+        layer = "exception";
+        cat = C_EXC;
+        break;
+      case R_BASE:
+        suffix = rng.pick(["Service", "Controller", "Repository", "Handler", "Entity"]);
+        layer = "common";
+        cat = C_BASE;
+        mcat = C_SVC_M;
+        break;
+      case R_BATCH:
+        suffix = rng.pick(["Job", "Batch", "Launcher", "Importer", "Exporter", "Job"]);
+        layer = "batch";
+        mcat = C_BATCH_M;
         clsAnn.push("@Component");
         break;
     }
@@ -676,11 +1194,24 @@ class Generator {
     if (role === R_EXC && rng.chance(0.7)) members.push(this.fieldPlan("serialVersionUID"));
     let nf = 0;
     switch (role) {
-      case R_ENTITY: nf = 2 + rng.lomax(5, 60); break;
-      case R_DTO: nf = 1 + rng.lomax(4, 40); break;
-      case R_CTRL: case R_SVC: case R_BATCH: nf = rng.range(1, 4); break;
-      case R_REPO: nf = rng.range(0, 2); break;
-      case R_MISC: case R_BASE: nf = rng.lomax(1.5, 20); break;
+      case R_ENTITY:
+        nf = 2 + rng.lomax(5, 60);
+        break;
+      case R_DTO:
+        nf = 1 + rng.lomax(4, 40);
+        break;
+      case R_CTRL:
+      case R_SVC:
+      case R_BATCH:
+        nf = rng.range(1, 4);
+        break;
+      case R_REPO:
+        nf = rng.range(0, 2);
+        break;
+      case R_MISC:
+      case R_BASE:
+        nf = rng.lomax(1.5, 20);
+        break;
     }
     for (let k = 0; k < nf; k++) {
       if (injected && k < 4 && rng.chance(0.7)) {
@@ -695,7 +1226,8 @@ class Generator {
         let ann: string | undefined;
         if (role === R_ENTITY) {
           if (k === 0) ann = `["@Id","@Column(name = \\"${fname.toUpperCase()}_ID\\")"]`;
-          else if (rng.chance(0.5)) ann = `["@Column(name = \\"${fname.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()}\\")"]`;
+          else if (rng.chance(0.5))
+            ann = `["@Column(name = \\"${fname.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()}\\")"]`;
         }
         members.push(this.fieldPlan(fname, ann));
         fields.push([fname, ftype]);
@@ -709,7 +1241,13 @@ class Generator {
     else nc = rng.chance(0.3) ? 1 : 0;
     for (let k = 0; k < nc; k++) {
       const simple = name;
-      members.push({ cat: C_CTOR, t: T_CTOR, name: simple, mangling: `${simple}(${k === 0 && role === R_EXC ? "String" : this.params()})`, len: this.lineLen(4) });
+      members.push({
+        cat: C_CTOR,
+        t: T_CTOR,
+        name: simple,
+        mangling: `${simple}(${k === 0 && role === R_EXC ? "String" : this.params()})`,
+        len: this.lineLen(4),
+      });
     }
     // methods
     if (role === R_ENTITY || role === R_DTO) {
@@ -717,25 +1255,56 @@ class Generator {
         const P = cap(fname);
         const getter = ftype === "boolean" ? `is${P}` : `get${P}`;
         members.push({ cat: C_ACC_M, t: T_METHOD, name: getter, mangling: `${getter}()`, len: 3 });
-        if (rng.chance(0.75)) members.push({ cat: C_ACC_M, t: T_METHOD, name: `set${P}`, mangling: `set${P}(${ftype})`, len: 3 });
+        if (rng.chance(0.75))
+          members.push({ cat: C_ACC_M, t: T_METHOD, name: `set${P}`, mangling: `set${P}(${ftype})`, len: 3 });
       }
       if (rng.chance(0.5)) {
-        for (const [mn, mg] of [["equals", "equals(Object)"], ["hashCode", "hashCode()"], ["toString", "toString()"]]) {
-          members.push({ cat: C_MODEL_M, t: T_METHOD, name: mn, mangling: mg, ann: `["@Override"]`, len: this.lineLen(6) });
+        for (const [mn, mg] of [
+          ["equals", "equals(Object)"],
+          ["hashCode", "hashCode()"],
+          ["toString", "toString()"],
+        ]) {
+          members.push({
+            cat: C_MODEL_M,
+            t: T_METHOD,
+            name: mn,
+            mangling: mg,
+            ann: `["@Override"]`,
+            len: this.lineLen(6),
+          });
         }
       }
     } else {
       let nm = 0;
       switch (role) {
-        case R_CTRL: nm = 1 + rng.lomax(5, 80); break;
-        case R_SVC: nm = 1 + rng.lomax(8, 200); break;
-        case R_REPO: nm = 1 + rng.lomax(6, 120); break;
-        case R_BATCH: nm = 1 + rng.lomax(4, 40); break;
-        case R_EXC: nm = rng.chance(0.3) ? 1 : 0; break;
-        default: nm = 1 + rng.lomax(5, 150); break;
+        case R_CTRL:
+          nm = 1 + rng.lomax(5, 80);
+          break;
+        case R_SVC:
+          nm = 1 + rng.lomax(8, 200);
+          break;
+        case R_REPO:
+          nm = 1 + rng.lomax(6, 120);
+          break;
+        case R_BATCH:
+          nm = 1 + rng.lomax(4, 40);
+          break;
+        case R_EXC:
+          nm = rng.chance(0.3) ? 1 : 0;
+          break;
+        default:
+          nm = 1 + rng.lomax(5, 150);
+          break;
       }
       if (role === R_BATCH && (suffix === "Launcher" || rng.chance(0.6))) {
-        members.push({ cat: C_BATCH_M, t: T_METHOD, name: "main", mangling: "main(String[])", role: 1, len: this.lineLen(12) });
+        members.push({
+          cat: C_BATCH_M,
+          t: T_METHOD,
+          name: "main",
+          mangling: "main(String[])",
+          role: 1,
+          len: this.lineLen(12),
+        });
       }
       for (let k = 0; k < nm; k++) {
         let mname: string;
@@ -753,12 +1322,17 @@ class Generator {
           }
           case R_REPO: {
             const v = rng.pickSkew(VERBS_REPO);
-            mname = v.endsWith("By") ? v + this.pascal(1, 1) + (rng.chance(0.25) ? `And${this.pascal(1, 1)}` : "")
-              : v === "findAll" ? v : v + this.pascal(1, 2);
+            mname = v.endsWith("By")
+              ? v + this.pascal(1, 1) + (rng.chance(0.25) ? `And${this.pascal(1, 1)}` : "")
+              : v === "findAll"
+                ? v
+                : v + this.pascal(1, 2);
             if (rng.chance(0.1)) ann = `["@Transactional(readOnly = true)"]`;
             break;
           }
-          case R_SVC: case R_BASE: case R_BATCH:
+          case R_SVC:
+          case R_BASE:
+          case R_BATCH:
             mname = rng.pickSkew(VERBS_SVC) + this.pascal(1, 2);
             if (role === R_SVC && rng.chance(0.3)) ann = `["@Transactional"]`;
             else if (role === R_BATCH && rng.chance(0.2)) ann = `["@Scheduled(cron = \\"0 0 2 * * *\\")"]`;
@@ -769,12 +1343,26 @@ class Generator {
             if (rng.chance(0.1)) ann = `["@Override"]`;
             else if (rng.chance(0.01)) ann = `["@Deprecated"]`;
         }
-        members.push({ cat: role === R_EXC ? C_MISC_M : mcat, t: T_METHOD, name: mname, mangling: `${mname}(${this.params()})`, ann, role: mrole, len: this.lineLen(14) });
+        members.push({
+          cat: role === R_EXC ? C_MISC_M : mcat,
+          t: T_METHOD,
+          name: mname,
+          mangling: `${mname}(${this.params()})`,
+          ann,
+          role: mrole,
+          len: this.lineLen(14),
+        });
       }
     }
     const l5 = `S.${batch ? "batch" : "logic"}.${code}.java`;
     this.emitClassBlock({
-      name, pkg, t: T_CLASS, cat, l5base: `${l5}.cls`, ann: this.annOrNone(clsAnn), members,
+      name,
+      pkg,
+      t: T_CLASS,
+      cat,
+      l5base: `${l5}.cls`,
+      ann: this.annOrNone(clsAnn),
+      members,
       memberL5: (m) => `${l5}.${m.t === T_FIELD ? "fld" : m.t === T_CTOR ? "ctor" : "meth"}`,
     });
   }
@@ -793,8 +1381,14 @@ class Generator {
     }
     const l5 = `S.logic.${code}.java`;
     this.emitClassBlock({
-      name, pkg, t: T_IFACE, cat: C_IFACE, l5base: `${l5}.itf`, members,
-      ann: rng.chance(0.1) ? `["@FunctionalInterface"]` : undefined, memberL5: () => `${l5}.meth`,
+      name,
+      pkg,
+      t: T_IFACE,
+      cat: C_IFACE,
+      l5base: `${l5}.itf`,
+      members,
+      ann: rng.chance(0.1) ? `["@FunctionalInterface"]` : undefined,
+      memberL5: () => `${l5}.meth`,
     });
   }
 
@@ -804,12 +1398,21 @@ class Generator {
     const [code] = SUBSYSTEMS[this.curSub];
     const dir = `web/${code}${fragment ? "/fragments" : rng.chance(0.2) ? `/${this.word()}` : ""}`;
     const ext = fragment ? "jspf" : "jsp";
-    const path = this.unique((sfx) => `${dir}/${this.camel(1, 2)}${fragment ? "" : rng.pick(JSP_SUFFIXES)}${sfx}.${ext}`);
+    const path = this.unique(
+      (sfx) => `${dir}/${this.camel(1, 2)}${fragment ? "" : rng.pick(JSP_SUFFIXES)}${sfx}.${ext}`,
+    );
     const f = this.newFile(path, "JSP");
     this.emit({
-      name: path.slice(dir.length + 1), fullName: path, t: fragment ? T_JSPF : T_JSP,
-      l5: `S.ui.${code}.jsp.${fragment ? "frag" : "page"}`, cat: fragment ? C_JSPF : C_JSP, filePath: path,
-      role: fragment ? 0 : 1, fileId: f, start: 1, end: this.lineLen(fragment ? 30 : 120),
+      name: path.slice(dir.length + 1),
+      fullName: path,
+      t: fragment ? T_JSPF : T_JSP,
+      l5: `S.ui.${code}.jsp.${fragment ? "frag" : "page"}`,
+      cat: fragment ? C_JSPF : C_JSP,
+      filePath: path,
+      role: fragment ? 0 : 1,
+      fileId: f,
+      start: 1,
+      end: this.lineLen(fragment ? 30 : 120),
     });
   }
 
@@ -826,7 +1429,12 @@ class Generator {
     }
     this.sqlLeft--;
     const base = this.upper(1, 2);
-    const plural = base.endsWith("S") || base.endsWith("X") ? `${base}ES` : base.endsWith("Y") ? `${base.slice(0, -1)}IES` : `${base}S`;
+    const plural =
+      base.endsWith("S") || base.endsWith("X")
+        ? `${base}ES`
+        : base.endsWith("Y")
+          ? `${base.slice(0, -1)}IES`
+          : `${base}S`;
     const fullName = this.unique((sfx) => `ACME.${schema}.${plural}${sfx ? `_${sfx}` : ""}`);
     const tname = fullName.slice(`ACME.${schema}.`.length);
     const ncol = 2 + rng.lomax(10, 150);
@@ -834,15 +1442,37 @@ class Generator {
     const end = start + ncol + 2;
     this.sqlLine = end + 2;
     const t = this.emit({
-      name: tname, fullName, t: T_TABLE, l5: `S.data.${code}.ora.tbl`, cat: C_TABLE, filePath: this.sqlPath,
-      role: 2, fileId: this.sqlFile, start, end,
+      name: tname,
+      fullName,
+      t: T_TABLE,
+      l5: `S.data.${code}.ora.tbl`,
+      cat: C_TABLE,
+      filePath: this.sqlPath,
+      role: 2,
+      fileId: this.sqlFile,
+      start,
+      end,
     });
     const cols = new Set<string>();
     for (let k = 0; k < ncol && this.room(); k++) {
-      let col = k === 0 ? `${base}_ID` : `${this.upper(1, 1)}${(() => { const s = rng.pick(COL_SUFFIXES); return s ? `_${s}` : ""; })()}`;
+      let col =
+        k === 0
+          ? `${base}_ID`
+          : `${this.upper(1, 1)}${(() => {
+              const s = rng.pick(COL_SUFFIXES);
+              return s ? `_${s}` : "";
+            })()}`;
       for (let j = 2; cols.has(col); j++) col = `${col}_${j}`;
       cols.add(col);
-      this.emit({ name: col, fullName: `${fullName}.${col}`, t: T_COLUMN, l5: `S.data.${code}.ora.col`, cat: C_COLUMN, parent: t, filePath: null });
+      this.emit({
+        name: col,
+        fullName: `${fullName}.${col}`,
+        t: T_COLUMN,
+        l5: `S.data.${code}.ora.col`,
+        cat: C_COLUMN,
+        parent: t,
+        filePath: null,
+      });
     }
     this.memberEnd[t] = this.n;
   }
@@ -856,11 +1486,19 @@ class Generator {
       this.viewLine = 1;
     }
     const fullName = this.unique((sfx) => `ACME.${code.toUpperCase()}.V_${this.upper(1, 3)}${sfx ? `_${sfx}` : ""}`);
-    const start = this.viewLine, end = start + this.lineLen(15);
+    const start = this.viewLine,
+      end = start + this.lineLen(15);
     this.viewLine = end + 2;
     this.emit({
-      name: fullName.slice(fullName.lastIndexOf(".") + 1), fullName, t: T_VIEW, l5: `S.data.${code}.ora.view`, cat: C_VIEW,
-      filePath: this.viewPath, fileId: this.viewFile, start, end,
+      name: fullName.slice(fullName.lastIndexOf(".") + 1),
+      fullName,
+      t: T_VIEW,
+      l5: `S.data.${code}.ora.view`,
+      cat: C_VIEW,
+      filePath: this.viewPath,
+      fileId: this.viewFile,
+      start,
+      end,
     });
   }
 
@@ -875,13 +1513,24 @@ class Generator {
       this.procLine = 1;
     }
     this.procLeft--;
-    const fullName = this.unique((sfx) => `ACME.${code.toUpperCase()}.${rng.chance(0.5) ? "SP_" : ""}${rng.pickSkew(VERBS_SVC).toUpperCase()}_${this.upper(1, 2)}${sfx ? `_${sfx}` : ""}`);
-    const start = this.procLine, end = start + this.lineLen(60);
+    const fullName = this.unique(
+      (sfx) =>
+        `ACME.${code.toUpperCase()}.${rng.chance(0.5) ? "SP_" : ""}${rng.pickSkew(VERBS_SVC).toUpperCase()}_${this.upper(1, 2)}${sfx ? `_${sfx}` : ""}`,
+    );
+    const start = this.procLine,
+      end = start + this.lineLen(60);
     this.procLine = end + 2;
     this.emit({
-      name: fullName.slice(fullName.lastIndexOf(".") + 1), fullName, t: T_PROC, l5: `S.data.${code}.ora.proc`, cat: C_PROC,
-      filePath: this.procPath, mangling: `(${rng.pick(["", "NUMBER", "VARCHAR2", "NUMBER,VARCHAR2", "NUMBER,DATE,VARCHAR2"])})`,
-      fileId: this.procFile, start, end,
+      name: fullName.slice(fullName.lastIndexOf(".") + 1),
+      fullName,
+      t: T_PROC,
+      l5: `S.data.${code}.ora.proc`,
+      cat: C_PROC,
+      filePath: this.procPath,
+      mangling: `(${rng.pick(["", "NUMBER", "VARCHAR2", "NUMBER,VARCHAR2", "NUMBER,DATE,VARCHAR2"])})`,
+      fileId: this.procFile,
+      start,
+      end,
     });
   }
 
@@ -893,28 +1542,64 @@ class Generator {
     const S = this.S;
     const w: number[] = [];
     let wsum = 0;
-    for (let s = 0; s < S; s++) { w.push(1 / (s + 1) ** 0.7); wsum += w[s]; }
+    for (let s = 0; s < S; s++) {
+      w.push(1 / (s + 1) ** 0.7);
+      wsum += w[s];
+    }
     const internal = N - this.n;
     const budgets = w.map((x) => Math.floor((internal * x) / wsum));
     budgets[0] += internal - budgets.reduce((a, b) => a + b, 0);
-    const blockWeights: [number, number][] = [[0, 50], [1, 6], [2, 2], [3, 12], [4, 3], [5, 8], [6, 1.5], [7, 2]];
+    const blockWeights: [number, number][] = [
+      [0, 50],
+      [1, 6],
+      [2, 2],
+      [3, 12],
+      [4, 3],
+      [5, 8],
+      [6, 1.5],
+      [7, 2],
+    ];
     const bsum = blockWeights.reduce((a, [, x]) => a + x, 0);
     for (let s = 0; s < S; s++) {
       this.curSub = s;
       this.limit = this.n + budgets[s];
-      this.sqlLeft = 0; this.viewFile = 0; this.procLeft = 0;
+      this.sqlLeft = 0;
+      this.viewFile = 0;
+      this.procLeft = 0;
       while (this.room()) {
-        let r = this.rng.next() * bsum, kind = 0;
-        for (const [k, x] of blockWeights) { if ((r -= x) < 0) { kind = k; break; } }
+        let r = this.rng.next() * bsum,
+          kind = 0;
+        for (const [k, x] of blockWeights) {
+          if ((r -= x) < 0) {
+            kind = k;
+            break;
+          }
+        }
         switch (kind) {
-          case 0: this.classBlock(false); break;
-          case 1: this.interfaceBlock(); break;
-          case 2: this.classBlock(true); break;
-          case 3: this.jspBlock(false); break;
-          case 4: this.jspBlock(true); break;
-          case 5: this.tableBlock(); break;
-          case 6: this.viewBlock(); break;
-          default: this.procBlock(); break;
+          case 0:
+            this.classBlock(false);
+            break;
+          case 1:
+            this.interfaceBlock();
+            break;
+          case 2:
+            this.classBlock(true);
+            break;
+          case 3:
+            this.jspBlock(false);
+            break;
+          case 4:
+            this.jspBlock(true);
+            break;
+          case 5:
+            this.tableBlock();
+            break;
+          case 6:
+            this.viewBlock();
+            break;
+          default:
+            this.procBlock();
+            break;
         }
         if (this.sink.full) await this.sink.flush();
       }
@@ -935,7 +1620,10 @@ class Generator {
       this.lists.push(new Int32Array(off[S1]));
     }
     const fill = new Int32Array(NCAT);
-    for (let i = 0; i < this.N; i++) { const c = this.cat[i]; this.lists[c][fill[c]++] = i; }
+    for (let i = 0; i < this.N; i++) {
+      const c = this.cat[i];
+      this.lists[c][fill[c]++] = i;
+    }
   }
 
   /** A candidate of category c, in subsystem s with probability `local`, skewed towards hubs. */
@@ -945,20 +1633,38 @@ class Generator {
     const u = this.rng.next();
     if (this.rng.next() < local) {
       const off = this.offsets[c];
-      const lo = off[s], hi = off[s + 1];
+      const lo = off[s],
+        hi = off[s + 1];
       if (hi > lo) return L[lo + Math.floor((hi - lo) * u * u)];
     }
     return L[Math.floor(L.length * u * u)];
   }
   /** A candidate of category c with an index below `before` (acyclic inheritance). */
   pickEarlier(c: number, s: number, before: number): number {
-    const L = this.lists[c], off = this.offsets[c];
-    let lo = off[s], hi = off[s + 1];
+    const L = this.lists[c],
+      off = this.offsets[c];
+    let lo = off[s],
+      hi = off[s + 1];
     // upper bound of `before` in L[lo, hi)
-    let a = lo, b = hi;
-    while (a < b) { const m = (a + b) >>> 1; if (L[m] < before) a = m + 1; else b = m; }
+    let a = lo,
+      b = hi;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if (L[m] < before) a = m + 1;
+      else b = m;
+    }
     hi = a;
-    if (hi <= lo) { lo = 0; a = 0; b = L.length; while (a < b) { const m = (a + b) >>> 1; if (L[m] < before) a = m + 1; else b = m; } hi = a; }
+    if (hi <= lo) {
+      lo = 0;
+      a = 0;
+      b = L.length;
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (L[m] < before) a = m + 1;
+        else b = m;
+      }
+      hi = a;
+    }
     if (hi <= lo) return -1;
     const u = this.rng.next();
     return L[lo + Math.floor((hi - lo) * u * u)];
@@ -974,7 +1680,10 @@ class Generator {
     const line = `{"kind":"link","from":"${from}","to":"${this.id(to)}","type":"${LINK_TYPES[type]}"${escalated ? `,"escalated":true` : ""}}`;
     this.sink.line(line);
     this.links++;
-    if (this.rng.next() < 0.0003) { this.sink.line(line); this.links++; } // a few exact duplicates
+    if (this.rng.next() < 0.0003) {
+      this.sink.line(line);
+      this.links++;
+    } // a few exact duplicates
   }
   /** Link from the current source, deduplicated per source; false when a duplicate or no target. */
   link(to: number, type: number, escalated = false): boolean {
@@ -989,12 +1698,19 @@ class Generator {
   call(i: number, t: number): boolean {
     if (t < 0 || t === i) return false;
     if (!this.link(t, L_CALL)) return false;
-    const pc = this.parent[i], pt = this.parent[t];
+    const pc = this.parent[i],
+      pt = this.parent[t];
     if (pc >= 0 && pt >= 0 && pc !== pt) {
       const r = this.rng.next();
       if (r < 0.03) {
-        if (this.escClass !== pc) { this.escClass = pc; this.escSeen.clear(); }
-        if (!this.escSeen.has(pt)) { this.escSeen.add(pt); this.write(this.id(pc), pt, L_CALL, true); }
+        if (this.escClass !== pc) {
+          this.escClass = pc;
+          this.escSeen.clear();
+        }
+        if (!this.escSeen.has(pt)) {
+          this.escSeen.add(pt);
+          this.write(this.id(pc), pt, L_CALL, true);
+        }
       } else if (r < 0.037) {
         this.link(pt, L_USE, true);
       }
@@ -1004,7 +1720,8 @@ class Generator {
   member(i: number, fieldsOnly: boolean): boolean {
     const p = this.parent[i];
     if (p < 0) return false;
-    const lo = p + 1, hi = this.memberEnd[p];
+    const lo = p + 1,
+      hi = this.memberEnd[p];
     if (hi - lo < 2) return false;
     for (let tries = 0; tries < 4; tries++) {
       const t = lo + this.rng.int(hi - lo);
@@ -1017,25 +1734,38 @@ class Generator {
   }
   act(i: number, s: number, a: number): boolean {
     switch (a) {
-      case A_CALL_CTRL: return this.call(i, this.pick(C_CTRL_M, s, 0.9));
-      case A_CALL_SVC: return this.call(i, this.pick(C_SVC_M, s, 0.8));
-      case A_CALL_IFM: return this.call(i, this.pick(C_IFACE_M, s, 0.8));
-      case A_CALL_REPO: return this.call(i, this.pick(C_REPO_M, s, 0.85));
-      case A_CALL_MISC: return this.call(i, this.pick(C_MISC_M, s, 0.7));
-      case A_CALL_ACC: return this.call(i, this.pick(C_ACC_M, s, 0.8));
+      case A_CALL_CTRL:
+        return this.call(i, this.pick(C_CTRL_M, s, 0.9));
+      case A_CALL_SVC:
+        return this.call(i, this.pick(C_SVC_M, s, 0.8));
+      case A_CALL_IFM:
+        return this.call(i, this.pick(C_IFACE_M, s, 0.8));
+      case A_CALL_REPO:
+        return this.call(i, this.pick(C_REPO_M, s, 0.85));
+      case A_CALL_MISC:
+        return this.call(i, this.pick(C_MISC_M, s, 0.7));
+      case A_CALL_ACC:
+        return this.call(i, this.pick(C_ACC_M, s, 0.8));
       case A_CALL_EXT: {
         const L = this.lists[C_EXT_M];
         if (L.length === 0) return false;
         const u = this.rng.next();
         return this.call(i, L[Math.floor(L.length * u * u * u)]);
       }
-      case A_MEMBER: return this.member(i, false);
-      case A_MEMBER_FIELD: return this.member(i, true);
-      case A_ACCESS_TABLE: return this.link(this.pick(C_TABLE, s, 0.9), L_ACCESS);
-      case A_ACCESS_VIEW: return this.link(this.pick(C_VIEW, s, 0.9), L_ACCESS);
-      case A_CALL_PROC: return this.link(this.pick(C_PROC, s, 0.9), L_CALL);
-      case A_USE_CLASS: return this.link(this.pick(C_CLASS, s, 0.8), L_USE);
-      case A_USE_FIELD: return this.link(this.pick(C_FIELD, s, 0.8), L_USE);
+      case A_MEMBER:
+        return this.member(i, false);
+      case A_MEMBER_FIELD:
+        return this.member(i, true);
+      case A_ACCESS_TABLE:
+        return this.link(this.pick(C_TABLE, s, 0.9), L_ACCESS);
+      case A_ACCESS_VIEW:
+        return this.link(this.pick(C_VIEW, s, 0.9), L_ACCESS);
+      case A_CALL_PROC:
+        return this.link(this.pick(C_PROC, s, 0.9), L_CALL);
+      case A_USE_CLASS:
+        return this.link(this.pick(C_CLASS, s, 0.8), L_USE);
+      case A_USE_FIELD:
+        return this.link(this.pick(C_FIELD, s, 0.8), L_USE);
     }
     return false;
   }
@@ -1059,11 +1789,22 @@ class Generator {
     const isMethod = c >= C_CTRL_M && c <= C_BATCH_M && c !== C_IFACE_M;
     if (isMethod && rng.next() < 0.01) this.link(i, L_CALL); // recursion: self link
     switch (c) {
-      case C_CTRL_M: this.fanOut(i, s, ACT_CTRL, rng.lomax(DEG * 7, 400)); break;
-      case C_SVC_M: case C_BATCH_M: this.fanOut(i, s, ACT_SVC, rng.lomax(DEG * 9, 400) + (c === C_BATCH_M ? 1 : 0)); break;
-      case C_REPO_M: this.fanOut(i, s, ACT_REPO, rng.lomax(DEG * 6, 400)); break;
-      case C_MISC_M: this.fanOut(i, s, ACT_MISC, rng.lomax(DEG * 6, 400)); break;
-      case C_MODEL_M: this.fanOut(i, s, ACT_MODEL, rng.range(2, 6)); break;
+      case C_CTRL_M:
+        this.fanOut(i, s, ACT_CTRL, rng.lomax(DEG * 7, 400));
+        break;
+      case C_SVC_M:
+      case C_BATCH_M:
+        this.fanOut(i, s, ACT_SVC, rng.lomax(DEG * 9, 400) + (c === C_BATCH_M ? 1 : 0));
+        break;
+      case C_REPO_M:
+        this.fanOut(i, s, ACT_REPO, rng.lomax(DEG * 6, 400));
+        break;
+      case C_MISC_M:
+        this.fanOut(i, s, ACT_MISC, rng.lomax(DEG * 6, 400));
+        break;
+      case C_MODEL_M:
+        this.fanOut(i, s, ACT_MODEL, rng.range(2, 6));
+        break;
       case C_ACC_M:
         this.member(i, true);
         if (rng.next() < 0.1) this.act(i, s, A_CALL_EXT);
@@ -1074,7 +1815,9 @@ class Generator {
         if (rng.next() < 0.2) this.act(i, s, A_CALL_EXT);
         break;
       }
-      case C_CLASS: case C_BASE: case C_EXC: {
+      case C_CLASS:
+      case C_BASE:
+      case C_EXC: {
         if (c === C_EXC) {
           if (this.excBase.length && rng.next() < 0.6) this.link(rng.pick(this.excBase), L_INHERIT);
           else this.link(this.pickEarlier(C_EXC, s, i), L_INHERIT);
@@ -1104,7 +1847,10 @@ class Generator {
       case C_TABLE:
         if (rng.next() < 0.4) {
           const d = rng.range(1, 3);
-          for (let k = 0; k < d; k++) { const t = this.pick(C_TABLE, s, 0.95); if (t !== i) this.link(t, L_REFER); }
+          for (let k = 0; k < d; k++) {
+            const t = this.pick(C_TABLE, s, 0.95);
+            if (t !== i) this.link(t, L_REFER);
+          }
         }
         break;
       case C_VIEW: {
@@ -1115,7 +1861,10 @@ class Generator {
       case C_PROC: {
         const d = 1 + rng.lomax(3, 40);
         for (let k = 0; k < d; k++) this.link(this.pick(C_TABLE, s, 0.9), L_ACCESS);
-        if (rng.next() < 0.3) { const t = this.pick(C_PROC, s, 0.9); if (t !== i) this.link(t, L_CALL); }
+        if (rng.next() < 0.3) {
+          const t = this.pick(C_PROC, s, 0.9);
+          if (t !== i) this.link(t, L_CALL);
+        }
         break;
       }
       default:
@@ -1136,7 +1885,10 @@ class Generator {
   async postIts(): Promise<number> {
     if (this.N === 0) return 0;
     const count = Math.max(3, Math.min(200, Math.round(this.N / 25000)));
-    const lo = this.lists[C_EXT_M].length + this.lists[C_EXT_CLASS].length < this.N ? this.lists[C_EXT_M].length + this.lists[C_EXT_CLASS].length : 0;
+    const lo =
+      this.lists[C_EXT_M].length + this.lists[C_EXT_CLASS].length < this.N
+        ? this.lists[C_EXT_M].length + this.lists[C_EXT_CLASS].length
+        : 0;
     for (let k = 0; k < count; k++) {
       const obj = lo + this.rng.int(this.N - lo);
       const title = this.rng.pick(POSTIT_TITLES);
@@ -1163,13 +1915,15 @@ export async function generateAnalysis(
   if (!Number.isSafeInteger(N) || N < 0) throw new RangeError(`objects must be a non-negative integer, got ${N}`);
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
-  const g = new Generator(out, N, seed >>> 0 ^ Math.floor(seed / 4294967296), onProgress);
-  g.sink.line(JSON.stringify({
-    format: "appstruct.analysis/1",
-    application: options.application ?? "Synthetic Enterprise",
-    analyzedAt: options.analyzedAt ?? "2026-01-01T00:00:00Z",
-    analyzer: { name: "appstruct generate", version: "1" },
-  }));
+  const g = new Generator(out, N, (seed >>> 0) ^ Math.floor(seed / 4294967296), onProgress);
+  g.sink.line(
+    JSON.stringify({
+      format: "appstruct.analysis/1",
+      application: options.application ?? "Synthetic Enterprise",
+      analyzedAt: options.analyzedAt ?? "2026-01-01T00:00:00Z",
+      analyzer: { name: "appstruct generate", version: "1" },
+    }),
+  );
   const taxonomyNodes = g.taxonomy();
   await g.objects();
   await g.linksPhase();

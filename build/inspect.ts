@@ -1,6 +1,6 @@
 // @module inspect: what a snapshot file holds — header, sections with sizes and checksum state, metadata.
 import { readFile } from "node:fs/promises";
-import { HEADER_SIZE, SECTION_REQUIRED, decodeHeader, decodeToc } from "../src/format/container.ts";
+import { decodeHeader, decodeToc, HEADER_SIZE, SECTION_REQUIRED } from "../src/format/container.ts";
 import { crc32 } from "../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../src/format/errors.ts";
 import { decodeMeta } from "../src/format/meta.ts";
@@ -13,7 +13,13 @@ export interface InspectReport {
   size: number;
   sha256: string;
   formatVersion: number;
-  sections: { tag: string; offset: number; length: number; required: boolean; checksum: "ok" | "mismatch" | "truncated" }[];
+  sections: {
+    tag: string;
+    offset: number;
+    length: number;
+    required: boolean;
+    checksum: "ok" | "mismatch" | "truncated";
+  }[];
   meta: SnapshotMeta | null;
   ok: boolean;
 }
@@ -27,7 +33,11 @@ export async function inspectSnapshot(path: string): Promise<InspectReport> {
     offset: e.offset,
     length: e.length,
     required: (e.flags & SECTION_REQUIRED) !== 0,
-    checksum: (e.offset + e.length > bytes.length ? "truncated" : crc32(bytes.subarray(e.offset, e.offset + e.length)) === e.crc ? "ok" : "mismatch") as "ok" | "mismatch" | "truncated",
+    checksum: (e.offset + e.length > bytes.length
+      ? "truncated"
+      : crc32(bytes.subarray(e.offset, e.offset + e.length)) === e.crc
+        ? "ok"
+        : "mismatch") as "ok" | "mismatch" | "truncated",
   }));
   const metaEntry = toc.get("META");
   let meta: SnapshotMeta | null = null;
@@ -67,7 +77,9 @@ export function formatInspectReport(r: InspectReport): string {
   }
   lines.push(`sections     header ${HEADER_SIZE} B + table of contents`);
   for (const s of r.sections)
-    lines.push(`  ${s.tag}  ${formatBytes(s.length).padStart(10)}  at ${String(s.offset).padStart(10)}  ${s.checksum === "ok" ? "checksum ok" : `CHECKSUM ${s.checksum.toUpperCase()}`}${s.required ? "" : "  (optional)"}`);
+    lines.push(
+      `  ${s.tag}  ${formatBytes(s.length).padStart(10)}  at ${String(s.offset).padStart(10)}  ${s.checksum === "ok" ? "checksum ok" : `CHECKSUM ${s.checksum.toUpperCase()}`}${s.required ? "" : "  (optional)"}`,
+    );
   lines.push(r.ok ? "verdict      ok" : "verdict      CORRUPT");
   return lines.join("\n");
 }

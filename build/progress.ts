@@ -18,7 +18,9 @@ export class Progress {
     const width = 24;
     const bar = "█".repeat(Math.round(ratio * width)).padEnd(width, "░");
     const amount = unit === "bytes" ? `${formatBytes(done)} / ${formatBytes(total)}` : `${done} / ${total}`;
-    process.stderr.write(`\r\x1b[2K${label.padEnd(8)} ${bar} ${(ratio * 100).toFixed(0).padStart(3)}%  ${amount}  ${((now - this.started) / 1000).toFixed(1)}s`);
+    process.stderr.write(
+      `\r\x1b[2K${label.padEnd(8)} ${bar} ${(ratio * 100).toFixed(0).padStart(3)}%  ${amount}  ${((now - this.started) / 1000).toFixed(1)}s`,
+    );
   }
 
   done(): void {

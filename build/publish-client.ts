@@ -55,12 +55,18 @@ export class PublishClient {
 
   /** Published versions of `application`, oldest first ([] when none). */
   async versions(application: string): Promise<ManifestVersion[]> {
-    const response = await this.request("GET", `/publish/applications/${encodeURIComponent(application)}`, undefined, [404]);
+    const response = await this.request(
+      "GET",
+      `/publish/applications/${encodeURIComponent(application)}`,
+      undefined,
+      [404],
+    );
     return response.status === 404 ? [] : ((await response.json()) as { versions: ManifestVersion[] }).versions;
   }
 
   async applications(): Promise<string[]> {
-    return ((await (await this.request("GET", "/publish/applications")).json()) as { applications: string[] }).applications;
+    return ((await (await this.request("GET", "/publish/applications")).json()) as { applications: string[] })
+      .applications;
   }
 
   /** The bytes of a published snapshot. */
@@ -88,7 +94,11 @@ export class PublishClient {
   }
 
   private async upload(bytes: Uint8Array, sha256: string, onProgress: UploadProgress): Promise<PublishResult> {
-    const state = await this.json<UploadState>("POST", "/publish/uploads", { sha256, size: bytes.length, partSize: this.partSize });
+    const state = await this.json<UploadState>("POST", "/publish/uploads", {
+      sha256,
+      size: bytes.length,
+      partSize: this.partSize,
+    });
     if (!state.stored) {
       let sent = state.uploaded.reduce((sum, part) => sum + partBytes(bytes, state.partSize, part).length, 0);
       onProgress(sent, bytes.length);
@@ -110,7 +120,10 @@ export class PublishClient {
   }
 
   /** Removes versions of `application`: all but the newest `keep`, and/or those analyzed at `analyzedAt`. */
-  prune(application: string, selection: { keep?: number; analyzedAt?: string[] }): Promise<{ removed: ManifestVersion[]; kept: ManifestVersion[] }> {
+  prune(
+    application: string,
+    selection: { keep?: number; analyzedAt?: string[] },
+  ): Promise<{ removed: ManifestVersion[]; kept: ManifestVersion[] }> {
     return this.json("POST", `/publish/applications/${encodeURIComponent(application)}/prune`, selection);
   }
 
@@ -119,10 +132,17 @@ export class PublishClient {
     return (await response.json()) as T;
   }
 
-  private async request(method: string, path: string, body?: string | Uint8Array, accepted: number[] = []): Promise<Response> {
+  private async request(
+    method: string,
+    path: string,
+    body?: string | Uint8Array,
+    accepted: number[] = [],
+  ): Promise<Response> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
     if (typeof body === "string") headers["Content-Type"] = "application/json";
-    const response = await this.send(new Request(this.base + path, { method, headers, body: body as BodyInit | undefined }));
+    const response = await this.send(
+      new Request(this.base + path, { method, headers, body: body as BodyInit | undefined }),
+    );
     if (response.ok || accepted.includes(response.status)) return response;
     const text = await response.text();
     let problem: PublishProblem | null = null;
@@ -131,7 +151,12 @@ export class PublishClient {
     } catch {
       // not problem JSON (a proxy's error page): the text goes into the message
     }
-    throw new PublishApiError(`${method} ${path}`, response.status, problem && typeof problem.code === "string" ? problem : null, text);
+    throw new PublishApiError(
+      `${method} ${path}`,
+      response.status,
+      problem && typeof problem.code === "string" ? problem : null,
+      text,
+    );
   }
 
   /** Runs `attempt` again after network failures, 409 (a concurrent publish of the same content) and 5xx. */
@@ -148,4 +173,5 @@ export class PublishClient {
   }
 }
 
-const partBytes = (bytes: Uint8Array, partSize: number, part: number) => bytes.subarray((part - 1) * partSize, Math.min(bytes.length, part * partSize));
+const partBytes = (bytes: Uint8Array, partSize: number, part: number) =>
+  bytes.subarray((part - 1) * partSize, Math.min(bytes.length, part * partSize));

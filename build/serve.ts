@@ -1,23 +1,40 @@
 // @module startNodeServer: the same Hono app on Node, over a FolderCatalog, with the in-process source service.
 import { serve } from "@hono/node-server";
-import { parseAccessPolicy } from "../src/http/access.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
+import { parseAccessPolicy } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
 import { SnapshotSourceLocator } from "../src/query/source-locator.ts";
 import { loadFolderCatalog } from "./folder-catalog.ts";
 
 /** `sectionBudgetBytes`: decoded sections kept, least recently used evicted first, as the worker's SECTION_CACHE_MB. */
-export async function startNodeServer(options: { data: string; port: number; host: string; sectionBudgetBytes: number }): Promise<void> {
-  const catalog = await loadFolderCatalog(options.data, (line) => console.error(line), { sections: new SectionCache(options.sectionBudgetBytes) });
-  const deps = { catalog, sources: new SnapshotSourceLocator(catalog), access: await parseAccessPolicy(process.env.API_KEYS) };
+export async function startNodeServer(options: {
+  data: string;
+  port: number;
+  host: string;
+  sectionBudgetBytes: number;
+}): Promise<void> {
+  const catalog = await loadFolderCatalog(options.data, (line) => console.error(line), {
+    sections: new SectionCache(options.sectionBudgetBytes),
+  });
+  const deps = {
+    catalog,
+    sources: new SnapshotSourceLocator(catalog),
+    access: await parseAccessPolicy(process.env.API_KEYS),
+  };
   const app = createApp(() => deps);
   await new Promise<void>((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
-      console.log(`appstruct serving ${options.data} on http://${options.host}:${info.port}/rest/applications/{name}/objects?limit=10`);
+      console.log(
+        `appstruct serving ${options.data} on http://${options.host}:${info.port}/rest/applications/{name}/objects?limit=10`,
+      );
       resolve();
     });
     server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port`) : error),
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port`)
+          : error,
+      ),
     );
   });
 }

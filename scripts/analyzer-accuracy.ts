@@ -11,7 +11,10 @@ interface Declaration {
   line: number;
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { tsconfig: { type: "string" }, json: { type: "boolean" }, misses: { type: "string", default: "0" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { tsconfig: { type: "string" }, json: { type: "boolean" }, misses: { type: "string", default: "0" } },
+});
 if (positionals.length !== 1) {
   process.stderr.write("usage: node scripts/analyzer-accuracy.ts <folder> [--tsconfig <file>] [--json] [--misses N]\n");
   process.exit(2);
@@ -35,24 +38,45 @@ function reference(folder: string, tsconfig: string | undefined) {
 
   const bindingOf = (n: ts.Node): ts.Node | null => {
     const p = n.parent;
-    if ((ts.isVariableDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertyAssignment(p)) && p.initializer === n) return p;
+    if (
+      (ts.isVariableDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertyAssignment(p)) &&
+      p.initializer === n
+    )
+      return p;
     if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === n) return p;
     return null;
   };
   const nameOf = (n: ts.Node): string | null => {
     if (ts.isConstructorDeclaration(n)) return "constructor";
-    if (ts.isBinaryExpression(n)) return ts.isPropertyAccessExpression(n.left) ? n.left.name.text : ts.isIdentifier(n.left) ? n.left.text : null;
+    if (ts.isBinaryExpression(n))
+      return ts.isPropertyAccessExpression(n.left) ? n.left.name.text : ts.isIdentifier(n.left) ? n.left.text : null;
     const name = (n as ts.NamedDeclaration).name;
     if (!name) return ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n) ? "default" : null;
-    return ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name) || ts.isNumericLiteral(name) ? name.text : null;
+    return ts.isIdentifier(name) ||
+      ts.isStringLiteral(name) ||
+      ts.isPrivateIdentifier(name) ||
+      ts.isNumericLiteral(name)
+      ? name.text
+      : null;
   };
   const isDeclaration = (n: ts.Node) =>
-    ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isMethodSignature(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n) || ts.isClassDeclaration(n);
+    ts.isFunctionDeclaration(n) ||
+    ts.isMethodDeclaration(n) ||
+    ts.isMethodSignature(n) ||
+    ts.isConstructorDeclaration(n) ||
+    ts.isGetAccessorDeclaration(n) ||
+    ts.isSetAccessorDeclaration(n) ||
+    ts.isClassDeclaration(n);
   /** The declaration node a node stands for (overloads → their first declaration, a bound function expression → its binding). */
   const canonical = (n: ts.Node): ts.Node | null => {
     if (ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isClassExpression(n)) return bindingOf(n);
     if (!isDeclaration(n)) return null;
-    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isMethodSignature(n) || ts.isConstructorDeclaration(n)) {
+    if (
+      ts.isFunctionDeclaration(n) ||
+      ts.isMethodDeclaration(n) ||
+      ts.isMethodSignature(n) ||
+      ts.isConstructorDeclaration(n)
+    ) {
       const symbol = n.name ? checker.getSymbolAtLocation(n.name) : undefined;
       const first = symbol?.declarations?.find((d) => d.kind === n.kind && d.parent === n.parent);
       if (first) return first;
@@ -65,18 +89,36 @@ function reference(folder: string, tsconfig: string | undefined) {
     if (!c || declarations.has(c)) return;
     const name = nameOf(c);
     if (name === null) return;
-    declarations.set(c, { file: projectPath(project.root, sf.fileName), name, line: sf.getLineAndCharacterOfPosition(c.getStart(sf)).line + 1 });
+    declarations.set(c, {
+      file: projectPath(project.root, sf.fileName),
+      name,
+      line: sf.getLineAndCharacterOfPosition(c.getStart(sf)).line + 1,
+    });
   };
-  const targetOf = (call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator): ts.Node | null => {
+  const targetOf = (
+    call: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator,
+  ): ts.Node | null => {
     let declaration: ts.Node | undefined = checker.getResolvedSignature(call)?.declaration;
     // A signature from a type annotation (`const f: (x: T) => U = ...`) is no declaration of the set: then the symbol the callee names decides.
-    if (!declaration || ts.isJSDocSignature(declaration) || !own.has(declaration.getSourceFile()) || !declarations.has(canonical(declaration)!)) {
+    if (
+      !declaration ||
+      ts.isJSDocSignature(declaration) ||
+      !own.has(declaration.getSourceFile()) ||
+      !declarations.has(canonical(declaration)!)
+    ) {
       const callee = ts.isTaggedTemplateExpression(call) ? call.tag : call.expression;
       if (callee.kind === ts.SyntaxKind.SuperKeyword) return null;
       let symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
       if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
       declaration = symbol?.valueDeclaration;
-      if (declaration && (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertyAssignment(declaration)) && declaration.initializer) declaration = declaration.initializer;
+      if (
+        declaration &&
+        (ts.isVariableDeclaration(declaration) ||
+          ts.isPropertyDeclaration(declaration) ||
+          ts.isPropertyAssignment(declaration)) &&
+        declaration.initializer
+      )
+        declaration = declaration.initializer;
     }
     if (!declaration || !own.has(declaration.getSourceFile())) return null;
     const c = canonical(declaration);
@@ -101,7 +143,12 @@ function reference(folder: string, tsconfig: string | undefined) {
   }
   for (const sf of project.sourceFiles) {
     const walk = (n: ts.Node): void => {
-      if (ts.isCallExpression(n) || ts.isNewExpression(n) || ts.isTaggedTemplateExpression(n) || (ts.isDecorator(n) && !ts.isCallExpression(n.expression))) {
+      if (
+        ts.isCallExpression(n) ||
+        ts.isNewExpression(n) ||
+        ts.isTaggedTemplateExpression(n) ||
+        (ts.isDecorator(n) && !ts.isCallExpression(n.expression))
+      ) {
         let target: ts.Node | null = null;
         try {
           if (!ts.isCallExpression(n) || n.expression.kind !== ts.SyntaxKind.ImportKeyword) target = targetOf(n);
@@ -136,14 +183,17 @@ const refOfOurs = new Map<string, string>();
 let matched = 0;
 const missedDeclarations: Declaration[] = [];
 for (const d of ref.declarations) {
-  const candidates = (ours.get(`${d.file}\t${d.name}`) ?? []).filter((c) => Math.abs(c.line - d.line) <= 3 && !refOfOurs.has(c.id));
+  const candidates = (ours.get(`${d.file}\t${d.name}`) ?? []).filter(
+    (c) => Math.abs(c.line - d.line) <= 3 && !refOfOurs.has(c.id),
+  );
   candidates.sort((a, b) => Math.abs(a.line - d.line) - Math.abs(b.line - d.line));
   if (candidates.length) {
     matched++;
     refOfOurs.set(candidates[0].id, ref.key(d));
   } else missedDeclarations.push(d);
 }
-for (const o of document.objects) if (o.typeId.endsWith("_FILE")) refOfOurs.set(o.id, ref.key({ file: o.filePath!, name: "(file)", line: 1 }));
+for (const o of document.objects)
+  if (o.typeId.endsWith("_FILE")) refOfOurs.set(o.id, ref.key({ file: o.filePath!, name: "(file)", line: 1 }));
 
 // Our objects the reference has no declaration for (route handlers, exported variables) stand for their nearest ancestor it has, as the reference attributes calls.
 const parents = new Map(document.objects.map((o) => [o.id, o.parent]));
@@ -184,7 +234,9 @@ else {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   console.log(`${folder}: ${result.files} files`);
   console.log(`  declarations: ${matched}/${ref.declarations.length} found (recall ${pct(result.declarationRecall)})`);
-  console.log(`  internal CALL links: precision ${pct(result.callPrecision)} (${truePositive.length}/${ourMapped.size}), recall ${pct(result.callRecall)} (${truePositive.length}/${ref.calls.size}); ${unmapped} of our ${ourCalls} call objects the reference does not have`);
+  console.log(
+    `  internal CALL links: precision ${pct(result.callPrecision)} (${truePositive.length}/${ourMapped.size}), recall ${pct(result.callRecall)} (${truePositive.length}/${ref.calls.size}); ${unmapped} of our ${ourCalls} call objects the reference does not have`,
+  );
   console.log(`  time: reference ${result.seconds.reference} s, analyze ${result.seconds.analyze} s`);
 }
 const misses = Number(values.misses);

@@ -24,9 +24,9 @@ import { engineMemory } from "./bench/engine-memory.ts";
 import { coldFirstAnswer } from "./bench/engine-probes.ts";
 import { type MixEntry, pickMix } from "./bench/mix.ts";
 import { HTTP_SERVERS, type HttpServer, measureOverHttp } from "./bench/over-http.ts";
-import { type BenchReport, type HttpResults, checkTargets, summary } from "./bench/report.ts";
+import { type BenchReport, checkTargets, type HttpResults, summary } from "./bench/report.ts";
 import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
-import { type TimingOptions, measureSideBySide } from "./bench/timing.ts";
+import { measureSideBySide, type TimingOptions } from "./bench/timing.ts";
 
 const MiB = 1024 * 1024;
 
@@ -45,15 +45,20 @@ async function main(): Promise<number> {
   });
   const objects = Number(values.objects);
   const seed = Number(values.seed);
-  if (!Number.isInteger(objects) || objects < 1000 || objects > 20_000_000) throw new Error(`--objects must be an integer from 1000 to 20000000, got ${values.objects}`);
+  if (!Number.isInteger(objects) || objects < 1000 || objects > 20_000_000)
+    throw new Error(`--objects must be an integer from 1000 to 20000000, got ${values.objects}`);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
-  const timing: TimingOptions = values.quick ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 } : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 };
+  const timing: TimingOptions = values.quick
+    ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 }
+    : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 };
   const servers = values["no-http"] ? [] : httpServers(values.http);
   const sectionCacheMB = Number(values["section-cache-mb"]);
-  if (!(sectionCacheMB > 0)) throw new Error(`--section-cache-mb must be a positive number of megabytes, got ${values["section-cache-mb"]}`);
+  if (!(sectionCacheMB > 0))
+    throw new Error(`--section-cache-mb must be a positive number of megabytes, got ${values["section-cache-mb"]}`);
   const budgetBytes = Math.floor(sectionCacheMB * MiB);
   const started = Date.now();
-  const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
+  const log = (line: string) =>
+    process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
   const loadavgBefore = loadavg().map((x) => Number(x.toFixed(2)));
 
   const dir = values.reuse ? resolve(values.reuse) : await mkdtemp(join(tmpdir(), "appstruct-bench-"));
@@ -68,7 +73,9 @@ async function main(): Promise<number> {
     const cold = await coldFirstAnswer(dataset.snapshot, mix.find((e) => e.cls === "contains-rare")!, budgetBytes);
     log(`cold first answer: ${cold.ms.toFixed(1)} ms, ${cold.bytesRead} bytes`);
 
-    const snapshot = await Snapshot.open(await fileSource(dataset.snapshot), { sections: new SectionCache(budgetBytes) });
+    const snapshot = await Snapshot.open(await fileSource(dataset.snapshot), {
+      sections: new SectionCache(budgetBytes),
+    });
     const baseline = new SqliteBaseline(dataset.database);
     cleanups.push(() => baseline.close());
     const ours = (e: MixEntry) => engineAnswer(snapshot, e.query);
@@ -81,11 +88,20 @@ async function main(): Promise<number> {
     };
     const inProcessMismatches = await compareAnswers(mix, oursNoting, theirs, log);
     logMismatches("in process", inProcessMismatches, log);
-    const mixReport: BenchReport["mix"] = mix.map((e) => ({ cls: e.cls, path: e.path, ...(totals.has(e) ? { totalObjects: totals.get(e) } : {}) }));
+    const mixReport: BenchReport["mix"] = mix.map((e) => ({
+      cls: e.cls,
+      path: e.path,
+      ...(totals.has(e) ? { totalObjects: totals.get(e) } : {}),
+    }));
     const out = resolve(values.out ?? join(dir, "report.json"));
     const fail = async (correctness: BenchReport["correctness"]) => {
-      await writeFile(out, `${JSON.stringify({ failed: "the baseline answers differently from ours", mix: mixReport, correctness }, null, 2)}\n`);
-      log(`FAILED: the baseline answers differently from ours (see above and ${out}); no timings, since such a comparison proves nothing`);
+      await writeFile(
+        out,
+        `${JSON.stringify({ failed: "the baseline answers differently from ours", mix: mixReport, correctness }, null, 2)}\n`,
+      );
+      log(
+        `FAILED: the baseline answers differently from ours (see above and ${out}); no timings, since such a comparison proves nothing`,
+      );
       return 1;
     };
     const noHttp = { node: null, wrangler: null };
@@ -99,13 +115,24 @@ async function main(): Promise<number> {
     for (const server of servers) {
       const pass = await measureOverHttp(server, dataset, mix, sectionCacheMB, timing, log);
       if (pass.mismatches.length) return fail({ inProcess: [], http: { ...noHttp, [server]: pass.mismatches } });
-      http[server] = { classes: pass.classes!, floor: pass.floor!, oursPeakRss: pass.oursPeakRss, baselineServerPeakRssBytes: pass.baselineServerPeakRssBytes } satisfies HttpResults;
+      http[server] = {
+        classes: pass.classes!,
+        floor: pass.floor!,
+        oursPeakRss: pass.oursPeakRss,
+        baselineServerPeakRssBytes: pass.baselineServerPeakRssBytes,
+      } satisfies HttpResults;
     }
 
     const partial: Omit<BenchReport, "targets"> = {
       command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
       at: new Date(started).toISOString(),
-      machine: { cores: availableParallelism(), loadavgBefore, loadavgAfter: loadavg().map((x) => Number(x.toFixed(2))), node: process.version, sqlite: String(new DatabaseSync(":memory:").prepare("SELECT sqlite_version() AS v").get()!.v) },
+      machine: {
+        cores: availableParallelism(),
+        loadavgBefore,
+        loadavgAfter: loadavg().map((x) => Number(x.toFixed(2))),
+        node: process.version,
+        sqlite: String(new DatabaseSync(":memory:").prepare("SELECT sqlite_version() AS v").get()!.v),
+      },
       data: { objects, links, seed, seconds: dataset.seconds, bytes: dataset.bytes, reused: dataset.reused },
       settings: { sectionCacheMB, ...timing, http: servers },
       mix: mixReport,
@@ -127,9 +154,15 @@ async function main(): Promise<number> {
 
 /** The servers of `--http`: a comma-separated subset of HTTP_SERVERS, run in that order. */
 function httpServers(option: string): HttpServer[] {
-  const names = option.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = option
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const unknown = names.filter((n) => !(HTTP_SERVERS as readonly string[]).includes(n));
-  if (unknown.length || names.length === 0) throw new Error(`--http takes a comma-separated list of ${HTTP_SERVERS.join(", ")} (or use --no-http), got ${JSON.stringify(option)}`);
+  if (unknown.length || names.length === 0)
+    throw new Error(
+      `--http takes a comma-separated list of ${HTTP_SERVERS.join(", ")} (or use --no-http), got ${JSON.stringify(option)}`,
+    );
   return [...new Set(names as HttpServer[])];
 }
 

@@ -22,7 +22,10 @@ async function newestSource(path: string): Promise<number> {
 
 /** Whether web/dist is missing or older than a file of web/ (or the package lock: a library changed). */
 export async function webBundleIsStale(): Promise<boolean> {
-  const built = await stat(BUNDLE_INDEX).then((s) => s.mtimeMs, () => null);
+  const built = await stat(BUNDLE_INDEX).then(
+    (s) => s.mtimeMs,
+    () => null,
+  );
   if (built === null) return true;
   return Math.max(await newestSource(WEB_ROOT), await newestSource(join(PROJECT_ROOT, "package-lock.json"))) > built;
 }

@@ -36,10 +36,20 @@ for (const entry of Object.values(lock.packages)) {
     const platform = prefix && PLATFORMS[dep.slice(prefix.prefix.length)];
     const path = `node_modules/${dep}`;
     if (!platform || lock.packages[path]) continue;
-    lock.packages[path] = { version, dev: entry.dev, optional: true, os: [platform.os], cpu: [platform.cpu], ...(platform.libc ? { libc: [platform.libc] } : {}), license: prefix.license };
+    lock.packages[path] = {
+      version,
+      dev: entry.dev,
+      optional: true,
+      os: [platform.os],
+      cpu: [platform.cpu],
+      ...(platform.libc ? { libc: [platform.libc] } : {}),
+      license: prefix.license,
+    };
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)),
+);
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: ${added} platform entr${added === 1 ? "y" : "ies"} added`);

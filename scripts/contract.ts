@@ -23,8 +23,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../build/store.ts";
 import { openApiDocument } from "../src/http/openapi.ts";
-import { type RequestCase, idSubstitution, runCase } from "../test/support/request-cases.ts";
-import { HOST, childEnv, freePort, keepOutput, killOnExit, startDevServer, stopGroup } from "./dev-server.ts";
+import { idSubstitution, type RequestCase, runCase } from "../test/support/request-cases.ts";
+import { childEnv, freePort, HOST, keepOutput, killOnExit, startDevServer, stopGroup } from "./dev-server.ts";
 
 /** The whole run never takes longer than this: past it everything is stopped and the run fails. */
 const WATCHDOG_MS = 240_000;
@@ -38,12 +38,23 @@ const SUITES = [
   { title: "test/fixtures/examples/requests.json", cases: join(EXAMPLES, "requests.json"), ids: false },
   { title: "test/fixtures/corner/requests.json", cases: join(CORNER, "requests.json"), ids: true },
 ];
-const FILES = [join(EXAMPLES, "petstore-v1.json"), join(EXAMPLES, "petstore-v2.json"), join(CORNER, "corner-v1.json"), join(CORNER, "corner-v2.json")];
+const FILES = [
+  join(EXAMPLES, "petstore-v1.json"),
+  join(EXAMPLES, "petstore-v2.json"),
+  join(CORNER, "corner-v1.json"),
+  join(CORNER, "corner-v2.json"),
+];
 
 /** Prism's own errors: problem+json whose type is one of these. */
 const PRISM_ERRORS = "https://stoplight.io/prism/errors#";
 /** Prism errors that mean "the request is outside the document" (not forwarded). */
-const REQUEST_REFUSALS = new Set(["UNPROCESSABLE_ENTITY", "NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "NO_SERVER_MATCHED_ERROR", "UNAUTHORIZED"]);
+const REQUEST_REFUSALS = new Set([
+  "UNPROCESSABLE_ENTITY",
+  "NO_PATH_MATCHED_ERROR",
+  "NO_METHOD_MATCHED_ERROR",
+  "NO_SERVER_MATCHED_ERROR",
+  "UNAUTHORIZED",
+]);
 
 interface Violation {
   side: "request" | "response" | "unknown";
@@ -88,7 +99,11 @@ type PrismViolation = { location?: string[]; severity?: string; message?: string
 function violation(v: PrismViolation, side: Violation["side"]): Violation {
   const location = v.location ?? [];
   const named = location[0] === "request" || location[0] === "response";
-  return { side: named ? (location[0] as Violation["side"]) : side, severity: v.severity ?? "?", message: `${(named ? location.slice(1) : location).join(".")} ${v.message ?? ""}`.trim() };
+  return {
+    side: named ? (location[0] as Violation["side"]) : side,
+    severity: v.severity ?? "?",
+    message: `${(named ? location.slice(1) : location).join(".")} ${v.message ?? ""}`.trim(),
+  };
 }
 
 /** Violations Prism reports in the `sl-violations` header of an answer. */
@@ -103,7 +118,10 @@ function headerViolations(response: Response): Violation[] {
 }
 
 /** Prism's own error answer (problem+json with a Prism type), or undefined for the API's answer. */
-function prismError(response: Response, text: string): { type: string; detail: string; violations: Violation[] } | undefined {
+function prismError(
+  response: Response,
+  text: string,
+): { type: string; detail: string; violations: Violation[] } | undefined {
   if (!(response.headers.get("content-type") ?? "").startsWith("application/problem+json")) return undefined;
   let body: { type?: string; detail?: string; validation?: PrismViolation[] };
   try {
@@ -121,12 +139,16 @@ function prismError(response: Response, text: string): { type: string; detail: s
 /** `prism proxy <document> <upstream> --errors` on 127.0.0.1, once it answers. */
 async function startPrism(upstream: string): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM, "proxy", DOCUMENT, upstream, "--host", HOST, "--port", String(port), "--errors", "--verboseLevel", "warn"], {
-    cwd: PROJECT_ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: childEnv(),
-  });
+  const child = spawn(
+    process.execPath,
+    [PRISM, "proxy", DOCUMENT, upstream, "--host", HOST, "--port", String(port), "--errors", "--verboseLevel", "warn"],
+    {
+      cwd: PROJECT_ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: childEnv(),
+    },
+  );
   const output = keepOutput(child);
   const forget = killOnExit(child);
   let stopped: Promise<void> | undefined;
@@ -188,7 +210,9 @@ async function main(): Promise<number> {
   process.once("exit", () => rmSync(persistDir, { recursive: true, force: true }));
   const server = await startDevServer({ files: FILES, persistDir });
   stops.push(server.stop);
-  console.log(`contract: wrangler dev ${server.url} over ${server.persistDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `contract: wrangler dev ${server.url} over ${server.persistDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
 
   let prism = await startPrism(server.url);
   let proxy = prism.url;
@@ -209,19 +233,26 @@ async function main(): Promise<number> {
     seen.push({ response: copy, text: copy.text().catch(() => "") });
     return response;
   };
-  const direct = (request: Request): Promise<Response> => fetch(request, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const direct = (request: Request): Promise<Response> =>
+    fetch(request, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 
   const verdicts: Verdict[] = [];
   for (const suite of SUITES) {
     const cases = JSON.parse(readFileSync(suite.cases, "utf8")) as RequestCase[];
     for (const c of cases) {
-      const verdict = (kind: Verdict["kind"], details: string[]) => verdicts.push({ suite: suite.title, case: c, kind, details });
+      const verdict = (kind: Verdict["kind"], details: string[]) =>
+        verdicts.push({ suite: suite.title, case: c, kind, details });
       const isError = c.status >= 400 && c.status < 500;
       /** A request the document excludes: expected on an error case, whose answer is then checked directly. */
       const excluded = async (why: string, details: string[] = []) => {
         const answer = await runCase(direct, server.url, c, suite.ids ? idSubstitution(direct, server.url) : undefined);
         const problems = answer.problems.map((p) => `direct answer: ${p}`);
-        if (!isError) return verdict("failure", [...details, `the document excludes a request the API answers ${c.status}: ${why}`, ...(problems.length > 0 ? problems : ["(direct answer: the worked one)"])]);
+        if (!isError)
+          return verdict("failure", [
+            ...details,
+            `the document excludes a request the API answers ${c.status}: ${why}`,
+            ...(problems.length > 0 ? problems : ["(direct answer: the worked one)"]),
+          ]);
         verdict(problems.length > 0 || details.length > 0 ? "failure" : "expected", [...details, why, ...problems]);
       };
 
@@ -236,9 +267,15 @@ async function main(): Promise<number> {
       try {
         outcome = await runCase(throughProxy, proxy, c, suite.ids ? idSubstitution(throughProxy, proxy) : undefined);
       } catch (error) {
-        const alive = await fetch(`${proxy}/rest/ready`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+        const alive = await fetch(`${proxy}/rest/ready`, { signal: AbortSignal.timeout(5_000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!alive) {
-          verdict("failure", [`Prism stopped answering on this request (${(error as Error).message}); restarted. Its last lines:`, ...prism.output().split("\n").slice(-8)]);
+          verdict("failure", [
+            `Prism stopped answering on this request (${(error as Error).message}); restarted. Its last lines:`,
+            ...prism.output().split("\n").slice(-8),
+          ]);
           await restartPrism();
         } else verdict("failure", [`request failed: ${(error as Error).message}`]);
         continue;
@@ -246,9 +283,12 @@ async function main(): Promise<number> {
       const last = seen.at(-1);
       const violations = last ? headerViolations(last.response) : [];
       const refusal = last ? prismError(last.response, await last.text) : undefined;
-      for (const v of refusal?.violations ?? []) if (!violations.some((w) => w.side === v.side && w.message === v.message)) violations.push(v);
+      for (const v of refusal?.violations ?? [])
+        if (!violations.some((w) => w.side === v.side && w.message === v.message)) violations.push(v);
       const requestViolations = violations.filter((v) => v.side === "request");
-      const details = violations.filter((v) => v.side !== "request").map((v) => `${v.side} violation (${v.severity}): ${v.message}`);
+      const details = violations
+        .filter((v) => v.side !== "request")
+        .map((v) => `${v.side} violation (${v.severity}): ${v.message}`);
 
       if (refusal && REQUEST_REFUSALS.has(refusal.type)) {
         const why = requestViolations.length > 0 ? requestViolations.map((v) => v.message).join("; ") : refusal.detail;
@@ -257,7 +297,8 @@ async function main(): Promise<number> {
       }
       if (refusal) details.push(`Prism ${refusal.type}: ${refusal.detail}`);
       else details.push(...outcome.problems);
-      for (const v of requestViolations) details.push(`request violation (${v.severity}) on a forwarded request: ${v.message}`);
+      for (const v of requestViolations)
+        details.push(`request violation (${v.severity}) on a forwarded request: ${v.message}`);
       verdict(details.length === 0 ? "ok" : "failure", details);
     }
   }
@@ -267,15 +308,21 @@ async function main(): Promise<number> {
   const failures = verdicts.filter((v) => v.kind === "failure");
   if (expected.length > 0) {
     console.log(`\nrequest violations on error cases (expected; the API's answer checked directly):`);
-    for (const v of expected) console.log(`  ${v.case.status} ${v.case.code ?? ""} ${v.case.request}\n      ${v.details.join("\n      ")}`);
+    for (const v of expected)
+      console.log(`  ${v.case.status} ${v.case.code ?? ""} ${v.case.request}\n      ${v.details.join("\n      ")}`);
   }
   if (failures.length > 0) {
     console.log(`\nFAILURES:`);
-    for (const v of failures) console.log(`  [${v.suite}] ${v.case.request} (worked: ${v.case.status} ${v.case.code ?? ""})\n      ${v.details.map((d) => d.replace(/\n/g, "\n        ")).join("\n      ")}`);
+    for (const v of failures)
+      console.log(
+        `  [${v.suite}] ${v.case.request} (worked: ${v.case.status} ${v.case.code ?? ""})\n      ${v.details.map((d) => d.replace(/\n/g, "\n        ")).join("\n      ")}`,
+      );
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`\ncontract: ran in ${seconds} s`);
-  console.log(`contract: ${verdicts.length} cases, ${count("ok")} ok, ${count("expected")} request violations on error cases (expected), ${count("failure")} failures`);
+  console.log(
+    `contract: ${verdicts.length} cases, ${count("ok")} ok, ${count("expected")} request violations on error cases (expected), ${count("failure")} failures`,
+  );
   return failures.length === 0 ? 0 : 1;
 }
 

@@ -16,7 +16,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { publishFiles } from "../build/publish.ts";
-import { PROJECT_ROOT, openLocalStoreAt } from "../build/store.ts";
+import { openLocalStoreAt, PROJECT_ROOT } from "../build/store.ts";
 import { ensureWebBuilt } from "./build-web.ts";
 
 export const HOST = "127.0.0.1";
@@ -58,7 +58,12 @@ export interface DevServer {
  * `process.execPath`, and whatever they start finds the same Node), no colours in their output.
  */
 export function childEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1", FORCE_COLOR: "0" };
+  return {
+    ...process.env,
+    PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`,
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+  };
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -69,7 +74,9 @@ export async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, HOST, () => {
       const address = server.address();
-      server.close(() => (address && typeof address === "object" ? resolvePort(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        address && typeof address === "object" ? resolvePort(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -78,7 +85,12 @@ export async function freePort(): Promise<number> {
 export function keepOutput(child: ChildProcess): () => string {
   const lines: string[] = [];
   const add = (chunk: Buffer) => {
-    lines.push(...chunk.toString("utf8").split("\n").filter((l) => l.trim() !== ""));
+    lines.push(
+      ...chunk
+        .toString("utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== ""),
+    );
     if (lines.length > KEPT_LINES) lines.splice(0, lines.length - KEPT_LINES);
   };
   child.stdout?.on("data", add);
@@ -99,7 +111,10 @@ export async function stopGroup(child: ChildProcess, graceMs = 5_000): Promise<v
     }
   };
   if (child.pid === undefined) return;
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((done) => child.once("exit", () => done()));
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((done) => child.once("exit", () => done()));
   signalGroup("SIGTERM");
   const timer = new Promise<void>((done) => setTimeout(done, graceMs).unref());
   await Promise.race([exited, timer]);
@@ -126,7 +141,10 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, ou
   const deadline = Date.now() + timeoutMs;
   let lastError = "";
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}) before ${url} was ready:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `wrangler dev exited (${child.exitCode ?? child.signalCode}) before ${url} was ready:\n${output()}`,
+      );
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       const text = await response.text();
@@ -175,13 +193,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     [
       WRANGLER,
       "dev",
-      "--config", join(PROJECT_ROOT, "wrangler.toml"),
-      "--ip", HOST,
-      "--port", String(port),
-      "--inspector-ip", HOST,
-      "--inspector-port", String(inspectorPort),
-      "--persist-to", persistDir,
-      "--env-file", envFile,
+      "--config",
+      join(PROJECT_ROOT, "wrangler.toml"),
+      "--ip",
+      HOST,
+      "--port",
+      String(port),
+      "--inspector-ip",
+      HOST,
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      persistDir,
+      "--env-file",
+      envFile,
       "--show-interactive-dev-session=false",
       ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],

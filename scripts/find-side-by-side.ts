@@ -12,11 +12,18 @@ import { FIND_CLASSES, type MixEntry, pickMix } from "./bench/mix.ts";
 import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
 import { measureSideBySide } from "./bench/timing.ts";
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { iterations: { type: "string", default: "100" }, only: { type: "string" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { iterations: { type: "string", default: "100" }, only: { type: "string" } },
+});
 const dir = positionals[0] ?? "/tmp/bench-1m";
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const mix = pickMix(join(dir, "baseline.sqlite")).filter((e) => FIND_CLASSES.has(e.cls) && (!values.only || values.only.split(",").includes(e.cls)));
-const snapshot = await Snapshot.open(await fileSource(join(dir, "analysis.snap")), { sections: new SectionCache(DEFAULT_SECTION_CACHE_MB * 1024 * 1024) });
+const mix = pickMix(join(dir, "baseline.sqlite")).filter(
+  (e) => FIND_CLASSES.has(e.cls) && (!values.only || values.only.split(",").includes(e.cls)),
+);
+const snapshot = await Snapshot.open(await fileSource(join(dir, "analysis.snap")), {
+  sections: new SectionCache(DEFAULT_SECTION_CACHE_MB * 1024 * 1024),
+});
 const baseline = new SqliteBaseline(join(dir, "baseline.sqlite"));
 try {
   const ours = (e: MixEntry) => engineAnswer(snapshot, e.query);
@@ -24,10 +31,25 @@ try {
   const mismatches = await compareAnswers(mix, ours, theirs, log);
   logMismatches("in process", mismatches, log);
   if (mismatches.length) process.exitCode = 1;
-  log(`load before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
-  const results = await measureSideBySide(mix, ours, theirs, { warmupRounds: 2, iterations: Number(values.iterations), maxSecondsPerClass: 30 });
-  for (const [cls, r] of results) console.log(`${cls.padEnd(16)} ours p50 ${r.ours.medianMs.toFixed(3)} p99 ${r.ours.p99Ms.toFixed(3)} ms   baseline p50 ${r.baseline.medianMs.toFixed(3)} ms   ×${r.ratio.toFixed(1)}`);
-  log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  log(
+    `load before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
+  const results = await measureSideBySide(mix, ours, theirs, {
+    warmupRounds: 2,
+    iterations: Number(values.iterations),
+    maxSecondsPerClass: 30,
+  });
+  for (const [cls, r] of results)
+    console.log(
+      `${cls.padEnd(16)} ours p50 ${r.ours.medianMs.toFixed(3)} p99 ${r.ours.p99Ms.toFixed(3)} ms   baseline p50 ${r.baseline.medianMs.toFixed(3)} ms   ×${r.ratio.toFixed(1)}`,
+    );
+  log(
+    `load after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
 } finally {
   baseline.close();
 }

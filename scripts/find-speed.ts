@@ -17,27 +17,74 @@ interface FindCase {
 
 /** The find queries of the 1M-object bench mix (scripts/bench/mix.ts picked them from seed 1). */
 const CASES: FindCase[] = [
-  ...["date2.jspf", "livejalt.jspf", "statements"].map((name) => ({ cls: "contains-rare", filters: { name: [name] }, operator: "contains" as const, skip: 0 })),
-  ...["config", "tracking", "zeagait"].map((name) => ({ cls: "contains-medium", filters: { name: [name] }, operator: "contains" as const, skip: 0 })),
-  ...["deckglobrel", "catalog", "de"].map((name) => ({ cls: "contains-common", filters: { name: [name] }, operator: "contains" as const, skip: 0 })),
-  ...["config", "tracking", "zeagait"].map((name) => ({ cls: "multi-filter", filters: { name: [name], type: ["method"] }, operator: "contains" as const, skip: 0 })),
-  ...["findAllByDralziond", "loadHaickhaiCloheng", "setSasteejetJafagox"].map((name) => ({ cls: "equals", filters: { name: [name] }, operator: "equals" as const, skip: 0 })),
-  ...["fromPr", "Praibl", "toStri"].map((name) => ({ cls: "startswith", filters: { name: [name] }, operator: "startswith" as const, skip: 0 })),
-  ...["Flowuthen", "Summary", "Creesslund"].map((name) => ({ cls: "endswith", filters: { name: [name] }, operator: "endswith" as const, skip: 0 })),
+  ...["date2.jspf", "livejalt.jspf", "statements"].map((name) => ({
+    cls: "contains-rare",
+    filters: { name: [name] },
+    operator: "contains" as const,
+    skip: 0,
+  })),
+  ...["config", "tracking", "zeagait"].map((name) => ({
+    cls: "contains-medium",
+    filters: { name: [name] },
+    operator: "contains" as const,
+    skip: 0,
+  })),
+  ...["deckglobrel", "catalog", "de"].map((name) => ({
+    cls: "contains-common",
+    filters: { name: [name] },
+    operator: "contains" as const,
+    skip: 0,
+  })),
+  ...["config", "tracking", "zeagait"].map((name) => ({
+    cls: "multi-filter",
+    filters: { name: [name], type: ["method"] },
+    operator: "contains" as const,
+    skip: 0,
+  })),
+  ...["findAllByDralziond", "loadHaickhaiCloheng", "setSasteejetJafagox"].map((name) => ({
+    cls: "equals",
+    filters: { name: [name] },
+    operator: "equals" as const,
+    skip: 0,
+  })),
+  ...["fromPr", "Praibl", "toStri"].map((name) => ({
+    cls: "startswith",
+    filters: { name: [name] },
+    operator: "startswith" as const,
+    skip: 0,
+  })),
+  ...["Flowuthen", "Summary", "Creesslund"].map((name) => ({
+    cls: "endswith",
+    filters: { name: [name] },
+    operator: "endswith" as const,
+    skip: 0,
+  })),
   ...[900000, 898766].map((skip) => ({ cls: "deep-skip", filters: {}, operator: "contains" as const, skip })),
 ];
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: "string", default: "100" }, only: { type: "string" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: "string", default: "100" }, only: { type: "string" } },
+});
 const runs = Number(values.runs);
 const sections = new SectionCache(64 << 20);
 const snapshot = await Snapshot.open(await fileSource(positionals[0] ?? "/tmp/bench-1m/analysis.snap"), { sections });
 const cases = CASES.filter((c) => !values.only || c.cls === values.only);
-const label = (c: FindCase) => `${c.cls} ${Object.entries(c.filters).map(([k, v]) => `${k}=${v}`).join("&")}${c.skip ? ` skip=${c.skip}` : ""}`;
-const run = (c: FindCase) => findObjects(snapshot, { filters: c.filters, operator: c.operator, searchtype: "all", skip: c.skip, limit: 50 });
+const label = (c: FindCase) =>
+  `${c.cls} ${Object.entries(c.filters)
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&")}${c.skip ? ` skip=${c.skip}` : ""}`;
+const run = (c: FindCase) =>
+  findObjects(snapshot, { filters: c.filters, operator: c.operator, searchtype: "all", skip: c.skip, limit: 50 });
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 const fmt = (ms: number) => ms.toFixed(3).padStart(8);
-console.log(`load before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `load before: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);
 for (const c of cases) for (let i = 0; i < 3; i++) await run(c);
 const byClass = new Map<string, number[]>();
 const cpuByClass = new Map<string, number[]>();
@@ -61,11 +108,19 @@ for (const c of cases) {
   const cpu = cpuSamples.get(c)!.sort((a, b) => a - b);
   byClass.set(c.cls, [...(byClass.get(c.cls) ?? []), ...s]);
   cpuByClass.set(c.cls, [...(cpuByClass.get(c.cls) ?? []), ...cpu]);
-  console.log(`${label(c).padEnd(44)} p50 ${fmt(pct(s, 0.5))} p99 ${fmt(pct(s, 0.99))} ms (cpu p50 ${fmt(pct(cpu, 0.5))})  total ${String(answer.totalObjects).padStart(7)}  ${digest}`);
+  console.log(
+    `${label(c).padEnd(44)} p50 ${fmt(pct(s, 0.5))} p99 ${fmt(pct(s, 0.99))} ms (cpu p50 ${fmt(pct(cpu, 0.5))})  total ${String(answer.totalObjects).padStart(7)}  ${digest}`,
+  );
 }
 for (const [cls, s] of byClass) {
   s.sort((a, b) => a - b);
   const cpu = cpuByClass.get(cls)!.sort((a, b) => a - b);
-  console.log(`class ${cls.padEnd(16)} p50 ${fmt(pct(s, 0.5))} p99 ${fmt(pct(s, 0.99))} ms (cpu p50 ${fmt(pct(cpu, 0.5))})`);
+  console.log(
+    `class ${cls.padEnd(16)} p50 ${fmt(pct(s, 0.5))} p99 ${fmt(pct(s, 0.99))} ms (cpu p50 ${fmt(pct(cpu, 0.5))})`,
+  );
 }
-console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}  cache: ${JSON.stringify(sections.stats())}`);
+console.log(
+  `load after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}  cache: ${JSON.stringify(sections.stats())}`,
+);

@@ -9,15 +9,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { publishFiles } from "../build/publish.ts";
-import { PROJECT_ROOT, openLocalStoreAt } from "../build/store.ts";
 import { compileAnalysis, loadStatusBase } from "../build/compile/compile.ts";
-import { Snapshot, memorySource } from "../src/format/snapshot.ts";
+import { publishFiles } from "../build/publish.ts";
+import { openLocalStoreAt, PROJECT_ROOT } from "../build/store.ts";
+import { memorySource, Snapshot } from "../src/format/snapshot.ts";
 import { createApp } from "../src/http/app.ts";
 import { findObjects } from "../src/query/find-objects.ts";
 import { SnapshotSourceLocator } from "../src/query/source-locator.ts";
@@ -37,7 +37,12 @@ const MAX_SAMPLER_REQUESTS = 50_000;
  * Cloudflare's site at workerd start (miniflare's CLOUDFLARE_CF_FETCH_ENABLED), so nothing leaves
  * the machine; the banner (and its update check against the npm registry) is hidden too.
  */
-const childEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" };
+const childEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+};
 
 /* ------------------------------------------------------------------ child mode: publish into a persistence folder */
 
@@ -50,7 +55,9 @@ async function publishInto(persistPath: string, files: string[]): Promise<void> 
   const opened = await openLocalStoreAt(persistPath);
   try {
     const results = await publishFiles(opened.store, files, (line) => process.stderr.write(`${line}\n`));
-    process.stdout.write(`${JSON.stringify(results.map((r) => ({ outcome: r.outcome, sha256: r.version.sha256, analyzedAt: r.version.analyzedAt })))}\n`);
+    process.stdout.write(
+      `${JSON.stringify(results.map((r) => ({ outcome: r.outcome, sha256: r.version.sha256, analyzedAt: r.version.analyzedAt })))}\n`,
+    );
   } finally {
     await opened.close();
   }
@@ -128,13 +135,19 @@ function run(command: string, args: string[], options: { quiet?: boolean } = {})
     child.on("exit", (code) => {
       if (!options.quiet && err.trim()) process.stderr.write(err.replace(/^(?=.)/gm, "  | "));
       if (code === 0) resolve(out);
-      else reject(new Error(`${command} ${args.join(" ")} exited ${code}: ${err.trim().split("\n").slice(-5).join("\n")}`));
+      else
+        reject(
+          new Error(`${command} ${args.join(" ")} exited ${code}: ${err.trim().split("\n").slice(-5).join("\n")}`),
+        );
     });
   });
 }
 
 /** v2: v1 analyzed a month later with ~2% of objects renamed, ~3% with a new checksum and ~8% of links gone. */
-async function deriveSecondVersion(v1Path: string, v2Path: string): Promise<{ renamed: string[]; modified: number; droppedLinks: number }> {
+async function deriveSecondVersion(
+  v1Path: string,
+  v2Path: string,
+): Promise<{ renamed: string[]; modified: number; droppedLinks: number }> {
   const lines = (await readFile(v1Path, "utf8")).split("\n");
   const out: string[] = [];
   const renamed: string[] = [];
@@ -148,7 +161,8 @@ async function deriveSecondVersion(v1Path: string, v2Path: string): Promise<{ re
       const h = hash(`object:${record.id}`) % 1000;
       if (h < 20) {
         const name = `Legacy${record.name.charAt(0).toUpperCase()}${record.name.slice(1)}`;
-        if (typeof record.fullName === "string" && record.fullName.endsWith(record.name)) record.fullName = record.fullName.slice(0, -record.name.length) + name;
+        if (typeof record.fullName === "string" && record.fullName.endsWith(record.name))
+          record.fullName = record.fullName.slice(0, -record.name.length) + name;
         record.name = name;
         renamed.push(record.id);
       } else if (h < 50 && typeof record.checksum === "string") {
@@ -166,14 +180,22 @@ async function deriveSecondVersion(v1Path: string, v2Path: string): Promise<{ re
 }
 
 /** An in-memory catalog over compiled snapshots: the reference the served answers are compared with. */
-function memoryCatalog(compiled: { bytes: Uint8Array; sha256: string; analyzedAt: string; analyzedAtMs: number }[]): Catalog {
-  const versions: Version[] = compiled.map((c) => ({ sha256: c.sha256, analyzedAt: c.analyzedAt, analyzedAtMs: c.analyzedAtMs, size: c.bytes.length }));
+function memoryCatalog(
+  compiled: { bytes: Uint8Array; sha256: string; analyzedAt: string; analyzedAtMs: number }[],
+): Catalog {
+  const versions: Version[] = compiled.map((c) => ({
+    sha256: c.sha256,
+    analyzedAt: c.analyzedAt,
+    analyzedAtMs: c.analyzedAtMs,
+    size: c.bytes.length,
+  }));
   const bytes = new Map(compiled.map((c) => [c.sha256, c.bytes]));
   const cache = new SnapshotCache(Number.POSITIVE_INFINITY);
   return {
     applications: async () => [APPLICATION],
     versions: async (application) => (application === APPLICATION ? versions : null),
-    open: (version) => cache.get(version.sha256, () => Snapshot.open(memorySource(bytes.get(version.sha256)!, version.sha256))),
+    open: (version) =>
+      cache.get(version.sha256, () => Snapshot.open(memorySource(bytes.get(version.sha256)!, version.sha256))),
   };
 }
 
@@ -188,7 +210,11 @@ interface MixEntry {
 }
 
 /** The request mix: paths picked from v1 by the query engine itself, weighted by repetition. */
-async function buildMix(v1Path: string, snapshot: Snapshot, renamed: string[]): Promise<{ unique: MixEntry[]; sequence: MixEntry[] }> {
+async function buildMix(
+  v1Path: string,
+  snapshot: Snapshot,
+  renamed: string[],
+): Promise<{ unique: MixEntry[]; sequence: MixEntry[] }> {
   const base = `/rest/applications/${encodeURIComponent(APPLICATION)}`;
   const objects: { id: string; name: string; type: string; external?: boolean }[] = [];
   const outDegree = new Map<string, number>();
@@ -199,20 +225,37 @@ async function buildMix(v1Path: string, snapshot: Snapshot, renamed: string[]): 
       outDegree.set(from, (outDegree.get(from) ?? 0) + 1);
     }
   }
-  const total = async (filters: Record<string, string[]>, operator: "contains" | "equals" | "startswith" | "endswith" = "contains") =>
-    (await findObjects(snapshot, { filters, operator, searchtype: "all", skip: 0, limit: 0 })).totalObjects;
+  const total = async (
+    filters: Record<string, string[]>,
+    operator: "contains" | "equals" | "startswith" | "endswith" = "contains",
+  ) => (await findObjects(snapshot, { filters, operator, searchtype: "all", skip: 0, limit: 0 })).totalObjects;
   const q = (params: Record<string, string | number>) =>
     Object.entries(params)
       .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
       .join("&");
-  const stride = <T>(list: T[], n: number) => Array.from({ length: Math.min(n, list.length) }, (_, i) => list[Math.floor((i * list.length) / Math.min(n, list.length))]);
+  const stride = <T>(list: T[], n: number) =>
+    Array.from(
+      { length: Math.min(n, list.length) },
+      (_, i) => list[Math.floor((i * list.length) / Math.min(n, list.length))],
+    );
 
   // Name words by how many objects carry them; rare and common substrings are checked with the engine.
   const words = new Map<string, number>();
-  for (const o of objects) for (const w of new Set(o.name.split(/(?=[A-Z])|_/).map((s) => s.toLowerCase()).filter((s) => s.length >= 5))) words.set(w, (words.get(w) ?? 0) + 1);
+  for (const o of objects)
+    for (const w of new Set(
+      o.name
+        .split(/(?=[A-Z])|_/)
+        .map((s) => s.toLowerCase())
+        .filter((s) => s.length >= 5),
+    ))
+      words.set(w, (words.get(w) ?? 0) + 1);
   const byCount = [...words.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
   // Half of the rare words are taken from objects v2 renames, so that their answers differ.
-  const renamedWords = new Set(objects.filter((o) => renamed.includes(o.id)).flatMap((o) => o.name.split(/(?=[A-Z])|_/).map((s) => s.toLowerCase())));
+  const renamedWords = new Set(
+    objects
+      .filter((o) => renamed.includes(o.id))
+      .flatMap((o) => o.name.split(/(?=[A-Z])|_/).map((s) => s.toLowerCase())),
+  );
   const rare: string[] = [];
   for (const [w] of byCount) {
     if (rare.length >= 5) break;
@@ -233,10 +276,24 @@ async function buildMix(v1Path: string, snapshot: Snapshot, renamed: string[]): 
   for (const w of rare) add(find, "find-rare", `${base}/objects?${q({ limit: 50, name: w })}`);
   for (const w of common) add(find, "find-common", `${base}/objects?${q({ limit: 50, name: w })}`);
   add(find, "find-common", `${base}/objects?${q({ limit: 100, type: "Java Method", name: "find" })}`);
-  const named = stride(objects.filter((o) => o.type === "Java Class" || o.type === "Java Method" || o.type === "Oracle Table"), 8);
-  for (const o of [...named, ...objects.filter((o) => renamed.includes(o.id)).slice(0, 3)]) add(find, "find-equals", `${base}/objects?${q({ limit: 20, name: o.name, operator: "equals" })}`);
-  for (const o of stride(objects.filter((o) => o.type === "Java Class"), 6)) add(find, "find-startswith", `${base}/objects?${q({ limit: 50, name: o.name.slice(0, 5), operator: "startswith" })}`);
-  for (const suffix of ["Repository", "Dto", "Service", "Action", "_ID"]) if ((await total({ name: [suffix] }, "endswith")) > 0) add(find, "find-endswith", `${base}/objects?${q({ limit: 50, name: suffix, operator: "endswith" })}`);
+  const named = stride(
+    objects.filter((o) => o.type === "Java Class" || o.type === "Java Method" || o.type === "Oracle Table"),
+    8,
+  );
+  for (const o of [...named, ...objects.filter((o) => renamed.includes(o.id)).slice(0, 3)])
+    add(find, "find-equals", `${base}/objects?${q({ limit: 20, name: o.name, operator: "equals" })}`);
+  for (const o of stride(
+    objects.filter((o) => o.type === "Java Class"),
+    6,
+  ))
+    add(
+      find,
+      "find-startswith",
+      `${base}/objects?${q({ limit: 50, name: o.name.slice(0, 5), operator: "startswith" })}`,
+    );
+  for (const suffix of ["Repository", "Dto", "Service", "Action", "_ID"])
+    if ((await total({ name: [suffix] }, "endswith")) > 0)
+      add(find, "find-endswith", `${base}/objects?${q({ limit: 50, name: suffix, operator: "endswith" })}`);
   add(find, "find-deep-skip", `${base}/objects?${q({ limit: 100, skip: 15000 })}`);
   add(find, "find-deep-skip", `${base}/objects?${q({ limit: 50, skip: objects.length - 50 })}`);
   const gets = await total({ name: ["get"] });
@@ -253,7 +310,8 @@ async function buildMix(v1Path: string, snapshot: Snapshot, renamed: string[]): 
   const callers = internal.filter((o) => (outDegree.get(o.id) ?? 0) >= 2).sort((a, b) => hash(a.id) - hash(b.id));
   const hub = [...outDegree.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
   const characteristics: MixEntry[] = [];
-  for (const o of [...stride(internal, 16), ...objects.filter((o) => renamed.includes(o.id)).slice(0, 4)]) add(characteristics, "characteristics", `${base}/objects/${o.id}`);
+  for (const o of [...stride(internal, 16), ...objects.filter((o) => renamed.includes(o.id)).slice(0, 4)])
+    add(characteristics, "characteristics", `${base}/objects/${o.id}`);
   add(characteristics, "characteristics", `${base}/objects/${internal[7].id}?select=source-locations`);
   const callees: MixEntry[] = [];
   for (const o of callers.slice(0, 16)) add(callees, "callees", `${base}/objects/${o.id}/callees`);
@@ -268,12 +326,29 @@ async function buildMix(v1Path: string, snapshot: Snapshot, renamed: string[]): 
   const graph: MixEntry[] = [];
   for (let level = 1; level <= 5; level++) add(graph, "level-graph", `${base}/levels/${level}/graph`);
   const nodes: MixEntry[] = [];
-  for (const [level, name] of [[2, "Services"], [3, "Billing"], [3, "a"], [4, "Java"], [4, "SQL"], [5, "JSP Fragment"], [5, "View"], [5, "Interface"]] as const)
+  for (const [level, name] of [
+    [2, "Services"],
+    [3, "Billing"],
+    [3, "a"],
+    [4, "Java"],
+    [4, "SQL"],
+    [5, "JSP Fragment"],
+    [5, "View"],
+    [5, "Interface"],
+  ] as const)
     add(nodes, "level-nodes", `${base}/levels/${level}/nodes?${q({ name, select: "children" })}`);
   add(nodes, "level-nodes", `${base}/levels/3/nodes?_id=2&select=children`);
 
   // Weights (share of the load): find 40%, characteristics 15%, callees 15%, hops 1 10%, hops 3 5%, graph 5%, nodes 10%.
-  const groups: [MixEntry[], number][] = [[find, 40], [characteristics, 15], [callees, 15], [hops1, 10], [hops3, 5], [graph, 5], [nodes, 10]];
+  const groups: [MixEntry[], number][] = [
+    [find, 40],
+    [characteristics, 15],
+    [callees, 15],
+    [hops1, 10],
+    [hops3, 5],
+    [graph, 5],
+    [nodes, 10],
+  ];
   const sequence: MixEntry[] = [];
   const cursor = groups.map(() => 0);
   for (let i = 0; i < 1000; i++) {
@@ -310,7 +385,16 @@ async function main(): Promise<number> {
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   const publishAt = Number(values["publish-at"]);
-  if (!(duration > 0 && duration <= 300 && connections >= 1 && connections <= 500 && publishAt >= 0 && publishAt < duration))
+  if (
+    !(
+      duration > 0 &&
+      duration <= 300 &&
+      connections >= 1 &&
+      connections <= 500 &&
+      publishAt >= 0 &&
+      publishAt < duration
+    )
+  )
     throw new Error("--duration must be in (0, 300] s, --connections in [1, 500], --publish-at within the duration");
 
   const root = await mkdtemp(join(tmpdir(), "appstruct-load-"));
@@ -364,7 +448,12 @@ async function main(): Promise<number> {
 
   /** Runs a child in its own process group, so stopping it stops everything it started. */
   const runGrouped = (args: string[], onOutput: (chunk: string) => void) => {
-    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv });
+    const child = spawn(process.execPath, args, {
+      cwd: PROJECT_ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: childEnv,
+    });
     children.add(child);
     child.stdout!.on("data", (d: Buffer) => onOutput(d.toString()));
     child.stderr!.on("data", (d: Buffer) => onOutput(d.toString()));
@@ -374,12 +463,16 @@ async function main(): Promise<number> {
     new Promise<{ outcome: string; sha256: string }[]>((resolve, reject) => {
       let out = "";
       let err = "";
-      const child = spawn(process.execPath, [join(PROJECT_ROOT, "scripts", "load.ts"), "--publish-into", join(state, "v3"), file], {
-        cwd: PROJECT_ROOT,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: childEnv,
-      });
+      const child = spawn(
+        process.execPath,
+        [join(PROJECT_ROOT, "scripts", "load.ts"), "--publish-into", join(state, "v3"), file],
+        {
+          cwd: PROJECT_ROOT,
+          detached: true,
+          stdio: ["ignore", "pipe", "pipe"],
+          env: childEnv,
+        },
+      );
       children.add(child);
       child.stdout.on("data", (d: Buffer) => (out += d));
       child.stderr.on("data", (d: Buffer) => (err += d));
@@ -394,15 +487,28 @@ async function main(): Promise<number> {
   try {
     /* 1. data */
     log(`working in ${root}`);
-    await run(process.execPath, [cli, "generate", "--objects", values.objects, "--seed", "7", "-o", v1Path], { quiet: true });
+    await run(process.execPath, [cli, "generate", "--objects", values.objects, "--seed", "7", "-o", v1Path], {
+      quiet: true,
+    });
     const changes = await deriveSecondVersion(v1Path, v2Path);
-    log(`generated v1 (${values.objects} objects, seed 7) and v2: ${changes.renamed.length} objects renamed, ${changes.modified} checksums changed, ${changes.droppedLinks} links dropped`);
+    log(
+      `generated v1 (${values.objects} objects, seed 7) and v2: ${changes.renamed.length} objects renamed, ${changes.modified} checksums changed, ${changes.droppedLinks} links dropped`,
+    );
     const v1 = await compileAnalysis(v1Path, null);
     const v2 = await compileAnalysis(v2Path, await loadStatusBase(v1.bytes));
-    const entry = (c: typeof v1) => ({ bytes: c.bytes, sha256: c.sha256, analyzedAt: c.meta.analyzedAt, analyzedAtMs: c.meta.analyzedAtMs });
+    const entry = (c: typeof v1) => ({
+      bytes: c.bytes,
+      sha256: c.sha256,
+      analyzedAt: c.meta.analyzedAt,
+      analyzedAtMs: c.meta.analyzedAtMs,
+    });
     const refV1 = referenceApp(memoryCatalog([entry(v1)]));
     const refV2 = referenceApp(memoryCatalog([entry(v1), entry(v2)]));
-    const { unique, sequence } = await buildMix(v1Path, await Snapshot.open(memorySource(v1.bytes, v1.sha256)), changes.renamed);
+    const { unique, sequence } = await buildMix(
+      v1Path,
+      await Snapshot.open(memorySource(v1.bytes, v1.sha256)),
+      changes.renamed,
+    );
 
     const expected = new Map<string, { kind: string; v1: string; v2: string }>();
     for (const e of unique) {
@@ -410,7 +516,8 @@ async function main(): Promise<number> {
       for (const app of [refV1, refV2]) {
         const response = await app.fetch(new Request(`http://${HOST}${e.path}`));
         const body = await response.text();
-        if (response.status !== 200) throw new Error(`the reference answers ${response.status} to ${e.path}: ${body.slice(0, 300)}`);
+        if (response.status !== 200)
+          throw new Error(`the reference answers ${response.status} to ${e.path}: ${body.slice(0, 300)}`);
         answers.push(body);
       }
       expected.set(e.path, { kind: e.kind, v1: answers[0], v2: answers[1] });
@@ -420,15 +527,26 @@ async function main(): Promise<number> {
     const byKind = Object.fromEntries(
       kinds.map((k) => {
         const of = [...expected.values()].filter((x) => x.kind === k);
-        return [k, { paths: of.length, differing: of.filter((x) => x.v1 !== x.v2).length, share: sequence.filter((e) => e.kind === k).length / sequence.length }];
+        return [
+          k,
+          {
+            paths: of.length,
+            differing: of.filter((x) => x.v1 !== x.v2).length,
+            share: sequence.filter((e) => e.kind === k).length / sequence.length,
+          },
+        ];
       }),
     );
     log(`request mix: ${unique.length} distinct paths; ${distinguishing} answer differently in v1 and v2`);
-    for (const [k, v] of Object.entries(byKind)) log(`  ${k.padEnd(16)} ${String(v.paths).padStart(3)} paths, ${String(v.differing).padStart(3)} differ, ${(v.share * 100).toFixed(1)}% of requests`);
+    for (const [k, v] of Object.entries(byKind))
+      log(
+        `  ${k.padEnd(16)} ${String(v.paths).padStart(3)} paths, ${String(v.differing).padStart(3)} differ, ${(v.share * 100).toFixed(1)}% of requests`,
+      );
 
     /* publish v1 into our own persistence, then start wrangler dev on it */
     const [p1] = await publish(v1Path);
-    if (p1.sha256 !== v1.sha256) throw new Error(`published v1 is ${p1.sha256}, compiled in memory ${v1.sha256}: compiling is not deterministic`);
+    if (p1.sha256 !== v1.sha256)
+      throw new Error(`published v1 is ${p1.sha256}, compiled in memory ${v1.sha256}: compiling is not deterministic`);
     log(`published v1 (${p1.sha256.slice(0, 12)}) into ${state}`);
 
     const port = await freePort();
@@ -436,13 +554,28 @@ async function main(): Promise<number> {
     const origin = `http://${HOST}:${port}`;
     const url = (path: string) => {
       const u = new URL(path, origin);
-      if (u.hostname !== HOST || u.port !== String(port)) throw new Error(`refusing to contact ${u.host}: this check only talks to ${HOST}:${port}`);
+      if (u.hostname !== HOST || u.port !== String(port))
+        throw new Error(`refusing to contact ${u.host}: this check only talks to ${HOST}:${port}`);
       return u.href;
     };
     const wranglerOut = createWriteStream(wranglerLog);
     let wranglerText = "";
     wrangler = runGrouped(
-      [join(PROJECT_ROOT, "node_modules", "wrangler", "bin", "wrangler.js"), "dev", "--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "warn"],
+      [
+        join(PROJECT_ROOT, "node_modules", "wrangler", "bin", "wrangler.js"),
+        "dev",
+        "--ip",
+        HOST,
+        "--port",
+        String(port),
+        "--inspector-port",
+        String(inspectorPort),
+        "--persist-to",
+        state,
+        "--show-interactive-dev-session=false",
+        "--log-level",
+        "warn",
+      ],
       (chunk) => {
         wranglerOut.write(chunk);
         if (wranglerText.length < 1_000_000) wranglerText += chunk;
@@ -481,7 +614,8 @@ async function main(): Promise<number> {
     for (const e of unique) {
       const r = await fetch(url(e.path), { signal: AbortSignal.timeout(30_000) });
       const body = await r.text();
-      if (r.status !== 200 || body !== expected.get(e.path)!.v1) note({ phase: "preflight", path: e.path, status: r.status, body });
+      if (r.status !== 200 || body !== expected.get(e.path)!.v1)
+        note({ phase: "preflight", path: e.path, status: r.status, body });
     }
     log(`preflight: ${unique.length} paths, ${mismatchCount.preflight} differ from v1`);
 
@@ -519,7 +653,16 @@ async function main(): Promise<number> {
       }
     })();
 
-    const sampler = { requests: 0, v1: 0, v2: 0, both: 0, errors: 0, firstV2At: null as number | null, lastV1OnlyAt: null as number | null, nonOk: {} as Record<string, number> };
+    const sampler = {
+      requests: 0,
+      v1: 0,
+      v2: 0,
+      both: 0,
+      errors: 0,
+      firstV2At: null as number | null,
+      lastV1OnlyAt: null as number | null,
+      nonOk: {} as Record<string, number>,
+    };
     let loadRunning = true;
     const samplerDone = (async () => {
       let k = 0;
@@ -589,33 +732,64 @@ async function main(): Promise<number> {
     for (const e of unique) {
       const r = await fetch(url(e.path), { signal: AbortSignal.timeout(30_000) });
       const body = await r.text();
-      if (r.status !== 200 || body !== expected.get(e.path)!.v2) note({ phase: "final", path: e.path, status: r.status, body });
+      if (r.status !== 200 || body !== expected.get(e.path)!.v2)
+        note({ phase: "final", path: e.path, status: r.status, body });
     }
     log(`final: ${unique.length} paths, ${mismatchCount.final} differ from v2`);
 
     /* 4. report */
     const nonOk: Record<string, number> = {};
-    for (const [status, { count }] of Object.entries(result.statusCodeStats)) if (!status.startsWith("2")) nonOk[status] = count;
-    const serverErrors = Object.entries(nonOk).filter(([s]) => s.startsWith("5")).reduce((a, [, n]) => a + n, 0);
+    for (const [status, { count }] of Object.entries(result.statusCodeStats))
+      if (!status.startsWith("2")) nonOk[status] = count;
+    const serverErrors = Object.entries(nonOk)
+      .filter(([s]) => s.startsWith("5"))
+      .reduce((a, [, n]) => a + n, 0);
     const totalMismatches = mismatchCount.preflight + mismatchCount.load + mismatchCount.sampler + mismatchCount.final;
     const warnings = wranglerText
       .split("\n")
       .map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim())
       .filter((l) => /warn|error|✘|▲|exception|uncaught/i.test(l));
-    const staleAfter = publishTimes.end !== undefined && sampler.lastV1OnlyAt !== null ? Math.max(0, sampler.lastV1OnlyAt - publishTimes.end) : null;
+    const staleAfter =
+      publishTimes.end !== undefined && sampler.lastV1OnlyAt !== null
+        ? Math.max(0, sampler.lastV1OnlyAt - publishTimes.end)
+        : null;
     const report = {
       command: `npx node scripts/load.ts --duration ${duration} --connections ${connections} --objects ${values.objects} --publish-at ${publishAt}`,
       target: origin,
       at: new Date(started).toISOString(),
-      machine: { cores: availableParallelism(), loadavgBefore, loadavgAfter: loadavg().map((x) => Number(x.toFixed(2))) },
-      data: { objects: Number(values.objects), seed: 7, v1: { sha256: v1.sha256, size: v1.bytes.length, links: v1.meta.counts.links }, v2: { sha256: v2.sha256, size: v2.bytes.length, links: v2.meta.counts.links, ...{ renamed: changes.renamed.length, checksumsChanged: changes.modified, linksDropped: changes.droppedLinks } } },
+      machine: {
+        cores: availableParallelism(),
+        loadavgBefore,
+        loadavgAfter: loadavg().map((x) => Number(x.toFixed(2))),
+      },
+      data: {
+        objects: Number(values.objects),
+        seed: 7,
+        v1: { sha256: v1.sha256, size: v1.bytes.length, links: v1.meta.counts.links },
+        v2: {
+          sha256: v2.sha256,
+          size: v2.bytes.length,
+          links: v2.meta.counts.links,
+          ...{
+            renamed: changes.renamed.length,
+            checksumsChanged: changes.modified,
+            linksDropped: changes.droppedLinks,
+          },
+        },
+      },
       mix: { distinctPaths: unique.length, distinguishingPaths: distinguishing, byKind },
       load: {
         connections,
         durationSeconds: result.duration,
         requests: result.requests.total,
         throughputRps: result.requests.average,
-        latencyMs: { mean: result.latency.mean, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+        latencyMs: {
+          mean: result.latency.mean,
+          p50: result.latency.p50,
+          p90: result.latency.p90,
+          p99: result.latency.p99,
+          max: result.latency.max,
+        },
         responsesPerSecond: Array.from(perSecond, (n) => n ?? 0),
         statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([s, { count }]) => [s, count])),
         non2xx: nonOk,

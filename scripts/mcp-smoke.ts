@@ -10,7 +10,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-const TOOLS = ["list_applications", "find_objects", "get_object", "list_callees", "get_start_end_points", "list_level_nodes", "get_level_graph"];
+const TOOLS = [
+  "list_applications",
+  "find_objects",
+  "get_object",
+  "list_callees",
+  "get_start_end_points",
+  "list_level_nodes",
+  "get_level_graph",
+];
 
 const base = (process.argv[2] ?? "http://localhost:8787").replace(/\/$/, "");
 const key = process.env.APPSTRUCT_API_KEY;
@@ -38,39 +46,80 @@ const listed = (await client.listTools()).tools.map((t) => t.name);
 check(`tools/list: ${listed.join(", ")}`, isDeepStrictEqual(listed, TOOLS), `expected ${TOOLS.join(", ")}`);
 
 /** Calls `tool` and compares its answer with GET `path`: the structured content (through `unwrap`) for a 200, the problem for an error. */
-async function compare(tool: string, args: Record<string, unknown>, path: string, unwrap: (s: Record<string, unknown>) => unknown = (s) => s): Promise<Record<string, unknown> | undefined> {
+async function compare(
+  tool: string,
+  args: Record<string, unknown>,
+  path: string,
+  unwrap: (s: Record<string, unknown>) => unknown = (s) => s,
+): Promise<Record<string, unknown> | undefined> {
   const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
   const expected = await rest(path);
   const label = `${tool} ${JSON.stringify(args)} = GET ${path} (${expected.status})`;
   if (expected.status === 200) {
     const actual = result.isError ? result.content : unwrap(result.structuredContent ?? {});
-    check(label, !result.isError && isDeepStrictEqual(actual, expected.body), `got ${JSON.stringify(actual).slice(0, 300)}`);
+    check(
+      label,
+      !result.isError && isDeepStrictEqual(actual, expected.body),
+      `got ${JSON.stringify(actual).slice(0, 300)}`,
+    );
     return result.structuredContent;
   }
   const problem = result.isError ? JSON.parse((result.content[0] as { text: string }).text) : result.structuredContent;
-  check(label, result.isError === true && isDeepStrictEqual(problem, expected.body), `got ${JSON.stringify(problem).slice(0, 300)}`);
+  check(
+    label,
+    result.isError === true && isDeepStrictEqual(problem, expected.body),
+    `got ${JSON.stringify(problem).slice(0, 300)}`,
+  );
   return undefined;
 }
 
 const { structuredContent } = (await client.callTool({ name: "list_applications", arguments: {} })) as CallToolResult;
-const applications = (structuredContent as { applications: { name: string; versions: { analyzedAt: string }[] }[] }).applications;
-check(`list_applications: ${applications.map((a) => `${a.name} (${a.versions.length})`).join("; ") || "none"}`, applications.length > 0, "nothing is published: run `npx appstruct publish --local <analysis>` first");
+const applications = (structuredContent as { applications: { name: string; versions: { analyzedAt: string }[] }[] })
+  .applications;
+check(
+  `list_applications: ${applications.map((a) => `${a.name} (${a.versions.length})`).join("; ") || "none"}`,
+  applications.length > 0,
+  "nothing is published: run `npx appstruct publish --local <analysis>` first",
+);
 
 for (const { name } of applications) {
   const app = `/rest/applications/${encodeURIComponent(name)}`;
-  const found = await compare("find_objects", { application: name, limit: 5 }, `${app}/objects?limit=5`, ({ nextSkip: _, ...rest }) => rest);
+  const found = await compare(
+    "find_objects",
+    { application: name, limit: 5 },
+    `${app}/objects?limit=5`,
+    ({ nextSkip: _, ...rest }) => rest,
+  );
   const first = (found?.objects as { id: string }[] | undefined)?.[0];
   if (first) {
     await compare("get_object", { application: name, id: first.id }, `${app}/objects/${first.id}`);
-    await compare("list_callees", { application: name, id: first.id, withParent: true }, `${app}/objects/${first.id}/callees?select=parent`, (s) => s.callees);
-    await compare("get_start_end_points", { application: name, id: first.id, hops: 3 }, `${app}/objects/${first.id}/start-end-points?hops=3`);
+    await compare(
+      "list_callees",
+      { application: name, id: first.id, withParent: true },
+      `${app}/objects/${first.id}/callees?select=parent`,
+      (s) => s.callees,
+    );
+    await compare(
+      "get_start_end_points",
+      { application: name, id: first.id, hops: 3 },
+      `${app}/objects/${first.id}/start-end-points?hops=3`,
+    );
   }
   await compare("get_object", { application: name, id: "0" }, `${app}/objects/0`);
   for (let level = 1; level <= 5; level++) {
-    const graph = await compare("get_level_graph", { application: name, level, full: true }, `${app}/levels/${level}/graph`);
+    const graph = await compare(
+      "get_level_graph",
+      { application: name, level, full: true },
+      `${app}/levels/${level}/graph`,
+    );
     const node = (graph?.nodes as { name: string }[] | undefined)?.[0];
     if (level >= 2 && node)
-      await compare("list_level_nodes", { application: name, level, name: node.name }, `${app}/levels/${level}/nodes?name=${encodeURIComponent(node.name)}&select=children`, (s) => s.nodes);
+      await compare(
+        "list_level_nodes",
+        { application: name, level, name: node.name },
+        `${app}/levels/${level}/nodes?name=${encodeURIComponent(node.name)}&select=children`,
+        (s) => s.nodes,
+      );
   }
 }
 

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { publishFiles } from "../build/publish.ts";
-import { PROJECT_ROOT, openStore } from "../build/store.ts";
+import { openStore, PROJECT_ROOT } from "../build/store.ts";
 import { findObjects } from "../src/query/find-objects.ts";
 import { StoreCatalog } from "../src/storage/catalog.ts";
 
@@ -20,7 +20,15 @@ try {
     const versions = (await catalog.versions(application))!;
     const snapshot = await catalog.open(versions[versions.length - 1]);
     const base = `http://localhost:${port}/rest/applications/${encodeURIComponent(application)}`;
-    const sample = (await findObjects(snapshot, { filters: { type: ["method"], name: ["find"] }, operator: "contains", searchtype: "internal", skip: 0, limit: 1 })).objects[0];
+    const sample = (
+      await findObjects(snapshot, {
+        filters: { type: ["method"], name: ["find"] },
+        operator: "contains",
+        searchtype: "internal",
+        skip: 0,
+        limit: 1,
+      })
+    ).objects[0];
     examples.push(`${base}/objects?limit=5&name=owner`);
     if (sample) {
       examples.push(`${base}/objects/${sample.id}?select=source-locations`);
@@ -34,10 +42,16 @@ try {
   await opened.close();
 }
 
-console.log(`\nappstruct is starting on http://localhost:${port} — try:\n${examples.map((e) => `  curl '${e}'`).join("\n")}\n`);
-const wrangler = spawn(join(PROJECT_ROOT, "node_modules", ".bin", "wrangler"), ["dev", "--port", port, ...process.argv.slice(2)], {
-  stdio: "inherit",
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-});
+console.log(
+  `\nappstruct is starting on http://localhost:${port} — try:\n${examples.map((e) => `  curl '${e}'`).join("\n")}\n`,
+);
+const wrangler = spawn(
+  join(PROJECT_ROOT, "node_modules", ".bin", "wrangler"),
+  ["dev", "--port", port, ...process.argv.slice(2)],
+  {
+    stdio: "inherit",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  },
+);
 wrangler.on("exit", (code) => process.exit(code ?? 0));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => wrangler.kill(signal));

@@ -45,7 +45,11 @@ export class ApiError extends Error {
   /** Extra response headers (Allow on 405, WWW-Authenticate on 401). */
   readonly headers: Record<string, string>;
 
-  constructor(code: AnyErrorCode, detail: string, options: { parameter?: string; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: AnyErrorCode,
+    detail: string,
+    options: { parameter?: string; headers?: Record<string, string> } = {},
+  ) {
     super(detail);
     this.code = code;
     this.status = TITLES[code][0];
@@ -55,7 +59,12 @@ export class ApiError extends Error {
 
   toBody(): ProblemBody {
     // ProblemBody types the read API's codes; the publish API's own go out in the same shape.
-    const body: ProblemBody = { status: this.status, title: TITLES[this.code][1], code: this.code as ErrorCode, detail: this.message };
+    const body: ProblemBody = {
+      status: this.status,
+      title: TITLES[this.code][1],
+      code: this.code as ErrorCode,
+      detail: this.message,
+    };
     if (this.parameter !== undefined) body.parameter = this.parameter;
     return body;
   }

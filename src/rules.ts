@@ -21,6 +21,7 @@ export function applicationNameProblem(name: string): string | null {
   const length = [...name].length;
   if (length < 1 || length > 200) return `must be 1 to 200 characters long (this one has ${length})`;
   const bad = /[`\u0000-\u001f\u007f]/.exec(name);
-  if (bad) return `must not contain ${bad[0] === "`" ? "a back-quote" : `the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`}`;
+  if (bad)
+    return `must not contain ${bad[0] === "`" ? "a back-quote" : `the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`}`;
   return null;
 }

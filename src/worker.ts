@@ -4,8 +4,14 @@ import { parseAccessPolicy } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps } from "./http/context.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
-import { type LocationsAnswer, SnapshotSourceLocator, type SourceLocator, answerLocations, locationsOf } from "./query/source-locator.ts";
-import { type Version, StoreCatalog } from "./storage/catalog.ts";
+import {
+  answerLocations,
+  type LocationsAnswer,
+  locationsOf,
+  SnapshotSourceLocator,
+  type SourceLocator,
+} from "./query/source-locator.ts";
+import { StoreCatalog, type Version } from "./storage/catalog.ts";
 import { isolateCaches, sectionBudgetBytes } from "./storage/isolate-caches.ts";
 import { R2Store } from "./storage/r2-store.ts";
 
@@ -33,15 +39,23 @@ const depsByEnv = new WeakMap<object, Promise<AppDeps>>();
 // the source service; the sections under SECTION_CACHE_MB.
 function catalogFor(env: Env): StoreCatalog {
   const { snapshots, sections } = isolateCaches(sectionBudgetBytes(env.SECTION_CACHE_MB));
-  return new StoreCatalog(new R2Store(env.SNAPSHOTS), { manifestTtlMs: env.MANIFEST_TTL_MS ? Number(env.MANIFEST_TTL_MS) : undefined, snapshots, sections });
+  return new StoreCatalog(new R2Store(env.SNAPSHOTS), {
+    manifestTtlMs: env.MANIFEST_TTL_MS ? Number(env.MANIFEST_TTL_MS) : undefined,
+    snapshots,
+    sections,
+  });
 }
 
 function depsFor(env: Env): Promise<AppDeps> {
   let deps = depsByEnv.get(env);
   if (!deps) {
     deps = (async () => {
-      const sources: SourceLocator | null = env.SOURCE ? { locations: async (version, ranks) => locationsOf(await env.SOURCE!.lookup(version, ranks)) } : null;
-      const rateLimit = env.RATE_LIMITER ? { limiter: env.RATE_LIMITER, periodSeconds: Number(env.RATE_LIMIT_PERIOD ?? 60) } : null;
+      const sources: SourceLocator | null = env.SOURCE
+        ? { locations: async (version, ranks) => locationsOf(await env.SOURCE!.lookup(version, ranks)) }
+        : null;
+      const rateLimit = env.RATE_LIMITER
+        ? { limiter: env.RATE_LIMITER, periodSeconds: Number(env.RATE_LIMIT_PERIOD ?? 60) }
+        : null;
       return { catalog: catalogFor(env), sources, access: await parseAccessPolicy(env.API_KEYS), rateLimit };
     })();
     deps.catch(() => depsByEnv.delete(env));

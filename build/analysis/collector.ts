@@ -1,20 +1,20 @@
 // @module AnalysisCollector: validates analysis records as they stream in, then checks every cross-reference.
-import { FaultList, AnalysisRefused } from "./faults.ts";
+import { AnalysisRefused, FaultList } from "./faults.ts";
 import { Growable } from "./growable.ts";
 import {
   ANALYSIS_FORMAT,
   type AnalysisFile,
   type AnalysisHeader,
-  type AnalysisObject,
   type AnalysisLink,
+  type AnalysisObject,
   type AnalysisTaxonomyNode,
   HeaderSchema,
   LINK_TYPE,
   OBJECT_ID,
+  parseRfc3339,
   READ_FORMATS,
   RECORD_KINDS,
   type RecordKind,
-  parseRfc3339,
 } from "./schema.ts";
 
 /** A validated analysis: every reference resolved. Objects are indexed by "slot" (order of first mention). */
@@ -74,11 +74,15 @@ export class AnalysisCollector {
     const format = (value as { format?: unknown }).format;
     if (format !== ANALYSIS_FORMAT) {
       this.formatRefused = true;
-      this.faults.add(at, "format", `${format === undefined ? "is required" : `is ${JSON.stringify(format)}`}; this build reads ${READ_FORMATS.map((f) => `"${f}"`).join(", ")}`);
+      this.faults.add(
+        at,
+        "format",
+        `${format === undefined ? "is required" : `is ${JSON.stringify(format)}`}; this build reads ${READ_FORMATS.map((f) => `"${f}"`).join(", ")}`,
+      );
       return false;
     }
     const parsed = HeaderSchema.safeParse(value);
-    if (!parsed.success) return this.faults.addIssues(at, value, parsed.error.issues), true;
+    if (!parsed.success) return (this.faults.addIssues(at, value, parsed.error.issues), true);
     this.header = parsed.data;
     this.analyzedAtMs = parseRfc3339(parsed.data.analyzedAt)!;
     return true;
@@ -91,7 +95,8 @@ export class AnalysisCollector {
     if (!parsed.success) {
       // Remember refused objects and taxonomy nodes, so references to them say why they do not resolve.
       const id = (value as { id?: unknown; key?: unknown } | null)?.[kind === "taxonomy" ? "key" : "id"];
-      if ((kind === "object" || kind === "taxonomy") && typeof id === "string") this.refused.set(`${kind}:${id}`, this.locate(kind, position));
+      if ((kind === "object" || kind === "taxonomy") && typeof id === "string")
+        this.refused.set(`${kind}:${id}`, this.locate(kind, position));
       return this.faults.addIssues(this.locate(kind, position), value, parsed.error.issues);
     }
     const data = parsed.data;
@@ -121,7 +126,8 @@ export class AnalysisCollector {
 
   /** Runs every cross-record check; returns the analysis or throws AnalysisRefused with all faults. */
   finish(): ValidatedAnalysis {
-    if (!this.header && !this.formatRefused && this.faults.ok) this.faults.add("document", null, "has no header (format, application, analyzedAt)");
+    if (!this.header && !this.formatRefused && this.faults.ok)
+      this.faults.add("document", null, "has no header (format, application, analyzedAt)");
     if (this.formatRefused) throw new AnalysisRefused(this.faults);
     const taxonomyKeys = this.checkTaxonomy();
     this.checkObjects(taxonomyKeys);
@@ -171,7 +177,11 @@ export class AnalysisCollector {
 
   private addFile(file: AnalysisFile, position: number): void {
     if (this.fileIds.has(file.id))
-      return this.faults.add(this.locate("file", position), "id", `duplicates file id "${file.id}" of ${this.locate("file", this.filePos[this.fileIds.get(file.id)!])}`);
+      return this.faults.add(
+        this.locate("file", position),
+        "id",
+        `duplicates file id "${file.id}" of ${this.locate("file", this.filePos[this.fileIds.get(file.id)!])}`,
+      );
     this.fileIds.set(file.id, this.files.length);
     this.files.push(file);
     this.filePos.push(position);
@@ -180,7 +190,11 @@ export class AnalysisCollector {
   private addObject(object: AnalysisObject, position: number): void {
     const slot = this.slot(object.id);
     if (this.objects[slot])
-      return this.faults.add(this.locate("object", position), "id", `duplicates object id "${object.id}" of ${this.locate("object", this.objectPos[slot])}`);
+      return this.faults.add(
+        this.locate("object", position),
+        "id",
+        `duplicates object id "${object.id}" of ${this.locate("object", this.objectPos[slot])}`,
+      );
     this.objects[slot] = object;
     this.objectPos[slot] = position;
   }
@@ -192,7 +206,9 @@ export class AnalysisCollector {
   private unresolved(kind: "object" | "taxonomy", id: string): string {
     const what = kind === "object" ? `object "${id}"` : `taxonomy key "${id}"`;
     const refusedAt = this.refused.get(`${kind}:${id}`);
-    return refusedAt ? `refers to ${what}, whose record (${refusedAt}) is invalid` : `refers to ${what}, which the analysis does not define`;
+    return refusedAt
+      ? `refers to ${what}, whose record (${refusedAt}) is invalid`
+      : `refers to ${what}, which the analysis does not define`;
   }
 
   /** The level of each taxonomy key; null when the analysis has no taxonomy. */
@@ -202,7 +218,11 @@ export class AnalysisCollector {
     const firstAt = new Map<string, number>();
     this.taxonomy.forEach((node, i) => {
       if (levels.has(node.key))
-        this.faults.add(this.locate("taxonomy", this.taxonomyPos[i]), "key", `duplicates taxonomy key "${node.key}" of ${this.locate("taxonomy", this.taxonomyPos[firstAt.get(node.key)!])}`);
+        this.faults.add(
+          this.locate("taxonomy", this.taxonomyPos[i]),
+          "key",
+          `duplicates taxonomy key "${node.key}" of ${this.locate("taxonomy", this.taxonomyPos[firstAt.get(node.key)!])}`,
+        );
       else levels.set(node.key, node.level), firstAt.set(node.key, i);
     });
     this.taxonomy.forEach((node, i) => {
@@ -210,11 +230,19 @@ export class AnalysisCollector {
       if (node.level === 1) {
         if (node.parent !== null) this.faults.add(at, "parent", `must be null at level 1, found "${node.parent}"`);
       } else if (node.parent === null) {
-        this.faults.add(at, "parent", `must be the key of a level-${node.level - 1} node at level ${node.level}, found null`);
+        this.faults.add(
+          at,
+          "parent",
+          `must be the key of a level-${node.level - 1} node at level ${node.level}, found null`,
+        );
       } else if (!levels.has(node.parent)) {
         this.faults.add(at, "parent", this.unresolved("taxonomy", node.parent));
       } else if (levels.get(node.parent) !== node.level - 1) {
-        this.faults.add(at, "parent", `must be a node one level up (level ${node.level - 1}), but "${node.parent}" is at level ${levels.get(node.parent)}`);
+        this.faults.add(
+          at,
+          "parent",
+          `must be a node one level up (level ${node.level - 1}), but "${node.parent}" is at level ${levels.get(node.parent)}`,
+        );
       }
     });
     return levels;
@@ -226,17 +254,33 @@ export class AnalysisCollector {
       const at = this.locate("object", this.objectPos[slot]);
       if (object.parent != null) {
         const slot = this.slots.get(slotKey(object.parent));
-        if (slot === undefined || !this.objects[slot]) this.faults.add(at, "parent", this.unresolved("object", object.parent));
+        if (slot === undefined || !this.objects[slot])
+          this.faults.add(at, "parent", this.unresolved("object", object.parent));
       }
       if (taxonomyLevels) {
         if (object.level5 === undefined) this.faults.add(at, "level5", "is required when the analysis has a taxonomy");
-        else if (!taxonomyLevels.has(object.level5)) this.faults.add(at, "level5", this.unresolved("taxonomy", object.level5));
-        else if (taxonomyLevels.get(object.level5) !== 5) this.faults.add(at, "level5", `must be a level-5 node, but "${object.level5}" is at level ${taxonomyLevels.get(object.level5)}`);
+        else if (!taxonomyLevels.has(object.level5))
+          this.faults.add(at, "level5", this.unresolved("taxonomy", object.level5));
+        else if (taxonomyLevels.get(object.level5) !== 5)
+          this.faults.add(
+            at,
+            "level5",
+            `must be a level-5 node, but "${object.level5}" is at level ${taxonomyLevels.get(object.level5)}`,
+          );
       } else if (object.level5 !== undefined) {
-        this.faults.add(at, "level5", `refers to taxonomy key "${object.level5}", but the analysis has no taxonomy nodes`);
+        this.faults.add(
+          at,
+          "level5",
+          `refers to taxonomy key "${object.level5}", but the analysis has no taxonomy nodes`,
+        );
       }
       object.sourceLocations?.forEach((l, i) => {
-        if (!this.fileIds.has(l.fileId)) this.faults.add(at, `sourceLocations[${i}].fileId`, `refers to file "${l.fileId}", which the analysis does not define in files`);
+        if (!this.fileIds.has(l.fileId))
+          this.faults.add(
+            at,
+            `sourceLocations[${i}].fileId`,
+            `refers to file "${l.fileId}", which the analysis does not define in files`,
+          );
       });
     });
   }

@@ -7,7 +7,8 @@ export function validateDocument(document: unknown): ValidatedAnalysis {
   return collectDocument(new AnalysisCollector(jsonLocator), document);
 }
 
-export const jsonLocator = (kind: RecordKind | "header", i: number) => (kind === "header" ? "document" : `${RECORD_KINDS[kind].array}[${i}]`);
+export const jsonLocator = (kind: RecordKind | "header", i: number) =>
+  kind === "header" ? "document" : `${RECORD_KINDS[kind].array}[${i}]`;
 
 export function collectDocument(collector: AnalysisCollector, document: unknown): ValidatedAnalysis {
   if (!collector.acceptHeader(document, 0)) return collector.finish();
@@ -24,4 +25,3 @@ export function collectDocument(collector: AnalysisCollector, document: unknown)
   }
   return collector.finish();
 }
-

@@ -23,9 +23,17 @@ export class FaultList {
   /** Adds one fault per zod issue, quoting the value found at the issue's path. */
   addIssues(at: string, record: unknown, issues: readonly z.core.$ZodIssue[]): void {
     for (const issue of issues) {
-      const field = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+      const field = issue.path
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("")
+        .replace(/^\./, "");
       const found = valueAt(record, issue.path);
-      const message = found === undefined ? (issue.code === "invalid_type" ? "is required" : issue.message) : `${issue.message}, found ${describe(found)}`;
+      const message =
+        found === undefined
+          ? issue.code === "invalid_type"
+            ? "is required"
+            : issue.message
+          : `${issue.message}, found ${describe(found)}`;
       this.add(at, field || null, message);
     }
   }
@@ -51,7 +59,13 @@ export function describe(value: unknown): string {
 }
 
 export function formatFault(f: Fault): string {
-  const where = f.at.startsWith("line ") ? (f.field ? `${f.at}, ${f.field}` : f.at) : f.field ? `${f.at}.${f.field}` : f.at;
+  const where = f.at.startsWith("line ")
+    ? f.field
+      ? `${f.at}, ${f.field}`
+      : f.at
+    : f.field
+      ? `${f.at}.${f.field}`
+      : f.at;
   return `${where}: ${f.message}`;
 }
 

@@ -8,7 +8,10 @@ const decoder = new TextDecoder("utf-8");
  * Calls `onLine(text, bytesReadSoFar)` for each line (`\r\n` and a missing final newline handled),
  * synchronously within each chunk; stops early when `onLine` returns false.
  */
-export async function readLines(path: string, onLine: (text: string, bytesRead: number) => boolean | undefined): Promise<void> {
+export async function readLines(
+  path: string,
+  onLine: (text: string, bytesRead: number) => boolean | undefined,
+): Promise<void> {
   const file = await open(path, "r");
   try {
     let carry = new Uint8Array(0);
@@ -27,7 +30,8 @@ export async function readLines(path: string, onLine: (text: string, bytesRead: 
       }
       carry = chunk.slice(start, filled);
       if (bytesRead === 0) {
-        if (carry.length > 0) onLine(decoder.decode(carry[carry.length - 1] === 13 ? carry.subarray(0, -1) : carry), position);
+        if (carry.length > 0)
+          onLine(decoder.decode(carry[carry.length - 1] === 13 ? carry.subarray(0, -1) : carry), position);
         return;
       }
     }

@@ -2,8 +2,8 @@
 import { open, readFile } from "node:fs/promises";
 import { MAGIC } from "../../src/format/container.ts";
 import { Snapshot } from "../../src/format/snapshot.ts";
-import { fileSource } from "../../src/storage/file-source.ts";
 import { parseRfc3339 } from "../../src/rules.ts";
+import { fileSource } from "../../src/storage/file-source.ts";
 
 export interface PeekedInput {
   path: string;
@@ -37,10 +37,21 @@ export async function peekInput(path: string): Promise<PeekedInput> {
   }
   try {
     const header = /\.ndjson$/i.test(path)
-      ? JSON.parse(new TextDecoder().decode(head).replace(/^\uFEFF/, "").split("\n")[0])
+      ? JSON.parse(
+          new TextDecoder()
+            .decode(head)
+            .replace(/^\uFEFF/, "")
+            .split("\n")[0],
+        )
       : JSON.parse((await readFile(path, "utf8")).replace(/^\uFEFF/, ""));
-    const analyzedAtMs = typeof header?.analyzedAt === "string" ? parseRfc3339(header.analyzedAt) ?? undefined : undefined;
-    return { path, kind: "analysis", application: typeof header?.application === "string" ? header.application : undefined, analyzedAtMs };
+    const analyzedAtMs =
+      typeof header?.analyzedAt === "string" ? (parseRfc3339(header.analyzedAt) ?? undefined) : undefined;
+    return {
+      path,
+      kind: "analysis",
+      application: typeof header?.application === "string" ? header.application : undefined,
+      analyzedAtMs,
+    };
   } catch {
     return { path, kind: "analysis" };
   }

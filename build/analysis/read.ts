@@ -1,8 +1,8 @@
 // @module Reads an analysis file (.json whole, .ndjson streamed line by line) into an AnalysisCollector.
 import { readFile, stat } from "node:fs/promises";
 import { AnalysisCollector, type ValidatedAnalysis } from "./collector.ts";
-import { AnalysisRefused } from "./faults.ts";
 import { collectDocument, jsonLocator } from "./document.ts";
+import { AnalysisRefused } from "./faults.ts";
 import { readLines } from "./lines.ts";
 import { RECORD_KINDS, type RecordKind } from "./schema.ts";
 
@@ -24,7 +24,11 @@ async function readJson(path: string, onProgress?: Progress): Promise<ValidatedA
   const collector = new AnalysisCollector(jsonLocator);
   const { size } = await stat(path);
   if (size > MAX_JSON_BYTES) {
-    collector.fault("document", null, `is ${size} bytes; a .json analysis may be at most ${MAX_JSON_BYTES} bytes, use .ndjson for larger ones`);
+    collector.fault(
+      "document",
+      null,
+      `is ${size} bytes; a .json analysis may be at most ${MAX_JSON_BYTES} bytes, use .ndjson for larger ones`,
+    );
     throw new AnalysisRefused(collector.faults);
   }
   let document: unknown;
@@ -61,18 +65,35 @@ async function readNdjson(path: string, onProgress?: Progress): Promise<Validate
     }
     if (!sawHeader) {
       if (record && typeof record === "object" && "kind" in record) {
-        collector.fault(`line ${lineNumber}`, "kind", "comes before the header: the first line must be the header (format, application, analyzedAt)");
+        collector.fault(
+          `line ${lineNumber}`,
+          "kind",
+          "comes before the header: the first line must be the header (format, application, analyzedAt)",
+        );
         return;
       }
       sawHeader = true;
-      const arrays = Object.values(RECORD_KINDS).map((k) => k.array).filter((a) => record && typeof record === "object" && a in record);
-      if (arrays.length) collector.fault(`line ${lineNumber}`, arrays[0], "an .ndjson header carries no arrays: put each record on a line of its own with its \"kind\"");
+      const arrays = Object.values(RECORD_KINDS)
+        .map((k) => k.array)
+        .filter((a) => record && typeof record === "object" && a in record);
+      if (arrays.length)
+        collector.fault(
+          `line ${lineNumber}`,
+          arrays[0],
+          'an .ndjson header carries no arrays: put each record on a line of its own with its "kind"',
+        );
       // A format this build does not read: stop at once, its records would only add noise.
       return collector.acceptHeader(record, lineNumber);
     }
     const kind = (record as { kind?: unknown } | null)?.kind;
     if (typeof kind !== "string" || !(kind in RECORD_KINDS)) {
-      collector.fault(`line ${lineNumber}`, "kind", `must be one of ${Object.keys(RECORD_KINDS).map((k) => `"${k}"`).join(", ")}, found ${kind === undefined ? "none" : JSON.stringify(kind)}`);
+      collector.fault(
+        `line ${lineNumber}`,
+        "kind",
+        `must be one of ${Object.keys(RECORD_KINDS)
+          .map((k) => `"${k}"`)
+          .join(", ")}, found ${kind === undefined ? "none" : JSON.stringify(kind)}`,
+      );
       return;
     }
     collector.record(kind as RecordKind, record, lineNumber);

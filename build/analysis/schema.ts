@@ -12,32 +12,51 @@ export const FILE_ID = /^-?[0-9]{1,19}$/;
 export const LINK_TYPE = /^[A-Za-z0-9_]{1,64}$/;
 
 /** A string that is valid Unicode: a lone surrogate (possible through JSON escapes) cannot be stored as UTF-8. */
-const text = (error = "must be a string") => z.string({ error }).refine((s) => s.isWellFormed(), { error: "must be valid Unicode text (it holds a lone surrogate)" });
+const text = (error = "must be a string") =>
+  z
+    .string({ error })
+    .refine((s) => s.isWellFormed(), { error: "must be valid Unicode text (it holds a lone surrogate)" });
 
 /** A record schema: a JSON object with these fields (unknown fields are ignored). */
 const record = <T extends z.ZodRawShape>(shape: T) => z.object(shape, { error: "must be a JSON object (a record)" });
 
-const objectId = z.string({ error: "must be a string of digits" }).regex(OBJECT_ID, { error: "must be 1 to 19 decimal digits without a leading zero" });
-const line = z.number({ error: "must be a whole number ≥ 1" }).int({ error: "must be a whole number ≥ 1" }).min(1, { error: "must be a whole number ≥ 1" }).max(0xffffffff, { error: "must be at most 4294967295" });
+const objectId = z
+  .string({ error: "must be a string of digits" })
+  .regex(OBJECT_ID, { error: "must be 1 to 19 decimal digits without a leading zero" });
+const line = z
+  .number({ error: "must be a whole number ≥ 1" })
+  .int({ error: "must be a whole number ≥ 1" })
+  .min(1, { error: "must be a whole number ≥ 1" })
+  .max(0xffffffff, { error: "must be at most 4294967295" });
 
 export const FileSchema = record({
-  id: z.string({ error: "must be a string of an integer" }).regex(FILE_ID, { error: "must be a string of an integer, optionally negative" }),
+  id: z
+    .string({ error: "must be a string of an integer" })
+    .regex(FILE_ID, { error: "must be a string of an integer, optionally negative" }),
   path: text(),
   language: text().optional(),
 });
 
 export const TaxonomyNodeSchema = record({
   key: text(),
-  level: z.number({ error: "must be an integer from 1 to 5" }).int({ error: "must be an integer from 1 to 5" }).min(1, { error: "must be an integer from 1 to 5" }).max(5, { error: "must be an integer from 1 to 5" }),
+  level: z
+    .number({ error: "must be an integer from 1 to 5" })
+    .int({ error: "must be an integer from 1 to 5" })
+    .min(1, { error: "must be an integer from 1 to 5" })
+    .max(5, { error: "must be an integer from 1 to 5" }),
   name: text(),
   fullName: text().optional(),
   parent: text("must be a taxonomy key (string) or null").nullable(),
 });
 
 export const SourceLocationSchema = z
-  .object({ fileId: text("must be a string of a file id"), startLine: line, endLine: line }, { error: "must be an object {fileId, startLine, endLine}" })
+  .object(
+    { fileId: text("must be a string of a file id"), startLine: line, endLine: line },
+    { error: "must be an object {fileId, startLine, endLine}" },
+  )
   .superRefine((l, ctx) => {
-    if (l.startLine > l.endLine) ctx.addIssue({ code: "custom", message: `must not be less than startLine (${l.startLine})`, path: ["endLine"] });
+    if (l.startLine > l.endLine)
+      ctx.addIssue({ code: "custom", message: `must not be less than startLine (${l.startLine})`, path: ["endLine"] });
   });
 
 const STATUS_VALUES = ["Added", "Modified", "Unchanged"] as const;
@@ -58,7 +77,9 @@ export const ObjectSchema = record({
   role: z.enum(["start", "end"], { error: 'must be "start", "end" or null' }).nullable().optional(),
   checksum: text().optional(),
   status: z.enum(STATUS_VALUES, { error: 'must be "Added", "Modified", "Unchanged" or null' }).nullable().optional(),
-  sourceLocations: z.array(SourceLocationSchema, { error: "must be an array of {fileId, startLine, endLine}" }).optional(),
+  sourceLocations: z
+    .array(SourceLocationSchema, { error: "must be an array of {fileId, startLine, endLine}" })
+    .optional(),
 });
 
 export const LinkSchema = record({
@@ -80,9 +101,11 @@ export const HeaderSchema = z.object({
     const problem = applicationNameProblem(name);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
-  analyzedAt: z.string({ error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z" }).refine((v) => parseRfc3339(v) !== null, {
-    error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z",
-  }),
+  analyzedAt: z
+    .string({ error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z" })
+    .refine((v) => parseRfc3339(v) !== null, {
+      error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z",
+    }),
   analyzer: z.object({ name: text(), version: text() }, { error: "must be {name, version}" }).optional(),
 });
 

@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import ts from "typescript";
 import { applicationNameProblem, parseRfc3339 } from "../../src/rules.ts";
 import { validateDocument } from "../analysis/document.ts";
-import { CheckerGuard, type CheckerFailure } from "./checker-guard.ts";
+import { type CheckerFailure, CheckerGuard } from "./checker-guard.ts";
 import { escalateLinks } from "./escalate.ts";
 import { Externals } from "./externals.ts";
 import { Extractor } from "./extract.ts";
@@ -18,7 +18,7 @@ import { assignEndPoints, assignStartPoints } from "./roles.ts";
 import { RouteFinder } from "./routes.ts";
 import { DEFAULT_RULES, type Rules } from "./rules.ts";
 import { buildTaxonomy } from "./taxonomy.ts";
-import { analysisDocument, type AnalysisDocument } from "./write-analysis.ts";
+import { type AnalysisDocument, analysisDocument } from "./write-analysis.ts";
 
 export interface AnalyzeOptions {
   folder: string;
@@ -61,7 +61,10 @@ function applicationName(root: string, given: string | undefined): string {
 export class AnalyzeOptionError extends Error {}
 
 export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
-  if (options.analyzedAt !== undefined && parseRfc3339(options.analyzedAt) === null) throw new AnalyzeOptionError(`--analyzed-at ${options.analyzedAt}: must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z`);
+  if (options.analyzedAt !== undefined && parseRfc3339(options.analyzedAt) === null)
+    throw new AnalyzeOptionError(
+      `--analyzed-at ${options.analyzedAt}: must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z`,
+    );
   const nameProblem = options.application !== undefined ? applicationNameProblem(options.application) : null;
   if (nameProblem) throw new AnalyzeOptionError(`--name: the application name ${nameProblem}`);
   const rules = options.rules ?? DEFAULT_RULES;
@@ -88,7 +91,11 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
     }));
     if (problems.length) {
       fileObject.tags.add("syntax errors");
-      model.postIts.push({ object: fileObject, title: "Syntax errors", text: problems.map((p) => `line ${p.line}: ${p.message}`).join("\n") });
+      model.postIts.push({
+        object: fileObject,
+        title: "Syntax errors",
+        text: problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"),
+      });
       syntaxProblems.push(...problems);
     }
   });
@@ -113,5 +120,11 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   });
   // The analysis must be one the build step takes: a fault here is a bug of the analyzer, refused before anything is written.
   validateDocument(document);
-  return { document, configFile: project.configFile, configProblems: project.configProblems, syntaxProblems, checkerFailures: guard.failures };
+  return {
+    document,
+    configFile: project.configFile,
+    configProblems: project.configProblems,
+    syntaxProblems,
+    checkerFailures: guard.failures,
+  };
 }

@@ -22,7 +22,11 @@ export class CheckerGuard {
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       const sf = node.getSourceFile();
-      this.failures.push({ file: this.pathOf(sf), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, message: error.message });
+      this.failures.push({
+        file: this.pathOf(sf),
+        line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1,
+        message: error.message,
+      });
     }
   }
 }

@@ -26,9 +26,11 @@ export function escalateLinks(model: CodeModel): void {
     if (link.escalated || !LIFTED.has(link.type)) continue;
     const fromClass = classOf(link.from);
     const toClass = link.to.kind === "class" || link.to.kind === "interface" ? link.to : classOf(link.to);
-    if (fromClass && toClass && fromClass !== toClass && (fromClass !== link.from || toClass !== link.to)) model.link(fromClass, toClass, link.type, true);
+    if (fromClass && toClass && fromClass !== toClass && (fromClass !== link.from || toClass !== link.to))
+      model.link(fromClass, toClass, link.type, true);
     const fromFile = containerOf(link.from);
     const toFile = containerOf(link.to);
-    if (fromFile !== toFile && (fromFile !== link.from || toFile !== link.to)) model.link(fromFile, toFile, link.type, true);
+    if (fromFile !== toFile && (fromFile !== link.from || toFile !== link.to))
+      model.link(fromFile, toFile, link.type, true);
   }
 }

@@ -25,8 +25,20 @@ function declarationKind(declaration: ts.Declaration): ObjectKind {
   if (ts.isInterfaceDeclaration(declaration)) return "externalInterface";
   if (ts.isTypeAliasDeclaration(declaration) || ts.isEnumDeclaration(declaration)) return "externalType";
   if (ts.isFunctionDeclaration(declaration)) return "externalFunction";
-  if (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration) || ts.isConstructorDeclaration(declaration) || ts.isConstructSignatureDeclaration(declaration) || ts.isCallSignatureDeclaration(declaration)) return "externalMethod";
-  if (ts.isVariableDeclaration(declaration) || ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration)) return "externalVariable";
+  if (
+    ts.isMethodDeclaration(declaration) ||
+    ts.isMethodSignature(declaration) ||
+    ts.isConstructorDeclaration(declaration) ||
+    ts.isConstructSignatureDeclaration(declaration) ||
+    ts.isCallSignatureDeclaration(declaration)
+  )
+    return "externalMethod";
+  if (
+    ts.isVariableDeclaration(declaration) ||
+    ts.isPropertySignature(declaration) ||
+    ts.isPropertyDeclaration(declaration)
+  )
+    return "externalVariable";
   return "externalMember";
 }
 
@@ -37,7 +49,13 @@ function memberPath(declaration: ts.Node): { path: string[]; ambientModule: stri
     if (ts.isModuleDeclaration(n) && ts.isStringLiteral(n.name)) return { path, ambientModule: n.name.text };
     if (ts.isConstructorDeclaration(n) || ts.isConstructSignatureDeclaration(n)) path.unshift("constructor");
     const name = (n as ts.NamedDeclaration).name;
-    if (name && (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name)) && !ts.isParameter(n) && !ts.isTypeParameterDeclaration(n)) path.unshift(name.text);
+    if (
+      name &&
+      (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name)) &&
+      !ts.isParameter(n) &&
+      !ts.isTypeParameterDeclaration(n)
+    )
+      path.unshift(name.text);
   }
   return { path, ambientModule: null };
 }
@@ -114,7 +132,8 @@ export class Externals {
     const fileName = declaration.getSourceFile().fileName;
     const { path, ambientModule } = memberPath(declaration);
     if (ambientModule !== null) return { ...packageOfSpecifier(ambientModule), path };
-    if (dirname(fileName) === this.libFolder && /^lib\..*\.d\.ts$/.test(basename(fileName))) return { name: STDLIB_PACKAGE, kind: "stdlib", path };
+    if (dirname(fileName) === this.libFolder && /^lib\..*\.d\.ts$/.test(basename(fileName)))
+      return { name: STDLIB_PACKAGE, kind: "stdlib", path };
     const segments = fileName.split(/[\\/]/);
     const at = segments.lastIndexOf("node_modules");
     if (at >= 0 && at + 1 < segments.length) {
@@ -133,7 +152,11 @@ export class Externals {
   forOrigin(origin: ImportOrigin): CodeObject {
     const { name, kind } = packageOfSpecifier(origin.module);
     const subpath = origin.module.replace(/^node:/, "").slice(name.length + 1);
-    return this.member(this.packageObject(name, kind), subpath ? [subpath, ...origin.path] : origin.path, "externalMember");
+    return this.member(
+      this.packageObject(name, kind),
+      subpath ? [subpath, ...origin.path] : origin.path,
+      "externalMember",
+    );
   }
 
   forModule(specifier: string): CodeObject {

@@ -2,12 +2,21 @@
 import { basename } from "node:path";
 import ts from "typescript";
 import type { CheckerGuard } from "./checker-guard.ts";
+import { packageOfSpecifier } from "./externals.ts";
 import { checksumOf, type IdAllocator, UniqueNames } from "./ids.ts";
 import type { ObjectKind } from "./kinds.ts";
 import type { CodeModel, CodeObject, ProjectFile } from "./model.ts";
-import { packageOfSpecifier } from "./externals.ts";
 import type { RouteFinder } from "./routes.ts";
-import { decoratorsOf, hasExportModifier, lineSpan, mangling, propertyNameText, sourceText, syntaxTags, unwrapExpression } from "./source-facts.ts";
+import {
+  decoratorsOf,
+  hasExportModifier,
+  lineSpan,
+  mangling,
+  propertyNameText,
+  sourceText,
+  syntaxTags,
+  unwrapExpression,
+} from "./source-facts.ts";
 
 interface FileContext {
   sf: ts.SourceFile;
@@ -21,8 +30,10 @@ interface FileContext {
 type FunctionNode = ts.FunctionLikeDeclaration | ts.MethodSignature;
 
 const unwrap = (e: ts.Expression | undefined) => unwrapExpression(e);
-const isFunctionValue = (e: ts.Expression | undefined): e is ts.ArrowFunction | ts.FunctionExpression => !!e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e));
-const functionValueKind = (e: ts.ArrowFunction | ts.FunctionExpression): ObjectKind => (ts.isArrowFunction(e) ? "arrowFunction" : "functionExpression");
+const isFunctionValue = (e: ts.Expression | undefined): e is ts.ArrowFunction | ts.FunctionExpression =>
+  !!e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e));
+const functionValueKind = (e: ts.ArrowFunction | ts.FunctionExpression): ObjectKind =>
+  ts.isArrowFunction(e) ? "arrowFunction" : "functionExpression";
 const hasBody = (n: FunctionNode) => "body" in n && n.body !== undefined;
 
 /** `module.exports.a`, `exports.a`, `A.prototype.b`, `this.a`, `(x as T).a` → the names that locate the assigned value, and whether it is exported. */
@@ -80,7 +91,13 @@ export class Extractor {
       packageName: null,
     });
     this.nodeObjects.set(sf, fileObject);
-    const ctx: FileContext = { sf, file, exported: this.exportedDeclarations(sf), imports: new Set(), overloads: new Map() };
+    const ctx: FileContext = {
+      sf,
+      file,
+      exported: this.exportedDeclarations(sf),
+      imports: new Set(),
+      overloads: new Map(),
+    };
     const scope = `"${file.path.replace(/\.[cm]?[jt]sx?$/, "")}"`;
     for (const statement of sf.statements) this.visit(statement, fileObject, scope, ctx);
     this.fileImports.set(fileObject, ctx.imports);
@@ -95,14 +112,32 @@ export class Extractor {
       if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
       for (const d of symbol.declarations ?? []) {
         // CommonJS `module.exports = { a }` exports the declaration `a` names.
-        const named = ts.isShorthandPropertyAssignment(d) ? (this.checker.getShorthandAssignmentValueSymbol(d)?.declarations ?? []) : [d];
-        for (const n of named) if (n.getSourceFile() === sf) exported.add(ts.isVariableDeclaration(n) && ts.isVariableDeclarationList(n.parent) && n.parent.declarations.length === 1 ? n.parent.parent : n);
+        const named = ts.isShorthandPropertyAssignment(d)
+          ? (this.checker.getShorthandAssignmentValueSymbol(d)?.declarations ?? [])
+          : [d];
+        for (const n of named)
+          if (n.getSourceFile() === sf)
+            exported.add(
+              ts.isVariableDeclaration(n) &&
+                ts.isVariableDeclarationList(n.parent) &&
+                n.parent.declarations.length === 1
+                ? n.parent.parent
+                : n,
+            );
       }
     }
     return exported;
   }
 
-  private create(ctx: FileContext, node: ts.Node, kind: ObjectKind, name: string, fullName: string, parent: CodeObject, extraTags: string[] = []): CodeObject {
+  private create(
+    ctx: FileContext,
+    node: ts.Node,
+    kind: ObjectKind,
+    name: string,
+    fullName: string,
+    parent: CodeObject,
+    extraTags: string[] = [],
+  ): CodeObject {
     const key = this.keys.unique(`${kind}:${fullName}`);
     const object = this.model.add({
       id: this.ids.idFor(key),
@@ -128,7 +163,16 @@ export class Extractor {
   }
 
   /** A function-like object; overload signatures and their implementation make one object spanning all of them. */
-  private createFunction(ctx: FileContext, located: ts.Node, fn: FunctionNode, kind: ObjectKind, name: string, fullName: string, parent: CodeObject, tags: string[] = []): CodeObject {
+  private createFunction(
+    ctx: FileContext,
+    located: ts.Node,
+    fn: FunctionNode,
+    kind: ObjectKind,
+    name: string,
+    fullName: string,
+    parent: CodeObject,
+    tags: string[] = [],
+  ): CodeObject {
     const overloadKey = `${kind}:${fullName}`;
     const previous = ctx.overloads.get(overloadKey);
     if (previous && previous.object.parent === parent && (!previous.hasBody || !hasBody(fn))) {
@@ -157,76 +201,156 @@ export class Extractor {
   }
 
   private visit(node: ts.Node, owner: CodeObject, scope: string, ctx: FileContext): void {
-    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) return this.visitClass(ctx, node, node, node.name?.text ?? (ts.isClassDeclaration(node) ? "default" : "(class)"), owner, scope);
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node))
+      return this.visitClass(
+        ctx,
+        node,
+        node,
+        node.name?.text ?? (ts.isClassDeclaration(node) ? "default" : "(class)"),
+        owner,
+        scope,
+      );
     if (ts.isFunctionDeclaration(node)) {
       const name = node.name?.text ?? "default";
       this.createFunction(ctx, node, node, "function", name, `${scope}.${name}`, owner);
       return;
     }
-    if (ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) || ts.isConstructorDeclaration(node)) return this.visitMember(ctx, node, owner, scope);
+    if (
+      ts.isMethodDeclaration(node) ||
+      ts.isGetAccessorDeclaration(node) ||
+      ts.isSetAccessorDeclaration(node) ||
+      ts.isConstructorDeclaration(node)
+    )
+      return this.visitMember(ctx, node, owner, scope);
     if (ts.isPropertyDeclaration(node)) return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
     if (ts.isPropertyAssignment(node)) return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
     if (ts.isVariableStatement(node)) {
       const single = node.declarationList.declarations.length === 1;
-      for (const d of node.declarationList.declarations) this.visitBinding(ctx, single ? node : d, d.name, d.initializer, owner, scope, d, hasExportModifier(node));
+      for (const d of node.declarationList.declarations)
+        this.visitBinding(ctx, single ? node : d, d.name, d.initializer, owner, scope, d, hasExportModifier(node));
       return;
     }
     if (ts.isExportAssignment(node)) {
       const value = unwrap(node.expression);
-      if (isFunctionValue(value)) this.createFunction(ctx, node, value, functionValueKind(value), "default", `${scope}.default`, owner, ["exported"]);
+      if (isFunctionValue(value))
+        this.createFunction(ctx, node, value, functionValueKind(value), "default", `${scope}.default`, owner, [
+          "exported",
+        ]);
       else this.visitChildren(node, owner, scope, ctx);
       return;
     }
-    if (ts.isExpressionStatement(node) && ts.isBinaryExpression(node.expression) && node.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    if (
+      ts.isExpressionStatement(node) &&
+      ts.isBinaryExpression(node.expression) &&
+      node.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken
+    ) {
       if (this.visitAssignment(ctx, node, node.expression, owner, scope)) return;
     }
     if (ts.isInterfaceDeclaration(node)) return this.visitInterface(ctx, node, owner, scope);
     if (ts.isEnumDeclaration(node) || ts.isTypeAliasDeclaration(node)) {
-      this.create(ctx, node, ts.isEnumDeclaration(node) ? "enum" : "typeAlias", node.name.text, `${scope}.${node.name.text}`, owner);
+      this.create(
+        ctx,
+        node,
+        ts.isEnumDeclaration(node) ? "enum" : "typeAlias",
+        node.name.text,
+        `${scope}.${node.name.text}`,
+        owner,
+      );
       return;
     }
-    if (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) return this.visitChildren(node, owner, `${scope}.${node.name.text}`, ctx);
+    if (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name))
+      return this.visitChildren(node, owner, `${scope}.${node.name.text}`, ctx);
     if (ts.isCallExpression(node)) this.guard.run(node, () => this.visitCall(ctx, node, owner, scope));
-    else if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) this.noteImport(ctx, node.moduleSpecifier.text);
+    else if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      this.noteImport(ctx, node.moduleSpecifier.text);
     this.visitChildren(node, owner, scope, ctx);
   }
 
   private noteImport(ctx: FileContext, specifier: string): void {
-    if (!specifier.startsWith(".") && !specifier.startsWith("/")) ctx.imports.add(specifier.startsWith("node:") ? specifier : packageOfSpecifier(specifier).name);
+    if (!specifier.startsWith(".") && !specifier.startsWith("/"))
+      ctx.imports.add(specifier.startsWith("node:") ? specifier : packageOfSpecifier(specifier).name);
   }
 
   /** Route registrations give their inline handlers an object named after the route; `require` notes an import. */
   private visitCall(ctx: FileContext, call: ts.CallExpression, owner: CodeObject, scope: string): void {
-    if (ts.isIdentifier(call.expression) && call.expression.text === "require" && call.arguments[0] && ts.isStringLiteralLike(call.arguments[0])) this.noteImport(ctx, call.arguments[0].text);
-    if (call.expression.kind === ts.SyntaxKind.ImportKeyword && call.arguments[0] && ts.isStringLiteralLike(call.arguments[0])) this.noteImport(ctx, call.arguments[0].text);
+    if (
+      ts.isIdentifier(call.expression) &&
+      call.expression.text === "require" &&
+      call.arguments[0] &&
+      ts.isStringLiteralLike(call.arguments[0])
+    )
+      this.noteImport(ctx, call.arguments[0].text);
+    if (
+      call.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      call.arguments[0] &&
+      ts.isStringLiteralLike(call.arguments[0])
+    )
+      this.noteImport(ctx, call.arguments[0].text);
     const registration = this.routes.registration(call);
     if (!registration) return;
     for (const handler of registration.handlers) {
       const value = unwrap(handler);
       if (!isFunctionValue(value)) continue;
-      const o = this.createFunction(ctx, value, value, "routeHandler", registration.route, `${scope}.${registration.route}`, owner);
+      const o = this.createFunction(
+        ctx,
+        value,
+        value,
+        "routeHandler",
+        registration.route,
+        `${scope}.${registration.route}`,
+        owner,
+      );
       o.role = "start";
     }
   }
 
-  private visitClass(ctx: FileContext, located: ts.Node, node: ts.ClassLikeDeclaration, name: string, owner: CodeObject, scope: string): void {
+  private visitClass(
+    ctx: FileContext,
+    located: ts.Node,
+    node: ts.ClassLikeDeclaration,
+    name: string,
+    owner: CodeObject,
+    scope: string,
+  ): void {
     const object = this.create(ctx, located, "class", name, `${scope}.${name}`, owner);
     this.nodeObjects.set(node, object);
     ts.forEachChild(node, (child) => this.visit(child, object, object.fullName, ctx));
   }
 
-  private visitMember(ctx: FileContext, node: ts.MethodDeclaration | ts.AccessorDeclaration | ts.ConstructorDeclaration, owner: CodeObject, scope: string): void {
+  private visitMember(
+    ctx: FileContext,
+    node: ts.MethodDeclaration | ts.AccessorDeclaration | ts.ConstructorDeclaration,
+    owner: CodeObject,
+    scope: string,
+  ): void {
     if (ts.isConstructorDeclaration(node)) {
       this.createFunction(ctx, node, node, "classConstructor", "constructor", `${scope}.constructor`, owner);
       return;
     }
     const name = propertyNameText(node.name) ?? "(computed)";
-    const kind: ObjectKind = ts.isGetAccessorDeclaration(node) ? "getter" : ts.isSetAccessorDeclaration(node) ? "setter" : "method";
+    const kind: ObjectKind = ts.isGetAccessorDeclaration(node)
+      ? "getter"
+      : ts.isSetAccessorDeclaration(node)
+        ? "setter"
+        : "method";
     this.createFunction(ctx, node, node, kind, name, `${scope}.${name}`, owner);
   }
 
   /** `name = value` in a variable, class property or object literal: functions and classes become objects, exported variables too. */
-  private visitBinding(ctx: FileContext, located: ts.Node, nameNode: ts.PropertyName | ts.BindingName, initializer: ts.Expression | undefined, owner: CodeObject, scope: string, declaration?: ts.VariableDeclaration, exportModifier = false): void {
+  private visitBinding(
+    ctx: FileContext,
+    located: ts.Node,
+    nameNode: ts.PropertyName | ts.BindingName,
+    initializer: ts.Expression | undefined,
+    owner: CodeObject,
+    scope: string,
+    declaration?: ts.VariableDeclaration,
+    exportModifier = false,
+  ): void {
     const name = propertyNameText(nameNode);
     const value = unwrap(initializer);
     if (name === null || ts.isObjectBindingPattern(nameNode) || ts.isArrayBindingPattern(nameNode)) {
@@ -236,7 +360,17 @@ export class Extractor {
     const fullName = `${scope}.${name}`;
     const exported = exportModifier || (declaration !== undefined && ctx.exported.has(declaration));
     let object: CodeObject | null = null;
-    if (isFunctionValue(value)) object = this.createFunction(ctx, located, value, functionValueKind(value), name, fullName, owner, exported ? ["exported"] : []);
+    if (isFunctionValue(value))
+      object = this.createFunction(
+        ctx,
+        located,
+        value,
+        functionValueKind(value),
+        name,
+        fullName,
+        owner,
+        exported ? ["exported"] : [],
+      );
     else if (value && ts.isClassExpression(value)) {
       this.visitClass(ctx, located, value, name, owner, scope);
       object = this.nodeObjects.get(value)!;
@@ -248,7 +382,13 @@ export class Extractor {
     if (object && declaration) this.nodeObjects.set(declaration, object);
   }
 
-  private visitAssignment(ctx: FileContext, statement: ts.ExpressionStatement, assignment: ts.BinaryExpression, owner: CodeObject, scope: string): boolean {
+  private visitAssignment(
+    ctx: FileContext,
+    statement: ts.ExpressionStatement,
+    assignment: ts.BinaryExpression,
+    owner: CodeObject,
+    scope: string,
+  ): boolean {
     const target = assignmentTarget(assignment.left);
     const value = unwrap(assignment.right);
     if (!target || !value) return false;
@@ -261,8 +401,26 @@ export class Extractor {
     const names = target.names.length ? target.names : [value.name?.text ?? "default"];
     const name = names[names.length - 1];
     const fullName = `${scope}.${names.join(".")}`;
-    if (ts.isClassExpression(value)) this.visitClass(ctx, statement, value, name, owner, `${scope}${names.length > 1 ? `.${names.slice(0, -1).join(".")}` : ""}`);
-    else this.createFunction(ctx, statement, value, target.prototype ? "method" : functionValueKind(value), name, fullName, owner, target.exported ? ["exported"] : []);
+    if (ts.isClassExpression(value))
+      this.visitClass(
+        ctx,
+        statement,
+        value,
+        name,
+        owner,
+        `${scope}${names.length > 1 ? `.${names.slice(0, -1).join(".")}` : ""}`,
+      );
+    else
+      this.createFunction(
+        ctx,
+        statement,
+        value,
+        target.prototype ? "method" : functionValueKind(value),
+        name,
+        fullName,
+        owner,
+        target.exported ? ["exported"] : [],
+      );
     return true;
   }
 
@@ -275,7 +433,8 @@ export class Extractor {
           ? this.checker.getSymbolAtLocation(p.initializer)
           : undefined;
       for (const d of symbol?.declarations ?? []) {
-        const object = this.nodeObjects.get(d) ?? (ts.isVariableDeclaration(d) ? this.nodeObjects.get(d.parent.parent) : undefined);
+        const object =
+          this.nodeObjects.get(d) ?? (ts.isVariableDeclaration(d) ? this.nodeObjects.get(d.parent.parent) : undefined);
         object?.tags.add("exported");
       }
     }

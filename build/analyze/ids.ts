@@ -7,7 +7,9 @@ export class IdAllocator {
 
   idFor(key: string): string {
     for (let attempt = 0; ; attempt++) {
-      const digest = createHash("sha256").update(attempt === 0 ? key : `${key}#${attempt}`).digest();
+      const digest = createHash("sha256")
+        .update(attempt === 0 ? key : `${key}#${attempt}`)
+        .digest();
       const id = String(digest.readBigUInt64BE(0) >> 2n || 1n);
       if (!this.taken.has(id)) {
         this.taken.add(id);

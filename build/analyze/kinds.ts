@@ -65,7 +65,11 @@ export const PACKAGE_TYPES = {
 export type PackageKind = keyof typeof PACKAGE_TYPES;
 
 /** Display type and typeId: internal kinds are prefixed by the language ("TypeScript Method", TS_METHOD / JS_METHOD). */
-export function displayType(kind: ObjectKind, language: string, packageKind: PackageKind = "npm"): { type: string; typeId: string } {
+export function displayType(
+  kind: ObjectKind,
+  language: string,
+  packageKind: PackageKind = "npm",
+): { type: string; typeId: string } {
   if (kind === "package") return { type: PACKAGE_TYPES[packageKind][0], typeId: PACKAGE_TYPES[packageKind][1] };
   const external = EXTERNAL[kind];
   if (external) return { type: external[0], typeId: external[1] };
@@ -74,4 +78,13 @@ export function displayType(kind: ObjectKind, language: string, packageKind: Pac
 }
 
 /** Kinds that contain executable code: calls inside them are theirs. */
-export const CALLABLE_KINDS: ReadonlySet<ObjectKind> = new Set(["function", "arrowFunction", "functionExpression", "method", "classConstructor", "getter", "setter", "routeHandler"]);
+export const CALLABLE_KINDS: ReadonlySet<ObjectKind> = new Set([
+  "function",
+  "arrowFunction",
+  "functionExpression",
+  "method",
+  "classConstructor",
+  "getter",
+  "setter",
+  "routeHandler",
+]);

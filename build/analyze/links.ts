@@ -7,11 +7,31 @@ import type { TargetResolver } from "./resolve.ts";
 import type { RouteFinder } from "./routes.ts";
 
 const isImportCall = (node: ts.CallExpression) =>
-  node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === "require" && node.arguments.length === 1 && ts.isStringLiteralLike(node.arguments[0]));
+  node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+  (ts.isIdentifier(node.expression) &&
+    node.expression.text === "require" &&
+    node.arguments.length === 1 &&
+    ts.isStringLiteralLike(node.arguments[0]));
 
 /** Kinds a function reference passed as a value can point at (a REFER link). */
-const FUNCTION_KINDS = new Set(["function", "arrowFunction", "functionExpression", "method", "routeHandler", "externalFunction", "externalMethod"]);
-const TYPE_KINDS = new Set(["class", "interface", "enum", "typeAlias", "externalClass", "externalInterface", "externalType"]);
+const FUNCTION_KINDS = new Set([
+  "function",
+  "arrowFunction",
+  "functionExpression",
+  "method",
+  "routeHandler",
+  "externalFunction",
+  "externalMethod",
+]);
+const TYPE_KINDS = new Set([
+  "class",
+  "interface",
+  "enum",
+  "typeAlias",
+  "externalClass",
+  "externalInterface",
+  "externalType",
+]);
 
 export class Linker {
   private readonly model: CodeModel;
@@ -23,7 +43,15 @@ export class Linker {
   private readonly variableNames: ReadonlySet<string>;
   private readonly guard: CheckerGuard;
 
-  constructor(model: CodeModel, checker: ts.TypeChecker, nodeObjects: ReadonlyMap<ts.Node, CodeObject>, resolver: TargetResolver, externals: Externals, routes: RouteFinder, guard: CheckerGuard) {
+  constructor(
+    model: CodeModel,
+    checker: ts.TypeChecker,
+    nodeObjects: ReadonlyMap<ts.Node, CodeObject>,
+    resolver: TargetResolver,
+    externals: Externals,
+    routes: RouteFinder,
+    guard: CheckerGuard,
+  ) {
     this.guard = guard;
     this.model = model;
     this.checker = checker;
@@ -49,15 +77,28 @@ export class Linker {
   private linkNode(node: ts.Node, owner: CodeObject, entered: boolean): void {
     if (entered) {
       if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) this.linkHeritage(node, owner);
-      if ((ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) && ts.isClassLike(node.parent)) this.linkOverrides(node, owner);
+      if (
+        (ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) &&
+        ts.isClassLike(node.parent)
+      )
+        this.linkOverrides(node, owner);
     }
     if (ts.isCallExpression(node)) this.visitCall(node, owner);
-    else if (ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) this.call(node, owner);
+    else if (
+      ts.isNewExpression(node) ||
+      ts.isTaggedTemplateExpression(node) ||
+      ts.isJsxOpeningElement(node) ||
+      ts.isJsxSelfClosingElement(node)
+    )
+      this.call(node, owner);
     else if (ts.isDecorator(node) && !ts.isCallExpression(node.expression)) this.call(node, owner);
-    else if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) this.include(node.moduleSpecifier, owner);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) this.include(node.moduleReference.expression, owner);
+    else if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      this.include(node.moduleSpecifier, owner);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      this.include(node.moduleReference.expression, owner);
     else if (ts.isTypeReferenceNode(node)) this.use(node.typeName, owner);
-    else if (ts.isExpressionWithTypeArguments(node) && !ts.isHeritageClause(node.parent)) this.use(node.expression, owner);
+    else if (ts.isExpressionWithTypeArguments(node) && !ts.isHeritageClause(node.parent))
+      this.use(node.expression, owner);
     else if (ts.isIdentifier(node) && this.variableNames.has(node.text)) this.access(node, owner);
   }
 
@@ -77,7 +118,10 @@ export class Linker {
     }
   }
 
-  private call(node: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator | ts.JsxOpeningLikeElement, owner: CodeObject): void {
+  private call(
+    node: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator | ts.JsxOpeningLikeElement,
+    owner: CodeObject,
+  ): void {
     const target = this.resolver.callTarget(node);
     if (target) this.model.link(owner, target, "CALL");
   }
@@ -87,18 +131,26 @@ export class Linker {
     const module = this.checker.getSymbolAtLocation(specifier);
     const declaration = module?.valueDeclaration ?? module?.declarations?.[0];
     // A project file is its file object; a module of a package (its file or `declare module`) is the package object.
-    const target = (declaration && this.resolver.declarationTarget(declaration)) ?? this.externals.forModule(specifier.text);
+    const target =
+      (declaration && this.resolver.declarationTarget(declaration)) ?? this.externals.forModule(specifier.text);
     this.model.link(owner, target, "INCLUDE");
   }
 
   private use(name: ts.Node, owner: CodeObject): void {
-    const target = this.resolver.typeTarget(this.checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name));
-    if (target && TYPE_KINDS.has(target.kind) && target !== owner && target.packageName !== "ECMAScript") this.model.link(owner, target, "USE");
+    const target = this.resolver.typeTarget(
+      this.checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name),
+    );
+    if (target && TYPE_KINDS.has(target.kind) && target !== owner && target.packageName !== "ECMAScript")
+      this.model.link(owner, target, "USE");
   }
 
   private access(identifier: ts.Identifier, owner: CodeObject): void {
     const parent = identifier.parent;
-    if ((ts.isVariableDeclaration(parent) || ts.isPropertyAccessExpression(parent)) && (parent as ts.NamedDeclaration).name === identifier) return;
+    if (
+      (ts.isVariableDeclaration(parent) || ts.isPropertyAccessExpression(parent)) &&
+      (parent as ts.NamedDeclaration).name === identifier
+    )
+      return;
     if (ts.isImportSpecifier(parent) || ts.isImportClause(parent) || ts.isExportSpecifier(parent)) return;
     const target = this.resolver.symbolTarget(this.checker.getSymbolAtLocation(identifier));
     if (target?.kind === "variable" && target !== owner) this.model.link(owner, target, "ACCESS");
@@ -108,7 +160,9 @@ export class Linker {
   private linkHeritage(node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, object: CodeObject): void {
     for (const clause of node.heritageClauses ?? []) {
       for (const type of clause.types) {
-        const target = this.resolver.symbolTarget(this.checker.getSymbolAtLocation(type.expression)) ?? this.resolver.importOriginTarget(type.expression);
+        const target =
+          this.resolver.symbolTarget(this.checker.getSymbolAtLocation(type.expression)) ??
+          this.resolver.importOriginTarget(type.expression);
         if (target && target !== object) this.model.link(object, target, "INHERIT");
       }
     }

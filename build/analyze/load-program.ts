@@ -72,19 +72,26 @@ function confinedHost(options: ts.CompilerOptions, root: string): ts.CompilerHos
 }
 
 function parseConfig(configFile: string, problems: string[]): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(configFile, { noEmit: true }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new ProjectError(`${configFile}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configFile,
+    { noEmit: true },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new ProjectError(`${configFile}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+      },
     },
-  });
+  );
   if (!parsed) throw new ProjectError(`${configFile}: cannot be read as a TypeScript configuration`);
   for (const d of parsed.errors) problems.push(`${configFile}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
   return parsed;
 }
 
 /** A solution-style config (`files: []` with references) analyses the union of its referenced projects. */
-function withReferences(parsed: ts.ParsedCommandLine, problems: string[]): { options: ts.CompilerOptions; fileNames: string[] } {
+function withReferences(
+  parsed: ts.ParsedCommandLine,
+  problems: string[],
+): { options: ts.CompilerOptions; fileNames: string[] } {
   const fileNames = new Set(parsed.fileNames);
   let options = parsed.options;
   if (fileNames.size === 0) {
@@ -121,7 +128,12 @@ export function loadProject(folder: string, tsconfig?: string): LoadedProject {
   let fileNames: string[];
   if (configFile) {
     const parsed = withReferences(parseConfig(configFile, configProblems), configProblems);
-    options = { ...parsed.options, noEmit: true, skipLibCheck: true, allowJs: parsed.options.allowJs ?? configFile.endsWith("jsconfig.json") };
+    options = {
+      ...parsed.options,
+      noEmit: true,
+      skipLibCheck: true,
+      allowJs: parsed.options.allowJs ?? configFile.endsWith("jsconfig.json"),
+    };
     fileNames = parsed.fileNames;
   } else {
     options = FALLBACK_OPTIONS;
@@ -130,9 +142,17 @@ export function loadProject(folder: string, tsconfig?: string): LoadedProject {
   const program = ts.createProgram({ rootNames: fileNames, options, host: confinedHost(options, root) });
   const sourceFiles = program
     .getSourceFiles()
-    .filter((sf) => !sf.isDeclarationFile && within(root, sf.fileName) && !projectPath(root, sf.fileName).split("/").includes("node_modules"))
+    .filter(
+      (sf) =>
+        !sf.isDeclarationFile &&
+        within(root, sf.fileName) &&
+        !projectPath(root, sf.fileName).split("/").includes("node_modules"),
+    )
     .sort((a, b) => (a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0));
-  if (sourceFiles.length === 0) throw new ProjectError(`${folder}: no TypeScript or JavaScript source file to analyse${configFile ? ` (config ${configFile})` : ""}`);
+  if (sourceFiles.length === 0)
+    throw new ProjectError(
+      `${folder}: no TypeScript or JavaScript source file to analyse${configFile ? ` (config ${configFile})` : ""}`,
+    );
   return { program, root, configFile, sourceFiles, configProblems };
 }
 

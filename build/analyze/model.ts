@@ -60,7 +60,8 @@ export class CodeModel {
   /** Drops external objects no link reaches (resolving a name may create one that is then not linked), keeping the packages of those kept. */
   dropUnlinkedExternals(): void {
     const linked = new Set<CodeObject>();
-    for (const l of this.linkKeys.values()) for (const end of [l.from, l.to]) for (let o: CodeObject | null = end; o; o = o.parent) linked.add(o);
+    for (const l of this.linkKeys.values())
+      for (const end of [l.from, l.to]) for (let o: CodeObject | null = end; o; o = o.parent) linked.add(o);
     const kept = this.objects.filter((o) => !o.external || linked.has(o));
     this.objects.length = 0;
     this.objects.push(...kept);

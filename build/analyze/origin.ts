@@ -10,9 +10,12 @@ export interface ImportOrigin {
 
 const MAX_DEPTH = 12;
 
-
 const requiredModule = (e: ts.Expression): string | null =>
-  ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "require" && e.arguments.length === 1 && ts.isStringLiteralLike(e.arguments[0])
+  ts.isCallExpression(e) &&
+  ts.isIdentifier(e.expression) &&
+  e.expression.text === "require" &&
+  e.arguments.length === 1 &&
+  ts.isStringLiteralLike(e.arguments[0])
     ? e.arguments[0].text
     : null;
 
@@ -37,7 +40,10 @@ export class OriginTracer {
     if (depth > MAX_DEPTH) return null;
     const e = unwrapExpression(expression, true);
     const required = requiredModule(e);
-    if (required !== null) return this.checker.getSymbolAtLocation((e as ts.CallExpression).arguments[0]) ? null : { module: required, path: [] };
+    if (required !== null)
+      return this.checker.getSymbolAtLocation((e as ts.CallExpression).arguments[0])
+        ? null
+        : { module: required, path: [] };
     if (ts.isCallExpression(e) || ts.isNewExpression(e)) return this.of(e.expression, depth + 1);
     if (ts.isTaggedTemplateExpression(e)) return this.of(e.tag, depth + 1);
     if (ts.isIdentifier(e)) return this.ofSymbol(this.checker.getSymbolAtLocation(e), depth);
@@ -66,21 +72,34 @@ export class OriginTracer {
       const module = this.unresolvedModule(declaration.moduleReference.expression);
       return module === null ? null : { module, path: [] };
     }
-    if (ts.isBindingElement(declaration) && ts.isObjectBindingPattern(declaration.parent) && ts.isVariableDeclaration(declaration.parent.parent)) {
+    if (
+      ts.isBindingElement(declaration) &&
+      ts.isObjectBindingPattern(declaration.parent) &&
+      ts.isVariableDeclaration(declaration.parent.parent)
+    ) {
       const from = declaration.parent.parent.initializer && this.of(declaration.parent.parent.initializer, depth + 1);
       const key = propertyKey(declaration.propertyName ?? declaration.name);
       return from && key ? { module: from.module, path: [...from.path, key] } : null;
     }
-    if (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertySignature(declaration)) {
+    if (
+      ts.isVariableDeclaration(declaration) ||
+      ts.isPropertyDeclaration(declaration) ||
+      ts.isParameter(declaration) ||
+      ts.isPropertySignature(declaration)
+    ) {
       if (declaration.type && ts.isTypeReferenceNode(declaration.type)) {
         const typed = this.ofTypeName(declaration.type.typeName, depth);
         if (typed) return typed;
       }
       const initializer = (declaration as ts.VariableDeclaration | ts.PropertyDeclaration).initializer;
-      const constant = !ts.isVariableDeclaration(declaration) || (declaration.parent.flags & ts.NodeFlags.Const) !== 0 || ts.isSourceFile(declaration.parent.parent.parent);
+      const constant =
+        !ts.isVariableDeclaration(declaration) ||
+        (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ||
+        ts.isSourceFile(declaration.parent.parent.parent);
       if (initializer && constant) return this.of(initializer, depth + 1);
     }
-    if (ts.isShorthandPropertyAssignment(declaration)) return this.ofSymbol(this.checker.getShorthandAssignmentValueSymbol(declaration), depth + 1);
+    if (ts.isShorthandPropertyAssignment(declaration))
+      return this.ofSymbol(this.checker.getShorthandAssignmentValueSymbol(declaration), depth + 1);
     return null;
   }
 
@@ -91,4 +110,5 @@ export class OriginTracer {
   }
 }
 
-const propertyKey = (name: ts.PropertyName | ts.BindingName) => (ts.isIdentifier(name) || ts.isStringLiteralLike(name) ? name.text : null);
+const propertyKey = (name: ts.PropertyName | ts.BindingName) =>
+  ts.isIdentifier(name) || ts.isStringLiteralLike(name) ? name.text : null;

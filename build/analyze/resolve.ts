@@ -8,7 +8,12 @@ import { isTypeWrapper } from "./source-facts.ts";
 /** The callee is a parameter or property of the project: no object of ours is called (the value passed is not known statically). */
 const THROUGH_A_VALUE = Symbol("through a value");
 
-export type CallLike = ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator | ts.JsxOpeningLikeElement;
+export type CallLike =
+  | ts.CallExpression
+  | ts.NewExpression
+  | ts.TaggedTemplateExpression
+  | ts.Decorator
+  | ts.JsxOpeningLikeElement;
 
 const calleeOf = (node: CallLike): ts.Node =>
   ts.isTaggedTemplateExpression(node) ? node.tag : ts.isJsxOpeningLikeElement(node) ? node.tagName : node.expression;
@@ -20,7 +25,13 @@ export class TargetResolver {
   private readonly origins: OriginTracer;
   private readonly projectFiles: ReadonlySet<ts.SourceFile>;
 
-  constructor(checker: ts.TypeChecker, nodeObjects: ReadonlyMap<ts.Node, CodeObject>, externals: Externals, origins: OriginTracer, projectFiles: ReadonlySet<ts.SourceFile>) {
+  constructor(
+    checker: ts.TypeChecker,
+    nodeObjects: ReadonlyMap<ts.Node, CodeObject>,
+    externals: Externals,
+    origins: OriginTracer,
+    projectFiles: ReadonlySet<ts.SourceFile>,
+  ) {
     this.checker = checker;
     this.nodeObjects = nodeObjects;
     this.externals = externals;
@@ -30,21 +41,44 @@ export class TargetResolver {
 
   /** The object a declaration stands for: the project's own object, an external one, or null (a parameter, a local callback type ...). */
   declarationTarget(declaration: ts.Node): CodeObject | null {
-    if (!this.projectFiles.has(declaration.getSourceFile())) return declaration.getSourceFile().isDeclarationFile || declaration.getSourceFile().fileName.includes("/node_modules/") ? this.externals.forDeclaration(declaration as ts.Declaration) : null;
+    if (!this.projectFiles.has(declaration.getSourceFile()))
+      return declaration.getSourceFile().isDeclarationFile ||
+        declaration.getSourceFile().fileName.includes("/node_modules/")
+        ? this.externals.forDeclaration(declaration as ts.Declaration)
+        : null;
     const own = this.nodeObjects.get(declaration);
     if (own) return own;
     // A function value is the object of the name it is bound to, and the other way round.
-    if ((ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration) || ts.isClassExpression(declaration)) && declaration.parent) {
+    if (
+      (ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration) || ts.isClassExpression(declaration)) &&
+      declaration.parent
+    ) {
       let p = declaration.parent;
       while (isTypeWrapper(p)) p = p.parent;
       if (ts.isBinaryExpression(p)) return this.nodeObjects.get(p.parent) ?? null;
       // Only a binding names a function value: a function returned by another one is not that one.
-      const bound = ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isExportAssignment(p);
+      const bound =
+        ts.isVariableDeclaration(p) ||
+        ts.isPropertyAssignment(p) ||
+        ts.isPropertyDeclaration(p) ||
+        ts.isExportAssignment(p);
       return bound ? (this.nodeObjects.get(p) ?? null) : null;
     }
-    if ((ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.initializer) return this.nodeObjects.get(declaration.initializer) ?? null;
-    if (ts.isBinaryExpression(declaration.parent) && ts.isExpressionStatement(declaration.parent.parent)) return this.nodeObjects.get(declaration.parent.parent) ?? null;
-    if (ts.isPropertyAccessExpression(declaration) && ts.isBinaryExpression(declaration.parent) && ts.isExpressionStatement(declaration.parent.parent)) return this.nodeObjects.get(declaration.parent.parent) ?? null;
+    if (
+      (ts.isVariableDeclaration(declaration) ||
+        ts.isPropertyAssignment(declaration) ||
+        ts.isPropertyDeclaration(declaration)) &&
+      declaration.initializer
+    )
+      return this.nodeObjects.get(declaration.initializer) ?? null;
+    if (ts.isBinaryExpression(declaration.parent) && ts.isExpressionStatement(declaration.parent.parent))
+      return this.nodeObjects.get(declaration.parent.parent) ?? null;
+    if (
+      ts.isPropertyAccessExpression(declaration) &&
+      ts.isBinaryExpression(declaration.parent) &&
+      ts.isExpressionStatement(declaration.parent.parent)
+    )
+      return this.nodeObjects.get(declaration.parent.parent) ?? null;
     return null;
   }
 
@@ -59,7 +93,10 @@ export class TargetResolver {
   typeTarget(symbol: ts.Symbol | undefined): CodeObject | null {
     if (!symbol) return null;
     if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-    const declaration = symbol.declarations?.find((d) => ts.isClassLike(d) || ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isEnumDeclaration(d));
+    const declaration = symbol.declarations?.find(
+      (d) =>
+        ts.isClassLike(d) || ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isEnumDeclaration(d),
+    );
     return declaration ? this.declarationTarget(declaration) : null;
   }
 
@@ -80,10 +117,15 @@ export class TargetResolver {
     if (!signed && declaration && this.projectFiles.has(declaration.getSourceFile())) return null;
     // `new Own()` of a class without constructor that extends a library class resolves to the library's constructor: the class named is ours.
     const callee = calleeOf(node);
-    const symbol = callee.kind === ts.SyntaxKind.SuperKeyword ? undefined : this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
+    const symbol =
+      callee.kind === ts.SyntaxKind.SuperKeyword
+        ? undefined
+        : this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
     const named = this.symbolTarget(symbol);
     if (named && !named.external) return named;
-    return signed ?? named ?? (ts.isJsxNamespacedName(callee) ? null : this.importOriginTarget(callee as ts.Expression));
+    return (
+      signed ?? named ?? (ts.isJsxNamespacedName(callee) ? null : this.importOriginTarget(callee as ts.Expression))
+    );
   }
 
   /**
@@ -108,7 +150,11 @@ export class TargetResolver {
 
   private commonTarget(declarations: readonly ts.Declaration[]): CodeObject | null {
     const own = declarations.some((d) => this.projectFiles.has(d.getSourceFile()));
-    if (own && !declarations.every((d) => ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d) || ts.isMethodSignature(d))) return null;
+    if (
+      own &&
+      !declarations.every((d) => ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d) || ts.isMethodSignature(d))
+    )
+      return null;
     let target: CodeObject | null = null;
     for (const d of declarations) {
       const t = this.declarationTarget(d);
@@ -124,13 +170,22 @@ export class TargetResolver {
       if (!ts.isClassDeclaration(d)) return null;
       const constructors = d.members.filter(ts.isConstructorDeclaration);
       if (constructors.length === 1) return constructors[0];
-      return constructors.length === 0 && !d.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword) ? d : null;
+      return constructors.length === 0 && !d.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword)
+        ? d
+        : null;
     }
     if (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d) || ts.isMethodSignature(d)) return d;
     // A parameter or property of the project holding a function: what it holds is not known statically.
-    const holdsValue = ts.isParameter(d) || ts.isPropertySignature(d) || (ts.isPropertyDeclaration(d) && !d.initializer);
+    const holdsValue =
+      ts.isParameter(d) || ts.isPropertySignature(d) || (ts.isPropertyDeclaration(d) && !d.initializer);
     if (holdsValue && this.projectFiles.has(d.getSourceFile())) return THROUGH_A_VALUE;
-    if (ts.isVariableDeclaration(d) && d.initializer && (d.parent.flags & ts.NodeFlags.Const) !== 0 && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) return d.initializer;
+    if (
+      ts.isVariableDeclaration(d) &&
+      d.initializer &&
+      (d.parent.flags & ts.NodeFlags.Const) !== 0 &&
+      (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))
+    )
+      return d.initializer;
     return null;
   }
 

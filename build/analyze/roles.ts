@@ -16,7 +16,11 @@ const stem = (path: string) => path.replace(/^\.\//, "").replace(/\.(d\.)?[cm]?[
 /** The project files a package.json path names: the path itself, or its source when it points at build output (dist/x.js → src/x.ts). */
 function sourceFilesFor(path: string, files: ReadonlyMap<string, CodeObject>): CodeObject[] {
   const wanted = stem(path);
-  const candidates = [wanted, wanted.replace(/^(dist|build|lib|out)\//, "src/"), wanted.replace(/^(dist|build|lib|out)\//, "")];
+  const candidates = [
+    wanted,
+    wanted.replace(/^(dist|build|lib|out)\//, "src/"),
+    wanted.replace(/^(dist|build|lib|out)\//, ""),
+  ];
   return [...files.entries()].filter(([p]) => candidates.includes(stem(p))).map(([, f]) => f);
 }
 
@@ -44,18 +48,36 @@ export function assignStartPoints(model: CodeModel, root: string, rules: Rules["
   const decorator = new RegExp(`^@(${rules.routeDecorators.join("|")})\\b`);
   for (const o of model.objects) {
     if (o.external) continue;
-    if (rules.routeDecorators.length && o.kind === "method" && o.annotations.some((a) => decorator.test(a))) o.role = "start";
-    if (o.parent?.kind === "file" && routeFile.test(o.filePath!) && rules.routeFileExports.includes(o.name) && o.tags.has("exported")) o.role = "start";
+    if (rules.routeDecorators.length && o.kind === "method" && o.annotations.some((a) => decorator.test(a)))
+      o.role = "start";
+    if (
+      o.parent?.kind === "file" &&
+      routeFile.test(o.filePath!) &&
+      rules.routeFileExports.includes(o.name) &&
+      o.tags.has("exported")
+    )
+      o.role = "start";
   }
   const pkg = readPackageJson(root);
   if (!pkg) return;
   if (rules.packageBin && pkg.bin) {
-    for (const path of typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin)) for (const f of sourceFilesFor(path, files)) f.role = "start";
+    for (const path of typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin))
+      for (const f of sourceFilesFor(path, files)) f.role = "start";
   }
   if (rules.packageMain) {
-    const mains = new Set([pkg.main, pkg.module, ...exportPaths(pkg.exports)].filter((p): p is string => typeof p === "string").flatMap((p) => sourceFilesFor(p, files)));
+    const mains = new Set(
+      [pkg.main, pkg.module, ...exportPaths(pkg.exports)]
+        .filter((p): p is string => typeof p === "string")
+        .flatMap((p) => sourceFilesFor(p, files)),
+    );
     for (const o of model.objects) {
-      if (o.parent && mains.has(o.parent) && o.tags.has("exported") && ["function", "arrowFunction", "functionExpression", "class"].includes(o.kind)) o.role = "start";
+      if (
+        o.parent &&
+        mains.has(o.parent) &&
+        o.tags.has("exported") &&
+        ["function", "arrowFunction", "functionExpression", "class"].includes(o.kind)
+      )
+        o.role = "start";
     }
   }
 }
@@ -63,10 +85,14 @@ export function assignStartPoints(model: CodeModel, root: string, rules: Rules["
 /** External objects that are called and match an end-point rule (package, and member path when the rule has one). */
 export function assignEndPoints(model: CodeModel, rules: Rules["endPoints"]): void {
   const called = new Set<CodeObject>();
-  for (const link of model.links) if (link.type === "CALL" && link.to.external && link.to.kind !== "package") called.add(link.to);
+  for (const link of model.links)
+    if (link.type === "CALL" && link.to.external && link.to.kind !== "package") called.add(link.to);
   for (const o of called) {
     const member = o.fullName.slice(o.packageName!.length + 1);
-    const rule = rules.find((r) => r.packages.some((p) => packageMatches(p, o.packageName!)) && (!r.members || new RegExp(r.members).test(member)));
+    const rule = rules.find(
+      (r) =>
+        r.packages.some((p) => packageMatches(p, o.packageName!)) && (!r.members || new RegExp(r.members).test(member)),
+    );
     if (rule) {
       o.role = "end";
       o.tags.add(rule.what);

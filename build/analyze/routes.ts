@@ -1,6 +1,6 @@
 // @module HTTP route registrations of web frameworks (`app.get("/x", handler)`): the calls whose handlers are start points.
 import ts from "typescript";
-import { packageOfSpecifier, type Externals } from "./externals.ts";
+import { type Externals, packageOfSpecifier } from "./externals.ts";
 import type { OriginTracer } from "./origin.ts";
 import { packageMatches, type Rules } from "./rules.ts";
 
@@ -11,7 +11,8 @@ export interface RouteRegistration {
   handlers: readonly ts.Expression[];
 }
 
-const pathText = (e: ts.Expression | undefined) => (e && (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) ? e.text : null);
+const pathText = (e: ts.Expression | undefined) =>
+  e && (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) ? e.text : null;
 
 export class RouteFinder {
   private readonly checker: ts.TypeChecker;
@@ -33,7 +34,13 @@ export class RouteFinder {
     const verb = callee.name.text === "del" ? "DELETE" : callee.name.text.toUpperCase();
     let path = pathText(call.arguments[0]);
     const receiver = callee.expression;
-    if (path === null && ts.isCallExpression(receiver) && ts.isPropertyAccessExpression(receiver.expression) && receiver.expression.name.text === "route") path = pathText(receiver.arguments[0]);
+    if (
+      path === null &&
+      ts.isCallExpression(receiver) &&
+      ts.isPropertyAccessExpression(receiver.expression) &&
+      receiver.expression.name.text === "route"
+    )
+      path = pathText(receiver.arguments[0]);
     if (path === null && verb !== "USE") return null;
     if (!this.isFramework(receiver)) return null;
     const handlers = call.arguments.filter((a, i) => !(i === 0 && pathText(a) !== null));

@@ -13,13 +13,17 @@ const regex = z.string().refine((s) => {
   }
 }, "must be a valid JavaScript regular expression");
 
-const FileRule = z.object({ name: z.string().min(1), path: regex.optional(), imports: z.array(z.string()).optional() }).strict();
+const FileRule = z
+  .object({ name: z.string().min(1), path: regex.optional(), imports: z.array(z.string()).optional() })
+  .strict();
 
 export const RulesSchema = z
   .object({
     abstracted: z.object({ internal: z.string().min(1), external: z.string().min(1) }).strict(),
     services: z.array(FileRule).min(1),
-    concept: z.object({ skipFolders: z.array(z.string()), depth: z.number().int().min(1).max(5), rootName: z.string().min(1) }).strict(),
+    concept: z
+      .object({ skipFolders: z.array(z.string()), depth: z.number().int().min(1).max(5), rootName: z.string().min(1) })
+      .strict(),
     technologies: z.array(FileRule),
     startPoints: z
       .object({
@@ -32,7 +36,9 @@ export const RulesSchema = z
         packageMain: z.boolean(),
       })
       .strict(),
-    endPoints: z.array(z.object({ packages: z.array(z.string()).min(1), members: regex.optional(), what: z.string() }).strict()),
+    endPoints: z.array(
+      z.object({ packages: z.array(z.string()).min(1), members: regex.optional(), what: z.string() }).strict(),
+    ),
   })
   .strict();
 
@@ -53,7 +59,10 @@ export async function loadRules(path: string | undefined): Promise<Rules> {
     throw new RulesError(`${path}: ${(error as Error).message}`);
   }
   const parsed = RulesSchema.partial().safeParse(json);
-  if (!parsed.success) throw new RulesError(`${path}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(document)"} ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new RulesError(
+      `${path}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(document)"} ${i.message}`).join("; ")}`,
+    );
   return { ...DEFAULT_RULES, ...parsed.data };
 }
 

@@ -12,8 +12,13 @@ export function lineSpan(node: ts.Node, sf: ts.SourceFile): { startLine: number;
 export const sourceText = (node: ts.Node, sf: ts.SourceFile) => sf.text.slice(node.getStart(sf), node.getEnd());
 
 /** Type-only wrappers around a value: parentheses, `as`, `satisfies`, `<T>x`. */
-export const isTypeWrapper = (n: ts.Node): n is ts.ParenthesizedExpression | ts.AsExpression | ts.SatisfiesExpression | ts.TypeAssertion =>
-  ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isTypeAssertionExpression(n);
+export const isTypeWrapper = (
+  n: ts.Node,
+): n is ts.ParenthesizedExpression | ts.AsExpression | ts.SatisfiesExpression | ts.TypeAssertion =>
+  ts.isParenthesizedExpression(n) ||
+  ts.isAsExpression(n) ||
+  ts.isSatisfiesExpression(n) ||
+  ts.isTypeAssertionExpression(n);
 
 /** The value inside type-only wrappers (and `await` and `!` when `value` is set: what the value comes from). */
 export function unwrapExpression<E extends ts.Expression | undefined>(e: E, value = false): E {
@@ -25,7 +30,13 @@ export function unwrapExpression<E extends ts.Expression | undefined>(e: E, valu
 /** The name of a property-like name node, or null for a computed name that is not a literal. */
 export function propertyNameText(name: ts.PropertyName | ts.BindingName | undefined): string | null {
   if (!name) return null;
-  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name)) return name.text;
+  if (
+    ts.isIdentifier(name) ||
+    ts.isPrivateIdentifier(name) ||
+    ts.isStringLiteralLike(name) ||
+    ts.isNumericLiteral(name)
+  )
+    return name.text;
   if (ts.isComputedPropertyName(name)) {
     const e = name.expression;
     if (ts.isStringLiteralLike(e) || ts.isNumericLiteral(e)) return e.text;
@@ -55,8 +66,10 @@ export function syntaxTags(node: ts.Node): string[] {
   const modifiers = ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
   for (const [kind, tag] of MODIFIER_TAGS) if (modifiers.some((m) => m.kind === kind)) tags.push(tag);
   if (ts.isPrivateIdentifier((node as ts.NamedDeclaration).name ?? node)) tags.push("private");
-  if ((ts.isFunctionLike(node) || ts.isFunctionExpression(node)) && (node as ts.FunctionLikeDeclaration).asteriskToken) tags.push("generator");
-  if ((node as { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> }).typeParameters?.length) tags.push("generic");
+  if ((ts.isFunctionLike(node) || ts.isFunctionExpression(node)) && (node as ts.FunctionLikeDeclaration).asteriskToken)
+    tags.push("generator");
+  if ((node as { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> }).typeParameters?.length)
+    tags.push("generic");
   if (ts.getJSDocDeprecatedTag(node)) tags.push("deprecated");
   return tags;
 }
@@ -70,7 +83,9 @@ export const hasExportModifier = (node: ts.Node) =>
  * for every contextually typed callback parameter costs more than the rest of the analysis.
  */
 export function mangling(node: ts.SignatureDeclaration): string {
-  const typeParameters = node.typeParameters?.length ? `<${node.typeParameters.map((t) => t.name.text).join(", ")}>` : "";
+  const typeParameters = node.typeParameters?.length
+    ? `<${node.typeParameters.map((t) => t.name.text).join(", ")}>`
+    : "";
   const parameters = node.parameters.map((p) => {
     if (ts.isIdentifier(p.name) && p.name.text === "this") return `this: ${p.type?.getText() ?? "any"}`;
     const written = p.type ?? ts.getJSDocType(p);

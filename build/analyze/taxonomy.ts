@@ -30,7 +30,11 @@ const fileOf = (o: CodeObject): CodeObject => {
   return p;
 };
 
-export function buildTaxonomy(objects: readonly CodeObject[], fileImports: ReadonlyMap<CodeObject, ReadonlySet<string>>, rules: Rules): Taxonomy {
+export function buildTaxonomy(
+  objects: readonly CodeObject[],
+  fileImports: ReadonlyMap<CodeObject, ReadonlySet<string>>,
+  rules: Rules,
+): Taxonomy {
   const nodes = new Map<string, TaxonomyNode>();
   const children = new Map<string | null, number>();
   const level5 = new Map<string, string>();

@@ -35,7 +35,12 @@ export function analysisDocument(model: CodeModel, taxonomy: Taxonomy, header: A
       checksum: o.checksum,
       ...(o.location ? { sourceLocations: [o.location] } : {}),
     })),
-    links: [...model.links].map((l) => ({ from: l.from.id, to: l.to.id, type: l.type, ...(l.escalated ? { escalated: true } : {}) })),
+    links: [...model.links].map((l) => ({
+      from: l.from.id,
+      to: l.to.id,
+      type: l.type,
+      ...(l.escalated ? { escalated: true } : {}),
+    })),
     postIts: model.postIts.map((p) => ({ object: p.object.id, title: p.title, text: p.text })),
   };
 }

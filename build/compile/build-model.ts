@@ -29,7 +29,10 @@ const NO_POST_ITS: ObjectRecord["postIts"] = Object.freeze([]) as unknown as Obj
 export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | null): SnapshotModel {
   const { objects } = analysis;
   const lower = objects.map((o) => o.name.toLowerCase());
-  const order = Uint32Array.from(objects.keys()).sort((a, b) => compareNames(lower[a], objects[a].name, lower[b], objects[b].name) || compareIds(objects[a].id, objects[b].id));
+  const order = Uint32Array.from(objects.keys()).sort(
+    (a, b) =>
+      compareNames(lower[a], objects[a].name, lower[b], objects[b].name) || compareIds(objects[a].id, objects[b].id),
+  );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
 
@@ -61,7 +64,9 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
       checksum,
       explicitStatus: o.status ?? null,
       status: o.status ?? computeStatus(previous, o.id, checksum),
-      sourceLocations: o.sourceLocations?.length ? o.sourceLocations.map((l) => ({ file: fileIndex.get(l.fileId)!, startLine: l.startLine, endLine: l.endLine })) : NO_LOCATIONS,
+      sourceLocations: o.sourceLocations?.length
+        ? o.sourceLocations.map((l) => ({ file: fileIndex.get(l.fileId)!, startLine: l.startLine, endLine: l.endLine }))
+        : NO_LOCATIONS,
       postIts: NO_POST_ITS,
     };
   });
@@ -104,7 +109,10 @@ function computeStatus(previous: StatusBase | null, id: string, checksum: string
 }
 
 /** Sorts each level's nodes into name order (index = volatile `_id`) and resolves parents and fullNames. */
-function buildLevels(nodes: readonly AnalysisTaxonomyNode[]): { levels: TaxonomyNode[][]; indexOfKey: Map<string, number> } {
+function buildLevels(nodes: readonly AnalysisTaxonomyNode[]): {
+  levels: TaxonomyNode[][];
+  indexOfKey: Map<string, number>;
+} {
   const byKey = new Map(nodes.map((n) => [n.key, n]));
   const fullNames = new Map<string, string>();
   const fullNameOf = (n: AnalysisTaxonomyNode): string => {
@@ -121,9 +129,21 @@ function buildLevels(nodes: readonly AnalysisTaxonomyNode[]): { levels: Taxonomy
     const sorted = nodes
       .filter((n) => n.level === level)
       .map((n) => ({ node: n, lower: n.name.toLowerCase(), fullName: fullNameOf(n) }))
-      .sort((a, b) => compareNames(a.lower, a.node.name, b.lower, b.node.name) || cmp(a.fullName, b.fullName) || cmp(a.node.key, b.node.key));
+      .sort(
+        (a, b) =>
+          compareNames(a.lower, a.node.name, b.lower, b.node.name) ||
+          cmp(a.fullName, b.fullName) ||
+          cmp(a.node.key, b.node.key),
+      );
     sorted.forEach((s, i) => indexOfKey.set(s.node.key, i));
-    levels.push(sorted.map((s) => ({ key: s.node.key, name: s.node.name, fullName: s.fullName, parent: s.node.parent === null ? NONE : indexOfKey.get(s.node.parent)! })));
+    levels.push(
+      sorted.map((s) => ({
+        key: s.node.key,
+        name: s.node.name,
+        fullName: s.fullName,
+        parent: s.node.parent === null ? NONE : indexOfKey.get(s.node.parent)!,
+      })),
+    );
   }
   return { levels, indexOfKey };
 }
@@ -142,7 +162,8 @@ function buildCallees(analysis: ValidatedAnalysis, rankOfSlot: Uint32Array): { l
   const cursor = counts.slice(0, n);
   // Sort key per link: callee rank × types + type, then ×2 + escalated; fits a double exactly.
   const keys = new Float64Array(from.length);
-  for (let i = 0; i < from.length; i++) keys[cursor[rankOfSlot[from[i]]]++] = (rankOfSlot[to[i]] * linkTypes.length + typeCode[type[i]]) * 2 + escalated[i];
+  for (let i = 0; i < from.length; i++)
+    keys[cursor[rankOfSlot[from[i]]]++] = (rankOfSlot[to[i]] * linkTypes.length + typeCode[type[i]]) * 2 + escalated[i];
 
   const offsets = new Uint32Array(n + 1);
   const targets: number[] = [];
@@ -161,10 +182,20 @@ function buildCallees(analysis: ValidatedAnalysis, rankOfSlot: Uint32Array): { l
       const target = Math.floor(pair / linkTypes.length);
       const code = pair % linkTypes.length;
       const last = targets.length - 1;
-      if (last >= offsets[r] && targets[last] === target && codes[last] === code) flags[last] |= isEscalated ? LINK_ESCALATED : LINK_DIRECT;
+      if (last >= offsets[r] && targets[last] === target && codes[last] === code)
+        flags[last] |= isEscalated ? LINK_ESCALATED : LINK_DIRECT;
       else targets.push(target), codes.push(code), flags.push(isEscalated ? LINK_ESCALATED : LINK_DIRECT);
     }
     offsets[r + 1] = targets.length;
   }
-  return { links: { offsets, targets: Uint32Array.from(targets), types: Uint32Array.from(codes), flags: Uint8Array.from(flags), linkTypes }, linkCount };
+  return {
+    links: {
+      offsets,
+      targets: Uint32Array.from(targets),
+      types: Uint32Array.from(codes),
+      flags: Uint8Array.from(flags),
+      linkTypes,
+    },
+    linkCount,
+  };
 }

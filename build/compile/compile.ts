@@ -6,9 +6,9 @@ import { MemorySink } from "../../src/format/container.ts";
 import { writeSnapshot } from "../../src/format/encode.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { readAnalysis } from "../analysis/read.ts";
-import { type StatusBase, buildModel } from "./build-model.ts";
+import { buildModel, type StatusBase } from "./build-model.ts";
 
 export interface CompiledSnapshot {
   bytes: Uint8Array;
@@ -23,10 +23,15 @@ export type Stage = "read" | "model" | "encode";
 export type PreviousResolver = (application: string, analyzedAtMs: number) => Promise<StatusBase | null>;
 
 /** Reads, validates and models an analysis; the analysis records are unreachable once this returns. */
-async function modelAnalysis(path: string, previous: StatusBase | PreviousResolver | null, onProgress?: (stage: Stage, done: number, total: number) => void): Promise<SnapshotModel> {
+async function modelAnalysis(
+  path: string,
+  previous: StatusBase | PreviousResolver | null,
+  onProgress?: (stage: Stage, done: number, total: number) => void,
+): Promise<SnapshotModel> {
   const analysis = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
   onProgress?.("model", 0, 1);
-  const base = typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
+  const base =
+    typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
   return buildModel(analysis, base);
 }
 
@@ -63,11 +68,17 @@ export async function compileAnalysisToFile(
   try {
     fd = openSync(temporary, "wx");
   } catch (error) {
-    throw new Error(`cannot write ${out}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "its folder does not exist" : (error as Error).message}`);
+    throw new Error(
+      `cannot write ${out}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "its folder does not exist" : (error as Error).message}`,
+    );
   }
   try {
     let encoded = 0;
-    const size = writeSnapshot(model, { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) }, () => onProgress?.("encode", ++encoded, sectionCount));
+    const size = writeSnapshot(
+      model,
+      { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) },
+      () => onProgress?.("encode", ++encoded, sectionCount),
+    );
     fsyncSync(fd);
     closeSync(fd);
     const sha256 = await sha256File(temporary);

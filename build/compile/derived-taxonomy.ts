@@ -3,15 +3,26 @@ import type { AnalysisObject, AnalysisTaxonomyNode } from "../analysis/schema.ts
 
 /** The five level names of an object under the default rules: boundary, language, top folder, typeId, type. */
 export function defaultPath(object: AnalysisObject): [string, string, string, string, string] {
-  const folder = object.filePath ? object.filePath.split(/[\\/]/).find((segment) => segment !== "") ?? "(root)" : "(no file)";
-  return [object.external ? "External" : "Application", object.language ?? "Unknown language", folder, object.typeId, object.type];
+  const folder = object.filePath
+    ? (object.filePath.split(/[\\/]/).find((segment) => segment !== "") ?? "(root)")
+    : "(no file)";
+  return [
+    object.external ? "External" : "Application",
+    object.language ?? "Unknown language",
+    folder,
+    object.typeId,
+    object.type,
+  ];
 }
 
 /**
  * Builds taxonomy records for `objects` and returns them with each object's level-5 key.
  * Keys are the JSON of the path so far, so equal names under different parents stay distinct.
  */
-export function deriveTaxonomy(objects: readonly AnalysisObject[]): { nodes: AnalysisTaxonomyNode[]; level5: string[] } {
+export function deriveTaxonomy(objects: readonly AnalysisObject[]): {
+  nodes: AnalysisTaxonomyNode[];
+  level5: string[];
+} {
   const nodes = new Map<string, AnalysisTaxonomyNode>();
   const level5 = objects.map((object) => {
     const path = defaultPath(object);

@@ -86,7 +86,10 @@ export async function readAnalysisTables(path: string): Promise<AnalysisTables> 
       if (a === undefined || b === undefined) pending.push(record);
       else addLink(a, b, record.type, record.escalated === true);
     } else if (record.kind === "object") {
-      if (typeof record.level5 !== "string") throw new Error(`object ${record.id} has no level5: the baseline reads analyses with a taxonomy (as appstruct generate writes)`);
+      if (typeof record.level5 !== "string")
+        throw new Error(
+          `object ${record.id} has no level5: the baseline reads analyses with a taxonomy (as appstruct generate writes)`,
+        );
       slotOfId.set(record.id, objects.length);
       objects.push({
         id: record.id,
@@ -115,7 +118,10 @@ export async function readAnalysisTables(path: string): Promise<AnalysisTables> 
   }
 
   const lower = objects.map((o) => o.name.toLowerCase());
-  const order = Array.from(objects.keys()).sort((a, b) => compareNames(lower[a], objects[a].name, lower[b], objects[b].name) || compareIds(objects[a].id, objects[b].id));
+  const order = Array.from(objects.keys()).sort(
+    (a, b) =>
+      compareNames(lower[a], objects[a].name, lower[b], objects[b].name) || compareIds(objects[a].id, objects[b].id),
+  );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
   for (let i = 0; i < count; i++) [from[i], to[i]] = [rankOfSlot[from[i]], rankOfSlot[to[i]]];
@@ -128,23 +134,49 @@ export async function readAnalysisTables(path: string): Promise<AnalysisTables> 
     if (i === undefined) throw new Error(`object ${o.id}: level5 ${o.level5} is not a taxonomy node`);
     return i;
   });
-  return { objects: sorted, links: { from: from.subarray(0, count), to: to.subarray(0, count), type: types, escalated: escalated.subarray(0, count), count }, levels, level5 };
+  return {
+    objects: sorted,
+    links: {
+      from: from.subarray(0, count),
+      to: to.subarray(0, count),
+      type: types,
+      escalated: escalated.subarray(0, count),
+      count,
+    },
+    levels,
+    level5,
+  };
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Nodes per level in name order, then fullName, then key; fullName defaults to the parent's + `##` + name. */
-function sortLevels(nodes: { key: string; level: number; name: string; fullName?: string; parent: string | null }[]): LevelNode[][] {
+function sortLevels(
+  nodes: { key: string; level: number; name: string; fullName?: string; parent: string | null }[],
+): LevelNode[][] {
   const byKey = new Map(nodes.map((n) => [n.key, n]));
-  const fullNameOf = (n: (typeof nodes)[number]): string => (n.fullName ??= n.parent === null ? n.name : `${fullNameOf(byKey.get(n.parent)!)}##${n.name}`);
+  const fullNameOf = (n: (typeof nodes)[number]): string =>
+    (n.fullName ??= n.parent === null ? n.name : `${fullNameOf(byKey.get(n.parent)!)}##${n.name}`);
   const levels: LevelNode[][] = [];
   const index = new Map<string, number>();
   for (let level = 1; level <= 5; level++) {
     const sorted = nodes
       .filter((n) => n.level === level)
-      .sort((a, b) => compareNames(a.name.toLowerCase(), a.name, b.name.toLowerCase(), b.name) || cmp(fullNameOf(a), fullNameOf(b)) || cmp(a.key, b.key));
+      .sort(
+        (a, b) =>
+          compareNames(a.name.toLowerCase(), a.name, b.name.toLowerCase(), b.name) ||
+          cmp(fullNameOf(a), fullNameOf(b)) ||
+          cmp(a.key, b.key),
+      );
     sorted.forEach((n, i) => index.set(n.key, i));
-    levels.push(sorted.map((n) => ({ key: n.key, name: n.name, fullName: fullNameOf(n), parent: n.parent === null ? -1 : index.get(n.parent)! })));
+    levels.push(
+      sorted.map((n) => ({
+        key: n.key,
+        name: n.name,
+        fullName: fullNameOf(n),
+        parent: n.parent === null ? -1 : index.get(n.parent)!,
+      })),
+    );
   }
   return levels;
 }

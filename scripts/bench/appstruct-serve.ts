@@ -19,7 +19,13 @@ export async function startAppstructServe(snapshot: string, sectionCacheMB: numb
     await symlink(resolve(snapshot), join(folder, "bench.snap"));
     const port = await freePort();
     // The executable itself, as `npx appstruct` runs it (its shebang's Node flags included).
-    const server = await startChildServer("appstruct serve", APPSTRUCT, ["serve", "--data", folder, "--port", String(port), "--section-cache-mb", String(sectionCacheMB)], port, "appstruct serving");
+    const server = await startChildServer(
+      "appstruct serve",
+      APPSTRUCT,
+      ["serve", "--data", folder, "--port", String(port), "--section-cache-mb", String(sectionCacheMB)],
+      port,
+      "appstruct serving",
+    );
     return {
       ...server,
       stop: async () => {

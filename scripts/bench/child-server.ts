@@ -1,6 +1,6 @@
 // @module A server of the bench as a child process of its own (process group): started, awaited until it says it listens, stopped.
 import { spawn } from "node:child_process";
-import { HOST, childEnv, killOnExit, stopGroup } from "../dev-server.ts";
+import { childEnv, HOST, killOnExit, stopGroup } from "../dev-server.ts";
 
 export interface ChildServer {
   /** `http://127.0.0.1:<port>` */
@@ -10,7 +10,13 @@ export interface ChildServer {
 }
 
 /** Runs `command args` listening on `port`, resolved once its stdout contains `readyText`; rejected with its stderr if it exits first. */
-export async function startChildServer(what: string, command: string, args: readonly string[], port: number, readyText: string): Promise<ChildServer> {
+export async function startChildServer(
+  what: string,
+  command: string,
+  args: readonly string[],
+  port: number,
+  readyText: string,
+): Promise<ChildServer> {
   const child = spawn(command, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv() });
   const forget = killOnExit(child);
   const stop = async () => {

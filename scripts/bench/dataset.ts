@@ -41,11 +41,19 @@ async function snapshotRevision(path: string): Promise<string> {
 function appstruct(args: string[]): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, stdio: ["ignore", "ignore", "pipe"], env: childEnv() });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: PROJECT_ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: childEnv(),
+    });
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err = (err + d).slice(-4000)));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error(`appstruct ${args.join(" ")} exited ${code}: ${err.trim()}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve((performance.now() - started) / 1000)
+        : reject(new Error(`appstruct ${args.join(" ")} exited ${code}: ${err.trim()}`)),
+    );
   });
 }
 
@@ -53,7 +61,13 @@ function appstruct(args: string[]): Promise<number> {
  * The analysis, snapshot and database for `objects` objects in `dir`. With `reuse`, files already
  * there (made by an earlier run for the same size and seed) are kept and their recorded timings reported.
  */
-export async function prepareDataset(options: { dir: string; objects: number; seed: number; reuse: boolean; log: (line: string) => void }): Promise<Dataset> {
+export async function prepareDataset(options: {
+  dir: string;
+  objects: number;
+  seed: number;
+  reuse: boolean;
+  log: (line: string) => void;
+}): Promise<Dataset> {
   const { dir, objects, seed, log } = options;
   await mkdir(dir, { recursive: true });
   const ndjson = join(dir, "analysis.ndjson");
@@ -63,20 +77,26 @@ export async function prepareDataset(options: { dir: string; objects: number; se
   if (options.reuse && existsSync(record) && existsSync(ndjson) && existsSync(snapshot) && existsSync(database)) {
     const previous = JSON.parse(await readFile(record, "utf8")) as Dataset;
     if (previous.objects !== objects || previous.seed !== seed)
-      throw new Error(`--reuse ${dir} holds ${previous.objects} objects (seed ${previous.seed}), not ${objects} (seed ${seed}): give the same --objects or another folder`);
+      throw new Error(
+        `--reuse ${dir} holds ${previous.objects} objects (seed ${previous.seed}), not ${objects} (seed ${seed}): give the same --objects or another folder`,
+      );
     log(`reusing ${dir} (${objects} objects, seed ${seed})`);
     const reused: Dataset = { ...previous, dir, ndjson, snapshot, database, reused: true };
     const written = await snapshotRevision(snapshot);
     if (written !== `${FORMAT_VERSION}.${FORMAT_MINOR}`) {
       // A snapshot of an older format would measure the old reader paths: compile it again.
-      log(`  its snapshot is format ${written}, this build writes ${FORMAT_VERSION}.${FORMAT_MINOR}: compiling again …`);
+      log(
+        `  its snapshot is format ${written}, this build writes ${FORMAT_VERSION}.${FORMAT_MINOR}: compiling again …`,
+      );
       reused.seconds = { ...previous.seconds, compile: await appstruct(["compile", ndjson, "-o", snapshot]) };
       reused.bytes = { ...previous.bytes, snapshot: (await stat(snapshot)).size };
       await writeFile(record, `${JSON.stringify({ ...reused, reused: false }, null, 2)}\n`);
     }
     if (baselineSchema(database) !== BASELINE_SCHEMA) {
       // A database of an earlier layout would time the old SQL plans: build it again.
-      log(`  its SQLite database is of layout ${baselineSchema(database) ?? "1"}, this build writes ${BASELINE_SCHEMA}: building it again …`);
+      log(
+        `  its SQLite database is of layout ${baselineSchema(database) ?? "1"}, this build writes ${BASELINE_SCHEMA}: building it again …`,
+      );
       const started = performance.now();
       buildBaselineDatabase(await readAnalysisTables(ndjson), database);
       reused.seconds = { ...reused.seconds, databaseBuild: (performance.now() - started) / 1000 };

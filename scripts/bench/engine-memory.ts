@@ -73,11 +73,25 @@ async function measure(job: Job, gc: () => void): Promise<EngineMemory> {
 }
 
 /** Runs the mix once in a fresh `node --expose-gc` on `snapshotPath` with a SectionCache of `budgetBytes`. */
-export async function engineMemory(snapshotPath: string, entries: readonly MixEntry[], budgetBytes: number): Promise<EngineMemory> {
-  const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url)], { stdio: ["pipe", "pipe", "pipe"] });
-  const job: Job = { snapshot: snapshotPath, budgetBytes, queries: entries.map((e) => ({ query: e.query, path: e.path })) };
+export async function engineMemory(
+  snapshotPath: string,
+  entries: readonly MixEntry[],
+  budgetBytes: number,
+): Promise<EngineMemory> {
+  const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url)], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const job: Job = {
+    snapshot: snapshotPath,
+    budgetBytes,
+    queries: entries.map((e) => ({ query: e.query, path: e.path })),
+  };
   child.stdin.end(JSON.stringify(job));
-  const [out, errors, code] = await Promise.all([text(child.stdout), text(child.stderr), new Promise<number | null>((done, fail) => child.once("exit", done).once("error", fail))]);
+  const [out, errors, code] = await Promise.all([
+    text(child.stdout),
+    text(child.stderr),
+    new Promise<number | null>((done, fail) => child.once("exit", done).once("error", fail)),
+  ]);
   if (code !== 0) throw new Error(`the engine memory probe exited (${code}): ${errors.trim().slice(-2000)}`);
   return JSON.parse(out) as EngineMemory;
 }

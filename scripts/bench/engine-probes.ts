@@ -1,6 +1,6 @@
 // @module Our engine in process, beyond latency: the cold first answer (time and bytes read); memory is engine-memory.ts.
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { Snapshot, countingSource } from "../../src/format/snapshot.ts";
+import { countingSource, Snapshot } from "../../src/format/snapshot.ts";
 import { fileSource } from "../../src/storage/file-source.ts";
 import { engineAnswer } from "./engine.ts";
 import type { MixEntry } from "./mix.ts";
@@ -22,5 +22,11 @@ export async function coldFirstAnswer(snapshotPath: string, entry: MixEntry, bud
   const snapshot = await Snapshot.open(source, { sections: new SectionCache(budgetBytes) });
   await engineAnswer(snapshot, entry.query);
   const ms = performance.now() - started;
-  return { path: entry.path, ms, bytesRead: source.bytesRead, reads: source.reads, fractionOfSnapshot: source.bytesRead / source.size };
+  return {
+    path: entry.path,
+    ms,
+    bytesRead: source.bytesRead,
+    reads: source.reads,
+    fractionOfSnapshot: source.bytesRead / source.size,
+  };
 }

@@ -12,14 +12,22 @@ export async function engineAnswer(snapshot: Snapshot, q: BenchQuery): Promise<u
   switch (q.route) {
     case "find": {
       const filters: Partial<Record<FilterName, string[]>> = {};
-      for (const [name, value] of Object.entries(q.filters)) if (value !== undefined) filters[name as FilterName] = [value];
-      const { totalObjects, objects } = await findObjects(snapshot, { filters, operator: q.operator, searchtype: "all", skip: q.skip, limit: q.limit });
+      for (const [name, value] of Object.entries(q.filters))
+        if (value !== undefined) filters[name as FilterName] = [value];
+      const { totalObjects, objects } = await findObjects(snapshot, {
+        filters,
+        operator: q.operator,
+        searchtype: "all",
+        skip: q.skip,
+        limit: q.limit,
+      });
       return { totalObjects, objects };
     }
     case "characteristics":
       return (await objectCharacteristics(snapshot, q.id, null)).object;
     case "callees":
-      return (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent })).callees;
+      return (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))
+        .callees;
     case "points":
       return startEndPoints(snapshot, q.id, q.hops);
     case "level-nodes":

@@ -17,7 +17,8 @@ export function jsonClient(origin: string): JsonClient {
           response.on("data", (c: Buffer) => chunks.push(c));
           response.on("end", () => {
             const text = Buffer.concat(chunks).toString("utf8");
-            if (response.statusCode !== 200) reject(new Error(`${origin}${path} answered ${response.statusCode}: ${text.slice(0, 300)}`));
+            if (response.statusCode !== 200)
+              reject(new Error(`${origin}${path} answered ${response.statusCode}: ${text.slice(0, 300)}`));
             else resolve(text);
           });
           response.on("error", reject);

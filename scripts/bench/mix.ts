@@ -1,7 +1,7 @@
 // @module The fixed query mix: its classes, and query values picked from the generated data (deterministic for one analysis).
 import { DatabaseSync } from "node:sqlite";
 import type { Operator } from "../../src/query/text-match.ts";
-import { type BenchQuery, type TextFilters, pathOf } from "./queries.ts";
+import { type BenchQuery, pathOf, type TextFilters } from "./queries.ts";
 
 export const CLASSES = [
   "contains-rare",
@@ -22,7 +22,16 @@ export const CLASSES = [
 export type QueryClass = (typeof CLASSES)[number];
 
 /** Find classes (the rest are lookups by id or taxonomy routes). */
-export const FIND_CLASSES: ReadonlySet<QueryClass> = new Set(["contains-rare", "contains-medium", "contains-common", "multi-filter", "equals", "startswith", "endswith", "deep-skip"]);
+export const FIND_CLASSES: ReadonlySet<QueryClass> = new Set([
+  "contains-rare",
+  "contains-medium",
+  "contains-common",
+  "multi-filter",
+  "equals",
+  "startswith",
+  "endswith",
+  "deep-skip",
+]);
 
 export interface MixEntry {
   cls: QueryClass;
@@ -49,7 +58,8 @@ export function pickMix(dbPath: string): MixEntry[] {
     const outDegree = db.prepare("SELECT count(*) AS n FROM links WHERE from_ord = ?");
     const at = (fraction: number) => Math.min(n - 1, Math.floor(n * fraction));
     const counts = new Map<string, number>();
-    for (const row of db.prepare("SELECT name FROM objects").iterate()) for (const w of new Set(wordsOf(String(row.name)))) if (w.length >= 3) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const row of db.prepare("SELECT name FROM objects").iterate())
+      for (const w of new Set(wordsOf(String(row.name)))) if (w.length >= 3) counts.set(w, (counts.get(w) ?? 0) + 1);
     const words = [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
     const nearest = (target: number, k: number, minLength: number) =>
       words
@@ -65,14 +75,21 @@ export function pickMix(dbPath: string): MixEntry[] {
 
     const entries: MixEntry[] = [];
     const add = (cls: QueryClass, query: BenchQuery) => entries.push({ cls, query, path: pathOf(query) });
-    const find = (filters: TextFilters, operator: Operator = "contains", skip = 0): BenchQuery => ({ route: "find", filters, operator, skip, limit: PAGE });
+    const find = (filters: TextFilters, operator: Operator = "contains", skip = 0): BenchQuery => ({
+      route: "find",
+      filters,
+      operator,
+      skip,
+      limit: PAGE,
+    });
     for (const w of rare) add("contains-rare", find({ name: w }));
     for (const w of medium) add("contains-medium", find({ name: w }));
     for (const w of [...common, short]) add("contains-common", find({ name: w }));
     for (const w of medium) add("multi-filter", find({ name: w, type: "method" }));
     const names = [0.25, 0.5, 0.75].map((f) => String(objectAt.get(at(f))!.name));
     for (const name of names) add("equals", find({ name }, "equals"));
-    for (const f of [0.3, 0.6, 0.9]) add("startswith", find({ name: String(objectAt.get(at(f))!.name).slice(0, 6) }, "startswith"));
+    for (const f of [0.3, 0.6, 0.9])
+      add("startswith", find({ name: String(objectAt.get(at(f))!.name).slice(0, 6) }, "startswith"));
     for (const f of [0.125, 0.375, 0.625]) {
       const name = String(objectAt.get(at(f))!.name);
       const last = wordsOf(name).at(-1)!;
@@ -91,19 +108,28 @@ export function pickMix(dbPath: string): MixEntry[] {
       return ids;
     };
     const hasParent = (_: number, row: Record<string, unknown>) => row.parent_ord !== null;
-    const calls = (min: number) => (ord: number, row: Record<string, unknown>) => row.external === 0 && Number(outDegree.get(ord)!.n) >= min;
-    for (const f of [0.1, 0.3, 0.5, 0.7, 0.9]) add("characteristics", { route: "characteristics", id: objectsFrom(f, 1, hasParent)[0] });
-    for (const [i, id] of objectsFrom(0.2, 4, calls(3)).entries()) add("callees", { route: "callees", id, includeEscalated: i === 3, withParent: i >= 2 });
+    const calls = (min: number) => (ord: number, row: Record<string, unknown>) =>
+      row.external === 0 && Number(outDegree.get(ord)!.n) >= min;
+    for (const f of [0.1, 0.3, 0.5, 0.7, 0.9])
+      add("characteristics", { route: "characteristics", id: objectsFrom(f, 1, hasParent)[0] });
+    for (const [i, id] of objectsFrom(0.2, 4, calls(3)).entries())
+      add("callees", { route: "callees", id, includeEscalated: i === 3, withParent: i >= 2 });
     for (const id of objectsFrom(0.4, 4, calls(2))) add("points-hops-1", { route: "points", id, hops: 1 });
     for (const id of objectsFrom(0.6, 4, calls(2))) add("points-hops-3", { route: "points", id, hops: 3 });
     for (let level = 1; level <= 5; level++) add("level-graph", { route: "level-graph", level });
 
-    const level3 = String(db.prepare("SELECT name_lc FROM level_nodes WHERE level = 3 ORDER BY idx LIMIT 1").get()!.name_lc).slice(0, 4);
+    const level3 = String(
+      db.prepare("SELECT name_lc FROM level_nodes WHERE level = 3 ORDER BY idx LIMIT 1").get()!.name_lc,
+    ).slice(0, 4);
     add("level-nodes", { route: "level-nodes", level: 2, name: "services" });
     add("level-nodes", { route: "level-nodes", level: 3, name: level3 });
     add("level-nodes", { route: "level-nodes", level: 4, name: "java" });
-    const level5 = db.prepare("SELECT idx FROM level_nodes WHERE level = 5 AND nb_objects > 0 ORDER BY nb_objects, idx").all().map((r) => Number(r.idx));
-    for (const nodeId of [level5[0], level5[Math.floor(level5.length / 2)]]) add("level-nodes", { route: "level-nodes", level: 5, nodeId });
+    const level5 = db
+      .prepare("SELECT idx FROM level_nodes WHERE level = 5 AND nb_objects > 0 ORDER BY nb_objects, idx")
+      .all()
+      .map((r) => Number(r.idx));
+    for (const nodeId of [level5[0], level5[Math.floor(level5.length / 2)]])
+      add("level-nodes", { route: "level-nodes", level: 5, nodeId });
     return entries;
   } finally {
     db.close();

@@ -2,12 +2,12 @@
 import { freePort, startDevServer } from "../dev-server.ts";
 import { startAppstructServe } from "./appstruct-serve.ts";
 import { startBaselineServer } from "./baseline-server.ts";
-import { type Mismatch, compareAnswers, logMismatches } from "./correctness.ts";
+import { compareAnswers, logMismatches, type Mismatch } from "./correctness.ts";
 import type { Dataset } from "./dataset.ts";
 import { jsonClient } from "./http-client.ts";
 import type { MixEntry, QueryClass } from "./mix.ts";
 import { peakRssBytes, workerdPeaks } from "./process-memory.ts";
-import { type SideBySide, type TimingOptions, measureSideBySide } from "./timing.ts";
+import { measureSideBySide, type SideBySide, type TimingOptions } from "./timing.ts";
 
 /** What serves our side: `appstruct serve` (Node) or the worker under `wrangler dev` (workerd behind wrangler's local proxy). */
 export const HTTP_SERVERS = ["node", "wrangler"] as const;
@@ -36,7 +36,11 @@ async function startOurs(server: HttpServer, dataset: Dataset, sectionCacheMB: n
     const node = await startAppstructServe(dataset.snapshot, sectionCacheMB);
     return { url: node.url, peaks: () => [{ pid: node.pid, peakRssBytes: peakRssBytes(node.pid) }], stop: node.stop };
   }
-  const worker = await startDevServer({ files: [dataset.snapshot], readyTimeoutMs: 180_000, vars: { SECTION_CACHE_MB: String(sectionCacheMB) } });
+  const worker = await startDevServer({
+    files: [dataset.snapshot],
+    readyTimeoutMs: 180_000,
+    vars: { SECTION_CACHE_MB: String(sectionCacheMB) },
+  });
   return { url: worker.url, peaks: () => workerdPeaks(worker.pid), stop: worker.stop };
 }
 
@@ -58,16 +62,29 @@ export async function measureOverHttp(
     try {
       const oursGet = (e: { path: string }) => ourClient.get(e.path);
       const theirsGet = (e: { path: string }) => baselineClient.get(e.path);
-      const mismatches = await compareAnswers(mix, async (e) => JSON.parse(await oursGet(e)), async (e) => JSON.parse(await theirsGet(e)), log);
+      const mismatches = await compareAnswers(
+        mix,
+        async (e) => JSON.parse(await oursGet(e)),
+        async (e) => JSON.parse(await theirsGet(e)),
+        log,
+      );
       logMismatches(`over HTTP (${name})`, mismatches, log);
       let classes: HttpPass["classes"] = null;
       let floor: SideBySide | null = null;
       if (mismatches.length === 0) {
         log(`timing over HTTP (${name}) …`);
-        floor = (await measureSideBySide([{ cls: "ready", path: "/rest/ready" }], oursGet, theirsGet, timing)).get("ready")!;
+        floor = (await measureSideBySide([{ cls: "ready", path: "/rest/ready" }], oursGet, theirsGet, timing)).get(
+          "ready",
+        )!;
         classes = Object.fromEntries(await measureSideBySide(mix, oursGet, theirsGet, timing, log));
       }
-      return { mismatches, classes, floor, oursPeakRss: ours.peaks(), baselineServerPeakRssBytes: peakRssBytes(baseline.pid) };
+      return {
+        mismatches,
+        classes,
+        floor,
+        oursPeakRss: ours.peaks(),
+        baselineServerPeakRssBytes: peakRssBytes(baseline.pid),
+      };
     } finally {
       ourClient.close();
       baselineClient.close();

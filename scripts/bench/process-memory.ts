@@ -1,5 +1,5 @@
 // @module Memory readings: peak RSS (VmHWM) of a process and of the workerd processes under wrangler, from /proc (Linux).
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Peak resident set of `pid` in bytes (VmHWM), or null where /proc does not tell. */
 export function peakRssBytes(pid: number): number | null {
@@ -20,14 +20,18 @@ export function descendants(root: number): { pid: number; command: string }[] {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // pid (comm) state ppid …: comm may hold spaces and parentheses, so split at the last ')'.
       const close = stat.lastIndexOf(")");
-      parentOf.set(Number(entry), { parent: Number(stat.slice(close + 2).split(" ")[1]), command: stat.slice(stat.indexOf("(") + 1, close) });
+      parentOf.set(Number(entry), {
+        parent: Number(stat.slice(close + 2).split(" ")[1]),
+        command: stat.slice(stat.indexOf("(") + 1, close),
+      });
     } catch {
       // exited meanwhile
     }
   }
   const found: { pid: number; command: string }[] = [];
   const visit = (pid: number) => {
-    for (const [child, { parent, command }] of parentOf) if (parent === pid) found.push({ pid: child, command }), visit(child);
+    for (const [child, { parent, command }] of parentOf)
+      if (parent === pid) found.push({ pid: child, command }), visit(child);
   };
   visit(root);
   return found;

@@ -81,7 +81,8 @@ export function queryOfPath(path: string): BenchQuery {
   };
   const integer = (name: string, raw: string | undefined, fallback?: number) => {
     if (raw === undefined && fallback !== undefined) return fallback;
-    if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw new UnsupportedPath(`${name} must be a non-negative integer`);
+    if (raw === undefined || !/^\d{1,15}$/.test(raw))
+      throw new UnsupportedPath(`${name} must be a non-negative integer`);
     return Number(raw);
   };
   const done = <T extends BenchQuery>(q: T): T => {
@@ -111,13 +112,20 @@ export function queryOfPath(path: string): BenchQuery {
     if (select !== undefined && select !== "parent") throw new UnsupportedPath("select must be parent");
     return done({ route: "callees", id: objectId(rest[1]), includeEscalated, withParent: select === "parent" });
   }
-  if (rest[0] === "objects" && rest.length === 3 && rest[2] === "start-end-points") return done({ route: "points", id: objectId(rest[1]), hops: integer("hops", take("hops"), 1) });
-  if (rest[0] === "levels" && rest.length === 3 && rest[2] === "graph") return done({ route: "level-graph", level: integer("level", rest[1]) });
+  if (rest[0] === "objects" && rest.length === 3 && rest[2] === "start-end-points")
+    return done({ route: "points", id: objectId(rest[1]), hops: integer("hops", take("hops"), 1) });
+  if (rest[0] === "levels" && rest.length === 3 && rest[2] === "graph")
+    return done({ route: "level-graph", level: integer("level", rest[1]) });
   if (rest[0] === "levels" && rest.length === 3 && rest[2] === "nodes") {
     if (take("select") !== "children") throw new UnsupportedPath("select=children is required");
     const name = take("name");
     const id = take("_id");
-    return done({ route: "level-nodes", level: integer("level", rest[1]), name, nodeId: id === undefined ? undefined : integer("_id", id) });
+    return done({
+      route: "level-nodes",
+      level: integer("level", rest[1]),
+      name,
+      nodeId: id === undefined ? undefined : integer("_id", id),
+    });
   }
   throw new UnsupportedPath(`no baseline route for ${url.pathname}`);
 }

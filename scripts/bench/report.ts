@@ -1,8 +1,8 @@
 // @module The benchmark report: its JSON shape, the issue's targets checked against it, and the tables printed.
 import type { Mismatch } from "./correctness.ts";
 import type { Dataset } from "./dataset.ts";
-import type { ColdAnswer } from "./engine-probes.ts";
 import type { EngineMemory } from "./engine-memory.ts";
+import type { ColdAnswer } from "./engine-probes.ts";
 import { CLASSES, FIND_CLASSES, type QueryClass } from "./mix.ts";
 import { HTTP_SERVERS, type HttpServer } from "./over-http.ts";
 import type { SideBySide } from "./timing.ts";
@@ -23,7 +23,13 @@ export interface BenchReport {
   machine: { cores: number; loadavgBefore: number[]; loadavgAfter: number[]; node: string; sqlite: string };
   data: Pick<Dataset, "objects" | "seed" | "seconds" | "bytes" | "reused"> & { links: number };
   /** `sectionCacheMB`: the section budget of the in-process engine, the memory probe, appstruct serve and the worker alike. */
-  settings: { sectionCacheMB: number; warmupRounds: number; iterations: number; maxSecondsPerClass: number; http: HttpServer[] };
+  settings: {
+    sectionCacheMB: number;
+    warmupRounds: number;
+    iterations: number;
+    maxSecondsPerClass: number;
+    http: HttpServer[];
+  };
   mix: { cls: QueryClass; path: string; totalObjects?: number }[];
   /** Per HTTP pass: null when not run. */
   correctness: { inProcess: Mismatch[]; http: Record<HttpServer, Mismatch[] | null> };
@@ -58,14 +64,20 @@ const SERVER_NAMES: Record<HttpServer, string> = { node: "appstruct serve", wran
  */
 function tenTimesOverHttp(r: Omit<BenchReport, "targets">, p50: (cls: QueryClass) => number): Target {
   const target = "every class ≥ 10× faster than the SQLite baseline's median over HTTP";
-  const roundTrip = (h: HttpResults) => `round trip alone: ours ${ms(h.floor.ours.medianMs)} ms, baseline ${ms(h.floor.baseline.medianMs)} ms`;
+  const roundTrip = (h: HttpResults) =>
+    `round trip alone: ours ${ms(h.floor.ours.medianMs)} ms, baseline ${ms(h.floor.baseline.medianMs)} ms`;
   const passDetail = (h: HttpResults) => {
     const under = CLASSES.filter((c) => !(h.classes[c]!.ratio >= 10));
     return `${under.length ? `below 10×: ${under.map((c) => `${c} ${times(h.classes[c]!.ratio)}`).join(", ")}` : `lowest ${times(Math.min(...CLASSES.map((c) => h.classes[c]!.ratio)))}`} (${roundTrip(h)})`;
   };
   const node = r.http.node;
   const wrangler = r.http.wrangler ? `; wrangler dev, not judged: ${passDetail(r.http.wrangler)}` : "";
-  if (!node) return { target, holds: null, detail: `judged on the Node server (appstruct serve), not measured in this run${wrangler}` };
+  if (!node)
+    return {
+      target,
+      holds: null,
+      detail: `judged on the Node server (appstruct serve), not measured in this run${wrangler}`,
+    };
   // The other reading of the target: our engine in process against the baseline as a service.
   const engineVsService = CLASSES.map((c) => node.classes[c]!.baseline.medianMs / p50(c));
   return {
@@ -86,7 +98,9 @@ export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
   targets.push({
     target: "in-process p50 ≤ 1 ms for every find class (contains-common ≤ 5 ms)",
     holds: slowFinds.length === 0,
-    detail: (slowFinds.length ? `over: ${slowFinds.map((c) => `${c} ${short(p50(c))}`).join(", ")}` : finds.map((c) => `${c} ${short(p50(c))}`).join(", ")),
+    detail: slowFinds.length
+      ? `over: ${slowFinds.map((c) => `${c} ${short(p50(c))}`).join(", ")}`
+      : finds.map((c) => `${c} ${short(p50(c))}`).join(", "),
   });
   const lookups = ["characteristics", "callees"] as const;
   targets.push({
@@ -101,7 +115,11 @@ export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
     detail: `${(r.cold.bytesRead / MiB).toFixed(1)} MiB = ${(r.cold.fractionOfSnapshot * 100).toFixed(1)}% in ${r.cold.reads} reads, ${ms(r.cold.ms)} ms`,
   });
   const m = r.memory;
-  const servers = HTTP_SERVERS.flatMap((s) => (r.http[s] ? [`${SERVER_NAMES[s]} peak RSS ${r.http[s].oursPeakRss.map((p) => mib(p.peakRssBytes)).join(", ")}`] : []));
+  const servers = HTTP_SERVERS.flatMap((s) =>
+    r.http[s]
+      ? [`${SERVER_NAMES[s]} peak RSS ${r.http[s].oursPeakRss.map((p) => mib(p.peakRssBytes)).join(", ")}`]
+      : [],
+  );
   targets.push({
     target: "isolate memory for the whole mix ≤ 100 MB",
     holds: m.retainedBytes <= 100 * MiB,
@@ -127,7 +145,8 @@ export function classTable(classes: Partial<Record<QueryClass, SideBySide>>, flo
 
 const HTTP_TITLES: Record<HttpServer, string> = {
   node: "HTTP, Node server: `appstruct serve` against the baseline's node:http server",
-  wrangler: "HTTP, wrangler dev: our worker under `wrangler dev` (workerd behind wrangler's local proxy) against the baseline's node:http server",
+  wrangler:
+    "HTTP, wrangler dev: our worker under `wrangler dev` (workerd behind wrangler's local proxy) against the baseline's node:http server",
 };
 
 /** The whole readable summary printed at the end of a run. */
@@ -141,7 +160,10 @@ export function summary(r: BenchReport): string {
     `  correctness: ${r.mix.length} queries, ${r.correctness.inProcess.length} mismatches in process${http.map((s) => `, ${r.correctness.http[s]!.length} over HTTP (${SERVER_NAMES[s]})`).join("")}`,
     `  cold first answer: ${ms(r.cold.ms)} ms, ${(r.cold.bytesRead / MiB).toFixed(2)} MiB read (${(r.cold.fractionOfSnapshot * 100).toFixed(2)}% of the snapshot) for ${r.cold.path}`,
     `  engine memory (fresh process, section cache ${mib(m.budgetBytes)}): retained after GC ${mib(m.retainedBytes)} at most (after ${m.retainedAfter}), peak RSS ${mib(m.peakRssBytes)} (${mib(m.baselineRssBytes)} before opening); cache ${m.cache.hits} hits, ${m.cache.misses} misses, ${m.cache.evictions} evictions`,
-    ...http.map((s) => `  ${SERVER_NAMES[s]} peak RSS ${r.http[s]!.oursPeakRss.map((p) => mib(p.peakRssBytes)).join(", ")}; its baseline server ${mib(r.http[s]!.baselineServerPeakRssBytes)}`),
+    ...http.map(
+      (s) =>
+        `  ${SERVER_NAMES[s]} peak RSS ${r.http[s]!.oursPeakRss.map((p) => mib(p.peakRssBytes)).join(", ")}; its baseline server ${mib(r.http[s]!.baselineServerPeakRssBytes)}`,
+    ),
     "",
     "Milliseconds; × = SQLite median / ours.",
     "",
@@ -150,6 +172,8 @@ export function summary(r: BenchReport): string {
     classTable(r.inProcess),
     ...http.flatMap((s) => ["", HTTP_TITLES[s], "", classTable(r.http[s]!.classes, r.http[s]!.floor)]),
     "",
-    ...r.targets.map((t) => `  [${t.holds === null ? "not measured" : t.holds ? "holds" : "MISSED"}] ${t.target}: ${t.detail}`),
+    ...r.targets.map(
+      (t) => `  [${t.holds === null ? "not measured" : t.holds ? "holds" : "MISSED"}] ${t.target}: ${t.detail}`,
+    ),
   ].join("\n");
 }

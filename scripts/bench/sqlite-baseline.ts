@@ -23,7 +23,8 @@ function prefixRange(column: string, prefix: string): Condition {
   const points = Array.from(prefix);
   let last = points.pop()!.codePointAt(0)! + 1;
   if (last === 0xd800) last = 0xe000;
-  if (last > 0x10ffff) return { sql: `${column} >= ? AND substr(${column}, 1, ?) = ?`, args: [prefix, Array.from(prefix).length, prefix] };
+  if (last > 0x10ffff)
+    return { sql: `${column} >= ? AND substr(${column}, 1, ?) = ?`, args: [prefix, Array.from(prefix).length, prefix] };
   return { sql: `${column} >= ? AND ${column} < ?`, args: [prefix, points.join("") + String.fromCodePoint(last)] };
 }
 
@@ -54,7 +55,9 @@ export class SqliteBaseline {
     // The whole file memory-mapped and a large page cache: what one would give a read-only service.
     this.db.exec("PRAGMA mmap_size=17179869184; PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY;");
     this.objectCount = Number(this.sql("SELECT value FROM meta WHERE key = 'objects'").get()!.value);
-    this.types = this.sql("SELECT code, type_lc FROM types").all().map((r) => ({ code: Number(r.code), lower: String(r.type_lc) }));
+    this.types = this.sql("SELECT code, type_lc FROM types")
+      .all()
+      .map((r) => ({ code: Number(r.code), lower: String(r.type_lc) }));
   }
 
   close(): void {
@@ -94,7 +97,8 @@ export class SqliteBaseline {
       if (operator === "contains" && Array.from(value).length >= 3) phrase = containsPhrase(value);
       else conditions.push(this.textCondition("o.name_lc", "o.name_rev", operator, value));
     }
-    if (filters.fullname !== undefined) conditions.push(this.textCondition("o.full_lc", null, operator, filters.fullname.toLowerCase()));
+    if (filters.fullname !== undefined)
+      conditions.push(this.textCondition("o.full_lc", null, operator, filters.fullname.toLowerCase()));
     if (filters.type !== undefined) {
       const value = filters.type.toLowerCase();
       const codes = this.types.filter((t) => textMatches(operator, t.lower, value)).map((t) => t.code);
@@ -111,9 +115,16 @@ export class SqliteBaseline {
     } else {
       const plan = this.findPlan(phrase, conditions);
       total = Number(this.sql(`SELECT count(*) AS n ${plan.clause}`).get(...plan.args)!.n);
-      ords = limit === 0 || skip >= total ? [] : this.sql(`SELECT ${plan.ord} AS ord ${plan.clause} ORDER BY ${plan.ord} LIMIT ? OFFSET ?`).all(...plan.args, limit, skip).map((r) => Number(r.ord));
+      ords =
+        limit === 0 || skip >= total
+          ? []
+          : this.sql(`SELECT ${plan.ord} AS ord ${plan.clause} ORDER BY ${plan.ord} LIMIT ? OFFSET ?`)
+              .all(...plan.args, limit, skip)
+              .map((r) => Number(r.ord));
     }
-    const row = this.sql("SELECT id, name, full_name, type, type_id, file_path, mangling, external, annotations, tags FROM objects WHERE ord = ?");
+    const row = this.sql(
+      "SELECT id, name, full_name, type, type_id, file_path, mangling, external, annotations, tags FROM objects WHERE ord = ?",
+    );
     const objects = ords.map((r) => {
       const o = row.get(r)!;
       return {
@@ -137,12 +148,19 @@ export class SqliteBaseline {
    * it is answered by the FTS table without touching `objects`; with other filters each FTS hit is
    * joined to its row (in rowid order, so still no sort) and checked.
    */
-  private findPlan(phrase: string | null, conditions: Condition[]): { clause: string; ord: string; args: SQLInputValue[] } {
+  private findPlan(
+    phrase: string | null,
+    conditions: Condition[],
+  ): { clause: string; ord: string; args: SQLInputValue[] } {
     const where = conditions.map((c) => c.sql);
     const args = conditions.flatMap((c) => c.args);
     if (phrase === null) return { clause: `FROM objects o WHERE ${where.join(" AND ")}`, ord: "o.ord", args };
     if (where.length === 0) return { clause: "FROM name_fts WHERE name_fts MATCH ?", ord: "rowid", args: [phrase] };
-    return { clause: `FROM name_fts f JOIN objects o ON o.ord = f.rowid WHERE name_fts MATCH ? AND ${where.join(" AND ")}`, ord: "f.rowid", args: [phrase, ...args] };
+    return {
+      clause: `FROM name_fts f JOIN objects o ON o.ord = f.rowid WHERE name_fts MATCH ? AND ${where.join(" AND ")}`,
+      ord: "f.rowid",
+      args: [phrase, ...args],
+    };
   }
 
   private textCondition(lower: string, reversedColumn: string | null, operator: Operator, value: string): Condition {
@@ -154,7 +172,9 @@ export class SqliteBaseline {
       case "startswith":
         return prefixRange(lower, value);
       case "endswith":
-        return reversedColumn ? prefixRange(reversedColumn, reversed(value)) : { sql: `substr(${lower}, -?) = ?`, args: [Array.from(value).length, value] };
+        return reversedColumn
+          ? prefixRange(reversedColumn, reversed(value))
+          : { sql: `substr(${lower}, -?) = ?`, args: [Array.from(value).length, value] };
     }
   }
 
@@ -195,7 +215,13 @@ export class SqliteBaseline {
       WHERE callee.direct = 1 AND (? OR callee.esc = 0)
       ORDER BY per.to_ord, per.type`).all(this.ordOf(id), includeEscalated ? 1 : 0);
     return rows.map((r) => {
-      const callee: Row & { parent?: unknown } = { id: r.id, name: r.name, type: r.type, typeId: r.type_id, linkType: r.link_type };
+      const callee: Row & { parent?: unknown } = {
+        id: r.id,
+        name: r.name,
+        type: r.type,
+        typeId: r.type_id,
+        linkType: r.link_type,
+      };
       if (withParent) callee.parent = r.parent_ord === null ? null : { type: r.p_type, typeId: r.p_type_id };
       return callee;
     });
@@ -215,24 +241,32 @@ export class SqliteBaseline {
 
   private levelNodes(level: number, name: string | undefined, nodeId: number | undefined) {
     const wanted = name?.toLowerCase() ?? null;
-    const nodes = this.sql("SELECT idx, name, full_name FROM level_nodes WHERE level = ? AND (? IS NULL OR instr(name_lc, ?) > 0) AND (? IS NULL OR idx = ?) ORDER BY idx").all(
-      level, wanted, wanted, nodeId ?? null, nodeId ?? null,
-    );
+    const nodes = this.sql(
+      "SELECT idx, name, full_name FROM level_nodes WHERE level = ? AND (? IS NULL OR instr(name_lc, ?) > 0) AND (? IS NULL OR idx = ?) ORDER BY idx",
+    ).all(level, wanted, wanted, nodeId ?? null, nodeId ?? null);
     return nodes.map((n) => {
       const children =
         level < 5
-          ? this.sql("SELECT idx, name FROM level_nodes WHERE level = ? AND parent_idx = ? ORDER BY idx").all(level + 1, n.idx).map((c) => ({ _id: c.idx, name: c.name, level: level + 1 }))
-          : this.sql("SELECT id, name, full_name, type, type_id FROM objects WHERE l5 = ? ORDER BY ord").all(n.idx).map((o) => ({ id: o.id, name: o.name, fullName: o.full_name, type: o.type, typeId: o.type_id }));
+          ? this.sql("SELECT idx, name FROM level_nodes WHERE level = ? AND parent_idx = ? ORDER BY idx")
+              .all(level + 1, n.idx)
+              .map((c) => ({ _id: c.idx, name: c.name, level: level + 1 }))
+          : this.sql("SELECT id, name, full_name, type, type_id FROM objects WHERE l5 = ? ORDER BY ord")
+              .all(n.idx)
+              .map((o) => ({ id: o.id, name: o.name, fullName: o.full_name, type: o.type, typeId: o.type_id }));
       return { _id: n.idx, name: n.name, fullName: n.full_name, level, children };
     });
   }
 
   private levelGraph(level: number) {
-    const nodes = this.sql("SELECT idx, name, full_name, nb_objects FROM level_nodes WHERE level = ? ORDER BY idx").all(level);
+    const nodes = this.sql("SELECT idx, name, full_name, nb_objects FROM level_nodes WHERE level = ? ORDER BY idx").all(
+      level,
+    );
     const ref = nodes.map((n) => ({ _id: n.idx, name: n.name, fullName: n.full_name }));
     return {
       nodes: nodes.map((n, i) => ({ ...ref[i], nbObjects: n.nb_objects })),
-      links: this.sql("SELECT origin, target FROM level_links WHERE level = ? ORDER BY pos").all(level).map((l) => ({ origin: ref[Number(l.origin)], target: ref[Number(l.target)] })),
+      links: this.sql("SELECT origin, target FROM level_links WHERE level = ? ORDER BY pos")
+        .all(level)
+        .map((l) => ({ origin: ref[Number(l.origin)], target: ref[Number(l.target)] })),
     };
   }
 }

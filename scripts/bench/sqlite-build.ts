@@ -64,26 +64,53 @@ export function buildBaselineDatabase(tables: AnalysisTables, path: string): voi
   for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
   const db = new DatabaseSync(path);
   try {
-    db.exec("PRAGMA page_size=8192; PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY;");
+    db.exec(
+      "PRAGMA page_size=8192; PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY;",
+    );
     db.exec(SCHEMA);
     const { objects, links, levels, level5 } = tables;
     const rankOfId = new Map(objects.map((o, r) => [o.id, r]));
     const typeCodes = new Map<string, number>();
     transaction(db, () => {
       const insertType = db.prepare("INSERT INTO types VALUES (?, ?, ?)");
-      for (const o of objects) if (!typeCodes.has(o.type)) typeCodes.set(o.type, typeCodes.size), insertType.run(typeCodes.size - 1, o.type, o.type.toLowerCase());
+      for (const o of objects)
+        if (!typeCodes.has(o.type))
+          typeCodes.set(o.type, typeCodes.size), insertType.run(typeCodes.size - 1, o.type, o.type.toLowerCase());
       const insert = db.prepare("INSERT INTO objects VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
       objects.forEach((o, r) => {
         const lower = o.name.toLowerCase();
-        insert.run(r, o.id, o.name, o.fullName, o.type, o.typeId, typeCodes.get(o.type)!, o.language, o.filePath, o.mangling, o.external ? 1 : 0, o.annotations, o.tags,
-          o.parent === null ? null : rankOfId.get(o.parent)!, level5[r], o.role, o.status, lower, reversed(lower), o.fullName.toLowerCase());
+        insert.run(
+          r,
+          o.id,
+          o.name,
+          o.fullName,
+          o.type,
+          o.typeId,
+          typeCodes.get(o.type)!,
+          o.language,
+          o.filePath,
+          o.mangling,
+          o.external ? 1 : 0,
+          o.annotations,
+          o.tags,
+          o.parent === null ? null : rankOfId.get(o.parent)!,
+          level5[r],
+          o.role,
+          o.status,
+          lower,
+          reversed(lower),
+          o.fullName.toLowerCase(),
+        );
       });
       // Links inserted in primary-key order: an append-only B-tree build.
       const typeNames = [...new Set(links.type)].sort();
       const typeIndex = new Map(typeNames.map((t, i) => [t, i]));
       const n = objects.length;
       const keys = new Float64Array(links.count);
-      for (let i = 0; i < links.count; i++) keys[i] = ((links.from[i] * n + links.to[i]) * typeNames.length + typeIndex.get(links.type[i])!) * 2 + links.escalated[i];
+      for (let i = 0; i < links.count; i++)
+        keys[i] =
+          ((links.from[i] * n + links.to[i]) * typeNames.length + typeIndex.get(links.type[i])!) * 2 +
+          links.escalated[i];
       keys.sort();
       const insertLink = db.prepare("INSERT INTO links VALUES (?, ?, ?, ?)");
       let previous = -1;
@@ -123,7 +150,19 @@ function insertLevels(db: DatabaseSync, { levels, level5, links }: AnalysisTable
   const counts = levels.map((nodes) => new Float64Array(nodes.length));
   for (const l5 of level5) for (let level = 1; level <= 5; level++) counts[level - 1][ancestor[level - 1][l5]]++;
   const insertNode = db.prepare("INSERT INTO level_nodes VALUES (?, ?, ?, ?, ?, ?, ?)");
-  levels.forEach((nodes, l) => nodes.forEach((node, i) => insertNode.run(l + 1, i, node.name, node.fullName, node.name.toLowerCase(), node.parent < 0 ? null : node.parent, counts[l][i])));
+  levels.forEach((nodes, l) =>
+    nodes.forEach((node, i) =>
+      insertNode.run(
+        l + 1,
+        i,
+        node.name,
+        node.fullName,
+        node.name.toLowerCase(),
+        node.parent < 0 ? null : node.parent,
+        counts[l][i],
+      ),
+    ),
+  );
 
   const m = levels[4].length;
   const l5pairs = new Set<number>();
@@ -139,7 +178,9 @@ function insertLevels(db: DatabaseSync, { levels, level5, links }: AnalysisTable
     // interface.md: by origin name, then target name; same-named nodes by _id. Stored in that order.
     const group = new Uint32Array(width);
     for (let i = 1; i < width; i++) group[i] = nodes[i].name === nodes[i - 1].name ? group[i - 1] : i;
-    const sorted = Array.from(pairs, (k) => [Math.floor(k / width), k % width]).sort(([oa, ta], [ob, tb]) => group[oa] - group[ob] || group[ta] - group[tb] || oa - ob || ta - tb);
+    const sorted = Array.from(pairs, (k) => [Math.floor(k / width), k % width]).sort(
+      ([oa, ta], [ob, tb]) => group[oa] - group[ob] || group[ta] - group[tb] || oa - ob || ta - tb,
+    );
     sorted.forEach(([origin, target], pos) => insertLink.run(l + 1, pos, origin, target));
   });
 }

@@ -57,7 +57,8 @@ export async function measureSideBySide<E extends { cls: string }>(
   for (const [cls, list] of byClass) {
     // The time cap covers the warm-up too: a class whose queries take seconds still ends.
     const deadline = performance.now() + options.maxSecondsPerClass * 1000;
-    for (let round = 0; round < options.warmupRounds && (round === 0 || performance.now() < deadline); round++) for (const e of list) await ours(e), await baseline(e);
+    for (let round = 0; round < options.warmupRounds && (round === 0 || performance.now() < deadline); round++)
+      for (const e of list) await ours(e), await baseline(e);
     const samples = { ours: [] as number[], baseline: [] as number[] };
     for (let i = 0; i < options.iterations && (i < list.length || performance.now() < deadline); i++) {
       const e = list[i % list.length];
@@ -72,7 +73,9 @@ export async function measureSideBySide<E extends { cls: string }>(
     const o = stats(samples.ours);
     const b = stats(samples.baseline);
     results.set(cls, { ours: o, baseline: b, ratio: b.medianMs / o.medianMs });
-    progress(`${cls}: ${o.samples} samples, median ours ${o.medianMs.toFixed(3)} ms, baseline ${b.medianMs.toFixed(3)} ms`);
+    progress(
+      `${cls}: ${o.samples} samples, median ours ${o.medianMs.toFixed(3)} ms, baseline ${b.medianMs.toFixed(3)} ms`,
+    );
   }
   return results;
 }

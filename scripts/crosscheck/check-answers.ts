@@ -12,7 +12,12 @@ export interface Mismatch {
   difference: string;
 }
 
-export async function checkAnswers(where: string, mix: MixQuery[], ours: AnsweringSide, sqlite: AnsweringSide): Promise<Mismatch[]> {
+export async function checkAnswers(
+  where: string,
+  mix: MixQuery[],
+  ours: AnsweringSide,
+  sqlite: AnsweringSide,
+): Promise<Mismatch[]> {
   const mismatches: Mismatch[] = [];
   for (const query of mix) {
     const [a, b] = [await ours(query), await sqlite(query)];

@@ -33,17 +33,32 @@ export async function prepareData(options: DataOptions): Promise<DataSet> {
   const { dir, log } = options;
   await mkdir(join(dir, "served"), { recursive: true });
   const seconds: DataSet["seconds"] = {};
-  let analysis = options.analysis ? resolve(options.analysis) : join(dir, `generated-${options.objects}-seed${options.seed}.ndjson`);
+  let analysis = options.analysis
+    ? resolve(options.analysis)
+    : join(dir, `generated-${options.objects}-seed${options.seed}.ndjson`);
   if (!options.analysis && !(options.reuse && existsSync(analysis))) {
     log(`generating ${options.objects} objects (seed ${options.seed})`);
-    seconds.generate = await run([CLI, "generate", "--objects", String(options.objects), "--seed", String(options.seed), "-o", analysis]);
+    seconds.generate = await run([
+      CLI,
+      "generate",
+      "--objects",
+      String(options.objects),
+      "--seed",
+      String(options.seed),
+      "-o",
+      analysis,
+    ]);
   }
   analysis = resolve(analysis);
   const servedDir = join(dir, "served");
   const snapshot = join(servedDir, "analysis.snap");
   const formatStamp = `${snapshot}.format`;
   const format = formatCodeVersion();
-  const snapshotFresh = options.reuse && newer(snapshot, analysis) && existsSync(formatStamp) && readFileSync(formatStamp, "utf8").trim() === format;
+  const snapshotFresh =
+    options.reuse &&
+    newer(snapshot, analysis) &&
+    existsSync(formatStamp) &&
+    readFileSync(formatStamp, "utf8").trim() === format;
   if (!snapshotFresh) {
     log(`compiling ${analysis} with appstruct compile`);
     await rm(snapshot, { force: true });
@@ -57,7 +72,14 @@ export async function prepareData(options: DataOptions): Promise<DataSet> {
     await buildDatabase(analysis, database, (line) => log(`sqlite: ${line}`));
     seconds.databaseBuild = (performance.now() - started) / 1000;
   } else log(`reusing ${database}`);
-  return { analysis, servedDir, snapshot, database, seconds, bytes: { analysis: statSync(analysis).size, snapshot: statSync(snapshot).size, database: statSync(database).size } };
+  return {
+    analysis,
+    servedDir,
+    snapshot,
+    database,
+    seconds,
+    bytes: { analysis: statSync(analysis).size, snapshot: statSync(snapshot).size, database: statSync(database).size },
+  };
 }
 
 function newer(file: string, than: string): boolean {
@@ -79,6 +101,10 @@ function run(args: string[]): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolvePromise((performance.now() - started) / 1000) : reject(new Error(`${args.slice(0, 2).join(" ")} exited with ${code}`))));
+    child.once("exit", (code) =>
+      code === 0
+        ? resolvePromise((performance.now() - started) / 1000)
+        : reject(new Error(`${args.slice(0, 2).join(" ")} exited with ${code}`)),
+    );
   });
 }

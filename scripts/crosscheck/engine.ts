@@ -20,7 +20,9 @@ export type EngineSide = (query: MixQuery) => Promise<unknown>;
 
 /** appstruct's query engine as a Worker isolate runs it: the snapshot read by range, decoded sections in a 64 MiB LRU. */
 export async function appstructEngine(snapshotPath: string): Promise<EngineSide> {
-  const snapshot = await Snapshot.open(await fileSource(snapshotPath), { sections: new SectionCache(DEFAULT_SECTION_CACHE_MB * 2 ** 20) });
+  const snapshot = await Snapshot.open(await fileSource(snapshotPath), {
+    sections: new SectionCache(DEFAULT_SECTION_CACHE_MB * 2 ** 20),
+  });
   const application = snapshot.meta.application;
   return async (query) => {
     const route = parseRoute(new URL(`${ORIGIN}${query.path}`), application);
@@ -30,14 +32,26 @@ export async function appstructEngine(snapshotPath: string): Promise<EngineSide>
       case "find": {
         const r = route.request;
         const filters: Partial<Record<FilterName, string[]>> = {};
-        for (const name of ["name", "fullname", "type", "filepath", "mangling"] as const) if (r[name].length > 0) filters[name] = r[name];
-        const { totalObjects, objects } = await findObjects(snapshot, { filters, operator: r.operator, searchtype: r.searchtype, skip: r.skip, limit: r.limit });
+        for (const name of ["name", "fullname", "type", "filepath", "mangling"] as const)
+          if (r[name].length > 0) filters[name] = r[name];
+        const { totalObjects, objects } = await findObjects(snapshot, {
+          filters,
+          operator: r.operator,
+          searchtype: r.searchtype,
+          skip: r.skip,
+          limit: r.limit,
+        });
         return { totalObjects, objects };
       }
       case "characteristics":
         return (await objectCharacteristics(snapshot, route.id, null)).object;
       case "callees":
-        return (await objectCallees(snapshot, route.id, { includeEscalated: route.includeEscalated, withParent: route.withParent })).callees;
+        return (
+          await objectCallees(snapshot, route.id, {
+            includeEscalated: route.includeEscalated,
+            withParent: route.withParent,
+          })
+        ).callees;
       case "points":
         return startEndPoints(snapshot, route.id, route.hops);
       case "level-nodes":

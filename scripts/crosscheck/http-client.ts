@@ -22,7 +22,13 @@ export class KeepAliveClient {
       const req = request(`${this.base}${path}`, { agent: this.agent, method: "GET" }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            ms: performance.now() - started,
+          }),
+        );
         res.on("error", reject);
       });
       req.setTimeout(300_000, () => req.destroy(new Error(`${this.base}${path} did not answer within 300 s`)));

@@ -1,11 +1,12 @@
 // @module In-process sides: appstruct's Hono app called with app.fetch over the served folder, and the SQLite answers, both to a JSON body without a socket.
+
+import { loadFolderCatalog } from "../../build/folder-catalog.ts";
 import { parseAccessPolicy } from "../../src/http/access.ts";
 import { createApp } from "../../src/http/app.ts";
 import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
-import { loadFolderCatalog } from "../../build/folder-catalog.ts";
 import type { AnsweringSide } from "./check-answers.ts";
-import { openReadOnly } from "./sqlite-db.ts";
 import { BadRequest } from "./request-params.ts";
+import { openReadOnly } from "./sqlite-db.ts";
 import { answer } from "./sqlite-server.ts";
 
 const ORIGIN = "http://localhost";
@@ -28,7 +29,8 @@ export function sqliteInProcess(database: string): AnsweringSide {
     try {
       return { status: 200, body: JSON.stringify(answer(sql, new URL(`${ORIGIN}${query.path}`))) };
     } catch (error) {
-      if (error instanceof BadRequest) return { status: error.status, body: JSON.stringify({ code: error.code, detail: error.message }) };
+      if (error instanceof BadRequest)
+        return { status: error.status, body: JSON.stringify({ code: error.code, detail: error.message }) };
       throw error;
     }
   };

@@ -10,9 +10,9 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { type AnsweringSide, type Mismatch, checkAnswers } from "./check-answers.ts";
+import { type AnsweringSide, checkAnswers, type Mismatch } from "./check-answers.ts";
 import { type DataSet, prepareData } from "./data.ts";
-import { type EngineSide, appstructEngine, sqliteEngine } from "./engine.ts";
+import { appstructEngine, type EngineSide, sqliteEngine } from "./engine.ts";
 import { KeepAliveClient } from "./http-client.ts";
 import { appstructInProcess, sqliteInProcess } from "./in-process.ts";
 import { CLASSES, type MixQuery, pickMix } from "./mix.ts";
@@ -41,7 +41,8 @@ function options() {
   });
   const int = (name: keyof typeof values, min: number, max: number) => {
     const n = Number(values[name]);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${values[name]}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${values[name]}`);
     return n;
   };
   const objects = int("objects", 1000, 20_000_000);
@@ -52,7 +53,12 @@ function options() {
     dir: resolve(values.dir ?? join(tmpdir(), `crosscheck-${values.analysis ? "analysis" : objects}`)),
     reuse: values.reuse,
     queries: int("queries", 1, 1000),
-    timing: { warmupRounds: 1, rounds: int("rounds", 1, 1000), maxSecondsPerClass: int("class-seconds", 1, 3600), seed: int("mix-seed", 0, 2 ** 31) } satisfies TimingOptions,
+    timing: {
+      warmupRounds: 1,
+      rounds: int("rounds", 1, 1000),
+      maxSecondsPerClass: int("class-seconds", 1, 3600),
+      seed: int("mix-seed", 0, 2 ** 31),
+    } satisfies TimingOptions,
     mixSeed: int("mix-seed", 0, 2 ** 31),
     checkOnly: values["check-only"],
     inProcess: values["in-process"],
@@ -64,7 +70,8 @@ function options() {
 function timedHttp(client: KeepAliveClient): TimedSide {
   return async (query) => {
     const reply = await client.get(query.path);
-    if (reply.status !== 200) throw new Error(`${client.base}${query.path} answered ${reply.status}: ${reply.body.slice(0, 300)}`);
+    if (reply.status !== 200)
+      throw new Error(`${client.base}${query.path} answered ${reply.status}: ${reply.body.slice(0, 300)}`);
     return reply.ms;
   };
 }
@@ -82,7 +89,8 @@ function timedInProcess(side: AnsweringSide): TimedSide {
 /** Prints how many answers differed (and the first 30); returns them. */
 function printMismatches(where: string, mismatches: Mismatch[]): Mismatch[] {
   console.log(`answers compared ${where}: ${mismatches.length} mismatches`);
-  for (const m of mismatches.slice(0, 30)) console.log(`MISMATCH ${m.where} ${m.query.cls} ${m.query.path}\n  ${m.difference}`);
+  for (const m of mismatches.slice(0, 30))
+    console.log(`MISMATCH ${m.where} ${m.query.cls} ${m.query.path}\n  ${m.difference}`);
   return mismatches;
 }
 
@@ -105,9 +113,17 @@ function answering(side: EngineSide): AnsweringSide {
 async function main(): Promise<number> {
   const o = options();
   const started = Date.now();
-  const log = (line: string) => process.stderr.write(`[crosscheck ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
+  const log = (line: string) =>
+    process.stderr.write(`[crosscheck ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
   const loadBefore = loadavg();
-  const data = await prepareData({ dir: o.dir, analysis: o.analysis, objects: o.objects, seed: o.seed, reuse: o.reuse, log });
+  const data = await prepareData({
+    dir: o.dir,
+    analysis: o.analysis,
+    objects: o.objects,
+    seed: o.seed,
+    reuse: o.reuse,
+    log,
+  });
 
   const db = new DatabaseSync(data.database, { readOnly: true });
   const mix = pickMix(db, o.mixSeed, o.queries);
@@ -120,16 +136,33 @@ async function main(): Promise<number> {
   const clients: KeepAliveClient[] = [];
   try {
     log("starting appstruct serve and the SQLite server");
-    servers.push(await startServer("appstruct serve", [join(ROOT, "build/bin/appstruct.js"), "serve", "--data", data.servedDir]));
-    servers.push(await startServer("sqlite server", [join(ROOT, "scripts/crosscheck/sqlite-server.ts"), "--db", data.database]));
+    servers.push(
+      await startServer("appstruct serve", [join(ROOT, "build/bin/appstruct.js"), "serve", "--data", data.servedDir]),
+    );
+    servers.push(
+      await startServer("sqlite server", [join(ROOT, "scripts/crosscheck/sqlite-server.ts"), "--db", data.database]),
+    );
     const [ours, sqlite] = servers.map((s) => new KeepAliveClient(s.base));
     clients.push(ours, sqlite);
 
-    const mismatches = printMismatches("over HTTP", await checkAnswers("over HTTP", mix, (q) => ours.get(q.path), (q) => sqlite.get(q.path)));
+    const mismatches = printMismatches(
+      "over HTTP",
+      await checkAnswers(
+        "over HTTP",
+        mix,
+        (q) => ours.get(q.path),
+        (q) => sqlite.get(q.path),
+      ),
+    );
     const here = o.inProcess ? await inProcessSides(data, log) : undefined;
     if (here) {
       mismatches.push(...printMismatches("in process", await checkAnswers("in process", mix, here.ours, here.sqlite)));
-      mismatches.push(...printMismatches("engine to engine", await checkAnswers("engine to engine", mix, answering(here.oursEngine), answering(here.sqliteEngine))));
+      mismatches.push(
+        ...printMismatches(
+          "engine to engine",
+          await checkAnswers("engine to engine", mix, answering(here.oursEngine), answering(here.sqliteEngine)),
+        ),
+      );
     }
     const results: Record<string, unknown> = { date: new Date().toISOString(), data, mix, mismatches };
     const out = o.out ?? join(o.dir, "crosscheck-report.json");
@@ -142,26 +175,44 @@ async function main(): Promise<number> {
       return mismatches.length > 0 ? 1 : 0;
     }
 
-    log(`timing over HTTP: ${o.timing.rounds} rounds per class after ${o.timing.warmupRounds} warm-up round, cap ${o.timing.maxSecondsPerClass} s per class`);
+    log(
+      `timing over HTTP: ${o.timing.rounds} rounds per class after ${o.timing.warmupRounds} warm-up round, cap ${o.timing.maxSecondsPerClass} s per class`,
+    );
     const readyMix: MixQuery[] = Array.from({ length: 20 }, () => ({ cls: "level-graph", path: "/rest/ready" }));
     const http = figures(await timeInterleaved(mix, timedHttp(ours), timedHttp(sqlite), o.timing, log));
-    const ready = figures(await timeInterleaved(readyMix, timedHttp(ours), timedHttp(sqlite), { ...o.timing, rounds: 5 }, () => {}))[0];
+    const ready = figures(
+      await timeInterleaved(readyMix, timedHttp(ours), timedHttp(sqlite), { ...o.timing, rounds: 5 }, () => {}),
+    )[0];
     const rss = Object.fromEntries(servers.map((s) => [s.name, s.peakRssMiB()]));
     let inProcess: ClassFigures[] | undefined;
     let engine: ClassFigures[] | undefined;
     if (here) {
       log("timing in process (whole requests)");
-      inProcess = figures(await timeInterleaved(mix, timedInProcess(here.ours), timedInProcess(here.sqlite), o.timing, log));
+      inProcess = figures(
+        await timeInterleaved(mix, timedInProcess(here.ours), timedInProcess(here.sqlite), o.timing, log),
+      );
       log("timing engine to engine");
-      engine = figures(await timeInterleaved(mix, timedInProcess(answering(here.oursEngine)), timedInProcess(answering(here.sqliteEngine)), o.timing, log));
+      engine = figures(
+        await timeInterleaved(
+          mix,
+          timedInProcess(answering(here.oursEngine)),
+          timedInProcess(answering(here.sqliteEngine)),
+          o.timing,
+          log,
+        ),
+      );
     }
 
     const loadAfter = loadavg();
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, SQLite ${sqliteVersion}`;
     const load = `load average ${loadBefore.map((x) => x.toFixed(2)).join(" ")} before, ${loadAfter.map((x) => x.toFixed(2)).join(" ")} after`;
     console.log(`\n${new Date().toISOString()} · ${machine} · ${load}`);
-    console.log(`data: ${data.analysis} (${(data.bytes.analysis / 2 ** 20).toFixed(0)} MiB), snapshot ${(data.bytes.snapshot / 2 ** 20).toFixed(0)} MiB, SQLite ${(data.bytes.database / 2 ** 20).toFixed(0)} MiB`);
-    console.log(`peak RSS: appstruct serve ${rss["appstruct serve"]?.toFixed(0)} MiB, SQLite server ${rss["sqlite server"]?.toFixed(0)} MiB\n`);
+    console.log(
+      `data: ${data.analysis} (${(data.bytes.analysis / 2 ** 20).toFixed(0)} MiB), snapshot ${(data.bytes.snapshot / 2 ** 20).toFixed(0)} MiB, SQLite ${(data.bytes.database / 2 ** 20).toFixed(0)} MiB`,
+    );
+    console.log(
+      `peak RSS: appstruct serve ${rss["appstruct serve"]?.toFixed(0)} MiB, SQLite server ${rss["sqlite server"]?.toFixed(0)} MiB\n`,
+    );
     console.log(table("Over HTTP (ms)", [...http, { ...ready, cls: "round trip /rest/ready" }]));
     if (inProcess) console.log(`\n${table("In process, whole request (ms)", inProcess)}`);
     if (engine) console.log(`\n${table("Engine to engine (ms)", engine)}`);

@@ -3,8 +3,20 @@ import type { DatabaseSync } from "node:sqlite";
 import { Random } from "./random.ts";
 
 export const CLASSES = [
-  "contains-rare", "contains-medium", "contains-common", "multi-filter", "equals", "startswith", "endswith", "deep-skip",
-  "characteristics", "callees", "points-hops-1", "points-hops-3", "level-graph", "level-nodes",
+  "contains-rare",
+  "contains-medium",
+  "contains-common",
+  "multi-filter",
+  "equals",
+  "startswith",
+  "endswith",
+  "deep-skip",
+  "characteristics",
+  "callees",
+  "points-hops-1",
+  "points-hops-3",
+  "level-graph",
+  "level-nodes",
 ] as const;
 export type QueryClass = (typeof CLASSES)[number];
 
@@ -25,7 +37,9 @@ interface Data {
 /** `perClass` queries in every class (the level graph: its five levels). */
 export function pickMix(db: DatabaseSync, seed: number, perClass: number): MixQuery[] {
   const app = (db.prepare("SELECT value FROM meta WHERE key = 'application'").get() as { value: string }).value;
-  const names = (db.prepare("SELECT name_lower FROM objects ORDER BY rank").all() as { name_lower: string }[]).map((r) => r.name_lower);
+  const names = (db.prepare("SELECT name_lower FROM objects ORDER BY rank").all() as { name_lower: string }[]).map(
+    (r) => r.name_lower,
+  );
   const data: Data = { db, random: new Random(seed), names, app: `/rest/applications/${encodeURIComponent(app)}` };
   const substrings = substringsByFrequency(data, perClass);
   return [
@@ -34,13 +48,32 @@ export function pickMix(db: DatabaseSync, seed: number, perClass: number): MixQu
     ...substrings.common.map((v) => find(data, "contains-common", { name: [v] })),
     ...multiFilters(data, substrings, perClass),
     ...times(perClass, () => find(data, "equals", { operator: ["equals"], name: [data.random.pick(names)] })),
-    ...times(perClass, () => find(data, "startswith", { operator: ["startswith"], name: [prefix(data.random.pick(names), data.random.int(2, 6))] })),
-    ...times(perClass, () => find(data, "endswith", { operator: ["endswith"], name: [suffix(data.random.pick(names), data.random.int(3, 7))] })),
+    ...times(perClass, () =>
+      find(data, "startswith", {
+        operator: ["startswith"],
+        name: [prefix(data.random.pick(names), data.random.int(2, 6))],
+      }),
+    ),
+    ...times(perClass, () =>
+      find(data, "endswith", {
+        operator: ["endswith"],
+        name: [suffix(data.random.pick(names), data.random.int(3, 7))],
+      }),
+    ),
     ...deepSkips(data, perClass),
-    ...times(perClass, () => ({ cls: "characteristics" as const, path: `${data.app}/objects/${idAt(data, data.random.int(0, names.length - 1))}` })),
+    ...times(perClass, () => ({
+      cls: "characteristics" as const,
+      path: `${data.app}/objects/${idAt(data, data.random.int(0, names.length - 1))}`,
+    })),
     ...times(perClass, () => calleesQuery(data)),
-    ...times(perClass, () => ({ cls: "points-hops-1" as const, path: `${data.app}/objects/${linkedId(data)}/start-end-points` })),
-    ...times(perClass, () => ({ cls: "points-hops-3" as const, path: `${data.app}/objects/${linkedId(data)}/start-end-points?hops=3` })),
+    ...times(perClass, () => ({
+      cls: "points-hops-1" as const,
+      path: `${data.app}/objects/${linkedId(data)}/start-end-points`,
+    })),
+    ...times(perClass, () => ({
+      cls: "points-hops-3" as const,
+      path: `${data.app}/objects/${linkedId(data)}/start-end-points?hops=3`,
+    })),
     ...[1, 2, 3, 4, 5].map((level) => ({ cls: "level-graph" as const, path: `${data.app}/levels/${level}/graph` })),
     ...times(perClass, (i) => levelNodesQuery(data, i)),
   ];
@@ -56,7 +89,8 @@ function find(data: Data, cls: QueryClass, filters: Record<string, string[]>, li
   query.set("limit", String(limit ?? r.pick([10, 20, 50, 100])));
   const s = skip ?? (r.next() < 0.3 ? r.int(1, 200) : 0);
   if (s > 0) query.set("skip", String(s));
-  for (const [key, values] of Object.entries(filters)) for (const v of values) query.append(key, key === "searchtype" || key === "operator" ? v : r.scrambleCase(v));
+  for (const [key, values] of Object.entries(filters))
+    for (const v of values) query.append(key, key === "searchtype" || key === "operator" ? v : r.scrambleCase(v));
   return { cls, path: `${data.app}/objects?${query}` };
 }
 
@@ -83,7 +117,8 @@ function substringsByFrequency(data: Data, perClass: number): { rare: string[]; 
   for (const name of sample) {
     const grams = new Set<string>();
     const chars = Array.from(name);
-    for (let len = 3; len <= 5; len++) for (let i = 0; i + len <= chars.length; i++) grams.add(chars.slice(i, i + len).join(""));
+    for (let len = 3; len <= 5; len++)
+      for (let i = 0; i + len <= chars.length; i++) grams.add(chars.slice(i, i + len).join(""));
     for (const g of grams) perSample.set(g, (perSample.get(g) ?? 0) + 1);
   }
   const estimate = (g: string) => ((perSample.get(g) ?? 0) * n) / sample.length;
@@ -105,18 +140,26 @@ function substringsByFrequency(data: Data, perClass: number): { rare: string[]; 
     return chars.slice(at, at + len).join("");
   }).filter((g) => g.length >= 3);
   const common = pickCounted(grams.filter((g) => estimate(g) >= n / 20).slice(0, perClass * 4), Math.ceil(n / 25), n);
-  const twoCharacters = sample.map((name) => prefix(name.slice(random.int(0, Math.max(0, name.length - 2))), 2)).find((g) => g.length === 2 && countContaining(names, g) >= n / 25);
+  const twoCharacters = sample
+    .map((name) => prefix(name.slice(random.int(0, Math.max(0, name.length - 2))), 2))
+    .find((g) => g.length === 2 && countContaining(names, g) >= n / 25);
   if (twoCharacters && common.length > 0) common[common.length - 1] = twoCharacters;
   return {
     rare: pickCounted(rareCandidates, 1, rareMax),
-    medium: pickCounted(grams.filter((g) => estimate(g) >= n / 4000 && estimate(g) <= n / 100).slice(0, perClass * 20), Math.ceil(n / 2000), Math.floor(n / 200)),
+    medium: pickCounted(
+      grams.filter((g) => estimate(g) >= n / 4000 && estimate(g) <= n / 100).slice(0, perClass * 20),
+      Math.ceil(n / 2000),
+      Math.floor(n / 200),
+    ),
     common,
   };
 }
 
 /** Type words (lower-cased) of the data, e.g. "method", "java", "table". */
 function typeWords(data: Data): string[] {
-  const types = (data.db.prepare("SELECT type_lower FROM types").all() as { type_lower: string }[]).map((t) => t.type_lower);
+  const types = (data.db.prepare("SELECT type_lower FROM types").all() as { type_lower: string }[]).map(
+    (t) => t.type_lower,
+  );
   return [...new Set(types.flatMap((t) => t.split(/\s+/)).filter((w) => w.length >= 3))].sort();
 }
 
@@ -132,14 +175,23 @@ function multiFilters(data: Data, substrings: { rare: string[]; medium: string[]
       case 0:
         return find(data, "multi-filter", { name: [r.pick(medium)], type: [r.pick(words)] });
       case 1:
-        return find(data, "multi-filter", { name: [r.pick(substrings.rare), r.pick(medium)], searchtype: ["internal"] });
+        return find(data, "multi-filter", {
+          name: [r.pick(substrings.rare), r.pick(medium)],
+          searchtype: ["internal"],
+        });
       case 2: {
-        const fullName = (data.db.prepare("SELECT full_name FROM objects WHERE rank = ?").get(rank) as { full_name: string }).full_name.toLowerCase();
+        const fullName = (
+          data.db.prepare("SELECT full_name FROM objects WHERE rank = ?").get(rank) as { full_name: string }
+        ).full_name.toLowerCase();
         const segment = r.pick(fullName.split(".").filter((s) => s.length >= 3)) ?? fullName;
         return find(data, "multi-filter", { name: [prefix(someName, 4)], fullname: [segment] });
       }
       default:
-        return find(data, "multi-filter", { operator: ["startswith"], name: [prefix(someName, 2)], type: [prefix(r.pick(words), 3)] });
+        return find(data, "multi-filter", {
+          operator: ["startswith"],
+          name: [prefix(someName, 2)],
+          type: [prefix(r.pick(words), 3)],
+        });
     }
   });
 }
@@ -148,7 +200,11 @@ function multiFilters(data: Data, substrings: { rare: string[]; medium: string[]
 function deepSkips(data: Data, perClass: number): MixQuery[] {
   const r = data.random;
   const n = data.names.length;
-  const types = data.db.prepare("SELECT t.type_lower AS type, count(*) AS n FROM objects o JOIN types t ON t.code = o.type_code GROUP BY t.code ORDER BY n DESC").all() as {
+  const types = data.db
+    .prepare(
+      "SELECT t.type_lower AS type, count(*) AS n FROM objects o JOIN types t ON t.code = o.type_code GROUP BY t.code ORDER BY n DESC",
+    )
+    .all() as {
     type: string;
     n: number;
   }[];
@@ -160,10 +216,22 @@ function deepSkips(data: Data, perClass: number): MixQuery[] {
       case 1: {
         // The type is matched by equals: the exact display type, whose count is the total.
         const type = r.pick(types.slice(0, 5));
-        return find(data, "deep-skip", { operator: ["equals"], type: [type.type] }, 50, Math.floor(type.n * (0.8 + 0.19 * r.next())));
+        return find(
+          data,
+          "deep-skip",
+          { operator: ["equals"], type: [type.type] },
+          50,
+          Math.floor(type.n * (0.8 + 0.19 * r.next())),
+        );
       }
       default:
-        return find(data, "deep-skip", { searchtype: ["internal"] }, 50, Math.floor(internal * (0.8 + 0.19 * r.next())));
+        return find(
+          data,
+          "deep-skip",
+          { searchtype: ["internal"] },
+          50,
+          Math.floor(internal * (0.8 + 0.19 * r.next())),
+        );
     }
   });
 }
@@ -208,12 +276,18 @@ function levelNodesQuery(data: Data, i: number): MixQuery {
   const base = `${data.app}/levels`;
   if (i % 2 === 0) {
     const level = r.int(2, 4);
-    const node = r.pick(data.db.prepare("SELECT name_lower FROM level_nodes WHERE level = ?").all(level) as { name_lower: string }[]).name_lower;
+    const node = r.pick(
+      data.db.prepare("SELECT name_lower FROM level_nodes WHERE level = ?").all(level) as { name_lower: string }[],
+    ).name_lower;
     const len = Math.min(node.length, r.int(2, 5));
     const at = r.int(0, node.length - len);
-    return { cls: "level-nodes", path: `${base}/${level}/nodes?${new URLSearchParams({ name: r.scrambleCase(node.slice(at, at + len)), select: "children" })}` };
+    return {
+      cls: "level-nodes",
+      path: `${base}/${level}/nodes?${new URLSearchParams({ name: r.scrambleCase(node.slice(at, at + len)), select: "children" })}`,
+    };
   }
   const level = r.int(2, 5);
-  const count = (data.db.prepare("SELECT count(*) AS n FROM level_nodes WHERE level = ?").get(level) as { n: number }).n;
+  const count = (data.db.prepare("SELECT count(*) AS n FROM level_nodes WHERE level = ?").get(level) as { n: number })
+    .n;
   return { cls: "level-nodes", path: `${base}/${level}/nodes?_id=${r.int(0, count - 1)}&select=children` };
 }

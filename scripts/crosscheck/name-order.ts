@@ -11,7 +11,10 @@ export function byNumericId(a: string, b: string): number {
 }
 
 /** Objects: lower-cased name, then name, then numeric id. */
-export function compareObjectsByName(a: { lower: string; name: string; id: string }, b: { lower: string; name: string; id: string }): number {
+export function compareObjectsByName(
+  a: { lower: string; name: string; id: string },
+  b: { lower: string; name: string; id: string },
+): number {
   return byCodeUnits(a.lower, b.lower) || byCodeUnits(a.name, b.name) || byNumericId(a.id, b.id);
 }
 
@@ -25,7 +28,12 @@ export function compareNodesByName(
   a: { lower: string; name: string; fullName: string; key: string },
   b: { lower: string; name: string; fullName: string; key: string },
 ): number {
-  return byCodeUnits(a.lower, b.lower) || byCodeUnits(a.name, b.name) || byCodeUnits(a.fullName, b.fullName) || byCodeUnits(a.key, b.key);
+  return (
+    byCodeUnits(a.lower, b.lower) ||
+    byCodeUnits(a.name, b.name) ||
+    byCodeUnits(a.fullName, b.fullName) ||
+    byCodeUnits(a.key, b.key)
+  );
 }
 
 /** The string's code points in reverse order: `s` ends with `p` exactly when reversed(s) starts with reversed(p). */

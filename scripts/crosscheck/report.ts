@@ -22,7 +22,11 @@ export function figures(samples: ClassSamples[]): ClassFigures[] {
   return samples.map((s) => {
     const ours = { p50: percentile(s.ours, 50), p99: percentile(s.ours, 99) };
     const sqlite = { p50: percentile(s.sqlite, 50), p99: percentile(s.sqlite, 99) };
-    const queries = [...s.byQuery].map(([path, q]) => ({ path, ours: percentile(q.ours, 50), sqlite: percentile(q.sqlite, 50) }));
+    const queries = [...s.byQuery].map(([path, q]) => ({
+      path,
+      ours: percentile(q.ours, 50),
+      sqlite: percentile(q.sqlite, 50),
+    }));
     return { cls: s.cls, samples: s.ours.length, ours, sqlite, ratio: sqlite.p50 / ours.p50, queries };
   });
 }
@@ -41,6 +45,9 @@ export function table(title: string, rows: ClassFigures[]): string {
   return [
     `| ${title} | n | ours p50 | ours p99 | SQLite p50 | SQLite p99 | SQLite/ours |`,
     "|---|--:|--:|--:|--:|--:|--:|",
-    ...rows.map((r) => `| ${r.cls} | ${r.samples} | ${ms(r.ours.p50)} | ${ms(r.ours.p99)} | ${ms(r.sqlite.p50)} | ${ms(r.sqlite.p99)} | ${ratioText(r.ratio)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.cls} | ${r.samples} | ${ms(r.ours.p50)} | ${ms(r.ours.p99)} | ${ms(r.sqlite.p50)} | ${ms(r.sqlite.p99)} | ${ratioText(r.ratio)} |`,
+    ),
   ].join("\n");
 }

@@ -15,8 +15,10 @@ export class BadRequest extends Error {
 /** Throws unless every parameter name is in `known` and none but `repeatable` ones is repeated. */
 export function checkNames(query: URLSearchParams, known: readonly string[], repeatable: readonly string[]): void {
   for (const key of new Set(query.keys())) {
-    if (!known.includes(key)) throw new BadRequest("unknown_parameter", `${key} is not a parameter of this route (known: ${known.join(", ")})`);
-    if (!repeatable.includes(key) && query.getAll(key).length > 1) throw new BadRequest("invalid_parameter", `${key} may be given once`);
+    if (!known.includes(key))
+      throw new BadRequest("unknown_parameter", `${key} is not a parameter of this route (known: ${known.join(", ")})`);
+    if (!repeatable.includes(key) && query.getAll(key).length > 1)
+      throw new BadRequest("invalid_parameter", `${key} may be given once`);
   }
 }
 
@@ -27,7 +29,11 @@ export function integer(query: URLSearchParams, key: string, min: number, max: n
     return fallback;
   }
   const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= min && n <= max)) throw new BadRequest("invalid_parameter", `${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  if (!(n >= min && n <= max))
+    throw new BadRequest(
+      "invalid_parameter",
+      `${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+    );
   return n;
 }
 
@@ -35,12 +41,20 @@ export function oneOf<T extends string>(query: URLSearchParams, key: string, all
   const raw = query.get(key);
   if (raw === null) return fallback;
   const value = raw.toLowerCase() as T;
-  if (!allowed.includes(value)) throw new BadRequest("invalid_parameter", `${key} must be one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}`);
+  if (!allowed.includes(value))
+    throw new BadRequest(
+      "invalid_parameter",
+      `${key} must be one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}`,
+    );
   return value;
 }
 
 export function findRequest(query: URLSearchParams): FindRequest {
-  checkNames(query, ["limit", "skip", "name", "fullname", "type", "filepath", "mangling", "operator", "searchtype"], ["name", "fullname", "type", "mangling"]);
+  checkNames(
+    query,
+    ["limit", "skip", "name", "fullname", "type", "filepath", "mangling", "operator", "searchtype"],
+    ["name", "fullname", "type", "mangling"],
+  );
   const lower = (key: string) => query.getAll(key).map((v) => v.toLowerCase());
   return {
     limit: integer(query, "limit", 0, 10_000),

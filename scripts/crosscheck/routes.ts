@@ -15,8 +15,10 @@ export type Route =
 export function parseRoute(url: URL, application: string): Route {
   if (url.pathname === "/rest/ready") return { kind: "ready" };
   const segments = url.pathname.split("/").slice(1).map(decodeURIComponent);
-  if (segments[0] !== "rest" || segments[1] !== "applications" || segments.length < 4) throw new BadRequest("route_not_found", `no route ${url.pathname}`, 404);
-  if (segments[2] !== application) throw new BadRequest("application_not_found", `no application ${JSON.stringify(segments[2])}`, 404);
+  if (segments[0] !== "rest" || segments[1] !== "applications" || segments.length < 4)
+    throw new BadRequest("route_not_found", `no route ${url.pathname}`, 404);
+  if (segments[2] !== application)
+    throw new BadRequest("application_not_found", `no application ${JSON.stringify(segments[2])}`, 404);
   const q = url.searchParams;
   const [, , , resource, key, sub] = segments;
   if (resource === "objects" && key === undefined) return { kind: "find", request: findRequest(q) };
@@ -28,8 +30,17 @@ export function parseRoute(url: URL, application: string): Route {
     if (sub === "callees") {
       checkNames(q, ["select", "includeEscalated"], ["select"]);
       const select = q.getAll("select").map((s) => s.toLowerCase());
-      if (select.some((s) => s !== "parent")) throw new BadRequest("invalid_parameter", "select must be parent here (source locations are not part of the cross-check)");
-      return { kind: "callees", id: key, includeEscalated: oneOf(q, "includeEscalated", ["true", "false"] as const, "false") === "true", withParent: select.includes("parent") };
+      if (select.some((s) => s !== "parent"))
+        throw new BadRequest(
+          "invalid_parameter",
+          "select must be parent here (source locations are not part of the cross-check)",
+        );
+      return {
+        kind: "callees",
+        id: key,
+        includeEscalated: oneOf(q, "includeEscalated", ["true", "false"] as const, "false") === "true",
+        withParent: select.includes("parent"),
+      };
     }
     if (sub === "start-end-points") {
       checkNames(q, ["hops"], []);
@@ -44,9 +55,15 @@ export function parseRoute(url: URL, application: string): Route {
     }
     if (sub === "nodes" && level >= 2) {
       checkNames(q, ["name", "_id", "select"], []);
-      if (q.get("select")?.toLowerCase() !== "children") throw new BadRequest("missing_parameter", "select=children is required");
+      if (q.get("select")?.toLowerCase() !== "children")
+        throw new BadRequest("missing_parameter", "select=children is required");
       if (!q.has("name") && !q.has("_id")) throw new BadRequest("missing_parameter", "give name or _id");
-      return { kind: "level-nodes", level, name: q.get("name")?.toLowerCase(), id: q.has("_id") ? integer(q, "_id", 0, Number.MAX_SAFE_INTEGER) : undefined };
+      return {
+        kind: "level-nodes",
+        level,
+        name: q.get("name")?.toLowerCase(),
+        id: q.has("_id") ? integer(q, "_id", 0, Number.MAX_SAFE_INTEGER) : undefined,
+      };
     }
   }
   throw new BadRequest("route_not_found", `no route ${url.pathname}`, 404);

@@ -23,7 +23,9 @@ export async function freePort(): Promise<number> {
 /** Spawns `node args… --port <free port>` and waits (up to `timeoutMs`) for GET /rest/ready. */
 export async function startServer(name: string, args: string[], timeoutMs = 600_000): Promise<RunningServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...args, "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...args, "--port", String(port)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
@@ -31,7 +33,8 @@ export async function startServer(name: string, args: string[], timeoutMs = 600_
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
       const res = await fetch(`${base}/rest/ready`);
       if (res.ok) break;

@@ -29,13 +29,17 @@ export function openReadOnly(path: string): ServingDatabase {
     if (!prepared) statements.set(sql, (prepared = db.prepare(sql)));
     return prepared;
   };
-  const meta = new Map((statement("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+  const meta = new Map(
+    (statement("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]),
+  );
   return {
     db,
     statement,
     application: meta.get("application")!,
     objectCount: Number(meta.get("objectCount")),
     types: statement("SELECT code, type_lower AS lower FROM types").all() as { code: number; lower: string }[],
-    externalCounts: [0, 1].map((e) => (statement("SELECT count(*) AS n FROM objects WHERE external = ?").get(e) as { n: number }).n) as [number, number],
+    externalCounts: [0, 1].map(
+      (e) => (statement("SELECT count(*) AS n FROM objects WHERE external = ?").get(e) as { n: number }).n,
+    ) as [number, number],
   };
 }

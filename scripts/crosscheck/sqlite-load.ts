@@ -43,7 +43,9 @@ export async function buildDatabase(ndjsonPath: string, database: string, log: (
   await rm(temporary, { force: true });
   const db = new DatabaseSync(temporary);
   try {
-    db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;");
+    db.exec(
+      "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;",
+    );
     db.exec(TABLES);
     const { header, objects, taxonomy } = await readObjects(ndjsonPath);
     log(`read ${objects.length} objects and ${taxonomy.length} taxonomy nodes`);
@@ -53,7 +55,11 @@ export async function buildDatabase(ndjsonPath: string, database: string, log: (
     order.forEach((slot, rank) => rankOfId.set(objects[slot].id, rank));
     const level5OfRank = new Uint32Array(objects.length);
     db.exec("BEGIN");
-    insertMeta(db, { application: String(header.application), analyzedAt: String(header.analyzedAt), objectCount: String(objects.length) });
+    insertMeta(db, {
+      application: String(header.application),
+      analyzedAt: String(header.analyzedAt),
+      objectCount: String(objects.length),
+    });
     insertObjects(db, objects, order, rankOfId, levels[4], level5OfRank);
     insertLevels(db, levels, level5OfRank);
     db.exec("COMMIT");
@@ -74,7 +80,9 @@ export async function buildDatabase(ndjsonPath: string, database: string, log: (
   await rename(temporary, database);
 }
 
-async function readObjects(path: string): Promise<{ header: Record<string, unknown>; objects: ObjectRecord[]; taxonomy: NodeRecord[] }> {
+async function readObjects(
+  path: string,
+): Promise<{ header: Record<string, unknown>; objects: ObjectRecord[]; taxonomy: NodeRecord[] }> {
   let header: Record<string, unknown> | undefined;
   const objects: ObjectRecord[] = [];
   const taxonomy: NodeRecord[] = [];
@@ -86,8 +94,10 @@ async function readObjects(path: string): Promise<{ header: Record<string, unkno
     if (record.kind === "object") objects.push(record as unknown as ObjectRecord);
     else if (record.kind === "taxonomy") taxonomy.push(record as unknown as NodeRecord);
   }
-  if (header?.format !== "appstruct.analysis/1") throw new Error(`${path} does not start with an appstruct.analysis/1 header`);
-  if (taxonomy.length === 0) throw new Error(`${path} has no taxonomy: the cross-check does not derive the default one`);
+  if (header?.format !== "appstruct.analysis/1")
+    throw new Error(`${path} does not start with an appstruct.analysis/1 header`);
+  if (taxonomy.length === 0)
+    throw new Error(`${path} has no taxonomy: the cross-check does not derive the default one`);
   return { header, objects, taxonomy };
 }
 
@@ -113,11 +123,22 @@ function taxonomyLevels(taxonomy: NodeRecord[]): Level[] {
   for (let level = 1; level <= 5; level++) {
     const sorted = taxonomy
       .filter((n) => n.level === level)
-      .map((n) => ({ key: n.key, lower: n.name.toLowerCase(), name: n.name, fullName: fullNameOf(n), parentKey: n.parent }))
+      .map((n) => ({
+        key: n.key,
+        lower: n.name.toLowerCase(),
+        name: n.name,
+        fullName: fullNameOf(n),
+        parentKey: n.parent,
+      }))
       .sort(compareNodesByName);
     const above = levels[level - 2];
     levels.push({
-      nodes: sorted.map((n) => ({ key: n.key, name: n.name, fullName: n.fullName, parent: n.parentKey === null ? null : above.indexOfKey.get(n.parentKey)! })),
+      nodes: sorted.map((n) => ({
+        key: n.key,
+        name: n.name,
+        fullName: n.fullName,
+        parent: n.parentKey === null ? null : above.indexOfKey.get(n.parentKey)!,
+      })),
       indexOfKey: new Map(sorted.map((n, i) => [n.key, i])),
     });
   }
@@ -129,7 +150,14 @@ function insertMeta(db: DatabaseSync, entries: Record<string, string>): void {
   for (const [key, value] of Object.entries(entries)) insert.run(key, value);
 }
 
-function insertObjects(db: DatabaseSync, objects: ObjectRecord[], order: Uint32Array, rankOfId: Map<string, number>, level5: Level, level5OfRank: Uint32Array): void {
+function insertObjects(
+  db: DatabaseSync,
+  objects: ObjectRecord[],
+  order: Uint32Array,
+  rankOfId: Map<string, number>,
+  level5: Level,
+  level5OfRank: Uint32Array,
+): void {
   const typeCodes = new Map<string, number>();
   const insertType = db.prepare("INSERT INTO types (code, type, type_lower) VALUES (?, ?, ?)");
   const insert = db.prepare(
@@ -145,15 +173,32 @@ function insertObjects(db: DatabaseSync, objects: ObjectRecord[], order: Uint32A
     }
     const lower = o.name.toLowerCase();
     const l5 = o.level5 === undefined ? undefined : level5.indexOfKey.get(o.level5);
-    if (l5 === undefined) throw new Error(`object ${o.id} has no known level-5 node (level5 ${JSON.stringify(o.level5)})`);
+    if (l5 === undefined)
+      throw new Error(`object ${o.id} has no known level-5 node (level5 ${JSON.stringify(o.level5)})`);
     level5OfRank[rank] = l5;
     // One analysis, no previous one: every object is Added unless the analysis says otherwise (semantics.md §3).
     const status = o.status !== undefined ? o.status : "Added";
     const parent = o.parent === undefined || o.parent === null ? null : rankOfId.get(o.parent)!;
     insert.run(
-      rank, o.id, o.name, lower, reversed(lower), o.fullName, o.type, code, o.typeId, o.filePath ?? null, o.mangling ?? "", o.external ? 1 : 0,
-      o.annotations === undefined || o.annotations === null ? null : JSON.stringify(o.annotations), JSON.stringify(o.tags ?? []),
-      o.language ?? null, parent, o.role ?? null, status, l5,
+      rank,
+      o.id,
+      o.name,
+      lower,
+      reversed(lower),
+      o.fullName,
+      o.type,
+      code,
+      o.typeId,
+      o.filePath ?? null,
+      o.mangling ?? "",
+      o.external ? 1 : 0,
+      o.annotations === undefined || o.annotations === null ? null : JSON.stringify(o.annotations),
+      JSON.stringify(o.tags ?? []),
+      o.language ?? null,
+      parent,
+      o.role ?? null,
+      status,
+      l5,
     );
   });
 }
@@ -162,8 +207,14 @@ function insertLevels(db: DatabaseSync, levels: Level[], level5OfRank: Uint32Arr
   const counts = levels.map((l) => new Float64Array(l.nodes.length));
   for (const l5 of level5OfRank) counts[4][l5]++;
   for (let l = 4; l > 0; l--) levels[l].nodes.forEach((n, i) => (counts[l - 1][n.parent!] += counts[l][i]));
-  const insert = db.prepare("INSERT INTO level_nodes (level, idx, name, name_lower, full_name, parent, nb_objects) VALUES (?, ?, ?, ?, ?, ?, ?)");
-  levels.forEach((level, l) => level.nodes.forEach((n, i) => insert.run(l + 1, i, n.name, n.name.toLowerCase(), n.fullName, n.parent, counts[l][i])));
+  const insert = db.prepare(
+    "INSERT INTO level_nodes (level, idx, name, name_lower, full_name, parent, nb_objects) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  levels.forEach((level, l) =>
+    level.nodes.forEach((n, i) =>
+      insert.run(l + 1, i, n.name, n.name.toLowerCase(), n.fullName, n.parent, counts[l][i]),
+    ),
+  );
 }
 
 /** Links as parallel columns of ranks (types as codes into `typeNames`). */
@@ -178,13 +229,21 @@ interface LinkColumns {
 
 async function readLinks(path: string, rankOfId: Map<string, number>): Promise<LinkColumns> {
   let capacity = 1 << 16;
-  const links: LinkColumns = { count: 0, caller: new Uint32Array(capacity), callee: new Uint32Array(capacity), type: new Uint16Array(capacity), escalated: new Uint8Array(capacity), typeNames: [] };
+  const links: LinkColumns = {
+    count: 0,
+    caller: new Uint32Array(capacity),
+    callee: new Uint32Array(capacity),
+    type: new Uint16Array(capacity),
+    escalated: new Uint8Array(capacity),
+    typeNames: [],
+  };
   const typeCodes = new Map<string, number>();
   for await (const record of readNdjson(path)) {
     if (record.kind !== "link") continue;
     const from = rankOfId.get(record.from as string);
     const to = rankOfId.get(record.to as string);
-    if (from === undefined || to === undefined) throw new Error(`link ${JSON.stringify(record)} names an object that does not exist`);
+    if (from === undefined || to === undefined)
+      throw new Error(`link ${JSON.stringify(record)} names an object that does not exist`);
     if (links.count === capacity) {
       capacity *= 2;
       links.caller = grow(links.caller, new Uint32Array(capacity));
@@ -226,11 +285,20 @@ function insertLinks(db: DatabaseSync, links: LinkColumns, objectCount: number):
   let inserted = 0;
   for (let c = 0; c + 1 < starts.length; c++) {
     const row = Array.from(order.subarray(starts[c], starts[c + 1])).sort(
-      (a, b) => callee[a] - callee[b] || (typeNames[type[a]] < typeNames[type[b]] ? -1 : typeNames[type[a]] > typeNames[type[b]] ? 1 : 0) || escalated[a] - escalated[b],
+      (a, b) =>
+        callee[a] - callee[b] ||
+        (typeNames[type[a]] < typeNames[type[b]] ? -1 : typeNames[type[a]] > typeNames[type[b]] ? 1 : 0) ||
+        escalated[a] - escalated[b],
     );
     let previous = -1;
     for (const k of row) {
-      if (previous >= 0 && callee[k] === callee[previous] && type[k] === type[previous] && escalated[k] === escalated[previous]) continue;
+      if (
+        previous >= 0 &&
+        callee[k] === callee[previous] &&
+        type[k] === type[previous] &&
+        escalated[k] === escalated[previous]
+      )
+        continue;
       insert.run(c, callee[k], typeNames[type[k]], escalated[k]);
       inserted++;
       previous = k;
@@ -266,7 +334,13 @@ function insertLevelGraphs(db: DatabaseSync, links: LinkColumns, levels: Level[]
     const origin = (pair: number) => Math.floor(pair / size);
     const target = (pair: number) => pair % size;
     [...pairs]
-      .sort((x, y) => group[origin(x)] - group[origin(y)] || group[target(x)] - group[target(y)] || origin(x) - origin(y) || target(x) - target(y))
+      .sort(
+        (x, y) =>
+          group[origin(x)] - group[origin(y)] ||
+          group[target(x)] - group[target(y)] ||
+          origin(x) - origin(y) ||
+          target(x) - target(y),
+      )
       .forEach((pair, ord) => insert.run(l + 1, ord, origin(pair), target(pair)));
   });
 }

@@ -15,9 +15,16 @@ export function characteristics(sql: ServingDatabase, rank: number) {
     )
     .get(rank) as Record<string, string | number | null>;
   return {
-    id: r.id, name: r.name, fullName: r.full_name, mangling: r.mangling, type: r.type, typeId: r.type_id,
+    id: r.id,
+    name: r.name,
+    fullName: r.full_name,
+    mangling: r.mangling,
+    type: r.type,
+    typeId: r.type_id,
     annotations: r.annotations === null ? null : (JSON.parse(r.annotations as string) as string[]),
-    status: { id: r.status }, external: r.external === 1, programmingLanguage: { name: r.language },
+    status: { id: r.status },
+    external: r.external === 1,
+    programmingLanguage: { name: r.language },
     parent: r.p_id === null ? null : { id: r.p_id, name: r.p_name, type: r.p_type, typeId: r.p_type_id },
   };
 }
@@ -40,7 +47,11 @@ export function callees(sql: ServingDatabase, rank: number, includeEscalated: bo
     )
     .all(rank, includeEscalated ? 1 : 0) as Record<string, string | null>[];
   return rows.map((r) => ({
-    id: r.id, name: r.name, type: r.type, typeId: r.type_id, linkType: r.link_type,
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    typeId: r.type_id,
+    linkType: r.link_type,
     ...(withParent ? { parent: r.p_type === null ? null : { type: r.p_type, typeId: r.p_type_id } } : {}),
   }));
 }
@@ -51,8 +62,18 @@ export function callees(sql: ServingDatabase, rank: number, includeEscalated: bo
  * hop over the frontier, each way.
  */
 export function startEndPoints(sql: ServingDatabase, rank: number, hops: number) {
-  const backwards = reach(sql, "SELECT DISTINCT caller AS r FROM links WHERE callee IN (SELECT value FROM json_each(?))", rank, hops);
-  const forwards = reach(sql, "SELECT DISTINCT callee AS r FROM links WHERE caller IN (SELECT value FROM json_each(?))", rank, hops);
+  const backwards = reach(
+    sql,
+    "SELECT DISTINCT caller AS r FROM links WHERE callee IN (SELECT value FROM json_each(?))",
+    rank,
+    hops,
+  );
+  const forwards = reach(
+    sql,
+    "SELECT DISTINCT callee AS r FROM links WHERE caller IN (SELECT value FROM json_each(?))",
+    rank,
+    hops,
+  );
   return { startPoints: pointsWithRole(sql, backwards, "start"), endPoints: pointsWithRole(sql, forwards, "end") };
 }
 
@@ -74,8 +95,9 @@ function reach(sql: ServingDatabase, step: string, from: number, hops: number): 
 
 function pointsWithRole(sql: ServingDatabase, ranks: number[], role: "start" | "end") {
   const rows = sql
-    .statement("SELECT o.id, o.name, o.full_name, o.type FROM json_each(?) j JOIN objects o ON o.rank = j.value WHERE o.role = ? ORDER BY o.rank")
+    .statement(
+      "SELECT o.id, o.name, o.full_name, o.type FROM json_each(?) j JOIN objects o ON o.rank = j.value WHERE o.role = ? ORDER BY o.rank",
+    )
     .all(JSON.stringify(ranks), role) as Record<string, string>[];
   return rows.map((r) => ({ id: r.id, name: r.name, fullName: r.full_name, type: r.type }));
 }
-

@@ -18,7 +18,8 @@ export function answer(sql: ServingDatabase, url: URL): unknown {
   if (route.kind === "level-graph") return levelGraph(sql, route.level);
   if (route.kind === "level-nodes") return levelNodes(sql, route.level, route.name, route.id);
   const rank = rankOf(sql, route.id);
-  if (rank === undefined) throw new BadRequest("object_not_found", `no object with id ${JSON.stringify(route.id)}`, 404);
+  if (rank === undefined)
+    throw new BadRequest("object_not_found", `no object with id ${JSON.stringify(route.id)}`, 404);
   if (route.kind === "characteristics") return characteristics(sql, rank);
   if (route.kind === "callees") return callees(sql, rank, route.includeEscalated, route.withParent);
   return startEndPoints(sql, rank, route.hops);
@@ -39,12 +40,22 @@ function handle(sql: ServingDatabase, request: IncomingMessage, response: Server
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { db: { type: "string" }, port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" } } });
+  const { values } = parseArgs({
+    options: {
+      db: { type: "string" },
+      port: { type: "string", default: "0" },
+      host: { type: "string", default: "127.0.0.1" },
+    },
+  });
   if (!values.db) throw new Error("--db <file.sqlite> is required");
   const sql = openReadOnly(values.db);
-  const server = createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (request, response) => handle(sql, request, response));
+  const server = createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (request, response) =>
+    handle(sql, request, response),
+  );
   server.listen(Number(values.port), values.host, () => {
     const address = server.address();
-    console.log(`sqlite cross-check server on http://${values.host}:${typeof address === "object" && address ? address.port : values.port}`);
+    console.log(
+      `sqlite cross-check server on http://${values.host}:${typeof address === "object" && address ? address.port : values.port}`,
+    );
   });
 }

@@ -22,7 +22,13 @@ export interface ClassSamples {
   byQuery: Map<string, { ours: number[]; sqlite: number[] }>;
 }
 
-export async function timeInterleaved(mix: MixQuery[], ours: TimedSide, sqlite: TimedSide, options: TimingOptions, log: (line: string) => void): Promise<ClassSamples[]> {
+export async function timeInterleaved(
+  mix: MixQuery[],
+  ours: TimedSide,
+  sqlite: TimedSide,
+  options: TimingOptions,
+  log: (line: string) => void,
+): Promise<ClassSamples[]> {
   const random = new Random(options.seed);
   const results: ClassSamples[] = [];
   let oursFirst = true;
@@ -35,7 +41,12 @@ export async function timeInterleaved(mix: MixQuery[], ours: TimedSide, sqlite: 
         await sqlite(q);
       }
     }
-    const samples: ClassSamples = { cls, ours: [], sqlite: [], byQuery: new Map(queries.map((q) => [q.path, { ours: [], sqlite: [] }])) };
+    const samples: ClassSamples = {
+      cls,
+      ours: [],
+      sqlite: [],
+      byQuery: new Map(queries.map((q) => [q.path, { ours: [], sqlite: [] }])),
+    };
     outer: for (let round = 0; round < options.rounds; round++) {
       for (const q of random.shuffle([...queries])) {
         let a: number;

@@ -2,7 +2,7 @@
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type CalleeLinks, LINK_DIRECT, LINK_ESCALATED } from "./model.ts";
-import { StringList, encodeStringList } from "./string-list.ts";
+import { encodeStringList, StringList } from "./string-list.ts";
 
 /** Six blocks: link types (StringList, sorted); u32 offsets by caller rank; u32 target rank; u32 link type; u8 flags. */
 export function encodeCallees(links: CalleeLinks): Block[] {
@@ -28,7 +28,8 @@ export class CalleeIndex implements CalleeLinks {
     check(this.types.length === n && this.flags.length === n, "callee columns differ in length");
     checkBelow(this.targets, rows, "callee targets");
     checkBelow(this.types, this.linkTypes.length, "callee link types");
-    for (let i = 0; i < n; i++) check(this.flags[i] !== 0 && this.flags[i] <= (LINK_DIRECT | LINK_ESCALATED), `callee flags invalid at ${i}`);
+    for (let i = 0; i < n; i++)
+      check(this.flags[i] !== 0 && this.flags[i] <= (LINK_DIRECT | LINK_ESCALATED), `callee flags invalid at ${i}`);
   }
 
   get byteSize(): number {
@@ -72,7 +73,11 @@ export class CallerIndex {
 }
 
 /** Calls `visit(from, to)` once per distinct (caller, callee) pair, callers in ascending rank. */
-export function forEachDistinctTarget(links: CalleeLinks, rows: number, visit: (from: number, to: number) => void): void {
+export function forEachDistinctTarget(
+  links: CalleeLinks,
+  rows: number,
+  visit: (from: number, to: number) => void,
+): void {
   for (let from = 0; from < rows; from++) {
     let previous = -1;
     for (let i = links.offsets[from]; i < links.offsets[from + 1]; i++) {

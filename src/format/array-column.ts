@@ -1,7 +1,7 @@
 // @module ArrayColumn: a nullable list of strings per object (annotations, tags), codes into a sorted dictionary.
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { StringList, encodeStringList } from "./string-list.ts";
+import { encodeStringList, StringList } from "./string-list.ts";
 
 /** Five blocks: dictionary (StringList), u32 row offsets (rows + 1), u32 item codes, u8 present (0 = null row). */
 export function encodeArrayColumn(rows: readonly (readonly string[] | null)[]): Block[] {

@@ -44,7 +44,10 @@ export class Blocks {
     check(bytes.byteOffset % ALIGN === 0, `section ${section} is not 8-byte aligned in memory`);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.count = this.view.getUint32(0, true);
-    check(8 + this.count * 8 <= bytes.byteLength, `section ${section} declares ${this.count} blocks, more than it holds`);
+    check(
+      8 + this.count * 8 <= bytes.byteLength,
+      `section ${section} declares ${this.count} blocks, more than it holds`,
+    );
     if (expectedCount !== undefined)
       check(this.count === expectedCount, `section ${section} has ${this.count} blocks, expected ${expectedCount}`);
   }

@@ -63,7 +63,10 @@ export class ContainerWriter {
 
   /** Writes header and table of contents; returns the file length. */
   finish(): number {
-    check(this.entries.length === this.sectionCount, `${this.entries.length} sections written, ${this.sectionCount} reserved`);
+    check(
+      this.entries.length === this.sectionCount,
+      `${this.entries.length} sections written, ${this.sectionCount} reserved`,
+    );
     const tocLength = this.sectionCount * TOC_ENTRY_SIZE;
     const head = new Uint8Array(HEADER_SIZE + tocLength);
     const view = new DataView(head.buffer);
@@ -120,7 +123,10 @@ export interface ContainerHeader {
 
 /** Reads and checks the fixed header: magic first, then version, then the header checksum. */
 export function decodeHeader(bytes: Uint8Array): ContainerHeader {
-  check(bytes.length >= HEADER_SIZE, `file is ${bytes.length} bytes, too short for a snapshot header (${HEADER_SIZE} bytes)`);
+  check(
+    bytes.length >= HEADER_SIZE,
+    `file is ${bytes.length} bytes, too short for a snapshot header (${HEADER_SIZE} bytes)`,
+  );
   let magic = "";
   for (let k = 0; k < 8; k++) magic += String.fromCharCode(bytes[k]);
   check(magic === MAGIC, "not an appstruct snapshot (bad magic)");
@@ -139,7 +145,10 @@ export function decodeHeader(bytes: Uint8Array): ContainerHeader {
     tocCrc: view.getUint32(28, true),
     fileLength: Number(view.getBigUint64(32, true)),
   };
-  check(header.tocLength === view.getUint32(12, true) * TOC_ENTRY_SIZE, "table of contents length does not match its entry count");
+  check(
+    header.tocLength === view.getUint32(12, true) * TOC_ENTRY_SIZE,
+    "table of contents length does not match its entry count",
+  );
   check(header.tocOffset + header.tocLength <= header.fileLength, "table of contents runs past the end of the file");
   return header;
 }
@@ -170,6 +179,9 @@ export function decodeToc(header: ContainerHeader, toc: Uint8Array): Map<string,
 
 /** Checks a section body against its table-of-contents checksum before anything decodes it. */
 export function verifySection(entry: TocEntry, body: Uint8Array): void {
-  check(body.length === entry.length, `section ${entry.tag} is ${body.length} bytes, expected ${entry.length} (truncated file?)`);
+  check(
+    body.length === entry.length,
+    `section ${entry.tag} is ${body.length} bytes, expected ${entry.length} (truncated file?)`,
+  );
   check(crc32(body) === entry.crc, `section ${entry.tag} checksum mismatch`);
 }

@@ -5,7 +5,21 @@ import type { Snapshot } from "./snapshot.ts";
 export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
   const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
   const [core, name, full, mang, type, tyid, lang, fpth, anno, tags, psti, stat, cale, taxo, sloc] = await Promise.all([
-    s("OBJC"), s("NAME"), s("FULL"), s("MANG"), s("TYPE"), s("TYID"), s("LANG"), s("FPTH"), s("ANNO"), s("TAGS"), s("PSTI"), s("STAT"), s("CALE"), s("TAXO"), s("SLOC"),
+    s("OBJC"),
+    s("NAME"),
+    s("FULL"),
+    s("MANG"),
+    s("TYPE"),
+    s("TYID"),
+    s("LANG"),
+    s("FPTH"),
+    s("ANNO"),
+    s("TAGS"),
+    s("PSTI"),
+    s("STAT"),
+    s("CALE"),
+    s("TAXO"),
+    s("SLOC"),
   ]);
   const objects: ObjectRecord[] = [];
   for (let r = 0; r < core.count; r++)
@@ -35,6 +49,12 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     objects,
     levels: [1, 2, 3, 4, 5].map((l) => taxo.nodes(l)),
     files: sloc.files(),
-    callees: { offsets: cale.offsets, targets: cale.targets, types: cale.types, flags: cale.flags, linkTypes: cale.linkTypes },
+    callees: {
+      offsets: cale.offsets,
+      targets: cale.targets,
+      types: cale.types,
+      flags: cale.flags,
+      linkTypes: cale.linkTypes,
+    },
   };
 }

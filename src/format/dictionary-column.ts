@@ -2,7 +2,7 @@
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { NONE } from "./model.ts";
-import { StringList, encodeStringList } from "./string-list.ts";
+import { encodeStringList, StringList } from "./string-list.ts";
 
 /** Three blocks: the dictionary (StringList, sorted by code units — the default sort's order) and one u32 code per row (NONE for null). */
 export function encodeDictionaryColumn(values: readonly (string | null)[]): Block[] {

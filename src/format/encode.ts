@@ -2,7 +2,7 @@
 import { type ByteSink, ContainerWriter, MemorySink, SECTION_REQUIRED } from "./container.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
-import { META_TAG, SECTIONS, type SectionTag, encodeSection, isOptionalSection } from "./sections.ts";
+import { encodeSection, isOptionalSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
 
 /** Writes every section of `model` to `sink`, one at a time; returns the file length. */
 export function writeSnapshot(model: SnapshotModel, sink: ByteSink, onSection?: (tag: string) => void): number {

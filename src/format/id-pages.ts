@@ -44,7 +44,12 @@ export function parseObjectId(id: string): bigint | null {
 }
 
 /** Binary search of `wanted` among `count` ids in ascending order (the i-th is idAt(i), of rank rankAt(i)): its rank, or -1. */
-export function rankOfAscendingId(count: number, idAt: (i: number) => bigint, rankAt: (i: number) => number, wanted: bigint): number {
+export function rankOfAscendingId(
+  count: number,
+  idAt: (i: number) => bigint,
+  rankAt: (i: number) => number,
+  wanted: bigint,
+): number {
   let lo = 0;
   let hi = count - 1;
   while (lo <= hi) {
@@ -66,10 +71,16 @@ export class IdDirectory extends PageDirectory {
     this.firstIds = blocks.u64(0);
     this.rows = rows;
     const pages = this.firstIds.length;
-    check(this.crcs.length === pages && pages === Math.ceil(rows / IDS_PER_PAGE), `id directory: ${pages} first ids and ${this.crcs.length} pages for ${rows} objects`);
+    check(
+      this.crcs.length === pages && pages === Math.ceil(rows / IDS_PER_PAGE),
+      `id directory: ${pages} first ids and ${this.crcs.length} pages for ${rows} objects`,
+    );
     for (let p = 0; p < pages; p++) {
       const entries = Math.min(IDS_PER_PAGE, rows - p * IDS_PER_PAGE);
-      check(this.offsets[p + 1] - this.offsets[p] === entries * 12, `id directory: page ${p} is not ${entries} entries long`);
+      check(
+        this.offsets[p + 1] - this.offsets[p] === entries * 12,
+        `id directory: page ${p} is not ${entries} entries long`,
+      );
       check(p === 0 || this.firstIds[p - 1] < this.firstIds[p], `id directory: first ids do not ascend at page ${p}`);
     }
   }
@@ -89,7 +100,10 @@ export class IdDirectory extends PageDirectory {
     const ranks = new Uint32Array(own.buffer, k * 8, k);
     check(ids[0] === this.firstIds[p], `id page ${p} does not start at its directory's first id`);
     // Ids ascend across pages too, or a lookup would search the wrong page.
-    check(p + 1 === this.firstIds.length || ids[k - 1] < this.firstIds[p + 1], `id page ${p} runs past the next page's first id`);
+    check(
+      p + 1 === this.firstIds.length || ids[k - 1] < this.firstIds[p + 1],
+      `id page ${p} runs past the next page's first id`,
+    );
     for (let i = 0; i < k; i++) {
       check(ranks[i] < this.rows, () => `id page ${p}: rank ${ranks[i]} of ${this.rows} objects`);
       check(i === 0 || ids[i - 1] < ids[i], () => `id page ${p}: ids do not ascend at ${i}`);
@@ -109,7 +123,12 @@ export class IdPage {
 
   /** The rank of `id`, or -1 when no object has it. */
   rankOf(id: bigint): number {
-    return rankOfAscendingId(this.ids.length, (i) => this.ids[i], (i) => this.ranks[i], id);
+    return rankOfAscendingId(
+      this.ids.length,
+      (i) => this.ids[i],
+      (i) => this.ranks[i],
+      id,
+    );
   }
 
   get byteSize(): number {

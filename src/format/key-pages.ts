@@ -8,8 +8,8 @@
 // find their page without reading any.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { PageDirectory, PageWriter, firstFailing, pageStartingAtOrBefore } from "./page-directory.ts";
-import { StringList, decodeUtf8, decodedStringsBytes, encodeStringList } from "./string-list.ts";
+import { firstFailing, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { decodedStringsBytes, decodeUtf8, encodeStringList, StringList } from "./string-list.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** A page is closed once its encoded keys reach this many bytes. */
@@ -128,7 +128,8 @@ export class KeyPage {
     this.suffixes = suffixes;
     this.textStart = textStart;
     this.restartAt = new Uint32Array(Math.ceil(count / KEY_RESTART));
-    for (let i = 0, at = textStart; i < count; at += suffixes[i++]) if (i % KEY_RESTART === 0) this.restartAt[i / KEY_RESTART] = at;
+    for (let i = 0, at = textStart; i < count; at += suffixes[i++])
+      if (i % KEY_RESTART === 0) this.restartAt[i / KEY_RESTART] = at;
   }
 
   /** Whether every key is ASCII: its bytes are then its code units. */
@@ -240,11 +241,17 @@ export class KeyDirectory extends PageDirectory {
     this.firstKeys = blocks.u32(0);
     this.firstStrings = new StringList(blocks, 3, `${what} first keys`);
     const pages = this.crcs.length;
-    check(this.firstKeys.length === pages + 1 && this.firstStrings.length === pages, `${what}: ${pages} pages but ${this.firstKeys.length} key starts and ${this.firstStrings.length} first keys`);
+    check(
+      this.firstKeys.length === pages + 1 && this.firstStrings.length === pages,
+      `${what}: ${pages} pages but ${this.firstKeys.length} key starts and ${this.firstStrings.length} first keys`,
+    );
     check(this.firstKeys[0] === 0, `${what}: the first page does not start at key 0`);
     for (let p = 0; p < pages; p++) {
       check(this.firstKeys[p] < this.firstKeys[p + 1], `${what}: page ${p} holds no key`);
-      check(p === 0 || this.firstStrings.get(p - 1) < this.firstStrings.get(p), () => `${what}: first keys do not ascend at page ${p}`);
+      check(
+        p === 0 || this.firstStrings.get(p - 1) < this.firstStrings.get(p),
+        () => `${what}: first keys do not ascend at page ${p}`,
+      );
     }
   }
 
@@ -294,7 +301,10 @@ export class KeyDirectory extends PageDirectory {
     this.verify(p, bytes);
     const reader = new VarintReader(bytes, `${this.what} page ${p}`);
     const n = reader.next();
-    check(n === this.firstKeys[p + 1] - this.firstKeys[p], () => `${this.what}: page ${p} holds ${n} keys, its directory says ${this.firstKeys[p + 1] - this.firstKeys[p]}`);
+    check(
+      n === this.firstKeys[p + 1] - this.firstKeys[p],
+      () => `${this.what}: page ${p} holds ${n} keys, its directory says ${this.firstKeys[p + 1] - this.firstKeys[p]}`,
+    );
     const shared = new Uint32Array(n);
     const suffixes = new Uint32Array(n);
     let previous = 0;
@@ -303,18 +313,30 @@ export class KeyDirectory extends PageDirectory {
       shared[i] = reader.next();
       suffixes[i] = reader.next();
       check(shared[i] <= previous, () => `${this.what}: page ${p} key ${i} shares more than its predecessor holds`);
-      check(shared[i] === 0 || i % KEY_RESTART !== 0, () => `${this.what}: page ${p} key ${i} is a restart but shares bytes`);
+      check(
+        shared[i] === 0 || i % KEY_RESTART !== 0,
+        () => `${this.what}: page ${p} key ${i} is a restart but shares bytes`,
+      );
       previous = shared[i] + suffixes[i];
       text += suffixes[i];
     }
-    check(reader.at + text === bytes.length, () => `${this.what}: page ${p} has ${bytes.length - reader.at} bytes of text for ${text}`);
+    check(
+      reader.at + text === bytes.length,
+      () => `${this.what}: page ${p} has ${bytes.length - reader.at} bytes of text for ${text}`,
+    );
     // A copy of its own: not holding the rest of a multi-page read.
     const page = new KeyPage(bytes.slice(), n, shared, suffixes, reader.at);
     // Order and UTF-8 are checked once, as the page is first read; searches then trust it.
     const keys = page.keys();
-    check(keys[0] === this.firstStrings.get(p), () => `${this.what}: page ${p} does not start at its directory's first key`);
+    check(
+      keys[0] === this.firstStrings.get(p),
+      () => `${this.what}: page ${p} does not start at its directory's first key`,
+    );
     for (let i = 1; i < n; i++) check(keys[i - 1] < keys[i], () => `${this.what}: page ${p} key ${i} is out of order`);
-    check(p + 1 === this.pageCount || keys[n - 1] < this.firstStrings.get(p + 1), () => `${this.what}: page ${p} runs past the next page's first key`);
+    check(
+      p + 1 === this.pageCount || keys[n - 1] < this.firstStrings.get(p + 1),
+      () => `${this.what}: page ${p} runs past the next page's first key`,
+    );
     return page;
   }
 

@@ -4,13 +4,14 @@
 // object's links, both ways, sit together in a page of a few KiB, read by range. Every link also
 // carries the role of the object at its other end, so a walk for start and end points reads the
 // pages of the objects it expands, never the roles of the objects it only reaches.
-import { type Block, type Blocks, checkBelow } from "./blocks.ts";
+
 import { encodeCallers } from "./adjacency.ts";
+import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { LINK_DIRECT, LINK_ESCALATED, type SnapshotModel } from "./model.ts";
-import { END, START, objectFlags } from "./object-core.ts";
+import { END, objectFlags, START } from "./object-core.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
-import { StringList, encodeStringList } from "./string-list.ts";
+import { encodeStringList, StringList } from "./string-list.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** Pages are cut once they reach this many bytes: one object's links cost one read of a few KiB. */
@@ -83,9 +84,13 @@ export class LinkDirectory extends PageDirectory {
     this.rows = rows;
     const pages = this.firstRanks.length;
     check(this.crcs.length === pages, `link directory: ${pages} first ranks for ${this.crcs.length} pages`);
-    check(rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0, "link directory: pages do not start at rank 0");
+    check(
+      rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0,
+      "link directory: pages do not start at rank 0",
+    );
     checkBelow(this.firstRanks, Math.max(rows, 1), "link directory first ranks");
-    for (let p = 1; p < pages; p++) check(this.firstRanks[p - 1] < this.firstRanks[p], `link directory: first ranks do not ascend at page ${p}`);
+    for (let p = 1; p < pages; p++)
+      check(this.firstRanks[p - 1] < this.firstRanks[p], `link directory: first ranks do not ascend at page ${p}`);
   }
 
   pageOf(rank: number): number {
@@ -159,7 +164,10 @@ export class LinkPage {
         const type = Math.floor(packed / 8);
         const kinds = packed & (LINK_DIRECT | LINK_ESCALATED);
         target += gap;
-        check(target < objects && type < linkTypes && kinds !== 0 && (gap > 0 || type > previousType), () => `${what}: callee entry ${i} of object ${first + r} is malformed`);
+        check(
+          target < objects && type < linkTypes && kinds !== 0 && (gap > 0 || type > previousType),
+          () => `${what}: callee entry ${i} of object ${first + r} is malformed`,
+        );
         targets[e] = target;
         types[e] = type;
         targetFlags[e++] = packed & 7;
@@ -202,6 +210,14 @@ export class LinkPage {
   }
 
   get byteSize(): number {
-    return 128 + this.flags.byteLength + (this.calleeStarts.byteLength + this.callerStarts.byteLength) + this.targets.byteLength * 2 + this.targetFlags.byteLength + this.callers.byteLength + this.callerFlags.byteLength;
+    return (
+      128 +
+      this.flags.byteLength +
+      (this.calleeStarts.byteLength + this.callerStarts.byteLength) +
+      this.targets.byteLength * 2 +
+      this.targetFlags.byteLength +
+      this.callers.byteLength +
+      this.callerFlags.byteLength
+    );
   }
 }

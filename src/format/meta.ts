@@ -9,7 +9,10 @@ const MetaSchema = z.object({
   analyzedAt: z.string(),
   analyzedAtMs: z.number().finite(),
   analyzer: z.object({ name: z.string(), version: z.string() }).nullable(),
-  statusBase: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  statusBase: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   taxonomyDerived: z.boolean(),
   counts: z.object({ objects: count, links: count, files: count, postIts: count, levels: z.array(count).length(5) }),
 });
@@ -26,6 +29,9 @@ export function decodeMeta(bytes: Uint8Array): SnapshotMeta {
     throw new CorruptSnapshotError("META section is not UTF-8 JSON");
   }
   const parsed = MetaSchema.safeParse(json);
-  if (!parsed.success) throw new CorruptSnapshotError(`META section is malformed: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`);
+  if (!parsed.success)
+    throw new CorruptSnapshotError(
+      `META section is malformed: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`,
+    );
   return parsed.data;
 }

@@ -29,7 +29,13 @@ export function ranksById(objects: readonly ObjectRecord[]): Uint32Array {
  */
 export function encodeObjectCore(objects: readonly ObjectRecord[], byId = ranksById(objects)): Block[] {
   const ids = BigUint64Array.from(objects, (o) => BigInt(o.id));
-  return [ids, byId, Uint8Array.from(objects, objectFlags), Uint32Array.from(objects, (o) => o.parent), Uint32Array.from(objects, (o) => o.level5)];
+  return [
+    ids,
+    byId,
+    Uint8Array.from(objects, objectFlags),
+    Uint32Array.from(objects, (o) => o.parent),
+    Uint32Array.from(objects, (o) => o.level5),
+  ];
 }
 
 export class ObjectCore {
@@ -49,18 +55,27 @@ export class ObjectCore {
     this.count = this.ids.length;
     const n = this.count;
     check(n === objectCount, `OBJC holds ${n} objects, META says ${objectCount}`);
-    check(this.byId.length === n && this.flags.length === n && this.parents.length === n && this.level5.length === n, "object columns differ in length");
+    check(
+      this.byId.length === n && this.flags.length === n && this.parents.length === n && this.level5.length === n,
+      "object columns differ in length",
+    );
     checkBelow(this.byId, n, "object id index");
     checkBelow(this.parents, n, "object parents", NONE);
     checkBelow(this.level5, level5Count, "object level-5 nodes");
-    for (let i = 1; i < n; i++) check(this.ids[this.byId[i - 1]] < this.ids[this.byId[i]], "object id index is not strictly increasing");
+    for (let i = 1; i < n; i++)
+      check(this.ids[this.byId[i - 1]] < this.ids[this.byId[i]], "object id index is not strictly increasing");
   }
 
   /** Rank of the object with id `id`, or -1; ids are compared as written, so "0302" names no object. */
   rankOf(id: string): number {
     const wanted = parseObjectId(id);
     if (wanted === null) return -1;
-    return rankOfAscendingId(this.count, (i) => this.ids[this.byId[i]], (i) => this.byId[i], wanted);
+    return rankOfAscendingId(
+      this.count,
+      (i) => this.ids[this.byId[i]],
+      (i) => this.byId[i],
+      wanted,
+    );
   }
 
   id(rank: number): string {
@@ -84,6 +99,12 @@ export class ObjectCore {
   }
 
   get byteSize(): number {
-    return this.ids.byteLength + this.byId.byteLength + this.flags.byteLength + this.parents.byteLength + this.level5.byteLength;
+    return (
+      this.ids.byteLength +
+      this.byId.byteLength +
+      this.flags.byteLength +
+      this.parents.byteLength +
+      this.level5.byteLength
+    );
   }
 }

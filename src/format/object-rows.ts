@@ -10,8 +10,8 @@ import { inflateRawSync } from "node:zlib";
 import { deflateSync } from "fflate";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
+import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
 
 /**
@@ -40,7 +40,22 @@ export interface ObjectRow {
   status: Status | null;
 }
 
-type RowJson = [string, string, string, string, string, string | null, string, 0 | 1, string[] | null, string[], string | null, number, number, number];
+type RowJson = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string,
+  0 | 1,
+  string[] | null,
+  string[],
+  string | null,
+  number,
+  number,
+  number,
+];
 
 const encoder = new TextEncoder();
 
@@ -66,7 +81,10 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
   let pageBytes = 0;
   const cut = () => {
     const json = encoder.encode(`[${page.join(",")}]`);
-    check(json.length <= MAX_RAW_PAGE, `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${json.length} bytes of row JSON, more than a page may hold (${MAX_RAW_PAGE})`);
+    check(
+      json.length <= MAX_RAW_PAGE,
+      `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${json.length} bytes of row JSON, more than a page may hold (${MAX_RAW_PAGE})`,
+    );
     rawLengths.push(json.length);
     out.add(deflateSync(json, { level: 6 }));
     page = [];
@@ -74,7 +92,22 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
   };
   objects.forEach((o, rank) => {
     if (page.length === 0) firstRanks.push(rank);
-    const row: RowJson = [o.id, o.name, o.fullName, o.type, o.typeId, o.filePath, o.mangling, o.external ? 1 : 0, o.annotations, o.tags, o.language, o.parent === NONE ? -1 : o.parent, statusCode(o.explicitStatus), statusCode(o.status)];
+    const row: RowJson = [
+      o.id,
+      o.name,
+      o.fullName,
+      o.type,
+      o.typeId,
+      o.filePath,
+      o.mangling,
+      o.external ? 1 : 0,
+      o.annotations,
+      o.tags,
+      o.language,
+      o.parent === NONE ? -1 : o.parent,
+      statusCode(o.explicitStatus),
+      statusCode(o.status),
+    ];
     const text = JSON.stringify(row);
     page.push(text);
     pageBytes += text.length + 1;
@@ -91,7 +124,6 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
 export function encodeRowDirectory(pages: RowPages): Block[] {
   return [pages.firstRanks, pages.offsets, pages.crcs, pages.rawLengths];
 }
-
 
 /** Where each page of rows lies and what its checksum is. */
 export class RowDirectory extends PageDirectory {
@@ -110,9 +142,13 @@ export class RowDirectory extends PageDirectory {
       `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
     );
     checkBelow(this.rawLengths, MAX_RAW_PAGE + 1, "row directory page lengths");
-    check(rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0, "row directory: pages do not start at rank 0");
+    check(
+      rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0,
+      "row directory: pages do not start at rank 0",
+    );
     checkBelow(this.firstRanks, Math.max(rows, 1), "row directory first ranks");
-    for (let p = 1; p < pages; p++) check(this.firstRanks[p - 1] < this.firstRanks[p], `row directory: first ranks do not ascend at page ${p}`);
+    for (let p = 1; p < pages; p++)
+      check(this.firstRanks[p - 1] < this.firstRanks[p], `row directory: first ranks do not ascend at page ${p}`);
   }
 
   /** The page holding `rank`. */
@@ -128,13 +164,19 @@ export class RowDirectory extends PageDirectory {
     try {
       // One byte of room past the stated length: a longer stream throws instead of allocating more.
       const json = inflateRawSync(bytes, { maxOutputLength: this.rawLengths[p] + 1 });
-      check(json.length === this.rawLengths[p], `row page ${p} inflates to ${json.length} bytes, not ${this.rawLengths[p]}`);
+      check(
+        json.length === this.rawLengths[p],
+        `row page ${p} inflates to ${json.length} bytes, not ${this.rawLengths[p]}`,
+      );
       rows = JSON.parse(decodeUtf8(json));
     } catch (error) {
       if (error instanceof CorruptSnapshotError) throw error;
       check(false, `row page ${p} is not deflated UTF-8 JSON`);
     }
-    check(Array.isArray(rows) && rows.length === count, `row page ${p} holds ${Array.isArray(rows) ? rows.length : "no"} rows, expected ${count}`);
+    check(
+      Array.isArray(rows) && rows.length === count,
+      `row page ${p} holds ${Array.isArray(rows) ? rows.length : "no"} rows, expected ${count}`,
+    );
     return (rows as unknown[]).map((row, i) => toRow(row, `row ${this.firstRanks[p] + i}`, this.rows));
   }
 
@@ -149,12 +191,58 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isS
 /** A row array checked field by field: a page that passed its checksum may still come from a faulty writer. */
 function toRow(row: unknown, what: string, rows: number): ObjectRow {
   check(Array.isArray(row) && row.length === 14, `${what} is not a 14-field array`);
-  const [id, name, fullName, type, typeId, filePath, mangling, external, annotations, tags, language, parent, explicitStatus, status] = row as RowJson;
-  check(isString(id) && /^-?[0-9]+$/.test(id) && isString(name) && isString(fullName) && isString(type) && isString(typeId) && isString(mangling), `${what} has a malformed text field`);
-  check((filePath === null || isString(filePath)) && (language === null || isString(language)), `${what} has a malformed filePath or language`);
-  check((external === 0 || external === 1) && (annotations === null || isStrings(annotations)) && isStrings(tags), `${what} has malformed flags, annotations or tags`);
+  const [
+    id,
+    name,
+    fullName,
+    type,
+    typeId,
+    filePath,
+    mangling,
+    external,
+    annotations,
+    tags,
+    language,
+    parent,
+    explicitStatus,
+    status,
+  ] = row as RowJson;
+  check(
+    isString(id) &&
+      /^-?[0-9]+$/.test(id) &&
+      isString(name) &&
+      isString(fullName) &&
+      isString(type) &&
+      isString(typeId) &&
+      isString(mangling),
+    `${what} has a malformed text field`,
+  );
+  check(
+    (filePath === null || isString(filePath)) && (language === null || isString(language)),
+    `${what} has a malformed filePath or language`,
+  );
+  check(
+    (external === 0 || external === 1) && (annotations === null || isStrings(annotations)) && isStrings(tags),
+    `${what} has malformed flags, annotations or tags`,
+  );
   check(Number.isInteger(parent) && parent >= -1 && parent < rows, `${what} has parent ${parent} of ${rows} objects`);
-  const isCode = (code: unknown) => Number.isInteger(code) && (code as number) >= 0 && (code as number) <= STATUSES.length;
+  const isCode = (code: unknown) =>
+    Number.isInteger(code) && (code as number) >= 0 && (code as number) <= STATUSES.length;
   check(isCode(explicitStatus) && isCode(status), `${what} has a malformed status code`);
-  return { id, name, fullName, type, typeId, filePath, mangling, external: external === 1, annotations, tags, language, parent: parent < 0 ? NONE : parent, explicitStatus: statusFromCode(explicitStatus), status: statusFromCode(status) };
+  return {
+    id,
+    name,
+    fullName,
+    type,
+    typeId,
+    filePath,
+    mangling,
+    external: external === 1,
+    annotations,
+    tags,
+    language,
+    parent: parent < 0 ? NONE : parent,
+    explicitStatus: statusFromCode(explicitStatus),
+    status: statusFromCode(status),
+  };
 }

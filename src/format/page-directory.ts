@@ -27,7 +27,10 @@ export class PageDirectory {
 
   /** Checks that `bytes` are page `p` exactly, as written: its length and checksum. */
   verify(p: number, bytes: Uint8Array): void {
-    check(bytes.length === this.offsets[p + 1] - this.offsets[p], `${this.what}: page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`);
+    check(
+      bytes.length === this.offsets[p + 1] - this.offsets[p],
+      `${this.what}: page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`,
+    );
     check(crc32(bytes) === this.crcs[p], `${this.what}: page ${p} checksum mismatch`);
   }
 
@@ -47,7 +50,11 @@ export function firstFailing(lo: number, hi: number, test: (i: number) => boolea
 }
 
 /** `firstFailing` for a test that must await what it compares (a key in a page not read yet). */
-export async function firstFailingAsync(lo: number, hi: number, test: (i: number) => Promise<boolean>): Promise<number> {
+export async function firstFailingAsync(
+  lo: number,
+  hi: number,
+  test: (i: number) => Promise<boolean>,
+): Promise<number> {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (await test(mid)) lo = mid + 1;

@@ -1,7 +1,7 @@
 // @module PostItColumn: the post-its attached to each object, in analysis order.
 import { type Block, type Blocks, checkOffsets } from "./blocks.ts";
 import type { ObjectRecord, PostIt } from "./model.ts";
-import { NullableStringList, StringList, encodeNullableStringList, encodeStringList } from "./string-list.ts";
+import { encodeNullableStringList, encodeStringList, NullableStringList, StringList } from "./string-list.ts";
 
 /** Six blocks: u32 row offsets (rows + 1); titles (StringList); texts (NullableStringList). */
 export function encodePostIts(objects: readonly ObjectRecord[]): Block[] {
@@ -26,7 +26,8 @@ export class PostItColumn {
 
   get(row: number): PostIt[] {
     const out: PostIt[] = [];
-    for (let i = this.offsets[row]; i < this.offsets[row + 1]; i++) out.push({ title: this.titles.get(i), text: this.texts.get(i) });
+    for (let i = this.offsets[row]; i < this.offsets[row + 1]; i++)
+      out.push({ title: this.titles.get(i), text: this.texts.get(i) });
     return out;
   }
 

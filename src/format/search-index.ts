@@ -8,7 +8,7 @@
 // column at its first posting and lower-cased, so it is not stored twice).
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { type LowerNeedle, StringList, decodedStringsBytes, encodeStringList } from "./string-list.ts";
+import { decodedStringsBytes, encodeStringList, type LowerNeedle, StringList } from "./string-list.ts";
 
 const reverseBuffer = new Uint16Array(4096);
 
@@ -98,14 +98,22 @@ function reversedOrder(keys: readonly string[]): Uint32Array {
 }
 
 /** Five blocks: keys (StringList, sorted), u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key. */
-export function encodeSearchIndex(rows: number, values: (rank: number) => string | readonly string[] | null, onKeys?: (keys: readonly string[]) => void): Block[] {
+export function encodeSearchIndex(
+  rows: number,
+  values: (rank: number) => string | readonly string[] | null,
+  onKeys?: (keys: readonly string[]) => void,
+): Block[] {
   const g = group(rows, values);
   onKeys?.(g.keys);
   return [...encodeStringList(g.keys), g.offsets, g.postings, reversedOrder(g.keys)];
 }
 
 /** Three blocks: u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key; keys come from the column. */
-export function encodeColumnSearchIndex(rows: number, value: (rank: number) => string, onKeys?: (keys: readonly string[]) => void): Block[] {
+export function encodeColumnSearchIndex(
+  rows: number,
+  value: (rank: number) => string,
+  onKeys?: (keys: readonly string[]) => void,
+): Block[] {
   const g = groupUnique(rows, value);
   onKeys?.(g.keys);
   return [g.offsets, g.postings, reversedOrder(g.keys)];
@@ -141,7 +149,9 @@ class ColumnKeys implements KeyList {
     return this.materialized ? this.materialized[k] : this.column.get(this.rowOf(k)).toLowerCase();
   }
   includes(k: number, needle: LowerNeedle): boolean {
-    return this.materialized ? this.materialized[k].includes(needle.text) : this.column.lowerIncludes(this.rowOf(k), needle);
+    return this.materialized
+      ? this.materialized[k].includes(needle.text)
+      : this.column.lowerIncludes(this.rowOf(k), needle);
   }
   /** The column row holding key `k`: its first posting. */
   private rowOf(k: number): number {
@@ -159,7 +169,10 @@ class ColumnKeys implements KeyList {
     if (!this.materialized) {
       const keys = Array.from({ length: this.length }, (_, k) => this.get(k));
       // One byte per character: keys are mostly ASCII; a key with characters past U+00FF takes two.
-      this.materializedBytes = decodedStringsBytes(keys.length, keys.reduce((sum, key) => sum + key.length, 0));
+      this.materializedBytes = decodedStringsBytes(
+        keys.length,
+        keys.reduce((sum, key) => sum + key.length, 0),
+      );
       this.materialized = keys;
     }
     return this.materialized;
@@ -197,12 +210,18 @@ export class SearchIndex {
     this.byReversed = blocks.u32(first + 2);
     const keyCount = (this.keyCount = this.offsets.length - 1);
     check(keyCount >= 0, `${what}: posting offsets are empty`);
-    if (this.storedKeys) check(this.storedKeys.length === keyCount, `${what}: ${this.storedKeys.length} keys for ${keyCount} posting lists`);
+    if (this.storedKeys)
+      check(
+        this.storedKeys.length === keyCount,
+        `${what}: ${this.storedKeys.length} keys for ${keyCount} posting lists`,
+      );
     checkOffsets(this.offsets, keyCount, this.postings.length, `${what} postings`);
     checkBelow(this.postings, rows, `${what} postings`);
     if (columnKeyed) {
-      if (keys instanceof StringList) check(keys.length === rows, `${what}: its column has ${keys.length} rows, expected ${rows}`);
-      for (let k = 0; k < keyCount; k++) check(this.offsets[k] < this.offsets[k + 1], `${what}: key ${k} has no posting`);
+      if (keys instanceof StringList)
+        check(keys.length === rows, `${what}: its column has ${keys.length} rows, expected ${rows}`);
+      for (let k = 0; k < keyCount; k++)
+        check(this.offsets[k] < this.offsets[k + 1], `${what}: key ${k} has no posting`);
     }
     check(this.byReversed.length === keyCount, `${what}: reversed order does not cover the keys`);
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);

@@ -83,7 +83,8 @@ export class SectionCache {
   private evictions = 0;
 
   constructor(budgetBytes: number) {
-    if (!(budgetBytes >= 0)) throw new RangeError(`a section cache budget is a number of bytes ≥ 0, not ${budgetBytes}`);
+    if (!(budgetBytes >= 0))
+      throw new RangeError(`a section cache budget is a number of bytes ≥ 0, not ${budgetBytes}`);
     this.budgetBytes = budgetBytes;
   }
 
@@ -93,7 +94,13 @@ export class SectionCache {
    * the sections the value holds through `dependsOn`; `storedLength` sizes a value without byteSize;
    * `fixedSize` says the value never grows (pages), so it is measured once.
    */
-  get<T>(snapshotKey: string, tag: string, load: (dependsOn: (tag: string) => void) => Promise<T & Sized>, storedLength = 0, fixedSize = false): Promise<T & Sized> {
+  get<T>(
+    snapshotKey: string,
+    tag: string,
+    load: (dependsOn: (tag: string) => void) => Promise<T & Sized>,
+    storedLength = 0,
+    fixedSize = false,
+  ): Promise<T & Sized> {
     const entry = this.find(snapshotKey, tag);
     if (entry) {
       this.hits++;
@@ -143,21 +150,46 @@ export class SectionCache {
 
   stats(): SectionCacheStats {
     this.remeasureAll();
-    return { budgetBytes: this.budgetBytes, bytes: this.bytes, entries: this.count, hits: this.hits, misses: this.misses, evictions: this.evictions };
+    return {
+      budgetBytes: this.budgetBytes,
+      bytes: this.bytes,
+      entries: this.count,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+    };
   }
 
   private find(snapshotKey: string, tag: string): Entry | undefined {
     return this.bySnapshot.get(snapshotKey)?.get(tag);
   }
 
-  private insert(snapshotKey: string, tag: string, value: unknown, dependsOnTags: readonly string[], storedLength: number, fixed: boolean): void {
+  private insert(
+    snapshotKey: string,
+    tag: string,
+    value: unknown,
+    dependsOnTags: readonly string[],
+    storedLength: number,
+    fixed: boolean,
+  ): void {
     const dependsOn = dependsOnTags.map((d) => this.find(snapshotKey, d));
     // A dependency evicted while this section loaded: the value holds memory no entry would count.
     if (dependsOn.some((d) => d === undefined)) return;
     this.remeasureAll();
     const old = this.find(snapshotKey, tag);
     if (old) this.evict(old);
-    const entry: Entry = { snapshotKey, tag, value, storedLength, dependsOn: dependsOn as Entry[], dependents: new Set(), size: measure(value, storedLength), fixed, older: null, newer: null };
+    const entry: Entry = {
+      snapshotKey,
+      tag,
+      value,
+      storedLength,
+      dependsOn: dependsOn as Entry[],
+      dependents: new Set(),
+      size: measure(value, storedLength),
+      fixed,
+      older: null,
+      newer: null,
+    };
     for (const d of entry.dependsOn) d.dependents.add(entry);
     if (!fixed) this.growable.add(entry);
     let tags = this.bySnapshot.get(snapshotKey);

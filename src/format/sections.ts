@@ -4,20 +4,20 @@ import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
 import { check } from "./errors.ts";
+import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
+import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
+import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
-import { IdDirectory, encodeIdDirectory, encodeIdPages } from "./id-pages.ts";
-import { LinkDirectory, encodeLinkDirectory, encodeLinkPages } from "./link-pages.ts";
-import { ObjectCore, encodeObjectCore, ranksById } from "./object-core.ts";
-import { RowDirectory, type RowPages, encodeRowDirectory, encodeRowPages } from "./object-rows.ts";
-import { KeyDirectory, encodeKeyDirectory, encodeKeyPages } from "./key-pages.ts";
-import { PostItColumn, encodePostIts } from "./post-its.ts";
-import { SearchIndex, encodeColumnSearchIndex, encodeSearchIndex } from "./search-index.ts";
-import { SourceLocations, encodeSourceLocations } from "./source-locations.ts";
-import { StatusColumn, encodeStatusColumn } from "./status-column.ts";
-import { StringList, encodeStringList } from "./string-list.ts";
-import { LevelGraphs, Taxonomy, encodeLevelGraphs, encodeTaxonomy } from "./taxonomy.ts";
-import { TrigramChunks, encodeTrigramChunks } from "./trigram-chunks.ts";
-import { TrigramIndex, encodeTrigramIndex } from "./trigram-index.ts";
+import { encodeObjectCore, ObjectCore, ranksById } from "./object-core.ts";
+import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "./object-rows.ts";
+import { encodePostIts, PostItColumn } from "./post-its.ts";
+import { encodeColumnSearchIndex, encodeSearchIndex, SearchIndex } from "./search-index.ts";
+import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
+import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
+import { encodeStringList, StringList } from "./string-list.ts";
+import { encodeLevelGraphs, encodeTaxonomy, LevelGraphs, Taxonomy } from "./taxonomy.ts";
+import { encodeTrigramChunks, TrigramChunks } from "./trigram-chunks.ts";
+import { encodeTrigramIndex, TrigramIndex } from "./trigram-index.ts";
 
 /** What a decoder may consult besides its own bytes: the metadata and already decoded sections. */
 export interface DecodeContext {
@@ -41,7 +41,10 @@ interface SectionCodec<T> {
 }
 
 const rows = (c: DecodeContext) => c.meta.counts.objects;
-const column = <T>(pick: (o: ObjectRecord) => T) => (m: SnapshotModel) => m.objects.map(pick);
+const column =
+  <T>(pick: (o: ObjectRecord) => T) =>
+  (m: SnapshotModel) =>
+    m.objects.map(pick);
 
 /** Decoded text column of one string per object. */
 const textColumn = (pick: (o: ObjectRecord) => string): SectionCodec<StringList> => ({
@@ -131,7 +134,10 @@ const indexKeys = (of: SearchIndexTag): PerModel<readonly string[]> => ({
   done: (m) => void encodedKeys.get(m)?.delete(of),
 });
 
-const searchIndex = (tag: SearchIndexTag, pick: (o: ObjectRecord) => string | readonly string[] | null): SectionCodec<SearchIndex> => ({
+const searchIndex = (
+  tag: SearchIndexTag,
+  pick: (o: ObjectRecord) => string | readonly string[] | null,
+): SectionCodec<SearchIndex> => ({
   blocks: 5,
   encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
   decode: (b, c) => new SearchIndex(b, rows(c), "search index", "stored"),
@@ -140,10 +146,16 @@ const searchIndex = (tag: SearchIndexTag, pick: (o: ObjectRecord) => string | re
  * An index over a nearly unique text column, whose keys are read from that column, or, when the
  * file has them (minor 3), from key pages of their own (`pages`), so that the column is not read.
  */
-const columnSearchIndex = (tag: SearchIndexTag, column: "NAME" | "FULL" | "MANG", pick: (o: ObjectRecord) => string, pages?: "KFUL" | "KMNG"): SectionCodec<SearchIndex> => ({
+const columnSearchIndex = (
+  tag: SearchIndexTag,
+  column: "NAME" | "FULL" | "MANG",
+  pick: (o: ObjectRecord) => string,
+  pages?: "KFUL" | "KMNG",
+): SectionCodec<SearchIndex> => ({
   blocks: 3,
   encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
-  decode: async (b, c) => new SearchIndex(b, rows(c), `${column} search index`, pages && c.has(pages) ? "paged" : await c.textColumn(column)),
+  decode: async (b, c) =>
+    new SearchIndex(b, rows(c), `${column} search index`, pages && c.has(pages) ? "paged" : await c.textColumn(column)),
 });
 
 /** The blocks of each trigram index, kept from its encoding until its chunk directory is encoded from them. */
@@ -164,7 +176,10 @@ const trigramIndex = (of: SearchIndexTag, keysLater = false): SectionCodec<Trigr
   decode: async (b, c) => TrigramIndex.whole(b, (await c.searchIndex(of)).keyCount, `${of} trigram index`),
 });
 /** Minor 3: the checksums of trigram index `trigrams` in parts, so readers read its lists by range. */
-const trigramChunks = (of: SearchIndexTag, trigrams: "TNAM" | "TFUL" | "TTYP" | "TPTH" | "TMNG" | "TANN" | "TTAG" | "TPST"): SectionCodec<TrigramChunks> => ({
+const trigramChunks = (
+  of: SearchIndexTag,
+  trigrams: "TNAM" | "TFUL" | "TTYP" | "TPTH" | "TMNG" | "TANN" | "TTAG" | "TPST",
+): SectionCodec<TrigramChunks> => ({
   blocks: 2,
   optional: true,
   encode: (m) => {
@@ -183,7 +198,11 @@ const manglingPages = perModel((m) => encodeKeyPages(manglingKeys.of(m)));
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
-  OBJC: { blocks: 5, encode: (m) => encodeObjectCore(m.objects, idOrder.of(m)), decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]) } as SectionCodec<ObjectCore>,
+  OBJC: {
+    blocks: 5,
+    encode: (m) => encodeObjectCore(m.objects, idOrder.of(m)),
+    decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]),
+  } as SectionCodec<ObjectCore>,
   NAME: textColumn((o) => o.name),
   FULL: textColumn((o) => o.fullName),
   MANG: textColumn((o) => o.mangling),
@@ -191,15 +210,51 @@ export const SECTIONS = {
   TYID: dictionaryColumn((o) => o.typeId),
   LANG: dictionaryColumn((o) => o.language),
   FPTH: dictionaryColumn((o) => o.filePath),
-  ANNO: { blocks: 5, encode: (m) => encodeArrayColumn(column((o) => o.annotations)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "annotations") } as SectionCodec<ArrayColumn>,
-  TAGS: { blocks: 5, encode: (m) => encodeArrayColumn(column((o) => o.tags)(m)), decode: (b, c) => new ArrayColumn(b, 0, rows(c), "tags") } as SectionCodec<ArrayColumn>,
-  PSTI: { blocks: 6, encode: (m) => encodePostIts(m.objects), decode: (b, c) => new PostItColumn(b, rows(c)) } as SectionCodec<PostItColumn>,
-  STAT: { blocks: 5, encode: (m) => encodeStatusColumn(m.objects), decode: (b, c) => new StatusColumn(b, rows(c)) } as SectionCodec<StatusColumn>,
-  CALE: { blocks: 6, encode: (m) => encodeCallees(m.callees), decode: (b, c) => new CalleeIndex(b, rows(c)) } as SectionCodec<CalleeIndex>,
-  CALR: { blocks: 2, encode: (m) => encodeCallers(m.callees, m.objects.length), decode: (b, c) => new CallerIndex(b, rows(c)) } as SectionCodec<CallerIndex>,
-  TAXO: { blocks: 42, encode: encodeTaxonomy, decode: (b, c) => new Taxonomy(b, rows(c), c.meta.counts.levels) } as SectionCodec<Taxonomy>,
-  LGRA: { blocks: 10, encode: encodeLevelGraphs, decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()) } as SectionCodec<LevelGraphs>,
-  SLOC: { blocks: 11, encode: (m) => encodeSourceLocations(m.files, m.objects), decode: (b, c) => new SourceLocations(b, rows(c)) } as SectionCodec<SourceLocations>,
+  ANNO: {
+    blocks: 5,
+    encode: (m) => encodeArrayColumn(column((o) => o.annotations)(m)),
+    decode: (b, c) => new ArrayColumn(b, 0, rows(c), "annotations"),
+  } as SectionCodec<ArrayColumn>,
+  TAGS: {
+    blocks: 5,
+    encode: (m) => encodeArrayColumn(column((o) => o.tags)(m)),
+    decode: (b, c) => new ArrayColumn(b, 0, rows(c), "tags"),
+  } as SectionCodec<ArrayColumn>,
+  PSTI: {
+    blocks: 6,
+    encode: (m) => encodePostIts(m.objects),
+    decode: (b, c) => new PostItColumn(b, rows(c)),
+  } as SectionCodec<PostItColumn>,
+  STAT: {
+    blocks: 5,
+    encode: (m) => encodeStatusColumn(m.objects),
+    decode: (b, c) => new StatusColumn(b, rows(c)),
+  } as SectionCodec<StatusColumn>,
+  CALE: {
+    blocks: 6,
+    encode: (m) => encodeCallees(m.callees),
+    decode: (b, c) => new CalleeIndex(b, rows(c)),
+  } as SectionCodec<CalleeIndex>,
+  CALR: {
+    blocks: 2,
+    encode: (m) => encodeCallers(m.callees, m.objects.length),
+    decode: (b, c) => new CallerIndex(b, rows(c)),
+  } as SectionCodec<CallerIndex>,
+  TAXO: {
+    blocks: 42,
+    encode: encodeTaxonomy,
+    decode: (b, c) => new Taxonomy(b, rows(c), c.meta.counts.levels),
+  } as SectionCodec<Taxonomy>,
+  LGRA: {
+    blocks: 10,
+    encode: encodeLevelGraphs,
+    decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()),
+  } as SectionCodec<LevelGraphs>,
+  SLOC: {
+    blocks: 11,
+    encode: (m) => encodeSourceLocations(m.files, m.objects),
+    decode: (b, c) => new SourceLocations(b, rows(c)),
+  } as SectionCodec<SourceLocations>,
   XNAM: columnSearchIndex("XNAM", "NAME", (o) => o.name),
   XFUL: columnSearchIndex("XFUL", "FULL", (o) => o.fullName, "KFUL"),
   XTYP: searchIndex("XTYP", (o) => o.type),
@@ -215,7 +270,9 @@ export const SECTIONS = {
   TFUL: trigramIndex("XFUL", true),
   CFUL: trigramChunks("XFUL", "TFUL"),
   KFUL: pagedData(fullNamePages),
-  DFUL: pageDirectory(5, fullNamePages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KFUL directory"), [fullNameKeys]),
+  DFUL: pageDirectory(5, fullNamePages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KFUL directory"), [
+    fullNameKeys,
+  ]),
   TTYP: trigramIndex("XTYP"),
   CTYP: trigramChunks("XTYP", "TTYP"),
   TPTH: trigramIndex("XPTH"),
@@ -223,7 +280,9 @@ export const SECTIONS = {
   TMNG: trigramIndex("XMNG", true),
   CMNG: trigramChunks("XMNG", "TMNG"),
   KMNG: pagedData(manglingPages),
-  DMNG: pageDirectory(5, manglingPages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KMNG directory"), [manglingKeys]),
+  DMNG: pageDirectory(5, manglingPages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KMNG directory"), [
+    manglingKeys,
+  ]),
   TANN: trigramIndex("XANN"),
   CANN: trigramChunks("XANN", "TANN"),
   TTAG: trigramIndex("XTAG"),
@@ -244,14 +303,35 @@ export type SectionTag = keyof typeof SECTIONS;
 export type SearchIndexTag = "XNAM" | "XFUL" | "XTYP" | "XPTH" | "XMNG" | "XANN" | "XTAG" | "XPST";
 
 /** The trigram index serving each search index. */
-export const TRIGRAMS_OF = { XNAM: "TNAM", XFUL: "TFUL", XTYP: "TTYP", XPTH: "TPTH", XMNG: "TMNG", XANN: "TANN", XTAG: "TTAG", XPST: "TPST" } as const satisfies Record<SearchIndexTag, SectionTag>;
+export const TRIGRAMS_OF = {
+  XNAM: "TNAM",
+  XFUL: "TFUL",
+  XTYP: "TTYP",
+  XPTH: "TPTH",
+  XMNG: "TMNG",
+  XANN: "TANN",
+  XTAG: "TTAG",
+  XPST: "TPST",
+} as const satisfies Record<SearchIndexTag, SectionTag>;
 export type TrigramTag = (typeof TRIGRAMS_OF)[SearchIndexTag];
 
 /** The chunk directory of each trigram index (minor 3). */
-export const CHUNKS_OF = { TNAM: "CNAM", TFUL: "CFUL", TTYP: "CTYP", TPTH: "CPTH", TMNG: "CMNG", TANN: "CANN", TTAG: "CTAG", TPST: "CPST" } as const satisfies Record<TrigramTag, SectionTag>;
+export const CHUNKS_OF = {
+  TNAM: "CNAM",
+  TFUL: "CFUL",
+  TTYP: "CTYP",
+  TPTH: "CPTH",
+  TMNG: "CMNG",
+  TANN: "CANN",
+  TTAG: "CTAG",
+  TPST: "CPST",
+} as const satisfies Record<TrigramTag, SectionTag>;
 
 /** The key pages and their directory of the column-keyed indexes that have them (minor 3). */
-export const KEY_PAGES_OF = { XFUL: { pages: "KFUL", directory: "DFUL" }, XMNG: { pages: "KMNG", directory: "DMNG" } } as const satisfies Partial<Record<SearchIndexTag, { pages: SectionTag; directory: SectionTag }>>;
+export const KEY_PAGES_OF = {
+  XFUL: { pages: "KFUL", directory: "DFUL" },
+  XMNG: { pages: "KMNG", directory: "DMNG" },
+} as const satisfies Partial<Record<SearchIndexTag, { pages: SectionTag; directory: SectionTag }>>;
 
 /** Whether readers may do without section `tag` (written without the required flag). */
 export function isOptionalSection(tag: SectionTag): boolean {
@@ -266,6 +346,10 @@ export function encodeSection(tag: SectionTag, model: SnapshotModel): Uint8Array
   return encodeBlocks(SECTIONS[tag].encode(model));
 }
 
-export async function decodeSection<T extends SectionTag>(tag: T, bytes: Uint8Array, context: DecodeContext): Promise<Decoded<T>> {
+export async function decodeSection<T extends SectionTag>(
+  tag: T,
+  bytes: Uint8Array,
+  context: DecodeContext,
+): Promise<Decoded<T>> {
   return (await SECTIONS[tag].decode(new Blocks(bytes, tag, SECTIONS[tag].blocks), context)) as Decoded<T>;
 }

@@ -1,11 +1,19 @@
 // @module Snapshot: reads a snapshot through a ByteSource, section by section, verifying each before decoding it.
-import { SECTION_REQUIRED, type TocEntry, decodeHeader, decodeToc, verifySection } from "./container.ts";
+import { decodeHeader, decodeToc, SECTION_REQUIRED, type TocEntry, verifySection } from "./container.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
-import type { SectionCache } from "./section-cache.ts";
 import type { SearchIndex } from "./search-index.ts";
-import { type DecodeContext, type Decoded, META_TAG, SECTIONS, type SearchIndexTag, type SectionTag, decodeSection } from "./sections.ts";
+import type { SectionCache } from "./section-cache.ts";
+import {
+  type DecodeContext,
+  type Decoded,
+  decodeSection,
+  META_TAG,
+  SECTIONS,
+  type SearchIndexTag,
+  type SectionTag,
+} from "./sections.ts";
 import type { StringList } from "./string-list.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
@@ -40,7 +48,12 @@ export class Snapshot implements DecodeContext {
   readonly meta: SnapshotMeta;
   readonly toc: ReadonlyMap<string, TocEntry>;
 
-  private constructor(source: ByteSource, meta: SnapshotMeta, toc: ReadonlyMap<string, TocEntry>, cache: SectionCache | undefined) {
+  private constructor(
+    source: ByteSource,
+    meta: SnapshotMeta,
+    toc: ReadonlyMap<string, TocEntry>,
+    cache: SectionCache | undefined,
+  ) {
     this.source = source;
     this.meta = meta;
     this.toc = toc;
@@ -50,23 +63,42 @@ export class Snapshot implements DecodeContext {
   static async open(source: ByteSource, options: SnapshotOptions = {}): Promise<Snapshot> {
     const first = await source.read(0, Math.min(source.size, FIRST_READ));
     const header = decodeHeader(first);
-    check(header.fileLength === source.size, `snapshot header says ${header.fileLength} bytes but the file has ${source.size} (truncated?)`);
+    check(
+      header.fileLength === source.size,
+      `snapshot header says ${header.fileLength} bytes but the file has ${source.size} (truncated?)`,
+    );
     const tocEnd = header.tocOffset + header.tocLength;
-    const toc = decodeToc(header, tocEnd <= first.length ? first.slice(header.tocOffset, tocEnd) : await source.read(header.tocOffset, header.tocLength));
+    const toc = decodeToc(
+      header,
+      tocEnd <= first.length
+        ? first.slice(header.tocOffset, tocEnd)
+        : await source.read(header.tocOffset, header.tocLength),
+    );
     for (const entry of toc.values())
       if (entry.flags & SECTION_REQUIRED && entry.tag !== META_TAG && !(entry.tag in SECTIONS))
-        throw new CorruptSnapshotError(`snapshot needs section ${entry.tag}, which this reader does not know; upgrade appstruct`);
+        throw new CorruptSnapshotError(
+          `snapshot needs section ${entry.tag}, which this reader does not know; upgrade appstruct`,
+        );
     const metaEntry = toc.get(META_TAG);
     check(metaEntry, "snapshot has no META section");
     const metaEnd = metaEntry.offset + metaEntry.length;
-    const metaBytes = metaEnd <= first.length ? first.slice(metaEntry.offset, metaEnd) : await source.read(metaEntry.offset, metaEntry.length);
+    const metaBytes =
+      metaEnd <= first.length
+        ? first.slice(metaEntry.offset, metaEnd)
+        : await source.read(metaEntry.offset, metaEntry.length);
     verifySection(metaEntry, metaBytes);
     return new Snapshot(source, decodeMeta(metaBytes), toc, options.sections);
   }
 
   /** The decoded section `tag`, read and verified once, then kept (in the SectionCache, while it has room). */
   section<T extends SectionTag>(tag: T): Promise<Decoded<T>> {
-    if (this.cache) return this.cache.get(this.source.key, tag, (dependsOn) => this.load(tag, dependsOn), this.toc.get(tag)?.length ?? 0);
+    if (this.cache)
+      return this.cache.get(
+        this.source.key,
+        tag,
+        (dependsOn) => this.load(tag, dependsOn),
+        this.toc.get(tag)?.length ?? 0,
+      );
     let pending = this.decoded.get(tag) as Promise<Decoded<T>> | undefined;
     if (!pending) {
       pending = this.load(tag, () => {});
@@ -84,7 +116,10 @@ export class Snapshot implements DecodeContext {
   async readPart(tag: SectionTag, offset: number, length: number): Promise<Uint8Array> {
     const entry = this.toc.get(tag);
     check(entry, `snapshot has no ${tag} section`);
-    check(offset >= 0 && length >= 0 && offset + length <= entry.length, `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`);
+    check(
+      offset >= 0 && length >= 0 && offset + length <= entry.length,
+      `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`,
+    );
     return this.source.read(entry.offset + offset, length);
   }
 
@@ -168,7 +203,10 @@ export function memorySource(bytes: Uint8Array, key = "memory"): ByteSource {
     key,
     size: bytes.length,
     async read(offset, length) {
-      check(offset + length <= bytes.length, `read of ${length} bytes at ${offset} runs past the end (${bytes.length} bytes)`);
+      check(
+        offset + length <= bytes.length,
+        `read of ${length} bytes at ${offset} runs past the end (${bytes.length} bytes)`,
+      );
       return bytes.slice(offset, offset + length);
     },
   };

@@ -2,7 +2,7 @@
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { ObjectRecord, SourceFile, SourceLocation } from "./model.ts";
-import { NullableStringList, StringList, encodeNullableStringList, encodeStringList } from "./string-list.ts";
+import { encodeNullableStringList, encodeStringList, NullableStringList, StringList } from "./string-list.ts";
 
 /**
  * Eleven blocks: file ids (StringList), file paths (StringList), file languages (NullableStringList);
@@ -49,7 +49,10 @@ export class SourceLocations {
     const files = this.fileIds.length;
     check(this.filePaths.length === files && this.fileLanguages.length === files, "file columns differ in length");
     checkOffsets(this.offsets, rows, this.fileOf.length, "source locations");
-    check(this.starts.length === this.fileOf.length && this.ends.length === this.fileOf.length, "location columns differ in length");
+    check(
+      this.starts.length === this.fileOf.length && this.ends.length === this.fileOf.length,
+      "location columns differ in length",
+    );
     checkBelow(this.fileOf, files, "location files");
   }
 
@@ -64,7 +67,11 @@ export class SourceLocations {
   /** Locations of one object as the API writes them, or null when it has none. */
   forObject(rank: number): WireLocation[] | null {
     if (this.offsets[rank] === this.offsets[rank + 1]) return null;
-    return this.raw(rank).map((l) => ({ fileId: this.fileIds.get(l.file), startLine: l.startLine, endLine: l.endLine }));
+    return this.raw(rank).map((l) => ({
+      fileId: this.fileIds.get(l.file),
+      startLine: l.startLine,
+      endLine: l.endLine,
+    }));
   }
 
   files(): SourceFile[] {
@@ -76,6 +83,12 @@ export class SourceLocations {
   }
 
   get byteSize(): number {
-    return this.fileIds.byteSize + this.filePaths.byteSize + this.fileLanguages.byteSize + this.offsets.byteLength + this.fileOf.byteLength * 3;
+    return (
+      this.fileIds.byteSize +
+      this.filePaths.byteSize +
+      this.fileLanguages.byteSize +
+      this.offsets.byteLength +
+      this.fileOf.byteLength * 3
+    );
   }
 }

@@ -2,8 +2,7 @@
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type ObjectRecord, type Status, statusCode, statusFromCode } from "./model.ts";
-import { NullableStringList, encodeNullableStringList } from "./string-list.ts";
-
+import { encodeNullableStringList, NullableStringList } from "./string-list.ts";
 
 /** Five blocks: checksums (NullableStringList); u8 explicit status; u8 served status (0 null, 1 Added, 2 Modified, 3 Unchanged). */
 export function encodeStatusColumn(objects: readonly ObjectRecord[]): Block[] {
@@ -23,8 +22,12 @@ export class StatusColumn {
     this.checksums = new NullableStringList(blocks, 0, "checksums");
     this.explicit = blocks.u8(3);
     this.served = blocks.u8(4);
-    check(this.checksums.length === rows && this.explicit.length === rows && this.served.length === rows, "status columns differ in length");
-    for (let i = 0; i < rows; i++) check(this.explicit[i] <= 3 && this.served[i] <= 3, `status code out of range at ${i}`);
+    check(
+      this.checksums.length === rows && this.explicit.length === rows && this.served.length === rows,
+      "status columns differ in length",
+    );
+    for (let i = 0; i < rows; i++)
+      check(this.explicit[i] <= 3 && this.served[i] <= 3, `status code out of range at ${i}`);
   }
 
   checksum(rank: number): string | null {

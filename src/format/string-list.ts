@@ -35,7 +35,10 @@ export function encodeStringList(strings: ArrayLike<string | null>): Block[] {
 
 /** Three blocks: a StringList and one u8 per string, 1 where the string is present, 0 where it is null. */
 export function encodeNullableStringList(strings: ArrayLike<string | null>): Block[] {
-  return [...encodeStringList(strings), Uint8Array.from(strings as ArrayLike<string | null>, (s) => (s === null ? 0 : 1))];
+  return [
+    ...encodeStringList(strings),
+    Uint8Array.from(strings as ArrayLike<string | null>, (s) => (s === null ? 0 : 1)),
+  ];
 }
 
 /**
@@ -158,7 +161,11 @@ export class StringList {
 
   /** Bytes held by this list (for cache accounting), decoded strings included once `all()` keeps them. */
   get byteSize(): number {
-    return this.offsets.byteLength + this.bytes.byteLength + (this.decoded ? decodedStringsBytes(this.length, this.bytes.byteLength) : 0);
+    return (
+      this.offsets.byteLength +
+      this.bytes.byteLength +
+      (this.decoded ? decodedStringsBytes(this.length, this.bytes.byteLength) : 0)
+    );
   }
 }
 
@@ -199,7 +206,11 @@ export function decodeUtf8(bytes: Uint8Array): string {
   // Short ASCII strings dominate (names, types); building them by char code skips TextDecoder's call overhead.
   if (bytes.length < 32) {
     let ascii = true;
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) { ascii = false; break; }
+    for (let i = 0; i < bytes.length; i++)
+      if (bytes[i] > 0x7f) {
+        ascii = false;
+        break;
+      }
     if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
   try {

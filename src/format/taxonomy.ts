@@ -1,9 +1,10 @@
 // @module Taxonomy: the nodes of levels 1–5 with object counts, level-5 members, and each level's precomputed graph.
-import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
+
 import { forEachDistinctTarget } from "./adjacency.ts";
+import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { NONE, type SnapshotModel, type TaxonomyNode } from "./model.ts";
-import { StringList, encodeStringList } from "./string-list.ts";
+import { encodeStringList, StringList } from "./string-list.ts";
 
 export const LEVELS = 5;
 const BLOCKS_PER_LEVEL = 8;
@@ -70,7 +71,10 @@ export class Taxonomy {
       level.count = level.names.length;
       check(level.count === levelCounts[l], `level ${l + 1} holds ${level.count} nodes, META says ${levelCounts[l]}`);
       check(
-        level.fullNames.length === level.count && level.keys.length === level.count && level.parents.length === level.count && level.nbObjects.length === level.count,
+        level.fullNames.length === level.count &&
+          level.keys.length === level.count &&
+          level.parents.length === level.count &&
+          level.nbObjects.length === level.count,
         `level ${l + 1} columns differ in length`,
       );
       if (l === 0) for (const p of level.parents) check(p === NONE, "a level-1 node has a parent");
@@ -87,7 +91,12 @@ export class Taxonomy {
   /** Nodes of level `level` (1–5) as model records. */
   nodes(level: number): TaxonomyNode[] {
     const l = this.levels[level - 1];
-    return Array.from({ length: l.count }, (_, i) => ({ key: l.keys.get(i), name: l.names.get(i), fullName: l.fullNames.get(i), parent: l.parents[i] }));
+    return Array.from({ length: l.count }, (_, i) => ({
+      key: l.keys.get(i),
+      name: l.names.get(i),
+      fullName: l.fullNames.get(i),
+      parent: l.parents[i],
+    }));
   }
 
   /** Indices of the children of node `index` of level `level` (1–4) in level + 1, ascending (name order). */
@@ -111,7 +120,8 @@ export class Taxonomy {
     let size = this.memberOffsets.byteLength + this.memberRanks.byteLength;
     for (const l of this.levels) size += l.names.byteSize + l.fullNames.byteSize + l.keys.byteSize + l.count * 8;
     // Child lists, once built: one typed array (about 64 bytes of header) per node of levels 1-4, and its ranks.
-    if (this.childLists) for (let l = 1; l < LEVELS; l++) size += this.levels[l - 1].count * 64 + this.levels[l].count * 4;
+    if (this.childLists)
+      for (let l = 1; l < LEVELS; l++) size += this.levels[l - 1].count * 64 + this.levels[l].count * 4;
     return size;
   }
 }

@@ -23,7 +23,10 @@ export function encodeTrigramChunks(trigramBlocks: readonly Block[]): Block[] {
   const body = encodeBlocks(trigramBlocks);
   const [start, length] = new Blocks(body, "trigram index", POSTING_BLOCK + 1).extent(POSTING_BLOCK);
   const crcs = new Uint32Array(Math.ceil(length / TRIGRAM_CHUNK_BYTES));
-  for (let c = 0; c < crcs.length; c++) crcs[c] = crc32(body.subarray(start + c * TRIGRAM_CHUNK_BYTES, start + Math.min(length, (c + 1) * TRIGRAM_CHUNK_BYTES)));
+  for (let c = 0; c < crcs.length; c++)
+    crcs[c] = crc32(
+      body.subarray(start + c * TRIGRAM_CHUNK_BYTES, start + Math.min(length, (c + 1) * TRIGRAM_CHUNK_BYTES)),
+    );
   return [Uint32Array.of(start, crc32(body.subarray(0, start)), length), crcs];
 }
 
@@ -39,8 +42,15 @@ export class TrigramChunks extends PageDirectory {
     check(head.length === 3, `${what}: its head holds ${head.length} numbers, expected 3`);
     const [headLength, headCrc, postingLength] = head;
     const crcs = blocks.u32(1);
-    check(crcs.length === Math.ceil(postingLength / TRIGRAM_CHUNK_BYTES), `${what}: ${crcs.length} chunk checksums for ${postingLength} posting bytes`);
-    super(Uint32Array.from({ length: crcs.length + 1 }, (_, c) => Math.min(postingLength, c * TRIGRAM_CHUNK_BYTES)), crcs, what);
+    check(
+      crcs.length === Math.ceil(postingLength / TRIGRAM_CHUNK_BYTES),
+      `${what}: ${crcs.length} chunk checksums for ${postingLength} posting bytes`,
+    );
+    super(
+      Uint32Array.from({ length: crcs.length + 1 }, (_, c) => Math.min(postingLength, c * TRIGRAM_CHUNK_BYTES)),
+      crcs,
+      what,
+    );
     this.headLength = headLength;
     this.headCrc = headCrc;
     this.postingLength = postingLength;
@@ -48,10 +58,16 @@ export class TrigramChunks extends PageDirectory {
 
   /** Checks the head of the trigram index (its first `headLength` bytes) and views its blocks; the posting block must start where the head ends and be as long as the chunks say. */
   readHead(bytes: Uint8Array, tag: string): Blocks {
-    check(bytes.length === this.headLength && crc32(bytes) === this.headCrc, `${tag}: its head does not match its chunk directory's checksum`);
+    check(
+      bytes.length === this.headLength && crc32(bytes) === this.headCrc,
+      `${tag}: its head does not match its chunk directory's checksum`,
+    );
     const blocks = new Blocks(bytes, tag, POSTING_BLOCK + 1);
     const [start, length] = blocks.extent(POSTING_BLOCK);
-    check(start === this.headLength && length === this.postingLength, `${tag}: its posting block [${start}, +${length}) is not where its chunk directory says`);
+    check(
+      start === this.headLength && length === this.postingLength,
+      `${tag}: its posting block [${start}, +${length}) is not where its chunk directory says`,
+    );
     return blocks;
   }
 }

@@ -70,9 +70,14 @@ let scratch: { counts: Uint32Array; slotOf: Uint32Array; seenAt: Uint32Array; st
  * index then each gap minus one as LEB128, or, when smaller, a bitmap of the K keys (bit k of byte k/8).
  */
 export function encodeTrigramIndex(keys: readonly string[]): Block[] {
-  scratch ??= { counts: new Uint32Array(TRIGRAM_SPACE), slotOf: new Uint32Array(TRIGRAM_SPACE), seenAt: new Uint32Array(TRIGRAM_SPACE), stamp: 0 };
+  scratch ??= {
+    counts: new Uint32Array(TRIGRAM_SPACE),
+    slotOf: new Uint32Array(TRIGRAM_SPACE),
+    seenAt: new Uint32Array(TRIGRAM_SPACE),
+    stamp: 0,
+  };
   const { counts, slotOf, seenAt } = scratch;
-  if (scratch.stamp + keys.length >= 0xffffffff) (seenAt.fill(0), (scratch.stamp = 0));
+  if (scratch.stamp + keys.length >= 0xffffffff) seenAt.fill(0), (scratch.stamp = 0);
   // seenAt[t] === stamp of key k: trigram t already counted for k (stamps never repeat, so no reset).
   const forEachTrigram = (visit: (trigram: number, key: number) => void) => {
     for (let k = 0; k < keys.length; k++) {
@@ -111,7 +116,8 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
       bytes = bigger;
     }
     const start = at;
-    for (let i = starts[g]; i < starts[g + 1]; i++) at = putVarint(bytes, at, i === starts[g] ? postings[i] : postings[i] - postings[i - 1] - 1);
+    for (let i = starts[g]; i < starts[g + 1]; i++)
+      at = putVarint(bytes, at, i === starts[g] ? postings[i] : postings[i] - postings[i - 1] - 1);
     if (at - start > bitmapBytes) {
       bytes.fill(0, start, start + bitmapBytes);
       for (let i = starts[g]; i < starts[g + 1]; i++) bytes[start + (postings[i] >>> 3)] |= 1 << (postings[i] & 7);
@@ -162,7 +168,13 @@ export class TrigramIndex {
   private readonly whole: TrigramLists | null;
 
   /** `postings`: the posting block in memory, or how to read spans of it (`postingLength` bytes). `keyCount`: the number of keys of the search index this one serves. */
-  private constructor(table: TrigramTable, postings: Uint8Array | PostingSpans, postingLength: number, keyCount: number, what: string) {
+  private constructor(
+    table: TrigramTable,
+    postings: Uint8Array | PostingSpans,
+    postingLength: number,
+    keyCount: number,
+    what: string,
+  ) {
     ({ codes: this.codes, counts: this.counts, offsets: this.offsets } = table);
     this.bytes = postings instanceof Uint8Array ? postings : null;
     this.spans = postings instanceof Uint8Array ? null : postings;
@@ -170,28 +182,54 @@ export class TrigramIndex {
     this.what = what;
     this.decodedBudget = Math.max(DECODED_MIN_BUDGET, Math.min(DECODED_MAX_BUDGET, postingLength / 2));
     const g = this.codes.length;
-    check(this.counts.length === g && this.offsets.length === g + 1, `${what}: ${g} trigrams but ${this.counts.length} counts and ${this.offsets.length} offsets`);
+    check(
+      this.counts.length === g && this.offsets.length === g + 1,
+      `${what}: ${g} trigrams but ${this.counts.length} counts and ${this.offsets.length} offsets`,
+    );
     checkBelow(this.codes, TRIGRAM_SPACE, `${what} trigram codes`);
-    for (let i = 1; i < g; i++) check(this.codes[i - 1] < this.codes[i], `${what}: trigram codes are not ascending at ${i}`);
-    check(this.offsets[0] === 0 && this.offsets[g] === postingLength, `${what}: posting offsets do not span the posting bytes`);
+    for (let i = 1; i < g; i++)
+      check(this.codes[i - 1] < this.codes[i], `${what}: trigram codes are not ascending at ${i}`);
+    check(
+      this.offsets[0] === 0 && this.offsets[g] === postingLength,
+      `${what}: posting offsets do not span the posting bytes`,
+    );
     for (let i = 0; i < g; i++) {
       const count = this.counts[i] & COUNT;
       check(this.offsets[i] < this.offsets[i + 1], `${what}: trigram ${i} has no posting bytes`);
       check(count >= 1 && count <= keyCount, `${what}: trigram ${i} claims ${count} keys of ${keyCount}`);
-      if (this.counts[i] & BITMAP) check(this.offsets[i + 1] - this.offsets[i] === Math.ceil(keyCount / 8), `${what}: bitmap list ${i} does not cover the ${keyCount} keys`);
+      if (this.counts[i] & BITMAP)
+        check(
+          this.offsets[i + 1] - this.offsets[i] === Math.ceil(keyCount / 8),
+          `${what}: bitmap list ${i} does not cover the ${keyCount} keys`,
+        );
     }
     const bytes = this.bytes;
-    this.whole = bytes && { keys: (slot) => this.listKeys(slot, bytes, this.offsets[slot]), bitmap: (slot) => bytes.subarray(this.offsets[slot], this.offsets[slot + 1]) };
+    this.whole = bytes && {
+      keys: (slot) => this.listKeys(slot, bytes, this.offsets[slot]),
+      bitmap: (slot) => bytes.subarray(this.offsets[slot], this.offsets[slot + 1]),
+    };
   }
 
   /** An index whose four blocks are in memory (the whole section). */
   static whole(blocks: Blocks, keyCount: number, what: string): TrigramIndex {
     const bytes = blocks.u8(3);
-    return new TrigramIndex({ codes: blocks.u32(0), counts: blocks.u32(1), offsets: blocks.u32(2) }, bytes, bytes.byteLength, keyCount, what);
+    return new TrigramIndex(
+      { codes: blocks.u32(0), counts: blocks.u32(1), offsets: blocks.u32(2) },
+      bytes,
+      bytes.byteLength,
+      keyCount,
+      what,
+    );
   }
 
   /** An index whose table is in memory and whose `postingLength` posting bytes are read by range through `spans`. */
-  static ranged(table: TrigramTable, postingLength: number, spans: PostingSpans, keyCount: number, what: string): TrigramIndex {
+  static ranged(
+    table: TrigramTable,
+    postingLength: number,
+    spans: PostingSpans,
+    keyCount: number,
+    what: string,
+  ): TrigramIndex {
     return new TrigramIndex(table, spans, postingLength, keyCount, what);
   }
 
@@ -267,8 +305,14 @@ export class TrigramIndex {
       return kept;
     }
     const length = this.offsets[slot + 1] - this.offsets[slot];
-    check(bytes.length - from >= length, `${this.what}: list ${slot} is ${bytes.length - from} bytes, expected ${length}`);
-    const keys = this.counts[slot] & BITMAP ? this.bitmapKeys(slot, bytes, from, from + length) : this.varintKeys(slot, bytes, from, from + length);
+    check(
+      bytes.length - from >= length,
+      `${this.what}: list ${slot} is ${bytes.length - from} bytes, expected ${length}`,
+    );
+    const keys =
+      this.counts[slot] & BITMAP
+        ? this.bitmapKeys(slot, bytes, from, from + length)
+        : this.varintKeys(slot, bytes, from, from + length);
     this.keep(slot, keys);
     return keys;
   }
@@ -324,12 +368,21 @@ export class TrigramIndex {
       }
     }
     check(n === out.length, () => `${this.what}: bitmap list ${slot} holds ${n} keys, not ${out.length}`);
-    check(n === 0 || out[n - 1] < this.keyCount, () => `${this.what}: bitmap list ${slot} names a key at or past ${this.keyCount}`);
+    check(
+      n === 0 || out[n - 1] < this.keyCount,
+      () => `${this.what}: bitmap list ${slot} names a key at or past ${this.keyCount}`,
+    );
     return out;
   }
 
   /** Bytes held (for cache accounting), decoded lists kept included; a ranged index's posting bytes are pages of their own. */
   get byteSize(): number {
-    return this.codes.byteLength + this.counts.byteLength + this.offsets.byteLength + (this.bytes?.byteLength ?? 0) + this.decodedBytes;
+    return (
+      this.codes.byteLength +
+      this.counts.byteLength +
+      this.offsets.byteLength +
+      (this.bytes?.byteLength ?? 0) +
+      this.decodedBytes
+    );
   }
 }

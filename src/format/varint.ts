@@ -52,7 +52,10 @@ export class VarintReader {
     let scale = 1;
     let byte: number;
     do {
-      check(this.at < this.bytes.length && scale <= 2 ** 49, () => `${this.what}: a varint runs past the end or past 2^53`);
+      check(
+        this.at < this.bytes.length && scale <= 2 ** 49,
+        () => `${this.what}: a varint runs past the end or past 2^53`,
+      );
       byte = this.bytes[this.at++];
       // The eighth byte carries bits 49–55: only bits 49–52 fit below 2^53, and it must be the last.
       check(scale < 2 ** 49 || byte <= 0x0f, () => `${this.what}: a varint runs past 2^53`);

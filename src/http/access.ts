@@ -7,7 +7,8 @@ export interface AccessPolicy {
   keys: { hash: Uint8Array; applications: Set<string> | null }[];
 }
 
-const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+const sha256 = async (text: string) =>
+  new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 
 export async function parseAccessPolicy(secret: string | undefined): Promise<AccessPolicy | null> {
   if (!secret || secret.trim() === "") return null;
@@ -17,10 +18,12 @@ export async function parseAccessPolicy(secret: string | undefined): Promise<Acc
   } catch {
     throw new Error('API_KEYS must be JSON: {"<key>": "*" | ["<application>", ...]}');
   }
-  if (!json || typeof json !== "object" || Array.isArray(json)) throw new Error('API_KEYS must be a JSON object: {"<key>": "*" | ["<application>", ...]}');
+  if (!json || typeof json !== "object" || Array.isArray(json))
+    throw new Error('API_KEYS must be a JSON object: {"<key>": "*" | ["<application>", ...]}');
   const keys = await Promise.all(
     Object.entries(json as Record<string, unknown>).map(async ([key, scope]) => {
-      if (scope !== "*" && !(Array.isArray(scope) && scope.every((a) => typeof a === "string"))) throw new Error(`API_KEYS: the scope of a key must be "*" or an array of application names`);
+      if (scope !== "*" && !(Array.isArray(scope) && scope.every((a) => typeof a === "string")))
+        throw new Error(`API_KEYS: the scope of a key must be "*" or an array of application names`);
       return { hash: await sha256(key), applications: scope === "*" ? null : new Set(scope as string[]) };
     }),
   );
@@ -36,7 +39,11 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** The scope of `presented`, or a 401: every configured key is compared, so timing reveals nothing. */
 export async function authenticate(policy: AccessPolicy, presented: string | undefined): Promise<Set<string> | null> {
-  if (presented === undefined || presented === "") throw new ApiError("unauthorized", "an API key is required: send it in the X-API-KEY header or the api-key parameter");
+  if (presented === undefined || presented === "")
+    throw new ApiError(
+      "unauthorized",
+      "an API key is required: send it in the X-API-KEY header or the api-key parameter",
+    );
   const hash = await sha256(presented);
   let match: AccessPolicy["keys"][number] | undefined;
   for (const key of policy.keys) if (sameBytes(key.hash, hash)) match = key;
@@ -47,9 +54,15 @@ export async function authenticate(policy: AccessPolicy, presented: string | und
 /** The key a request presents: X-API-KEY, else `Authorization: Bearer <key>`, else the api-key parameter. */
 export function presentedKey(request: Request): string | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get("Authorization") ?? "");
-  return request.headers.get("X-API-KEY") ?? (bearer ? bearer[1].trim() : undefined) ?? new URL(request.url).searchParams.get("api-key") ?? undefined;
+  return (
+    request.headers.get("X-API-KEY") ??
+    (bearer ? bearer[1].trim() : undefined) ??
+    new URL(request.url).searchParams.get("api-key") ??
+    undefined
+  );
 }
 
 export function authorize(scope: Set<string> | null, application: string): void {
-  if (scope && !scope.has(application)) throw new ApiError("forbidden", `this API key may not read application ${JSON.stringify(application)}`);
+  if (scope && !scope.has(application))
+    throw new ApiError("forbidden", `this API key may not read application ${JSON.stringify(application)}`);
 }

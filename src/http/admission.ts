@@ -12,6 +12,11 @@ export async function admit(c: Context<AppEnv>): Promise<Set<string> | null> {
   const { access, rateLimit } = c.var.deps;
   const key = presentedKey(c.req.raw);
   const scope = access ? await authenticate(access, key) : null;
-  if (rateLimit) await enforceRateLimit(rateLimit.limiter, await rateLimitKey(access ? key : undefined, c.req.header("CF-Connecting-IP")), rateLimit.periodSeconds);
+  if (rateLimit)
+    await enforceRateLimit(
+      rateLimit.limiter,
+      await rateLimitKey(access ? key : undefined, c.req.header("CF-Connecting-IP")),
+      rateLimit.periodSeconds,
+    );
   return scope;
 }

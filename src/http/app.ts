@@ -49,7 +49,13 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
   const app = new Hono<AppEnv>({ getPath: rawPath });
   mcpCors(app);
 
-  const preflight = cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], allowHeaders: ["X-API-KEY", "Authorization", "If-None-Match"], exposeHeaders: ["ETag"], maxAge: 86400 });
+  const preflight = cors({
+    origin: "*",
+    allowMethods: ["GET", "HEAD", "OPTIONS"],
+    allowHeaders: ["X-API-KEY", "Authorization", "If-None-Match"],
+    exposeHeaders: ["ETag"],
+    maxAge: 86400,
+  });
   app.use("*", async (c, next) => {
     if (c.req.method === "OPTIONS") return preflight(c, next);
     // What hono/cors sets on a simple request, set before the answer is built: set afterwards (as
@@ -59,7 +65,11 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
     await next();
   });
   app.use("*", async (c, next) => {
-    if (c.req.url.length > MAX_URL_LENGTH) throw new ApiError("invalid_parameter", `the request URL is ${c.req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`);
+    if (c.req.url.length > MAX_URL_LENGTH)
+      throw new ApiError(
+        "invalid_parameter",
+        `the request URL is ${c.req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`,
+      );
     c.set("deps", await resolveDeps(c.env));
     await next();
   });
@@ -84,16 +94,27 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
 
   for (const route of ROUTES)
     app.all(route, (c) => {
-      throw new ApiError("method_not_allowed", `${c.req.method} is not allowed here; this API is read-only: use GET or HEAD`, { headers: { Allow: "GET, HEAD" } });
+      throw new ApiError(
+        "method_not_allowed",
+        `${c.req.method} is not allowed here; this API is read-only: use GET or HEAD`,
+        { headers: { Allow: "GET, HEAD" } },
+      );
     });
 
   // The publish API (own token, own routes); the /rest API above stays read-only.
   app.route("/publish", publishApi);
   app.all("/publish/*", () => {
-    throw new ApiError("route_not_found", "no such publish route; the publish API is /publish/uploads, /publish/snapshots/{sha256} and /publish/applications (docs/publish-api.md)");
+    throw new ApiError(
+      "route_not_found",
+      "no such publish route; the publish API is /publish/uploads, /publish/snapshots/{sha256} and /publish/applications (docs/publish-api.md)",
+    );
   });
 
-  app.notFound(() => readableCrossOrigin(problemResponse(new ApiError("route_not_found", "no such route; routes start with /rest/applications/{name}/"))));
+  app.notFound(() =>
+    readableCrossOrigin(
+      problemResponse(new ApiError("route_not_found", "no such route; routes start with /rest/applications/{name}/")),
+    ),
+  );
   app.onError((error, c) => {
     const apiError = toApiError(error);
     if (apiError.code === "internal_error") console.error("internal error", c.req.method, rawPath(c.req.raw), error);

@@ -4,7 +4,10 @@ import type { Catalog, Version } from "../storage/catalog.ts";
 
 export const ApplicationVersionSchema = z
   .object({
-    analyzedAt: z.string().meta({ description: "When the analysis was made, as published: the value to give as `date` to find objects to read this version." }),
+    analyzedAt: z.string().meta({
+      description:
+        "When the analysis was made, as published: the value to give as `date` to find objects to read this version.",
+    }),
   })
   .strict();
 
@@ -13,8 +16,12 @@ export const ApplicationListSchema = z
     applications: z.array(
       z
         .object({
-          name: z.string().meta({ description: "Application name, as it goes (percent-encoded) in /rest/applications/{name}/..." }),
-          versions: z.array(ApplicationVersionSchema).min(1).meta({ description: "Published analyses, oldest first; the last one is what routes read without `date`." }),
+          name: z
+            .string()
+            .meta({ description: "Application name, as it goes (percent-encoded) in /rest/applications/{name}/..." }),
+          versions: z.array(ApplicationVersionSchema).min(1).meta({
+            description: "Published analyses, oldest first; the last one is what routes read without `date`.",
+          }),
         })
         .strict(),
     ),
@@ -28,12 +35,20 @@ export type ApplicationList = z.infer<typeof ApplicationListSchema>;
  * The applications `scope` allows (null: all) that have a published version, and every version
  * read (the answer's ETag derives from their content addresses).
  */
-export async function applicationList(catalog: Catalog, scope: Set<string> | null): Promise<{ list: ApplicationList; versions: Version[] }> {
+export async function applicationList(
+  catalog: Catalog,
+  scope: Set<string> | null,
+): Promise<{ list: ApplicationList; versions: Version[] }> {
   const names = (await catalog.applications()).filter((name) => !scope || scope.has(name));
   const histories = await Promise.all(names.map(async (name) => ({ name, versions: await catalog.versions(name) })));
   const published = histories.filter((h): h is { name: string; versions: Version[] } => h.versions !== null);
   return {
-    list: { applications: published.map(({ name, versions }) => ({ name, versions: versions.map((v) => ({ analyzedAt: v.analyzedAt })) })) },
+    list: {
+      applications: published.map(({ name, versions }) => ({
+        name,
+        versions: versions.map((v) => ({ analyzedAt: v.analyzedAt })),
+      })),
+    },
     versions: published.flatMap((h) => h.versions),
   };
 }

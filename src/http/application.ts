@@ -1,7 +1,8 @@
 // @module Resolves the `{name}` path segment: strict decoding, name rules, access, and the published versions.
+
+import type { Context } from "hono";
 import { ApiError } from "../api-error.ts";
 import { applicationNameProblem } from "../rules.ts";
-import type { Context } from "hono";
 import type { Version } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
 
@@ -11,7 +12,11 @@ export function decodeApplicationName(rawSegment: string): string {
   try {
     name = decodeURIComponent(rawSegment);
   } catch {
-    throw new ApiError("invalid_application_name", `the application name is not valid percent-encoded UTF-8: ${JSON.stringify(rawSegment.slice(0, 100))}`, { parameter: "name" });
+    throw new ApiError(
+      "invalid_application_name",
+      `the application name is not valid percent-encoded UTF-8: ${JSON.stringify(rawSegment.slice(0, 100))}`,
+      { parameter: "name" },
+    );
   }
   const problem = applicationNameProblem(name);
   if (problem) throw new ApiError("invalid_application_name", `the application name ${problem}`, { parameter: "name" });
@@ -22,7 +27,11 @@ export function decodeApplicationName(rawSegment: string): string {
 export async function publishedVersions(c: Context<AppEnv>): Promise<Version[]> {
   const application = c.var.application;
   const versions = await c.var.deps.catalog.versions(application);
-  if (!versions) throw new ApiError("application_not_found", `no analysis of application ${JSON.stringify(application)} is published`);
+  if (!versions)
+    throw new ApiError(
+      "application_not_found",
+      `no analysis of application ${JSON.stringify(application)} is published`,
+    );
   c.set("versions", versions);
   return versions;
 }

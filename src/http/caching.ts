@@ -16,7 +16,9 @@ function versionsDigest(versions: readonly Version[]): Promise<string> {
   let digest = versionDigests.get(addresses);
   if (!digest) {
     if (versionDigests.size >= MAX_VERSION_SETS) versionDigests.clear();
-    digest = crypto.subtle.digest("SHA-256", new TextEncoder().encode(addresses)).then((d) => hex(new Uint8Array(d).subarray(0, 8)));
+    digest = crypto.subtle
+      .digest("SHA-256", new TextEncoder().encode(addresses))
+      .then((d) => hex(new Uint8Array(d).subarray(0, 8)));
     // A failed digest is computed again next time rather than remembered.
     digest.catch(() => versionDigests.delete(addresses));
     versionDigests.set(addresses, digest);
@@ -71,7 +73,10 @@ export const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
   const tag = await entityTag(versions, c.req.url);
   const headers = { ETag: tag, "Cache-Control": "public, no-cache" };
   if (matches(c.req.header("If-None-Match"), tag)) {
-    c.res = new Response(null, { status: 304, headers: { ...headers, "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" } });
+    c.res = new Response(null, {
+      status: 304,
+      headers: { ...headers, "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" },
+    });
     return;
   }
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);

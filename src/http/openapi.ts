@@ -26,7 +26,9 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output"): Json 
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(RESPONSE_SCHEMAS)) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, Json>;
+  };
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...rest }]) => [id, rest]));
 }
 
@@ -40,13 +42,23 @@ function componentName(schema: z.ZodType): string {
 /** A query parameter: the wire form of its value (strings: integers by pattern, enumerations case-insensitive), repeatable as an exploded array. */
 function queryParameter(name: string, spec: ParamSpec): Json {
   const { description: valueDescription, ...value } = jsonSchema(spec.schema, "input");
-  if (value.type === "string" && value.pattern === undefined && value.enum === undefined && value.format === undefined) value.maxLength = MAX_VALUE_LENGTH;
+  if (value.type === "string" && value.pattern === undefined && value.enum === undefined && value.format === undefined)
+    value.maxLength = MAX_VALUE_LENGTH;
   if (spec.default !== undefined) value.default = spec.default;
-  const description = [spec.description, valueDescription, spec.repeatable ? `Repeatable (at most ${MAX_VALUES_PER_PARAMETER} values): values combine with OR.` : undefined]
+  const description = [
+    spec.description,
+    valueDescription,
+    spec.repeatable ? `Repeatable (at most ${MAX_VALUES_PER_PARAMETER} values): values combine with OR.` : undefined,
+  ]
     .filter(Boolean)
     .join(" ");
   const parameter: Json = { name, in: "query", description, required: spec.required === true };
-  if (spec.repeatable) Object.assign(parameter, { schema: { type: "array", items: value, maxItems: MAX_VALUES_PER_PARAMETER }, style: "form", explode: true });
+  if (spec.repeatable)
+    Object.assign(parameter, {
+      schema: { type: "array", items: value, maxItems: MAX_VALUES_PER_PARAMETER },
+      style: "form",
+      explode: true,
+    });
   else parameter.schema = value;
   return parameter;
 }
@@ -56,7 +68,13 @@ function pathParameters(spec: RouteSpec): Json[] {
   return names.map((name) => {
     const param = spec.pathParams[name];
     if (!param) throw new Error(`${spec.path}: no specification of path parameter ${name}`);
-    return { name, in: "path", required: true, description: param.description, schema: jsonSchema(param.schema, "input") };
+    return {
+      name,
+      in: "path",
+      required: true,
+      description: param.description,
+      schema: jsonSchema(param.schema, "input"),
+    };
   });
 }
 
@@ -75,7 +93,8 @@ function problemExample(spec: RouteSpec, code: ErrorCode): ProblemBody {
   const names = Object.keys(spec.query);
   const real: Partial<Record<ErrorCode, () => ProblemBody | undefined>> = {
     missing_parameter: () => thrown(() => parseParams([], spec.query)),
-    unknown_parameter: () => thrown(() => parseParams([[names.includes("fullname") ? "fullName" : "filter", "x"]], spec.query)),
+    unknown_parameter: () =>
+      thrown(() => parseParams([[names.includes("fullname") ? "fullName" : "filter", "x"]], spec.query)),
     invalid_parameter: () => {
       for (const name of names) {
         const body = thrown(() => parseParams([[name, "ten"]], { [name]: spec.query[name] }));
@@ -101,7 +120,10 @@ function problemExample(spec: RouteSpec, code: ErrorCode): ProblemBody {
     application_not_found: ['no analysis of application "Pet Store & Co" is published'],
     object_not_found: ['application "Pet Store & Co" has no object with id 999', "id"],
     rate_limited: ["too many requests for this API key; try again in at most 60 s"],
-    source_service_unavailable: ["select=source-locations needs the source code service, which is disabled or not configured on this server", "select"],
+    source_service_unavailable: [
+      "select=source-locations needs the source code service, which is disabled or not configured on this server",
+      "select",
+    ],
     corrupt_snapshot: ["the published snapshot cannot be read: section NAME fails its checksum"],
     internal_error: ["the server failed to answer this request"],
     storage_unavailable: ["the snapshot storage could not be read; try again shortly"],
@@ -122,10 +144,18 @@ function errorResponses(spec: RouteSpec): Record<string, Json> {
     const response: Json = {
       description: list.map((code) => `\`${code}\`: ${ERROR_TITLES[code][1]}.`).join(" "),
       content: {
-        "application/json": { schema: ref("Problem"), examples: Object.fromEntries(list.map((code) => [code, { summary: ERROR_TITLES[code][1], value: problemExample(spec, code) }])) },
+        "application/json": {
+          schema: ref("Problem"),
+          examples: Object.fromEntries(
+            list.map((code) => [code, { summary: ERROR_TITLES[code][1], value: problemExample(spec, code) }]),
+          ),
+        },
       },
     };
-    if (status === 429) response.headers = { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", minimum: 0 } } };
+    if (status === 429)
+      response.headers = {
+        "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", minimum: 0 } },
+      };
     responses[String(status)] = response;
   }
   return responses;
@@ -133,8 +163,15 @@ function errorResponses(spec: RouteSpec): Record<string, Json> {
 
 /** Headers of cacheable answers (src/http/caching.ts). */
 const CACHE_HEADERS: Json = {
-  ETag: { description: "Derived from the application's published versions and the request; changes when a version is published.", schema: { type: "string" } },
-  "Cache-Control": { description: "`public, no-cache`: caches may keep the answer but must revalidate it.", schema: { type: "string" } },
+  ETag: {
+    description:
+      "Derived from the application's published versions and the request; changes when a version is published.",
+    schema: { type: "string" },
+  },
+  "Cache-Control": {
+    description: "`public, no-cache`: caches may keep the answer but must revalidate it.",
+    schema: { type: "string" },
+  },
 };
 
 function operation(spec: RouteSpec): Json {
@@ -143,14 +180,19 @@ function operation(spec: RouteSpec): Json {
     summary: spec.summary,
     description: spec.description,
     tags: [spec.tag],
-    parameters: [...pathParameters(spec), ...Object.entries(spec.query).map(([name, param]) => queryParameter(name, param))],
+    parameters: [
+      ...pathParameters(spec),
+      ...Object.entries(spec.query).map(([name, param]) => queryParameter(name, param)),
+    ],
     responses: {
       "200": {
         description: `${spec.summary}.`,
         ...(spec.secured ? { headers: CACHE_HEADERS } : {}),
         content: { "application/json": { schema: ref(componentName(spec.response)) } },
       },
-      ...(spec.secured ? { "304": { description: "Not modified: If-None-Match named the current ETag.", headers: CACHE_HEADERS } } : {}),
+      ...(spec.secured
+        ? { "304": { description: "Not modified: If-None-Match named the current ETag.", headers: CACHE_HEADERS } }
+        : {}),
       ...errorResponses(spec),
     },
   };
@@ -169,14 +211,23 @@ When API keys are configured on the server, each request under /rest/application
 /** The OpenAPI 3.1 document of the API. */
 export function openApiDocument(): Json {
   const paths: Record<string, Json> = {};
-  for (const spec of ROUTE_SPECS) paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation(spec) };
+  for (const spec of ROUTE_SPECS)
+    paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation(spec) };
   return {
     openapi: "3.1.0",
-    info: { title: "appstruct", version: API_VERSION, description: DESCRIPTION, license: { name: "MIT", identifier: "MIT" } },
+    info: {
+      title: "appstruct",
+      version: API_VERSION,
+      description: DESCRIPTION,
+      license: { name: "MIT", identifier: "MIT" },
+    },
     servers: [{ url: "/", description: "This server" }],
     tags: [
       { name: "Applications", description: "The applications published on this server and their versions." },
-      { name: "Objects", description: "Objects of the application: search, characteristics, callees, start and end points." },
+      {
+        name: "Objects",
+        description: "Objects of the application: search, characteristics, callees, start and end points.",
+      },
       { name: "Levels", description: "Taxonomy levels: nodes with their children, and level graphs." },
       { name: "Service", description: "The service itself." },
     ],
@@ -185,9 +236,24 @@ export function openApiDocument(): Json {
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
-        ApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-KEY", description: "An API key (CAST's header). Needed only when keys are configured." },
-        ApiKeyQuery: { type: "apiKey", in: "query", name: "api-key", description: "An API key as a query parameter, accepted by every route. Needed only when keys are configured." },
-        BearerAuth: { type: "http", scheme: "bearer", description: "An API key as a bearer token. Needed only when keys are configured." },
+        ApiKeyHeader: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-KEY",
+          description: "An API key (CAST's header). Needed only when keys are configured.",
+        },
+        ApiKeyQuery: {
+          type: "apiKey",
+          in: "query",
+          name: "api-key",
+          description:
+            "An API key as a query parameter, accepted by every route. Needed only when keys are configured.",
+        },
+        BearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key as a bearer token. Needed only when keys are configured.",
+        },
       },
     },
   };

@@ -21,7 +21,15 @@ export const MAX_VALUE_LENGTH = 1000;
 const ALWAYS_ALLOWED = new Set(["api-key"]);
 
 type Parsed<S extends ParamSpecs> = {
-  [K in keyof S]: S[K] extends ParamSpec<infer T> ? (S[K]["repeatable"] extends true ? T[] : S[K]["required"] extends true ? T : S[K]["default"] extends string ? T : T | undefined) : never;
+  [K in keyof S]: S[K] extends ParamSpec<infer T>
+    ? S[K]["repeatable"] extends true
+      ? T[]
+      : S[K]["required"] extends true
+        ? T
+        : S[K]["default"] extends string
+          ? T
+          : T | undefined
+    : never;
 };
 
 /** Validates `pairs` against `specs`: unknown names, repeats, missing and malformed values become 400s. */
@@ -31,26 +39,47 @@ export function parseParams<S extends ParamSpecs>(pairs: readonly [string, strin
     if (ALWAYS_ALLOWED.has(name)) continue;
     if (!(name in specs)) {
       const suggestion = closest(name, Object.keys(specs));
-      throw new ApiError("unknown_parameter", `unknown parameter ${JSON.stringify(name)}${suggestion ? `; did you mean \`${suggestion}\`?` : (Object.keys(specs).length ? `; known parameters: ${Object.keys(specs).join(", ")}` : "; this route takes no query parameters")}`, {
-        parameter: name,
-      });
+      throw new ApiError(
+        "unknown_parameter",
+        `unknown parameter ${JSON.stringify(name)}${suggestion ? `; did you mean \`${suggestion}\`?` : Object.keys(specs).length ? `; known parameters: ${Object.keys(specs).join(", ")}` : "; this route takes no query parameters"}`,
+        {
+          parameter: name,
+        },
+      );
     }
     if (value.length > MAX_VALUE_LENGTH)
-      throw new ApiError("invalid_parameter", `${name} may be at most ${MAX_VALUE_LENGTH} characters long, got ${value.length}`, { parameter: name });
+      throw new ApiError(
+        "invalid_parameter",
+        `${name} may be at most ${MAX_VALUE_LENGTH} characters long, got ${value.length}`,
+        { parameter: name },
+      );
     const values = grouped.get(name) ?? [];
     if (values.length === MAX_VALUES_PER_PARAMETER)
-      throw new ApiError("invalid_parameter", `${name} may be given at most ${MAX_VALUES_PER_PARAMETER} times in one request`, { parameter: name });
+      throw new ApiError(
+        "invalid_parameter",
+        `${name} may be given at most ${MAX_VALUES_PER_PARAMETER} times in one request`,
+        { parameter: name },
+      );
     values.push(value);
     grouped.set(name, values);
   }
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const values = grouped.get(name) ?? (spec.default === undefined ? [] : [spec.default]);
-    if (values.length > 1 && !spec.repeatable) throw new ApiError("invalid_parameter", `${name} may be given only once, got ${values.length} values`, { parameter: name });
-    if (values.length === 0 && spec.required) throw new ApiError("missing_parameter", `${name} is required`, { parameter: name });
+    if (values.length > 1 && !spec.repeatable)
+      throw new ApiError("invalid_parameter", `${name} may be given only once, got ${values.length} values`, {
+        parameter: name,
+      });
+    if (values.length === 0 && spec.required)
+      throw new ApiError("missing_parameter", `${name} is required`, { parameter: name });
     const parsed = values.map((v) => {
       const result = spec.schema.safeParse(v);
-      if (!result.success) throw new ApiError("invalid_parameter", `${name} ${result.error.issues[0].message}, got ${JSON.stringify(v.length > 100 ? `${v.slice(0, 100)}…` : v)}`, { parameter: name });
+      if (!result.success)
+        throw new ApiError(
+          "invalid_parameter",
+          `${name} ${result.error.issues[0].message}, got ${JSON.stringify(v.length > 100 ? `${v.slice(0, 100)}…` : v)}`,
+          { parameter: name },
+        );
       return result.data;
     });
     out[name] = spec.repeatable ? parsed : parsed[0];
@@ -77,7 +106,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length];
@@ -93,7 +123,9 @@ export const integer = (min: number, max: number) =>
     .regex(INTEGER_PATTERN, { error: `must be an integer from ${min} to ${max}` })
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` })
-    .meta({ description: `An integer from ${min} to ${max}: decimal digits only (no sign, spaces or exponent), at most 15 digits.` });
+    .meta({
+      description: `An integer from ${min} to ${max}: decimal digits only (no sign, spaces or exponent), at most 15 digits.`,
+    });
 
 /** Meta key carrying an enumeration's canonical spellings (zod leaves `examples` out of transformed schemas); the document shows them as `examples`. */
 export const CANONICAL_VALUES = "x-canonical-values";
@@ -104,7 +136,12 @@ export const CANONICAL_VALUES = "x-canonical-values";
  * schema's `examples`.
  */
 export function caseBlindPattern(values: readonly string[]): string {
-  const letter = (ch: string) => (ch.toLowerCase() !== ch.toUpperCase() ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : /[.*+?^${}()|[\]\\/]/.test(ch) ? `\\${ch}` : ch);
+  const letter = (ch: string) =>
+    ch.toLowerCase() !== ch.toUpperCase()
+      ? `[${ch.toLowerCase()}${ch.toUpperCase()}]`
+      : /[.*+?^${}()|[\]\\/]/.test(ch)
+        ? `\\${ch}`
+        : ch;
   return `^(?:${values.map((v) => [...v].map(letter).join("")).join("|")})$`;
 }
 
@@ -113,13 +150,23 @@ export const boolean = z
   .transform((v) => v.toLowerCase())
   .refine((v) => v === "true" || v === "false", { error: "must be true or false" })
   .transform((v) => v === "true")
-  .meta({ pattern: caseBlindPattern(["true", "false"]), [CANONICAL_VALUES]: ["true", "false"], description: "true or false, case-insensitive." });
+  .meta({
+    pattern: caseBlindPattern(["true", "false"]),
+    [CANONICAL_VALUES]: ["true", "false"],
+    description: "true or false, case-insensitive.",
+  });
 
 export const oneOf = <const T extends readonly string[]>(values: T) =>
   z
     .string()
     .transform((v) => v.toLowerCase())
-    .refine((v): v is T[number] => (values as readonly string[]).includes(v), { error: `must be one of ${values.join(", ")}` })
-    .meta({ pattern: caseBlindPattern(values), [CANONICAL_VALUES]: [...values], description: `One of ${values.join(", ")}, case-insensitive.` }) as unknown as z.ZodType<T[number]>;
+    .refine((v): v is T[number] => (values as readonly string[]).includes(v), {
+      error: `must be one of ${values.join(", ")}`,
+    })
+    .meta({
+      pattern: caseBlindPattern(values),
+      [CANONICAL_VALUES]: [...values],
+      description: `One of ${values.join(", ")}, case-insensitive.`,
+    }) as unknown as z.ZodType<T[number]>;
 
 export const text = z.string();

@@ -25,6 +25,10 @@ export function decodeComponent(raw: string, parameter: string | null): string {
     return decodeURIComponent(raw.replace(/\+/g, " "));
   } catch {
     const what = parameter === null ? "a parameter name" : `the value of ${parameter}`;
-    throw new ApiError("invalid_parameter", `${what} is not valid percent-encoded UTF-8: ${JSON.stringify(raw.slice(0, 100))}`, parameter === null ? {} : { parameter });
+    throw new ApiError(
+      "invalid_parameter",
+      `${what} is not valid percent-encoded UTF-8: ${JSON.stringify(raw.slice(0, 100))}`,
+      parameter === null ? {} : { parameter },
+    );
   }
 }

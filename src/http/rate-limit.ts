@@ -10,7 +10,10 @@ export interface RateLimiter {
 /** Throws 429 rate_limited when `key` has used up its allowance for the current period. */
 export async function enforceRateLimit(limiter: RateLimiter, key: string, periodSeconds: number): Promise<void> {
   const { success } = await limiter.limit({ key });
-  if (!success) throw new ApiError("rate_limited", `too many requests for this API key; try again in at most ${periodSeconds} s`, { headers: { "Retry-After": String(periodSeconds) } });
+  if (!success)
+    throw new ApiError("rate_limited", `too many requests for this API key; try again in at most ${periodSeconds} s`, {
+      headers: { "Retry-After": String(periodSeconds) },
+    });
 }
 
 /** The limiter key of a request: a digest of its API key (never the key itself), else the client address. */

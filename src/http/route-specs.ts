@@ -14,7 +14,7 @@ import { SEARCH_TYPES } from "../query/find-objects.ts";
 import { OPERATORS } from "../query/text-match.ts";
 import { parseRfc3339 } from "../rules.ts";
 import { ApplicationListSchema } from "./application-list.ts";
-import { INTEGER_PATTERN, type ParamSpecs, boolean, integer, oneOf, text } from "./params.ts";
+import { boolean, INTEGER_PATTERN, integer, oneOf, type ParamSpecs, text } from "./params.ts";
 
 /** A path parameter: its wire schema (what OpenAPI shows) and what it means. */
 export interface PathParamSpec {
@@ -78,11 +78,17 @@ const date = z
     if (ms === null) {
       // A literal + in a query string decodes to a space (semantics.md §1): say how to send a positive offset.
       const plus = / \d{2}:\d{2}$/.test(v) ? " (a + in a query means a space: write the offset as %2B02:00)" : "";
-      ctx.addIssue({ code: "custom", message: `must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z${plus}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z${plus}`,
+      });
     }
     return ms ?? 0;
   })
-  .meta({ format: "date-time", description: "An RFC 3339 date-time with a zone (Z or ±hh:mm; write + as %2B), fractional seconds allowed." });
+  .meta({
+    format: "date-time",
+    description: "An RFC 3339 date-time with a zone (Z or ±hh:mm; write + as %2B), fractional seconds allowed.",
+  });
 
 const sourceLocationsSelect = oneOf(["source-locations"] as const);
 
@@ -125,7 +131,15 @@ export const APPLICATIONS = route({
   pathParams: {},
   query: {},
   response: ApplicationListSchema,
-  errors: ["invalid_parameter", "unknown_parameter", "unauthorized", "rate_limited", "corrupt_snapshot", "internal_error", "storage_unavailable"],
+  errors: [
+    "invalid_parameter",
+    "unknown_parameter",
+    "unauthorized",
+    "rate_limited",
+    "corrupt_snapshot",
+    "internal_error",
+    "storage_unavailable",
+  ],
   secured: true,
 });
 
@@ -139,20 +153,53 @@ export const FIND_OBJECTS = route({
   path: "/rest/applications/{name}/objects",
   pathParams: { name: applicationName },
   query: {
-    limit: { schema: integer(0, 10000), required: true, description: "Maximum number of objects returned; 0 returns only totalObjects." },
-    skip: { schema: integer(0, Number.MAX_SAFE_INTEGER), default: "0", description: "Number of matching objects skipped before counting toward limit." },
+    limit: {
+      schema: integer(0, 10000),
+      required: true,
+      description: "Maximum number of objects returned; 0 returns only totalObjects.",
+    },
+    skip: {
+      schema: integer(0, Number.MAX_SAFE_INTEGER),
+      default: "0",
+      description: "Number of matching objects skipped before counting toward limit.",
+    },
     name: { schema: text, repeatable: true, description: "Object name (substring by default, see operator)." },
     fullname: { schema: text, repeatable: true, description: "Object full name (see operator)." },
     filepath: { schema: text, description: "Object file path (see operator)." },
     mangling: { schema: text, repeatable: true, description: "Object mangling (see operator)." },
     annotation: { schema: text, repeatable: true, description: "An annotation of the object (see operator)." },
     tag: { schema: text, repeatable: true, description: "Substring of a tag of the object (always contains)." },
-    type: { schema: text, repeatable: true, description: "Object type, its display name (see operator); spaces encoded, for example with +." },
-    "post-it": { schema: text, repeatable: true, description: "Substring of the title of a post-it attached to the object (always contains)." },
-    operator: { schema: oneOf(OPERATORS), default: "contains", description: "Matching strategy for name, fullname, type, filepath, mangling and annotation; one operator for all of them." },
-    searchtype: { schema: oneOf(SEARCH_TYPES), default: "all", description: "Provenance: all, internal (defined within the application) or external." },
-    select: { schema: sourceLocationsSelect, description: "source-locations adds sourceLocations to each object (needs the source code service, else 500 source_service_unavailable)." },
-    date: { schema: date, description: "Objects as they existed at that point in history: the newest analysis at or before it (none: no objects)." },
+    type: {
+      schema: text,
+      repeatable: true,
+      description: "Object type, its display name (see operator); spaces encoded, for example with +.",
+    },
+    "post-it": {
+      schema: text,
+      repeatable: true,
+      description: "Substring of the title of a post-it attached to the object (always contains).",
+    },
+    operator: {
+      schema: oneOf(OPERATORS),
+      default: "contains",
+      description:
+        "Matching strategy for name, fullname, type, filepath, mangling and annotation; one operator for all of them.",
+    },
+    searchtype: {
+      schema: oneOf(SEARCH_TYPES),
+      default: "all",
+      description: "Provenance: all, internal (defined within the application) or external.",
+    },
+    select: {
+      schema: sourceLocationsSelect,
+      description:
+        "source-locations adds sourceLocations to each object (needs the source code service, else 500 source_service_unavailable).",
+    },
+    date: {
+      schema: date,
+      description:
+        "Objects as they existed at that point in history: the newest analysis at or before it (none: no objects).",
+    },
   },
   response: FindObjectsResultSchema,
   errors: [...APPLICATION_ERRORS, "missing_parameter", "source_service_unavailable"],
@@ -168,7 +215,11 @@ export const CHARACTERISTICS = route({
   path: "/rest/applications/{name}/objects/{id}",
   pathParams: { name: applicationName, id: objectId },
   query: {
-    select: { schema: sourceLocationsSelect, description: "source-locations adds sourceLocations when the object has some (needs the source code service, else 500 source_service_unavailable)." },
+    select: {
+      schema: sourceLocationsSelect,
+      description:
+        "source-locations adds sourceLocations when the object has some (needs the source code service, else 500 source_service_unavailable).",
+    },
   },
   response: CharacteristicsSchema,
   errors: [...APPLICATION_ERRORS, "object_not_found", "source_service_unavailable"],
@@ -187,12 +238,14 @@ export const CALLEES = route({
     select: {
       schema: oneOf(["parent", "source-locations"] as const),
       repeatable: true,
-      description: "parent adds the parent type and type key of each callee; source-locations adds sourceLocations (needs the source code service).",
+      description:
+        "parent adds the parent type and type key of each callee; source-locations adds sourceLocations (needs the source code service).",
     },
     includeEscalated: {
       schema: boolean,
       default: "false",
-      description: "false: only callees with direct links alone. true: also callees having both direct and escalated links with the object.",
+      description:
+        "false: only callees with direct links alone. true: also callees having both direct and escalated links with the object.",
     },
   },
   response: CalleeListSchema,
@@ -203,7 +256,8 @@ export const CALLEES = route({
 export const START_END_POINTS = route({
   operationId: "objectStartEndPoints",
   summary: "Object start and end points",
-  description: "Start points reaching the object and end points it reaches within `hops` links (every link type counts; an object that is itself a point is listed).",
+  description:
+    "Start points reaching the object and end points it reaches within `hops` links (every link type counts; an object that is itself a point is listed).",
   tag: "Objects",
   method: "GET",
   path: "/rest/applications/{name}/objects/{id}/start-end-points",
@@ -227,7 +281,10 @@ export const LEVEL_NODES = route({
   pathParams: { name: applicationName, level: levelParam(MIN_LEVEL.nodes) },
   query: {
     name: { schema: text, description: "Substring of the node name, case-insensitive. Required if _id is absent." },
-    _id: { schema: integer(0, Number.MAX_SAFE_INTEGER), description: "Volatile local ID of a node in the level graph. Required if name is absent." },
+    _id: {
+      schema: integer(0, Number.MAX_SAFE_INTEGER),
+      description: "Volatile local ID of a node in the level graph. Required if name is absent.",
+    },
     select: { schema: oneOf(["children"] as const), required: true, description: "Must be children." },
   },
   response: LevelNodeListSchema,
@@ -239,7 +296,8 @@ export const LEVEL_NODES = route({
 export const LEVEL_GRAPH = route({
   operationId: "levelGraph",
   summary: "Level graph",
-  description: "All nodes of a taxonomy level (1 to 5) with their object counts, and the links between them. Nodes sorted by name; links by origin name, then target name.",
+  description:
+    "All nodes of a taxonomy level (1 to 5) with their object counts, and the links between them. Nodes sorted by name; links by origin name, then target name.",
   tag: "Levels",
   method: "GET",
   path: "/rest/applications/{name}/levels/{level}/graph",
@@ -252,4 +310,13 @@ export const LEVEL_GRAPH = route({
 });
 
 /** Every operation, in the order of interface.md (the catalog first, readiness last). */
-export const ROUTE_SPECS: readonly RouteSpec[] = [APPLICATIONS, FIND_OBJECTS, CHARACTERISTICS, CALLEES, START_END_POINTS, LEVEL_NODES, LEVEL_GRAPH, READY];
+export const ROUTE_SPECS: readonly RouteSpec[] = [
+  APPLICATIONS,
+  FIND_OBJECTS,
+  CHARACTERISTICS,
+  CALLEES,
+  START_END_POINTS,
+  LEVEL_NODES,
+  LEVEL_GRAPH,
+  READY,
+];

@@ -11,13 +11,18 @@ export type RestQuery = Record<string, string | number | boolean | readonly stri
 export type RestCall = (path: string, query?: RestQuery) => Promise<RestAnswer>;
 
 /** `/rest/applications/{name}{rest}`: the name is one path segment, percent-encoded once (`/` as %2F). */
-export const applicationPath = (application: string, rest: string): string => `/rest/applications/${encodeURIComponent(application)}${rest}`;
+export const applicationPath = (application: string, rest: string): string =>
+  `/rest/applications/${encodeURIComponent(application)}${rest}`;
 
 /**
  * Calls go through `fetch` (the app's own) with `headers` of the caller: its API key, so a key
  * limited to some applications gets the REST 403 on the others, and its address for the rate limit.
  */
-export function restCaller(fetch: (request: Request) => Promise<Response>, origin: string, headers: Record<string, string>): RestCall {
+export function restCaller(
+  fetch: (request: Request) => Promise<Response>,
+  origin: string,
+  headers: Record<string, string>,
+): RestCall {
   return async (path, query = {}) => {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) {

@@ -21,7 +21,15 @@ export function mcpCors(app: Hono<AppEnv>): void {
     cors({
       origin: "*",
       allowMethods: ["POST", "OPTIONS"],
-      allowHeaders: ["Content-Type", "Accept", "X-API-KEY", "Authorization", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
+      allowHeaders: [
+        "Content-Type",
+        "Accept",
+        "X-API-KEY",
+        "Authorization",
+        "Mcp-Protocol-Version",
+        "Mcp-Session-Id",
+        "Last-Event-ID",
+      ],
       maxAge: 86400,
     }),
   );
@@ -34,8 +42,15 @@ export function mcpRoutes(app: Hono<AppEnv>): void {
     // The key is checked here so /mcp itself answers 401; its scope is the REST routes' (403, and the list of applications).
     if (access) await authenticate(access, key);
     const address = c.req.header("CF-Connecting-IP");
-    const forwarded = { ...(key === undefined ? {} : { "X-API-KEY": key }), ...(address === undefined ? {} : { "CF-Connecting-IP": address }) };
-    const rest = restCaller((request) => Promise.resolve(app.fetch(request, c.env)), new URL(c.req.url).origin, forwarded);
+    const forwarded = {
+      ...(key === undefined ? {} : { "X-API-KEY": key }),
+      ...(address === undefined ? {} : { "CF-Connecting-IP": address }),
+    };
+    const rest = restCaller(
+      (request) => Promise.resolve(app.fetch(request, c.env)),
+      new URL(c.req.url).origin,
+      forwarded,
+    );
     const server = createMcpServer({ rest });
     // No session id generator: stateless, so any isolate can answer any request.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
@@ -48,6 +63,10 @@ export function mcpRoutes(app: Hono<AppEnv>): void {
   });
   // Stateless: no server-sent event stream to GET and no session to DELETE.
   app.all(MCP_PATH, (c) => {
-    throw new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${MCP_PATH}: this MCP endpoint is stateless; send JSON-RPC messages with POST`, { headers: { Allow: "POST" } });
+    throw new ApiError(
+      "method_not_allowed",
+      `${c.req.method} is not allowed on ${MCP_PATH}: this MCP endpoint is stateless; send JSON-RPC messages with POST`,
+      { headers: { Allow: "POST" } },
+    );
   });
 }

@@ -9,7 +9,15 @@ import { registerLevelTools } from "./tools/levels.ts";
 import { registerObjectNavigation } from "./tools/object-navigation.ts";
 
 /** The tool names, in the order tools/list gives them. */
-export const MCP_TOOLS = ["list_applications", "find_objects", "get_object", "list_callees", "get_start_end_points", "list_level_nodes", "get_level_graph"] as const;
+export const MCP_TOOLS = [
+  "list_applications",
+  "find_objects",
+  "get_object",
+  "list_callees",
+  "get_start_end_points",
+  "list_level_nodes",
+  "get_level_graph",
+] as const;
 
 const INSTRUCTIONS = [
   "appstruct answers questions about the structure of analyzed applications: objects (classes, methods, tables, pages…), their callees, transaction start and end points, and the architecture taxonomy (levels 1 to 5).",
@@ -28,7 +36,10 @@ export interface McpToolContext {
 }
 
 export function createMcpServer(context: McpToolContext): McpServer {
-  const server = new McpServer({ name: "appstruct", version: API_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator });
+  const server = new McpServer(
+    { name: "appstruct", version: API_VERSION },
+    { instructions: INSTRUCTIONS, jsonSchemaValidator },
+  );
   registerApplicationTools(server, context.rest);
   registerFindObjects(server, context.rest);
   registerObjectNavigation(server, context.rest);

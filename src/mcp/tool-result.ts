@@ -8,7 +8,13 @@ import type { RestAnswer } from "./rest-call.ts";
  * protocol asks tools returning structured content to do so for compatibility).
  */
 export function toolAnswer(structured: Record<string, unknown>, summary: string): CallToolResult {
-  return { content: [{ type: "text", text: summary }, { type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+  return {
+    content: [
+      { type: "text", text: summary },
+      { type: "text", text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+  };
 }
 
 /** `n` and the noun, plural unless n is 1: "1 object", "3 objects". */
@@ -20,7 +26,10 @@ export function toolProblem(problem: ProblemBody): CallToolResult {
 }
 
 /** The tool's answer to a REST answer: `shape` turns a 200 body into the structured content and its summary. */
-export function fromRest<T>(answer: RestAnswer, shape: (body: T) => { structured: Record<string, unknown>; summary: string }): CallToolResult {
+export function fromRest<T>(
+  answer: RestAnswer,
+  shape: (body: T) => { structured: Record<string, unknown>; summary: string },
+): CallToolResult {
   if (!answer.ok) return toolProblem(answer.problem);
   const { structured, summary } = shape(answer.body as T);
   return toolAnswer(structured, summary);

@@ -7,8 +7,7 @@ import { hex } from "../hex.ts";
 import { snapshotKey } from "../storage/manifest.ts";
 import { type PublishResult, recordVersion, verifySnapshotSource } from "../storage/publish.ts";
 import { R2Store } from "../storage/r2-store.ts";
-import { type Uploads, stagingKey } from "./uploads.ts";
-
+import { stagingKey, type Uploads } from "./uploads.ts";
 
 /** Range reads of `key`, pinned to its ETag. */
 async function objectSource(store: R2Store, key: string): Promise<ByteSource | null> {
@@ -38,7 +37,10 @@ async function copyVerified(bucket: R2Bucket, from: string, finalKey: string, sh
     return sha256;
   } catch (error) {
     const actual = await objectSha256(bucket, from);
-    if (actual === sha256) throw new StorageUnavailableError(`copying ${from} to ${finalKey} failed: ${(error as Error)?.message ?? String(error)}`);
+    if (actual === sha256)
+      throw new StorageUnavailableError(
+        `copying ${from} to ${finalKey} failed: ${(error as Error)?.message ?? String(error)}`,
+      );
     return actual;
   }
 }
@@ -47,7 +49,8 @@ async function copyVerified(bucket: R2Bucket, from: string, finalKey: string, sh
 async function verifyStaged(store: R2Store, sha256: string, size: number): Promise<SnapshotMeta> {
   const source = await objectSource(store, stagingKey(sha256));
   if (!source) throw new CorruptSnapshotError("the assembled upload is missing");
-  if (source.size !== size) throw new CorruptSnapshotError(`the upload is ${source.size} bytes, ${size} were declared (truncated?)`);
+  if (source.size !== size)
+    throw new CorruptSnapshotError(`the upload is ${source.size} bytes, ${size} were declared (truncated?)`);
   return verifySnapshotSource(source);
 }
 
@@ -65,7 +68,10 @@ export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256:
     const record = await uploads.assemble(sha256);
     const refuse = async (reason: string) => {
       await uploads.discard(sha256);
-      return new ApiError("upload_refused", `the upload of ${sha256} is not a valid snapshot: ${reason}; nothing was kept`);
+      return new ApiError(
+        "upload_refused",
+        `the upload of ${sha256} is not a valid snapshot: ${reason}; nothing was kept`,
+      );
     };
     let meta: SnapshotMeta;
     try {
@@ -75,7 +81,10 @@ export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256:
       throw error;
     }
     const actual = await copyVerified(bucket, stagingKey(sha256), finalKey, sha256);
-    if (actual !== sha256) throw await refuse(`its SHA-256 is ${actual}, not the declared content address ${sha256} (corrupted or truncated in transit?)`);
+    if (actual !== sha256)
+      throw await refuse(
+        `its SHA-256 is ${actual}, not the declared content address ${sha256} (corrupted or truncated in transit?)`,
+      );
     await uploads.discard(sha256);
     return recordVersion(store, meta, sha256, record.size);
   }

@@ -29,9 +29,15 @@ const BeginBody = z.object({
 const PruneBody = z
   .object({
     keep: z.number().int().min(1).optional(),
-    analyzedAt: z.array(z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time")).max(1000).optional(),
+    analyzedAt: z
+      .array(z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time"))
+      .max(1000)
+      .optional(),
   })
-  .refine((b) => b.keep !== undefined || b.analyzedAt !== undefined, "give keep (versions to keep) and/or analyzedAt (versions to remove)");
+  .refine(
+    (b) => b.keep !== undefined || b.analyzedAt !== undefined,
+    "give keep (versions to keep) and/or analyzedAt (versions to remove)",
+  );
 
 async function body<T>(c: Context<PublishEnv>, schema: z.ZodType<T>): Promise<T> {
   let json: unknown;
@@ -43,14 +49,17 @@ async function body<T>(c: Context<PublishEnv>, schema: z.ZodType<T>): Promise<T>
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError("invalid_parameter", `${issue.path.join(".") || "body"}: ${issue.message}`, { parameter: issue.path.join(".") || "body" });
+    throw new ApiError("invalid_parameter", `${issue.path.join(".") || "body"}: ${issue.message}`, {
+      parameter: issue.path.join(".") || "body",
+    });
   }
   return parsed.data;
 }
 
 const sha256Param = (c: Context<PublishEnv>) => {
   const parsed = Sha256.safeParse(c.req.param("sha256"));
-  if (!parsed.success) throw new ApiError("invalid_parameter", `sha256 ${parsed.error.issues[0].message}`, { parameter: "sha256" });
+  if (!parsed.success)
+    throw new ApiError("invalid_parameter", `sha256 ${parsed.error.issues[0].message}`, { parameter: "sha256" });
   return parsed.data;
 };
 
@@ -80,7 +89,14 @@ publishApi.get("/uploads/:sha256", async (c) => c.json(await new Uploads(bucketO
 publishApi.put("/uploads/:sha256/parts/:part", async (c) => {
   const length = c.req.header("Content-Length");
   const part = Number(c.req.param("part"));
-  return c.json(await new Uploads(bucketOf(c)).putPart(sha256Param(c), part, c.req.raw.body, length === undefined ? null : Number(length)));
+  return c.json(
+    await new Uploads(bucketOf(c)).putPart(
+      sha256Param(c),
+      part,
+      c.req.raw.body,
+      length === undefined ? null : Number(length),
+    ),
+  );
 });
 
 publishApi.delete("/uploads/:sha256", async (c) => {
@@ -97,15 +113,25 @@ publishApi.get("/snapshots/:sha256", async (c) => {
   const sha256 = sha256Param(c);
   const object = await bucketOf(c).get(snapshotKey(sha256));
   if (!object) throw new ApiError("route_not_found", `no snapshot ${sha256} is stored`);
-  return c.body(object.body, 200, { "Content-Type": "application/octet-stream", "Content-Length": String(object.size), ETag: object.httpEtag });
+  return c.body(object.body, 200, {
+    "Content-Type": "application/octet-stream",
+    "Content-Length": String(object.size),
+    ETag: object.httpEtag,
+  });
 });
 
-publishApi.get("/applications", async (c) => c.json({ applications: await new StoreCatalog(new R2Store(bucketOf(c))).applications() }));
+publishApi.get("/applications", async (c) =>
+  c.json({ applications: await new StoreCatalog(new R2Store(bucketOf(c))).applications() }),
+);
 
 publishApi.get("/applications/:name", async (c) => {
   const application = applicationParam(c);
   const manifest = await readManifest(new R2Store(bucketOf(c)), application);
-  if (!manifest) throw new ApiError("application_not_found", `no analysis of application ${JSON.stringify(application)} is published`);
+  if (!manifest)
+    throw new ApiError(
+      "application_not_found",
+      `no analysis of application ${JSON.stringify(application)} is published`,
+    );
   return c.json({ application, versions: manifest.versions });
 });
 
@@ -113,8 +139,15 @@ publishApi.post("/applications/:name/prune", async (c) => {
   const application = applicationParam(c);
   const { keep, analyzedAt } = await body(c, PruneBody);
   const store = new R2Store(bucketOf(c));
-  if (!(await readManifest(store, application))) throw new ApiError("application_not_found", `no analysis of application ${JSON.stringify(application)} is published`);
-  return c.json({ application, ...(await removeVersions(store, application, { keep, analyzedAtMs: analyzedAt?.map((s) => Date.parse(s)) })) });
+  if (!(await readManifest(store, application)))
+    throw new ApiError(
+      "application_not_found",
+      `no analysis of application ${JSON.stringify(application)} is published`,
+    );
+  return c.json({
+    application,
+    ...(await removeVersions(store, application, { keep, analyzedAtMs: analyzedAt?.map((s) => Date.parse(s)) })),
+  });
 });
 
 const ALLOWED: [string, string][] = [
@@ -128,5 +161,7 @@ const ALLOWED: [string, string][] = [
 ];
 for (const [path, allow] of ALLOWED)
   publishApi.all(path, (c) => {
-    throw new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${allow}`, { headers: { Allow: allow } });
+    throw new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${allow}`, {
+      headers: { Allow: allow },
+    });
   });

@@ -34,7 +34,8 @@ const partKey = (sha256: string, part: number) => `${folder(sha256)}parts/${Stri
 /** Where the parts are assembled, to be verified before anything points at it. */
 export const stagingKey = (sha256: string) => `${folder(sha256)}staged.snap`;
 
-export const partCount = (record: Pick<UploadRecord, "size" | "partSize">) => Math.max(1, Math.ceil(record.size / record.partSize));
+export const partCount = (record: Pick<UploadRecord, "size" | "partSize">) =>
+  Math.max(1, Math.ceil(record.size / record.partSize));
 
 /** The exact byte length of part `part` of `record`. */
 export function partLength(record: Pick<UploadRecord, "size" | "partSize">, part: number): number {
@@ -56,15 +57,27 @@ export class Uploads {
    */
   async begin(sha256: string, size: number, partSize: number): Promise<UploadState> {
     const existing = await this.record(sha256);
-    if (existing && Date.now() - Date.parse(existing.createdAt) < STALE_AFTER_MS) return this.sameGeometry(existing, size, partSize);
+    if (existing && Date.now() - Date.parse(existing.createdAt) < STALE_AFTER_MS)
+      return this.sameGeometry(existing, size, partSize);
     if (existing) await this.discard(sha256);
     const upload = await this.bucket.createMultipartUpload(stagingKey(sha256));
-    const record: UploadRecord = { sha256, size, partSize, uploadId: upload.uploadId, createdAt: new Date().toISOString() };
-    if (await this.store.putIf(recordKey(sha256), new TextEncoder().encode(JSON.stringify(record)), null)) return this.state(record);
+    const record: UploadRecord = {
+      sha256,
+      size,
+      partSize,
+      uploadId: upload.uploadId,
+      createdAt: new Date().toISOString(),
+    };
+    if (await this.store.putIf(recordKey(sha256), new TextEncoder().encode(JSON.stringify(record)), null))
+      return this.state(record);
     // Another publisher of the same content started first: use theirs.
     await upload.abort();
     const winner = await this.record(sha256);
-    if (!winner) throw new ApiError("upload_incomplete", `the upload of ${sha256} was started and abandoned concurrently; start it again`);
+    if (!winner)
+      throw new ApiError(
+        "upload_incomplete",
+        `the upload of ${sha256} was started and abandoned concurrently; start it again`,
+      );
     return this.sameGeometry(winner, size, partSize);
   }
 
@@ -74,12 +87,25 @@ export class Uploads {
   }
 
   /** Uploads part `part` from `body`, which must be exactly that part's length. */
-  async putPart(sha256: string, part: number, body: ReadableStream<Uint8Array> | null, contentLength: number | null): Promise<{ partNumber: number; size: number }> {
+  async putPart(
+    sha256: string,
+    part: number,
+    body: ReadableStream<Uint8Array> | null,
+    contentLength: number | null,
+  ): Promise<{ partNumber: number; size: number }> {
     const record = await this.required(sha256);
     const count = partCount(record);
-    if (!Number.isInteger(part) || part < 1 || part > count) throw new ApiError("invalid_parameter", `part must be a whole number from 1 to ${count} (the upload is ${record.size} bytes in parts of ${record.partSize})`, { parameter: "part" });
+    if (!Number.isInteger(part) || part < 1 || part > count)
+      throw new ApiError(
+        "invalid_parameter",
+        `part must be a whole number from 1 to ${count} (the upload is ${record.size} bytes in parts of ${record.partSize})`,
+        { parameter: "part" },
+      );
     const length = partLength(record, part);
-    const wrongLength = (got: string) => new ApiError("invalid_parameter", `part ${part} must be exactly ${length} bytes; got ${got}`, { parameter: "body" });
+    const wrongLength = (got: string) =>
+      new ApiError("invalid_parameter", `part ${part} must be exactly ${length} bytes; got ${got}`, {
+        parameter: "body",
+      });
     if (!body) throw wrongLength("no body");
     if (contentLength !== null && contentLength !== length) throw wrongLength(`Content-Length ${contentLength}`);
     // A known length for R2, and a body of another length (cut short) fails here instead of being stored.
@@ -91,16 +117,26 @@ export class Uploads {
         controller.enqueue(chunk);
       },
     });
-    const piping = body.pipeThrough(counting).pipeTo(fixed.writable).catch(() => {});
+    const piping = body
+      .pipeThrough(counting)
+      .pipeTo(fixed.writable)
+      .catch(() => {});
     let uploaded: R2UploadedPart;
     try {
-      uploaded = await this.bucket.resumeMultipartUpload(stagingKey(sha256), record.uploadId).uploadPart(part, fixed.readable);
+      uploaded = await this.bucket
+        .resumeMultipartUpload(stagingKey(sha256), record.uploadId)
+        .uploadPart(part, fixed.readable);
     } catch (error) {
       await piping;
       if (received !== length) throw wrongLength(received > length ? `more` : `${received} bytes`);
-      throw new StorageUnavailableError(`part ${part} of ${sha256} could not be stored: ${(error as Error)?.message ?? String(error)}`);
+      throw new StorageUnavailableError(
+        `part ${part} of ${sha256} could not be stored: ${(error as Error)?.message ?? String(error)}`,
+      );
     }
-    await this.store.put(partKey(sha256, part), new TextEncoder().encode(JSON.stringify({ ...uploaded, size: length })));
+    await this.store.put(
+      partKey(sha256, part),
+      new TextEncoder().encode(JSON.stringify({ ...uploaded, size: length })),
+    );
     return { partNumber: part, size: length };
   }
 
@@ -112,12 +148,22 @@ export class Uploads {
     const record = await this.required(sha256);
     const parts = await this.parts(sha256);
     const missing = Array.from({ length: partCount(record) }, (_, i) => i + 1).filter((n) => !parts.has(n));
-    if (missing.length) throw new ApiError("upload_incomplete", `the upload of ${sha256} lacks part${missing.length === 1 ? "" : "s"} ${missing.slice(0, 20).join(", ")}${missing.length > 20 ? ", …" : ""}; upload them, then publish again`);
+    if (missing.length)
+      throw new ApiError(
+        "upload_incomplete",
+        `the upload of ${sha256} lacks part${missing.length === 1 ? "" : "s"} ${missing.slice(0, 20).join(", ")}${missing.length > 20 ? ", …" : ""}; upload them, then publish again`,
+      );
     try {
-      await this.bucket.resumeMultipartUpload(stagingKey(sha256), record.uploadId).complete([...parts.values()].sort((a, b) => a.partNumber - b.partNumber));
+      await this.bucket
+        .resumeMultipartUpload(stagingKey(sha256), record.uploadId)
+        .complete([...parts.values()].sort((a, b) => a.partNumber - b.partNumber));
     } catch (error) {
       // Completed by a concurrent publish of the same content (or a retry after a lost answer).
-      if (!(await this.bucket.head(stagingKey(sha256)))) throw new ApiError("upload_incomplete", `the parts of ${sha256} could not be assembled (${(error as Error)?.message}); publish again`);
+      if (!(await this.bucket.head(stagingKey(sha256))))
+        throw new ApiError(
+          "upload_incomplete",
+          `the parts of ${sha256} could not be assembled (${(error as Error)?.message}); publish again`,
+        );
     }
     return record;
   }
@@ -125,7 +171,11 @@ export class Uploads {
   /** Aborts the multipart upload (if still open) and deletes everything the upload left: record, part records, staging object. */
   async discard(sha256: string): Promise<void> {
     const record = await this.record(sha256);
-    if (record) await this.bucket.resumeMultipartUpload(stagingKey(sha256), record.uploadId).abort().catch(() => {});
+    if (record)
+      await this.bucket
+        .resumeMultipartUpload(stagingKey(sha256), record.uploadId)
+        .abort()
+        .catch(() => {});
     const keys = await this.store.list(folder(sha256));
     if (keys.length) await this.bucket.delete(keys);
   }
@@ -137,7 +187,11 @@ export class Uploads {
 
   private async required(sha256: string): Promise<UploadRecord> {
     const record = await this.record(sha256);
-    if (!record) throw new ApiError("upload_not_found", `no upload of ${sha256} is under way: start one with POST /publish/uploads`);
+    if (!record)
+      throw new ApiError(
+        "upload_not_found",
+        `no upload of ${sha256} is under way: start one with POST /publish/uploads`,
+      );
     return record;
   }
 
@@ -154,12 +208,21 @@ export class Uploads {
 
   private async state(record: UploadRecord): Promise<UploadState> {
     const uploaded = [...(await this.parts(record.sha256)).keys()].sort((a, b) => a - b);
-    return { sha256: record.sha256, size: record.size, partSize: record.partSize, partCount: partCount(record), uploaded };
+    return {
+      sha256: record.sha256,
+      size: record.size,
+      partSize: record.partSize,
+      partCount: partCount(record),
+      uploaded,
+    };
   }
 
   private sameGeometry(record: UploadRecord, size: number, partSize: number): Promise<UploadState> {
     if (record.size !== size || record.partSize !== partSize)
-      throw new ApiError("upload_incomplete", `an upload of ${record.sha256} is under way with size ${record.size} in parts of ${record.partSize}; resume it with those, or abort it (DELETE /publish/uploads/${record.sha256})`);
+      throw new ApiError(
+        "upload_incomplete",
+        `an upload of ${record.sha256} is under way with size ${record.size} in parts of ${record.partSize}; resume it with those, or abort it (DELETE /publish/uploads/${record.sha256})`,
+      );
     return this.state(record);
   }
 }

@@ -4,24 +4,34 @@ import { ERROR_TITLES, type ErrorCode } from "../api-error.ts";
 import { STATUSES, type Status } from "../format/model.ts";
 
 /** A permanent object id as the API writes it: a string of 1 to 19 decimal digits. */
-const objectId = z.string().regex(/^(0|[1-9][0-9]{0,18})$/).meta({ description: "Permanent object ID: a string of 1 to 19 decimal digits." });
+const objectId = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,18})$/)
+  .meta({ description: "Permanent object ID: a string of 1 to 19 decimal digits." });
 /** A volatile node id: local to one level graph of one published analysis (semantics.md §4). */
-const volatileId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ description: "Volatile local ID of a node, valid only within the level graph of one published analysis." });
+const volatileId = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .meta({ description: "Volatile local ID of a node, valid only within the level graph of one published analysis." });
 const line = z.number().int().min(1).max(0xffffffff);
 
 export const SourceLocationSchema = z
   .object({
-    fileId: z.string().regex(/^-?[0-9]{1,19}$/).meta({ description: "Source file ID: a string of a possibly negative integer." }),
+    fileId: z
+      .string()
+      .regex(/^-?[0-9]{1,19}$/)
+      .meta({ description: "Source file ID: a string of a possibly negative integer." }),
     startLine: line.meta({ description: "First line of the object in the file, 1-based." }),
     endLine: line.meta({ description: "Last line of the object in the file, 1-based." }),
   })
   .strict();
 
-const sourceLocations = z
-  .array(SourceLocationSchema)
-  .min(1)
-  .optional()
-  .meta({ description: "Present only with select=source-locations and when the source code service has locations for the object (never an empty array)." });
+const sourceLocations = z.array(SourceLocationSchema).min(1).optional().meta({
+  description:
+    "Present only with select=source-locations and when the source code service has locations for the object (never an empty array).",
+});
 
 export const ObjectSchema = z
   .object({
@@ -30,10 +40,15 @@ export const ObjectSchema = z
     fullName: z.string().meta({ description: "Long name; usually locates the object in a software architecture." }),
     type: z.string().meta({ description: "Object type for display." }),
     typeId: z.string().meta({ description: "Object type identifier, the type reference key." }),
-    filePath: z.string().nullable().meta({ description: "Analyzed source file path (the first one when there are several); null when not applicable." }),
+    filePath: z.string().nullable().meta({
+      description: "Analyzed source file path (the first one when there are several); null when not applicable.",
+    }),
     mangling: z.string().meta({ description: "Function signature, or an empty string when not applicable." }),
     external: z.boolean().meta({ description: "true: the object is outside the application boundary." }),
-    annotations: z.array(z.string()).nullable().meta({ description: "Annotations of the object; null when not applicable." }),
+    annotations: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: "Annotations of the object; null when not applicable." }),
     tags: z.array(z.string()).meta({ description: "Tags of the object; empty when there are none." }),
     sourceLocations,
   })
@@ -41,8 +56,14 @@ export const ObjectSchema = z
 
 export const FindObjectsResultSchema = z
   .object({
-    totalObjects: z.number().int().min(0).meta({ description: "Count of all objects matching the filters, independent of limit and skip." }),
-    objects: z.array(ObjectSchema).meta({ description: "The slice [skip, skip+limit) of the matches, sorted by name." }),
+    totalObjects: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Count of all objects matching the filters, independent of limit and skip." }),
+    objects: z
+      .array(ObjectSchema)
+      .meta({ description: "The slice [skip, skip+limit) of the matches, sorted by name." }),
   })
   .strict();
 
@@ -58,9 +79,15 @@ export const CharacteristicsSchema = z
     status: z
       .object({ id: z.enum(STATUSES as readonly [Status, ...Status[]]).nullable() })
       .strict()
-      .meta({ description: "Status relative to the previous analysis; id is null when the object or its previous version has no checksum." }),
+      .meta({
+        description:
+          "Status relative to the previous analysis; id is null when the object or its previous version has no checksum.",
+      }),
     external: z.boolean(),
-    programmingLanguage: z.object({ name: z.string().nullable() }).strict().meta({ description: "Programming language of the object; name is null when unknown." }),
+    programmingLanguage: z
+      .object({ name: z.string().nullable() })
+      .strict()
+      .meta({ description: "Programming language of the object; name is null when unknown." }),
     parent: z
       .object({ id: objectId, name: z.string(), type: z.string(), typeId: z.string() })
       .strict()
@@ -77,30 +104,37 @@ export const CalleeSchema = z
     type: z.string(),
     typeId: z.string(),
     linkType: z.string().meta({ description: "Link type identifier describing the call between caller and callee." }),
-    parent: z
-      .object({ type: z.string(), typeId: z.string() })
-      .strict()
-      .nullable()
-      .optional()
-      .meta({ description: "Only with select=parent: the parent's type and type key, or null for a callee without parent." }),
+    parent: z.object({ type: z.string(), typeId: z.string() }).strict().nullable().optional().meta({
+      description: "Only with select=parent: the parent's type and type key, or null for a callee without parent.",
+    }),
     sourceLocations,
   })
   .strict();
 
 export const CalleeListSchema = z.array(CalleeSchema);
 
-export const PointSchema = z.object({ id: objectId, name: z.string(), fullName: z.string(), type: z.string() }).strict();
+export const PointSchema = z
+  .object({ id: objectId, name: z.string(), fullName: z.string(), type: z.string() })
+  .strict();
 
 export const PointsResultSchema = z
   .object({
-    startPoints: z.array(PointSchema).meta({ description: "Start points from which the object is reached within hops links, sorted by name." }),
-    endPoints: z.array(PointSchema).meta({ description: "End points reached from the object within hops links, sorted by name." }),
+    startPoints: z
+      .array(PointSchema)
+      .meta({ description: "Start points from which the object is reached within hops links, sorted by name." }),
+    endPoints: z
+      .array(PointSchema)
+      .meta({ description: "End points reached from the object within hops links, sorted by name." }),
   })
   .strict();
 
-export const LevelChildSchema = z.object({ _id: volatileId, name: z.string(), level: z.number().int().min(3).max(5) }).strict();
+export const LevelChildSchema = z
+  .object({ _id: volatileId, name: z.string(), level: z.number().int().min(3).max(5) })
+  .strict();
 
-export const LevelObjectSchema = z.object({ id: objectId, name: z.string(), fullName: z.string(), type: z.string(), typeId: z.string() }).strict();
+export const LevelObjectSchema = z
+  .object({ id: objectId, name: z.string(), fullName: z.string(), type: z.string(), typeId: z.string() })
+  .strict();
 
 export const LevelNodeSchema = z
   .object({
@@ -132,7 +166,12 @@ export const LevelGraphSchema = z
   .object({
     nodes: z.array(
       z
-        .object({ _id: volatileId, name: z.string(), fullName: z.string(), nbObjects: z.number().int().min(0).meta({ description: "Number of objects under the node." }) })
+        .object({
+          _id: volatileId,
+          name: z.string(),
+          fullName: z.string(),
+          nbObjects: z.number().int().min(0).meta({ description: "Number of objects under the node." }),
+        })
         .strict(),
     ),
     links: z.array(z.object({ origin: NodeRefSchema, target: NodeRefSchema }).strict()),

@@ -18,7 +18,11 @@ export interface CalleesResult {
  * Without includeEscalated only callees with no escalated link at all are listed; with it, every
  * direct callee. Callees reached only through escalated links are never listed.
  */
-export async function objectCallees(snapshot: Snapshot, id: string, options: { includeEscalated: boolean; withParent: boolean }): Promise<CalleesResult> {
+export async function objectCallees(
+  snapshot: Snapshot,
+  id: string,
+  options: { includeEscalated: boolean; withParent: boolean },
+): Promise<CalleesResult> {
   const rank = await rankOfId(snapshot, id);
   const links = await linkRows(snapshot, [rank]);
   const { targets, types, targetFlags } = links.row(rank);
@@ -33,7 +37,12 @@ export async function objectCallees(snapshot: Snapshot, id: string, options: { i
   }
   const ranks = listed.map((l) => l.target);
   const rows = await objectRows(snapshot, ranks);
-  const parents = options.withParent ? await objectRows(snapshot, rows.flatMap((row) => (row.parent === NONE ? [] : [row.parent]))) : [];
+  const parents = options.withParent
+    ? await objectRows(
+        snapshot,
+        rows.flatMap((row) => (row.parent === NONE ? [] : [row.parent])),
+      )
+    : [];
   let nextParent = 0;
   const callees = listed.map(({ linkType }, k): ApiCallee => {
     const row = rows[k];

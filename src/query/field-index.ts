@@ -6,7 +6,7 @@ import type { Snapshot } from "../format/snapshot.ts";
 import { TRIGRAM_CHUNK_BYTES } from "../format/trigram-chunks.ts";
 import { type PostingSpans, TrigramIndex } from "../format/trigram-index.ts";
 import { loadPages } from "./pages.ts";
-import { PagedKeys, type SearchKeys, memoryKeys } from "./search-keys.ts";
+import { memoryKeys, PagedKeys, type SearchKeys } from "./search-keys.ts";
 
 /** A search index with its keys and its trigram index (null in files of format 1.0, which then scan keys for `contains`). */
 export interface FieldIndex {
@@ -18,7 +18,10 @@ export interface FieldIndex {
 /** The search index `tag` with its keys, and its trigram index when `withTrigrams` and the file has one. */
 export async function fieldIndex(snapshot: Snapshot, tag: SearchIndexTag, withTrigrams: boolean): Promise<FieldIndex> {
   const trigramTag = TRIGRAMS_OF[tag];
-  const [index, trigrams] = await Promise.all([snapshot.section(tag), withTrigrams && snapshot.has(trigramTag) ? trigramIndex(snapshot, trigramTag, tag) : null]);
+  const [index, trigrams] = await Promise.all([
+    snapshot.section(tag),
+    withTrigrams && snapshot.has(trigramTag) ? trigramIndex(snapshot, trigramTag, tag) : null,
+  ]);
   return { index, keys: await searchKeys(snapshot, tag, index), trigrams };
 }
 
@@ -27,7 +30,10 @@ async function searchKeys(snapshot: Snapshot, tag: SearchIndexTag, index: Search
   const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
   check(paged && snapshot.has(paged.pages), `${tag}: its keys are in key pages, which the file does not have`);
   const directory = await snapshot.section(paged.directory);
-  check(directory.keyCount === index.keyCount, `${paged.directory}: ${directory.keyCount} keys in pages for the ${index.keyCount} keys of ${tag}`);
+  check(
+    directory.keyCount === index.keyCount,
+    `${paged.directory}: ${directory.keyCount} keys in pages for the ${index.keyCount} keys of ${tag}`,
+  );
   return new PagedKeys(snapshot, paged.pages, directory);
 }
 
@@ -41,14 +47,21 @@ const WHOLE_TRIGRAMS_SHARE = 1 / 8;
 /** A trigram index: whole in files before format 1.3 or when it fits; else its table alone, its lists read by range through its chunk directory. */
 async function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndexTag): Promise<TrigramIndex> {
   const chunksTag = CHUNKS_OF[tag];
-  if (!snapshot.has(chunksTag) || snapshot.toc.get(tag)!.length <= snapshot.budgetBytes * WHOLE_TRIGRAMS_SHARE) return snapshot.section(tag);
+  if (!snapshot.has(chunksTag) || snapshot.toc.get(tag)!.length <= snapshot.budgetBytes * WHOLE_TRIGRAMS_SHARE)
+    return snapshot.section(tag);
   return snapshot.remember(
     `${tag}#table`,
     async () => {
       const [chunks, index] = await Promise.all([snapshot.section(chunksTag), snapshot.section(of)]);
       const head = chunks.readHead(await snapshot.readPart(tag, 0, chunks.headLength), tag);
       const table = { codes: head.u32(0), counts: head.u32(1), offsets: head.u32(2) };
-      return TrigramIndex.ranged(table, chunks.postingLength, postingSpans(snapshot, tag), index.keyCount, `${tag} trigram index`);
+      return TrigramIndex.ranged(
+        table,
+        chunks.postingLength,
+        postingSpans(snapshot, tag),
+        index.keyCount,
+        `${tag} trigram index`,
+      );
     },
     // It keeps the lists it decodes: measured again like a section.
     false,
@@ -60,7 +73,8 @@ function postingSpans(snapshot: Snapshot, tag: TrigramTag): PostingSpans {
   return async (spans) => {
     const chunks = await snapshot.section(CHUNKS_OF[tag]);
     const wanted = new Set<number>();
-    for (const [from, to] of spans) for (let c = Math.floor(from / TRIGRAM_CHUNK_BYTES); c * TRIGRAM_CHUNK_BYTES < to; c++) wanted.add(c);
+    for (const [from, to] of spans)
+      for (let c = Math.floor(from / TRIGRAM_CHUNK_BYTES); c * TRIGRAM_CHUNK_BYTES < to; c++) wanted.add(c);
     const loaded = await loadPages(
       snapshot,
       tag,
@@ -79,7 +93,10 @@ function postingSpans(snapshot: Snapshot, tag: TrigramTag): PostingSpans {
       for (let c = first; c <= last; c++) {
         const chunk = loaded.get(c)!.bytes;
         const start = c * TRIGRAM_CHUNK_BYTES;
-        out.set(chunk.subarray(Math.max(0, from - start), Math.min(chunk.length, to - start)), Math.max(0, start - from));
+        out.set(
+          chunk.subarray(Math.max(0, from - start), Math.min(chunk.length, to - start)),
+          Math.max(0, start - from),
+        );
       }
       return out;
     });

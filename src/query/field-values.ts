@@ -1,9 +1,9 @@
 // @module fieldMatcher: whether one object's values of a filter field match, read from the field's column, for checking a few candidates instead of matching the whole index.
 import { NONE } from "../format/model.ts";
-import { lowerNeedle } from "../format/string-list.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { lowerNeedle } from "../format/string-list.ts";
 import type { FilterName } from "./find-objects.ts";
 import { type Operator, valueMatches } from "./text-match.ts";
 
@@ -27,7 +27,12 @@ export type RankMatcher = (rank: number) => boolean;
  * columns are searched on their bytes for `contains`; dictionary columns decide once per dictionary
  * entry met, then read one code per object.
  */
-export async function fieldMatcher(snapshot: Snapshot, field: FilterName, operator: Operator, wanted: readonly string[]): Promise<RankMatcher> {
+export async function fieldMatcher(
+  snapshot: Snapshot,
+  field: FilterName,
+  operator: Operator,
+  wanted: readonly string[],
+): Promise<RankMatcher> {
   const matchesValue = (value: string) => {
     const key = value.toLowerCase();
     return wanted.some((w) => valueMatches(operator, key, w));
@@ -92,7 +97,11 @@ function rowValues(row: ObjectRow, field: RowField): readonly string[] {
  * rows are read anyway, instead of the field's column or index, which may not fit the section
  * budget beside the others (FULL with its index and trigrams: 108 MB at 1M objects).
  */
-export function rowMatcher(field: RowField, operator: Operator, wanted: readonly string[]): (row: ObjectRow) => boolean {
+export function rowMatcher(
+  field: RowField,
+  operator: Operator,
+  wanted: readonly string[],
+): (row: ObjectRow) => boolean {
   return (row) =>
     rowValues(row, field).some((value) => {
       const key = value.toLowerCase();

@@ -1,13 +1,20 @@
 // @module findObjects: filters combined per semantics.md (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
 import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, type SectionTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { type FieldIndex, fieldIndex } from "./field-index.ts";
-import { type RowField, VALUE_COLUMN, fieldMatcher, rowMatcher } from "./field-values.ts";
-import { objectRows } from "./object-rows.ts";
 import { externalRanks } from "./external-ranks.ts";
+import { type FieldIndex, fieldIndex } from "./field-index.ts";
+import { fieldMatcher, type RowField, rowMatcher, VALUE_COLUMN } from "./field-values.ts";
+import { objectRows } from "./object-rows.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
-import { type Operator, distinctLower, estimateMatches, matchPage, matchRanks, matchRanksWithin } from "./text-match.ts";
+import {
+  distinctLower,
+  estimateMatches,
+  matchPage,
+  matchRanks,
+  matchRanksWithin,
+  type Operator,
+} from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index each one reads. */
 export const FILTER_INDEX = {
@@ -84,7 +91,11 @@ interface RequestedFilter {
 type RowFilter = RequestedFilter & { name: RowField };
 
 function requestedFilters(query: FindObjectsQuery): RequestedFilter[] {
-  return (Object.entries(query.filters) as [FilterName, string[]][]).map(([name, values]) => ({ name, operator: ALWAYS_CONTAINS.has(name) ? "contains" : query.operator, values }));
+  return (Object.entries(query.filters) as [FilterName, string[]][]).map(([name, values]) => ({
+    name,
+    operator: ALWAYS_CONTAINS.has(name) ? "contains" : query.operator,
+    values,
+  }));
 }
 
 /** Stored bytes of the sections matching `filter` through its index would load whole (paged ones count their directory only). */
@@ -93,11 +104,16 @@ function footprint(snapshot: Snapshot, filter: RequestedFilter): number {
   const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
   const keys = paged && snapshot.has(paged.pages) ? paged.directory : KEY_COLUMN[tag];
   const trigrams = TRIGRAMS_OF[tag];
-  const lists = filter.operator !== "contains" ? undefined : snapshot.has(CHUNKS_OF[trigrams]) ? CHUNKS_OF[trigrams] : trigrams;
+  const lists =
+    filter.operator !== "contains" ? undefined : snapshot.has(CHUNKS_OF[trigrams]) ? CHUNKS_OF[trigrams] : trigrams;
   return [tag, keys, lists].reduce((sum, t) => sum + (t ? (snapshot.toc.get(t)?.length ?? 0) : 0), 0);
 }
 
-async function planFilters(snapshot: Snapshot, filters: readonly RequestedFilter[], universe: number): Promise<PlannedFilter[]> {
+async function planFilters(
+  snapshot: Snapshot,
+  filters: readonly RequestedFilter[],
+  universe: number,
+): Promise<PlannedFilter[]> {
   const planned = await Promise.all(
     filters.map(async ({ name, operator, values }) => {
       const field = await fieldIndex(snapshot, FILTER_INDEX[name], operator === "contains");
@@ -109,7 +125,11 @@ async function planFilters(snapshot: Snapshot, filters: readonly RequestedFilter
 }
 
 /** `candidates` (ascending) that pass every filter of `filters`, tested on their rows. */
-async function checkOnRows(snapshot: Snapshot, candidates: Uint32Array, filters: readonly RowFilter[]): Promise<Uint32Array> {
+async function checkOnRows(
+  snapshot: Snapshot,
+  candidates: Uint32Array,
+  filters: readonly RowFilter[],
+): Promise<Uint32Array> {
   const tests = filters.map((f) => rowMatcher(f.name, f.operator, distinctLower(f.values)));
   const rows = await objectRows(snapshot, Array.from(candidates));
   return candidates.filter((_, i) => tests.every((test) => test(rows[i])));
@@ -117,7 +137,10 @@ async function checkOnRows(snapshot: Snapshot, candidates: Uint32Array, filters:
 
 /** Whether the column `fieldMatcher` reads for `filter` fits beside the others (FULL at 1M objects is 56 MB and does not). */
 function columnFits(snapshot: Snapshot, filter: RequestedFilter): boolean {
-  return VALUE_COLUMN[filter.name].reduce((sum, t) => sum + (snapshot.toc.get(t)?.length ?? 0), 0) <= snapshot.budgetBytes * LARGE_FILTER_SHARE;
+  return (
+    VALUE_COLUMN[filter.name].reduce((sum, t) => sum + (snapshot.toc.get(t)?.length ?? 0), 0) <=
+    snapshot.budgetBytes * LARGE_FILTER_SHARE
+  );
 }
 
 /** Ranks matching every filter, ascending; null when there is no filter (every object). */
@@ -126,7 +149,11 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
   for (const filter of filters) {
     if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO && columnFits(snapshot, filter)) {
       // Few candidates against a broad filter: check their own values rather than list every match.
-      matches = filterRanks(matches, universe, await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)));
+      matches = filterRanks(
+        matches,
+        universe,
+        await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)),
+      );
     } else if (matches) {
       // Its index, verifying only keys that hold a candidate left.
       matches = await matchRanksWithin(filter.field, filter.operator, filter.values, universe, matches);
@@ -150,9 +177,16 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
   const footprints = new Map(requested.map((f) => [f, footprint(snapshot, f)]));
   const smallest = Math.min(...footprints.values());
   // A large filter waits only behind a smaller one: alone, or beside its equals, nothing cheaper answers it.
-  const deferred = requested.filter((f): f is RowFilter => f.name !== "post-it" && footprints.get(f)! > Math.max(smallest, snapshot.budgetBytes * LARGE_FILTER_SHARE));
+  const deferred = requested.filter(
+    (f): f is RowFilter =>
+      f.name !== "post-it" && footprints.get(f)! > Math.max(smallest, snapshot.budgetBytes * LARGE_FILTER_SHARE),
+  );
   const waiting = new Set<RequestedFilter>(deferred);
-  const filters = await planFilters(snapshot, requested.filter((f) => !waiting.has(f)), universe);
+  const filters = await planFilters(
+    snapshot,
+    requested.filter((f) => !waiting.has(f)),
+    universe,
+  );
   if (filters.length === 1 && deferred.length === 0 && query.searchtype === "all") {
     // One filter: its count and page come from its keys, without building every matching rank.
     const [only] = filters;
@@ -171,7 +205,13 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
   if (deferred.length > 0 && matches) {
     if (matches.length <= ROW_CHECK_LIMIT) matches = await checkOnRows(snapshot, matches, deferred);
     // More candidates: their values in the field's column, without the index and trigrams too.
-    else for (const f of deferred) matches = filterRanks(matches, universe, await fieldMatcher(snapshot, f.name, f.operator, distinctLower(f.values)));
+    else
+      for (const f of deferred)
+        matches = filterRanks(
+          matches,
+          universe,
+          await fieldMatcher(snapshot, f.name, f.operator, distinctLower(f.values)),
+        );
   }
   const total = matches ? matches.length : universe;
   const page: number[] = [];

@@ -1,12 +1,23 @@
 // @module Taxonomy routes: the nodes of a level with their children, and a level's graph.
 import type { Snapshot } from "../format/snapshot.ts";
+import type {
+  ApiLevel5Node,
+  ApiLevelChild,
+  ApiLevelGraph,
+  ApiLevelNode,
+  ApiLevelObject,
+  ApiNodeRef,
+} from "./api-schemas.ts";
 import { objectSummaries } from "./object-rows.ts";
-import type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef } from "./api-schemas.ts";
 
 export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };
 
 /** Nodes of `level` (2–5) whose name contains `name` (case-insensitive) and/or whose `_id` is `id`, in name order. */
-export async function levelNodes(snapshot: Snapshot, level: number, filter: { name?: string; id?: number }): Promise<(ApiLevelNode | ApiLevel5Node)[]> {
+export async function levelNodes(
+  snapshot: Snapshot,
+  level: number,
+  filter: { name?: string; id?: number },
+): Promise<(ApiLevelNode | ApiLevel5Node)[]> {
   const taxonomy = await snapshot.taxonomy();
   const nodes = taxonomy.levels[level - 1];
   const wanted = filter.name?.toLowerCase();
@@ -19,7 +30,14 @@ export async function levelNodes(snapshot: Snapshot, level: number, filter: { na
   const node = (i: number) => ({ _id: i, name: nodes.names.get(i), fullName: nodes.fullNames.get(i) });
   if (level < 5) {
     const below = taxonomy.levels[level];
-    return matches.map((i) => ({ ...node(i), level, children: Array.from(taxonomy.children(level, i), (c): ApiLevelChild => ({ _id: c, name: below.names.get(c), level: level + 1 })) }));
+    return matches.map((i) => ({
+      ...node(i),
+      level,
+      children: Array.from(
+        taxonomy.children(level, i),
+        (c): ApiLevelChild => ({ _id: c, name: below.names.get(c), level: level + 1 }),
+      ),
+    }));
   }
   if (matches.length === 0) return [];
   return Promise.all(

@@ -1,6 +1,7 @@
 // @module linkRows: the links of some objects, both ways, from the link pages (format 1.2) or from CALE, CALR and OBJC in older files.
-import { LINK_DIRECT, LINK_ESCALATED } from "../format/model.ts";
+
 import { type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
+import { LINK_DIRECT, LINK_ESCALATED } from "../format/model.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
@@ -22,14 +23,21 @@ export async function linkRows(snapshot: Snapshot, ranks: readonly number[]): Pr
 
 async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
-  const wanted = distinctAscending(Uint32Array.from(ranks, (r) => directory.pageOf(r)), directory.pageCount);
+  const wanted = distinctAscending(
+    Uint32Array.from(ranks, (r) => directory.pageOf(r)),
+    directory.pageCount,
+  );
   const pages = await loadPages(snapshot, "LNKP", directory, wanted, (p, bytes) => directory.decodePage(p, bytes));
   return { linkTypes: directory.linkTypes, row: (rank) => pages.get(directory.pageOf(rank))!.row(rank) };
 }
 
 /** Files of revision 1.0 and 1.1: the whole adjacency sections, with roles looked up in OBJC. */
 async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
-  const [core, callees, callers] = await Promise.all([snapshot.section("OBJC"), snapshot.section("CALE"), snapshot.section("CALR")]);
+  const [core, callees, callers] = await Promise.all([
+    snapshot.section("OBJC"),
+    snapshot.section("CALE"),
+    snapshot.section("CALR"),
+  ]);
   return {
     linkTypes: callees.linkTypes,
     row: (rank) => {
@@ -40,7 +48,9 @@ async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
         flags: core.flags[rank],
         targets,
         types: callees.types.subarray(callees.offsets[rank], callees.offsets[rank + 1]),
-        targetFlags: kinds.map((k, i) => (k & (LINK_DIRECT | LINK_ESCALATED)) | (core.flags[targets[i]] & END ? TARGET_IS_END : 0)),
+        targetFlags: kinds.map(
+          (k, i) => (k & (LINK_DIRECT | LINK_ESCALATED)) | (core.flags[targets[i]] & END ? TARGET_IS_END : 0),
+        ),
         callers: from,
         callerFlags: Uint8Array.from(from, (c) => (core.flags[c] & START ? SOURCE_IS_START : 0)),
       };

@@ -6,7 +6,10 @@ import { loadPages } from "./pages.ts";
 
 export async function rankOfId(snapshot: Snapshot, id: string): Promise<number> {
   const rank = await lookUp(snapshot, id);
-  if (rank < 0) throw new ApiError("object_not_found", `application "${snapshot.meta.application}" has no object with id ${id}`, { parameter: "id" });
+  if (rank < 0)
+    throw new ApiError("object_not_found", `application "${snapshot.meta.application}" has no object with id ${id}`, {
+      parameter: "id",
+    });
   return rank;
 }
 

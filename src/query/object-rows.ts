@@ -16,7 +16,11 @@ const PAGES_UP_TO_SHARE = 1 / 16;
 
 /** Whether `count` objects' rows are read from the row store's pages rather than from columns. */
 function fromRowStore(snapshot: Snapshot, count: number): boolean {
-  return snapshot.has("ROWD") && snapshot.has("ROWP") && count <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE);
+  return (
+    snapshot.has("ROWD") &&
+    snapshot.has("ROWP") &&
+    count <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE)
+  );
 }
 
 /** Rows of `ranks`, in the order given (repeats allowed). */
@@ -35,7 +39,14 @@ export type ObjectSummary = Pick<ObjectRow, "id" | "name" | "fullName" | "type" 
  */
 export async function objectSummaries(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectSummary[]> {
   if (ranks.length === 0) return [];
-  if (fromRowStore(snapshot, ranks.length)) return (await fromPages(snapshot, ranks)).map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId }));
+  if (fromRowStore(snapshot, ranks.length))
+    return (await fromPages(snapshot, ranks)).map(({ id, name, fullName, type, typeId }) => ({
+      id,
+      name,
+      fullName,
+      type,
+      typeId,
+    }));
   const [core, type, typeId, names, fullNames] = await Promise.all([
     snapshot.section("OBJC"),
     snapshot.section("TYPE"),
@@ -43,7 +54,13 @@ export async function objectSummaries(snapshot: Snapshot, ranks: readonly number
     streamedStrings(snapshot, "NAME", ranks),
     streamedStrings(snapshot, "FULL", ranks),
   ]);
-  return ranks.map((r, i) => ({ id: core.id(r), name: names[i], fullName: fullNames[i], type: type.get(r) ?? "", typeId: typeId.get(r) ?? "" }));
+  return ranks.map((r, i) => ({
+    id: core.id(r),
+    name: names[i],
+    fullName: fullNames[i],
+    type: type.get(r) ?? "",
+    typeId: typeId.get(r) ?? "",
+  }));
 }
 
 async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
@@ -51,7 +68,10 @@ async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<
   const pageOfRank = ranks.map((r) => directory.pageOf(r));
   const wanted = distinctAscending(Uint32Array.from(pageOfRank), directory.pageCount);
   // Decoded rows take about twice their JSON's bytes on the heap (strings, arrays and objects with headers).
-  const pages = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => ({ rows: directory.decodePage(p, bytes), byteSize: 64 + directory.rawLengths[p] * 2 }));
+  const pages = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => ({
+    rows: directory.decodePage(p, bytes),
+    byteSize: 64 + directory.rawLengths[p] * 2,
+  }));
   return ranks.map((r, i) => {
     const row = pages.get(pageOfRank[i])!.rows[r - directory.firstRanks[pageOfRank[i]]];
     check(row !== undefined, `rank ${r} is not an object`);
@@ -100,4 +120,3 @@ async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promis
     };
   });
 }
-

@@ -1,9 +1,8 @@
 // @module loadPages: pages of a paged section (ROWP, LNKP, IDXP, KFUL, KMNG, a trigram index's posting chunks) read by range, checked and decoded once, kept in the section cache.
 import { check } from "../format/errors.ts";
 import type { PageDirectory } from "../format/page-directory.ts";
-import type { Snapshot } from "../format/snapshot.ts";
-
 import type { SectionTag } from "../format/sections.ts";
+import type { Snapshot } from "../format/snapshot.ts";
 
 /** Where the pages lie in their section's body. */
 export interface PagesBlock {
@@ -40,18 +39,31 @@ export async function loadPages<T extends { byteSize: number }>(
   if (missing.length === 0) return loaded;
   const { start: base, length } = await locate();
   const { offsets } = directory;
-  check(offsets[directory.pageCount] === length, `${tag}: its directory's pages end at ${offsets[directory.pageCount]}, its block at ${length}`);
+  check(
+    offsets[directory.pageCount] === length,
+    `${tag}: its directory's pages end at ${offsets[directory.pageCount]}, its block at ${length}`,
+  );
   const pages = new Map<number, Promise<T>>();
   for (let i = 0; i < missing.length; ) {
     let j = i + 1;
-    while (j < missing.length && missing[j] === missing[j - 1] + 1 && offsets[missing[j] + 1] - offsets[missing[i]] <= MAX_RUN_BYTES) j++;
+    while (
+      j < missing.length &&
+      missing[j] === missing[j - 1] + 1 &&
+      offsets[missing[j] + 1] - offsets[missing[i]] <= MAX_RUN_BYTES
+    )
+      j++;
     const from = offsets[missing[i]];
     const to = offsets[missing[j - 1] + 1];
     let run: Promise<Uint8Array> | undefined;
     const runBytes = () => (run ??= snapshot.readPart(tag, base + from, to - from));
     for (let k = i; k < j; k++) {
       const p = missing[k];
-      pages.set(p, snapshot.remember(`${tag}#${p}`, async () => decode(p, (await runBytes()).subarray(offsets[p] - from, offsets[p + 1] - from))));
+      pages.set(
+        p,
+        snapshot.remember(`${tag}#${p}`, async () =>
+          decode(p, (await runBytes()).subarray(offsets[p] - from, offsets[p + 1] - from)),
+        ),
+      );
     }
     i = j;
   }
@@ -66,7 +78,10 @@ function pagesBlock(snapshot: Snapshot, tag: SectionTag): Promise<PagesBlock> {
     const head = await snapshot.readPart(tag, 0, 16);
     const table = new DataView(head.buffer, head.byteOffset, 16);
     const [count, start, length] = [table.getUint32(0, true), table.getUint32(8, true), table.getUint32(12, true)];
-    check(count === 1 && start >= 16 && start % 8 === 0 && start + length <= snapshot.toc.get(tag)!.length, `${tag}: malformed block table`);
+    check(
+      count === 1 && start >= 16 && start % 8 === 0 && start + length <= snapshot.toc.get(tag)!.length,
+      `${tag}: malformed block table`,
+    );
     return { start, length, byteSize: 24 };
   });
 }

@@ -16,10 +16,25 @@ export type PointsResult = ApiPointsResult;
  */
 export const TRAVERSAL_BUDGET = 12_000_000;
 
-type Direction = { neighbours: (row: LinkRow) => Uint32Array; flags: (row: LinkRow) => Uint8Array; flag: number; role: number };
+type Direction = {
+  neighbours: (row: LinkRow) => Uint32Array;
+  flags: (row: LinkRow) => Uint8Array;
+  flag: number;
+  role: number;
+};
 /** Towards start points: up the callers. Towards end points: down the callees. */
-const UP: Direction = { neighbours: (row) => row.callers, flags: (row) => row.callerFlags, flag: SOURCE_IS_START, role: START };
-const DOWN: Direction = { neighbours: (row) => row.targets, flags: (row) => row.targetFlags, flag: TARGET_IS_END, role: END };
+const UP: Direction = {
+  neighbours: (row) => row.callers,
+  flags: (row) => row.callerFlags,
+  flag: SOURCE_IS_START,
+  role: START,
+};
+const DOWN: Direction = {
+  neighbours: (row) => row.targets,
+  flags: (row) => row.targetFlags,
+  flag: TARGET_IS_END,
+  role: END,
+};
 
 /**
  * Frontier ranks whose links are loaded at a time: a walk over much of a large graph then holds a
@@ -34,7 +49,14 @@ const FRONTIER_CHUNK = 512;
  * frontier's own links are never loaded. Which ranks a step reaches, and whether it exceeds the
  * budget, do not depend on the order its frontier is walked in.
  */
-async function reach(snapshot: Snapshot, origin: number, hops: number, direction: Direction, budget: { links: number; limit: number }, frontierChunk: number): Promise<number[]> {
+async function reach(
+  snapshot: Snapshot,
+  origin: number,
+  hops: number,
+  direction: Direction,
+  budget: { links: number; limit: number },
+  frontierChunk: number,
+): Promise<number[]> {
   const seen = new Set([origin]);
   const found: number[] = [];
   if ((await linkRows(snapshot, [origin])).row(origin).flags & direction.role) found.push(origin);
@@ -51,7 +73,11 @@ async function reach(snapshot: Snapshot, origin: number, hops: number, direction
         const flags = direction.flags(row);
         budget.links -= neighbours.length;
         if (budget.links < 0)
-          throw new ApiError("invalid_parameter", `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`, { parameter: "hops" });
+          throw new ApiError(
+            "invalid_parameter",
+            `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`,
+            { parameter: "hops" },
+          );
         for (let i = 0; i < neighbours.length; i++) {
           const n = neighbours[i];
           if (seen.has(n)) continue;
@@ -67,7 +93,13 @@ async function reach(snapshot: Snapshot, origin: number, hops: number, direction
 }
 
 /** `frontierChunk`: ranks whose links are loaded at a time (tests make it small). */
-export async function startEndPoints(snapshot: Snapshot, id: string, hops: number, traversalBudget = TRAVERSAL_BUDGET, frontierChunk = FRONTIER_CHUNK): Promise<PointsResult> {
+export async function startEndPoints(
+  snapshot: Snapshot,
+  id: string,
+  hops: number,
+  traversalBudget = TRAVERSAL_BUDGET,
+  frontierChunk = FRONTIER_CHUNK,
+): Promise<PointsResult> {
   const rank = await rankOfId(snapshot, id);
   const budget = { links: traversalBudget, limit: traversalBudget };
   const starts = await reach(snapshot, rank, hops, UP, budget, frontierChunk);

@@ -45,7 +45,7 @@ export function ranksOfBitmap(words: Uint32Array): Uint32Array {
 function bitCount(word: number): number {
   word -= (word >>> 1) & 0x55555555;
   word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
-  return (Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /**
@@ -134,7 +134,12 @@ export function withoutRanks(ranks: Uint32Array, excluded: Uint32Array): Uint32A
  * universe), and those of them at positions [skip, skip + limit): without listing the others, so a
  * deep page costs a binary search.
  */
-export function complementPage(excluded: Uint32Array, universe: number, skip: number, limit: number): { total: number; page: number[] } {
+export function complementPage(
+  excluded: Uint32Array,
+  universe: number,
+  skip: number,
+  limit: number,
+): { total: number; page: number[] } {
   const total = universe - excluded.length;
   const page: number[] = [];
   if (skip >= total) return { total, page };

@@ -21,5 +21,10 @@ export async function renderObjects(snapshot: Snapshot, ranks: readonly number[]
 }
 
 export async function renderPoints(snapshot: Snapshot, ranks: readonly number[]): Promise<ApiPoint[]> {
-  return (await objectRows(snapshot, ranks)).map((row) => ({ id: row.id, name: row.name, fullName: row.fullName, type: row.type }));
+  return (await objectRows(snapshot, ranks)).map((row) => ({
+    id: row.id,
+    name: row.name,
+    fullName: row.fullName,
+    type: row.type,
+  }));
 }

@@ -1,9 +1,9 @@
 // @module SearchKeys: the sorted keys of a search index as text filters read them, whether held in memory or in key pages read by range (format 1.3).
 import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
+import { firstFailing, firstFailingAsync } from "../format/page-directory.ts";
 import { type KeyList, reverseCodeUnits } from "../format/search-index.ts";
 import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { firstFailing, firstFailingAsync } from "../format/page-directory.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { loadPages } from "./pages.ts";
 
@@ -42,11 +42,17 @@ export async function suffixKeys(keys: SearchKeys, byReversed: Uint32Array, suff
     // About 40 steps, each reading its key at once: no promise per step.
     const reversedAt = (i: number) => reverseCodeUnits(list.get(byReversed[i]));
     const from = firstFailing(0, byReversed.length, (i) => reversedAt(i) < wanted);
-    return byReversed.subarray(from, firstFailing(from, byReversed.length, (i) => reversedAt(i).startsWith(wanted)));
+    return byReversed.subarray(
+      from,
+      firstFailing(from, byReversed.length, (i) => reversedAt(i).startsWith(wanted)),
+    );
   }
   const reversedAt = async (i: number) => reverseCodeUnits((await keys.keysAt([byReversed[i]]))[0]);
   const from = await firstFailingAsync(0, byReversed.length, async (i) => (await reversedAt(i)) < wanted);
-  return byReversed.subarray(from, await firstFailingAsync(from, byReversed.length, async (i) => (await reversedAt(i)).startsWith(wanted)));
+  return byReversed.subarray(
+    from,
+    await firstFailingAsync(from, byReversed.length, async (i) => (await reversedAt(i)).startsWith(wanted)),
+  );
 }
 
 /** Keys held in memory (a stored list, or a column): every answer at once. */
@@ -88,7 +94,9 @@ export class PagedKeys implements SearchKeys {
   }
 
   private async pages(wanted: ArrayLike<number>): Promise<Map<number, KeyPage>> {
-    return loadPages(this.snapshot, this.tag, this.directory, wanted, (p, bytes) => this.directory.decodePage(p, bytes));
+    return loadPages(this.snapshot, this.tag, this.directory, wanted, (p, bytes) =>
+      this.directory.decodePage(p, bytes),
+    );
   }
 
   private async page(p: number): Promise<KeyPage> {
@@ -147,11 +155,14 @@ export class PagedKeys implements SearchKeys {
       const pages = await this.pages(wanted);
       for (const p of wanted) {
         const local: number[] = [];
-        if (candidates) for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++) local.push(candidates[c] - firstKeys[p]);
+        if (candidates)
+          for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++)
+            local.push(candidates[c] - firstKeys[p]);
         else for (let k = 0; k < firstKeys[p + 1] - firstKeys[p]; k++) local.push(k);
         const page = pages.get(p)!;
         const keys = byCodeUnits ? page.keys() : null;
-        for (const k of keys ? local.filter((i) => keys[i].includes(needle.text)) : page.including(local, bytes)) out.push(firstKeys[p] + k);
+        for (const k of keys ? local.filter((i) => keys[i].includes(needle.text)) : page.including(local, bytes))
+          out.push(firstKeys[p] + k);
       }
       from = wanted[wanted.length - 1] + 1;
     }

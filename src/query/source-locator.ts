@@ -33,9 +33,15 @@ export class SnapshotSourceLocator implements SourceLocator {
  * error classes do not survive an RPC boundary, and the API must still answer them as 503 or 500
  * corrupt_snapshot, not as a broken source service.
  */
-export type LocationsAnswer = { locations: (WireLocation[] | null)[] } | { failure: "storage_unavailable" | "corrupt_snapshot"; detail: string };
+export type LocationsAnswer =
+  | { locations: (WireLocation[] | null)[] }
+  | { failure: "storage_unavailable" | "corrupt_snapshot"; detail: string };
 
-export async function answerLocations(locator: SourceLocator, version: Version, ranks: number[]): Promise<LocationsAnswer> {
+export async function answerLocations(
+  locator: SourceLocator,
+  version: Version,
+  ranks: number[],
+): Promise<LocationsAnswer> {
   try {
     return { locations: await locator.locations(version, ranks) };
   } catch (error) {
@@ -48,5 +54,7 @@ export async function answerLocations(locator: SourceLocator, version: Version, 
 /** The caller's side of answerLocations: the locations, or the typed storage error again. */
 export function locationsOf(answer: LocationsAnswer): (WireLocation[] | null)[] {
   if ("locations" in answer) return answer.locations;
-  throw answer.failure === "storage_unavailable" ? new StorageUnavailableError(answer.detail) : new CorruptSnapshotError(answer.detail);
+  throw answer.failure === "storage_unavailable"
+    ? new StorageUnavailableError(answer.detail)
+    : new CorruptSnapshotError(answer.detail);
 }

@@ -6,8 +6,8 @@
 // column costs its offsets (4 bytes an object) and the strings kept; its CRC, computed along, must
 // match the TOC's before any string is handed out.
 import { checkOffsets } from "../format/blocks.ts";
-import { check } from "../format/errors.ts";
 import { crc32 } from "../format/crc32.ts";
+import { check } from "../format/errors.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { decodeUtf8 } from "../format/string-list.ts";
 
@@ -15,7 +15,12 @@ import { decodeUtf8 } from "../format/string-list.ts";
 const CHUNK_BYTES = 1 << 20;
 
 /** The strings at `ranks` (ascending, distinct) of text column `tag`, in that order; `chunkBytes` read at once. */
-export async function streamedStrings(snapshot: Snapshot, tag: "NAME" | "FULL" | "MANG", ranks: readonly number[], chunkBytes = CHUNK_BYTES): Promise<string[]> {
+export async function streamedStrings(
+  snapshot: Snapshot,
+  tag: "NAME" | "FULL" | "MANG",
+  ranks: readonly number[],
+  chunkBytes = CHUNK_BYTES,
+): Promise<string[]> {
   const entry = snapshot.toc.get(tag);
   check(entry, `snapshot has no ${tag} section`);
   const rows = snapshot.meta.counts.objects;
@@ -31,8 +36,17 @@ export async function streamedStrings(snapshot: Snapshot, tag: "NAME" | "FULL" |
   // The block table (SNAPSHOT-FORMAT.md §6): two blocks, the offsets (rows + 1 u32) then the bytes.
   const head = await read(24);
   const table = new DataView(head.buffer, head.byteOffset, 24);
-  const [count, offsetsAt, offsetsLength, bytesAt, bytesLength] = [0, 8, 12, 16, 20].map((o) => table.getUint32(o, true));
-  check(count === 2 && offsetsAt === 24 && offsetsLength === (rows + 1) * 4 && bytesAt === ((offsetsAt + offsetsLength + 7) & ~7) && bytesAt + bytesLength <= entry.length, `section ${tag} has a malformed block table`);
+  const [count, offsetsAt, offsetsLength, bytesAt, bytesLength] = [0, 8, 12, 16, 20].map((o) =>
+    table.getUint32(o, true),
+  );
+  check(
+    count === 2 &&
+      offsetsAt === 24 &&
+      offsetsLength === (rows + 1) * 4 &&
+      bytesAt === ((offsetsAt + offsetsLength + 7) & ~7) &&
+      bytesAt + bytesLength <= entry.length,
+    `section ${tag} has a malformed block table`,
+  );
   const offsetBytes = await read(offsetsLength);
   const offsets = new Uint32Array(offsetBytes.buffer, offsetBytes.byteOffset, rows + 1);
   // As StringList checks them: a string's bytes never lie behind the one before, so none is behind the window.

@@ -1,10 +1,17 @@
 // @module Text filters (semantics.md §2): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
-import { ASCII_SPACE, TRIGRAM_SPACE, type TrigramIndex, isAscii, trigramAt, trigramsOf } from "../format/trigram-index.ts";
+import {
+  ASCII_SPACE,
+  isAscii,
+  TRIGRAM_SPACE,
+  type TrigramIndex,
+  trigramAt,
+  trigramsOf,
+} from "../format/trigram-index.ts";
 import type { FieldIndex } from "./field-index.ts";
 import { distinctAscending, intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
-import { type SearchKeys, equalRange, prefixRange, suffixKeys } from "./search-keys.ts";
+import { equalRange, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -19,9 +26,15 @@ const INTERSECT_RATIO = 16;
 const MIN_NARROWING = 1 / 8;
 
 /** Ranks of the objects with at least one value of the field matching at least one of `values`. */
-export async function matchRanks(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Promise<Uint32Array> {
+export async function matchRanks(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+  universe: number,
+): Promise<Uint32Array> {
   const sets: Uint32Array[] = [];
-  for (const value of distinctLower(values)) sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value), universe));
+  for (const value of distinctLower(values))
+    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value), universe));
   return unionRanks(sets, universe);
 }
 
@@ -31,7 +44,13 @@ export async function matchRanks(field: FieldIndex, operator: Operator, values: 
  * filter beside a broad one (name=get, fullname=service) then verifies a few hundred keys, not the
  * hundred thousand its trigrams leave.
  */
-export async function matchRanksWithin(field: FieldIndex, operator: Operator, values: readonly string[], universe: number, within: Uint32Array): Promise<Uint32Array> {
+export async function matchRanksWithin(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+  universe: number,
+  within: Uint32Array,
+): Promise<Uint32Array> {
   const inWithin = new Uint32Array((universe + 31) >>> 5);
   for (let i = 0; i < within.length; i++) inWithin[within[i] >>> 5] |= 1 << (within[i] & 31);
   const { offsets, postings, postingsAreRanks } = field.index;
@@ -43,7 +62,8 @@ export async function matchRanksWithin(field: FieldIndex, operator: Operator, va
     return false;
   };
   const sets: Uint32Array[] = [];
-  for (const value of distinctLower(values)) sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value, hasRankWithin), universe));
+  for (const value of distinctLower(values))
+    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value, hasRankWithin), universe));
   const matched = unionRanks(sets, universe);
   return matched.filter((rank) => (inWithin[rank >>> 5] & (1 << (rank & 31))) !== 0);
 }
@@ -53,7 +73,14 @@ export async function matchRanksWithin(field: FieldIndex, operator: Operator, va
  * on. When the matching keys' postings come in rank order (a name index, whose keys are runs of
  * ranks), both are read off the keys: no array of every match is built.
  */
-export async function matchPage(field: FieldIndex, operator: Operator, values: readonly string[], universe: number, skip: number, limit: number): Promise<{ total: number; page: Uint32Array }> {
+export async function matchPage(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+  universe: number,
+  skip: number,
+  limit: number,
+): Promise<{ total: number; page: Uint32Array }> {
   const distinct = distinctLower(values);
   const keys = distinct.length === 1 ? await matchingKeys(field, operator, distinct[0]) : null;
   const ordered = keys && orderedPage(field.index, keys, skip, limit);
@@ -64,7 +91,12 @@ export async function matchPage(field: FieldIndex, operator: Operator, values: r
 }
 
 /** `matchPage` over keys whose postings, one key after another, ascend; null when they do not. */
-function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, limit: number): { total: number; page: Uint32Array } | null {
+function orderedPage(
+  index: SearchIndex,
+  keys: ArrayLike<number>,
+  skip: number,
+  limit: number,
+): { total: number; page: Uint32Array } | null {
   const { offsets } = index;
   // Null when a posting is its own rank (a name index): ranks are then read off the offsets.
   const postings = index.postingsAreRanks ? null : index.postings;
@@ -89,7 +121,8 @@ function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, 
       seen += to - from;
       continue;
     }
-    for (let p = from + Math.max(0, skip - seen); p < to && n < page.length; p++) page[n++] = postings ? postings[p] : p;
+    for (let p = from + Math.max(0, skip - seen); p < to && n < page.length; p++)
+      page[n++] = postings ? postings[p] : p;
     seen = skip;
   }
   return { total, page };
@@ -100,7 +133,12 @@ function orderedPage(index: SearchIndex, keys: ArrayLike<number>, skip: number, 
  * Exact for `equals`; posting sums for `startswith`/`endswith`; for `contains`, the rarest trigram's
  * keys times the postings per key, or every object when only a scan can tell.
  */
-export async function estimateMatches(field: FieldIndex, operator: Operator, values: readonly string[], universe: number): Promise<number> {
+export async function estimateMatches(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+  universe: number,
+): Promise<number> {
   const { index, keys, trigrams } = field;
   const perKey = index.keyCount ? index.postings.length / index.keyCount : 0;
   let total = 0;
@@ -111,7 +149,11 @@ export async function estimateMatches(field: FieldIndex, operator: Operator, val
     } else if (operator === "endswith") {
       for (const k of await suffixKeys(keys, index.byReversed, value)) total += index.offsets[k + 1] - index.offsets[k];
     } else if (trigrams && value.length === 2 && isAscii(value)) {
-      total += Math.min(bigramSlots(trigrams, value).reduce((sum, slot) => sum + trigrams.count(slot), 0), index.keyCount) * perKey;
+      total +=
+        Math.min(
+          bigramSlots(trigrams, value).reduce((sum, slot) => sum + trigrams.count(slot), 0),
+          index.keyCount,
+        ) * perKey;
     } else if (trigrams && value.length >= 3) {
       let rarest = Infinity;
       for (const code of trigramsOf(value)) {
@@ -143,7 +185,12 @@ export function distinctLower(values: readonly string[]): string[] {
 }
 
 /** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`; possibly a kept trigram list: read only. */
-async function matchingKeys(field: FieldIndex, operator: Operator, value: string, worthChecking?: (key: number) => boolean): Promise<ArrayLike<number>> {
+async function matchingKeys(
+  field: FieldIndex,
+  operator: Operator,
+  value: string,
+  worthChecking?: (key: number) => boolean,
+): Promise<ArrayLike<number>> {
   const { index, keys, trigrams } = field;
   switch (operator) {
     case "equals":
@@ -155,7 +202,8 @@ async function matchingKeys(field: FieldIndex, operator: Operator, value: string
       return suffixKeys(keys, index.byReversed, value);
     case "contains":
       if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value, worthChecking);
-      if (trigrams && value.length === 2 && isAscii(value)) return (await bigramKeys(keys, trigrams, value)) ?? keys.including(null, lowerNeedle(value));
+      if (trigrams && value.length === 2 && isAscii(value))
+        return (await bigramKeys(keys, trigrams, value)) ?? keys.including(null, lowerNeedle(value));
       return keys.including(null, lowerNeedle(value));
   }
 }
@@ -170,7 +218,12 @@ async function matchingKeys(field: FieldIndex, operator: Operator, value: string
  * together, so the next lists would remove as little. A bitmap list costs one bit test per
  * candidate: every one is applied.
  */
-async function trigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: string, worthChecking?: (key: number) => boolean): Promise<Uint32Array> {
+async function trigramKeys(
+  keys: SearchKeys,
+  trigrams: TrigramIndex,
+  value: string,
+  worthChecking?: (key: number) => boolean,
+): Promise<Uint32Array> {
   const positions = new Map<number, number[]>();
   for (let at = 0; at + 3 <= value.length; at++) {
     const slot = trigrams.slot(trigramAt(value, at));
@@ -179,14 +232,19 @@ async function trigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: stri
   }
   const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
   // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
-  const worthReading = (slot: number) => slot === rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= trigrams.count(rarest) * INTERSECT_RATIO;
+  const worthReading = (slot: number) =>
+    slot === rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= trigrams.count(rarest) * INTERSECT_RATIO;
   const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
   let candidates = lists.keys(rarest);
   // Keys the caller has no use for need neither intersecting nor checking.
   if (worthChecking) candidates = candidates.filter(worthChecking);
-  const distance = (slot: number) => Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
-  const eligible = (slot: number) => !trigrams.isBitmap(slot) && trigrams.count(slot) <= candidates.length * INTERSECT_RATIO;
-  const second = rest.filter(eligible).sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
+  const distance = (slot: number) =>
+    Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
+  const eligible = (slot: number) =>
+    !trigrams.isBitmap(slot) && trigrams.count(slot) <= candidates.length * INTERSECT_RATIO;
+  const second = rest
+    .filter(eligible)
+    .sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
   const bitmaps: number[] = [];
   let narrowing = true;
   for (const slot of second === undefined ? rest : [second, ...rest.filter((s) => s !== second)]) {
@@ -265,6 +323,7 @@ function unionPostings(index: SearchIndex, keys: ArrayLike<number>, universe: nu
   let total = 0;
   for (let i = 0; i < keys.length; i++) total += offsets[keys[i] + 1] - offsets[keys[i]];
   const all = new Uint32Array(total);
-  for (let i = 0, at = 0; i < keys.length; i++) for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
+  for (let i = 0, at = 0; i < keys.length; i++)
+    for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
   return distinctAscending(all, universe);
 }

@@ -4,7 +4,7 @@ import { check } from "../format/errors.ts";
 import type { SectionCache } from "../format/section-cache.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
 import type { BlobStore } from "./blob-store.ts";
-import { MANIFEST_PREFIX, applicationFromSegment, decodeManifest, manifestKey, snapshotKey } from "./manifest.ts";
+import { applicationFromSegment, decodeManifest, MANIFEST_PREFIX, manifestKey, snapshotKey } from "./manifest.ts";
 
 /** One published analysis of an application. */
 export interface Version {
@@ -61,7 +61,10 @@ export class StoreCatalog implements Catalog {
    * `snapshots` and `sections` go together: a cached Snapshot keeps the SectionCache it was opened
    * with, so one SnapshotCache must only ever be used with one SectionCache (or none).
    */
-  constructor(store: BlobStore, options: { manifestTtlMs?: number; snapshots?: SnapshotCache; sections?: SectionCache } = {}) {
+  constructor(
+    store: BlobStore,
+    options: { manifestTtlMs?: number; snapshots?: SnapshotCache; sections?: SectionCache } = {},
+  ) {
     this.store = store;
     this.manifestTtlMs = options.manifestTtlMs ?? 1000;
     this.snapshots = options.snapshots ?? new SnapshotCache();
@@ -93,7 +96,11 @@ export class StoreCatalog implements Catalog {
       const info = await this.store.head(key);
       if (!info) throw new StorageUnavailableError(`snapshot ${key} listed in the manifest is missing from storage`);
       check(info.size === version.size, `snapshot ${key} is ${info.size} bytes, the manifest says ${version.size}`);
-      const source: ByteSource = { key: version.sha256, size: info.size, read: (offset, length) => this.store.getRange(key, offset, length, info.etag) };
+      const source: ByteSource = {
+        key: version.sha256,
+        size: info.size,
+        read: (offset, length) => this.store.getRange(key, offset, length, info.etag),
+      };
       return Snapshot.open(source, { sections: this.sections });
     });
   }

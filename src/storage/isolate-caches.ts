@@ -11,7 +11,8 @@ const MIB = 1024 * 1024;
 export function sectionBudgetBytes(setting: string | undefined): number {
   if (setting === undefined || setting.trim() === "") return DEFAULT_SECTION_CACHE_MB * MIB;
   const mb = Number(setting);
-  if (!Number.isFinite(mb) || mb < 0) throw new Error(`SECTION_CACHE_MB must be a number of megabytes ≥ 0, not ${JSON.stringify(setting)}`);
+  if (!Number.isFinite(mb) || mb < 0)
+    throw new Error(`SECTION_CACHE_MB must be a number of megabytes ≥ 0, not ${JSON.stringify(setting)}`);
   return Math.floor(mb * MIB);
 }
 

@@ -37,7 +37,8 @@ export function applicationFromSegment(segment: string): string {
 }
 
 export const MANIFEST_PREFIX = "apps/";
-export const manifestKey = (application: string) => `${MANIFEST_PREFIX}${applicationSegment(application)}/manifest.json`;
+export const manifestKey = (application: string) =>
+  `${MANIFEST_PREFIX}${applicationSegment(application)}/manifest.json`;
 export const snapshotKey = (sha256: string) => `snapshots/${sha256}.snap`;
 
 export function encodeManifest(manifest: Manifest): Uint8Array {
@@ -52,7 +53,10 @@ export function decodeManifest(bytes: Uint8Array, key: string): Manifest {
     throw new CorruptSnapshotError(`manifest ${key} is not JSON`);
   }
   const parsed = ManifestSchema.safeParse(json);
-  if (!parsed.success) throw new CorruptSnapshotError(`manifest ${key} is malformed: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`);
+  if (!parsed.success)
+    throw new CorruptSnapshotError(
+      `manifest ${key} is malformed: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`,
+    );
   return parsed.data;
 }
 

@@ -23,7 +23,11 @@ export function selectVersions(versions: readonly ManifestVersion[], selection: 
  * reader still holding the old manifest (up to MANIFEST_TTL_MS) may meet a deleted one: it answers
  * 503 storage_unavailable for that moment, never a wrong answer.
  */
-export async function removeVersions(store: BlobStore, application: string, selection: VersionSelection): Promise<{ removed: ManifestVersion[]; kept: ManifestVersion[] }> {
+export async function removeVersions(
+  store: BlobStore,
+  application: string,
+  selection: VersionSelection,
+): Promise<{ removed: ManifestVersion[]; kept: ManifestVersion[] }> {
   let removed: ManifestVersion[] = [];
   const manifest = await updateManifest(store, application, (current) => {
     removed = selectVersions(current.versions, selection);
@@ -31,6 +35,11 @@ export async function removeVersions(store: BlobStore, application: string, sele
     const gone = new Set(removed);
     return { ...current, versions: current.versions.filter((v) => !gone.has(v)) };
   });
-  await deleteUnlisted(store, application, removed.map((v) => v.sha256), manifest);
+  await deleteUnlisted(
+    store,
+    application,
+    removed.map((v) => v.sha256),
+    manifest,
+  );
   return { removed, kept: manifest.versions };
 }

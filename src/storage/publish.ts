@@ -1,11 +1,20 @@
 // @module publishSnapshot: content-addressed upload, read-back verification, then a conditional manifest swap.
 import { verifySection } from "../format/container.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
-import { type ByteSource, Snapshot, memorySource } from "../format/snapshot.ts";
 import type { SnapshotMeta } from "../format/model.ts";
+import { type ByteSource, memorySource, Snapshot } from "../format/snapshot.ts";
 import { hex } from "../hex.ts";
 import type { BlobStore } from "./blob-store.ts";
-import { MANIFEST_FORMAT, type Manifest, type ManifestVersion, decodeManifest, encodeManifest, manifestKey, snapshotKey, withVersion } from "./manifest.ts";
+import {
+  decodeManifest,
+  encodeManifest,
+  MANIFEST_FORMAT,
+  type Manifest,
+  type ManifestVersion,
+  manifestKey,
+  snapshotKey,
+  withVersion,
+} from "./manifest.ts";
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
@@ -44,7 +53,8 @@ export async function publishSnapshot(store: BlobStore, bytes: Uint8Array, now =
   const existing = await store.head(key);
   if (!existing || existing.size !== bytes.length) {
     const { etag } = await store.put(key, bytes);
-    if (!(await readsBack(store, key, etag, bytes))) throw new CorruptSnapshotError(`uploaded ${key} does not read back as the bytes sent`);
+    if (!(await readsBack(store, key, etag, bytes)))
+      throw new CorruptSnapshotError(`uploaded ${key} does not read back as the bytes sent`);
   }
   return recordVersion(store, meta, sha256, bytes.length, now);
 }
@@ -67,7 +77,13 @@ async function readsBack(store: BlobStore, key: string, etag: string, bytes: Uin
  * Adds a version whose snapshot is already stored under its content address to its application's
  * manifest (the last step of publishSnapshot, also used by the worker's publish API).
  */
-export async function recordVersion(store: BlobStore, meta: SnapshotMeta, sha256: string, size: number, now = new Date()): Promise<PublishResult> {
+export async function recordVersion(
+  store: BlobStore,
+  meta: SnapshotMeta,
+  sha256: string,
+  size: number,
+  now = new Date(),
+): Promise<PublishResult> {
   const version: ManifestVersion = {
     sha256,
     analyzedAt: meta.analyzedAt,
@@ -85,7 +101,9 @@ export async function recordVersion(store: BlobStore, meta: SnapshotMeta, sha256
   });
   // Another analysis at the same analyzedAt was replaced: its snapshot is nobody's version any more.
   if (!same && replaced) await deleteUnlisted(store, meta.application, [replaced.sha256], stored);
-  return same ? { application: meta.application, version: same, outcome: "unchanged" } : { application: meta.application, version, outcome: "published" };
+  return same
+    ? { application: meta.application, version: same, outcome: "unchanged" }
+    : { application: meta.application, version, outcome: "published" };
 }
 
 /**
@@ -94,11 +112,17 @@ export async function recordVersion(store: BlobStore, meta: SnapshotMeta, sha256
  * concurrent publish has just listed again is kept. (A snapshot belongs to one application: its
  * name is in the bytes, hence in the content address.)
  */
-export async function deleteUnlisted(store: BlobStore, application: string, shas: readonly string[], after: Manifest): Promise<void> {
+export async function deleteUnlisted(
+  store: BlobStore,
+  application: string,
+  shas: readonly string[],
+  after: Manifest,
+): Promise<void> {
   for (const sha of new Set(shas)) {
     if (after.versions.some((v) => v.sha256 === sha)) continue;
     const current = await store.get(manifestKey(application));
-    if (current && decodeManifest(current.bytes, manifestKey(application)).versions.some((v) => v.sha256 === sha)) continue;
+    if (current && decodeManifest(current.bytes, manifestKey(application)).versions.some((v) => v.sha256 === sha))
+      continue;
     await store.delete(snapshotKey(sha));
   }
 }
@@ -108,11 +132,17 @@ export async function deleteUnlisted(store: BlobStore, application: string, shas
  * none) by a conditional put on its ETag; on a lost race `change` runs again on the newer manifest.
  * `change` returns null to leave the manifest as it is. Returns the manifest now stored.
  */
-export async function updateManifest(store: BlobStore, application: string, change: (manifest: Manifest) => Manifest | null): Promise<Manifest> {
+export async function updateManifest(
+  store: BlobStore,
+  application: string,
+  change: (manifest: Manifest) => Manifest | null,
+): Promise<Manifest> {
   const mKey = manifestKey(application);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const current = await store.get(mKey);
-    const manifest: Manifest = current ? decodeManifest(current.bytes, mKey) : { format: MANIFEST_FORMAT, application, versions: [] };
+    const manifest: Manifest = current
+      ? decodeManifest(current.bytes, mKey)
+      : { format: MANIFEST_FORMAT, application, versions: [] };
     const changed = change(manifest);
     if (!changed) return manifest;
     if (await store.putIf(mKey, encodeManifest(changed), current?.etag ?? null)) return changed;

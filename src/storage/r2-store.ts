@@ -54,9 +54,11 @@ export class R2Store implements BlobStore {
       // A failed etagMatches returns the object without a body (no arrayBuffer); its property getters are not touched
       // otherwise, since through wrangler's platform proxy reading `body` consumes it.
       const body = object as Partial<R2ObjectBody>;
-      if (typeof body.arrayBuffer !== "function" || object.etag !== etag) throw new StorageUnavailableError(`${key} changed while being read (ETag ${object.etag}, expected ${etag})`);
+      if (typeof body.arrayBuffer !== "function" || object.etag !== etag)
+        throw new StorageUnavailableError(`${key} changed while being read (ETag ${object.etag}, expected ${etag})`);
       const bytes = new Uint8Array(await body.arrayBuffer());
-      if (bytes.length !== length) throw new StorageUnavailableError(`${key}: got ${bytes.length} of ${length} bytes at ${offset}`);
+      if (bytes.length !== length)
+        throw new StorageUnavailableError(`${key}: got ${bytes.length} of ${length} bytes at ${offset}`);
       return bytes;
     });
   }
@@ -74,7 +76,8 @@ export class R2Store implements BlobStore {
     const upload = await this.bucket.createMultipartUpload(key);
     try {
       const parts: R2UploadedPart[] = [];
-      for (let at = 0, n = 1; at < bytes.length; at += this.partBytes, n++) parts.push(await upload.uploadPart(n, bytes.subarray(at, Math.min(bytes.length, at + this.partBytes))));
+      for (let at = 0, n = 1; at < bytes.length; at += this.partBytes, n++)
+        parts.push(await upload.uploadPart(n, bytes.subarray(at, Math.min(bytes.length, at + this.partBytes))));
       const object = await upload.complete(parts);
       return { size: object.size, etag: object.etag };
     } catch (error) {

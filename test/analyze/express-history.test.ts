@@ -1,20 +1,27 @@
 // @module The Express fixture through the command line: routes → services → SQL client with start/end points, and a re-analysis compiled with --previous.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { appstruct } from "../support/appstruct-cli.ts";
-import { FIXTURES, levelNames, linkLines, object, objectLines, type Analysis } from "./fixture-project.ts";
+import { type Analysis, FIXTURES, levelNames, linkLines, object, objectLines } from "./fixture-project.ts";
 
 let dir = "";
 let v1: Analysis;
 let v2: Analysis;
 let snapshot: Snapshot;
 
-const status = async (fullName: string, d = v2) => (await objectCharacteristics(snapshot, object(d, fullName).id, { key: snapshot.meta.statusBase!, open: async () => snapshot })).object.status;
+const status = async (fullName: string, d = v2) =>
+  (
+    await objectCharacteristics(snapshot, object(d, fullName).id, {
+      key: snapshot.meta.statusBase!,
+      open: async () => snapshot,
+    })
+  ).object.status;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "appstruct-analyze-"));
@@ -31,13 +38,31 @@ beforeAll(async () => {
   await writeFile(
     service,
     source
-      .replace("select id, name from owners where id = $1", "select id, name from owners where id = $1 and deleted = false")
-      .replace("export async function createOwner", 'export async function deleteOwner(id: number): Promise<void> {\n  await query("update owners set deleted = true where id = $1", [id]);\n}\n\nexport async function createOwner'),
+      .replace(
+        "select id, name from owners where id = $1",
+        "select id, name from owners where id = $1 and deleted = false",
+      )
+      .replace(
+        "export async function createOwner",
+        'export async function deleteOwner(id: number): Promise<void> {\n  await query("update owners set deleted = true where id = $1", [id]);\n}\n\nexport async function createOwner',
+      ),
   );
-  expect((await appstruct("analyze", project, "-o", join(dir, "v2.json"), "--analyzed-at", "2026-11-02T00:00:00Z")).code).toBe(0);
-  const run = await appstruct("compile", join(dir, "v2.json"), "--previous", join(dir, "v1.snap"), "-o", join(dir, "v2.snap"));
+  expect(
+    (await appstruct("analyze", project, "-o", join(dir, "v2.json"), "--analyzed-at", "2026-11-02T00:00:00Z")).code,
+  ).toBe(0);
+  const run = await appstruct(
+    "compile",
+    join(dir, "v2.json"),
+    "--previous",
+    join(dir, "v1.snap"),
+    "-o",
+    join(dir, "v2.snap"),
+  );
   expect(run.code).toBe(0);
-  [v1, v2] = [JSON.parse(await readFile(join(dir, "v1.json"), "utf8")), JSON.parse(await readFile(join(dir, "v2.json"), "utf8"))];
+  [v1, v2] = [
+    JSON.parse(await readFile(join(dir, "v1.json"), "utf8")),
+    JSON.parse(await readFile(join(dir, "v2.json"), "utf8")),
+  ];
   snapshot = await Snapshot.open(memorySource(new Uint8Array(await readFile(join(dir, "v2.snap")))));
 }, 120_000);
 
@@ -73,12 +98,48 @@ describe("analyze an Express app without node_modules", () => {
       "CALL src/routes/owners.ts -> express.Router.get",
       "CALL src/routes/owners.ts -> express.Router.post",
     ]);
-    expect(object(v1, "pg")).toEqual({ id: expect.any(String), name: "pg", fullName: "pg", type: "npm Package", typeId: "NPM_PACKAGE", external: true, level5: expect.any(String), checksum: expect.any(String) });
-    expect(object(v1, "pg.Pool.query")).toMatchObject({ external: true, parent: object(v1, "pg").id, role: "end", tags: ["data store"] });
-    expect(v1.objects.filter((o) => o.role === "start").map((o) => o.fullName)).toEqual(['"src/routes/owners".GET /owners/:id', '"src/routes/owners".createOwnerHandler', '"src/server".start']);
-    expect(levelNames(v1, object(v1, '"src/routes/owners".GET /owners/:id'))).toEqual(["Application Services", "API Services", "routes", "Express", "TypeScript Route Handler"]);
-    expect(levelNames(v1, object(v1, '"src/db/client".query'))).toEqual(["Application Services", "Data Services", "db", "TypeScript", "TypeScript Function"]);
-    expect(levelNames(v1, object(v1, "pg.Pool.query"))).toEqual(["External Services", "Libraries", "pg", "npm", "External Member"]);
+    expect(object(v1, "pg")).toEqual({
+      id: expect.any(String),
+      name: "pg",
+      fullName: "pg",
+      type: "npm Package",
+      typeId: "NPM_PACKAGE",
+      external: true,
+      level5: expect.any(String),
+      checksum: expect.any(String),
+    });
+    expect(object(v1, "pg.Pool.query")).toMatchObject({
+      external: true,
+      parent: object(v1, "pg").id,
+      role: "end",
+      tags: ["data store"],
+    });
+    expect(v1.objects.filter((o) => o.role === "start").map((o) => o.fullName)).toEqual([
+      '"src/routes/owners".GET /owners/:id',
+      '"src/routes/owners".createOwnerHandler',
+      '"src/server".start',
+    ]);
+    expect(levelNames(v1, object(v1, '"src/routes/owners".GET /owners/:id'))).toEqual([
+      "Application Services",
+      "API Services",
+      "routes",
+      "Express",
+      "TypeScript Route Handler",
+    ]);
+    expect(levelNames(v1, object(v1, '"src/db/client".query'))).toEqual([
+      "Application Services",
+      "Data Services",
+      "db",
+      "TypeScript",
+      "TypeScript Function",
+    ]);
+    expect(levelNames(v1, object(v1, "pg.Pool.query"))).toEqual([
+      "External Services",
+      "Libraries",
+      "pg",
+      "npm",
+      "External Member",
+    ]);
   });
 
   it("start and end points through the compiled snapshot: route handler → service → pg", async () => {
@@ -88,8 +149,12 @@ describe("analyze an Express app without node_modules", () => {
   });
 
   it("a re-analysis keeps ids and gives Added, Modified and Unchanged by checksum", async () => {
-    expect(object(v2, '"src/services/owner-service".createOwner').id).toBe(object(v1, '"src/services/owner-service".createOwner').id);
-    expect(object(v2, '"src/services/owner-service".createOwner').sourceLocations).toEqual([{ fileId: "4", startLine: 17, endLine: 20 }]);
+    expect(object(v2, '"src/services/owner-service".createOwner').id).toBe(
+      object(v1, '"src/services/owner-service".createOwner').id,
+    );
+    expect(object(v2, '"src/services/owner-service".createOwner').sourceLocations).toEqual([
+      { fileId: "4", startLine: 17, endLine: 20 },
+    ]);
     expect(await status('"src/services/owner-service".findOwner')).toEqual({ id: "Modified" });
     expect(await status('"src/services/owner-service".deleteOwner')).toEqual({ id: "Added" });
     expect(await status('"src/services/owner-service".createOwner')).toEqual({ id: "Unchanged" });
@@ -107,12 +172,21 @@ describe("appstruct analyze refuses bad input with exit 2 and writes nothing", (
     const empty = join(dir, "empty");
     await cp(join(FIXTURES, "express", "package.json"), join(empty, "package.json"), { recursive: true });
     const none = await appstruct("analyze", empty, "-o", out);
-    expect([none.code, none.stderr]).toEqual([2, `appstruct: ${empty}: no TypeScript or JavaScript source file to analyse\n`]);
+    expect([none.code, none.stderr]).toEqual([
+      2,
+      `appstruct: ${empty}: no TypeScript or JavaScript source file to analyse\n`,
+    ]);
     await writeFile(join(dir, "rules.json"), JSON.stringify({ services: [{ name: "x", path: "(" }] }));
     const rules = await appstruct("analyze", join(FIXTURES, "express"), "-o", out, "--rules", join(dir, "rules.json"));
-    expect([rules.code, rules.stderr]).toEqual([2, `appstruct: ${join(dir, "rules.json")}: services.0.path must be a valid JavaScript regular expression\n`]);
+    expect([rules.code, rules.stderr]).toEqual([
+      2,
+      `appstruct: ${join(dir, "rules.json")}: services.0.path must be a valid JavaScript regular expression\n`,
+    ]);
     const date = await appstruct("analyze", join(FIXTURES, "express"), "-o", out, "--analyzed-at", "yesterday");
-    expect([date.code, date.stderr]).toEqual([2, "appstruct: --analyzed-at yesterday: must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z\n"]);
+    expect([date.code, date.stderr]).toEqual([
+      2,
+      "appstruct: --analyzed-at yesterday: must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z\n",
+    ]);
     const name = await appstruct("analyze", join(FIXTURES, "express"), "-o", out, "--name", "a`b");
     expect(name.code).toBe(2);
     expect(name.stderr).toMatch(/^appstruct: --name: the application name must/);

@@ -1,8 +1,8 @@
 // @module Test helper: analyses a fixture mini-project and renders its objects and links as compact lines to compare with hand-worked answers.
 import { join } from "node:path";
 import { expect } from "vitest";
-import { analyzeProject, type AnalyzeResult } from "../../build/analyze/analyze.ts";
 import { validateDocument } from "../../build/analysis/document.ts";
+import { type AnalyzeResult, analyzeProject } from "../../build/analyze/analyze.ts";
 
 export const FIXTURES = join(import.meta.dirname, "../fixtures/analyze");
 
@@ -19,7 +19,10 @@ export function analyzeFixture(name: string, folder = join(FIXTURES, name)): Ana
 export function objectLines(d: Analysis): string[] {
   return d.objects
     .filter((o) => !o.external && !o.typeId.endsWith("_FILE"))
-    .map((o) => `${o.type} | ${o.fullName} | ${o.filePath}:${o.sourceLocations![0].startLine}-${o.sourceLocations![0].endLine}`);
+    .map(
+      (o) =>
+        `${o.type} | ${o.fullName} | ${o.filePath}:${o.sourceLocations![0].startLine}-${o.sourceLocations![0].endLine}`,
+    );
 }
 
 /** Direct links of the given types as `TYPE from -> to` by fullName, sorted. */
@@ -35,7 +38,8 @@ export function linkLines(d: Analysis, types: string[], { escalated = false } = 
 export function levelNames(d: Analysis, o: Analysis["objects"][number]): string[] {
   const nodes = new Map(d.taxonomy.map((n) => [n.key, n]));
   const names: string[] = [];
-  for (let key: string | null = o.level5; key !== null; key = nodes.get(key)!.parent) names.unshift(nodes.get(key)!.name);
+  for (let key: string | null = o.level5; key !== null; key = nodes.get(key)!.parent)
+    names.unshift(nodes.get(key)!.name);
   return names;
 }
 

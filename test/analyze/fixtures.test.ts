@@ -12,9 +12,25 @@ describe("appstruct analyze on fixture projects", () => {
       'TypeScript Method | "src/format".Printer.print | src/format.ts:13-18',
       'TypeScript Function | "src/main".run | src/main.ts:3-7',
     ]);
-    expect(object(d, '"src/format".format')).toMatchObject({ typeId: "TS_FUNCTION", mangling: "(number) | (Date)", tags: ["exported", "overloaded"] });
-    expect(levelNames(d, object(d, '"src/format".format'))).toEqual(["Application Services", "Logic Services", "(root)", "TypeScript", "TypeScript Function"]);
-    expect(levelNames(d, object(d, "ECMAScript.Date.toISOString"))).toEqual(["External Services", "Libraries", "ECMAScript", "ECMAScript", "External Method"]);
+    expect(object(d, '"src/format".format')).toMatchObject({
+      typeId: "TS_FUNCTION",
+      mangling: "(number) | (Date)",
+      tags: ["exported", "overloaded"],
+    });
+    expect(levelNames(d, object(d, '"src/format".format'))).toEqual([
+      "Application Services",
+      "Logic Services",
+      "(root)",
+      "TypeScript",
+      "TypeScript Function",
+    ]);
+    expect(levelNames(d, object(d, "ECMAScript.Date.toISOString"))).toEqual([
+      "External Services",
+      "Libraries",
+      "ECMAScript",
+      "ECMAScript",
+      "External Method",
+    ]);
     expect(object(d, '"src/format".Printer.print').mangling).toBe("(string) | (string[])");
     expect(linkLines(d, ["CALL", "INCLUDE"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
       'CALL "src/format".Printer.print -> "src/format".format',
@@ -38,7 +54,10 @@ describe("appstruct analyze on fixture projects", () => {
       'TypeScript Arrow Function | "src/box".double | src/box.ts:17-17',
       'TypeScript Function | "src/box".total | src/box.ts:19-22',
     ]);
-    expect(object(d, '"src/box".first')).toMatchObject({ mangling: "<T>(readonly T[])", tags: ["exported", "generic"] });
+    expect(object(d, '"src/box".first')).toMatchObject({
+      mangling: "<T>(readonly T[])",
+      tags: ["exported", "generic"],
+    });
     expect(object(d, '"src/box".Box.map').mangling).toBe("<U>((value: T) => U)");
     expect(linkLines(d, ["CALL", "REFER", "USE", "INHERIT"])).toEqual([
       'CALL "src/box".Box.map -> "src/box".Box.constructor',
@@ -118,12 +137,14 @@ describe("appstruct analyze on fixture projects", () => {
       'TypeScript Constructor | "src/service".OwnerService.constructor | src/service.ts:4-4',
       'TypeScript Method | "src/service".OwnerService.rename | src/service.ts:6-10',
     ]);
-    expect(linkLines(d, ["CALL", "INHERIT", "DISPATCH", "USE", "INCLUDE"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
+    expect(
+      linkLines(d, ["CALL", "INHERIT", "DISPATCH", "USE", "INCLUDE"]).filter((l) => !l.includes("ECMAScript")),
+    ).toEqual([
       'CALL "src/service".OwnerService.rename -> "src/repository".OwnerRepository.findById',
       'CALL "src/service".OwnerService.rename -> "src/repository".OwnerRepository.save',
       'DISPATCH "src/repository".OwnerRepository.findById -> "src/repository".MemoryOwnerRepository.findById',
       'DISPATCH "src/repository".OwnerRepository.save -> "src/repository".MemoryOwnerRepository.save',
-      'INCLUDE src/service.ts -> src/repository.ts',
+      "INCLUDE src/service.ts -> src/repository.ts",
       'INHERIT "src/repository".MemoryOwnerRepository -> "src/repository".OwnerRepository',
       'INHERIT "src/repository".MemoryOwnerRepository.findById -> "src/repository".OwnerRepository.findById',
       'INHERIT "src/repository".MemoryOwnerRepository.save -> "src/repository".OwnerRepository.save',
@@ -145,7 +166,11 @@ describe("appstruct analyze on fixture projects", () => {
       'TypeScript Function | "src/events".longWords | src/events.ts:9-14',
       'TypeScript Function | "src/events".later | src/events.ts:16-18',
     ]);
-    expect(linkLines(d, ["CALL", "REFER"]).filter((l) => !l.includes("ECMAScript.String") && !l.includes("ECMAScript.Array"))).toEqual([
+    expect(
+      linkLines(d, ["CALL", "REFER"]).filter(
+        (l) => !l.includes("ECMAScript.String") && !l.includes("ECMAScript.Array"),
+      ),
+    ).toEqual([
       'CALL "src/events".later -> "src/events".longWords',
       'CALL "src/events".later -> ECMAScript.setTimeout',
       'CALL "src/events".longWords -> "src/events".normalize',
@@ -177,7 +202,12 @@ describe("appstruct analyze on fixture projects", () => {
       'JavaScript Method | "lib/cart".Cart.total | lib/cart.js:23-25',
       'JavaScript Function Expression | "lib/prices".price | lib/prices.js:5-7',
     ]);
-    expect(object(d, '"lib/cart".Cart')).toMatchObject({ typeId: "JS_FUNCTION", mangling: "(string)", tags: ["exported"], language: "JavaScript" });
+    expect(object(d, '"lib/cart".Cart')).toMatchObject({
+      typeId: "JS_FUNCTION",
+      mangling: "(string)",
+      tags: ["exported"],
+      language: "JavaScript",
+    });
     expect(object(d, '"lib/cart".Cart.add').mangling).toBe("(string)");
     expect(object(d, '"lib/prices".price').tags).toEqual(["exported"]);
     expect(linkLines(d, ["CALL", "INCLUDE"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
@@ -212,11 +242,26 @@ describe("appstruct analyze on fixture projects", () => {
 
   it("a file with syntax errors is reported (tag, post-it, problems) and the rest is analysed", () => {
     const { document: d, syntaxProblems } = analyzeFixture("syntax-error");
-    expect(syntaxProblems.map((p) => `${p.file}:${p.line}`)).toEqual(["src/broken.ts:8", "src/broken.ts:8", "src/broken.ts:8", "src/broken.ts:9"]);
+    expect(syntaxProblems.map((p) => `${p.file}:${p.line}`)).toEqual([
+      "src/broken.ts:8",
+      "src/broken.ts:8",
+      "src/broken.ts:8",
+      "src/broken.ts:9",
+    ]);
     const broken = object(d, "src/broken.ts");
     expect(broken.tags).toEqual(["syntax errors"]);
-    expect(d.postIts).toEqual([{ object: broken.id, title: "Syntax errors", text: expect.stringMatching(/^line 8: ':' expected\./) }]);
-    expect(objectLines(d)).toEqual(expect.arrayContaining(['TypeScript Function | "src/broken".welcome | src/broken.ts:3-5', 'TypeScript Function | "src/good".greet | src/good.ts:1-3']));
-    expect(linkLines(d, ["CALL", "INCLUDE"])).toEqual(['CALL "src/broken".welcome -> "src/good".greet', "INCLUDE src/broken.ts -> src/good.ts"]);
+    expect(d.postIts).toEqual([
+      { object: broken.id, title: "Syntax errors", text: expect.stringMatching(/^line 8: ':' expected\./) },
+    ]);
+    expect(objectLines(d)).toEqual(
+      expect.arrayContaining([
+        'TypeScript Function | "src/broken".welcome | src/broken.ts:3-5',
+        'TypeScript Function | "src/good".greet | src/good.ts:1-3',
+      ]),
+    );
+    expect(linkLines(d, ["CALL", "INCLUDE"])).toEqual([
+      'CALL "src/broken".welcome -> "src/good".greet',
+      "INCLUDE src/broken.ts -> src/good.ts",
+    ]);
   });
 });

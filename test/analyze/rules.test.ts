@@ -1,10 +1,11 @@
 // @module The rules file: defaults, partial replacement, refusals, concept folders, package patterns, and rules applied to a project.
-import { describe, expect, it } from "vitest";
+
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { analyzeProject } from "../../build/analyze/analyze.ts";
-import { DEFAULT_RULES, RulesError, firstMatch, loadRules, packageMatches } from "../../build/analyze/rules.ts";
+import { DEFAULT_RULES, firstMatch, loadRules, packageMatches, RulesError } from "../../build/analyze/rules.ts";
 import { conceptOf } from "../../build/analyze/taxonomy.ts";
 import { FIXTURES, levelNames, object } from "./fixture-project.ts";
 
@@ -33,7 +34,8 @@ describe("rules", () => {
   });
 
   it("services: the first rule matching the path or an import; tests before APIs", () => {
-    const name = (path: string, imports: string[] = []) => firstMatch(DEFAULT_RULES.services, path, new Set(imports))?.name;
+    const name = (path: string, imports: string[] = []) =>
+      firstMatch(DEFAULT_RULES.services, path, new Set(imports))?.name;
     expect(name("src/routes/owners.test.ts")).toBe("Test Services");
     expect(name("src/routes/owners.ts")).toBe("API Services");
     expect(name("src/main.ts", ["hono"])).toBe("API Services");
@@ -51,24 +53,54 @@ describe("rules", () => {
   it("refuses a rules file that is not JSON, has an unknown section or a bad regular expression, saying where", async () => {
     await expect(loadRules(await rulesFile("{"))).rejects.toThrow(RulesError);
     await expect(loadRules(await rulesFile({ service: [] }))).rejects.toThrow(/Unrecognized key/);
-    await expect(loadRules(await rulesFile({ services: [{ name: "x", path: "(" }] }))).rejects.toThrow(/services\.0\.path must be a valid JavaScript regular expression/);
+    await expect(loadRules(await rulesFile({ services: [{ name: "x", path: "(" }] }))).rejects.toThrow(
+      /services\.0\.path must be a valid JavaScript regular expression/,
+    );
   });
 
   it("custom rules change the taxonomy and the end points of an analysis", async () => {
     const rules = await loadRules(
       await rulesFile({
         abstracted: { internal: "Owners", external: "Outside" },
-        services: [{ name: "Persistence", imports: ["pg"] }, { name: "Test Services", path: "^src/server\\.ts$" }, { name: "Rest" }],
+        services: [
+          { name: "Persistence", imports: ["pg"] },
+          { name: "Test Services", path: "^src/server\\.ts$" },
+          { name: "Rest" },
+        ],
         endPoints: [{ packages: ["express"], members: "^listen$", what: "server socket" }],
       }),
     );
     const d = analyzeProject({ folder: join(FIXTURES, "express"), rules }).document;
-    expect(levelNames(d, object(d, '"src/db/client".query'))).toEqual(["Owners", "Persistence", "db", "TypeScript", "TypeScript Function"]);
-    expect(levelNames(d, object(d, '"src/server".start'))).toEqual(["Owners", "Test Services", "(root)", "Express", "TypeScript Function"]);
+    expect(levelNames(d, object(d, '"src/db/client".query'))).toEqual([
+      "Owners",
+      "Persistence",
+      "db",
+      "TypeScript",
+      "TypeScript Function",
+    ]);
+    expect(levelNames(d, object(d, '"src/server".start'))).toEqual([
+      "Owners",
+      "Test Services",
+      "(root)",
+      "Express",
+      "TypeScript Function",
+    ]);
     expect(object(d, '"src/server".start').tags).toEqual(["exported", "test"]);
-    expect(levelNames(d, object(d, '"src/routes/owners".createOwnerHandler'))).toEqual(["Owners", "Rest", "routes", "Express", "TypeScript Function"]);
+    expect(levelNames(d, object(d, '"src/routes/owners".createOwnerHandler'))).toEqual([
+      "Owners",
+      "Rest",
+      "routes",
+      "Express",
+      "TypeScript Function",
+    ]);
     expect(object(d, '"src/routes/owners".createOwnerHandler').tags).toEqual(["async"]);
-    expect(levelNames(d, object(d, "express.listen"))).toEqual(["Outside", "Libraries", "express", "npm", "External Member"]);
+    expect(levelNames(d, object(d, "express.listen"))).toEqual([
+      "Outside",
+      "Libraries",
+      "express",
+      "npm",
+      "External Member",
+    ]);
     expect(d.objects.filter((o) => o.role === "end").map((o) => o.fullName)).toEqual(["express.listen"]);
     expect(object(d, "express.listen").tags).toEqual(["server socket"]);
   });

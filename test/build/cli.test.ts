@@ -1,10 +1,11 @@
 // @module Tests of the appstruct command line run as a child process: exit codes, messages, atomic output, inspect, --previous, generate.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { appstruct, type Run } from "../support/appstruct-cli.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -58,7 +59,11 @@ describe("compile", () => {
     expect(run.code).toBe(0);
     const bytes = new Uint8Array(await readFile(out));
     expect(Buffer.from(bytes.subarray(0, 8)).toString("latin1")).toBe("APPSTRCT");
-    expect(run.stdout).toMatch(new RegExp(`^${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: Pet Store & Co @ 2026-09-01T12:00:00Z — 13 objects, 14 links, [0-9.]+ (B|KiB|MiB), sha256 [0-9a-f]{12}, [0-9.]+ s\\n$`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: Pet Store & Co @ 2026-09-01T12:00:00Z — 13 objects, 14 links, [0-9.]+ (B|KiB|MiB), sha256 [0-9a-f]{12}, [0-9.]+ s\\n$`,
+      ),
+    );
     expect(run.stdout).toContain(`sha256 ${sha256(bytes).slice(0, 12)},`);
     expect(await readdir(dir)).toEqual(["petstore.snap"]);
     const snapshot = await Snapshot.open(memorySource(bytes));
@@ -81,7 +86,11 @@ describe("compile", () => {
     const run = await appstruct("compile", input, "-o", join(outDir, "bad.snap"));
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr.split("\n")).toEqual([...expected, `appstruct: ${input}: refused, 3 faults; nothing written`, ""]);
+    expect(run.stderr.split("\n")).toEqual([
+      ...expected,
+      `appstruct: ${input}: refused, 3 faults; nothing written`,
+      "",
+    ]);
     expect(await readdir(outDir)).toEqual([]);
   });
 
@@ -123,8 +132,22 @@ describe("compile", () => {
   it("reports 100 faults and how many more", async () => {
     const dir = await folder();
     const input = join(dir, "many.json");
-    const objects = Array.from({ length: 150 }, (_, i) => ({ id: `0${i}`, name: "n", fullName: "n", type: "t", typeId: "T" }));
-    await writeFile(input, JSON.stringify({ format: "appstruct.analysis/1", application: "Shop", analyzedAt: "2026-09-01T12:00:00Z", objects }));
+    const objects = Array.from({ length: 150 }, (_, i) => ({
+      id: `0${i}`,
+      name: "n",
+      fullName: "n",
+      type: "t",
+      typeId: "T",
+    }));
+    await writeFile(
+      input,
+      JSON.stringify({
+        format: "appstruct.analysis/1",
+        application: "Shop",
+        analyzedAt: "2026-09-01T12:00:00Z",
+        objects,
+      }),
+    );
     const run = await appstruct("compile", input, "-o", join(dir, "many.snap"));
     expect(run.code).toBe(1);
     const lines = run.stderr.trimEnd().split("\n");
@@ -202,7 +225,9 @@ describe("validate", () => {
   it("accepts a valid analysis: exit 0 and a summary", async () => {
     const run = await appstruct("validate", PETSTORE_V1);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`${PETSTORE_V1}: valid — Pet Store & Co @ 2026-09-01T12:00:00Z, 13 objects, 14 link records\n`);
+    expect(run.stdout).toBe(
+      `${PETSTORE_V1}: valid — Pet Store & Co @ 2026-09-01T12:00:00Z, 13 objects, 14 link records\n`,
+    );
   });
 
   it("refuses an invalid analysis: exit 1 listing every fault", async () => {
@@ -211,7 +236,11 @@ describe("validate", () => {
     const run = await appstruct("validate", input);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr.split("\n")).toEqual([...expected, `appstruct: ${input}: refused, 3 faults; nothing written`, ""]);
+    expect(run.stderr.split("\n")).toEqual([
+      ...expected,
+      `appstruct: ${input}: refused, 3 faults; nothing written`,
+      "",
+    ]);
   });
 
   it("refuses a file that is neither .json nor .ndjson with exit 1", async () => {
@@ -297,7 +326,9 @@ describe("inspect", () => {
     const { run: jsonRun, report: json } = await report(bad);
     expect(jsonRun.code).toBe(1);
     expect(json.ok).toBe(false);
-    expect(json.sections.filter((s) => s.checksum !== "ok")).toEqual([expect.objectContaining({ tag: "OBJC", checksum: "mismatch" })]);
+    expect(json.sections.filter((s) => s.checksum !== "ok")).toEqual([
+      expect.objectContaining({ tag: "OBJC", checksum: "mismatch" }),
+    ]);
   });
 
   it("a byte flipped in the file header: exit 1 with the reason", async () => {
@@ -307,7 +338,9 @@ describe("inspect", () => {
     await writeFile(bad, bytes);
     const run = await appstruct("inspect", bad);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`^appstruct: ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: .*(mismatch|corrupt|checksum)`, "i"));
+    expect(run.stderr).toMatch(
+      new RegExp(`^appstruct: ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: .*(mismatch|corrupt|checksum)`, "i"),
+    );
   });
 
   it("a truncated snapshot: exit 1", async () => {
@@ -348,7 +381,11 @@ describe("usage errors exit 2", () => {
     ["inspect without snapshot", ["inspect"], /missing required argument 'snapshot'/],
     ["generate without --objects", ["generate", "-o", "x.ndjson"], /required option '--objects <n>'/],
     ["generate --objects 0", ["generate", "--objects", "0", "-o", "x.ndjson"], /must be a whole number ≥ 1/],
-    ["generate --seed abc", ["generate", "--objects", "5", "--seed", "abc", "-o", "x.ndjson"], /must be a whole number ≥ 1/],
+    [
+      "generate --seed abc",
+      ["generate", "--objects", "5", "--seed", "abc", "-o", "x.ndjson"],
+      /must be a whole number ≥ 1/,
+    ],
     ["an unknown command", ["frobnicate"], /unknown command 'frobnicate'/],
     ["an unknown option", ["validate", "--strict", "x.json"], /unknown option '--strict'/],
   ])("%s", async (_name, args, message) => {
@@ -371,7 +408,11 @@ describe("generate", () => {
     const x = join(dir, "x.ndjson");
     const gen = await appstruct("generate", "--objects", "500", "--seed", "3", "-o", x);
     expect(gen.code).toBe(0);
-    expect(gen.stdout).toMatch(new RegExp(`^${x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 500 objects, \\d+ links, \\d+ files, \\d+ taxonomy nodes, \\d+ post-its\\n$`));
+    expect(gen.stdout).toMatch(
+      new RegExp(
+        `^${x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 500 objects, \\d+ links, \\d+ files, \\d+ taxonomy nodes, \\d+ post-its\\n$`,
+      ),
+    );
 
     const validate = await appstruct("validate", x);
     expect(validate.code).toBe(0);

@@ -1,8 +1,9 @@
 // @module Tests of the synthetic analysis generator (build/generate.ts): determinism, NDJSON shape, referential integrity
-import { describe, it, expect } from "vitest";
+
 import { Writable } from "node:stream";
-import { generateAnalysis } from "../../build/generate.ts";
+import { describe, expect, it } from "vitest";
 import type { GenerateResult } from "../../build/generate.ts";
+import { generateAnalysis } from "../../build/generate.ts";
 
 interface Run {
   text: string;
@@ -94,7 +95,8 @@ function checkIntegrity(text: string) {
     for (const field of ["name", "fullName", "type", "typeId"]) expect(typeof o[field]).toBe("string");
   }
   for (const o of objects) {
-    if (o.parent !== undefined && o.parent !== null) expect(objectIds.has(o.parent as string), `parent of ${o.id as string}`).toBe(true);
+    if (o.parent !== undefined && o.parent !== null)
+      expect(objectIds.has(o.parent as string), `parent of ${o.id as string}`).toBe(true);
     expect(nodes.get(o.level5 as string)?.level, `level5 of ${o.id as string}`).toBe(5);
     for (const loc of (o.sourceLocations ?? []) as Rec[]) {
       expect(fileIds.has(loc.fileId as string), `fileId of ${o.id as string}`).toBe(true);
@@ -157,7 +159,8 @@ describe("generateAnalysis", () => {
     expect(roles.has("start")).toBe(true);
     expect(roles.has("end")).toBe(true);
     const typeIds = new Set(objects.map((o) => o.typeId));
-    for (const t of ["JV_CLASS", "JV_METHOD", "JV_FIELD", "JSP_PAGE", "ORA_TABLE", "ORA_COLUMN"]) expect(typeIds.has(t)).toBe(true);
+    for (const t of ["JV_CLASS", "JV_METHOD", "JV_FIELD", "JSP_PAGE", "ORA_TABLE", "ORA_COLUMN"])
+      expect(typeIds.has(t)).toBe(true);
     expect(objects.some((o) => o.external === true)).toBe(true);
     expect(objects.filter((o) => o.typeId === "ORA_COLUMN").every((o) => o.filePath === null)).toBe(true);
   });

@@ -14,7 +14,6 @@ const V1 = JSON.parse(readFileSync(join(EXAMPLES, "petstore-v1.json"), "utf8")) 
 const V2 = JSON.parse(readFileSync(join(EXAMPLES, "petstore-v2.json"), "utf8")) as Record<string, unknown>;
 const APPLICATION = V1.application as string;
 
-
 const GOOD = compileDocument(V2).bytes;
 
 const flipped = (at: number) => {

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnalysisRefused } from "../../build/analysis/faults.ts";
 import { InputRefused, publishFiles } from "../../build/publish.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
-import { readManifest } from "../../src/storage/publish.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
+import { readManifest } from "../../src/storage/publish.ts";
 import { MemoryStore } from "../support/memory-store.ts";
 
 const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
@@ -38,7 +38,15 @@ describe("publishFiles", () => {
     const store = new MemoryStore();
     const folder = await mkdtemp(join(tmpdir(), "appstruct-publish-"));
     const broken = join(folder, "broken.json");
-    await writeFile(broken, JSON.stringify({ format: "appstruct.analysis/1", application: "Pet Store & Co", analyzedAt: "2026-12-01T00:00:00Z", objects: [{ id: "1" }] }));
+    await writeFile(
+      broken,
+      JSON.stringify({
+        format: "appstruct.analysis/1",
+        application: "Pet Store & Co",
+        analyzedAt: "2026-12-01T00:00:00Z",
+        objects: [{ id: "1" }],
+      }),
+    );
     const error = await publishFiles(store, [V1, broken], () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputRefused);
     expect((error as InputRefused).path).toBe(broken);

@@ -1,16 +1,17 @@
 // @module Property test of validation: a random valid analysis with one rule broken is refused at the broken record, in .json and shuffled .ndjson, and compiles to no file.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import fc from "fast-check";
+
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readAnalysis } from "../../build/analysis/read.ts";
-import { AnalysisRefused, formatFault } from "../../build/analysis/faults.ts";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Fault } from "../../build/analysis/faults.ts";
+import { AnalysisRefused, formatFault } from "../../build/analysis/faults.ts";
+import { readAnalysis } from "../../build/analysis/read.ts";
 import { compileAnalysis, writeAtomically } from "../../build/compile/compile.ts";
-import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 import type { Analysis } from "../support/arbitrary-analysis.ts";
+import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 
 type ArrayName = "files" | "taxonomy" | "objects" | "links" | "postIts";
 type Ref = [ArrayName, number];
@@ -66,11 +67,17 @@ function mutate(a: Analysis, mutation: Mutation, pick: number, variant: number):
     case "danglingLinkFrom":
     case "danglingLinkTo": {
       const end = mutation === "danglingLinkFrom" ? "from" : "to";
-      if (a.links.length === 0) a.links.push({ from: objects[0].id as string, to: objects[i].id as string, type: "CALL" });
+      if (a.links.length === 0)
+        a.links.push({ from: objects[0].id as string, to: objects[i].id as string, type: "CALL" });
       const l = pick % a.links.length;
       const id = freshId(a);
       a.links[l][end] = id;
-      return { records: [["links", l]], field: end, message: () => `refers to object "${id}", which the analysis does not define`, only: true };
+      return {
+        records: [["links", l]],
+        field: end,
+        message: () => `refers to object "${id}", which the analysis does not define`,
+        only: true,
+      };
     }
     case "badObjectId": {
       const id = objects[i].id as string;
@@ -82,21 +89,44 @@ function mutate(a: Analysis, mutation: Mutation, pick: number, variant: number):
       const at = variant % (objects.length + 1);
       objects.splice(at, 0, { ...objects[i], name: "copy" });
       const original = at <= i ? i + 1 : i;
-      return { records: [["objects", original], ["objects", at]], field: "id", message: (earlier) => `duplicates object id "${objects[at].id as string}" of ${earlier}`, only: true };
+      return {
+        records: [
+          ["objects", original],
+          ["objects", at],
+        ],
+        field: "id",
+        message: (earlier) => `duplicates object id "${objects[at].id as string}" of ${earlier}`,
+        only: true,
+      };
     }
     case "badLevel5": {
       const choice = variant % 3;
       if (choice === 0) {
         delete objects[i].level5;
-        return { records: [["objects", i]], field: "level5", message: () => "is required when the analysis has a taxonomy", only: true };
+        return {
+          records: [["objects", i]],
+          field: "level5",
+          message: () => "is required when the analysis has a taxonomy",
+          only: true,
+        };
       }
       if (choice === 1) {
         objects[i].level5 = "no-such-node";
-        return { records: [["objects", i]], field: "level5", message: () => 'refers to taxonomy key "no-such-node", which the analysis does not define', only: true };
+        return {
+          records: [["objects", i]],
+          field: "level5",
+          message: () => 'refers to taxonomy key "no-such-node", which the analysis does not define',
+          only: true,
+        };
       }
       const level = 1 + (variant % 4);
       objects[i].level5 = `L${level}-0`;
-      return { records: [["objects", i]], field: "level5", message: () => `must be a level-5 node, but "L${level}-0" is at level ${level}`, only: true };
+      return {
+        records: [["objects", i]],
+        field: "level5",
+        message: () => `must be a level-5 node, but "L${level}-0" is at level ${level}`,
+        only: true,
+      };
     }
     case "startLineAfterEndLine": {
       if (a.files.length === 0) a.files.push({ id: "77", path: "src/77.java" });
@@ -107,12 +137,20 @@ function mutate(a: Analysis, mutation: Mutation, pick: number, variant: number):
     case "unknownFileId": {
       const fileId = String(100 + (variant % 1000));
       const loc = { fileId, startLine: 1, endLine: 1 };
-      const before = ((objects[i].sourceLocations as Rec[] | undefined) ?? []).filter((l) => a.files.some((f) => f.id === l.fileId));
+      const before = ((objects[i].sourceLocations as Rec[] | undefined) ?? []).filter((l) =>
+        a.files.some((f) => f.id === l.fileId),
+      );
       objects[i].sourceLocations = [...before, loc];
-      return { records: [["objects", i]], field: `sourceLocations[${before.length}].fileId`, message: () => `refers to file "${fileId}", which the analysis does not define in files`, only: true };
+      return {
+        records: [["objects", i]],
+        field: `sourceLocations[${before.length}].fileId`,
+        message: () => `refers to file "${fileId}", which the analysis does not define in files`,
+        only: true,
+      };
     }
     case "badLinkType": {
-      if (a.links.length === 0) a.links.push({ from: objects[0].id as string, to: objects[i].id as string, type: "CALL" });
+      if (a.links.length === 0)
+        a.links.push({ from: objects[0].id as string, to: objects[i].id as string, type: "CALL" });
       const l = pick % a.links.length;
       a.links[l].type = ["CALL ME", "A".repeat(65), "", "RELY-ON", "CALL\n"][variant % 5];
       return { records: [["links", l]], field: "type", only: true };
@@ -122,12 +160,22 @@ function mutate(a: Analysis, mutation: Mutation, pick: number, variant: number):
       const p = pick % a.postIts.length;
       const id = freshId(a);
       a.postIts[p].object = id;
-      return { records: [["postIts", p]], field: "object", message: () => `refers to object "${id}", which the analysis does not define`, only: true };
+      return {
+        records: [["postIts", p]],
+        field: "object",
+        message: () => `refers to object "${id}", which the analysis does not define`,
+        only: true,
+      };
     }
     case "danglingParent": {
       const id = freshId(a);
       objects[i].parent = id;
-      return { records: [["objects", i]], field: "parent", message: () => `refers to object "${id}", which the analysis does not define`, only: true };
+      return {
+        records: [["objects", i]],
+        field: "parent",
+        message: () => `refers to object "${id}", which the analysis does not define`,
+        only: true,
+      };
     }
     case "badTaxonomyParent": {
       const nodes = a.taxonomy!;
@@ -135,21 +183,44 @@ function mutate(a: Analysis, mutation: Mutation, pick: number, variant: number):
       const node = nodes[t];
       if (node.level === 1) {
         node.parent = "L2-0";
-        return { records: [["taxonomy", t]], field: "parent", message: () => 'must be null at level 1, found "L2-0"', only: true };
+        return {
+          records: [["taxonomy", t]],
+          field: "parent",
+          message: () => 'must be null at level 1, found "L2-0"',
+          only: true,
+        };
       }
       if (variant % 2 === 0) {
         node.parent = null;
-        return { records: [["taxonomy", t]], field: "parent", message: () => `must be the key of a level-${node.level - 1} node at level ${node.level}, found null`, only: true };
+        return {
+          records: [["taxonomy", t]],
+          field: "parent",
+          message: () => `must be the key of a level-${node.level - 1} node at level ${node.level}, found null`,
+          only: true,
+        };
       }
       const wrong = node.level === 5 ? 3 : 5;
       node.parent = `L${wrong}-0`;
-      return { records: [["taxonomy", t]], field: "parent", message: () => `must be a node one level up (level ${node.level - 1}), but "L${wrong}-0" is at level ${wrong}`, only: true };
+      return {
+        records: [["taxonomy", t]],
+        field: "parent",
+        message: () => `must be a node one level up (level ${node.level - 1}), but "L${wrong}-0" is at level ${wrong}`,
+        only: true,
+      };
     }
     case "duplicateFileId": {
       if (a.files.length === 0) a.files.push({ id: "77", path: "src/77.java" });
       const f = pick % a.files.length;
       a.files.push({ id: a.files[f].id, path: "other.java" });
-      return { records: [["files", f], ["files", a.files.length - 1]], field: "id", message: (earlier) => `duplicates file id "${a.files[f].id}" of ${earlier}`, only: true };
+      return {
+        records: [
+          ["files", f],
+          ["files", a.files.length - 1],
+        ],
+        field: "id",
+        message: (earlier) => `duplicates file id "${a.files[f].id}" of ${earlier}`,
+        only: true,
+      };
     }
   }
 }
@@ -157,21 +228,30 @@ function mutate(a: Analysis, mutation: Mutation, pick: number, variant: number):
 /** The analysis as NDJSON with its records in a shuffled order; returns the text and each record's line. */
 function toNdjson(a: Analysis, shuffle: number[]): { text: string; lineOf: (ref: Ref) => number } {
   const entries: { ref: Ref; line: string }[] = [];
-  for (const [array, kind] of KINDS) (records(a, array) ?? []).forEach((r, index) => entries.push({ ref: [array, index], line: JSON.stringify({ kind, ...r }) }));
+  for (const [array, kind] of KINDS)
+    (records(a, array) ?? []).forEach((r, index) =>
+      entries.push({ ref: [array, index], line: JSON.stringify({ kind, ...r }) }),
+    );
   for (let k = entries.length - 1; k > 0; k--) {
     const j = shuffle[k % shuffle.length] % (k + 1);
     [entries[k], entries[j]] = [entries[j], entries[k]];
   }
   const header = { format: a.format, application: a.application, analyzedAt: a.analyzedAt };
   const lines = new Map(entries.map((e, position) => [e.ref.join(":"), position + 2]));
-  return { text: `${[JSON.stringify(header), ...entries.map((e) => e.line)].join("\n")}\n`, lineOf: (ref) => lines.get(ref.join(":"))! };
+  return {
+    text: `${[JSON.stringify(header), ...entries.map((e) => e.line)].join("\n")}\n`,
+    lineOf: (ref) => lines.get(ref.join(":"))!,
+  };
 }
 
 const ROOT = join(import.meta.dirname, "../..");
 
 function cli(...args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "build/bin/appstruct.js"), ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "build/bin/appstruct.js"), ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
@@ -224,7 +304,10 @@ describe("one broken rule in a valid analysis", () => {
             where = (ref) => `line ${nd.lineOf(ref)}`;
             order = nd.lineOf;
           }
-          const [reported, earlier] = expected.records.length === 1 ? [expected.records[0], expected.records[0]] : [...expected.records].sort((x, y) => order(y) - order(x));
+          const [reported, earlier] =
+            expected.records.length === 1
+              ? [expected.records[0], expected.records[0]]
+              : [...expected.records].sort((x, y) => order(y) - order(x));
 
           let faults: Fault[] = [];
           let total = 0;
@@ -236,7 +319,10 @@ describe("one broken rule in a valid analysis", () => {
             total = error.faults.total;
           }
           const hit = faults.find((f) => f.at === where(reported) && f.field === expected.field);
-          expect(hit, `${mutation}: expected a fault at ${where(reported)} ${expected.field}, got ${JSON.stringify(faults)}`).toBeDefined();
+          expect(
+            hit,
+            `${mutation}: expected a fault at ${where(reported)} ${expected.field}, got ${JSON.stringify(faults)}`,
+          ).toBeDefined();
           if (expected.message) expect(hit!.message).toBe(expected.message(where(earlier)));
           if (expected.only) expect(faults).toEqual([hit]);
           else
@@ -244,12 +330,16 @@ describe("one broken rule in a valid analysis", () => {
               if (f !== hit) {
                 // Only references to the refused record may dangle as a consequence.
                 expect(["from", "to", "object", "parent"]).toContain(f.field);
-                expect(f.message).toMatch(/(, whose record \((objects\[\d+\]|line \d+)\) is invalid|, which the analysis does not define)$/);
+                expect(f.message).toMatch(
+                  /(, whose record \((objects\[\d+\]|line \d+)\) is invalid|, which the analysis does not define)$/,
+                );
               }
           expect(total).toBe(faults.length);
 
           const out = join(folder, "out.snap");
-          await expect(compileAnalysis(input, null).then((c) => writeAtomically(out, c.bytes))).rejects.toBeInstanceOf(AnalysisRefused);
+          await expect(compileAnalysis(input, null).then((c) => writeAtomically(out, c.bytes))).rejects.toBeInstanceOf(
+            AnalysisRefused,
+          );
           expect(await readdir(folder)).toEqual([`analysis.${encoding}`]);
 
           if (run <= 6) {

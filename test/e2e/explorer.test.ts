@@ -3,18 +3,28 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, type Page, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../build/store.ts";
-import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import { ensureWebBuilt } from "../../scripts/build-web.ts";
+import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import type { ApplicationList } from "../../src/http/application-list.ts";
-import type { ApiCallee, ApiFindObjectsResult, ApiLevel5Node, ApiLevelGraph, ApiLevelNode, ApiPointsResult } from "../../src/query/api-schemas.ts";
+import type {
+  ApiCallee,
+  ApiFindObjectsResult,
+  ApiLevel5Node,
+  ApiLevelGraph,
+  ApiLevelNode,
+  ApiPointsResult,
+} from "../../src/query/api-schemas.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(PROJECT_ROOT, "test-results", "explorer");
 const found = existsSync(CHROMIUM);
-if (!found) console.warn(`e2e: ${CHROMIUM} not found: the explorer's browser tests are SKIPPED (install Debian's chromium: apt-get install chromium)`);
+if (!found)
+  console.warn(
+    `e2e: ${CHROMIUM} not found: the explorer's browser tests are SKIPPED (install Debian's chromium: apt-get install chromium)`,
+  );
 
 let server: DevServer;
 let context: BrowserContext;
@@ -30,7 +40,8 @@ async function rest<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-const cells = (page: Page, testId: string, column: number) => page.locator(`[data-testid="${testId}"] tbody tr td:nth-child(${column})`).allInnerTexts();
+const cells = (page: Page, testId: string, column: number) =>
+  page.locator(`[data-testid="${testId}"] tbody tr td:nth-child(${column})`).allInnerTexts();
 const items = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"] li a`).allInnerTexts();
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 /** Polls until the page shows what is expected (answers come from wrangler dev: the first ones take a moment). */
@@ -49,7 +60,16 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
       chromium.launchPersistentContext(profile, {
         executablePath: CHROMIUM,
         headless: true,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync"],
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--no-first-run",
+          "--disable-quic",
+          "--disable-sync",
+        ],
         viewport: { width: 1366, height: 768 },
       }),
     ]);
@@ -81,14 +101,22 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.getByRole("button", { name: "Search", exact: true }).click();
     const search = await rest<ApiFindObjectsResult>(`${base}/objects?limit=25&name=find&type=Java&operator=startswith`);
     expect(search.totalObjects).toBeGreaterThan(0);
-    await eventually(() => page.getByTestId("search-total").textContent()).toBe(`${search.totalObjects} objects match; showing 1–${search.objects.length}.`);
+    await eventually(() => page.getByTestId("search-total").textContent()).toBe(
+      `${search.totalObjects} objects match; showing 1–${search.objects.length}.`,
+    );
     expect(await cells(page, "search-results", 1)).toEqual(search.objects.map((o) => o.name));
     const state = new URL(page.url()).searchParams;
-    expect([state.getAll("name"), state.getAll("type"), state.get("operator")]).toEqual([["find"], ["Java"], "startswith"]);
+    expect([state.getAll("name"), state.getAll("type"), state.get("operator")]).toEqual([
+      ["find"],
+      ["Java"],
+      "startswith",
+    ]);
     await shot("1-search");
 
     // The object of the results with the most callees; its view is what the API answers.
-    const callees = await Promise.all(search.objects.map((o) => rest<ApiCallee[]>(`${base}/objects/${o.id}/callees?select=parent`)));
+    const callees = await Promise.all(
+      search.objects.map((o) => rest<ApiCallee[]>(`${base}/objects/${o.id}/callees?select=parent`)),
+    );
     const pick = callees.reduce((best, list, i) => (list.length > callees[best].length ? i : best), 0);
     const object = search.objects[pick];
     await page.locator(`[data-testid="search-results"] a[href*="id=${object.id}"]`).first().click();
@@ -97,14 +125,22 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await eventually(() => cells(page, "callees", 1)).toEqual(callees[pick].map((c) => c.name));
     expect(await cells(page, "callees", 3)).toEqual(callees[pick].map((c) => c.linkType));
     await page.getByLabel("Include callees that also have escalated links").check();
-    const escalated = await rest<ApiCallee[]>(`${base}/objects/${object.id}/callees?select=parent&includeEscalated=true`);
+    const escalated = await rest<ApiCallee[]>(
+      `${base}/objects/${object.id}/callees?select=parent&includeEscalated=true`,
+    );
     await eventually(() => cells(page, "callees", 1)).toEqual(escalated.map((c) => c.name));
     await page.getByLabel("Hops").fill("4");
     await page.getByLabel("Hops").press("Enter");
     const points = await rest<ApiPointsResult>(`${base}/objects/${object.id}/start-end-points?hops=4`);
-    await eventually(() => page.getByRole("heading", { name: /^Start points/ }).textContent()).toBe(`Start points (${points.startPoints.length})`);
-    expect(points.startPoints.length + points.endPoints.length, "the sample object has points within 4 hops").toBeGreaterThan(0);
-    if (points.startPoints.length) expect(await items(page, "start-points")).toEqual(points.startPoints.map((p) => p.name));
+    await eventually(() => page.getByRole("heading", { name: /^Start points/ }).textContent()).toBe(
+      `Start points (${points.startPoints.length})`,
+    );
+    expect(
+      points.startPoints.length + points.endPoints.length,
+      "the sample object has points within 4 hops",
+    ).toBeGreaterThan(0);
+    if (points.startPoints.length)
+      expect(await items(page, "start-points")).toEqual(points.startPoints.map((p) => p.name));
     if (points.endPoints.length) expect(await items(page, "end-points")).toEqual(points.endPoints.map((p) => p.name));
     await eventually(() => page.locator('[data-testid="object-picture"] canvas').count()).toBeGreaterThan(0);
     await shot("2-object");
@@ -112,7 +148,8 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     // Levels: 1, then always the node with the most objects, down to the objects of a level-5 node.
     await page.getByRole("link", { name: "Levels" }).click();
     const graphs = await Promise.all([1, 2, 3, 4, 5].map((l) => rest<ApiLevelGraph>(`${base}/levels/${l}/graph`)));
-    const byObjects = (nodes: ApiLevelGraph["nodes"]) => [...nodes].sort((a, b) => b.nbObjects - a.nbObjects || (a.name < b.name ? -1 : 1)).map((n) => n.name);
+    const byObjects = (nodes: ApiLevelGraph["nodes"]) =>
+      [...nodes].sort((a, b) => b.nbObjects - a.nbObjects || (a.name < b.name ? -1 : 1)).map((n) => n.name);
     await eventually(heading).toBe("Level 1");
     await eventually(() => cells(page, "level-nodes", 1)).toEqual(byObjects(graphs[0].nodes));
     await shot("3-level-1");
@@ -125,11 +162,16 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
       const children =
         level === 2
           ? graphs[1].nodes.filter((n) => n.fullName === `${node.fullName}##${n.name}`)
-          : (await rest<ApiLevelNode[]>(`${base}/levels/${level - 1}/nodes?_id=${node._id}&select=children`))[0].children.map((c) => graphs[level - 1].nodes.find((n) => n._id === c._id)!);
+          : (
+              await rest<ApiLevelNode[]>(`${base}/levels/${level - 1}/nodes?_id=${node._id}&select=children`)
+            )[0].children.map((c) => graphs[level - 1].nodes.find((n) => n._id === c._id)!);
       await eventually(() => cells(page, "level-nodes", 1)).toEqual(byObjects(children).slice(0, 50));
       // Cytoscape adds its canvases after the table renders: wait for them (a loaded machine is slow).
       await eventually(() => page.locator('[data-testid="level-graph"] canvas').count()).toBeGreaterThan(0);
-      expect(await page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("link").allInnerTexts()).toEqual(["Level 1", ...trail]);
+      expect(await page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("link").allInnerTexts()).toEqual([
+        "Level 1",
+        ...trail,
+      ]);
       if (level === 2 || level === 5) await shot(`4-level-${level}`);
       node = children.find((n) => n.name === byObjects(children)[0])!;
       trail.push(node.name);
@@ -151,7 +193,9 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
 
   it("an API error is shown with the API's detail", async () => {
     const { applications } = await rest<ApplicationList>("/rest/applications");
-    const response = await fetch(`${server.url}/rest/applications/${encodeURIComponent(applications[0].name)}/objects/999999999`);
+    const response = await fetch(
+      `${server.url}/rest/applications/${encodeURIComponent(applications[0].name)}/objects/999999999`,
+    );
     const problem = (await response.json()) as { code: string; detail: string };
     expect(problem.code).toBe("object_not_found");
     await page.goto(`${server.url}/?app=${encodeURIComponent(applications[0].name)}&view=object&id=999999999`);

@@ -1,10 +1,10 @@
 // @module Compiled facts of a small analysis, worked out by hand: ranks, callees, callers, taxonomy, level graphs, search keys, statuses.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { compileDocument } from "../../build/compile/compile-document.ts";
 import { loadStatusBase } from "../../build/compile/compile.ts";
+import { compileDocument } from "../../build/compile/compile-document.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { memoryKeys, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
 
 /*
@@ -126,7 +126,18 @@ const rankOf = (id: string) => RANKED_IDS.indexOf(id);
 describe("compiled facts of a hand-worked analysis", () => {
   it("ranks objects in the name order of semantics §3", () => {
     expect(model.objects.map((o) => o.id)).toEqual(RANKED_IDS);
-    expect(model.objects.map((o) => o.name)).toEqual(["_x", "apple", "Banana", "banana", "Run", "run", "run", "Zebra", "ärger", "Éclair"]);
+    expect(model.objects.map((o) => o.name)).toEqual([
+      "_x",
+      "apple",
+      "Banana",
+      "banana",
+      "Run",
+      "run",
+      "run",
+      "Zebra",
+      "ärger",
+      "Éclair",
+    ]);
   });
 
   it("counts distinct links (from, to, type, escalated)", () => {
@@ -145,7 +156,8 @@ describe("compiled facts of a hand-worked analysis", () => {
     const calleesOf = (id: string) => {
       const r = rankOf(id);
       const out: [string, string, number][] = [];
-      for (let i = cale.offsets[r]; i < cale.offsets[r + 1]; i++) out.push([idAt(cale.targets[i]), cale.linkTypes[cale.types[i]], cale.flags[i]]);
+      for (let i = cale.offsets[r]; i < cale.offsets[r + 1]; i++)
+        out.push([idAt(cale.targets[i]), cale.linkTypes[cale.types[i]], cale.flags[i]]);
       return out;
     };
     expect(calleesOf("7")).toEqual([
@@ -164,7 +176,8 @@ describe("compiled facts of a hand-worked analysis", () => {
     const calr = await snapshot.section("CALR");
     expect(Array.from(calr.offsets)).toEqual([0, 0, 1, 2, 3, 4, 5, 7, 8, 8, 8]);
     expect(Array.from(calr.callers)).toEqual([2, 8, 1, 5, 7, 5, 6, 0]);
-    const callersOf = (id: string) => Array.from(calr.callers.subarray(calr.offsets[rankOf(id)], calr.offsets[rankOf(id) + 1]), idAt);
+    const callersOf = (id: string) =>
+      Array.from(calr.callers.subarray(calr.offsets[rankOf(id)], calr.offsets[rankOf(id) + 1]), idAt);
     expect(callersOf("10")).toEqual(["7", "10"]);
     expect(callersOf("3")).toEqual(["7"]); // two callee entries, one caller
     expect(callersOf("5")).toEqual(["2"]); // escalated only
@@ -209,7 +222,18 @@ describe("compiled facts of a hand-worked analysis", () => {
       [5, 5], // JSP, sql
       [5, 5], // Column, page
     ]);
-    expect(model.objects.map((o) => model.levels[4][o.level5].key)).toEqual(["t5b", "t5a", "t5b", "t5a", "t5b", "t5a", "t5a", "t5b", "t5a", "t5b"]);
+    expect(model.objects.map((o) => model.levels[4][o.level5].key)).toEqual([
+      "t5b",
+      "t5a",
+      "t5b",
+      "t5a",
+      "t5b",
+      "t5a",
+      "t5a",
+      "t5b",
+      "t5a",
+      "t5b",
+    ]);
     expect(Array.from(taxo.children(1, 1))).toEqual([1]); // zeta → Services
     expect(Array.from(taxo.children(1, 0))).toEqual([0]); // Alpha → Orphans
     expect(Array.from(taxo.children(2, 1))).toEqual([0, 1]); // Services → Data, web
@@ -218,7 +242,8 @@ describe("compiled facts of a hand-worked analysis", () => {
 
   it("links level nodes where objects under them link, A ≠ B, once each, at every level", async () => {
     const lgra = await snapshot.section("LGRA");
-    const names = (l: number) => Array.from(lgra.origins[l], (o, i) => [model.levels[l][o].name, model.levels[l][lgra.targets[l][i]].name]);
+    const names = (l: number) =>
+      Array.from(lgra.origins[l], (o, i) => [model.levels[l][o].name, model.levels[l][lgra.targets[l][i]].name]);
     // Column → page: 2 → 5 (escalated only) and 1 → 7; page → Column: 7 → 3 and 9 → 2.
     // Links inside one node (4 → 1, 5 → 8, 7 → 10, 10 → 10) make none.
     expect(names(4)).toEqual([
@@ -240,7 +265,15 @@ describe("compiled facts of a hand-worked analysis", () => {
   it("indexes lower-cased distinct values with postings in rank order", async () => {
     const xnam = await snapshot.section("XNAM");
     expect(xnam.keys!.all()).toEqual(["_x", "apple", "banana", "run", "zebra", "ärger", "éclair"]);
-    expect([0, 1, 2, 3, 4, 5, 6].map((k) => Array.from(xnam.posting(k)))).toEqual([[0], [1], [2, 3], [4, 5, 6], [7], [8], [9]]);
+    expect([0, 1, 2, 3, 4, 5, 6].map((k) => Array.from(xnam.posting(k)))).toEqual([
+      [0],
+      [1],
+      [2, 3],
+      [4, 5, 6],
+      [7],
+      [8],
+      [9],
+    ]);
     // Reversed keys: ananab, arbez, elppa, nur, regrä, rialcé, x_.
     expect(Array.from(xnam.byReversed)).toEqual([2, 4, 1, 3, 5, 6, 0]);
     const keys = memoryKeys(xnam.keys!);
@@ -298,7 +331,16 @@ describe("statuses against a previous analysis (semantics §3)", () => {
       "6": "Unchanged", // "" = "": an empty checksum is still a checksum
     });
     expect(Object.fromEntries(v2.objects.map((o) => [o.id, o.explicitStatus]))).toEqual({
-      "7": null, "10": null, "3": null, "5": null, "2": null, "8": null, "4": "Unchanged", "9": "Added", "1": null, "6": null,
+      "7": null,
+      "10": null,
+      "3": null,
+      "5": null,
+      "2": null,
+      "8": null,
+      "4": "Unchanged",
+      "9": "Added",
+      "1": null,
+      "6": null,
     });
     expect(v2.meta.statusBase).toBe(createHash("sha256").update(v1).digest("hex"));
     // The computed status is stored: reading the snapshot alone gives it, without the previous one.
@@ -309,6 +351,16 @@ describe("statuses against a previous analysis (semantics §3)", () => {
 
   it("reads the status base back from a snapshot: ids with their checksums, null where there is none", async () => {
     const base = await loadStatusBase(compileDocument(V1).bytes);
-    expect(Object.fromEntries(base.checksums)).toEqual({ "7": "c7", "10": "old", "3": "x", "5": null, "4": "b", "9": "same", "6": "", "1": "zz", "11": "gone" });
+    expect(Object.fromEntries(base.checksums)).toEqual({
+      "7": "c7",
+      "10": "old",
+      "3": "x",
+      "5": null,
+      "4": "b",
+      "9": "same",
+      "6": "",
+      "1": "zz",
+      "11": "gone",
+    });
   });
 });

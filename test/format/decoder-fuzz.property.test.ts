@@ -6,7 +6,7 @@ import { ApiError } from "../../src/api-error.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { FILTER_INDEX, type FilterName, findObjects } from "../../src/query/find-objects.ts";
@@ -34,7 +34,24 @@ type Corruption =
 
 /** Values that break counts, offsets and lengths in interesting ways. */
 const interesting = fc.oneof(
-  fc.constantFrom(0, 1, 2, 3, 7, 8, 0xff, 0x100, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, 1_000_000, 100_000_000),
+  fc.constantFrom(
+    0,
+    1,
+    2,
+    3,
+    7,
+    8,
+    0xff,
+    0x100,
+    0xffff,
+    0x10000,
+    0x7fffffff,
+    0x80000000,
+    0xfffffffe,
+    0xffffffff,
+    1_000_000,
+    100_000_000,
+  ),
   fc.nat({ max: 0xffffffff }),
 );
 const positions = fc.array(fc.nat(), { minLength: 1, maxLength: 8 });
@@ -43,12 +60,46 @@ const xors = fc.array(fc.integer({ min: 1, max: 255 }), { minLength: 8, maxLengt
 const corruption: fc.Arbitrary<Corruption> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("flip" as const), at: positions, xor: xors }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("splice" as const), at: fc.nat(), remove: fc.nat({ max: 16 }), insert: fc.uint8Array({ maxLength: 16 }) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("section" as const), section: fc.nat(), at: positions, xor: xors }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("splice" as const),
+      at: fc.nat(),
+      remove: fc.nat({ max: 16 }),
+      insert: fc.uint8Array({ maxLength: 16 }),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant("section" as const), section: fc.nat(), at: positions, xor: xors }),
+  },
   // Words near the start of a body are its block table (count, offsets, lengths): favour them.
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("section-u32" as const), section: fc.nat(), word: fc.oneof(fc.nat({ max: 24 }), fc.nat()), value: interesting }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("toc" as const), entry: fc.nat(), field: fc.constantFrom(0, 4, 8, 16), value: interesting }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("header" as const), field: fc.constantFrom(12 as const, 16 as const, 24 as const, 32 as const), value: interesting }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("section-u32" as const),
+      section: fc.nat(),
+      word: fc.oneof(fc.nat({ max: 24 }), fc.nat()),
+      value: interesting,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("toc" as const),
+      entry: fc.nat(),
+      field: fc.constantFrom(0, 4, 8, 16),
+      value: interesting,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("header" as const),
+      field: fc.constantFrom(12 as const, 16 as const, 24 as const, 32 as const),
+      value: interesting,
+    }),
+  },
 );
 
 /** `bytes` with `c` applied; the "section", "toc" and "header" kinds re-seal every checksum so only the decoders can object. */
@@ -77,7 +128,9 @@ function corrupt(bytes: Uint8Array, c: Corruption): Uint8Array {
     case "section-u32": {
       const sections = rawSections(bytes).filter((s) => s.length >= 4);
       const s = sections[c.section % sections.length];
-      return patchSection(bytes, s.tag, (body, view) => view.setUint32((c.word % Math.floor(body.length / 4)) * 4, c.value, true));
+      return patchSection(bytes, s.tag, (body, view) =>
+        view.setUint32((c.word % Math.floor(body.length / 4)) * 4, c.value, true),
+      );
     }
     case "toc": {
       const out = bytes.slice();
@@ -141,12 +194,23 @@ async function readEverything(bytes: Uint8Array, ids: string[]): Promise<string[
   const s = snapshot;
   for (const tag of TAGS) await attempt(`section ${tag}`, () => s.section(tag), refusals);
   await attempt("decodeSnapshotModel", () => decodeSnapshotModel(s), refusals);
-  await attempt("source locations", async () => {
-    const locations = await s.section("SLOC");
-    for (let r = 0; r < s.meta.counts.objects; r++) locations.forObject(r);
-  }, refusals);
-  const find = (filters: Partial<Record<FilterName, string[]>>, extra: Partial<Parameters<typeof findObjects>[1]> = {}) =>
-    attempt(`findObjects ${JSON.stringify(filters)}`, () => findObjects(s, { filters, operator: "contains", searchtype: "all", skip: 0, limit: 20, ...extra }), refusals);
+  await attempt(
+    "source locations",
+    async () => {
+      const locations = await s.section("SLOC");
+      for (let r = 0; r < s.meta.counts.objects; r++) locations.forObject(r);
+    },
+    refusals,
+  );
+  const find = (
+    filters: Partial<Record<FilterName, string[]>>,
+    extra: Partial<Parameters<typeof findObjects>[1]> = {},
+  ) =>
+    attempt(
+      `findObjects ${JSON.stringify(filters)}`,
+      () => findObjects(s, { filters, operator: "contains", searchtype: "all", skip: 0, limit: 20, ...extra }),
+      refusals,
+    );
   await find({});
   await find({}, { searchtype: "external", skip: 1, limit: 3 });
   for (const [name, value] of FILTERS) await find({ [name]: [value, ""] });
@@ -155,9 +219,21 @@ async function readEverything(bytes: Uint8Array, ids: string[]): Promise<string[
   const previous = { key: "previous", open: async () => s };
   for (const id of ids) {
     await attempt(`objectCharacteristics ${id}`, () => objectCharacteristics(s, id, null), refusals);
-    await attempt(`objectCharacteristics ${id} with a previous version`, () => objectCharacteristics(s, id, previous), refusals);
-    await attempt(`objectCallees ${id}`, () => objectCallees(s, id, { includeEscalated: true, withParent: true }), refusals);
-    await attempt(`objectCallees ${id} direct`, () => objectCallees(s, id, { includeEscalated: false, withParent: false }), refusals);
+    await attempt(
+      `objectCharacteristics ${id} with a previous version`,
+      () => objectCharacteristics(s, id, previous),
+      refusals,
+    );
+    await attempt(
+      `objectCallees ${id}`,
+      () => objectCallees(s, id, { includeEscalated: true, withParent: true }),
+      refusals,
+    );
+    await attempt(
+      `objectCallees ${id} direct`,
+      () => objectCallees(s, id, { includeEscalated: false, withParent: false }),
+      refusals,
+    );
     await attempt(`startEndPoints ${id}`, () => startEndPoints(s, id, 3), refusals);
   }
   for (let level = 2; level <= 5; level++) {
@@ -170,7 +246,8 @@ async function readEverything(bytes: Uint8Array, ids: string[]): Promise<string[
 }
 
 /** Refusals of the container (header, table of contents, checksums) rather than of a section decoder. */
-const CONTAINER = /checksum mismatch|snapshot header|table of contents|truncated|bad magic|format version|of the file|aligned|overlaps|appears twice|too short/;
+const CONTAINER =
+  /checksum mismatch|snapshot header|table of contents|truncated|bad magic|format version|of the file|aligned|overlaps|appears twice|too short/;
 
 const memory = () => {
   const m = process.memoryUsage();
@@ -179,9 +256,19 @@ const memory = () => {
 
 describe("corrupted snapshots", () => {
   it("the exercise reads a healthy snapshot without any refusal", async () => {
-    const analysis = fc.sample(arbitraryAnalysis({ maxObjects: 10, withTaxonomy: true }).filter((a) => a.objects.length >= 3 && a.links.length > 0), { numRuns: 1, seed: 7 })[0];
+    const analysis = fc.sample(
+      arbitraryAnalysis({ maxObjects: 10, withTaxonomy: true }).filter(
+        (a) => a.objects.length >= 3 && a.links.length > 0,
+      ),
+      { numRuns: 1, seed: 7 },
+    )[0];
     const { bytes } = compileDocument(analysis);
-    expect(await readEverything(bytes, analysis.objects.map((o) => o.id as string))).toEqual([]);
+    expect(
+      await readEverything(
+        bytes,
+        analysis.objects.map((o) => o.id as string),
+      ),
+    ).toEqual([]);
   });
 
   it("answer or throw CorruptSnapshotError, within bounds of time and memory", async () => {
@@ -189,27 +276,31 @@ describe("corrupted snapshots", () => {
     const start = memory();
     let peak = 0;
     await fc.assert(
-      fc.asyncProperty(arbitraryAnalysis({ maxObjects: 10 }), fc.array(corruption, { minLength: 1, maxLength: 2 }), async (analysis: Analysis, corruptions) => {
-        const { bytes } = compileDocument(analysis);
-        let broken = bytes;
-        for (const c of corruptions)
-          try {
-            if (broken.length > 0) broken = corrupt(broken, c);
-          } catch {
-            // A first corruption left no table of contents the test helpers can follow: keep those bytes.
-          }
-        const ids = [...analysis.objects.slice(0, 3).map((o) => o.id as string), "1", "9999999999999999999"];
-        const began = performance.now();
-        const refusals = await readEverything(broken, ids);
-        const took = performance.now() - began;
-        expect(took, `one case took ${Math.round(took)} ms`).toBeLessThan(CASE_MS);
-        const used = memory() - start;
-        peak = Math.max(peak, used);
-        expect(used, `memory grew by ${Math.round(used / 2 ** 20)} MB`).toBeLessThan(MEMORY_BUDGET);
-        if (refusals.length === 0) tally.clean++;
-        else if (refusals.every((m) => CONTAINER.test(m))) tally.checksum++;
-        else tally.decoder++;
-      }),
+      fc.asyncProperty(
+        arbitraryAnalysis({ maxObjects: 10 }),
+        fc.array(corruption, { minLength: 1, maxLength: 2 }),
+        async (analysis: Analysis, corruptions) => {
+          const { bytes } = compileDocument(analysis);
+          let broken = bytes;
+          for (const c of corruptions)
+            try {
+              if (broken.length > 0) broken = corrupt(broken, c);
+            } catch {
+              // A first corruption left no table of contents the test helpers can follow: keep those bytes.
+            }
+          const ids = [...analysis.objects.slice(0, 3).map((o) => o.id as string), "1", "9999999999999999999"];
+          const began = performance.now();
+          const refusals = await readEverything(broken, ids);
+          const took = performance.now() - began;
+          expect(took, `one case took ${Math.round(took)} ms`).toBeLessThan(CASE_MS);
+          const used = memory() - start;
+          peak = Math.max(peak, used);
+          expect(used, `memory grew by ${Math.round(used / 2 ** 20)} MB`).toBeLessThan(MEMORY_BUDGET);
+          if (refusals.length === 0) tally.clean++;
+          else if (refusals.every((m) => CONTAINER.test(m))) tally.checksum++;
+          else tally.decoder++;
+        },
+      ),
       { numRuns: 1000, interruptAfterTimeLimit: 30_000 },
     );
     // The re-sealed corruptions did reach the decoders, and some corruptions were harmless.

@@ -1,16 +1,16 @@
 // @module Golden snapshot files: committed bytes decode to the committed model, hand-checked answers, and today's compiler still writes the same bytes.
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FORMAT_MINOR, FORMAT_VERSION } from "../../src/format/container.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { NONE, type ObjectRecord, type SnapshotModel } from "../../src/format/model.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { startEndPoints } from "../../src/query/points.ts";
-import { GOLDEN_ROOT, compileGolden, decodeBytes, modelJson, versionFolder } from "../fixtures/golden/make-golden.ts";
+import { compileGolden, decodeBytes, GOLDEN_ROOT, modelJson, versionFolder } from "../fixtures/golden/make-golden.ts";
 import { rawSections } from "./snapshot-bytes.ts";
 
 const SNAPS = ["petstore-v1", "petstore-v2"] as const;
@@ -27,7 +27,11 @@ const currentName = `v${FORMAT_VERSION}${FORMAT_MINOR ? `.${FORMAT_MINOR}` : ""}
 function firstDifference(bytes: Uint8Array, other: Uint8Array): string {
   let at = 0;
   while (at < bytes.length && at < other.length && bytes[at] === other[at]) at++;
-  const section = at < 64 ? "the header" : rawSections(bytes).find((s) => at >= s.offset && at < s.offset + s.length + 8)?.tag ?? "the table of contents";
+  const section =
+    at < 64
+      ? "the header"
+      : (rawSections(bytes).find((s) => at >= s.offset && at < s.offset + s.length + 8)?.tag ??
+        "the table of contents");
   return `first difference at byte ${at} (in ${section}); sizes ${bytes.length} and ${other.length}`;
 }
 
@@ -39,12 +43,15 @@ describe("golden folders", () => {
     ).toContain(currentName);
   });
 
-  it.each(folders.flatMap((f) => SNAPS.map((s) => [f.name, s, f] as const)))("%s/%s.snap is a snapshot of that version", (_n, snap, folder) => {
-    const bytes = read(folder.path, `${snap}.snap`);
-    expect(new TextDecoder().decode(bytes.subarray(0, 8))).toBe("APPSTRCT");
-    expect(new DataView(bytes.buffer).getUint16(8, true)).toBe(folder.version);
-    expect(new DataView(bytes.buffer).getUint16(10, true)).toBe(folder.minor);
-  });
+  it.each(folders.flatMap((f) => SNAPS.map((s) => [f.name, s, f] as const)))(
+    "%s/%s.snap is a snapshot of that version",
+    (_n, snap, folder) => {
+      const bytes = read(folder.path, `${snap}.snap`);
+      expect(new TextDecoder().decode(bytes.subarray(0, 8))).toBe("APPSTRCT");
+      expect(new DataView(bytes.buffer).getUint16(8, true)).toBe(folder.version);
+      expect(new DataView(bytes.buffer).getUint16(10, true)).toBe(folder.minor);
+    },
+  );
 
   it.each(folders.flatMap((f) => SNAPS.map((s) => [f.name, s, f] as const)))(
     "%s/%s.snap decodes to exactly its committed .model.json (or, if this reader dropped that version, is refused as such)",
@@ -58,7 +65,9 @@ describe("golden folders", () => {
         // Older folders stay; a reader that no longer reads them must say so with the version message, never misread them.
         expect(folder.version).toBeLessThan(FORMAT_VERSION);
         expect(error).toBeInstanceOf(CorruptSnapshotError);
-        expect((error as Error).message).toBe(`snapshot is format version ${folder.version} but this reader supports version ${FORMAT_VERSION}; recompile the analysis`);
+        expect((error as Error).message).toBe(
+          `snapshot is format version ${folder.version} but this reader supports version ${FORMAT_VERSION}; recompile the analysis`,
+        );
         return;
       }
       expect(JSON.parse(modelJson(decoded))).toEqual(committed);
@@ -95,7 +104,11 @@ describe("golden v1: answers worked out by hand from the Pet Store example", () 
       "00 00 00 00 00 00 00 00",
     ].join(" ");
     const bytes = read(versionFolder(1), "petstore-v1.snap");
-    expect(Buffer.from(bytes.subarray(0, 64)).toString("hex").replace(/(..)(?!$)/g, "$1 ")).toBe(header);
+    expect(
+      Buffer.from(bytes.subarray(0, 64))
+        .toString("hex")
+        .replace(/(..)(?!$)/g, "$1 "),
+    ).toBe(header);
     expect(bytes.length).toBe(8496);
   });
 
@@ -106,7 +119,8 @@ describe("golden v1: answers worked out by hand from the Pet Store example", () 
     const { callees } = model;
     const r = model.objects.findIndex((o) => o.id === id);
     const out: [string, string, number][] = [];
-    for (let i = callees.offsets[r]; i < callees.offsets[r + 1]; i++) out.push([model.objects[callees.targets[i]].id, callees.linkTypes[callees.types[i]], callees.flags[i]]);
+    for (let i = callees.offsets[r]; i < callees.offsets[r + 1]; i++)
+      out.push([model.objects[callees.targets[i]].id, callees.linkTypes[callees.types[i]], callees.flags[i]]);
     return out;
   };
 
@@ -116,7 +130,8 @@ describe("golden v1: answers worked out by hand from the Pet Store example", () 
     expect(v2.get("304")!.status).toBe("Added");
     expect(v2.get("203")!.status).toBeNull(); // no checksum in either analysis
     expect(v2.get("500")!.status).toBeNull();
-    for (const id of ["100", "101", "200", "201", "202", "300", "301", "400", "401"]) expect(v2.get(id)!.status, id).toBe("Unchanged");
+    for (const id of ["100", "101", "200", "201", "202", "300", "301", "400", "401"])
+      expect(v2.get(id)!.status, id).toBe("Unchanged");
     expect(v2.has("303")).toBe(false); // deleted in v2
   });
 
@@ -137,7 +152,21 @@ describe("golden v1: answers worked out by hand from the Pet Store example", () 
     expect(v1.objects[0].name).toBe("FINDBYID");
     expect(v1.objects[1].name).toBe("findById");
     expect(v2.objects[0].name).toBe("countOwners");
-    expect(v2.objects.map((o) => o.id)).toEqual(["304", "301", "302", "202", "101", "500", "203", "200", "300", "400", "100", "401", "201"]);
+    expect(v2.objects.map((o) => o.id)).toEqual([
+      "304",
+      "301",
+      "302",
+      "202",
+      "101",
+      "500",
+      "203",
+      "200",
+      "300",
+      "400",
+      "100",
+      "401",
+      "201",
+    ]);
   });
 
   it("counts: 13 objects each; 14 and 15 distinct links; levels 2, 4, 4, 4, 5", async () => {
@@ -176,7 +205,13 @@ describe("golden v1: answers worked out by hand from the Pet Store example", () 
       ["table", "Services##Database Services##Data Persistence##PostgreSQL##PostgreSQL Table"],
     ]);
     const members = v2.levels[4].map((_, i) => v2.objects.filter((o) => o.level5 === i).map((o) => o.id));
-    expect(members).toEqual([["200", "300"], ["500"], ["304", "301", "302", "202", "203", "201"], ["101", "100"], ["400", "401"]]);
+    expect(members).toEqual([
+      ["200", "300"],
+      ["500"],
+      ["304", "301", "302", "202", "203", "201"],
+      ["101", "100"],
+      ["400", "401"],
+    ]);
     expect(v2.levels[0].map((n) => [n.name, n.parent])).toEqual([
       ["External", NONE],
       ["Services", NONE],
@@ -198,23 +233,54 @@ describe("golden v1: answers worked out by hand from the Pet Store example", () 
 describe("every golden folder of this version answers find objects alike (a minor revision's reader reads the older files)", () => {
   const QUERIES: FindObjectsQuery[] = [
     { filters: { name: ["own"] }, operator: "contains", searchtype: "all", skip: 0, limit: 50 },
-    { filters: { name: ["owner"], fullname: ["petclinic"] }, operator: "contains", searchtype: "all", skip: 0, limit: 50 },
+    {
+      filters: { name: ["owner"], fullname: ["petclinic"] },
+      operator: "contains",
+      searchtype: "all",
+      skip: 0,
+      limit: 50,
+    },
     { filters: { name: ["id"] }, operator: "contains", searchtype: "all", skip: 0, limit: 50 },
-    { filters: { fullname: ["ory.find", "ler.find"] }, operator: "contains", searchtype: "internal", skip: 1, limit: 2 }, // 3 matches: the 2nd and 3rd
+    {
+      filters: { fullname: ["ory.find", "ler.find"] },
+      operator: "contains",
+      searchtype: "internal",
+      skip: 1,
+      limit: 2,
+    }, // 3 matches: the 2nd and 3rd
     { filters: { type: ["java"], name: ["find"] }, operator: "startswith", searchtype: "all", skip: 0, limit: 50 },
     { filters: { name: ["owner", "byid"] }, operator: "endswith", searchtype: "all", skip: 0, limit: 50 },
   ];
   const sameVersion = folders.filter((f) => f.version === FORMAT_VERSION);
 
   it.each(QUERIES.map((q) => [JSON.stringify(q.filters), q] as const))("%s", async (_label, query) => {
-    const answers = await Promise.all(sameVersion.map(async (f) => findObjects(await Snapshot.open(memorySource(read(f.path, "petstore-v2.snap"))), query)));
+    const answers = await Promise.all(
+      sameVersion.map(async (f) =>
+        findObjects(await Snapshot.open(memorySource(read(f.path, "petstore-v2.snap"))), query),
+      ),
+    );
     const model = await decodeBytes(read(current, "petstore-v2.snap"));
     // The reference: a plain filter over the decoded objects (OR within a filter, AND across, lower-cased).
     const op = query.operator;
-    const test = (value: string, wanted: string) => (op === "contains" ? value.includes(wanted) : op === "equals" ? value === wanted : op === "startswith" ? value.startsWith(wanted) : value.endsWith(wanted));
-    const fields = { name: (o: ObjectRecord) => [o.name], fullname: (o: ObjectRecord) => [o.fullName], type: (o: ObjectRecord) => [o.type] };
+    const test = (value: string, wanted: string) =>
+      op === "contains"
+        ? value.includes(wanted)
+        : op === "equals"
+          ? value === wanted
+          : op === "startswith"
+            ? value.startsWith(wanted)
+            : value.endsWith(wanted);
+    const fields = {
+      name: (o: ObjectRecord) => [o.name],
+      fullname: (o: ObjectRecord) => [o.fullName],
+      type: (o: ObjectRecord) => [o.type],
+    };
     const expected = model.objects
-      .filter((o) => Object.entries(query.filters).every(([f, values]) => fields[f as keyof typeof fields](o).some((v) => values!.some((w) => test(v.toLowerCase(), w.toLowerCase())))))
+      .filter((o) =>
+        Object.entries(query.filters).every(([f, values]) =>
+          fields[f as keyof typeof fields](o).some((v) => values!.some((w) => test(v.toLowerCase(), w.toLowerCase()))),
+        ),
+      )
       .filter((o) => query.searchtype === "all" || o.external === (query.searchtype === "external"))
       .map((o) => o.id);
     for (const answer of answers) {
@@ -229,7 +295,9 @@ describe("every golden folder of this version answers callees and start/end poin
 
   it("for every object of petstore-v2, with every option and hops 0 to 3", async () => {
     expect(sameVersion.map((f) => f.name)).toEqual(expect.arrayContaining(["v1", "v1.1", "v1.2"]));
-    const snapshots = await Promise.all(sameVersion.map(async (f) => Snapshot.open(memorySource(read(f.path, "petstore-v2.snap")))));
+    const snapshots = await Promise.all(
+      sameVersion.map(async (f) => Snapshot.open(memorySource(read(f.path, "petstore-v2.snap")))),
+    );
     const model = await decodeBytes(read(current, "petstore-v2.snap"));
     let listed = 0;
     for (const { id } of model.objects) {
@@ -246,4 +314,3 @@ describe("every golden folder of this version answers callees and start/end poin
     expect(listed).toBeGreaterThan(5);
   });
 });
-

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
-import { KeyDirectory, encodeKeyDirectory, encodeKeyPages } from "../../src/format/key-pages.ts";
+import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "../../src/format/key-pages.ts";
 
 const utf8 = new TextEncoder();
 
@@ -17,7 +17,21 @@ function paged(keys: readonly string[]) {
 }
 
 /** Units that make neighbours share long prefixes, split characters of 2, 3 and 4 UTF-8 bytes, and repeat the needles' letters. */
-const unit = fc.constantFrom("a", "b", "ab", "ba", "aab", ".", "é", "ß", "\u212a", "\uE000", "\u{1F408}", "\u{1F409}", "x".repeat(30));
+const unit = fc.constantFrom(
+  "a",
+  "b",
+  "ab",
+  "ba",
+  "aab",
+  ".",
+  "é",
+  "ß",
+  "\u212a",
+  "\uE000",
+  "\u{1F408}",
+  "\u{1F409}",
+  "x".repeat(30),
+);
 const key = fc.string({ unit, minLength: 1, maxLength: 30 });
 
 describe("key pages (property)", () => {
@@ -36,14 +50,19 @@ describe("key pages (property)", () => {
         const decoded = paged(keys);
         pagesSeen = Math.max(pagesSeen, decoded.length);
         let state = seed;
-        const random = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+        const random = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
         for (const { page, keys: held } of decoded) {
           expect(page.keys()).toEqual(held);
           // Needles taken from the keys too, so that most match, some within shared prefixes.
-          const probes = [...needles, ...held.filter((_, i) => i % 7 === 0).map((k) => Array.from(k).slice(1, 4).join(""))].filter((n) => n.length > 0);
+          const probes = [
+            ...needles,
+            ...held.filter((_, i) => i % 7 === 0).map((k) => Array.from(k).slice(1, 4).join("")),
+          ].filter((n) => n.length > 0);
           for (const needle of probes) {
             const wanted = held.flatMap((_, i) => (random() < share ? [i] : []));
-            expect(page.including(wanted, utf8.encode(needle)), needle).toEqual(wanted.filter((i) => held[i].includes(needle)));
+            expect(page.including(wanted, utf8.encode(needle)), needle).toEqual(
+              wanted.filter((i) => held[i].includes(needle)),
+            );
           }
         }
       }),

@@ -5,26 +5,32 @@ import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { KeyDirectory, encodeKeyDirectory, encodeKeyPages } from "../../src/format/key-pages.ts";
+import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "../../src/format/key-pages.ts";
 import type { KeyList } from "../../src/format/search-index.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
+import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lowerNeedle } from "../../src/format/string-list.ts";
 import { trigramAt } from "../../src/format/trigram-index.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
-import { type SearchKeys, equalRange, memoryKeys, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
+import { equalRange, memoryKeys, prefixRange, type SearchKeys, suffixKeys } from "../../src/query/search-keys.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { block, getU32, patchSection, rawSection } from "./snapshot-bytes.ts";
 
 const directoryOf = (keys: readonly string[]) => {
   const pages = encodeKeyPages(keys);
-  return { pages, directory: new KeyDirectory(new Blocks(encodeBlocks(encodeKeyDirectory(pages)), "DTST", 5), "test keys") };
+  return {
+    pages,
+    directory: new KeyDirectory(new Blocks(encodeBlocks(encodeKeyDirectory(pages)), "DTST", 5), "test keys"),
+  };
 };
-const pageBytes = (pages: ReturnType<typeof encodeKeyPages>, p: number) => pages.pages.subarray(pages.offsets[p], pages.offsets[p + 1]);
+const pageBytes = (pages: ReturnType<typeof encodeKeyPages>, p: number) =>
+  pages.pages.subarray(pages.offsets[p], pages.offsets[p + 1]);
 const decodeAll = (keys: readonly string[]) => {
   const { pages, directory } = directoryOf(keys);
-  return Array.from({ length: directory.pageCount }, (_, p) => directory.decodePage(p, pageBytes(pages, p)).keys()).flat();
+  return Array.from({ length: directory.pageCount }, (_, p) =>
+    directory.decodePage(p, pageBytes(pages, p)).keys(),
+  ).flat();
 };
 /** Keys held in a plain array: the reference the paged keys must agree with. */
 const arrayKeys = (keys: readonly string[]): KeyList => ({
@@ -41,7 +47,12 @@ describe("key pages", () => {
     expect(directory.pageCount).toBe(1);
     const head = [4, 0, 10, 9, 1, 10, 1, 0, 6]; // "org.é" is 6 bytes
     expect(Array.from(pageBytes(pages, 0))).toEqual([...head, ...new TextEncoder().encode("com.acme.abcorg.é")]);
-    expect(directory.decodePage(0, pageBytes(pages, 0)).keys()).toEqual(["com.acme.a", "com.acme.b", "com.acme.bc", "org.é"]);
+    expect(directory.decodePage(0, pageBytes(pages, 0)).keys()).toEqual([
+      "com.acme.a",
+      "com.acme.b",
+      "com.acme.bc",
+      "org.é",
+    ]);
   });
 
   it("never splits a character between the shared prefix and the suffix", () => {
@@ -70,7 +81,8 @@ describe("key pages", () => {
         const { directory } = directoryOf(keys);
         expect(decodeAll(keys)).toEqual(keys);
         expect(directory.keyCount).toBe(keys.length);
-        for (let p = 0; p < directory.pageCount; p++) expect(directory.firstKeyOf(p)).toBe(keys[directory.firstKeys[p]]);
+        for (let p = 0; p < directory.pageCount; p++)
+          expect(directory.firstKeyOf(p)).toBe(keys[directory.firstKeys[p]]);
       }),
       { numRuns: 200 },
     );
@@ -87,7 +99,12 @@ describe("key pages", () => {
       const d = encodeKeyDirectory({ ...pages, crcs: Uint32Array.of(crc32(b)) });
       return () => new KeyDirectory(new Blocks(encodeBlocks(d), "DTST", 5), "test keys").decodePage(0, b);
     };
-    expect(() => directory.decodePage(0, bytes.map((x, i) => (i === bytes.length - 1 ? x ^ 1 : x)))).toThrow("test keys: page 0 checksum mismatch");
+    expect(() =>
+      directory.decodePage(
+        0,
+        bytes.map((x, i) => (i === bytes.length - 1 ? x ^ 1 : x)),
+      ),
+    ).toThrow("test keys: page 0 checksum mismatch");
     expect(resealed((b) => (b[0] = 2))).toThrow("test keys: page 0 holds 2 keys, its directory says 3");
     // "beta" → "aeta": below "alpha".
     expect(resealed((b) => (b[b.length - 9] = 0x61))).toThrow("test keys: page 0 key 1 is out of order");
@@ -115,20 +132,40 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     const probes = new Set(["", "a", "zzzz", "~", "com.", "\u{1F408}"]);
     for (let k = 0; k < fullNames.length; k += 97) {
       const key = fullNames[k];
-      probes.add(key).add(key.slice(0, 7)).add(key.slice(0, key.length - 1)).add(`${key}!`).add(key.slice(3, 9)).add(key.slice(-6));
+      probes
+        .add(key)
+        .add(key.slice(0, 7))
+        .add(key.slice(0, key.length - 1))
+        .add(`${key}!`)
+        .add(key.slice(3, 9))
+        .add(key.slice(-6));
     }
     for (const probe of probes) {
       expect(await paged.lowerBound(probe), probe).toBe(await reference.lowerBound(probe));
       expect(await prefixRange(paged, probe), probe).toEqual(await prefixRange(reference, probe));
       expect(await equalRange(paged, probe), probe).toEqual(await equalRange(reference, probe));
-      expect(Array.from(await suffixKeys(paged, field.index.byReversed, probe)), probe).toEqual(Array.from(await suffixKeys(reference, field.index.byReversed, probe)));
+      expect(Array.from(await suffixKeys(paged, field.index.byReversed, probe)), probe).toEqual(
+        Array.from(await suffixKeys(reference, field.index.byReversed, probe)),
+      );
     }
     const every = Uint32Array.from(fullNames.keys());
-    for (const needle of ["service", "get", ".v", "zq"]) expect(Array.from(await paged.including(every, lowerNeedle(needle)))).toEqual(Array.from(await reference.including(every, lowerNeedle(needle))));
-    for (const needle of ["ice.", "s", "\u00e9"]) expect(Array.from(await paged.including(null, lowerNeedle(needle)))).toEqual(fullNames.flatMap((key, k) => (key.includes(needle) ? [k] : [])));
+    for (const needle of ["service", "get", ".v", "zq"])
+      expect(Array.from(await paged.including(every, lowerNeedle(needle)))).toEqual(
+        Array.from(await reference.including(every, lowerNeedle(needle))),
+      );
+    for (const needle of ["ice.", "s", "\u00e9"])
+      expect(Array.from(await paged.including(null, lowerNeedle(needle)))).toEqual(
+        fullNames.flatMap((key, k) => (key.includes(needle) ? [k] : [])),
+      );
     const sparse = Uint32Array.from(fullNames.keys()).filter((k) => k % 7 === 3 || k % 500 === 0);
-    expect(Array.from(await paged.including(sparse, lowerNeedle("con")))).toEqual(Array.from(sparse).filter((k) => fullNames[k].includes("con")));
-    expect(await paged.keysAt([0, fullNames.length - 1, 5000])).toEqual([fullNames[0], fullNames[fullNames.length - 1], fullNames[5000]]);
+    expect(Array.from(await paged.including(sparse, lowerNeedle("con")))).toEqual(
+      Array.from(sparse).filter((k) => fullNames[k].includes("con")),
+    );
+    expect(await paged.keysAt([0, fullNames.length - 1, 5000])).toEqual([
+      fullNames[0],
+      fullNames[fullNames.length - 1],
+      fullNames[5000],
+    ]);
   });
 
   it("a fullname filter reads a few pages and lists, not FULL and TFUL whole, when TFUL outweighs an eighth of the budget", async () => {
@@ -139,7 +176,13 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     const whole = rawSection(bytes, "FULL").length + rawSection(bytes, "TFUL").length;
     const before = source.bytesRead;
     const needle = fullNames[12_345].slice(-12);
-    const query: FindObjectsQuery = { filters: { fullname: [needle] }, operator: "contains", searchtype: "all", skip: 0, limit: 10 };
+    const query: FindObjectsQuery = {
+      filters: { fullname: [needle] },
+      operator: "contains",
+      searchtype: "all",
+      skip: 0,
+      limit: 10,
+    };
     const answer = await findObjects(snapshot, query);
     expect(answer.totalObjects).toBeGreaterThan(0);
     for (const o of answer.objects) expect(o.fullName.toLowerCase()).toContain(needle);
@@ -150,12 +193,26 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
 
   it("refuses a key page, a trigram chunk or a trigram head that does not match its checksum", async () => {
     // A budget of 1 MiB: TFUL (over 128 KiB) is read by range.
-    const query = (filters: FindObjectsQuery["filters"], operator: FindObjectsQuery["operator"]) => async (b: Uint8Array) =>
-      findObjects(await Snapshot.open(memorySource(b), { sections: new SectionCache(1 << 20) }), { filters, operator, searchtype: "all", skip: 0, limit: 10 });
-    const flipped = (tag: string, at: (body: Uint8Array) => number) => patchSection(bytes, tag, (body) => void (body[at(body)] ^= 0x20));
-    const refusal = async (run: Promise<unknown>) => run.then(() => null, (e: unknown) => e);
+    const query =
+      (filters: FindObjectsQuery["filters"], operator: FindObjectsQuery["operator"]) => async (b: Uint8Array) =>
+        findObjects(await Snapshot.open(memorySource(b), { sections: new SectionCache(1 << 20) }), {
+          filters,
+          operator,
+          searchtype: "all",
+          skip: 0,
+          limit: 10,
+        });
+    const flipped = (tag: string, at: (body: Uint8Array) => number) =>
+      patchSection(bytes, tag, (body) => void (body[at(body)] ^= 0x20));
+    const refusal = async (run: Promise<unknown>) =>
+      run.then(
+        () => null,
+        (e: unknown) => e,
+      );
 
-    const keyPage = await refusal(query({ fullname: [fullNames[0]] }, "equals")(flipped("KFUL", (body) => block(body, 0).offset + 3)));
+    const keyPage = await refusal(
+      query({ fullname: [fullNames[0]] }, "equals")(flipped("KFUL", (body) => block(body, 0).offset + 3)),
+    );
     expect(keyPage).toBeInstanceOf(CorruptSnapshotError);
     expect((keyPage as Error).message).toBe("KFUL directory: page 0 checksum mismatch");
 
@@ -169,7 +226,9 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     expect(chunk).toBeInstanceOf(CorruptSnapshotError);
     expect((chunk as Error).message).toMatch(/^TFUL chunk directory: page [0-9]+ checksum mismatch$/);
 
-    const head = await refusal(query({ fullname: [trigram] }, "contains")(flipped("TFUL", (body) => block(body, 0).offset)));
+    const head = await refusal(
+      query({ fullname: [trigram] }, "contains")(flipped("TFUL", (body) => block(body, 0).offset)),
+    );
     expect(head).toBeInstanceOf(CorruptSnapshotError);
     expect((head as Error).message).toBe("TFUL: its head does not match its chunk directory's checksum");
   });

@@ -6,7 +6,7 @@ import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
 import { LINK_PAGE_BYTES, LinkDirectory } from "../../src/format/link-pages.ts";
-import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
+import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
 import { rankOfId } from "../../src/query/lookup.ts";
@@ -24,7 +24,9 @@ beforeAll(async () => {
 
 /** The same snapshot as a revision 1.1 reader path sees it: no paged links, no paged ids. */
 function withoutPagedLinks(snapshot: Snapshot): Snapshot {
-  return Object.assign(Object.create(snapshot) as Snapshot, { has: (tag: string) => !PAGED.includes(tag) && snapshot.toc.has(tag) });
+  return Object.assign(Object.create(snapshot) as Snapshot, {
+    has: (tag: string) => !PAGED.includes(tag) && snapshot.toc.has(tag),
+  });
 }
 
 const open = (b: Uint8Array, key?: string) => Snapshot.open(memorySource(b, key));
@@ -58,7 +60,8 @@ describe("link pages", () => {
   it("cut pages once they reach LINK_PAGE_BYTES", async () => {
     const directory = await (await open(bytes)).section("LNKD");
     const { offsets } = directory;
-    for (let p = 0; p + 1 < directory.pageCount; p++) expect(offsets[p + 1] - offsets[p]).toBeGreaterThanOrEqual(LINK_PAGE_BYTES);
+    for (let p = 0; p + 1 < directory.pageCount; p++)
+      expect(offsets[p + 1] - offsets[p]).toBeGreaterThanOrEqual(LINK_PAGE_BYTES);
     expect(directory.pageCount).toBeGreaterThan(10);
   });
 
@@ -68,16 +71,21 @@ describe("link pages", () => {
     const core = await snapshot.section("OBJC");
     for (let r = 0; r < OBJECTS; r += 97) {
       const id = core.id(r);
-      for (const options of [{ includeEscalated: false, withParent: false }, { includeEscalated: true, withParent: true }])
+      for (const options of [
+        { includeEscalated: false, withParent: false },
+        { includeEscalated: true, withParent: true },
+      ])
         expect(await objectCallees(snapshot, id, options)).toEqual(await objectCallees(old, id, options));
-      for (const hops of [0, 1, 3]) expect(await startEndPoints(snapshot, id, hops)).toEqual(await startEndPoints(old, id, hops));
+      for (const hops of [0, 1, 3])
+        expect(await startEndPoints(snapshot, id, hops)).toEqual(await startEndPoints(old, id, hops));
     }
     // Deep walks, their frontiers loaded 512 and 7 objects at a time.
     let reached = 0;
     for (let r = 0; r < OBJECTS; r += 997)
       for (const hops of [2, 4, 12]) {
         const whole = await startEndPoints(old, core.id(r), hops);
-        for (const chunk of [512, 7]) expect(await startEndPoints(snapshot, core.id(r), hops, undefined, chunk)).toEqual(whole);
+        for (const chunk of [512, 7])
+          expect(await startEndPoints(snapshot, core.id(r), hops, undefined, chunk)).toEqual(whole);
         reached += whole.startPoints.length + whole.endPoints.length;
       }
     expect(reached).toBeGreaterThan(100);
@@ -87,7 +95,11 @@ describe("link pages", () => {
     const snapshot = await open(bytes);
     const id = (await snapshot.section("OBJC")).id(0);
     const budget = 40;
-    const outcome = (s: Snapshot) => startEndPoints(s, id, 8, budget).then(() => "answered", (e: unknown) => (e instanceof ApiError ? e.message : String(e)));
+    const outcome = (s: Snapshot) =>
+      startEndPoints(s, id, 8, budget).then(
+        () => "answered",
+        (e: unknown) => (e instanceof ApiError ? e.message : String(e)),
+      );
     expect(await outcome(snapshot)).toBe(await outcome(withoutPagedLinks(snapshot)));
   });
 
@@ -113,8 +125,18 @@ describe("id pages", () => {
     expect((await snapshot.section("IDXD")).pageCount).toBe(Math.ceil(OBJECTS / IDS_PER_PAGE));
     for (let r = 0; r < OBJECTS; r++) expect(await rankOfId(snapshot, core.id(r))).toBe(r);
     const ids = Array.from({ length: OBJECTS }, (_, r) => core.ids[r]).sort((a, b) => (a < b ? -1 : 1));
-    const missing = ["0", "18446744073709551615", "99999999999999999999", "-1", "0302", "", `${ids[0] - 1n}`, `${ids[ids.length - 1] + 1n}`];
-    for (let i = 1; i < ids.length && missing.length < 40; i++) if (ids[i] - ids[i - 1] > 1n) missing.push(`${ids[i] - 1n}`);
+    const missing = [
+      "0",
+      "18446744073709551615",
+      "99999999999999999999",
+      "-1",
+      "0302",
+      "",
+      `${ids[0] - 1n}`,
+      `${ids[ids.length - 1] + 1n}`,
+    ];
+    for (let i = 1; i < ids.length && missing.length < 40; i++)
+      if (ids[i] - ids[i - 1] > 1n) missing.push(`${ids[i] - 1n}`);
     const known = new Set(ids.map(String));
     for (const id of missing) {
       if (known.has(id)) continue;
@@ -151,7 +173,9 @@ describe("damaged pages", () => {
     expect(page0[0]).toBeLessThan(8); // rank 0's flags, one byte
     page0[0] = 8; // a flag bit the format does not have
     const forged = patchSection(bad, "LNKD", (body) => setU32(body, 4, 0, crc32(page0)));
-    await expect(linkRows(await open(forged), [0])).rejects.toThrow(new CorruptSnapshotError("link page 0: object 0 has flags 8"));
+    await expect(linkRows(await open(forged), [0])).rejects.toThrow(
+      new CorruptSnapshotError("link page 0: object 0 has flags 8"),
+    );
   });
 
   it("an id page whose checksum was forged over an id past the next page's first is refused", async () => {
@@ -163,7 +187,9 @@ describe("damaged pages", () => {
     ids.setBigUint64((IDS_PER_PAGE - 1) * 8, directory.firstIds[1], true); // the last id of page 0 becomes page 1's first
     const forged = patchSection(bad, "IDXD", (body) => setU32(body, 2, 0, crc32(page0)));
     const firstId = String(directory.firstIds[0]);
-    await expect(rankOfId(await open(forged), firstId)).rejects.toThrow(new CorruptSnapshotError("id page 0 runs past the next page's first id"));
+    await expect(rankOfId(await open(forged), firstId)).rejects.toThrow(
+      new CorruptSnapshotError("id page 0 runs past the next page's first id"),
+    );
   });
 
   it("a real link page with a few bytes changed or cut, under a valid checksum, decodes within bounds or is refused (property)", async () => {
@@ -195,7 +221,11 @@ describe("damaged pages", () => {
           for (let r = first; r < end; r++) {
             const row = decoded.row(r);
             expect(row.flags).toBeLessThanOrEqual(7);
-            row.targets.forEach((t, i) => expect(t < OBJECTS && row.types[i] < directory.linkTypes.length && (row.targetFlags[i] & 3) !== 0).toBe(true));
+            row.targets.forEach((t, i) =>
+              expect(t < OBJECTS && row.types[i] < directory.linkTypes.length && (row.targetFlags[i] & 3) !== 0).toBe(
+                true,
+              ),
+            );
             row.callers.forEach((c, i) => expect(c < OBJECTS && (i === 0 || row.callers[i - 1] < c)).toBe(true));
           }
         } catch (error) {
@@ -221,7 +251,9 @@ describe("damaged pages", () => {
           const decoded = directory.decodePage(0, page);
           for (let r = 0; r < count; r++) {
             const row = decoded.row(r);
-            row.targets.forEach((t, i) => expect(t < count && row.types[i] < 2 && (row.targetFlags[i] & 3) !== 0).toBe(true));
+            row.targets.forEach((t, i) =>
+              expect(t < count && row.types[i] < 2 && (row.targetFlags[i] & 3) !== 0).toBe(true),
+            );
             row.callers.forEach((c, i) => expect(c < count && (i === 0 || row.callers[i - 1] < c)).toBe(true));
           }
         } catch (error) {

@@ -2,15 +2,15 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "../../src/format/crc32.ts";
-import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { Snapshot, countingSource, memorySource } from "../../src/format/snapshot.ts";
+import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { objectCallees } from "../../src/query/callees.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { objectRows, objectSummaries } from "../../src/query/object-rows.ts";
-import { objectCallees } from "../../src/query/callees.ts";
 import { streamedStrings } from "../../src/query/streamed-column.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
@@ -24,7 +24,9 @@ beforeAll(async () => {
 
 /** The same snapshot without the row store: what a format 1.0 reader path answers from the columns. */
 function withoutRows(snapshot: Snapshot): Snapshot {
-  return Object.assign(Object.create(snapshot) as Snapshot, { has: (tag: string) => tag !== "ROWD" && tag !== "ROWP" && snapshot.toc.has(tag) });
+  return Object.assign(Object.create(snapshot) as Snapshot, {
+    has: (tag: string) => tag !== "ROWD" && tag !== "ROWP" && snapshot.toc.has(tag),
+  });
 }
 
 describe("row store", () => {
@@ -32,7 +34,9 @@ describe("row store", () => {
     const snapshot = await Snapshot.open(memorySource(bytes));
     const directory = await snapshot.section("ROWD");
     expect(directory.pageCount).toBeGreaterThan(OBJECTS / 100); // pages of ~4 KiB, tens of rows each
-    const ranks = Array.from({ length: OBJECTS }, (_, r) => r).filter((r) => r % 7 === 0 || directory.firstRanks.includes(r) || directory.firstRanks.includes(r + 1));
+    const ranks = Array.from({ length: OBJECTS }, (_, r) => r).filter(
+      (r) => r % 7 === 0 || directory.firstRanks.includes(r) || directory.firstRanks.includes(r + 1),
+    );
     const paged = await objectRows(snapshot, ranks.slice(0, 1200));
     const columns = await objectRows(withoutRows(snapshot), ranks.slice(0, 1200));
     expect(paged).toEqual(columns);
@@ -53,7 +57,9 @@ describe("row store", () => {
     const flipped = bytes.slice();
     flipped[rowp.offset + 16 + 10] ^= 0x20; // inside page 0, after the 16-byte block table
     const damaged = await Snapshot.open(memorySource(flipped));
-    await expect(objectRows(damaged, [0])).rejects.toThrow(new CorruptSnapshotError("row pages: page 0 checksum mismatch"));
+    await expect(objectRows(damaged, [0])).rejects.toThrow(
+      new CorruptSnapshotError("row pages: page 0 checksum mismatch"),
+    );
     expect((await objectRows(damaged, [OBJECTS - 1]))[0].id).toBeTruthy(); // other pages still answer
 
     const snapshot = await Snapshot.open(memorySource(bytes));
@@ -70,7 +76,13 @@ describe("row store", () => {
     const source = countingSource(memorySource(bytes, "counted"));
     const snapshot = await Snapshot.open(source);
     const opened = source.bytesRead;
-    const found = await findObjects(snapshot, { filters: { name: ["get"] }, operator: "startswith", searchtype: "all", skip: 0, limit: 50 });
+    const found = await findObjects(snapshot, {
+      filters: { name: ["get"] },
+      operator: "startswith",
+      searchtype: "all",
+      skip: 0,
+      limit: 50,
+    });
     expect(found.objects).toHaveLength(50);
     const sizeOf = (tag: string) => snapshot.toc.get(tag as never)!.length;
     const index = sizeOf("XNAM") + sizeOf("NAME"); // the prefix search: index and the names it compares
@@ -93,7 +105,11 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
   type Filters = Partial<Record<"name" | "fullname" | "type" | "filepath" | "annotation" | "tag", string[]>>;
   const cases: [string, Filters, "contains" | "equals" | "startswith" | "endswith"][] = [
     ["rare name, every fullName", { name: ["weelt"], fullname: ["."] }, "contains"],
-    ["rare name, broad type, file and annotations", { name: ["tostring"], type: ["java", "sql"], filepath: ["/"], annotation: ["over"] }, "contains"],
+    [
+      "rare name, broad type, file and annotations",
+      { name: ["tostring"], type: ["java", "sql"], filepath: ["/"], annotation: ["over"] },
+      "contains",
+    ],
     ["rare name and a rare tag", { name: ["e"], tag: ["deprecated", "todo"] }, "contains"],
     ["prefix with a broad type", { name: ["get"], type: ["java"] }, "startswith"],
     ["suffix with a broad fullName", { name: ["result"], fullname: ["e", "t", "r", "n", "s", "d"] }, "endswith"],
@@ -109,17 +125,39 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
     const plain = await Snapshot.open(memorySource(bytes));
     const size = (tag: string) => plain.toc.get(tag as never)!.length;
     expect(size("FULL") + size("XFUL") + size("TFUL")).toBeGreaterThan(size("NAME") + size("XNAM") + size("TNAM"));
-    return Snapshot.open(memorySource(bytes, "budgeted"), { sections: new SectionCache(2 * (size("NAME") + size("XNAM") + size("TNAM"))) });
+    return Snapshot.open(memorySource(bytes, "budgeted"), {
+      sections: new SectionCache(2 * (size("NAME") + size("XNAM") + size("TNAM"))),
+    });
   };
 
   it.each(cases)("%s: the answer of a plain filter over every object", async (_label, filters, operator) => {
     const snapshot = await Snapshot.open(memorySource(bytes));
     const model = await decodeSnapshotModel(snapshot);
-    const valuesOf = { name: (o: ObjectRecord) => [o.name], fullname: (o: ObjectRecord) => [o.fullName], type: (o: ObjectRecord) => [o.type], filepath: (o: ObjectRecord) => (o.filePath === null ? [] : [o.filePath]), annotation: (o: ObjectRecord) => o.annotations ?? [], tag: (o: ObjectRecord) => o.tags };
+    const valuesOf = {
+      name: (o: ObjectRecord) => [o.name],
+      fullname: (o: ObjectRecord) => [o.fullName],
+      type: (o: ObjectRecord) => [o.type],
+      filepath: (o: ObjectRecord) => (o.filePath === null ? [] : [o.filePath]),
+      annotation: (o: ObjectRecord) => o.annotations ?? [],
+      tag: (o: ObjectRecord) => o.tags,
+    };
     // tag always matches by substring (semantics.md §2).
-    const test = (field: string, value: string, wanted: string) => (field === "tag" || operator === "contains" ? value.includes(wanted) : operator === "equals" ? value === wanted : operator === "startswith" ? value.startsWith(wanted) : value.endsWith(wanted));
+    const test = (field: string, value: string, wanted: string) =>
+      field === "tag" || operator === "contains"
+        ? value.includes(wanted)
+        : operator === "equals"
+          ? value === wanted
+          : operator === "startswith"
+            ? value.startsWith(wanted)
+            : value.endsWith(wanted);
     const expected = model.objects
-      .filter((o) => Object.entries(filters).every(([field, wanted]) => valuesOf[field as keyof Filters](o).some((v) => wanted!.some((w) => test(field, v.toLowerCase(), w.toLowerCase())))))
+      .filter((o) =>
+        Object.entries(filters).every(([field, wanted]) =>
+          valuesOf[field as keyof Filters](o).some((v) =>
+            wanted!.some((w) => test(field, v.toLowerCase(), w.toLowerCase())),
+          ),
+        ),
+      )
       .map((o) => o.id);
     expect(expected.length, "the case must match something").toBeGreaterThan(0);
     for (const s of [snapshot, await underBudget()]) {
@@ -137,9 +175,19 @@ describe("answers about many objects (past 1/16 of them): columns, the text ones
     const snapshot = await Snapshot.open(memorySource(bytes), { sections: cache });
     const ranks = [...Array.from({ length: OBJECTS }, (_, i) => OBJECTS - 1 - i), 5, 5, 0];
     const rows = await objectRows(snapshot, ranks);
-    expect(rows.map((r) => [r.id, r.name, r.fullName, r.mangling, r.type])).toEqual(ranks.map((r) => [model.objects[r].id, model.objects[r].name, model.objects[r].fullName, model.objects[r].mangling, model.objects[r].type]));
-    for (const tag of ["NAME", "FULL", "MANG"]) expect(cache.peek(snapshot.source.key, tag), `${tag} kept`).toBeUndefined();
-    for (const tag of ["OBJC", "TYPE", "STAT"]) expect(cache.peek(snapshot.source.key, tag), `${tag} not kept`).toBeDefined();
+    expect(rows.map((r) => [r.id, r.name, r.fullName, r.mangling, r.type])).toEqual(
+      ranks.map((r) => [
+        model.objects[r].id,
+        model.objects[r].name,
+        model.objects[r].fullName,
+        model.objects[r].mangling,
+        model.objects[r].type,
+      ]),
+    );
+    for (const tag of ["NAME", "FULL", "MANG"])
+      expect(cache.peek(snapshot.source.key, tag), `${tag} kept`).toBeUndefined();
+    for (const tag of ["OBJC", "TYPE", "STAT"])
+      expect(cache.peek(snapshot.source.key, tag), `${tag} not kept`).toBeDefined();
   });
 
   it("summarize a level-5 node's members from five columns as the rows do", async () => {
@@ -152,7 +200,9 @@ describe("answers about many objects (past 1/16 of them): columns, the text ones
     expect(members.length).toBeGreaterThan(OBJECTS / 16); // past the row store's share: the column path
     const summaries = await objectSummaries(snapshot, members);
     const rows = await objectRows(snapshot, members.slice(0, 64)); // few: from the row store
-    expect(summaries.slice(0, 64)).toEqual(rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId })));
+    expect(summaries.slice(0, 64)).toEqual(
+      rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId })),
+    );
     const model = await decodeSnapshotModel(snapshot);
     expect(summaries.map((s) => s.fullName)).toEqual(members.map((r) => model.objects[r].fullName));
   });
@@ -161,11 +211,18 @@ describe("answers about many objects (past 1/16 of them): columns, the text ones
     const snapshot = await Snapshot.open(memorySource(bytes));
     const model = await decodeSnapshotModel(snapshot);
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.nat({ max: OBJECTS - 1 }), { maxLength: 300 }), fc.integer({ min: 1, max: 5000 }), fc.constantFrom("NAME", "FULL", "MANG") as fc.Arbitrary<"NAME" | "FULL" | "MANG">, async (raw, chunk, tag) => {
-        const ranks = [...raw].sort((a, b) => a - b);
-        const field = { NAME: "name", FULL: "fullName", MANG: "mangling" } as const;
-        expect(await streamedStrings(snapshot, tag, ranks, chunk)).toEqual(ranks.map((r) => model.objects[r][field[tag]]));
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.nat({ max: OBJECTS - 1 }), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.constantFrom("NAME", "FULL", "MANG") as fc.Arbitrary<"NAME" | "FULL" | "MANG">,
+        async (raw, chunk, tag) => {
+          const ranks = [...raw].sort((a, b) => a - b);
+          const field = { NAME: "name", FULL: "fullName", MANG: "mangling" } as const;
+          expect(await streamedStrings(snapshot, tag, ranks, chunk)).toEqual(
+            ranks.map((r) => model.objects[r][field[tag]]),
+          );
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -175,8 +232,14 @@ describe("answers about many objects (past 1/16 of them): columns, the text ones
     const flipped = bytes.slice();
     flipped[full.offset + full.length - 20] ^= 0x01; // in the last strings, read last: the whole stream is checked before any answer
     const all = Array.from({ length: OBJECTS }, (_, r) => r);
-    await expect(objectRows(await Snapshot.open(memorySource(flipped)), all)).rejects.toThrow(new CorruptSnapshotError("section FULL checksum mismatch"));
-    const badTable = patchSection(bytes, "FULL", (_body, view) => view.setUint32(16, view.getUint32(16, true) + 8, true));
-    await expect(objectRows(await Snapshot.open(memorySource(badTable)), all)).rejects.toThrow(new CorruptSnapshotError("section FULL has a malformed block table"));
+    await expect(objectRows(await Snapshot.open(memorySource(flipped)), all)).rejects.toThrow(
+      new CorruptSnapshotError("section FULL checksum mismatch"),
+    );
+    const badTable = patchSection(bytes, "FULL", (_body, view) =>
+      view.setUint32(16, view.getUint32(16, true) + 8, true),
+    );
+    await expect(objectRows(await Snapshot.open(memorySource(badTable)), all)).rejects.toThrow(
+      new CorruptSnapshotError("section FULL has a malformed block table"),
+    );
   });
 });

@@ -6,14 +6,14 @@ import { compileDocument } from "../../build/compile/compile-document.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import {
-  ENTRY,
-  HEADER,
   assemble,
   block,
   blockBody,
+  ENTRY,
   getU32,
+  HEADER,
   patchSection,
   rawSection,
   rawSections,
@@ -22,7 +22,9 @@ import {
   setU32,
 } from "./snapshot-bytes.ts";
 
-const EXAMPLE = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/golden/v1/petstore-v1.json"), "utf8")) as unknown;
+const EXAMPLE = JSON.parse(
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1/petstore-v1.json"), "utf8"),
+) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
 const TAGS = Object.keys(SECTIONS) as SectionTag[];
@@ -30,7 +32,23 @@ const NAME_BYTES = MODEL.objects.reduce((sum, o) => sum + Buffer.byteLength(o.na
 const ANNOTATIONS = new Set(MODEL.objects.flatMap((o) => o.annotations ?? [])).size;
 const TAG_KEYS = new Set(MODEL.objects.flatMap((o) => o.tags.map((t) => t.toLowerCase()))).size;
 /** The sections decodeSnapshotModel reads. */
-const MODEL_SECTIONS = new Set<string>(["OBJC", "NAME", "FULL", "MANG", "TYPE", "TYID", "LANG", "FPTH", "ANNO", "TAGS", "PSTI", "STAT", "CALE", "TAXO", "SLOC"]);
+const MODEL_SECTIONS = new Set<string>([
+  "OBJC",
+  "NAME",
+  "FULL",
+  "MANG",
+  "TYPE",
+  "TYID",
+  "LANG",
+  "FPTH",
+  "ANNO",
+  "TAGS",
+  "PSTI",
+  "STAT",
+  "CALE",
+  "TAXO",
+  "SLOC",
+]);
 
 const open = (bytes: Uint8Array) => Snapshot.open(memorySource(bytes));
 
@@ -94,12 +112,21 @@ describe("the header", () => {
 
   it("refuses a newer format version, before looking at the header checksum", async () => {
     // The checksum is left as it was, so it no longer matches: the version message must still win.
-    await refuses(open(withU16(GOOD, 8, 2)), "snapshot is format version 2 but this reader supports version 1; upgrade appstruct");
-    await refuses(open(withU16(GOOD, 8, 0x0201)), "snapshot is format version 513 but this reader supports version 1; upgrade appstruct");
+    await refuses(
+      open(withU16(GOOD, 8, 2)),
+      "snapshot is format version 2 but this reader supports version 1; upgrade appstruct",
+    );
+    await refuses(
+      open(withU16(GOOD, 8, 0x0201)),
+      "snapshot is format version 513 but this reader supports version 1; upgrade appstruct",
+    );
   });
 
   it("refuses an older format version and says to recompile", async () => {
-    await refuses(open(withU16(GOOD, 8, 0)), "snapshot is format version 0 but this reader supports version 1; recompile the analysis");
+    await refuses(
+      open(withU16(GOOD, 8, 0)),
+      "snapshot is format version 0 but this reader supports version 1; recompile the analysis",
+    );
   });
 
   it("refuses a header whose checksum does not match", async () => {
@@ -147,7 +174,15 @@ describe("truncated and extended files", () => {
 describe("the table of contents", () => {
   it("refuses a flipped byte anywhere in the TOC", async () => {
     const toc = rawSections(GOOD);
-    const positions = [HEADER, HEADER + 4, HEADER + 8, HEADER + 16, HEADER + 24, HEADER + ENTRY * 5 + 2, HEADER + ENTRY * toc.length - 1];
+    const positions = [
+      HEADER,
+      HEADER + 4,
+      HEADER + 8,
+      HEADER + 16,
+      HEADER + 24,
+      HEADER + ENTRY * 5 + 2,
+      HEADER + ENTRY * toc.length - 1,
+    ];
     for (const at of positions) await refuses(open(flip(GOOD, at)), "table of contents checksum mismatch");
   });
 
@@ -161,16 +196,28 @@ describe("the table of contents", () => {
 
   it("refuses entries that are misaligned, overlap the TOC, run past the end or repeat a tag", async () => {
     const name = rawSection(GOOD, "NAME");
-    await refuses(open(editEntry("NAME", (v, at) => v.setBigUint64(at + 8, BigInt(name.offset + 4), true))), "section NAME is not 8-byte aligned");
-    await refuses(open(editEntry("NAME", (v, at) => v.setBigUint64(at + 8, 64n, true))), "section NAME overlaps the table of contents");
-    await refuses(open(editEntry("NAME", (v, at) => v.setBigUint64(at + 16, BigInt(GOOD.length), true))), "section NAME runs past the end of the file");
+    await refuses(
+      open(editEntry("NAME", (v, at) => v.setBigUint64(at + 8, BigInt(name.offset + 4), true))),
+      "section NAME is not 8-byte aligned",
+    );
+    await refuses(
+      open(editEntry("NAME", (v, at) => v.setBigUint64(at + 8, 64n, true))),
+      "section NAME overlaps the table of contents",
+    );
+    await refuses(
+      open(editEntry("NAME", (v, at) => v.setBigUint64(at + 16, BigInt(GOOD.length), true))),
+      "section NAME runs past the end of the file",
+    );
     const twice = editEntry("FULL", (v, at) => "NAME".split("").forEach((c, k) => v.setUint8(at + k, c.charCodeAt(0))));
     await refuses(open(twice), "section NAME appears twice in the table of contents");
   });
 
   it("refuses a required section it does not know, and skips an optional one", async () => {
     const extra = { tag: "ZZZZ", flags: 1, body: blockBody([new Uint32Array([1, 2, 3])]) };
-    await refuses(open(assemble([...sectionSpecs(GOOD), extra])), "snapshot needs section ZZZZ, which this reader does not know; upgrade appstruct");
+    await refuses(
+      open(assemble([...sectionSpecs(GOOD), extra])),
+      "snapshot needs section ZZZZ, which this reader does not know; upgrade appstruct",
+    );
     const optional = await open(assemble([...sectionSpecs(GOOD), { ...extra, flags: 0 }]));
     expect(await decodeSnapshotModel(optional)).toEqual(await decodeSnapshotModel(await open(GOOD)));
   });
@@ -217,7 +264,8 @@ describe("section checksums", () => {
 });
 
 describe("META with a valid checksum", () => {
-  const replaceMeta = (text: string) => assemble(sectionSpecs(GOOD).map((s) => (s.tag === "META" ? { ...s, body: new TextEncoder().encode(text) } : s)));
+  const replaceMeta = (text: string) =>
+    assemble(sectionSpecs(GOOD).map((s) => (s.tag === "META" ? { ...s, body: new TextEncoder().encode(text) } : s)));
   const metaText = () => {
     const s = rawSection(GOOD, "META");
     return new TextDecoder().decode(GOOD.subarray(s.offset, s.offset + s.length));
@@ -225,30 +273,81 @@ describe("META with a valid checksum", () => {
 
   it("refuses META that is not JSON, or not UTF-8", async () => {
     await refuses(open(replaceMeta("{not json")), "META section is not UTF-8 JSON");
-    const specs = sectionSpecs(GOOD).map((s) => (s.tag === "META" ? { ...s, body: Uint8Array.from([0x7b, 0xff, 0x7d]) } : s));
+    const specs = sectionSpecs(GOOD).map((s) =>
+      s.tag === "META" ? { ...s, body: Uint8Array.from([0x7b, 0xff, 0x7d]) } : s,
+    );
     await refuses(open(assemble(specs)), "META section is not UTF-8 JSON");
   });
 
   it("refuses META whose fields break the schema, naming the field", async () => {
-    await refuses(open(replaceMeta(metaText().replace('"objects":13', '"objects":-1'))), /^META section is malformed: counts\.objects /);
-    await refuses(open(replaceMeta(metaText().replace('"levels":[2,4,4,4,5]', '"levels":[2,4,4,4]'))), /^META section is malformed: counts\.levels /);
-    await refuses(open(replaceMeta(metaText().replace('"statusBase":null', '"statusBase":"abc"'))), /^META section is malformed: statusBase /);
+    await refuses(
+      open(replaceMeta(metaText().replace('"objects":13', '"objects":-1'))),
+      /^META section is malformed: counts\.objects /,
+    );
+    await refuses(
+      open(replaceMeta(metaText().replace('"levels":[2,4,4,4,5]', '"levels":[2,4,4,4]'))),
+      /^META section is malformed: counts\.levels /,
+    );
+    await refuses(
+      open(replaceMeta(metaText().replace('"statusBase":null', '"statusBase":"abc"'))),
+      /^META section is malformed: statusBase /,
+    );
   });
 });
 
 describe("out-of-range values behind valid checksums", () => {
   const cases: [string, SectionTag, (body: Uint8Array, view: DataView) => void, string][] = [
-    ["a callee target ≥ the object count", "CALE", (b) => setU32(b, 3, 0, N), `callee targets: value ${N} at 0 is out of range (limit ${N})`],
-    ["a callee target of NONE", "CALE", (b) => setU32(b, 3, 1, 0xffffffff), `callee targets: value 4294967295 at 1 is out of range (limit ${N})`],
-    ["a callee link type ≥ the type count", "CALE", (b) => setU32(b, 4, 0, 3), "callee link types: value 3 at 0 is out of range (limit 3)"],
+    [
+      "a callee target ≥ the object count",
+      "CALE",
+      (b) => setU32(b, 3, 0, N),
+      `callee targets: value ${N} at 0 is out of range (limit ${N})`,
+    ],
+    [
+      "a callee target of NONE",
+      "CALE",
+      (b) => setU32(b, 3, 1, 0xffffffff),
+      `callee targets: value 4294967295 at 1 is out of range (limit ${N})`,
+    ],
+    [
+      "a callee link type ≥ the type count",
+      "CALE",
+      (b) => setU32(b, 4, 0, 3),
+      "callee link types: value 3 at 0 is out of range (limit 3)",
+    ],
     ["callee flags of 0", "CALE", (b) => (b[block(b, 5).offset + 2] = 0), "callee flags invalid at 2"],
     ["callee flags of 4", "CALE", (b) => (b[block(b, 5).offset] = 4), "callee flags invalid at 0"],
     ["decreasing callee offsets", "CALE", (b) => setU32(b, 2, 2, 5), "callees: offsets decrease at row 2"],
-    ["callee offsets not ending at the entry count", "CALE", (b) => setU32(b, 2, N, 12), "callees: offsets do not span the 13 entries"],
-    ["a caller rank ≥ the object count", "CALR", (b) => setU32(b, 1, 0, N), `caller ranks: value ${N} at 0 is out of range (limit ${N})`],
-    ["a parent rank ≥ the object count", "OBJC", (b) => setU32(b, 3, 0, N), `object parents: value ${N} at 0 is out of range (limit ${N})`],
-    ["a level-5 node ≥ the level-5 count", "OBJC", (b) => setU32(b, 4, 0, 5), "object level-5 nodes: value 5 at 0 is out of range (limit 5)"],
-    ["an id index out of range", "OBJC", (b) => setU32(b, 1, 0, N), `object id index: value ${N} at 0 is out of range (limit ${N})`],
+    [
+      "callee offsets not ending at the entry count",
+      "CALE",
+      (b) => setU32(b, 2, N, 12),
+      "callees: offsets do not span the 13 entries",
+    ],
+    [
+      "a caller rank ≥ the object count",
+      "CALR",
+      (b) => setU32(b, 1, 0, N),
+      `caller ranks: value ${N} at 0 is out of range (limit ${N})`,
+    ],
+    [
+      "a parent rank ≥ the object count",
+      "OBJC",
+      (b) => setU32(b, 3, 0, N),
+      `object parents: value ${N} at 0 is out of range (limit ${N})`,
+    ],
+    [
+      "a level-5 node ≥ the level-5 count",
+      "OBJC",
+      (b) => setU32(b, 4, 0, 5),
+      "object level-5 nodes: value 5 at 0 is out of range (limit 5)",
+    ],
+    [
+      "an id index out of range",
+      "OBJC",
+      (b) => setU32(b, 1, 0, N),
+      `object id index: value ${N} at 0 is out of range (limit ${N})`,
+    ],
     [
       "an id index out of order",
       "OBJC",
@@ -259,24 +358,99 @@ describe("out-of-range values behind valid checksums", () => {
       },
       "object id index is not strictly increasing",
     ],
-    ["a level-2 parent ≥ the level-1 count", "TAXO", (b) => setU32(b, 14, 0, 2), "level 2 parents: value 2 at 0 is out of range (limit 2)"],
+    [
+      "a level-2 parent ≥ the level-1 count",
+      "TAXO",
+      (b) => setU32(b, 14, 0, 2),
+      "level 2 parents: value 2 at 0 is out of range (limit 2)",
+    ],
     ["a level-1 node with a parent", "TAXO", (b) => setU32(b, 6, 1, 0), "a level-1 node has a parent"],
-    ["a level-5 member rank ≥ the object count", "TAXO", (b) => setU32(b, 41, 3, N), `level-5 member ranks: value ${N} at 3 is out of range (limit ${N})`],
-    ["a level-graph origin ≥ the level size", "LGRA", (b) => setU32(b, 8, 0, 5), "level 5 graph origins: value 5 at 0 is out of range (limit 5)"],
-    ["a level-graph target ≥ the level size", "LGRA", (b) => setU32(b, 1, 0, 2), "level 1 graph targets: value 2 at 0 is out of range (limit 2)"],
-    ["a source-location file ≥ the file count", "SLOC", (b) => setU32(b, 8, 0, 5), "location files: value 5 at 0 is out of range (limit 5)"],
+    [
+      "a level-5 member rank ≥ the object count",
+      "TAXO",
+      (b) => setU32(b, 41, 3, N),
+      `level-5 member ranks: value ${N} at 3 is out of range (limit ${N})`,
+    ],
+    [
+      "a level-graph origin ≥ the level size",
+      "LGRA",
+      (b) => setU32(b, 8, 0, 5),
+      "level 5 graph origins: value 5 at 0 is out of range (limit 5)",
+    ],
+    [
+      "a level-graph target ≥ the level size",
+      "LGRA",
+      (b) => setU32(b, 1, 0, 2),
+      "level 1 graph targets: value 2 at 0 is out of range (limit 2)",
+    ],
+    [
+      "a source-location file ≥ the file count",
+      "SLOC",
+      (b) => setU32(b, 8, 0, 5),
+      "location files: value 5 at 0 is out of range (limit 5)",
+    ],
     ["a served status code of 4", "STAT", (b) => (b[block(b, 4).offset + 6] = 4), "status code out of range at 6"],
     ["an explicit status code of 255", "STAT", (b) => (b[block(b, 3).offset] = 255), "status code out of range at 0"],
-    ["a type code ≥ the dictionary size", "TYPE", (b) => setU32(b, 2, 0, 4), "dictionary column: value 4 at 0 is out of range (limit 4)"],
-    ["an annotation code ≥ the dictionary size", "ANNO", (b) => setU32(b, 3, 0, 99), `annotations: value 99 at 0 is out of range (limit ${ANNOTATIONS})`],
-    ["a posting ≥ the object count", "XTYP", (b) => setU32(b, 3, 0, N), `search index postings: value ${N} at 0 is out of range (limit ${N})`],
-    ["a reversed-order key index ≥ the key count", "XTAG", (b) => setU32(b, 4, 0, 7), `search index reversed order: value 7 at 0 is out of range (limit ${TAG_KEYS})`],
-    ["a name offset past the string bytes", "NAME", (b) => setU32(b, 0, N, 100000), `text column: offsets do not span the ${NAME_BYTES} entries`],
-    ["a post-it offset past the post-its", "PSTI", (b) => setU32(b, 0, N, 2), "post-its: offsets do not span the 1 entries"],
-    ["more blocks than the section holds", "CALE", (_b, v) => v.setUint32(0, 0xffffffff, true), "section CALE declares 4294967295 blocks, more than it holds"],
-    ["a block offset that is not aligned", "CALE", (_b, v) => v.setUint32(8 + 3 * 8, block(_b, 3).offset + 4, true), "section CALE block 3 is not aligned"],
-    ["a block running past the section", "CALE", (b, v) => v.setUint32(12 + 3 * 8, b.length, true), "section CALE block 3 runs past the section end"],
-    ["a u32 block of a length that is not a multiple of 4", "CALE", (_b, v) => v.setUint32(12 + 3 * 8, block(_b, 3).length - 2, true), "section CALE block 3 is not a whole number of elements"],
+    [
+      "a type code ≥ the dictionary size",
+      "TYPE",
+      (b) => setU32(b, 2, 0, 4),
+      "dictionary column: value 4 at 0 is out of range (limit 4)",
+    ],
+    [
+      "an annotation code ≥ the dictionary size",
+      "ANNO",
+      (b) => setU32(b, 3, 0, 99),
+      `annotations: value 99 at 0 is out of range (limit ${ANNOTATIONS})`,
+    ],
+    [
+      "a posting ≥ the object count",
+      "XTYP",
+      (b) => setU32(b, 3, 0, N),
+      `search index postings: value ${N} at 0 is out of range (limit ${N})`,
+    ],
+    [
+      "a reversed-order key index ≥ the key count",
+      "XTAG",
+      (b) => setU32(b, 4, 0, 7),
+      `search index reversed order: value 7 at 0 is out of range (limit ${TAG_KEYS})`,
+    ],
+    [
+      "a name offset past the string bytes",
+      "NAME",
+      (b) => setU32(b, 0, N, 100000),
+      `text column: offsets do not span the ${NAME_BYTES} entries`,
+    ],
+    [
+      "a post-it offset past the post-its",
+      "PSTI",
+      (b) => setU32(b, 0, N, 2),
+      "post-its: offsets do not span the 1 entries",
+    ],
+    [
+      "more blocks than the section holds",
+      "CALE",
+      (_b, v) => v.setUint32(0, 0xffffffff, true),
+      "section CALE declares 4294967295 blocks, more than it holds",
+    ],
+    [
+      "a block offset that is not aligned",
+      "CALE",
+      (_b, v) => v.setUint32(8 + 3 * 8, block(_b, 3).offset + 4, true),
+      "section CALE block 3 is not aligned",
+    ],
+    [
+      "a block running past the section",
+      "CALE",
+      (b, v) => v.setUint32(12 + 3 * 8, b.length, true),
+      "section CALE block 3 runs past the section end",
+    ],
+    [
+      "a u32 block of a length that is not a multiple of 4",
+      "CALE",
+      (_b, v) => v.setUint32(12 + 3 * 8, block(_b, 3).length - 2, true),
+      "section CALE block 3 is not a whole number of elements",
+    ],
   ];
 
   it.each(cases)("refuses %s (%s)", async (_what, tag, mutate, message) => {
@@ -312,7 +486,13 @@ describe("out-of-range values behind valid checksums", () => {
     const keep = N - 1;
     const ids = core.ids.slice(0, keep);
     const byId = Uint32Array.from({ length: keep }, (_, i) => i).sort((a, b) => (ids[a] < ids[b] ? -1 : 1));
-    const objc = blockBody([ids, byId, core.flags.slice(0, keep), core.parents.slice(0, keep), core.level5.slice(0, keep)]);
+    const objc = blockBody([
+      ids,
+      byId,
+      core.flags.slice(0, keep),
+      core.parents.slice(0, keep),
+      core.level5.slice(0, keep),
+    ]);
     const broken = assemble(sectionSpecs(GOOD).map((s) => (s.tag === "OBJC" ? { ...s, body: objc } : s)));
     await sectionRefuses(broken, "OBJC", `OBJC holds ${keep} objects, META says ${N}`);
     await refuses(decodeSnapshotModel(await open(broken)), `OBJC holds ${keep} objects, META says ${N}`);
@@ -339,10 +519,17 @@ describe("out-of-range values behind valid checksums", () => {
   it("refuses a section with more or fewer blocks than its layout", async () => {
     const cale = rawSection(GOOD, "CALE");
     const body = GOOD.slice(cale.offset, cale.offset + cale.length);
-    const blocks = Array.from({ length: 6 }, (_, i) => body.slice(block(body, i).offset, block(body, i).offset + block(body, i).length));
-    const withBody = (b: Uint8Array) => assemble(sectionSpecs(GOOD).map((s) => (s.tag === "CALE" ? { ...s, body: b } : s)));
+    const blocks = Array.from({ length: 6 }, (_, i) =>
+      body.slice(block(body, i).offset, block(body, i).offset + block(body, i).length),
+    );
+    const withBody = (b: Uint8Array) =>
+      assemble(sectionSpecs(GOOD).map((s) => (s.tag === "CALE" ? { ...s, body: b } : s)));
     expect(Buffer.from(withBody(blockBody(blocks))).equals(Buffer.from(GOOD))).toBe(true); // the rebuilt body is the original
-    await sectionRefuses(withBody(blockBody([...blocks, new Uint8Array(8)])), "CALE", "section CALE has 7 blocks, expected 6");
+    await sectionRefuses(
+      withBody(blockBody([...blocks, new Uint8Array(8)])),
+      "CALE",
+      "section CALE has 7 blocks, expected 6",
+    );
     await sectionRefuses(withBody(blockBody(blocks.slice(0, 5))), "CALE", "section CALE has 5 blocks, expected 6");
   });
 });

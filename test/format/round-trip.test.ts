@@ -3,11 +3,11 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AnalysisRefused } from "../../build/analysis/faults.ts";
-import { compileDocument } from "../../build/compile/compile-document.ts";
 import { loadStatusBase } from "../../build/compile/compile.ts";
+import { compileDocument } from "../../build/compile/compile-document.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../../src/format/model.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 
 const BIG = "9999999999999999999"; // 19 digits, above 2^63 and below 2^64
@@ -146,7 +146,6 @@ const model = await decodeSnapshotModel(snapshot);
 const byId = new Map(model.objects.map((o, rank) => [o.id, { o, rank }]));
 
 describe("round trip of a hand-written analysis", () => {
-
   it("keeps the metadata", () => {
     expect(model.meta).toEqual({
       application: "Café ☕ / ü & co",
@@ -171,27 +170,35 @@ describe("round trip of a hand-written analysis", () => {
       const entry = byId.get(input.id);
       expect(entry, `object ${input.id}`).toBeDefined();
       const { o } = entry!;
-      const locations = (input.sourceLocations as { fileId: string; startLine: number; endLine: number }[] | undefined) ?? [];
-      expect({
-        id: o.id,
-        name: o.name,
-        fullName: o.fullName,
-        type: o.type,
-        typeId: o.typeId,
-        language: o.language,
-        filePath: o.filePath,
-        mangling: o.mangling,
-        external: o.external,
-        annotations: o.annotations,
-        tags: o.tags,
-        parent: o.parent === NONE ? null : model.objects[o.parent].id,
-        level5: model.levels[4][o.level5].key,
-        role: o.role,
-        checksum: o.checksum,
-        explicitStatus: o.explicitStatus,
-        sourceLocations: o.sourceLocations.map((l) => ({ fileId: model.files[l.file].id, startLine: l.startLine, endLine: l.endLine })),
-        postIts: o.postIts,
-      }, `object ${input.id}`).toEqual({
+      const locations =
+        (input.sourceLocations as { fileId: string; startLine: number; endLine: number }[] | undefined) ?? [];
+      expect(
+        {
+          id: o.id,
+          name: o.name,
+          fullName: o.fullName,
+          type: o.type,
+          typeId: o.typeId,
+          language: o.language,
+          filePath: o.filePath,
+          mangling: o.mangling,
+          external: o.external,
+          annotations: o.annotations,
+          tags: o.tags,
+          parent: o.parent === NONE ? null : model.objects[o.parent].id,
+          level5: model.levels[4][o.level5].key,
+          role: o.role,
+          checksum: o.checksum,
+          explicitStatus: o.explicitStatus,
+          sourceLocations: o.sourceLocations.map((l) => ({
+            fileId: model.files[l.file].id,
+            startLine: l.startLine,
+            endLine: l.endLine,
+          })),
+          postIts: o.postIts,
+        },
+        `object ${input.id}`,
+      ).toEqual({
         id: input.id,
         name: input.name,
         fullName: input.fullName,
@@ -209,7 +216,9 @@ describe("round trip of a hand-written analysis", () => {
         checksum: input.checksum ?? null,
         explicitStatus: input.status ?? null,
         sourceLocations: locations,
-        postIts: ANALYSIS.postIts.filter((p) => p.object === input.id).map((p) => ({ title: p.title, text: p.text ?? null })),
+        postIts: ANALYSIS.postIts
+          .filter((p) => p.object === input.id)
+          .map((p) => ({ title: p.title, text: p.text ?? null })),
       });
     }
   });
@@ -261,7 +270,12 @@ describe("round trip of a hand-written analysis", () => {
 
   it("orders taxonomy nodes by name per level and derives fullNames as parent##name unless given", () => {
     const levels = model.levels.map((nodes, l) =>
-      nodes.map((n) => ({ key: n.key, name: n.name, fullName: n.fullName, parent: l === 0 ? n.parent : model.levels[l - 1][n.parent].key })),
+      nodes.map((n) => ({
+        key: n.key,
+        name: n.name,
+        fullName: n.fullName,
+        parent: l === 0 ? n.parent : model.levels[l - 1][n.parent].key,
+      })),
     );
     expect(levels).toEqual([
       [
@@ -329,14 +343,24 @@ describe("round trip of a hand-written analysis", () => {
   });
 
   it("does not accept a 20-digit id such as 2^64-1 (the format holds at most 19 digits)", () => {
-    const document = { ...ANALYSIS, objects: [{ id: "18446744073709551615", name: "n", fullName: "n", type: "t", typeId: "t", level5: "r5" }], links: [], postIts: [] };
+    const document = {
+      ...ANALYSIS,
+      objects: [{ id: "18446744073709551615", name: "n", fullName: "n", type: "t", typeId: "t", level5: "r5" }],
+      links: [],
+      postIts: [],
+    };
     expect(() => compileDocument(document)).toThrow(/refused/);
   });
 
   // A lone surrogate cannot be stored as UTF-8 (TextEncoder would silently turn it into U+FFFD, and the
   // snapshot would answer a name the analysis never gave): it must be refused, or else kept exactly.
   it("refuses or keeps a name holding a lone surrogate (it must not change it silently)", async () => {
-    const document = { ...ANALYSIS, objects: [{ id: "5", name: "a\uD800b", fullName: "f", type: "t", typeId: "t", level5: "r5" }], links: [], postIts: [] };
+    const document = {
+      ...ANALYSIS,
+      objects: [{ id: "5", name: "a\uD800b", fullName: "f", type: "t", typeId: "t", level5: "r5" }],
+      links: [],
+      postIts: [],
+    };
     let compiled: Uint8Array;
     try {
       compiled = compileDocument(document).bytes;
@@ -368,37 +392,63 @@ describe("round trip of random analyses", () => {
   it("serves statuses by semantics §3 against a previous analysis, and round-trips them", async () => {
     const STATUS = ["Added", "Modified", "Unchanged"] as const;
     await fc.assert(
-      fc.asyncProperty(arbitraryAnalysis(), fc.array(fc.nat(), { minLength: 16, maxLength: 16 }), async (random, choice) => {
-        // Some objects state their status; the previous analysis lacks some objects, and for the others has
-        // the same checksum, another one, or none — so every branch of §3 is taken.
-        const now = { ...random, objects: random.objects.map((o, i) => (choice[i] % 5 === 0 ? { ...o, status: STATUS[choice[i] % 3] } : o)) };
-        const before = {
-          format: "appstruct.analysis/1",
-          application: now.application,
-          analyzedAt: "2026-01-01T00:00:00Z",
-          objects: now.objects.flatMap((o, i) => {
-            const kind = (choice[(i + 10) % 16] >> 2) % 4;
-            if (kind === 0) return [];
-            const checksum = kind === 1 ? o.checksum : kind === 2 ? `${(o.checksum as string | undefined) ?? ""}~` : undefined;
-            return [{ id: o.id, name: "p", fullName: "p", type: "t", typeId: "t", ...(checksum === undefined ? {} : { checksum }) }];
-          }),
-        };
-        const previousBytes = compileDocument(before).bytes;
-        const compiled = compileDocument(now, await loadStatusBase(previousBytes));
-        const decoded = await decodeSnapshotModel(await open(compiled.bytes));
-        expect(decoded).toStrictEqual(compiled.model);
-        expect(decoded.meta.statusBase).toBe(createHash("sha256").update(previousBytes).digest("hex"));
-        const checksumBefore = new Map(before.objects.map((o) => [o.id as string, (o.checksum as string | undefined) ?? null]));
-        for (const o of decoded.objects) {
-          const input = now.objects.find((x) => x.id === o.id)!;
-          const checksum = (input.checksum as string | undefined) ?? null;
-          const previous = checksumBefore.get(o.id);
-          const computed = previous === undefined ? "Added" : checksum === null || previous === null ? null : checksum === previous ? "Unchanged" : "Modified";
-          expect(o.status, `object ${o.id}`).toBe((input.status as string | undefined) ?? computed);
-          expect(o.explicitStatus).toBe((input.status as string | undefined) ?? null);
-          expect(o.checksum).toBe(checksum);
-        }
-      }),
+      fc.asyncProperty(
+        arbitraryAnalysis(),
+        fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
+        async (random, choice) => {
+          // Some objects state their status; the previous analysis lacks some objects, and for the others has
+          // the same checksum, another one, or none — so every branch of §3 is taken.
+          const now = {
+            ...random,
+            objects: random.objects.map((o, i) => (choice[i] % 5 === 0 ? { ...o, status: STATUS[choice[i] % 3] } : o)),
+          };
+          const before = {
+            format: "appstruct.analysis/1",
+            application: now.application,
+            analyzedAt: "2026-01-01T00:00:00Z",
+            objects: now.objects.flatMap((o, i) => {
+              const kind = (choice[(i + 10) % 16] >> 2) % 4;
+              if (kind === 0) return [];
+              const checksum =
+                kind === 1 ? o.checksum : kind === 2 ? `${(o.checksum as string | undefined) ?? ""}~` : undefined;
+              return [
+                {
+                  id: o.id,
+                  name: "p",
+                  fullName: "p",
+                  type: "t",
+                  typeId: "t",
+                  ...(checksum === undefined ? {} : { checksum }),
+                },
+              ];
+            }),
+          };
+          const previousBytes = compileDocument(before).bytes;
+          const compiled = compileDocument(now, await loadStatusBase(previousBytes));
+          const decoded = await decodeSnapshotModel(await open(compiled.bytes));
+          expect(decoded).toStrictEqual(compiled.model);
+          expect(decoded.meta.statusBase).toBe(createHash("sha256").update(previousBytes).digest("hex"));
+          const checksumBefore = new Map(
+            before.objects.map((o) => [o.id as string, (o.checksum as string | undefined) ?? null]),
+          );
+          for (const o of decoded.objects) {
+            const input = now.objects.find((x) => x.id === o.id)!;
+            const checksum = (input.checksum as string | undefined) ?? null;
+            const previous = checksumBefore.get(o.id);
+            const computed =
+              previous === undefined
+                ? "Added"
+                : checksum === null || previous === null
+                  ? null
+                  : checksum === previous
+                    ? "Unchanged"
+                    : "Modified";
+            expect(o.status, `object ${o.id}`).toBe((input.status as string | undefined) ?? computed);
+            expect(o.explicitStatus).toBe((input.status as string | undefined) ?? null);
+            expect(o.checksum).toBe(checksum);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -406,7 +456,11 @@ describe("round trip of random analyses", () => {
   it("compiles the same bytes whatever the order of objects, links and taxonomy nodes", () => {
     fc.assert(
       fc.property(arbitraryAnalysis(), fc.func(fc.integer()), (analysis, rank) => {
-        const shuffle = <T,>(list: readonly T[]) => list.map((item, i) => ({ item, key: rank(i) })).sort((a, b) => a.key - b.key).map((e) => e.item);
+        const shuffle = <T>(list: readonly T[]) =>
+          list
+            .map((item, i) => ({ item, key: rank(i) }))
+            .sort((a, b) => a.key - b.key)
+            .map((e) => e.item);
         const permuted = {
           ...analysis,
           objects: shuffle(analysis.objects),

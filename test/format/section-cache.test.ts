@@ -1,19 +1,19 @@
 // @module SectionCache: LRU order, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { decodedStringsBytes } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
-import { type FilterName, type SearchType, findObjects } from "../../src/query/find-objects.ts";
+import { type FilterName, findObjects, type SearchType } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { OPERATORS, type Operator } from "../../src/query/text-match.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 
 /** A value of a given size, whose size can change later (like StringList after all()). */
 class Sized {
@@ -259,7 +259,8 @@ describe("Snapshot over a SectionCache", () => {
   const tags = Object.keys(SECTIONS) as SectionTag[];
 
   /** A snapshot opened as the worker does: keyed by its content address, sections in `cache`. */
-  const open = async (bytes: Uint8Array, cache?: SectionCache) => Snapshot.open(memorySource(bytes, await sha256Hex(bytes)), { sections: cache });
+  const open = async (bytes: Uint8Array, cache?: SectionCache) =>
+    Snapshot.open(memorySource(bytes, await sha256Hex(bytes)), { sections: cache });
 
   it("without a cache, keeps every section decoded, as before", async () => {
     const snapshot = await open(v2);
@@ -298,8 +299,15 @@ describe("Snapshot over a SectionCache", () => {
       }
     expect(cache.stats().misses).toBeGreaterThan(3 * tags.length);
     // Graphs and name matches from freshly reloaded sections equal those of the uncached snapshot.
-    for (let level = 1; level <= 5; level++) expect(await levelGraph(snapshot, level)).toEqual(await levelGraph(reference, level));
-    const query = { filters: { name: ["owner"] }, operator: "contains" as const, searchtype: "all" as const, skip: 0, limit: 100 };
+    for (let level = 1; level <= 5; level++)
+      expect(await levelGraph(snapshot, level)).toEqual(await levelGraph(reference, level));
+    const query = {
+      filters: { name: ["owner"] },
+      operator: "contains" as const,
+      searchtype: "all" as const,
+      skip: 0,
+      limit: 100,
+    };
     expect(await findObjects(snapshot, query)).toEqual(await findObjects(reference, query));
   });
 
@@ -336,11 +344,26 @@ describe("Snapshot over a SectionCache", () => {
       tag: (o) => (o.tags as string[] | undefined) ?? [],
       "post-it": () => documents.postIts.map((p) => p.title),
     };
-    for (const [filter, values] of Object.entries(fieldOf) as [FilterName, (o: Record<string, unknown>) => string[]][]) {
+    for (const [filter, values] of Object.entries(fieldOf) as [
+      FilterName,
+      (o: Record<string, unknown>) => string[],
+    ][]) {
       const all = [...new Set(documents.objects.flatMap(values))];
-      const probes = [...new Set([...all.slice(0, 3), ...all.slice(0, 3).map((v) => v.slice(0, 3)), ...all.slice(0, 3).map((v) => v.slice(-4).toUpperCase()), "zzz-none"])];
+      const probes = [
+        ...new Set([
+          ...all.slice(0, 3),
+          ...all.slice(0, 3).map((v) => v.slice(0, 3)),
+          ...all.slice(0, 3).map((v) => v.slice(-4).toUpperCase()),
+          "zzz-none",
+        ]),
+      ];
       for (const operator of OPERATORS)
-        for (const value of probes) queries.push([`find ${filter} ${operator} ${value}`, (s) => findObjects(s.v2, { filters: { [filter]: [value] }, operator, searchtype: "all", skip: 0, limit: 50 })]);
+        for (const value of probes)
+          queries.push([
+            `find ${filter} ${operator} ${value}`,
+            (s) =>
+              findObjects(s.v2, { filters: { [filter]: [value] }, operator, searchtype: "all", skip: 0, limit: 50 }),
+          ]);
     }
     const combos: [Partial<Record<FilterName, string[]>>, Operator, SearchType, number, number][] = [
       [{}, "contains", "all", 0, 100],
@@ -354,13 +377,20 @@ describe("Snapshot over a SectionCache", () => {
       [{ mangling: ["("], name: ["find"] }, "contains", "external", 0, 10],
     ];
     for (const [filters, operator, searchtype, skip, limit] of combos)
-      queries.push([`find ${JSON.stringify(filters)} ${operator} ${searchtype} ${skip}+${limit}`, (s) => findObjects(s.v2, { filters, operator, searchtype, skip, limit })]);
+      queries.push([
+        `find ${JSON.stringify(filters)} ${operator} ${searchtype} ${skip}+${limit}`,
+        (s) => findObjects(s.v2, { filters, operator, searchtype, skip, limit }),
+      ]);
     const previousOf = (s: Snapshots) => ({ key: s.v1.source.key, open: async () => s.v1 });
     for (const id of ids) {
       queries.push([`characteristics ${id} against v1`, (s) => objectCharacteristics(s.v2, id, previousOf(s))]);
       queries.push([`characteristics ${id} alone`, (s) => objectCharacteristics(s.v2, id, null)]);
       for (const includeEscalated of [false, true])
-        for (const withParent of [false, true]) queries.push([`callees ${id} ${includeEscalated} ${withParent}`, (s) => objectCallees(s.v2, id, { includeEscalated, withParent })]);
+        for (const withParent of [false, true])
+          queries.push([
+            `callees ${id} ${includeEscalated} ${withParent}`,
+            (s) => objectCallees(s.v2, id, { includeEscalated, withParent }),
+          ]);
       for (const hops of [1, 2, 5, 32]) queries.push([`points ${id} ${hops}`, (s) => startEndPoints(s.v2, id, hops)]);
     }
     for (let level = 1; level <= 6; level++) {

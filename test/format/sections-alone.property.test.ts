@@ -2,27 +2,51 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
-import { SECTIONS, type SectionTag, encodeSection } from "../../src/format/sections.ts";
+import { encodeSection, SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 import { rawSection } from "./snapshot-bytes.ts";
 
 /** The sections of revision 1.3 and those whose encoding they share values with. */
-const SHARING: readonly SectionTag[] = ["XFUL", "TFUL", "CFUL", "KFUL", "DFUL", "XMNG", "TMNG", "CMNG", "KMNG", "DMNG", "XNAM", "TNAM", "CNAM", "XPST", "TPST", "CPST"];
+const SHARING: readonly SectionTag[] = [
+  "XFUL",
+  "TFUL",
+  "CFUL",
+  "KFUL",
+  "DFUL",
+  "XMNG",
+  "TMNG",
+  "CMNG",
+  "KMNG",
+  "DMNG",
+  "XNAM",
+  "TNAM",
+  "CNAM",
+  "XPST",
+  "TPST",
+  "CPST",
+];
 
 describe("sections sharing values per model", () => {
   it("encode alone, in any order, to their bytes in the compiled file (property)", () => {
     fc.assert(
-      fc.property(arbitraryAnalysis({ maxObjects: 30 }), fc.shuffledSubarray([...SHARING], { minLength: 1 }), (analysis, order) => {
-        const { bytes, model } = compileDocument(analysis);
-        const inFile = (tag: SectionTag) => {
-          const s = rawSection(bytes, tag);
-          return Buffer.from(bytes.subarray(s.offset, s.offset + s.length));
-        };
-        // On the model the file was compiled from (its per-model values released), in a random order.
-        for (const tag of order) expect(Buffer.from(encodeSection(tag, model)).equals(inFile(tag)), tag).toBe(true);
-        // Each alone on a model of its own.
-        for (const tag of order.slice(0, 3)) expect(Buffer.from(encodeSection(tag, compileDocument(analysis).model)).equals(inFile(tag)), tag).toBe(true);
-      }),
+      fc.property(
+        arbitraryAnalysis({ maxObjects: 30 }),
+        fc.shuffledSubarray([...SHARING], { minLength: 1 }),
+        (analysis, order) => {
+          const { bytes, model } = compileDocument(analysis);
+          const inFile = (tag: SectionTag) => {
+            const s = rawSection(bytes, tag);
+            return Buffer.from(bytes.subarray(s.offset, s.offset + s.length));
+          };
+          // On the model the file was compiled from (its per-model values released), in a random order.
+          for (const tag of order) expect(Buffer.from(encodeSection(tag, model)).equals(inFile(tag)), tag).toBe(true);
+          // Each alone on a model of its own.
+          for (const tag of order.slice(0, 3))
+            expect(Buffer.from(encodeSection(tag, compileDocument(analysis).model)).equals(inFile(tag)), tag).toBe(
+              true,
+            );
+        },
+      ),
       { numRuns: 60 },
     );
     expect(SHARING.every((tag) => tag in SECTIONS)).toBe(true);

@@ -55,7 +55,11 @@ export function resealHeader(bytes: Uint8Array): void {
  * the section's TOC checksum, the TOC checksum and the header checksum all rewritten to match:
  * only the decoder's own checks can then catch the change.
  */
-export function patchSection(bytes: Uint8Array, tag: string, mutate: (body: Uint8Array, view: DataView) => void): Uint8Array {
+export function patchSection(
+  bytes: Uint8Array,
+  tag: string,
+  mutate: (body: Uint8Array, view: DataView) => void,
+): Uint8Array {
   const out = bytes.slice();
   const s = rawSection(out, tag);
   const body = out.subarray(s.offset, s.offset + s.length);
@@ -89,7 +93,11 @@ export interface SectionSpec {
 
 /** The sections of `bytes` with copies of their bodies, in TOC order. */
 export function sectionSpecs(bytes: Uint8Array): SectionSpec[] {
-  return rawSections(bytes).map((s) => ({ tag: s.tag, flags: s.flags, body: bytes.slice(s.offset, s.offset + s.length) }));
+  return rawSections(bytes).map((s) => ({
+    tag: s.tag,
+    flags: s.flags,
+    body: bytes.slice(s.offset, s.offset + s.length),
+  }));
 }
 
 /** Writes a container by the layout of SNAPSHOT-FORMAT.md §3–4: header, TOC at 64, bodies 8-aligned in TOC order. */

@@ -3,13 +3,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { SearchIndex, encodeSearchIndex } from "../../src/format/search-index.ts";
-import { StringList, encodeStringList, lowerNeedle } from "../../src/format/string-list.ts";
-import { TrigramIndex, encodeTrigramIndex, trigramAt, trigramsOf } from "../../src/format/trigram-index.ts";
+import { encodeSearchIndex, SearchIndex } from "../../src/format/search-index.ts";
+import { encodeStringList, lowerNeedle, StringList } from "../../src/format/string-list.ts";
+import { encodeTrigramIndex, TrigramIndex, trigramAt, trigramsOf } from "../../src/format/trigram-index.ts";
 import { memoryKeys } from "../../src/query/search-keys.ts";
 import { estimateMatches, matchRanks } from "../../src/query/text-match.ts";
 
-const decode = (keys: readonly string[]) => TrigramIndex.whole(new Blocks(encodeBlocks(encodeTrigramIndex(keys)), "TEST", 4), keys.length, "test");
+const decode = (keys: readonly string[]) =>
+  TrigramIndex.whole(new Blocks(encodeBlocks(encodeTrigramIndex(keys)), "TEST", 4), keys.length, "test");
 const keysWith = async (index: TrigramIndex, trigram: string) => {
   const slot = index.slot(trigramAt(trigram, 0));
   return slot < 0 ? [] : Array.from((await index.lists([slot])).keys(slot));
@@ -65,7 +66,10 @@ describe("TrigramIndex", () => {
 
   it("keeps decoded lists for later queries, counted in its byteSize, up to half its posting bytes (64 KiB to 4 MiB)", async () => {
     const letters = "abcdefghij";
-    const keys = Array.from({ length: 20000 }, (_, i) => `${letters[i % 10]}${letters[(i >> 3) % 10]}${letters[(i >> 6) % 10]}${i.toString(36)}`);
+    const keys = Array.from(
+      { length: 20000 },
+      (_, i) => `${letters[i % 10]}${letters[(i >> 3) % 10]}${letters[(i >> 6) % 10]}${i.toString(36)}`,
+    );
     const sorted = [...new Set(keys)].sort();
     const blocks = encodeTrigramIndex(sorted);
     const index = TrigramIndex.whole(new Blocks(encodeBlocks(blocks), "TEST", 4), sorted.length, "test");
@@ -99,37 +103,71 @@ describe("TrigramIndex", () => {
 describe("contains through trigrams", () => {
   const field = (values: (string | string[] | null)[], withTrigrams: boolean) => {
     let keys: readonly string[] = [];
-    const index = new SearchIndex(new Blocks(encodeBlocks(encodeSearchIndex(values.length, (r) => values[r], (k) => (keys = k))), "X", 5), values.length, "test", "stored");
+    const index = new SearchIndex(
+      new Blocks(
+        encodeBlocks(
+          encodeSearchIndex(
+            values.length,
+            (r) => values[r],
+            (k) => (keys = k),
+          ),
+        ),
+        "X",
+        5,
+      ),
+      values.length,
+      "test",
+      "stored",
+    );
     return { index, keys: memoryKeys(index.keys!), trigrams: withTrigrams ? decode(keys) : null };
   };
 
   it("finds a two-letter value through trigrams around it: xq? and ?xq, non-ASCII neighbours, the two-letter key itself", async () => {
     const values = ["ab", "axqb", "xq", "éxq", "xqé", "XQ!", "x-q", "q"];
-    expect(Array.from(await matchRanks(field(values, true), "contains", ["xq"], values.length))).toEqual([1, 2, 3, 4, 5]);
-    expect(Array.from(await matchRanks(field(values, true), "contains", ["q"], values.length))).toEqual([1, 2, 3, 4, 5, 6, 7]); // one letter: a scan
+    expect(Array.from(await matchRanks(field(values, true), "contains", ["xq"], values.length))).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+    expect(Array.from(await matchRanks(field(values, true), "contains", ["q"], values.length))).toEqual([
+      1, 2, 3, 4, 5, 6, 7,
+    ]); // one letter: a scan
   });
 
   it("matches exactly what a scan of the keys matches, for every operator (property)", async () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "c", "É", "é", "-", "\u{1F408}"), maxLength: 8 });
     const value = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.constant(null));
     await fc.assert(
-      fc.asyncProperty(fc.array(value, { maxLength: 60 }), fc.array(text, { minLength: 1, maxLength: 3 }), fc.constantFrom("contains", "equals", "startswith", "endswith"), async (values, query, operator) => {
-        const universe = values.length;
-        const viaTrigrams = await matchRanks(field(values, true), operator, query, universe);
-        const byScan = await matchRanks(field(values, false), operator, query, universe);
-        expect(Array.from(viaTrigrams)).toEqual(Array.from(byScan));
-        const reference = values.flatMap((v, r) => {
-          const all = v === null ? [] : typeof v === "string" ? [v] : v;
-          const lower = all.map((s) => s.toLowerCase());
-          const hit = query.some((q) => lower.some((s) => (operator === "contains" ? s.includes(q.toLowerCase()) : operator === "equals" ? s === q.toLowerCase() : operator === "startswith" ? s.startsWith(q.toLowerCase()) : s.endsWith(q.toLowerCase()))));
-          return hit ? [r] : [];
-        });
-        expect(Array.from(viaTrigrams)).toEqual(reference);
-        // Estimates never undercount an exact operator and stay within the universe.
-        const estimate = await estimateMatches(field(values, true), operator, query, universe);
-        expect(estimate).toBeLessThanOrEqual(universe);
-        if (operator === "equals") expect(estimate).toBeGreaterThanOrEqual(reference.length);
-      }),
+      fc.asyncProperty(
+        fc.array(value, { maxLength: 60 }),
+        fc.array(text, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("contains", "equals", "startswith", "endswith"),
+        async (values, query, operator) => {
+          const universe = values.length;
+          const viaTrigrams = await matchRanks(field(values, true), operator, query, universe);
+          const byScan = await matchRanks(field(values, false), operator, query, universe);
+          expect(Array.from(viaTrigrams)).toEqual(Array.from(byScan));
+          const reference = values.flatMap((v, r) => {
+            const all = v === null ? [] : typeof v === "string" ? [v] : v;
+            const lower = all.map((s) => s.toLowerCase());
+            const hit = query.some((q) =>
+              lower.some((s) =>
+                operator === "contains"
+                  ? s.includes(q.toLowerCase())
+                  : operator === "equals"
+                    ? s === q.toLowerCase()
+                    : operator === "startswith"
+                      ? s.startsWith(q.toLowerCase())
+                      : s.endsWith(q.toLowerCase()),
+              ),
+            );
+            return hit ? [r] : [];
+          });
+          expect(Array.from(viaTrigrams)).toEqual(reference);
+          // Estimates never undercount an exact operator and stay within the universe.
+          const estimate = await estimateMatches(field(values, true), operator, query, universe);
+          expect(estimate).toBeLessThanOrEqual(universe);
+          if (operator === "equals") expect(estimate).toBeGreaterThanOrEqual(reference.length);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -139,14 +177,22 @@ describe("StringList.lowerIncludes (verifying candidates without building string
   it("agrees with lower-casing then includes, for ASCII and non-ASCII strings and needles (property)", () => {
     const unit = fc.constantFrom("a", "B", "k", "K", "\u212a", "\u0130", "i", "é", "É", "-", "\u{1F408}", "Z", "z");
     fc.assert(
-      fc.property(fc.array(fc.string({ unit, maxLength: 10 }), { minLength: 1, maxLength: 20 }), fc.string({ unit, maxLength: 6 }), (strings, raw) => {
-        const list = new StringList(new Blocks(encodeBlocks(encodeStringList(strings)), "S", 2), 0, "strings");
-        const needle = lowerNeedle(raw.toLowerCase());
-        strings.forEach((s, i) => expect(list.lowerIncludes(i, needle), `${s} ∋ ${needle.text}`).toBe(s.toLowerCase().includes(needle.text)));
-        // Many at once, some twice and out of order: the same answers.
-        const indices = Uint32Array.from([...strings.keys()].reverse().concat([0]));
-        expect(Array.from(list.lowerIncludesEach(indices, needle))).toEqual(Array.from(indices, (i) => (strings[i].toLowerCase().includes(needle.text) ? 1 : 0)));
-      }),
+      fc.property(
+        fc.array(fc.string({ unit, maxLength: 10 }), { minLength: 1, maxLength: 20 }),
+        fc.string({ unit, maxLength: 6 }),
+        (strings, raw) => {
+          const list = new StringList(new Blocks(encodeBlocks(encodeStringList(strings)), "S", 2), 0, "strings");
+          const needle = lowerNeedle(raw.toLowerCase());
+          strings.forEach((s, i) =>
+            expect(list.lowerIncludes(i, needle), `${s} ∋ ${needle.text}`).toBe(s.toLowerCase().includes(needle.text)),
+          );
+          // Many at once, some twice and out of order: the same answers.
+          const indices = Uint32Array.from([...strings.keys()].reverse().concat([0]));
+          expect(Array.from(list.lowerIncludesEach(indices, needle))).toEqual(
+            Array.from(indices, (i) => (strings[i].toLowerCase().includes(needle.text) ? 1 : 0)),
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });

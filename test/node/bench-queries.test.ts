@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { firstDifference } from "../../scripts/bench/correctness.ts";
-import { type BenchQuery, UnsupportedPath, pathOf, queryOfPath } from "../../scripts/bench/queries.ts";
+import { type BenchQuery, pathOf, queryOfPath, UnsupportedPath } from "../../scripts/bench/queries.ts";
 
 const id = fc.stringMatching(/^[1-9]\d{0,18}$/);
 const query: fc.Arbitrary<BenchQuery> = fc.oneof(
@@ -17,7 +17,15 @@ const query: fc.Arbitrary<BenchQuery> = fc.oneof(
   fc.record({ route: fc.constant("callees" as const), id, includeEscalated: fc.boolean(), withParent: fc.boolean() }),
   fc.record({ route: fc.constant("points" as const), id, hops: fc.nat(32) }),
   fc.record({ route: fc.constant("level-graph" as const), level: fc.integer({ min: 1, max: 5 }) }),
-  fc.record({ route: fc.constant("level-nodes" as const), level: fc.integer({ min: 2, max: 5 }), name: fc.string(), nodeId: fc.nat(500) }, { requiredKeys: ["route", "level"] }),
+  fc.record(
+    {
+      route: fc.constant("level-nodes" as const),
+      level: fc.integer({ min: 2, max: 5 }),
+      name: fc.string(),
+      nodeId: fc.nat(500),
+    },
+    { requiredKeys: ["route", "level"] },
+  ),
 );
 
 describe("queryOfPath", () => {
@@ -37,14 +45,25 @@ describe("queryOfPath", () => {
     expect(() => queryOfPath(`${base}/objects?limit=5&tag=x`)).toThrow(/tag is not supported/);
     expect(() => queryOfPath(`${base}/objects?limit=5&operator=like`)).toThrow(/operator must be one of/);
     expect(() => queryOfPath(`/rest/applications/Other/objects?limit=5`)).toThrow(UnsupportedPath);
-    expect(queryOfPath(`${base}/objects?name=Foo&limit=5&operator=EQUALS`)).toEqual({ route: "find", filters: { name: "Foo" }, operator: "equals", skip: 0, limit: 5 });
+    expect(queryOfPath(`${base}/objects?name=Foo&limit=5&operator=EQUALS`)).toEqual({
+      route: "find",
+      filters: { name: "Foo" },
+      operator: "equals",
+      skip: 0,
+      limit: 5,
+    });
   });
 });
 
 describe("firstDifference", () => {
   test("names the first differing place", () => {
     expect(firstDifference({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] })).toBeNull();
-    expect(firstDifference({ totalObjects: 3, objects: [{ id: "1" }, { id: "2" }] }, { totalObjects: 3, objects: [{ id: "1" }, { id: "7" }] })).toBe('$.objects[1].id: ours "2" ≠ baseline "7"');
+    expect(
+      firstDifference(
+        { totalObjects: 3, objects: [{ id: "1" }, { id: "2" }] },
+        { totalObjects: 3, objects: [{ id: "1" }, { id: "7" }] },
+      ),
+    ).toBe('$.objects[1].id: ours "2" ≠ baseline "7"');
     expect(firstDifference([1, 2], [1, 2, 3])).toBe("$: 2 elements ≠ 3");
     expect(firstDifference({ a: null }, { a: {} })).toBe("$.a: ours null ≠ baseline {}");
     expect(firstDifference({ a: 1 }, {})).toBe("$.a: ours 1 ≠ baseline undefined");

@@ -4,18 +4,24 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, expect, test } from "vitest";
-import type { BenchReport } from "../../scripts/bench/report.ts";
 import { CLASSES } from "../../scripts/bench/mix.ts";
+import type { BenchReport } from "../../scripts/bench/report.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 let dir: string | undefined;
 afterAll(() => dir && rm(dir, { recursive: true, force: true }));
 
-test("npm run bench --quick at 20k objects: completes, answers agree, every class measured in process and over both HTTP servers", { timeout: 180_000 }, async () => {
+test("npm run bench --quick at 20k objects: completes, answers agree, every class measured in process and over both HTTP servers", {
+  timeout: 180_000,
+}, async () => {
   dir = await mkdtemp(join(tmpdir(), "appstruct-bench-smoke-"));
   const out = join(dir, "report.json");
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((done) => {
-    const child = spawn(process.execPath, ["--expose-gc", join(ROOT, "scripts", "bench.ts"), "--objects", "20000", "--quick", "--out", out], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", join(ROOT, "scripts", "bench.ts"), "--objects", "20000", "--quick", "--out", out],
+      { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d));
     child.on("exit", (code) => done({ code, stderr }));

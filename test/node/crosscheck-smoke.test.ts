@@ -16,7 +16,10 @@ test("crosscheck --check-only at 5k objects: every class picked, no answer diffe
   const out = join(dir, "report.json");
   const args = ["--objects", "5000", "--queries", "3", "--dir", dir, "--check-only", "--in-process", "--out", out];
   const { code, output } = await new Promise<{ code: number | null; output: string }>((done) => {
-    const child = spawn(process.execPath, [join(ROOT, "scripts/crosscheck/main.ts"), ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "scripts/crosscheck/main.ts"), ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d));
     child.stderr.on("data", (d: Buffer) => (output += d));
@@ -28,5 +31,6 @@ test("crosscheck --check-only at 5k objects: every class picked, no answer diffe
   expect(new Set(report.mix.map((q) => q.cls))).toEqual(new Set(CLASSES));
   expect(report.mix.filter((q) => q.cls === "level-graph")).toHaveLength(5);
   // Over HTTP, in process (whole requests) and engine to engine.
-  for (const where of ["over HTTP", "in process", "engine to engine"]) expect(output).toContain(`answers compared ${where}: 0 mismatches`);
+  for (const where of ["over HTTP", "in process", "engine to engine"])
+    expect(output).toContain(`answers compared ${where}: 0 mismatches`);
 });

@@ -23,10 +23,45 @@ const taxonomy = [
 // Name order: 2 "Alpha", 3 "alpha", 10 "alpha" (id 3 is shorter), 1 "beta", 4 "Gamma".
 const objects = [
   { id: "1", name: "beta", fullName: "p.beta", type: "Java Method", typeId: "JV_METHOD", level5: "XP", role: "start" },
-  { id: "2", name: "Alpha", fullName: "p.Alpha", type: "Java Class", typeId: "JV_CLASS", level5: "YP", language: "Java" },
-  { id: "10", name: "alpha", fullName: "p.Alpha.alpha", type: "Java Method", typeId: "JV_METHOD", parent: "2", level5: "YF", role: "end" },
-  { id: "3", name: "alpha", fullName: "db.alpha", type: "Table", typeId: "TABLE", external: true, level5: "YF", role: "end" },
-  { id: "4", name: "Gamma", fullName: "p.Gamma", type: "Java Class", typeId: "JV_CLASS", filePath: "src/g.java", level5: "XP", tags: ["t"] },
+  {
+    id: "2",
+    name: "Alpha",
+    fullName: "p.Alpha",
+    type: "Java Class",
+    typeId: "JV_CLASS",
+    level5: "YP",
+    language: "Java",
+  },
+  {
+    id: "10",
+    name: "alpha",
+    fullName: "p.Alpha.alpha",
+    type: "Java Method",
+    typeId: "JV_METHOD",
+    parent: "2",
+    level5: "YF",
+    role: "end",
+  },
+  {
+    id: "3",
+    name: "alpha",
+    fullName: "db.alpha",
+    type: "Table",
+    typeId: "TABLE",
+    external: true,
+    level5: "YF",
+    role: "end",
+  },
+  {
+    id: "4",
+    name: "Gamma",
+    fullName: "p.Gamma",
+    type: "Java Class",
+    typeId: "JV_CLASS",
+    filePath: "src/g.java",
+    level5: "XP",
+    tags: ["t"],
+  },
 ];
 const links = [
   { from: "1", to: "2", type: "CALL" },
@@ -86,23 +121,51 @@ describe("find objects", () => {
 
   test("an object's fields", () => {
     expect((get("/objects?limit=1&name=gamma") as { objects: unknown[] }).objects).toEqual([
-      { id: "4", name: "Gamma", fullName: "p.Gamma", type: "Java Class", typeId: "JV_CLASS", filePath: "src/g.java", mangling: "", external: false, annotations: null, tags: ["t"] },
+      {
+        id: "4",
+        name: "Gamma",
+        fullName: "p.Gamma",
+        type: "Java Class",
+        typeId: "JV_CLASS",
+        filePath: "src/g.java",
+        mangling: "",
+        external: false,
+        annotations: null,
+        tags: ["t"],
+      },
     ]);
   });
 });
 
 test("characteristics: parent, status of a first analysis, language", () => {
   expect(get("/objects/10")).toEqual({
-    id: "10", name: "alpha", fullName: "p.Alpha.alpha", mangling: "", type: "Java Method", typeId: "JV_METHOD", annotations: null,
-    status: { id: "Added" }, external: false, programmingLanguage: { name: null }, parent: { id: "2", name: "Alpha", type: "Java Class", typeId: "JV_CLASS" },
+    id: "10",
+    name: "alpha",
+    fullName: "p.Alpha.alpha",
+    mangling: "",
+    type: "Java Method",
+    typeId: "JV_METHOD",
+    annotations: null,
+    status: { id: "Added" },
+    external: false,
+    programmingLanguage: { name: null },
+    parent: { id: "2", name: "Alpha", type: "Java Class", typeId: "JV_CLASS" },
   });
 });
 
 test("callees: one per (callee, link type); escalated ones only with includeEscalated; escalated-only never", () => {
-  const callees = (qs: string) => (get(`/objects/1/callees${qs}`) as { id: string; linkType: string }[]).map((c) => `${c.id}:${c.linkType}`);
+  const callees = (qs: string) =>
+    (get(`/objects/1/callees${qs}`) as { id: string; linkType: string }[]).map((c) => `${c.id}:${c.linkType}`);
   expect(callees("")).toEqual(["2:CALL", "4:ACCESS", "4:CALL"]);
   expect(callees("?includeEscalated=true")).toEqual(["2:CALL", "10:CALL", "4:ACCESS", "4:CALL"]);
-  expect((get("/objects/2/callees?select=parent") as unknown[])[0]).toEqual({ id: "10", name: "alpha", type: "Java Method", typeId: "JV_METHOD", linkType: "CALL", parent: { type: "Java Class", typeId: "JV_CLASS" } });
+  expect((get("/objects/2/callees?select=parent") as unknown[])[0]).toEqual({
+    id: "10",
+    name: "alpha",
+    type: "Java Method",
+    typeId: "JV_METHOD",
+    linkType: "CALL",
+    parent: { type: "Java Class", typeId: "JV_CLASS" },
+  });
 });
 
 test("start and end points: every link counts, length 0 included, sorted by name", () => {
@@ -117,27 +180,47 @@ test("start and end points: every link counts, length 0 included, sorted by name
 });
 
 test("level graph: links by origin name, then target name, _id last", () => {
-  const graph = get("/levels/5/graph") as { nodes: { _id: number; fullName: string; nbObjects: number }[]; links: { origin: { _id: number }; target: { _id: number } }[] };
+  const graph = get("/levels/5/graph") as {
+    nodes: { _id: number; fullName: string; nbObjects: number }[];
+    links: { origin: { _id: number }; target: { _id: number } }[];
+  };
   expect(graph.nodes.map((n) => [n._id, n.fullName, n.nbObjects])).toEqual([
     [0, "Svc##Apps##Y##JSP##Frag", 2],
     [1, "Svc##Apps##X##JSP##Page", 2],
     [2, "Svc##Apps##Y##JSP##Page", 1],
   ]);
   // Page(1)→Frag, Page(2)→Frag, then Page(1)→Page(2): the target's name before the origin's _id.
-  expect(graph.links.map((l) => [l.origin._id, l.target._id])).toEqual([[1, 0], [2, 0], [1, 2]]);
+  expect(graph.links.map((l) => [l.origin._id, l.target._id])).toEqual([
+    [1, 0],
+    [2, 0],
+    [1, 2],
+  ]);
   expect((get("/levels/1/graph") as { links: unknown[] }).links).toEqual([]);
 });
 
 test("level nodes: by name with child nodes, by _id at level 5 with objects", () => {
   expect(get("/levels/4/nodes?name=jsp&select=children")).toEqual([
     { _id: 0, name: "JSP", fullName: "Svc##Apps##X##JSP", level: 4, children: [{ _id: 1, name: "Page", level: 5 }] },
-    { _id: 1, name: "JSP", fullName: "Svc##Apps##Y##JSP", level: 4, children: [{ _id: 0, name: "Frag", level: 5 }, { _id: 2, name: "Page", level: 5 }] },
+    {
+      _id: 1,
+      name: "JSP",
+      fullName: "Svc##Apps##Y##JSP",
+      level: 4,
+      children: [
+        { _id: 0, name: "Frag", level: 5 },
+        { _id: 2, name: "Page", level: 5 },
+      ],
+    },
   ]);
-  expect((get("/levels/5/nodes?_id=0&select=children") as { children: { id: string }[] }[])[0].children.map((c) => c.id)).toEqual(["3", "10"]);
+  expect(
+    (get("/levels/5/nodes?_id=0&select=children") as { children: { id: string }[] }[])[0].children.map((c) => c.id),
+  ).toEqual(["3", "10"]);
 });
 
 test("bad requests say what is wrong", () => {
   expect(() => get("/objects?name=x")).toThrow("limit is required");
-  expect(() => get("/objects?limit=1&operator=like")).toThrow("operator must be one of contains, equals, startswith, endswith");
+  expect(() => get("/objects?limit=1&operator=like")).toThrow(
+    "operator must be one of contains, equals, startswith, endswith",
+  );
   expect(() => get("/objects/99")).toThrow("no object with id");
 });

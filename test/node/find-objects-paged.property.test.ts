@@ -3,31 +3,75 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lowerNeedle } from "../../src/format/string-list.ts";
 import { TRIGRAM_SPACE } from "../../src/format/trigram-index.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
-import { PagedKeys, equalRange, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
-import { type FindQuery, type RefAnalysis, findObjects as referenceFind } from "../support/reference/reference.ts";
+import { equalRange, PagedKeys, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
 import { assemble, sectionSpecs } from "../format/snapshot-bytes.ts";
+import { type FindQuery, type RefAnalysis, findObjects as referenceFind } from "../support/reference/reference.ts";
 
 /** The sections revision 1.3 adds (SNAPSHOT-FORMAT.md §8.18–8.19): without them the file reads as 1.2 does, keys from FULL and MANG, trigram indexes whole. */
-const REVISION_3 = new Set(["CNAM", "CFUL", "CTYP", "CPTH", "CMNG", "CANN", "CTAG", "CPST", "KFUL", "DFUL", "KMNG", "DMNG"]);
+const REVISION_3 = new Set([
+  "CNAM",
+  "CFUL",
+  "CTYP",
+  "CPTH",
+  "CMNG",
+  "CANN",
+  "CTAG",
+  "CPST",
+  "KFUL",
+  "DFUL",
+  "KMNG",
+  "DMNG",
+]);
 
 /** Words that share prefixes and trigrams, with characters of 2, 3 and 4 UTF-8 bytes and letters whose lower case changes length or script (İ, K for Kelvin). */
-const WORDS = ["com", "acme", "billing", "Service", "get", "ab", "ba", "aab", "É", "ß", "naïve", "\u212a", "İ", "\u{1F408}", "\uE000", "x"];
+const WORDS = [
+  "com",
+  "acme",
+  "billing",
+  "Service",
+  "get",
+  "ab",
+  "ba",
+  "aab",
+  "É",
+  "ß",
+  "naïve",
+  "\u212a",
+  "İ",
+  "\u{1F408}",
+  "\uE000",
+  "x",
+];
 
 const text = (parts: number[], separator: string) => parts.map((p) => WORDS[p % WORDS.length]).join(separator);
 /** An analysis of 800–1,500 objects: fullNames and manglings spread over several key pages and trigram chunks. */
 const analyses = fc
-  .array(fc.record({ name: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), fullName: fc.array(fc.nat(), { minLength: 2, maxLength: 9 }), mangling: fc.option(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), { nil: undefined }) }), { minLength: 800, maxLength: 1500 })
+  .array(
+    fc.record({
+      name: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+      fullName: fc.array(fc.nat(), { minLength: 2, maxLength: 9 }),
+      mangling: fc.option(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), { nil: undefined }),
+    }),
+    { minLength: 800, maxLength: 1500 },
+  )
   .map((specs) => ({
     format: "appstruct.analysis/1",
     application: "Paged",
     analyzedAt: "2026-05-05T10:00:00Z",
     files: [],
-    objects: specs.map((s, i) => ({ id: String(i + 1), name: text(s.name, ""), fullName: text(s.fullName, "."), type: "Java Method", typeId: "JV_METHOD", ...(s.mangling ? { mangling: text(s.mangling, "_") } : {}) })),
+    objects: specs.map((s, i) => ({
+      id: String(i + 1),
+      name: text(s.name, ""),
+      fullName: text(s.fullName, "."),
+      type: "Java Method",
+      typeId: "JV_METHOD",
+      ...(s.mangling ? { mangling: text(s.mangling, "_") } : {}),
+    })),
     links: [],
     postIts: [],
   }));
@@ -35,43 +79,83 @@ const analyses = fc
 /** The file, and the same file without its 1.3 sections. */
 function bothRevisions(analysis: unknown): [Uint8Array, Uint8Array] {
   const bytes = compileDocument(analysis).bytes;
-  return [bytes, assemble(sectionSpecs(bytes).filter((s) => !REVISION_3.has(s.tag)), 1, 2)];
+  return [
+    bytes,
+    assemble(
+      sectionSpecs(bytes).filter((s) => !REVISION_3.has(s.tag)),
+      1,
+      2,
+    ),
+  ];
 }
 
 /** Values a filter may look for: substrings (by code point) of the analysis's own texts, in any case, and words. */
 function valuesOf(analysis: { objects: { name: string; fullName: string; mangling?: string }[] }) {
   const texts = analysis.objects.flatMap((o) => [o.name, o.fullName, o.mangling ?? "x"]);
-  const substring = fc.record({ text: fc.constantFrom(...texts), from: fc.nat(), length: fc.integer({ min: 1, max: 12 }), upper: fc.boolean() }).map(({ text, from, length, upper }) => {
-    const points = Array.from(text);
-    const start = from % points.length;
-    const value = points.slice(start, start + length).join("");
-    return upper ? value.toUpperCase() : value;
-  });
+  const substring = fc
+    .record({
+      text: fc.constantFrom(...texts),
+      from: fc.nat(),
+      length: fc.integer({ min: 1, max: 12 }),
+      upper: fc.boolean(),
+    })
+    .map(({ text, from, length, upper }) => {
+      const points = Array.from(text);
+      const start = from % points.length;
+      const value = points.slice(start, start + length).join("");
+      return upper ? value.toUpperCase() : value;
+    });
   return fc.oneof({ weight: 4, arbitrary: substring }, { weight: 1, arbitrary: fc.constantFrom(...WORDS, ...texts) });
 }
 
 describe("format 1.3 read by range", () => {
   it("answers find objects as the file without its 1.3 sections and as a scan do, queries at once, any budget (property)", async () => {
     const cases = analyses.chain((analysis) => {
-      const filter = fc.constantFrom("fullname", "mangling", "name").chain((f) => fc.array(valuesOf(analysis), { minLength: 1, maxLength: 2 }).map((values) => [f, values] as const));
+      const filter = fc
+        .constantFrom("fullname", "mangling", "name")
+        .chain((f) =>
+          fc.array(valuesOf(analysis), { minLength: 1, maxLength: 2 }).map((values) => [f, values] as const),
+        );
       const query = fc.record({
         filters: fc.uniqueArray(filter, { selector: ([f]) => f, minLength: 1, maxLength: 3 }),
-        operator: fc.constantFrom<FindObjectsQuery["operator"]>("contains", "contains", "equals", "startswith", "endswith"),
+        operator: fc.constantFrom<FindObjectsQuery["operator"]>(
+          "contains",
+          "contains",
+          "equals",
+          "startswith",
+          "endswith",
+        ),
         skip: fc.nat({ max: 4 }),
         limit: fc.integer({ min: 1, max: 15 }),
       });
       // Budgets: everything kept, nothing kept, and a few pages' worth (entries evicted while others load).
-      return fc.tuple(fc.constant(analysis), fc.array(query, { minLength: 2, maxLength: 6 }), fc.constantFrom(1 << 30, 0, 16_384, 65_536));
+      return fc.tuple(
+        fc.constant(analysis),
+        fc.array(query, { minLength: 2, maxLength: 6 }),
+        fc.constantFrom(1 << 30, 0, 16_384, 65_536),
+      );
     });
     await fc.assert(
       fc.asyncProperty(cases, async ([analysis, queries, budget]) => {
         const [bytes, withoutRevision3] = bothRevisions(analysis);
         const paged = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(budget) });
         const whole = await Snapshot.open(memorySource(withoutRevision3), { sections: new SectionCache(budget) });
-        const asked = queries.map((q): FindObjectsQuery => ({ filters: Object.fromEntries(q.filters.map(([f, values]) => [f, [...values]])), operator: q.operator, searchtype: "all", skip: q.skip, limit: q.limit }));
-        const answer = (a: Awaited<ReturnType<typeof findObjects>>) => JSON.parse(JSON.stringify({ totalObjects: a.totalObjects, objects: a.objects }));
+        const asked = queries.map(
+          (q): FindObjectsQuery => ({
+            filters: Object.fromEntries(q.filters.map(([f, values]) => [f, [...values]])),
+            operator: q.operator,
+            searchtype: "all",
+            skip: q.skip,
+            limit: q.limit,
+          }),
+        );
+        const answer = (a: Awaited<ReturnType<typeof findObjects>>) =>
+          JSON.parse(JSON.stringify({ totalObjects: a.totalObjects, objects: a.objects }));
         // At once: the queries share the cached trigram table, key directory and pages as they load.
-        const [ours, theirs] = await Promise.all([Promise.all(asked.map((q) => findObjects(paged, q))), Promise.all(asked.map((q) => findObjects(whole, q)))]);
+        const [ours, theirs] = await Promise.all([
+          Promise.all(asked.map((q) => findObjects(paged, q))),
+          Promise.all(asked.map((q) => findObjects(whole, q))),
+        ]);
         asked.forEach((q, i) => {
           const expected = referenceFind(analysis as unknown as RefAnalysis, q as FindQuery);
           expect(answer(ours[i]), JSON.stringify(q)).toStrictEqual(expected);
@@ -86,10 +170,27 @@ describe("format 1.3 read by range", () => {
   it("matches a value holding a lone surrogate by UTF-16 code units (semantics.md §2), as keys read from the column do", async () => {
     // Not sent by the API (invalid UTF-8 is refused, MCP arguments pass through URLSearchParams), but keys in pages must answer as any SearchKeys.
     const fullNames = ["com.a\u{1F408}", "com.b\u{1F408}\u{1F408}", "com.c", "org.\u{1F409}a"];
-    const analysis = { format: "appstruct.analysis/1", application: "Lone", analyzedAt: "2026-05-05T10:00:00Z", files: [], objects: fullNames.map((fullName, i) => ({ id: String(i + 1), name: `n${i}`, fullName, type: "T", typeId: "T" })), links: [], postIts: [] };
+    const analysis = {
+      format: "appstruct.analysis/1",
+      application: "Lone",
+      analyzedAt: "2026-05-05T10:00:00Z",
+      files: [],
+      objects: fullNames.map((fullName, i) => ({ id: String(i + 1), name: `n${i}`, fullName, type: "T", typeId: "T" })),
+      links: [],
+      postIts: [],
+    };
     for (const file of bothRevisions(analysis)) {
       const snapshot = await Snapshot.open(memorySource(file));
-      const fullNamesMatching = async (value: string) => (await findObjects(snapshot, { filters: { fullname: [value] }, operator: "contains", searchtype: "all", skip: 0, limit: 10 })).objects.map((o) => o.fullName);
+      const fullNamesMatching = async (value: string) =>
+        (
+          await findObjects(snapshot, {
+            filters: { fullname: [value] },
+            operator: "contains",
+            searchtype: "all",
+            skip: 0,
+            limit: 10,
+          })
+        ).objects.map((o) => o.fullName);
       expect(await fullNamesMatching("\uD83D")).toEqual(fullNames.filter((f) => f.includes("\uD83D")));
       expect(await fullNamesMatching("a\uD83D")).toEqual(["com.a\u{1F408}"]);
       expect(await fullNamesMatching("\uDC09a")).toEqual(["org.\u{1F409}a"]);
@@ -99,7 +200,9 @@ describe("format 1.3 read by range", () => {
   it("key pages and trigram lists read by range hold what the file without its 1.3 sections holds (property)", async () => {
     let pagesSeen = 0;
     let chunksSeen = 0;
-    const cases = analyses.chain((analysis) => fc.tuple(fc.constant(analysis), fc.array(valuesOf(analysis), { minLength: 5, maxLength: 20 })));
+    const cases = analyses.chain((analysis) =>
+      fc.tuple(fc.constant(analysis), fc.array(valuesOf(analysis), { minLength: 5, maxLength: 20 })),
+    );
     await fc.assert(
       fc.asyncProperty(cases, async ([analysis, values]) => {
         const [bytes, withoutRevision3] = bothRevisions(analysis);
@@ -117,20 +220,28 @@ describe("format 1.3 read by range", () => {
             expect(await ours.keys.lowerBound(value), value).toBe(await theirs.keys.lowerBound(value));
             expect(await prefixRange(ours.keys, value), value).toEqual(await prefixRange(theirs.keys, value));
             expect(await equalRange(ours.keys, value), value).toEqual(await equalRange(theirs.keys, value));
-            expect(Array.from(await suffixKeys(ours.keys, ours.index.byReversed, value)), value).toEqual(Array.from(await suffixKeys(theirs.keys, theirs.index.byReversed, value)));
+            expect(Array.from(await suffixKeys(ours.keys, ours.index.byReversed, value)), value).toEqual(
+              Array.from(await suffixKeys(theirs.keys, theirs.index.byReversed, value)),
+            );
             const needle = lowerNeedle(value);
-            expect(Array.from(await ours.keys.including(null, needle)), value).toEqual(Array.from(await theirs.keys.including(null, needle)));
+            expect(Array.from(await ours.keys.including(null, needle)), value).toEqual(
+              Array.from(await theirs.keys.including(null, needle)),
+            );
             const sparse = all.filter((k) => (k * 7 + value.length) % 5 === 0);
-            expect(Array.from(await ours.keys.including(sparse, needle)), value).toEqual(Array.from(await theirs.keys.including(sparse, needle)));
+            expect(Array.from(await ours.keys.including(sparse, needle)), value).toEqual(
+              Array.from(await theirs.keys.including(sparse, needle)),
+            );
           }
           // Every list, in one read and one at a time: the same keys and bitmap bytes as the whole index.
           const slots = Array.from({ length: ours.trigrams!.slotRange(0, TRIGRAM_SPACE)[1] }, (_, s) => s);
           const [ranged, held] = await Promise.all([ours.trigrams!.lists(slots), theirs.trigrams!.lists(slots)]);
           for (const slot of slots) {
             expect(Array.from(ranged.keys(slot)), `slot ${slot}`).toEqual(Array.from(held.keys(slot)));
-            if (ours.trigrams!.isBitmap(slot)) expect(Array.from(ranged.bitmap(slot))).toEqual(Array.from(held.bitmap(slot)));
+            if (ours.trigrams!.isBitmap(slot))
+              expect(Array.from(ranged.bitmap(slot))).toEqual(Array.from(held.bitmap(slot)));
           }
-          for (const slot of slots.filter((s) => s % 11 === 0)) expect(Array.from((await ours.trigrams!.lists([slot])).keys(slot))).toEqual(Array.from(held.keys(slot)));
+          for (const slot of slots.filter((s) => s % 11 === 0))
+            expect(Array.from((await ours.trigrams!.lists([slot])).keys(slot))).toEqual(Array.from(held.keys(slot)));
         }
       }),
       { numRuns: 10, endOnFailure: true },

@@ -2,18 +2,36 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
-import { SectionCache } from "../../src/format/section-cache.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { fieldMatcher } from "../../src/query/field-values.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { distinctLower } from "../../src/query/text-match.ts";
 import { type Analysis, arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
-import { type FindQuery, type Operator, type RefAnalysis, type RefObject, type SearchType, TEXT_FILTERS, objectMatches, findObjects as referenceFind } from "../support/reference/reference.ts";
+import {
+  type FindQuery,
+  type Operator,
+  objectMatches,
+  type RefAnalysis,
+  type RefObject,
+  findObjects as referenceFind,
+  type SearchType,
+  TEXT_FILTERS,
+} from "../support/reference/reference.ts";
 
 /** Texts a filter might look for: the values of its own field (so it often matches), and one unrelated text. */
 function textsOf(a: Analysis, filter: (typeof TEXT_FILTERS)[number]): string[] {
-  const field = { name: "name", fullname: "fullName", type: "type", filepath: "filePath", mangling: "mangling", annotation: "annotations", tag: "tags", "post-it": "" }[filter];
+  const field = {
+    name: "name",
+    fullname: "fullName",
+    type: "type",
+    filepath: "filePath",
+    mangling: "mangling",
+    annotation: "annotations",
+    tag: "tags",
+    "post-it": "",
+  }[filter];
   const texts = new Set<string>(["x"]);
   for (const o of a.objects) {
     const v = o[field];
@@ -26,20 +44,34 @@ function textsOf(a: Analysis, filter: (typeof TEXT_FILTERS)[number]): string[] {
 
 /** A substring (by code points, mostly short so that it matches often) of one of `texts`, in its own, lower or upper case. */
 const substringOf = (texts: string[]) =>
-  fc.record({ text: fc.constantFrom(...texts), from: fc.nat(), length: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.nat({ max: 9 })), upper: fc.boolean() }).map(({ text, from, length, upper }) => {
-    const points = Array.from(text);
-    const start = from % (points.length + 1);
-    const value = points.slice(start, start + length).join("");
-    return upper ? value.toUpperCase() : value;
-  });
+  fc
+    .record({
+      text: fc.constantFrom(...texts),
+      from: fc.nat(),
+      length: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.nat({ max: 9 })),
+      upper: fc.boolean(),
+    })
+    .map(({ text, from, length, upper }) => {
+      const points = Array.from(text);
+      const start = from % (points.length + 1);
+      const value = points.slice(start, start + length).join("");
+      return upper ? value.toUpperCase() : value;
+    });
 
 const filterOf = (analysis: Analysis) =>
-  fc.constantFrom(...TEXT_FILTERS).chain((f) => fc.array(substringOf(textsOf(analysis, f)), { minLength: 1, maxLength: 2 }).map((values) => [f, values] as const));
+  fc
+    .constantFrom(...TEXT_FILTERS)
+    .chain((f) =>
+      fc.array(substringOf(textsOf(analysis, f)), { minLength: 1, maxLength: 2 }).map((values) => [f, values] as const),
+    );
 
 /** Queries, mostly of one filter over every object (answered from the filter's keys alone), some of several. */
 const withQuery = (analysis: Analysis) =>
   fc.record({
-    filters: fc.oneof({ weight: 3, arbitrary: filterOf(analysis).map((f) => [f]) }, { weight: 2, arbitrary: fc.uniqueArray(filterOf(analysis), { selector: ([f]) => f, maxLength: 3 }) }),
+    filters: fc.oneof(
+      { weight: 3, arbitrary: filterOf(analysis).map((f) => [f]) },
+      { weight: 2, arbitrary: fc.uniqueArray(filterOf(analysis), { selector: ([f]) => f, maxLength: 3 }) },
+    ),
     operator: fc.constantFrom<Operator>("contains", "contains", "equals", "startswith", "endswith"),
     searchtype: fc.constantFrom<SearchType>("all", "all", "all", "internal", "external"),
     skip: fc.oneof(fc.nat({ max: 3 }), fc.nat({ max: analysis.objects.length + 1 })),
@@ -55,17 +87,36 @@ describe("findObjects", () => {
     }));
     // Budgets of a few KiB make some filters' sections "large" beside others': those are checked last, on rows when few candidates are left.
     const budgets = fc.oneof(fc.constant(1 << 20), fc.integer({ min: 0, max: 16384 }));
-    const cases = analyses.chain((analysis) => fc.tuple(fc.constant(analysis), fc.array(withQuery(analysis), { minLength: 1, maxLength: 6 }), budgets));
+    const cases = analyses.chain((analysis) =>
+      fc.tuple(fc.constant(analysis), fc.array(withQuery(analysis), { minLength: 1, maxLength: 6 }), budgets),
+    );
     await fc.assert(
       fc.asyncProperty(cases, async ([analysis, queries, budget]) => {
-        const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes), { sections: new SectionCache(budget) });
+        const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes), {
+          sections: new SectionCache(budget),
+        });
         for (const q of queries) {
           const filters = Object.fromEntries(q.filters.map(([f, values]) => [f, [...values]]));
-          const query: FindQuery = { filters, operator: q.operator, searchtype: q.searchtype, skip: q.skip, limit: q.limit };
+          const query: FindQuery = {
+            filters,
+            operator: q.operator,
+            searchtype: q.searchtype,
+            skip: q.skip,
+            limit: q.limit,
+          };
           const expected = referenceFind(analysis as unknown as RefAnalysis, query);
           for (let ask = 0; ask < 2; ask++) {
-            const ours = await findObjects(snapshot, { filters, operator: q.operator, searchtype: q.searchtype, skip: q.skip, limit: q.limit });
-            expect(JSON.parse(JSON.stringify({ totalObjects: ours.totalObjects, objects: ours.objects })), JSON.stringify(query)).toStrictEqual(expected);
+            const ours = await findObjects(snapshot, {
+              filters,
+              operator: q.operator,
+              searchtype: q.searchtype,
+              skip: q.skip,
+              limit: q.limit,
+            });
+            expect(
+              JSON.parse(JSON.stringify({ totalObjects: ours.totalObjects, objects: ours.objects })),
+              JSON.stringify(query),
+            ).toStrictEqual(expected);
           }
         }
       }),
@@ -74,7 +125,9 @@ describe("findObjects", () => {
   });
 
   it("checks one object's values of any field as the reference matches them (property): the multi-filter path on few candidates", async () => {
-    const cases = arbitraryAnalysis({ maxObjects: 20, withTaxonomy: false }).chain((analysis) => fc.tuple(fc.constant(analysis), fc.array(withQuery(analysis), { minLength: 1, maxLength: 4 })));
+    const cases = arbitraryAnalysis({ maxObjects: 20, withTaxonomy: false }).chain((analysis) =>
+      fc.tuple(fc.constant(analysis), fc.array(withQuery(analysis), { minLength: 1, maxLength: 4 })),
+    );
     await fc.assert(
       fc.asyncProperty(cases, async ([analysis, queries]) => {
         const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes));
@@ -85,7 +138,11 @@ describe("findObjects", () => {
             const operator = field === "tag" || field === "post-it" ? "contains" : q.operator;
             const matches = await fieldMatcher(snapshot, field, operator, distinctLower(values));
             objects.forEach((o, rank) => {
-              const expected = objectMatches(analysis as unknown as RefAnalysis, byId.get(o.id)!, { filters: { [field]: [...values] }, operator, limit: 1 });
+              const expected = objectMatches(analysis as unknown as RefAnalysis, byId.get(o.id)!, {
+                filters: { [field]: [...values] },
+                operator,
+                limit: 1,
+              });
               expect(matches(rank), `${field} ${operator} ${JSON.stringify(values)} on ${o.id}`).toBe(expected);
             });
           }

@@ -10,21 +10,34 @@ const graphs = fc
   .chain((counts) =>
     fc.record({
       counts: fc.constant(counts),
-      pairs: counts.length < 2 ? fc.constant([] as [number, number][]) : fc.uniqueArray(fc.tuple(fc.nat(counts.length - 1), fc.nat(counts.length - 1)).filter(([a, b]) => a !== b), { maxLength: 80, selector: ([a, b]) => `${a}-${b}` }),
+      pairs:
+        counts.length < 2
+          ? fc.constant([] as [number, number][])
+          : fc.uniqueArray(
+              fc.tuple(fc.nat(counts.length - 1), fc.nat(counts.length - 1)).filter(([a, b]) => a !== b),
+              { maxLength: 80, selector: ([a, b]) => `${a}-${b}` },
+            ),
     }),
   )
   .map(({ counts, pairs }): ApiLevelGraph => {
-    const nodes = counts.map((nbObjects, i) => ({ _id: 100 + i, name: `n${String(i).padStart(2, "0")}`, fullName: `L##n${i}`, nbObjects }));
+    const nodes = counts.map((nbObjects, i) => ({
+      _id: 100 + i,
+      name: `n${String(i).padStart(2, "0")}`,
+      fullName: `L##n${i}`,
+      nbObjects,
+    }));
     const ref = (i: number) => ({ _id: nodes[i]._id, name: nodes[i].name, fullName: nodes[i].fullName });
     return { nodes, links: pairs.map(([a, b]) => ({ origin: ref(a), target: ref(b) })) };
   });
 
 describe("summarizeGraph", () => {
   it("returns a graph within the bound as it is", () => {
-    fc.assert(fc.property(graphs, fc.integer({ min: 1, max: 60 }), (graph, max) => {
-      fc.pre(graph.nodes.length <= max);
-      expect(summarizeGraph(graph, max)).toBe(graph);
-    }));
+    fc.assert(
+      fc.property(graphs, fc.integer({ min: 1, max: 60 }), (graph, max) => {
+        fc.pre(graph.nodes.length <= max);
+        expect(summarizeGraph(graph, max)).toBe(graph);
+      }),
+    );
   });
 
   it("keeps the max biggest nodes, earlier first among equals, the links among them, and counts what it leaves out", () => {
@@ -40,7 +53,8 @@ describe("summarizeGraph", () => {
         graph.nodes.forEach((out, i) => {
           if (kept.has(out._id)) return;
           graph.nodes.forEach((k, j) => {
-            if (kept.has(k._id)) expect(out.nbObjects < k.nbObjects || (out.nbObjects === k.nbObjects && i > j)).toBe(true);
+            if (kept.has(k._id))
+              expect(out.nbObjects < k.nbObjects || (out.nbObjects === k.nbObjects && i > j)).toBe(true);
           });
         });
         expect(summary.links).toEqual(graph.links.filter((l) => kept.has(l.origin._id) && kept.has(l.target._id)));

@@ -1,11 +1,27 @@
 // @module Rank sets against plain Set arithmetic (property): merge and galloping intersections, sorted and bitmap unions, differences and complement pages.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { complementPage, distinctAscending, intersectRanks, intersectTwo, ranksOfBitmap, unionRanks, withoutRanks } from "../../src/query/rank-set.ts";
+import {
+  complementPage,
+  distinctAscending,
+  intersectRanks,
+  intersectTwo,
+  ranksOfBitmap,
+  unionRanks,
+  withoutRanks,
+} from "../../src/query/rank-set.ts";
 
 /** An ascending list without repeats, below `universe`, with runs, gaps and ends (0, universe − 1) likely. */
 const rankList = (universe: number, maxLength: number) =>
-  fc.uniqueArray(fc.oneof(fc.nat({ max: universe - 1 }), fc.constantFrom(0, 1, universe - 2, universe - 1).filter((r) => r >= 0)), { maxLength, size: "max" }).map((l) => Uint32Array.from(l.sort((a, b) => a - b)));
+  fc
+    .uniqueArray(
+      fc.oneof(
+        fc.nat({ max: universe - 1 }),
+        fc.constantFrom(0, 1, universe - 2, universe - 1).filter((r) => r >= 0),
+      ),
+      { maxLength, size: "max" },
+    )
+    .map((l) => Uint32Array.from(l.sort((a, b) => a - b)));
 
 const ascendingDistinct = (values: Iterable<number>) => [...new Set(values)].sort((a, b) => a - b);
 
@@ -27,7 +43,9 @@ describe("rank sets", () => {
   });
 
   it("intersect many lists, whatever their order (property)", () => {
-    const lists = fc.integer({ min: 1, max: 500 }).chain((u) => fc.array(rankList(u, 300), { minLength: 1, maxLength: 5 }));
+    const lists = fc
+      .integer({ min: 1, max: 500 })
+      .chain((u) => fc.array(rankList(u, 300), { minLength: 1, maxLength: 5 }));
     fc.assert(
       fc.property(lists, (ls) => {
         const expected = Array.from(ls[0]).filter((r) => ls.every((l) => l.includes(r)));
@@ -38,7 +56,9 @@ describe("rank sets", () => {
   });
 
   it("unite lists by sorting few values and through a bitmap for many (property)", () => {
-    const lists = fc.integer({ min: 1, max: 2000 }).chain((u) => fc.tuple(fc.constant(u), fc.array(rankList(u, 400), { maxLength: 6 })));
+    const lists = fc
+      .integer({ min: 1, max: 2000 })
+      .chain((u) => fc.tuple(fc.constant(u), fc.array(rankList(u, 400), { maxLength: 6 })));
     fc.assert(
       fc.property(lists, ([universe, ls]) => {
         const expected = ascendingDistinct(ls.flatMap((l) => Array.from(l)));
@@ -65,14 +85,21 @@ describe("rank sets", () => {
   });
 
   it("remove excluded ranks, and page the complement of a set without listing it (property)", () => {
-    const cases = fc.integer({ min: 1, max: 2000 }).chain((u) => fc.tuple(fc.constant(u), rankList(u, 400), rankList(u, 400), fc.nat({ max: u + 5 }), fc.nat({ max: 60 })));
+    const cases = fc
+      .integer({ min: 1, max: 2000 })
+      .chain((u) =>
+        fc.tuple(fc.constant(u), rankList(u, 400), rankList(u, 400), fc.nat({ max: u + 5 }), fc.nat({ max: 60 })),
+      );
     fc.assert(
       fc.property(cases, ([universe, ranks, all, skip, limit]) => {
         const excluded = all.filter((r) => r < universe); // rankList's edge constants may pass a tiny universe
         const out = new Set(excluded);
         expect(Array.from(withoutRanks(ranks, excluded))).toEqual(Array.from(ranks).filter((r) => !out.has(r)));
         const complement = Array.from({ length: universe }, (_, r) => r).filter((r) => !out.has(r));
-        expect(complementPage(excluded, universe, skip, limit)).toEqual({ total: complement.length, page: complement.slice(skip, skip + limit) });
+        expect(complementPage(excluded, universe, skip, limit)).toEqual({
+          total: complement.length,
+          page: complement.slice(skip, skip + limit),
+        });
       }),
       { numRuns: 500 },
     );

@@ -2,7 +2,10 @@
 import fc from "fast-check";
 
 /** Text drawn from a tiny alphabet, so names collide, tie case-insensitively and share substrings. */
-export const smallText = fc.string({ unit: fc.constantFrom("a", "A", "b", "B", "é", "É", "ß", "_", ".", " ", "😀", "&", "+", "/"), maxLength: 6 });
+export const smallText = fc.string({
+  unit: fc.constantFrom("a", "A", "b", "B", "é", "É", "ß", "_", ".", " ", "😀", "&", "+", "/"),
+  maxLength: 6,
+});
 
 export interface Analysis {
   format: "appstruct.analysis/1";
@@ -18,20 +21,37 @@ export interface Analysis {
 const ID_POOL = ["1", "2", "3", "10", "11", "20", "100", "9999999999999999999", "18446744073", "42"];
 
 /** A valid analysis of 0–`maxObjects` objects with every optional feature exercised at random. */
-export function arbitraryAnalysis(options: { maxObjects?: number; withTaxonomy?: boolean } = {}): fc.Arbitrary<Analysis> {
+export function arbitraryAnalysis(
+  options: { maxObjects?: number; withTaxonomy?: boolean } = {},
+): fc.Arbitrary<Analysis> {
   const maxObjects = options.maxObjects ?? 10;
   return fc
     .record({
-      ids: fc.uniqueArray(fc.oneof(fc.constantFrom(...ID_POOL), fc.bigInt({ min: 1n, max: 10n ** 19n - 1n }).map(String)), { maxLength: maxObjects }),
+      ids: fc.uniqueArray(
+        fc.oneof(fc.constantFrom(...ID_POOL), fc.bigInt({ min: 1n, max: 10n ** 19n - 1n }).map(String)),
+        { maxLength: maxObjects },
+      ),
       files: fc.uniqueArray(fc.integer({ min: -5, max: 5 }).map(String), { maxLength: 3 }),
-      taxonomy: options.withTaxonomy === false ? fc.constant(false) : options.withTaxonomy ? fc.constant(true) : fc.boolean(),
+      taxonomy:
+        options.withTaxonomy === false ? fc.constant(false) : options.withTaxonomy ? fc.constant(true) : fc.boolean(),
       seed: fc.array(fc.nat(), { minLength: 64, maxLength: 64 }),
       texts: fc.array(smallText, { minLength: 64, maxLength: 64 }),
-      linkSpecs: fc.array(fc.record({ from: fc.nat(), to: fc.nat(), type: fc.constantFrom("CALL", "USE", "ACCESS", "call"), escalated: fc.option(fc.boolean(), { nil: undefined }) }), { maxLength: 30 }),
-      postItSpecs: fc.array(fc.record({ object: fc.nat(), title: smallText, text: fc.option(smallText, { nil: undefined }) }), { maxLength: 4 }),
+      linkSpecs: fc.array(
+        fc.record({
+          from: fc.nat(),
+          to: fc.nat(),
+          type: fc.constantFrom("CALL", "USE", "ACCESS", "call"),
+          escalated: fc.option(fc.boolean(), { nil: undefined }),
+        }),
+        { maxLength: 30 },
+      ),
+      postItSpecs: fc.array(
+        fc.record({ object: fc.nat(), title: smallText, text: fc.option(smallText, { nil: undefined }) }),
+        { maxLength: 4 },
+      ),
     })
     .map(({ ids, files, taxonomy, seed, texts, linkSpecs, postItSpecs }) => {
-      const pick = <T,>(list: readonly T[], i: number) => list[seed[i % seed.length] % list.length];
+      const pick = <T>(list: readonly T[], i: number) => list[seed[i % seed.length] % list.length];
       const text = (i: number) => texts[i % texts.length];
       const nodes: NonNullable<Analysis["taxonomy"]> = [];
       if (taxonomy) {
@@ -49,7 +69,13 @@ export function arbitraryAnalysis(options: { maxObjects?: number; withTaxonomy?:
       }
       const level5 = nodes.filter((n) => n.level === 5).map((n) => n.key);
       const objects = ids.map((id, i) => {
-        const o: Record<string, unknown> = { id, name: text(i), fullName: `${text(i + 1)}.${text(i)}`, type: pick(["Java Method", "Java Class", "SQL Table"], i), typeId: pick(["JV_METHOD", "JV_CLASS", "SQL_TABLE"], i) };
+        const o: Record<string, unknown> = {
+          id,
+          name: text(i),
+          fullName: `${text(i + 1)}.${text(i)}`,
+          type: pick(["Java Method", "Java Class", "SQL Table"], i),
+          typeId: pick(["JV_METHOD", "JV_CLASS", "SQL_TABLE"], i),
+        };
         const s = seed[i % seed.length];
         if (s & 1) o.language = pick(["Java", "SQL"], i);
         if (s & 2) o.filePath = s & 4 ? null : text(i + 2);
@@ -61,7 +87,8 @@ export function arbitraryAnalysis(options: { maxObjects?: number; withTaxonomy?:
         if (taxonomy) o.level5 = pick(level5, i);
         if (s & 512) o.role = s & 1024 ? "start" : "end";
         if (s & 2048) o.checksum = text(i + 7);
-        if (s & 4096 && files.length) o.sourceLocations = [{ fileId: pick(files, i), startLine: 1 + (s % 50), endLine: 60 + (s % 7) }];
+        if (s & 4096 && files.length)
+          o.sourceLocations = [{ fileId: pick(files, i), startLine: 1 + (s % 50), endLine: 60 + (s % 7) }];
         return o;
       });
       return {
@@ -71,8 +98,21 @@ export function arbitraryAnalysis(options: { maxObjects?: number; withTaxonomy?:
         files: files.map((id) => ({ id, path: `src/${id}.java` })),
         ...(taxonomy ? { taxonomy: nodes } : {}),
         objects,
-        links: ids.length ? linkSpecs.map((l) => ({ from: ids[l.from % ids.length], to: ids[l.to % ids.length], type: l.type, ...(l.escalated === undefined ? {} : { escalated: l.escalated }) })) : [],
-        postIts: ids.length ? postItSpecs.map((p) => ({ object: ids[p.object % ids.length], title: p.title, ...(p.text === undefined ? {} : { text: p.text }) })) : [],
+        links: ids.length
+          ? linkSpecs.map((l) => ({
+              from: ids[l.from % ids.length],
+              to: ids[l.to % ids.length],
+              type: l.type,
+              ...(l.escalated === undefined ? {} : { escalated: l.escalated }),
+            }))
+          : [],
+        postIts: ids.length
+          ? postItSpecs.map((p) => ({
+              object: ids[p.object % ids.length],
+              title: p.title,
+              ...(p.text === undefined ? {} : { text: p.text }),
+            }))
+          : [],
       };
     });
 }

@@ -13,7 +13,9 @@ export async function generatedSnapshot(objects: number, seed: number): Promise<
     const path = join(folder, "gen.ndjson");
     const out = createWriteStream(path);
     await generateAnalysis(out, { objects, seed });
-    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     return (await compileAnalysis(path, null)).bytes;
   } finally {
     await rm(folder, { recursive: true, force: true });

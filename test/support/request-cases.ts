@@ -14,7 +14,12 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Level answers leave out volatile `_id`s: drop them everywhere. */
 function withoutIds(value: Json): Json {
   if (Array.isArray(value)) return value.map(withoutIds);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "_id").map(([k, v]) => [k, withoutIds(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== "_id")
+        .map(([k, v]) => [k, withoutIds(v)]),
+    );
   return value;
 }
 
@@ -35,8 +40,11 @@ function canonicalLevels(path: string, value: Json): Json {
   if (!isLevel) return value;
   const stripped = withoutIds(value) as Json;
   const settle = (list: Json[], key: (item: Json) => { name?: string }) => {
-    for (let i = 1; i < list.length; i++) if (byName(key(list[i - 1]), key(list[i])) > 0) throw new Error(`${path}: not in name order at ${i}`);
-    return [...list].sort((a, b) => byName(key(a), key(b)) || (tieKey(a) < tieKey(b) ? -1 : tieKey(a) > tieKey(b) ? 1 : 0));
+    for (let i = 1; i < list.length; i++)
+      if (byName(key(list[i - 1]), key(list[i])) > 0) throw new Error(`${path}: not in name order at ${i}`);
+    return [...list].sort(
+      (a, b) => byName(key(a), key(b)) || (tieKey(a) < tieKey(b) ? -1 : tieKey(a) > tieKey(b) ? 1 : 0),
+    );
   };
   if (Array.isArray(stripped)) return settle(stripped, (n) => n as { name: string });
   const graph = stripped as { nodes: Json[]; links: Json[] };
@@ -55,9 +63,15 @@ export interface CaseOutcome {
 }
 
 /** Sends one case through `fetcher` and lists every way the answer differs from the worked one. */
-export async function runCase(fetcher: (request: Request) => Promise<Response>, base: string, c: RequestCase, substitute: (path: string) => Promise<string> = async (p) => p): Promise<CaseOutcome> {
+export async function runCase(
+  fetcher: (request: Request) => Promise<Response>,
+  base: string,
+  c: RequestCase,
+  substitute: (path: string) => Promise<string> = async (p) => p,
+): Promise<CaseOutcome> {
   const space = c.request.indexOf(" ");
-  const [method, rawPath] = space > 0 ? [c.request.slice(0, space), c.request.slice(space + 1)] : [c.method ?? "GET", c.request];
+  const [method, rawPath] =
+    space > 0 ? [c.request.slice(0, space), c.request.slice(space + 1)] : [c.method ?? "GET", c.request];
   const path = await substitute(rawPath);
   const response = await fetcher(new Request(base + path, { method: c.method ?? method }));
   const text = await response.text();
@@ -68,9 +82,12 @@ export async function runCase(fetcher: (request: Request) => Promise<Response>, 
   } catch {
     problems.push(`body is not JSON: ${text.slice(0, 200)}`);
   }
-  if (response.status !== c.status) problems.push(`status ${response.status}, expected ${c.status}: ${text.slice(0, 300)}`);
-  if (!(response.headers.get("content-type") ?? "").startsWith("application/json") && method !== "HEAD") problems.push(`content-type ${response.headers.get("content-type")}`);
-  if (c.code !== undefined && (body as { code?: string } | undefined)?.code !== c.code) problems.push(`code ${(body as { code?: string })?.code}, expected ${c.code}`);
+  if (response.status !== c.status)
+    problems.push(`status ${response.status}, expected ${c.status}: ${text.slice(0, 300)}`);
+  if (!(response.headers.get("content-type") ?? "").startsWith("application/json") && method !== "HEAD")
+    problems.push(`content-type ${response.headers.get("content-type")}`);
+  if (c.code !== undefined && (body as { code?: string } | undefined)?.code !== c.code)
+    problems.push(`code ${(body as { code?: string })?.code}, expected ${c.code}`);
   if (c.body !== undefined && body !== undefined) {
     try {
       const actual = JSON.stringify(canonicalLevels(path, body as Json));
@@ -89,7 +106,9 @@ export function idSubstitution(fetcher: (request: Request) => Promise<Response>,
     const placeholders = [...path.matchAll(/\{_id of (\d)\/([^}]*)\}/g)];
     for (const [placeholder, level, fullName] of placeholders) {
       const app = /^\/rest\/applications\/([^/]+)\//.exec(path)![1];
-      const graph = (await (await fetcher(new Request(`${base}/rest/applications/${app}/levels/${level}/graph`))).json()) as { nodes: { _id: number; fullName: string }[] };
+      const graph = (await (
+        await fetcher(new Request(`${base}/rest/applications/${app}/levels/${level}/graph`))
+      ).json()) as { nodes: { _id: number; fullName: string }[] };
       const node = graph.nodes.find((n) => n.fullName === decodeURIComponent(fullName));
       if (!node) throw new Error(`no level-${level} node with fullName ${fullName}`);
       path = path.replace(placeholder, String(node._id));

@@ -69,7 +69,10 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
       if (list.length > 1 && !REPEATABLE.has(name)) return null;
       args[name.replace("-", "_")] = list.length === 1 ? list[0] : list;
     }
-    for (const [name, allowed] of [["operator", ["contains", "equals", "startswith", "endswith"]], ["searchtype", ["all", "internal", "external"]]] as const) {
+    for (const [name, allowed] of [
+      ["operator", ["contains", "equals", "startswith", "endswith"]],
+      ["searchtype", ["all", "internal", "external"]],
+    ] as const) {
       if (!values.has(name)) continue;
       const v = single(name)?.toLowerCase();
       if (v === undefined || !(allowed as readonly string[]).includes(v)) return null;
@@ -90,11 +93,21 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
   if (object) {
     const [, id, sub] = object;
     if (sub === undefined) {
-      if (!known("select") || (values.has("select") && (selects.length !== 1 || selects[0] !== "source-locations"))) return null;
-      return { name: "get_object", arguments: { application, id, ...(values.has("select") ? { withSourceLocations: true } : {}) }, unwrap: whole };
+      if (!known("select") || (values.has("select") && (selects.length !== 1 || selects[0] !== "source-locations")))
+        return null;
+      return {
+        name: "get_object",
+        arguments: { application, id, ...(values.has("select") ? { withSourceLocations: true } : {}) },
+        unwrap: whole,
+      };
     }
     if (sub === "/callees") {
-      if (!known("select", "includeEscalated") || new Set(selects).size !== selects.length || selects.some((s) => s !== "parent" && s !== "source-locations")) return null;
+      if (
+        !known("select", "includeEscalated") ||
+        new Set(selects).size !== selects.length ||
+        selects.some((s) => s !== "parent" && s !== "source-locations")
+      )
+        return null;
       const args: Record<string, unknown> = { application, id };
       if (values.has("includeEscalated")) {
         const v = single("includeEscalated")?.toLowerCase();
@@ -108,14 +121,21 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
     if (!known("hops")) return null;
     const hops = values.has("hops") ? integer(single("hops") ?? "") : undefined;
     if (hops === null) return null;
-    return { name: "get_start_end_points", arguments: { application, id, ...(hops === undefined ? {} : { hops }) }, unwrap: whole };
+    return {
+      name: "get_start_end_points",
+      arguments: { application, id, ...(hops === undefined ? {} : { hops }) },
+      unwrap: whole,
+    };
   }
 
   const level = /^\/levels\/([0-9]+)\/(nodes|graph)$/.exec(rest);
   if (level) {
     const n = integer(level[1]);
     if (n === null) return null;
-    if (level[2] === "graph") return known() ? { name: "get_level_graph", arguments: { application, level: n, full: true }, unwrap: whole } : null;
+    if (level[2] === "graph")
+      return known()
+        ? { name: "get_level_graph", arguments: { application, level: n, full: true }, unwrap: whole }
+        : null;
     if (!known("name", "_id", "select") || selects.length !== 1 || selects[0] !== "children") return null;
     const args: Record<string, unknown> = { application, level: n };
     if (values.has("name")) {

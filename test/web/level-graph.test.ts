@@ -5,7 +5,12 @@ import type { ApiLevelGraph } from "../../src/query/api-schemas.ts";
 import { drawableGraph, level2ChildrenByName } from "../../web/src/level-graph.ts";
 
 type Node = ApiLevelGraph["nodes"][number];
-const node = (_id: number, name: string, nbObjects: number, fullName = name): Node => ({ _id, name, fullName, nbObjects });
+const node = (_id: number, name: string, nbObjects: number, fullName = name): Node => ({
+  _id,
+  name,
+  fullName,
+  nbObjects,
+});
 const graphOf = (nodes: Node[], links: [number, number][]): ApiLevelGraph => {
   const ref = (id: number) => {
     const n = nodes.find((x) => x._id === id)!;
@@ -15,7 +20,16 @@ const graphOf = (nodes: Node[], links: [number, number][]): ApiLevelGraph => {
 };
 
 // Alpha 10, Beta 30, Gamma 5, Delta 30; links Alpha→Beta, Beta→Gamma, Gamma→Alpha, Delta→Beta, Alpha→Delta.
-const GRAPH = graphOf([node(0, "Alpha", 10), node(1, "Beta", 30), node(2, "Gamma", 5), node(3, "Delta", 30)], [[0, 1], [1, 2], [2, 0], [3, 1], [0, 3]]);
+const GRAPH = graphOf(
+  [node(0, "Alpha", 10), node(1, "Beta", 30), node(2, "Gamma", 5), node(3, "Delta", 30)],
+  [
+    [0, 1],
+    [1, 2],
+    [2, 0],
+    [3, 1],
+    [0, 3],
+  ],
+);
 
 describe("drawableGraph", () => {
   it("the top N by objects (ties by name) and only the links among them; counts of the whole level", () => {
@@ -57,43 +71,74 @@ describe("drawableGraph", () => {
   });
 
   const randomGraph = fc
-    .array(fc.record({ name: fc.constantFrom("a", "b", "ab", "Ba", "c"), nbObjects: fc.nat(20) }), { minLength: 1, maxLength: 12 })
+    .array(fc.record({ name: fc.constantFrom("a", "b", "ab", "Ba", "c"), nbObjects: fc.nat(20) }), {
+      minLength: 1,
+      maxLength: 12,
+    })
     .chain((raw) => {
       const nodes = raw.map((r, i) => node(i, r.name, r.nbObjects));
       const pair = fc.tuple(fc.nat(nodes.length - 1), fc.nat(nodes.length - 1));
       // A level graph has no self-links (semantics.md §4).
-      const links = fc.uniqueArray(pair, { selector: ([o, t]) => `${o}>${t}`, maxLength: 40 }).map((list) => list.filter(([o, t]) => o !== t));
-      return fc.record({ graph: links.map((list) => graphOf(nodes, list)), scope: fc.option(fc.uniqueArray(fc.nat(nodes.length - 1)).map((ids) => new Set(ids))) });
+      const links = fc
+        .uniqueArray(pair, { selector: ([o, t]) => `${o}>${t}`, maxLength: 40 })
+        .map((list) => list.filter(([o, t]) => o !== t));
+      return fc.record({
+        graph: links.map((list) => graphOf(nodes, list)),
+        scope: fc.option(fc.uniqueArray(fc.nat(nodes.length - 1)).map((ids) => new Set(ids))),
+      });
     });
 
   it("draws min(N, matching) nodes, none smaller than one left out, and exactly the links among them", () => {
     fc.assert(
-      fc.property(randomGraph, fc.constantFrom("", "a", "B"), fc.nat(8), fc.nat(50), ({ graph, scope }, nameFilter, topN, maxLinks) => {
-        const drawn = drawableGraph(graph, { scope, nameFilter, topN, maxLinks });
-        const matching = graph.nodes.filter((n) => (scope === null || scope.has(n._id)) && n.name.toLowerCase().includes(nameFilter.toLowerCase()));
-        expect(drawn.matchingNodes).toBe(matching.length);
-        expect(drawn.nodes.length).toBe(Math.min(topN, matching.length));
-        const ids = new Set(drawn.nodes.map((n) => n._id));
-        const smallestDrawn = Math.min(...drawn.nodes.map((n) => n.nbObjects));
-        for (const n of matching) if (!ids.has(n._id)) expect(n.nbObjects).toBeLessThanOrEqual(smallestDrawn);
-        const among = graph.links.filter((l) => ids.has(l.origin._id) && ids.has(l.target._id)).map((l) => ({ origin: l.origin._id, target: l.target._id }));
-        expect(drawn.linksAmongDrawn).toBe(among.length);
-        expect(drawn.links.length).toBe(Math.min(maxLinks, among.length));
-        // A subsequence of the links among drawn nodes, none with a weaker end than one left out.
-        const rank = new Map(drawn.nodes.map((n, i) => [n._id, i]));
-        const weaker = (l: { origin: number; target: number }) => Math.max(rank.get(l.origin)!, rank.get(l.target)!);
-        const kept = new Set(drawn.links.map((l) => `${l.origin}>${l.target}`));
-        expect(among.filter((l) => kept.has(`${l.origin}>${l.target}`))).toEqual(drawn.links);
-        const weakestKept = Math.max(-1, ...drawn.links.map(weaker));
-        for (const l of among) if (!kept.has(`${l.origin}>${l.target}`)) expect(weaker(l)).toBeGreaterThanOrEqual(weakestKept);
-        for (const n of drawn.nodes) expect([n.linksOut, n.linksIn]).toEqual([graph.links.filter((l) => l.origin._id === n._id).length, graph.links.filter((l) => l.target._id === n._id).length]);
-      }),
+      fc.property(
+        randomGraph,
+        fc.constantFrom("", "a", "B"),
+        fc.nat(8),
+        fc.nat(50),
+        ({ graph, scope }, nameFilter, topN, maxLinks) => {
+          const drawn = drawableGraph(graph, { scope, nameFilter, topN, maxLinks });
+          const matching = graph.nodes.filter(
+            (n) => (scope === null || scope.has(n._id)) && n.name.toLowerCase().includes(nameFilter.toLowerCase()),
+          );
+          expect(drawn.matchingNodes).toBe(matching.length);
+          expect(drawn.nodes.length).toBe(Math.min(topN, matching.length));
+          const ids = new Set(drawn.nodes.map((n) => n._id));
+          const smallestDrawn = Math.min(...drawn.nodes.map((n) => n.nbObjects));
+          for (const n of matching) if (!ids.has(n._id)) expect(n.nbObjects).toBeLessThanOrEqual(smallestDrawn);
+          const among = graph.links
+            .filter((l) => ids.has(l.origin._id) && ids.has(l.target._id))
+            .map((l) => ({ origin: l.origin._id, target: l.target._id }));
+          expect(drawn.linksAmongDrawn).toBe(among.length);
+          expect(drawn.links.length).toBe(Math.min(maxLinks, among.length));
+          // A subsequence of the links among drawn nodes, none with a weaker end than one left out.
+          const rank = new Map(drawn.nodes.map((n, i) => [n._id, i]));
+          const weaker = (l: { origin: number; target: number }) => Math.max(rank.get(l.origin)!, rank.get(l.target)!);
+          const kept = new Set(drawn.links.map((l) => `${l.origin}>${l.target}`));
+          expect(among.filter((l) => kept.has(`${l.origin}>${l.target}`))).toEqual(drawn.links);
+          const weakestKept = Math.max(-1, ...drawn.links.map(weaker));
+          for (const l of among)
+            if (!kept.has(`${l.origin}>${l.target}`)) expect(weaker(l)).toBeGreaterThanOrEqual(weakestKept);
+          for (const n of drawn.nodes)
+            expect([n.linksOut, n.linksIn]).toEqual([
+              graph.links.filter((l) => l.origin._id === n._id).length,
+              graph.links.filter((l) => l.target._id === n._id).length,
+            ]);
+        },
+      ),
     );
   });
 });
 
 describe("level2ChildrenByName", () => {
-  const level2 = graphOf([node(0, "Logic", 1, "Services##Logic"), node(1, "a##b", 1, "Services##a##b"), node(2, "X", 1, "Services2##X"), node(3, "Libraries", 1, "External##Libraries")], []);
+  const level2 = graphOf(
+    [
+      node(0, "Logic", 1, "Services##Logic"),
+      node(1, "a##b", 1, "Services##a##b"),
+      node(2, "X", 1, "Services2##X"),
+      node(3, "Libraries", 1, "External##Libraries"),
+    ],
+    [],
+  );
   it("the level-2 nodes whose fullName is the parent's fullName, ##, their name", () => {
     expect(level2ChildrenByName(level2, "Services")).toEqual(new Set([0, 1]));
     expect(level2ChildrenByName(level2, "External")).toEqual(new Set([3]));

@@ -1,19 +1,23 @@
 // @module API keys inside workerd (semantics.md §6): 401 without or with a wrong key, the three ways to send one, 403 out of scope, open without keys.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Env } from "../../src/worker.ts";
+import workerModule from "../../src/worker.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import workerModule from "../../src/worker.ts";
-import type { Env } from "../../src/worker.ts";
-import { type Json, appPath, call, publishHistory, testEnv } from "./harness.ts";
+import { appPath, call, type Json, publishHistory, testEnv } from "./harness.ts";
 
 const PET = appPath("Pet Store & Co");
 const OTHER = appPath("Other / App");
 
 // The worker caches its dependencies per env object: each env is built once and reused.
-const keyedEnv = { ...testEnv, API_KEYS: JSON.stringify({ "k-all": "*", "k-pet": ["Pet Store & Co"], "s3cr+t&=/ key": "*" }) } as Env;
+const keyedEnv = {
+  ...testEnv,
+  API_KEYS: JSON.stringify({ "k-all": "*", "k-pet": ["Pet Store & Co"], "s3cr+t&=/ key": "*" }),
+} as Env;
 const emptyKeysEnv = { ...testEnv, API_KEYS: "" } as Env;
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-const fetcherFor = (env: Env) => (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
+const fetcherFor = (env: Env) => (request: Request) =>
+  Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
 const keyed = fetcherFor(keyedEnv);
 const open = fetcherFor(testEnv);
 
@@ -32,9 +36,14 @@ const ROUTES = (app: string) => [
 ];
 
 /** `path` with the api-key query parameter added. */
-const withKeyParam = (path: string, key: string) => `${path}${path.includes("?") ? "&" : "?"}api-key=${encodeURIComponent(key)}`;
+const withKeyParam = (path: string, key: string) =>
+  `${path}${path.includes("?") ? "&" : "?"}api-key=${encodeURIComponent(key)}`;
 
-function expectProblem(r: { status: number; headers: Headers; body: Json | undefined; text: string }, status: number, code: string) {
+function expectProblem(
+  r: { status: number; headers: Headers; body: Json | undefined; text: string },
+  status: number,
+  code: string,
+) {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get("content-type")).toMatch(/^application\/json/);
   expect(r.body).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String) });
@@ -53,10 +62,18 @@ describe("with API_KEYS configured", () => {
   });
 
   for (const path of ROUTES(PET)) {
-    it(`no key: 401 unauthorized (${path})`, async () => expectProblem(await call(path, undefined, keyed), 401, "unauthorized"));
-    it(`wrong key in X-API-KEY: 401 (${path})`, async () => expectProblem(await call(path, { headers: { "X-API-KEY": "k-nope" } }, keyed), 401, "unauthorized"));
-    it(`wrong key in api-key: 401 (${path})`, async () => expectProblem(await call(withKeyParam(path, "k-al"), undefined, keyed), 401, "unauthorized"));
-    it(`wrong Bearer key: 401 (${path})`, async () => expectProblem(await call(path, { headers: { Authorization: "Bearer k-all-but-longer" } }, keyed), 401, "unauthorized"));
+    it(`no key: 401 unauthorized (${path})`, async () =>
+      expectProblem(await call(path, undefined, keyed), 401, "unauthorized"));
+    it(`wrong key in X-API-KEY: 401 (${path})`, async () =>
+      expectProblem(await call(path, { headers: { "X-API-KEY": "k-nope" } }, keyed), 401, "unauthorized"));
+    it(`wrong key in api-key: 401 (${path})`, async () =>
+      expectProblem(await call(withKeyParam(path, "k-al"), undefined, keyed), 401, "unauthorized"));
+    it(`wrong Bearer key: 401 (${path})`, async () =>
+      expectProblem(
+        await call(path, { headers: { Authorization: "Bearer k-all-but-longer" } }, keyed),
+        401,
+        "unauthorized",
+      ));
     it(`key in X-API-KEY: the open answer (${path})`, async () => {
       const r = await call(path, { headers: { "X-API-KEY": "k-all" } }, keyed);
       expect(`${r.status} ${r.text}`).toBe(`200 ${answers.get(path)}`);
@@ -76,8 +93,10 @@ describe("with API_KEYS configured", () => {
   }
 
   for (const path of ROUTES(OTHER)) {
-    it(`scoped key on another application: 403 forbidden (${path})`, async () => expectProblem(await call(path, { headers: { "X-API-KEY": "k-pet" } }, keyed), 403, "forbidden"));
-    it(`scoped key in api-key on another application: 403 forbidden (${path})`, async () => expectProblem(await call(withKeyParam(path, "k-pet"), undefined, keyed), 403, "forbidden"));
+    it(`scoped key on another application: 403 forbidden (${path})`, async () =>
+      expectProblem(await call(path, { headers: { "X-API-KEY": "k-pet" } }, keyed), 403, "forbidden"));
+    it(`scoped key in api-key on another application: 403 forbidden (${path})`, async () =>
+      expectProblem(await call(withKeyParam(path, "k-pet"), undefined, keyed), 403, "forbidden"));
     it(`unscoped key on that application: the open answer (${path})`, async () => {
       const r = await call(path, { headers: { "X-API-KEY": "k-all" } }, keyed);
       expect(`${r.status} ${r.text}`).toBe(`200 ${answers.get(path)}`);
@@ -102,8 +121,16 @@ describe("with API_KEYS configured", () => {
   });
 
   it("a scoped key on an application that is not published: 403, not 404", async () => {
-    expectProblem(await call("/rest/applications/Nobody/objects?limit=1", { headers: { "X-API-KEY": "k-pet" } }, keyed), 403, "forbidden");
-    expectProblem(await call("/rest/applications/Nobody/objects?limit=1", { headers: { "X-API-KEY": "k-all" } }, keyed), 404, "application_not_found");
+    expectProblem(
+      await call("/rest/applications/Nobody/objects?limit=1", { headers: { "X-API-KEY": "k-pet" } }, keyed),
+      403,
+      "forbidden",
+    );
+    expectProblem(
+      await call("/rest/applications/Nobody/objects?limit=1", { headers: { "X-API-KEY": "k-all" } }, keyed),
+      404,
+      "application_not_found",
+    );
   });
 
   it("the error of a refused request is readable cross-origin", async () => {
@@ -113,7 +140,18 @@ describe("with API_KEYS configured", () => {
   });
 
   it("a CORS preflight needs no key (browsers send none)", async () => {
-    const r = await call(ROUTES(PET)[0], { method: "OPTIONS", headers: { Origin: "https://dashboard.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "X-API-KEY" } }, keyed);
+    const r = await call(
+      ROUTES(PET)[0],
+      {
+        method: "OPTIONS",
+        headers: {
+          Origin: "https://dashboard.example",
+          "Access-Control-Request-Method": "GET",
+          "Access-Control-Request-Headers": "X-API-KEY",
+        },
+      },
+      keyed,
+    );
     expect(r.status).toBeGreaterThanOrEqual(200);
     expect(r.status).toBeLessThan(300);
     expect(r.headers.get("access-control-allow-origin")).toBe("*");

@@ -1,17 +1,21 @@
 // @module GET /rest/applications inside workerd: every published application with its versions, oldest first; only what the API key may read; ETag and 304; its parameters.
 import { beforeAll, describe, expect, it } from "vitest";
+import { ApplicationListSchema } from "../../src/http/application-list.ts";
+import type { Env } from "../../src/worker.ts";
+import workerModule from "../../src/worker.ts";
+import cornerV1 from "../fixtures/corner/corner-v1.json";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import cornerV1 from "../fixtures/corner/corner-v1.json";
-import { ApplicationListSchema } from "../../src/http/application-list.ts";
-import workerModule from "../../src/worker.ts";
-import type { Env } from "../../src/worker.ts";
 import { call, publishHistory, testEnv } from "./harness.ts";
 
 // The worker caches its dependencies per env object: each env is built once and reused.
-const keyedEnv = { ...testEnv, API_KEYS: JSON.stringify({ "k-all": "*", "k-pet": ["Pet Store & Co", "No Such App"] }) } as Env;
+const keyedEnv = {
+  ...testEnv,
+  API_KEYS: JSON.stringify({ "k-all": "*", "k-pet": ["Pet Store & Co", "No Such App"] }),
+} as Env;
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-const keyed = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, keyedEnv, ctx));
+const keyed = (request: Request) =>
+  Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, keyedEnv, ctx));
 
 // Published out of order: the list is by name, each history by analyzedAt.
 beforeAll(async () => {
@@ -23,7 +27,10 @@ beforeAll(async () => {
 // By hand: the names sorted by UTF-16 code units ("P" < "Ü"), the analyzedAt of each document as written.
 const EVERYTHING = {
   applications: [
-    { name: "Pet Store & Co", versions: [{ analyzedAt: "2026-09-01T12:00:00Z" }, { analyzedAt: "2026-10-15T09:30:00+02:00" }] },
+    {
+      name: "Pet Store & Co",
+      versions: [{ analyzedAt: "2026-09-01T12:00:00Z" }, { analyzedAt: "2026-10-15T09:30:00+02:00" }],
+    },
     { name: "Ümlaut / Corner", versions: [{ analyzedAt: "2026-03-01T00:00:00Z" }] },
   ],
 };
@@ -37,7 +44,9 @@ describe("GET /rest/applications", () => {
   });
 
   it("each listed analyzedAt, given as date, makes find objects read that version", async () => {
-    const r = await call(`/rest/applications/${encodeURIComponent("Pet Store & Co")}/objects?limit=0&date=${encodeURIComponent("2026-09-01T12:00:00Z")}`);
+    const r = await call(
+      `/rest/applications/${encodeURIComponent("Pet Store & Co")}/objects?limit=0&date=${encodeURIComponent("2026-09-01T12:00:00Z")}`,
+    );
     expect(r.body).toEqual({ totalObjects: petstoreV1.objects.length, objects: [] });
   });
 

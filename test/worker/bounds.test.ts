@@ -27,15 +27,25 @@ describe("resource bounds", () => {
   });
 
   it("accepts a value of 1,000 characters and refuses 1,001", async () => {
-    expect((await call(`${objects}?limit=1&fullname=${"x".repeat(1000)}`)).body).toEqual({ totalObjects: 0, objects: [] });
+    expect((await call(`${objects}?limit=1&fullname=${"x".repeat(1000)}`)).body).toEqual({
+      totalObjects: 0,
+      objects: [],
+    });
     const refused = await call(`${objects}?limit=1&fullname=${"x".repeat(1001)}`);
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: "invalid_parameter", parameter: "fullname", detail: "fullname may be at most 1000 characters long, got 1001" });
+    expect(refused.body).toMatchObject({
+      code: "invalid_parameter",
+      parameter: "fullname",
+      detail: "fullname may be at most 1000 characters long, got 1001",
+    });
   });
 
   it("counts characters after decoding: 1,000 two-byte characters (6,000 encoded) are fine, 1,001 are not", async () => {
     expect((await call(`${objects}?limit=1&name=${"%C3%A9".repeat(1000)}`)).status).toBe(200);
-    expect((await call(`${objects}?limit=1&name=${"%C3%A9".repeat(1001)}`)).body).toMatchObject({ code: "invalid_parameter", parameter: "name" });
+    expect((await call(`${objects}?limit=1&name=${"%C3%A9".repeat(1001)}`)).body).toMatchObject({
+      code: "invalid_parameter",
+      parameter: "name",
+    });
   });
 
   it("refuses a URL longer than 8 KiB, whatever its parameters", async () => {
@@ -44,6 +54,8 @@ describe("resource bounds", () => {
     const refused = await call(path);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: "invalid_parameter" });
-    expect((refused.body as { detail: string }).detail).toMatch(/^the request URL is \d+ characters long; at most 8192 are accepted$/);
+    expect((refused.body as { detail: string }).detail).toMatch(
+      /^the request URL is \d+ characters long; at most 8192 are accepted$/,
+    );
   });
 });

@@ -1,11 +1,11 @@
 // @module HTTP caching: ETag from the published versions and the request, Cache-Control, 304 on If-None-Match.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { publishSnapshot } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
-import { appPath, call, fetchWorker, BASE, publishHistory, testEnv } from "./harness.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import { appPath, BASE, call, fetchWorker, publishHistory, testEnv } from "./harness.ts";
 
 const application = "Caching & Co";
 const find = `${appPath(application)}/objects?limit=3&name=find`;

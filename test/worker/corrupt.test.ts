@@ -1,12 +1,12 @@
 // @module Corrupt snapshots in R2, through the worker: a broken section answers 500 corrupt_snapshot only for the requests that read it; truncated and future-format objects are refused, never answered from.
 import { describe, expect, it } from "vitest";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot, sha256Hex } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { rawSections, resealHeader } from "../format/snapshot-bytes.ts";
-import { type Json, appPath, call, testEnv } from "./harness.ts";
+import { appPath, call, type Json, testEnv } from "./harness.ts";
 
 const bucket = testEnv.SNAPSHOTS;
 
@@ -65,7 +65,10 @@ function healthyAnswers(): Promise<string[]> {
   return healthy;
 }
 
-function expectCorrupt(r: { status: number; headers: Headers; text: string; body: Json | undefined }, label: string): void {
+function expectCorrupt(
+  r: { status: number; headers: Headers; text: string; body: Json | undefined },
+  label: string,
+): void {
   expect(r.status, `${label}: ${r.text}`).toBe(500);
   expect(r.headers.get("content-type"), label).toMatch(/^application\/json/);
   const body = r.body as Record<string, Json>;
@@ -98,12 +101,35 @@ const TAGS = rawSections(compileDocument(petstoreV2).bytes)
  * points and id lookups read the link and id pages (LNKP,
  * IDXP: format 1.2); CALE and CALR only in files of earlier revisions (test/format/link-pages.test.ts).
  */
-const UNREAD = new Set(["PSTI", "LANG", "TYID", "TYPE", "FPTH", "ANNO", "TAGS", "STAT", "CALE", "CALR", "FULL", "MANG", "CNAM", "CFUL", "CTYP", "CPTH", "CMNG", "CANN", "CTAG", "CPST"]);
+const UNREAD = new Set([
+  "PSTI",
+  "LANG",
+  "TYID",
+  "TYPE",
+  "FPTH",
+  "ANNO",
+  "TAGS",
+  "STAT",
+  "CALE",
+  "CALR",
+  "FULL",
+  "MANG",
+  "CNAM",
+  "CFUL",
+  "CTYP",
+  "CPTH",
+  "CMNG",
+  "CANN",
+  "CTAG",
+  "CPST",
+]);
 
 describe("one corrupt section", () => {
   it("the snapshot has the sections this file expects", () => {
     expect(TAGS.length).toBeGreaterThanOrEqual(20);
-    expect(TAGS).toEqual(expect.arrayContaining(["OBJC", "NAME", "CALE", "TAXO", "LGRA", "SLOC", "XNAM", "LNKP", "IDXP"]));
+    expect(TAGS).toEqual(
+      expect.arrayContaining(["OBJC", "NAME", "CALE", "TAXO", "LGRA", "SLOC", "XNAM", "LNKP", "IDXP"]),
+    );
   });
 
   for (const tag of TAGS)
@@ -148,7 +174,10 @@ describe("one corrupt section", () => {
     const { app, bytes, key } = await publishFresh("locations");
     await bucket.put(key, flipInSection(bytes, "SLOC"));
     expectCorrupt(await call(`${app}/objects/304?select=source-locations`), "characteristics with locations");
-    expectCorrupt(await call(`${app}/objects?limit=3&filepath=schema.sql&select=source-locations`), "find with locations");
+    expectCorrupt(
+      await call(`${app}/objects?limit=3&filepath=schema.sql&select=source-locations`),
+      "find with locations",
+    );
     expect((await call(`${app}/objects/304`)).body).toMatchObject({ id: "304" });
   });
 });

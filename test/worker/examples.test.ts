@@ -1,19 +1,20 @@
 // @module Worked examples inside workerd: test/fixtures/examples (petstore) and test/fixtures/corner, every case through the worker's fetch.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreRequests from "../fixtures/examples/requests.json";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import cornerRequests from "../fixtures/corner/requests.json";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
-import { type RequestCase, idSubstitution, runCase } from "../support/request-cases.ts";
+import cornerRequests from "../fixtures/corner/requests.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import { idSubstitution, type RequestCase, runCase } from "../support/request-cases.ts";
 import { BASE, fetchWorker, publishHistory } from "./harness.ts";
 
 beforeAll(async () => {
   // Both histories before the first request: the worker trusts a fetched manifest for MANIFEST_TTL_MS.
   const petstore = await publishHistory([petstoreV1, petstoreV2]);
   const corner = await publishHistory([cornerV1, cornerV2]);
-  for (const { results } of [petstore, corner]) expect(results.map((r) => r.outcome)).toEqual(["published", "published"]);
+  for (const { results } of [petstore, corner])
+    expect(results.map((r) => r.outcome)).toEqual(["published", "published"]);
 });
 
 describe("test/fixtures/examples/requests.json (Pet Store & Co, v1 then v2)", () => {

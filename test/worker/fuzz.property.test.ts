@@ -1,8 +1,6 @@
 // @module Fuzz property test inside workerd: random methods, paths and query strings must get a documented status, a JSON problem body with the right code, and the outcome the rules of semantics.md §1 and §6 predict.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { ApplicationListSchema } from "../../src/http/application-list.ts";
 import {
   CalleeListSchema,
@@ -14,6 +12,8 @@ import {
   ProblemSchema,
   ReadySchema,
 } from "../../src/query/api-schemas.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { BASE, fetchWorker, publishHistory } from "./harness.ts";
 
 // ---- the published data -------------------------------------------------------------------------
@@ -25,7 +25,11 @@ const NEWEST_IDS = new Set(petstoreV2.objects.map((o) => o.id));
 const NEWEST_COUNT = petstoreV2.objects.length;
 
 beforeAll(async () => {
-  for (const application of APPS) await publishHistory([{ ...petstoreV1, application }, { ...petstoreV2, application }]);
+  for (const application of APPS)
+    await publishHistory([
+      { ...petstoreV1, application },
+      { ...petstoreV2, application },
+    ]);
 });
 
 // ---- the rules (semantics.md §1, §6; README "Limits") ------------------------------------------------
@@ -80,15 +84,39 @@ const ROUTE_PARAMS: Record<Route, Record<string, ParamRule>> = {
     date: { kind: "date" },
   },
   object: { select: { kind: "enum", values: ["source-locations"] } },
-  callees: { select: { kind: "enum", values: ["parent", "source-locations"], repeatable: true }, includeEscalated: { kind: "boolean" } },
+  callees: {
+    select: { kind: "enum", values: ["parent", "source-locations"], repeatable: true },
+    includeEscalated: { kind: "boolean" },
+  },
   points: { hops: { kind: "integer", min: 0, max: 32 } },
-  nodes: { name: text(), _id: { kind: "integer", min: 0, max: Number.MAX_SAFE_INTEGER }, select: { kind: "enum", values: ["children"], required: true } },
+  nodes: {
+    name: text(),
+    _id: { kind: "integer", min: 0, max: Number.MAX_SAFE_INTEGER },
+    select: { kind: "enum", values: ["children"], required: true },
+  },
   graph: {},
 };
 
 /** Dates the generator uses, by validity (RFC 3339 with a zone; checked by hand, not by a parser under test). */
-const VALID_DATES = ["2026-09-01T12:00:00Z", "2020-01-01T00:00:00Z", "2026-10-15T07:30:00Z", "2020-01-01T00:00:00.5+02:00", "2026-10-15T09:30:00+02:00", "2026-10-01T00:00:00.123-05:00", "2030-12-31T23:59:59.9Z"];
-const INVALID_DATES = ["2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-03-15", "2026-09-01T12:00:00", "2026-09-01T12:00:00 02:00", "2026-09-01T24:00:00Z", "yesterday", "1700000000"];
+const VALID_DATES = [
+  "2026-09-01T12:00:00Z",
+  "2020-01-01T00:00:00Z",
+  "2026-10-15T07:30:00Z",
+  "2020-01-01T00:00:00.5+02:00",
+  "2026-10-15T09:30:00+02:00",
+  "2026-10-01T00:00:00.123-05:00",
+  "2030-12-31T23:59:59.9Z",
+];
+const INVALID_DATES = [
+  "2026-13-01T00:00:00Z",
+  "2026-02-30T00:00:00Z",
+  "2026-03-15",
+  "2026-09-01T12:00:00",
+  "2026-09-01T12:00:00 02:00",
+  "2026-09-01T24:00:00Z",
+  "yesterday",
+  "1700000000",
+];
 
 function valueIsValid(rule: ParamRule, value: string): boolean {
   switch (rule.kind) {
@@ -210,7 +238,8 @@ function faultsOf(m: Matched & { route: Route }, query: string): { faults: Outco
     if (value === null) bad("invalid_parameter", name);
     if (name === "api-key") {
       // The key is always allowed; whether the size limits apply to it is not specified.
-      if ((value !== null && value.length > MAX_VALUE_LENGTH) || ++keys > MAX_VALUES) optional.push({ status: 400, code: "invalid_parameter", parameter: name });
+      if ((value !== null && value.length > MAX_VALUE_LENGTH) || ++keys > MAX_VALUES)
+        optional.push({ status: 400, code: "invalid_parameter", parameter: name });
       continue;
     }
     if (!(name in rules)) {
@@ -241,7 +270,12 @@ function allowed(method: string, url: URL): Outcome[] {
   if (url.href.length > MAX_URL) return [{ status: 400, code: "invalid_parameter", parameter: null }];
   const m = matchRoute(url.pathname);
   const known = m.route !== null;
-  if (method !== "GET" && method !== "HEAD") return [known ? { status: 405, code: "method_not_allowed", parameter: null } : { status: 404, code: "route_not_found", parameter: null }];
+  if (method !== "GET" && method !== "HEAD")
+    return [
+      known
+        ? { status: 405, code: "method_not_allowed", parameter: null }
+        : { status: 404, code: "route_not_found", parameter: null },
+    ];
   if (m.route === "ready" || m.route === "meta") return [{ status: 200 }];
   const notFound: Outcome = { status: 404, code: "route_not_found", parameter: null };
   if (m.segment !== undefined && nameIsInvalid(m.segment)) {
@@ -257,7 +291,8 @@ function allowed(method: string, url: URL): Outcome[] {
   const application = decodeURIComponent(m.segment!);
   const alternatives: Outcome[] = [];
   if (!APPS.includes(application)) alternatives.push({ status: 404, code: "application_not_found" });
-  else if (m.id !== undefined && /^[0-9]{1,19}$/.test(pathDecode(m.id)) && !NEWEST_IDS.has(pathDecode(m.id))) alternatives.push({ status: 404, code: "object_not_found" });
+  else if (m.id !== undefined && /^[0-9]{1,19}$/.test(pathDecode(m.id)) && !NEWEST_IDS.has(pathDecode(m.id)))
+    alternatives.push({ status: 404, code: "object_not_found" });
   // With several faults, the order of checks is not specified: any fault, or a 404 found first, is right.
   if (faults.length) return [...faults, ...alternatives];
   if (alternatives.length) return [...alternatives, ...optional];
@@ -350,12 +385,17 @@ async function exercise(method: string, href: string, headers: Record<string, st
   if (status >= 400 && body !== undefined) {
     const problem = body as Body;
     expect(ProblemSchema.safeParse(problem).success, `problem shape: ${label}`).toBe(true);
-    expect(Object.keys(problem).every((k) => ["status", "title", "code", "detail", "parameter"].includes(k)), label).toBe(true);
+    expect(
+      Object.keys(problem).every((k) => ["status", "title", "code", "detail", "parameter"].includes(k)),
+      label,
+    ).toBe(true);
     expect(problem.status, label).toBe(status);
     expect(CODES[status], label).toContain(problem.code);
     expect(typeof problem.title === "string" && problem.title.length > 0, label).toBe(true);
     expect(typeof problem.detail === "string" && problem.detail.length > 0, label).toBe(true);
-    expect(problem.detail as string, `no stack traces or internal paths: ${label}`).not.toMatch(/\n\s+at |\.ts:\d+|\/work\/|node_modules/);
+    expect(problem.detail as string, `no stack traces or internal paths: ${label}`).not.toMatch(
+      /\n\s+at |\.ts:\d+|\/work\/|node_modules/,
+    );
     if ("parameter" in problem) expect(typeof problem.parameter, label).toBe("string");
   }
   const outcomes = allowed(request.method, url);
@@ -386,7 +426,15 @@ const nameSegment: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     // The same names written differently: raw & and + are literal in a path, hex is case-insensitive, the URL parser encodes ü and spaces.
-    arbitrary: fc.constantFrom("Fuzz%2F%20&%20+%20%C3%BC%20Store", "Fuzz%2f%20%26%20%2b%20%c3%bc%20Store", "Fuzz%2F &%20+ ü Store", "Fuzz Pet Store", "Fuzz%20Pet%20Store", "fuzz%20pet%20store", "Fuzz/ & + ü Store"),
+    arbitrary: fc.constantFrom(
+      "Fuzz%2F%20&%20+%20%C3%BC%20Store",
+      "Fuzz%2f%20%26%20%2b%20%c3%bc%20Store",
+      "Fuzz%2F &%20+ ü Store",
+      "Fuzz Pet Store",
+      "Fuzz%20Pet%20Store",
+      "fuzz%20pet%20store",
+      "Fuzz/ & + ü Store",
+    ),
   },
   {
     weight: 4,
@@ -420,7 +468,13 @@ const nameSegment: fc.Arbitrary<string> = fc.oneof(
     ),
   },
   { weight: 2, arbitrary: unicode(20).map(encodeURIComponent) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom("a", " ", "%", "2", "F", "`", "ü", "&", "+", "=", ";", "@", "'", '"', "<", "\u0000", "\t"), maxLength: 12 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.constantFrom("a", " ", "%", "2", "F", "`", "ü", "&", "+", "=", ";", "@", "'", '"', "<", "\u0000", "\t"),
+      maxLength: 12,
+    }),
+  },
 );
 
 const objectId: fc.Arbitrary<string> = fc.oneof(
@@ -428,7 +482,26 @@ const objectId: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...NEWEST_IDS, "303", "999", "0") },
   {
     weight: 4,
-    arbitrary: fc.constantFrom("-1", "0x10", "%201e1%20", " 1e1 ", "1e1", "2.0", "12a", "%31", "%E0%A4%A", "%00", "..", "`", "😀", "+1", "1%2F2", repeat("9", 300), "12345678901234567890", "1234567890123456789"),
+    arbitrary: fc.constantFrom(
+      "-1",
+      "0x10",
+      "%201e1%20",
+      " 1e1 ",
+      "1e1",
+      "2.0",
+      "12a",
+      "%31",
+      "%E0%A4%A",
+      "%00",
+      "..",
+      "`",
+      "😀",
+      "+1",
+      "1%2F2",
+      repeat("9", 300),
+      "12345678901234567890",
+      "1234567890123456789",
+    ),
   },
   { weight: 2, arbitrary: fc.bigInt({ min: 0n, max: 10n ** 21n }).map(String) },
   { weight: 1, arbitrary: fc.constantFrom("1e1", "١٢", "12%20") },
@@ -437,7 +510,21 @@ const objectId: fc.Arbitrary<string> = fc.oneof(
 
 const level: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: -1, max: 7 }).map(String) },
-  { weight: 2, arbitrary: fc.constantFrom("02", "2.0", "%32", "x", "99999999999999999999", "1000000000000000", "000000000000005", " 2", "%E0%A4%A", "0x2") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "02",
+      "2.0",
+      "%32",
+      "x",
+      "99999999999999999999",
+      "1000000000000000",
+      "000000000000005",
+      " 2",
+      "%E0%A4%A",
+      "0x2",
+    ),
+  },
 );
 
 const tail: fc.Arbitrary<string> = fc.oneof(
@@ -447,7 +534,20 @@ const tail: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: objectId.map((id) => `objects/${id}/start-end-points`) },
   { weight: 2, arbitrary: level.map((l) => `levels/${l}/nodes`) },
   { weight: 2, arbitrary: level.map((l) => `levels/${l}/graph`) },
-  { weight: 1, arbitrary: fc.constantFrom("objects/", "objects/302/callers", "levels", "levels/2", "", "OBJECTS", "objects/302/callees/", "levels/2/graph/x", "objects//callees") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "objects/",
+      "objects/302/callers",
+      "levels",
+      "levels/2",
+      "",
+      "OBJECTS",
+      "objects/302/callees/",
+      "levels/2/graph/x",
+      "objects//callees",
+    ),
+  },
 );
 
 const path: fc.Arbitrary<string> = fc.oneof(
@@ -455,7 +555,22 @@ const path: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: nameSegment.map((n) => `/rest/applications/${n}`) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom("/rest/ready", "/openapi.json", "/docs", "/docs/", "/openapi", "/rest/nothing", "/", "/rest/applications", "/rest/applications/", "/REST/ready", "/rest/ready/", "//rest/ready", "/rest/applications//objects", "/rest/applications/../ready"),
+    arbitrary: fc.constantFrom(
+      "/rest/ready",
+      "/openapi.json",
+      "/docs",
+      "/docs/",
+      "/openapi",
+      "/rest/nothing",
+      "/",
+      "/rest/applications",
+      "/rest/applications/",
+      "/REST/ready",
+      "/rest/ready/",
+      "//rest/ready",
+      "/rest/applications//objects",
+      "/rest/applications/../ready",
+    ),
   },
 );
 
@@ -463,23 +578,81 @@ const KNOWN_NAMES = [...new Set(Object.values(ROUTE_PARAMS).flatMap((p) => Objec
 
 const paramName: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...KNOWN_NAMES) },
-  { weight: 2, arbitrary: fc.constantFrom("fullName", "Limit", "limt", "hop", "include_escalated", "postit", "post_it", "ID", "_ID", "selet", "API-KEY", "nam", "", "limit ", "skip[]") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "fullName",
+      "Limit",
+      "limt",
+      "hop",
+      "include_escalated",
+      "postit",
+      "post_it",
+      "ID",
+      "_ID",
+      "selet",
+      "API-KEY",
+      "nam",
+      "",
+      "limit ",
+      "skip[]",
+    ),
+  },
   { weight: 1, arbitrary: unicode(8) },
 );
 
 const value: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.constantFrom("0", "1", "3", "5", "32", "33", "10000", "10001", "-1", "0x10", " 1e1 ", "1e1", "2.0", "+1", "999999999999999", "1000000000000000", "9007199254740991", "00000000000001", "1,000", "١٢"),
+    arbitrary: fc.constantFrom(
+      "0",
+      "1",
+      "3",
+      "5",
+      "32",
+      "33",
+      "10000",
+      "10001",
+      "-1",
+      "0x10",
+      " 1e1 ",
+      "1e1",
+      "2.0",
+      "+1",
+      "999999999999999",
+      "1000000000000000",
+      "9007199254740991",
+      "00000000000001",
+      "1,000",
+      "١٢",
+    ),
   },
   { weight: 1, arbitrary: fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String) },
   { weight: 2, arbitrary: fc.constantFrom("true", "TRUE", "False", "yes", "", "on") },
   {
     weight: 2,
-    arbitrary: fc.constantFrom("contains", "EQUALS", "startswith", "endsWith", "like", "all", "internal", "External", "everything", "children", "parent", "source-locations", "Source-Locations", "CHILDREN"),
+    arbitrary: fc.constantFrom(
+      "contains",
+      "EQUALS",
+      "startswith",
+      "endsWith",
+      "like",
+      "all",
+      "internal",
+      "External",
+      "everything",
+      "children",
+      "parent",
+      "source-locations",
+      "Source-Locations",
+      "CHILDREN",
+    ),
   },
   { weight: 2, arbitrary: fc.constantFrom(...VALID_DATES, ...INVALID_DATES) },
-  { weight: 2, arbitrary: fc.constantFrom("find", "owner", "java method", "a&b", "%", "ü", "😀", "large & old", "a=b") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("find", "owner", "java method", "a&b", "%", "ü", "😀", "large & old", "a=b"),
+  },
   { weight: 2, arbitrary: unicode(12) },
   { weight: 1, arbitrary: fc.constantFrom(MAX_VALUE_LENGTH, MAX_VALUE_LENGTH + 1).map((n) => repeat("v", n)) },
 );
@@ -493,15 +666,38 @@ const written = (s: string): fc.Arbitrary<string> =>
   );
 
 /** Raw escapes that decode to odd things or not at all. */
-const RAW_VALUES = ["%00", "%E0%A4%A", "%C3", "%C3%28", "%ED%A0%80", "%ZZ", "%", "+", "%2B", "%26", "%3D", "a+b", "%2B02:00", "2026-10-15T09:30:00%2B02:00", "2026-10-15T09:30:00+02:00"];
+const RAW_VALUES = [
+  "%00",
+  "%E0%A4%A",
+  "%C3",
+  "%C3%28",
+  "%ED%A0%80",
+  "%ZZ",
+  "%",
+  "+",
+  "%2B",
+  "%26",
+  "%3D",
+  "a+b",
+  "%2B02:00",
+  "2026-10-15T09:30:00%2B02:00",
+  "2026-10-15T09:30:00+02:00",
+];
 const RAW_NAMES = ["%00", "%E0%A4%A", "%6Cimit", "li%6Dit", "%26", "post%2Dit", "api%2Dkey"];
 
 const pair: fc.Arbitrary<string> = fc
   .tuple(
-    fc.oneof({ weight: 6, arbitrary: paramName.chain(written) }, { weight: 1, arbitrary: fc.constantFrom(...RAW_NAMES) }),
+    fc.oneof(
+      { weight: 6, arbitrary: paramName.chain(written) },
+      { weight: 1, arbitrary: fc.constantFrom(...RAW_NAMES) },
+    ),
     fc.oneof({ weight: 6, arbitrary: value.chain(written) }, { weight: 1, arbitrary: fc.constantFrom(...RAW_VALUES) }),
     fc.oneof({ weight: 12, arbitrary: fc.constant("=") }, { weight: 1, arbitrary: fc.constant("") }),
-    fc.oneof({ weight: 10, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.integer({ min: 2, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 49, max: 60 }) }),
+    fc.oneof(
+      { weight: 10, arbitrary: fc.constant(1) },
+      { weight: 2, arbitrary: fc.integer({ min: 2, max: 3 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 49, max: 60 }) },
+    ),
   )
   .map(([n, v, eq, times]) => Array.from({ length: times }, () => (eq ? `${n}=${v}` : n)).join("&"));
 
@@ -510,11 +706,19 @@ const query: fc.Arbitrary<string> = fc
   .map(([pairs, extra]) => (pairs.length === 0 && extra === "" ? "" : `?${pairs.join(extra || "&")}`));
 
 /** Well-formed requests (mostly 200), so the success paths get fuzzed values too. */
-const filterValue = fc.oneof(fc.constantFrom("find", "owner", "Java", "java method", "", "schema.sql", "@Get", "hot", "large & old", "ü"), unicode(4));
-const form = (pairs: [string, string][]) => (pairs.length ? `?${pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v).replace(/%20/g, "+")}`).join("&")}` : "");
-const optional = <T,>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
+const filterValue = fc.oneof(
+  fc.constantFrom("find", "owner", "Java", "java method", "", "schema.sql", "@Get", "hot", "large & old", "ü"),
+  unicode(4),
+);
+const form = (pairs: [string, string][]) =>
+  pairs.length
+    ? `?${pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v).replace(/%20/g, "+")}`).join("&")}`
+    : "";
+const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
 const pairsOf = (entries: [string, string | string[] | undefined][]): [string, string][] =>
-  entries.flatMap(([n, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x): [string, string] => [n, x]) : [[n, v] as [string, string]]));
+  entries.flatMap(([n, v]) =>
+    v === undefined ? [] : Array.isArray(v) ? v.map((x): [string, string] => [n, x]) : [[n, v] as [string, string]],
+  );
 
 const wellFormed: fc.Arbitrary<string> = fc
   .tuple(
@@ -524,25 +728,80 @@ const wellFormed: fc.Arbitrary<string> = fc
         .record({
           limit: fc.constantFrom("0", "1", "5", "10000"),
           skip: optional(fc.constantFrom("0", "1", "3", "999999999999999")),
-          filters: fc.array(fc.tuple(fc.constantFrom("name", "fullname", "type", "mangling", "annotation", "tag", "post-it"), filterValue), { maxLength: 3 }),
+          filters: fc.array(
+            fc.tuple(
+              fc.constantFrom("name", "fullname", "type", "mangling", "annotation", "tag", "post-it"),
+              filterValue,
+            ),
+            { maxLength: 3 },
+          ),
           filepath: optional(filterValue),
           operator: optional(fc.constantFrom("contains", "EQUALS", "startsWith", "endswith")),
           searchtype: optional(fc.constantFrom("all", "Internal", "external")),
           select: optional(fc.constant("source-locations")),
           date: optional(fc.constantFrom(...VALID_DATES)),
         })
-        .map((r) => `objects${form([...pairsOf([["limit", r.limit], ["skip", r.skip], ["filepath", r.filepath], ["operator", r.operator], ["searchtype", r.searchtype], ["select", r.select], ["date", r.date]]), ...r.filters])}`),
-      fc.tuple(fc.constantFrom(...NEWEST_IDS), optional(fc.constant("source-locations"))).map(([id, select]) => `objects/${id}${form(pairsOf([["select", select]]))}`),
+        .map(
+          (r) =>
+            `objects${form([
+              ...pairsOf([
+                ["limit", r.limit],
+                ["skip", r.skip],
+                ["filepath", r.filepath],
+                ["operator", r.operator],
+                ["searchtype", r.searchtype],
+                ["select", r.select],
+                ["date", r.date],
+              ]),
+              ...r.filters,
+            ])}`,
+        ),
+      fc
+        .tuple(fc.constantFrom(...NEWEST_IDS), optional(fc.constant("source-locations")))
+        .map(([id, select]) => `objects/${id}${form(pairsOf([["select", select]]))}`),
       // Ids of the right form that no object has: object_not_found is otherwise reached only by chance.
-      fc.tuple(fc.constantFrom("303", "999", "0", "9999999999999999999"), fc.constantFrom("", "/callees", "/start-end-points")).map(([id, route]) => `objects/${id}${route}`),
       fc
-        .tuple(fc.constantFrom(...NEWEST_IDS), fc.subarray(["parent", "source-locations"]), optional(fc.constantFrom("true", "false", "TRUE")))
-        .map(([id, select, escalated]) => `objects/${id}/callees${form(pairsOf([["select", select], ["includeEscalated", escalated]]))}`),
-      fc.tuple(fc.constantFrom(...NEWEST_IDS), optional(fc.integer({ min: 0, max: 32 }).map(String))).map(([id, hops]) => `objects/${id}/start-end-points${form(pairsOf([["hops", hops]]))}`),
+        .tuple(
+          fc.constantFrom("303", "999", "0", "9999999999999999999"),
+          fc.constantFrom("", "/callees", "/start-end-points"),
+        )
+        .map(([id, route]) => `objects/${id}${route}`),
       fc
-        .tuple(fc.integer({ min: 2, max: 5 }), optional(filterValue), optional(fc.nat({ max: 30 }).map(String)), fc.constantFrom("children", "CHILDREN"))
+        .tuple(
+          fc.constantFrom(...NEWEST_IDS),
+          fc.subarray(["parent", "source-locations"]),
+          optional(fc.constantFrom("true", "false", "TRUE")),
+        )
+        .map(
+          ([id, select, escalated]) =>
+            `objects/${id}/callees${form(
+              pairsOf([
+                ["select", select],
+                ["includeEscalated", escalated],
+              ]),
+            )}`,
+        ),
+      fc
+        .tuple(fc.constantFrom(...NEWEST_IDS), optional(fc.integer({ min: 0, max: 32 }).map(String)))
+        .map(([id, hops]) => `objects/${id}/start-end-points${form(pairsOf([["hops", hops]]))}`),
+      fc
+        .tuple(
+          fc.integer({ min: 2, max: 5 }),
+          optional(filterValue),
+          optional(fc.nat({ max: 30 }).map(String)),
+          fc.constantFrom("children", "CHILDREN"),
+        )
         .filter(([, name, id]) => name !== undefined || id !== undefined)
-        .map(([l, name, id, select]) => `levels/${l}/nodes${form(pairsOf([["name", name], ["_id", id], ["select", select]]))}`),
+        .map(
+          ([l, name, id, select]) =>
+            `levels/${l}/nodes${form(
+              pairsOf([
+                ["name", name],
+                ["_id", id],
+                ["select", select],
+              ]),
+            )}`,
+        ),
       fc.integer({ min: 1, max: 5 }).map((l) => `levels/${l}/graph`),
     ),
   )
@@ -554,7 +813,22 @@ describe("fuzzed requests", () => {
   let methods: string[] = [];
   beforeAll(() => {
     // Methods the Request constructor of workerd accepts (lower-case standard ones are normalized).
-    methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND", "MKCOL", "REPORT", "get", "head", "patch", "FOO"].filter((method) => {
+    methods = [
+      "GET",
+      "HEAD",
+      "POST",
+      "PUT",
+      "DELETE",
+      "PATCH",
+      "OPTIONS",
+      "PROPFIND",
+      "MKCOL",
+      "REPORT",
+      "get",
+      "head",
+      "patch",
+      "FOO",
+    ].filter((method) => {
       try {
         new Request(BASE, { method });
         return true;
@@ -566,16 +840,42 @@ describe("fuzzed requests", () => {
   });
 
   it("answer a documented status, JSON, the problem shape, and an outcome the rules allow", async () => {
-    const method = fc.oneof({ weight: 10, arbitrary: fc.constantFrom("GET", "GET", "HEAD") }, { weight: 3, arbitrary: fc.constantFrom(...methods) });
+    const method = fc.oneof(
+      { weight: 10, arbitrary: fc.constantFrom("GET", "GET", "HEAD") },
+      { weight: 3, arbitrary: fc.constantFrom(...methods) },
+    );
     await fc.assert(
-      fc.asyncProperty(method, fc.oneof({ weight: 3, arbitrary: fc.tuple(path, query).map(([p, q]) => p + q) }, { weight: 1, arbitrary: wellFormed }), fc.boolean(), async (m, target, preflight) => {
-        const headers: Record<string, string> = m === "OPTIONS" && preflight ? { Origin: "https://example.test", "Access-Control-Request-Method": "GET" } : {};
-        await exercise(m, BASE + target, headers);
-      }),
+      fc.asyncProperty(
+        method,
+        fc.oneof(
+          { weight: 3, arbitrary: fc.tuple(path, query).map(([p, q]) => p + q) },
+          { weight: 1, arbitrary: wellFormed },
+        ),
+        fc.boolean(),
+        async (m, target, preflight) => {
+          const headers: Record<string, string> =
+            m === "OPTIONS" && preflight
+              ? { Origin: "https://example.test", "Access-Control-Request-Method": "GET" }
+              : {};
+          await exercise(m, BASE + target, headers);
+        },
+      ),
       { numRuns: 2500, interruptAfterTimeLimit: 25_000 },
     );
     // The generators reach every outcome, so the property above had something to check.
-    for (const key of ["200", "204", "400 invalid_parameter", "400 unknown_parameter", "400 missing_parameter", "400 invalid_application_name", "400 unsupported_level", "404 application_not_found", "404 object_not_found", "404 route_not_found", "405 method_not_allowed"])
+    for (const key of [
+      "200",
+      "204",
+      "400 invalid_parameter",
+      "400 unknown_parameter",
+      "400 missing_parameter",
+      "400 invalid_application_name",
+      "400 unsupported_level",
+      "404 application_not_found",
+      "404 object_not_found",
+      "404 route_not_found",
+      "405 method_not_allowed",
+    ])
       expect(seen.get(key) ?? 0, `${key} never happened: ${JSON.stringify([...seen])}`).toBeGreaterThan(0);
   });
 });
@@ -632,8 +932,18 @@ describe("the examples of semantics.md §1, each with its exact code and paramet
     ["/rest/applications/a%00b/objects?limit=1", 400, "invalid_application_name", undefined],
     ["/rest/applications/a%60b/objects?limit=1", 400, "invalid_application_name", undefined],
     [`/rest/applications/${"x".repeat(201)}/objects?limit=1`, 400, "invalid_application_name", undefined],
-    [`/rest/applications/${encodeURIComponent("ü".repeat(201))}/objects?limit=1`, 400, "invalid_application_name", undefined],
-    [`/rest/applications/${encodeURIComponent("ü".repeat(200))}/objects?limit=1`, 404, "application_not_found", undefined],
+    [
+      `/rest/applications/${encodeURIComponent("ü".repeat(201))}/objects?limit=1`,
+      400,
+      "invalid_application_name",
+      undefined,
+    ],
+    [
+      `/rest/applications/${encodeURIComponent("ü".repeat(200))}/objects?limit=1`,
+      404,
+      "application_not_found",
+      undefined,
+    ],
     [`/rest/applications/${"x".repeat(200)}/objects?limit=1`, 404, "application_not_found", undefined],
     ["/rest/applications/Fuzz/%20&%20+%20%C3%BC%20Store/objects?limit=1", 404, "route_not_found", null], // an unescaped / splits the name
     [`${A}/objects?limit=1&name=${"x".repeat(8200)}`, 400, "invalid_parameter", null], // longer than the 8 KiB URL limit
@@ -656,14 +966,22 @@ describe("the examples of semantics.md §1, each with its exact code and paramet
   it("names the closest known parameter, and lists the allowed values of an enumeration", async () => {
     const unknown = (await (await fetchWorker(new Request(`${BASE}${A}/objects?limit=1&fullName=x`))).json()) as Body;
     expect(unknown.detail).toContain("fullname");
-    const operator = (await (await fetchWorker(new Request(`${BASE}${A}/objects?limit=1&operator=like`))).json()) as Body;
-    for (const allowedValue of ["contains", "equals", "startswith", "endswith"]) expect(operator.detail).toContain(allowedValue);
+    const operator = (await (
+      await fetchWorker(new Request(`${BASE}${A}/objects?limit=1&operator=like`))
+    ).json()) as Body;
+    for (const allowedValue of ["contains", "equals", "startswith", "endswith"])
+      expect(operator.detail).toContain(allowedValue);
   });
 
   // analysis-format.md: an id is "1 to 19 decimal digits, no leading zero"; semantics.md §4: "Unknown
   // id: 404 object_not_found". No object has id "0302", whatever its numeric value.
   it("an id with a leading zero names no object: 404 object_not_found on every object route", async () => {
-    for (const path of [`${A}/objects/0302`, `${A}/objects/0302/callees`, `${A}/objects/0302/start-end-points`, `${A}/objects/0000000000000000302`]) {
+    for (const path of [
+      `${A}/objects/0302`,
+      `${A}/objects/0302/callees`,
+      `${A}/objects/0302/start-end-points`,
+      `${A}/objects/0000000000000000302`,
+    ]) {
       const response = await fetchWorker(new Request(BASE + path));
       const text = await response.text();
       expect(`${response.status} ${(JSON.parse(text) as Body).code}`, `${path}: ${text}`).toBe("404 object_not_found");
@@ -673,15 +991,24 @@ describe("the examples of semantics.md §1, each with its exact code and paramet
   const OK: [path: string, check: (body: Body) => void][] = [
     [`${A}/objects?limit=0`, (b) => expect(b).toEqual({ totalObjects: NEWEST_COUNT, objects: [] })],
     [`${A}/objects?limit=10000`, (b) => expect((b.objects as unknown[]).length).toBe(NEWEST_COUNT)],
-    [`${A}/objects?limit=1&skip=999999999999999`, (b) => expect(b).toEqual({ totalObjects: NEWEST_COUNT, objects: [] })],
+    [
+      `${A}/objects?limit=1&skip=999999999999999`,
+      (b) => expect(b).toEqual({ totalObjects: NEWEST_COUNT, objects: [] }),
+    ],
     [`${A}/objects?limit=0&type=java+method`, (b) => expect(b).toEqual({ totalObjects: 7, objects: [] })],
     [`${A}/objects?limit=0&type=java%20method`, (b) => expect(b).toEqual({ totalObjects: 7, objects: [] })],
     [`${A}/objects?limit=0&type=java%2Bmethod`, (b) => expect(b).toEqual({ totalObjects: 0, objects: [] })],
-    [`${A}/objects?limit=10&post-it=large+%26+old`, (b) => expect((b.objects as Body[]).map((o) => o.id)).toEqual(["302"])],
+    [
+      `${A}/objects?limit=10&post-it=large+%26+old`,
+      (b) => expect((b.objects as Body[]).map((o) => o.id)).toEqual(["302"]),
+    ],
     [`${A}/objects?limit=0&operator=EQUALS&name=FINDBYID`, (b) => expect(b.totalObjects).toBe(1)],
     [`${A}/objects?limit=0&api-key=anything`, (b) => expect(b.totalObjects).toBe(NEWEST_COUNT)],
     [`${A}/objects?limit=0&date=2026-10-15T07%3A30%3A00Z`, (b) => expect(b.totalObjects).toBe(NEWEST_COUNT)],
-    [`${A}/objects?limit=20&date=2020-01-01T00:00:00.5%2B02:00`, (b) => expect(b).toEqual({ totalObjects: 0, objects: [] })],
+    [
+      `${A}/objects?limit=20&date=2020-01-01T00:00:00.5%2B02:00`,
+      (b) => expect(b).toEqual({ totalObjects: 0, objects: [] }),
+    ],
     [`${A}/objects?limit=1${"&name=o".repeat(50)}`, (b) => expect(b.totalObjects).toBeGreaterThan(0)],
     [`${A}/objects?limit=1&name=${"v".repeat(1000)}`, (b) => expect(b).toEqual({ totalObjects: 0, objects: [] })],
     [`${A}/objects/201/callees?includeEscalated=TRUE`, (b) => expect(Array.isArray(b)).toBe(true)],
@@ -689,7 +1016,10 @@ describe("the examples of semantics.md §1, each with its exact code and paramet
     [`${A}/objects/302`, (b) => expect(b.id).toBe("302")],
     [`/rest/applications/Fuzz%2F%20&%20+%20%C3%BC%20Store/objects/302`, (b) => expect(b.id).toBe("302")],
     [`/rest/applications/Fuzz%2f%20%26%20%2b%20%c3%bc%20Store/objects/304`, (b) => expect(b.id).toBe("304")],
-    [`${P}/levels/2/nodes?name=SERVICES&select=Children`, (b) => expect((b as unknown as Body[]).length).toBeGreaterThan(0)],
+    [
+      `${P}/levels/2/nodes?name=SERVICES&select=Children`,
+      (b) => expect((b as unknown as Body[]).length).toBeGreaterThan(0),
+    ],
   ];
   for (const [path, check] of OK)
     it(`GET ${path.length > 120 ? `${path.slice(0, 120)}…` : path}: 200`, async () => {

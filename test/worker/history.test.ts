@@ -1,13 +1,14 @@
 // @module History published out of order: status.id always compares with the previous version in the manifest.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { publishSnapshot } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { appPath, call, publishHistory, testEnv } from "./harness.ts";
 
-const status = async (application: string, id: string) => ((await call(`${appPath(application)}/objects/${id}`)).body as { status: { id: string | null } }).status.id;
+const status = async (application: string, id: string) =>
+  ((await call(`${appPath(application)}/objects/${id}`)).body as { status: { id: string | null } }).status.id;
 
 describe("status.id follows the published history, whatever the publishing order", () => {
   it("v2 published before v1: v2's statuses compare with v1 once v1 is in the manifest", async () => {
@@ -28,7 +29,10 @@ describe("status.id follows the published history, whatever the publishing order
 
   it("published in order, the statuses baked in at compile time are the ones served", async () => {
     const application = "History & Co (in order)";
-    await publishHistory([{ ...petstoreV1, application }, { ...petstoreV2, application }]);
+    await publishHistory([
+      { ...petstoreV1, application },
+      { ...petstoreV2, application },
+    ]);
     expect(await status(application, "302")).toBe("Modified");
     expect(await status(application, "304")).toBe("Added");
     expect(await status(application, "301")).toBe("Unchanged");

@@ -1,10 +1,10 @@
 // @module HTTP behaviour of the worker inside workerd: HEAD, 405 and Allow, unknown routes, CORS, readiness, error bodies, the source service binding.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Env } from "../../src/worker.ts";
+import workerModule from "../../src/worker.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import workerModule from "../../src/worker.ts";
-import type { Env } from "../../src/worker.ts";
-import { type Json, appPath, call, publishHistory, testEnv } from "./harness.ts";
+import { appPath, call, type Json, publishHistory, testEnv } from "./harness.ts";
 
 const APP = appPath("Pet Store & Co");
 
@@ -46,7 +46,12 @@ const ERRORS: [path: string, status: number, code: string, parameter: string | n
   ["/rest/nothing", 404, "route_not_found", null],
 ];
 
-function expectProblem(r: { status: number; headers: Headers; body: Json | undefined; text: string }, status: number, code: string, parameter?: string | null) {
+function expectProblem(
+  r: { status: number; headers: Headers; body: Json | undefined; text: string },
+  status: number,
+  code: string,
+  parameter?: string | null,
+) {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get("content-type")).toMatch(/^application\/json/);
   const body = r.body as Record<string, Json>;
@@ -57,7 +62,10 @@ function expectProblem(r: { status: number; headers: Headers; body: Json | undef
   expect(body.detail, "no stack traces or internal paths").not.toMatch(/\n\s+at |\.ts:\d+|\/work\/|node_modules/);
   if (parameter) expect(body.parameter).toBe(parameter);
   if (parameter === null) expect(body).not.toHaveProperty("parameter");
-  expect(Object.keys(body).every((k) => ["status", "title", "code", "detail", "parameter"].includes(k)), JSON.stringify(body)).toBe(true);
+  expect(
+    Object.keys(body).every((k) => ["status", "title", "code", "detail", "parameter"].includes(k)),
+    JSON.stringify(body),
+  ).toBe(true);
 }
 
 describe("HEAD", () => {
@@ -83,15 +91,33 @@ describe("methods other than GET and HEAD on a known route", () => {
 });
 
 describe("unknown routes", () => {
-  for (const path of ["/", "/rest", "/rest/applications/", `${APP}`, `${APP}/objects/201/callers`, `${APP}/levels/2/edges`, `${APP}/levels/2`, "/favicon.ico", "/rest/ready/now"])
+  for (const path of [
+    "/",
+    "/rest",
+    "/rest/applications/",
+    `${APP}`,
+    `${APP}/objects/201/callers`,
+    `${APP}/levels/2/edges`,
+    `${APP}/levels/2`,
+    "/favicon.ico",
+    "/rest/ready/now",
+  ])
     it(`GET ${path}: 404 route_not_found`, async () => expectProblem(await call(path), 404, "route_not_found", null));
-  it("POST on an unknown route is 404 route_not_found, not 405", async () => expectProblem(await call("/rest/nothing", { method: "POST", body: "x" }), 404, "route_not_found", null));
+  it("POST on an unknown route is 404 route_not_found, not 405", async () =>
+    expectProblem(await call("/rest/nothing", { method: "POST", body: "x" }), 404, "route_not_found", null));
 });
 
 describe("CORS", () => {
   const origin = "https://dashboard.example";
   it("answers a preflight with Origin: allow-origin *, GET and HEAD allowed, the API key header allowed", async () => {
-    const r = await call(`${APP}/objects?limit=1`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-api-key" } });
+    const r = await call(`${APP}/objects?limit=1`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: origin,
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-api-key",
+      },
+    });
     expect(r.status).toBeGreaterThanOrEqual(200);
     expect(r.status).toBeLessThan(300);
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
@@ -131,23 +157,38 @@ describe("readiness", () => {
 });
 
 describe("error bodies", () => {
-  for (const [path, status, code, parameter] of ERRORS) it(`GET ${path}: ${status} ${code}`, async () => expectProblem(await call(path), status, code, parameter));
+  for (const [path, status, code, parameter] of ERRORS)
+    it(`GET ${path}: ${status} ${code}`, async () => expectProblem(await call(path), status, code, parameter));
 
   // interface.md calls `name` a path parameter and semantics.md §6 says `parameter` is present when one parameter is at fault.
   it("invalid_application_name names the parameter at fault (name)", async () => {
-    expectProblem(await call("/rest/applications/Pet%60Store/objects?limit=1"), 400, "invalid_application_name", "name");
+    expectProblem(
+      await call("/rest/applications/Pet%60Store/objects?limit=1"),
+      400,
+      "invalid_application_name",
+      "name",
+    );
   });
 });
 
 describe("select=source-locations without the SOURCE binding", () => {
   const noSource = { ...testEnv, SOURCE: undefined } as Env;
   const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-  const fetchNoSource = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, noSource, ctx));
-  const withSelect = [`${APP}/objects?limit=3&filepath=schema.sql&select=source-locations`, `${APP}/objects/302?select=source-locations`, `${APP}/objects/202/callees?select=source-locations&select=parent`];
+  const fetchNoSource = (request: Request) =>
+    Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, noSource, ctx));
+  const withSelect = [
+    `${APP}/objects?limit=3&filepath=schema.sql&select=source-locations`,
+    `${APP}/objects/302?select=source-locations`,
+    `${APP}/objects/202/callees?select=source-locations&select=parent`,
+  ];
 
   for (const path of withSelect) {
-    it(`GET ${path}: 500 source_service_unavailable`, async () => expectProblem(await call(path, undefined, fetchNoSource), 500, "source_service_unavailable"));
-    const plain = path.replace(/[?&]select=source-locations/, (m) => (m.startsWith("?") ? "?" : "")).replace("?&", "?").replace(/\?$/, "");
+    it(`GET ${path}: 500 source_service_unavailable`, async () =>
+      expectProblem(await call(path, undefined, fetchNoSource), 500, "source_service_unavailable"));
+    const plain = path
+      .replace(/[?&]select=source-locations/, (m) => (m.startsWith("?") ? "?" : ""))
+      .replace("?&", "?")
+      .replace(/\?$/, "");
     it(`GET ${plain}: answers without the source service`, async () => {
       const r = await call(plain, undefined, fetchNoSource);
       expect(r.status, r.text).toBe(200);
@@ -158,6 +199,8 @@ describe("select=source-locations without the SOURCE binding", () => {
 
   it("with the binding, the same requests carry sourceLocations", async () => {
     const r = await call(withSelect[1]);
-    expect((r.body as { sourceLocations: Json }).sourceLocations).toEqual([{ fileId: "3", startLine: 24, endLine: 40 }]);
+    expect((r.body as { sourceLocations: Json }).sourceLocations).toEqual([
+      { fileId: "3", startLine: 24, endLine: 40 },
+    ]);
   });
 });

@@ -11,8 +11,10 @@ afterEach(() => vi.restoreAllMocks());
 describe("API keys and logs", () => {
   it("an internal error is logged with method and path only: neither the header nor the api-key parameter appears", async () => {
     const lines: string[] = [];
-    const record = (...args: unknown[]) => void lines.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" "));
-    for (const level of ["log", "info", "warn", "error", "debug"] as const) vi.spyOn(console, level).mockImplementation(record);
+    const record = (...args: unknown[]) =>
+      void lines.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" "));
+    for (const level of ["log", "info", "warn", "error", "debug"] as const)
+      vi.spyOn(console, level).mockImplementation(record);
     // A catalog that fails in an unforeseen way: the answer is 500 internal_error, and the failure is logged.
     const catalog: Catalog = {
       applications: async () => [],
@@ -23,7 +25,11 @@ describe("API keys and logs", () => {
         throw new Error("unreachable");
       },
     };
-    const app = createApp(async () => ({ catalog, sources: null, access: await parseAccessPolicy(JSON.stringify({ [SECRET]: "*" })) }));
+    const app = createApp(async () => ({
+      catalog,
+      sources: null,
+      access: await parseAccessPolicy(JSON.stringify({ [SECRET]: "*" })),
+    }));
     for (const request of [
       new Request(`http://x/rest/applications/App/objects?limit=1&api-key=${SECRET}`),
       new Request("http://x/rest/applications/App/objects?limit=1", { headers: { "X-API-KEY": SECRET } }),

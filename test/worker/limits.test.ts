@@ -1,11 +1,11 @@
 // @module Limits: the optional per-key rate limit (429 rate_limited) and the traversal budget of start/end points.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { ApiError } from "../../src/api-error.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import workerModule, { type Env } from "../../src/worker.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { appPath, call, fakeLimiter, publishHistory, testEnv } from "./harness.ts";
 
 const application = "Limits & Co";
@@ -19,8 +19,14 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
   it("answers 429 rate_limited with Retry-After once a key has used its allowance, per key", async () => {
     const limiter = fakeLimiter(2);
     // Deps are cached per env object: one env per configuration.
-    const env = { ...testEnv, API_KEYS: JSON.stringify({ "key-a": "*", "key-b": "*" }), RATE_LIMITER: limiter, RATE_LIMIT_PERIOD: "60" } as Env;
-    const fetcher = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
+    const env = {
+      ...testEnv,
+      API_KEYS: JSON.stringify({ "key-a": "*", "key-b": "*" }),
+      RATE_LIMITER: limiter,
+      RATE_LIMIT_PERIOD: "60",
+    } as Env;
+    const fetcher = (request: Request) =>
+      Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
     const path = `${appPath(application)}/objects?limit=1`;
     const as = (key: string) => call(path, { headers: { "X-API-KEY": key } }, fetcher);
     expect((await as("key-a")).status).toBe(200);
@@ -28,7 +34,12 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
     const limited = await as("key-a");
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBe("60");
-    expect(limited.body).toEqual({ status: 429, title: "Too many requests", code: "rate_limited", detail: "too many requests for this API key; try again in at most 60 s" });
+    expect(limited.body).toEqual({
+      status: 429,
+      title: "Too many requests",
+      code: "rate_limited",
+      detail: "too many requests for this API key; try again in at most 60 s",
+    });
     expect((await as("key-b")).status).toBe(200);
     // The limiter sees a digest of the key, never the key itself.
     expect(limiter.keys.every((k) => /^key:[0-9a-f]{32}$/.test(k))).toBe(true);
@@ -38,7 +49,8 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
   it("without API keys, limits per client address; a wrong key is still 401 before any limit", async () => {
     const limiter = fakeLimiter(1);
     const env = { ...testEnv, RATE_LIMITER: limiter } as Env;
-    const fetcher = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
+    const fetcher = (request: Request) =>
+      Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
     const path = `${appPath(application)}/objects?limit=1`;
     expect((await call(path, { headers: { "CF-Connecting-IP": "203.0.113.9" } }, fetcher)).status).toBe(200);
     expect((await call(path, { headers: { "CF-Connecting-IP": "203.0.113.9" } }, fetcher)).status).toBe(429);
@@ -46,7 +58,8 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
     expect(limiter.keys).toEqual(["address:203.0.113.9", "address:203.0.113.9", "address:198.51.100.7"]);
 
     const keyed = { ...testEnv, API_KEYS: JSON.stringify({ good: "*" }), RATE_LIMITER: fakeLimiter(0) } as Env;
-    const keyedFetch = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, keyed, ctx));
+    const keyedFetch = (request: Request) =>
+      Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, keyed, ctx));
     expect((await call(path, { headers: { "X-API-KEY": "bad" } }, keyedFetch)).status).toBe(401);
   });
 });
@@ -55,10 +68,15 @@ describe("traversal budget of start/end points", () => {
   it("refuses with invalid_parameter on hops when the walk would follow more links than the budget", async () => {
     const snapshot = await Snapshot.open(memorySource(compileDocument(petstoreV1).bytes));
     // Backward from 302: 202 (1 link), then 101 and 202 itself (2); forward: 400 and 401 (2) — 5 links in all.
-    await expect(startEndPoints(snapshot, "302", 3, 3)).rejects.toMatchObject({ code: "invalid_parameter", parameter: "hops" });
+    await expect(startEndPoints(snapshot, "302", 3, 3)).rejects.toMatchObject({
+      code: "invalid_parameter",
+      parameter: "hops",
+    });
     const error = await startEndPoints(snapshot, "302", 3, 3).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe("hops=3 from this object would follow more than 3 links; ask for fewer hops");
+    expect((error as ApiError).message).toBe(
+      "hops=3 from this object would follow more than 3 links; ask for fewer hops",
+    );
     // The same walk within a sufficient budget answers as the route does.
     const points = await startEndPoints(snapshot, "302", 3, 100);
     expect(points.startPoints.map((p) => p.id)).toEqual(["101"]);

@@ -4,41 +4,63 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import petstoreRequests from "../fixtures/examples/requests.json";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import cornerRequests from "../fixtures/corner/requests.json";
+import { API_VERSION } from "../../src/http/openapi.ts";
+import type { Env } from "../../src/worker.ts";
+import workerModule from "../../src/worker.ts";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
-import { API_VERSION } from "../../src/http/openapi.ts";
-import workerModule from "../../src/worker.ts";
-import type { Env } from "../../src/worker.ts";
-import { type RequestCase, idSubstitution } from "../support/request-cases.ts";
+import cornerRequests from "../fixtures/corner/requests.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import { idSubstitution, type RequestCase } from "../support/request-cases.ts";
 import { toolCallFor } from "../support/rest-to-tool.ts";
-import { BASE, type Json, appPath, call, fakeLimiter, fetchWorker, publishHistory, testEnv } from "./harness.ts";
+import { appPath, BASE, call, fakeLimiter, fetchWorker, type Json, publishHistory, testEnv } from "./harness.ts";
 
 const PET = "Pet Store & Co";
 const CORNER = "A/B + ü&Co";
 const OTHER = "Other / App";
 
 // The tool names of issue 8, in the order tools/list gives them.
-const TOOLS = ["list_applications", "find_objects", "get_object", "list_callees", "get_start_end_points", "list_level_nodes", "get_level_graph"];
+const TOOLS = [
+  "list_applications",
+  "find_objects",
+  "get_object",
+  "list_callees",
+  "get_start_end_points",
+  "list_level_nodes",
+  "get_level_graph",
+];
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
 const keyedEnv = { ...testEnv, API_KEYS: JSON.stringify({ "k-all": "*", "k-pet": [PET] }) } as Env;
-const keyed = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, keyedEnv, ctx));
+const keyed = (request: Request) =>
+  Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, keyedEnv, ctx));
 
 type Fetcher = (request: Request) => Promise<Response>;
 
 /** An SDK client connected to `path` (/mcp) through `fetcher`, sending `headers` with every request. */
-async function connect(fetcher: Fetcher = fetchWorker, headers: Record<string, string> = {}, path = "/mcp"): Promise<Client> {
+async function connect(
+  fetcher: Fetcher = fetchWorker,
+  headers: Record<string, string> = {},
+  path = "/mcp",
+): Promise<Client> {
   // The SDK's default validator compiles schemas with `new Function`, which workerd forbids.
-  const client = new Client({ name: "appstruct-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-  await client.connect(new StreamableHTTPClientTransport(new URL(BASE + path), { fetch: (url, init) => fetcher(new Request(url, init)), requestInit: { headers } }));
+  const client = new Client(
+    { name: "appstruct-test", version: "1.0.0" },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(BASE + path), {
+      fetch: (url, init) => fetcher(new Request(url, init)),
+      requestInit: { headers },
+    }),
+  );
   return client;
 }
 
-const callTool = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const callTool = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 /** The problem body a tool error carries as its text. */
 function problemOf(result: CallToolResult): Json {
@@ -82,7 +104,23 @@ describe("the protocol", () => {
     }
     const find = tools.find((t) => t.name === "find_objects")!;
     expect(Object.keys(find.inputSchema.properties!).sort()).toEqual(
-      ["annotation", "application", "date", "filepath", "fullname", "limit", "mangling", "name", "operator", "post_it", "searchtype", "skip", "tag", "type", "withSourceLocations"].sort(),
+      [
+        "annotation",
+        "application",
+        "date",
+        "filepath",
+        "fullname",
+        "limit",
+        "mangling",
+        "name",
+        "operator",
+        "post_it",
+        "searchtype",
+        "skip",
+        "tag",
+        "type",
+        "withSourceLocations",
+      ].sort(),
     );
     expect(find.description).toMatch(/ids.*get_object/s);
   });
@@ -92,12 +130,19 @@ describe("the protocol", () => {
       new Request(`${BASE}/mcp`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        }),
       }),
     );
     expect(init.status).toBe(200);
     expect(init.headers.get("mcp-session-id")).toBeNull();
-    expect(((await init.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe("appstruct");
+    expect(((await init.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe(
+      "appstruct",
+    );
     for (const method of ["GET", "DELETE"]) {
       const r = await call("/mcp", { method });
       expect(r.status).toBe(405);
@@ -107,7 +152,14 @@ describe("the protocol", () => {
   });
 
   it("a browser preflight is allowed to POST with the protocol's headers", async () => {
-    const r = await call("/mcp", { method: "OPTIONS", headers: { Origin: "https://inspector.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,mcp-protocol-version,x-api-key" } });
+    const r = await call("/mcp", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://inspector.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,mcp-protocol-version,x-api-key",
+      },
+    });
     expect(r.status).toBe(204);
     expect(r.headers.get("access-control-allow-methods")).toContain("POST");
     expect(r.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("mcp-protocol-version");
@@ -149,12 +201,17 @@ describe("find_objects pages with nextSkip", () => {
     expect((s.objects as { id: string }[]).map((o) => o.id)).toEqual(["301", "302"]);
   });
   it("the last page: no nextSkip", async () => {
-    const s = structuredOf(await callTool(client, "find_objects", { application: PET, name: "find", limit: 2, skip: 2 }));
+    const s = structuredOf(
+      await callTool(client, "find_objects", { application: PET, name: "find", limit: 2, skip: 2 }),
+    );
     expect((s.objects as unknown[]).length).toBe(2);
     expect(s).not.toHaveProperty("nextSkip");
   });
   it("limit 0 counts only: no nextSkip", async () => {
-    expect(structuredOf(await callTool(client, "find_objects", { application: PET, name: "find", limit: 0 }))).toEqual({ totalObjects: 4, objects: [] });
+    expect(structuredOf(await callTool(client, "find_objects", { application: PET, name: "find", limit: 0 }))).toEqual({
+      totalObjects: 4,
+      objects: [],
+    });
   });
   it("limit defaults to 50", async () => {
     const viaMcp = structuredOf(await callTool(client, "find_objects", { application: CORNER }));
@@ -164,16 +221,30 @@ describe("find_objects pages with nextSkip", () => {
 });
 
 describe("get_level_graph summarizes large graphs", () => {
-  const JAVA_CLASS = { name: "Java Class", fullName: "Services##Logic Services##Business Logic##Java##Java Class", nbObjects: 2 };
-  const JAVA_METHOD = { name: "Java Method", fullName: "Services##Logic Services##Business Logic##Java##Java Method", nbObjects: 6 };
-  const JSP_PAGE = { name: "JSP Page", fullName: "Services##User Interaction Services##Web Pages##JSP##JSP Page", nbObjects: 2 };
+  const JAVA_CLASS = {
+    name: "Java Class",
+    fullName: "Services##Logic Services##Business Logic##Java##Java Class",
+    nbObjects: 2,
+  };
+  const JAVA_METHOD = {
+    name: "Java Method",
+    fullName: "Services##Logic Services##Business Logic##Java##Java Method",
+    nbObjects: 6,
+  };
+  const JSP_PAGE = {
+    name: "JSP Page",
+    fullName: "Services##User Interaction Services##Web Pages##JSP##JSP Page",
+    nbObjects: 2,
+  };
   /** Nodes without their volatile _id, links as "origin -> target", and the note checked on its own. */
   const strip = (s: Record<string, unknown>) => {
     const { note, ...omitted } = s.omitted as { note: string };
     expect(note).toMatch(/Left out: .*full: true/);
     return {
       nodes: (s.nodes as { _id: number }[]).map(({ _id, ...n }) => n),
-      links: (s.links as { origin: { name: string }; target: { name: string } }[]).map((l) => `${l.origin.name} -> ${l.target.name}`),
+      links: (s.links as { origin: { name: string }; target: { name: string } }[]).map(
+        (l) => `${l.origin.name} -> ${l.target.name}`,
+      ),
       omitted,
     };
   };
@@ -181,7 +252,9 @@ describe("get_level_graph summarizes large graphs", () => {
   // Level 5 of Pet Store & Co (requests.json): 5 nodes of 2, 1, 6, 2 and 2 objects, 4 links. The ties at 2
   // objects go in the graph's name order: Java Class, JSP Page, PostgreSQL Table.
   it("maxNodes 2: the 6-object node and the first 2-object node, their one link, and what was left out", async () => {
-    expect(strip(structuredOf(await callTool(client, "get_level_graph", { application: PET, level: 5, maxNodes: 2 })))).toEqual({
+    expect(
+      strip(structuredOf(await callTool(client, "get_level_graph", { application: PET, level: 5, maxNodes: 2 }))),
+    ).toEqual({
       nodes: [JAVA_CLASS, JAVA_METHOD],
       links: ["Java Method -> Java Class"],
       omitted: { nodes: 3, links: 3, nbObjects: 5 },
@@ -189,7 +262,9 @@ describe("get_level_graph summarizes large graphs", () => {
   });
 
   it("maxNodes 3 adds JSP Page and its link", async () => {
-    expect(strip(structuredOf(await callTool(client, "get_level_graph", { application: PET, level: 5, maxNodes: 3 })))).toEqual({
+    expect(
+      strip(structuredOf(await callTool(client, "get_level_graph", { application: PET, level: 5, maxNodes: 3 }))),
+    ).toEqual({
       nodes: [JAVA_CLASS, JAVA_METHOD, JSP_PAGE],
       links: ["Java Method -> Java Class", "JSP Page -> Java Method"],
       omitted: { nodes: 2, links: 2, nbObjects: 3 },
@@ -199,7 +274,9 @@ describe("get_level_graph summarizes large graphs", () => {
   it("within the default bound, or with full: true, the REST graph itself", async () => {
     const rest = (await call(`${appPath(PET)}/levels/5/graph`)).body;
     expect(structuredOf(await callTool(client, "get_level_graph", { application: PET, level: 5 }))).toEqual(rest);
-    expect(structuredOf(await callTool(client, "get_level_graph", { application: PET, level: 5, maxNodes: 1, full: true }))).toEqual(rest);
+    expect(
+      structuredOf(await callTool(client, "get_level_graph", { application: PET, level: 5, maxNodes: 1, full: true })),
+    ).toEqual(rest);
   });
 });
 
@@ -209,9 +286,17 @@ describe("an error per tool: the REST problem, code and detail included", () => 
     ["find_objects", { application: PET, limit: 10001 }, `${appPath(PET)}/objects?limit=10001`],
     ["get_object", { application: PET, id: "999" }, `${appPath(PET)}/objects/999`],
     ["list_callees", { application: CORNER, id: "207" }, `${appPath(CORNER)}/objects/207/callees`],
-    ["get_start_end_points", { application: PET, id: "201", hops: 33 }, `${appPath(PET)}/objects/201/start-end-points?hops=33`],
+    [
+      "get_start_end_points",
+      { application: PET, id: "201", hops: 33 },
+      `${appPath(PET)}/objects/201/start-end-points?hops=33`,
+    ],
     ["list_level_nodes", { application: PET, level: 2 }, `${appPath(PET)}/levels/2/nodes?select=children`],
-    ["list_level_nodes", { application: PET, level: 1, name: "s" }, `${appPath(PET)}/levels/1/nodes?name=s&select=children`],
+    [
+      "list_level_nodes",
+      { application: PET, level: 1, name: "s" },
+      `${appPath(PET)}/levels/1/nodes?name=s&select=children`,
+    ],
     ["get_level_graph", { application: PET, level: 6 }, `${appPath(PET)}/levels/6/graph`],
     ["get_level_graph", { application: "A`B", level: 1 }, "/rest/applications/A%60B/levels/1/graph"],
   ];
@@ -225,8 +310,19 @@ describe("an error per tool: the REST problem, code and detail included", () => 
 
 describe("API keys", () => {
   it("no key or a wrong key: 401 on /mcp itself, and the SDK client cannot connect", async () => {
-    for (const headers of [{}, { "X-API-KEY": "k-nope" }, { Authorization: "Bearer k-nope" }] as Record<string, string>[]) {
-      const r = await call("/mcp", { method: "POST", headers: { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body: "{}" }, keyed);
+    for (const headers of [{}, { "X-API-KEY": "k-nope" }, { Authorization: "Bearer k-nope" }] as Record<
+      string,
+      string
+    >[]) {
+      const r = await call(
+        "/mcp",
+        {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+          body: "{}",
+        },
+        keyed,
+      );
       expect(r.status).toBe(401);
       expect(r.body).toMatchObject({ code: "unauthorized" });
       await expect(connect(keyed, headers)).rejects.toThrow();
@@ -243,7 +339,9 @@ describe("API keys", () => {
     ];
     for (const [headers, path] of ways) {
       const c = await connect(keyed, headers, path);
-      expect((await callTool(c, "list_applications", {})).structuredContent).toEqual((await callTool(client, "list_applications", {})).structuredContent);
+      expect((await callTool(c, "list_applications", {})).structuredContent).toEqual(
+        (await callTool(client, "list_applications", {})).structuredContent,
+      );
       expect(await callTool(c, "find_objects", { application: OTHER, name: "find", limit: 3 })).toEqual(open);
       await c.close();
     }
@@ -251,8 +349,14 @@ describe("API keys", () => {
 
   it("a key limited to Pet Store & Co lists only it and gets the REST 403 on the others", async () => {
     const c = await connect(keyed, { "X-API-KEY": "k-pet" });
-    expect(structuredOf(await callTool(c, "list_applications", {}))).toEqual({ applications: [{ name: PET, versions: [{ analyzedAt: petstoreV1.analyzedAt }, { analyzedAt: petstoreV2.analyzedAt }] }] });
-    expect(structuredOf(await callTool(c, "get_object", { application: PET, id: "302" }))).toEqual((await call(`${appPath(PET)}/objects/302`)).body);
+    expect(structuredOf(await callTool(c, "list_applications", {}))).toEqual({
+      applications: [
+        { name: PET, versions: [{ analyzedAt: petstoreV1.analyzedAt }, { analyzedAt: petstoreV2.analyzedAt }] },
+      ],
+    });
+    expect(structuredOf(await callTool(c, "get_object", { application: PET, id: "302" }))).toEqual(
+      (await call(`${appPath(PET)}/objects/302`)).body,
+    );
     const forbidden = await call(`${appPath(OTHER)}/objects/302`, { headers: { "X-API-KEY": "k-pet" } }, keyed);
     expect(forbidden.status).toBe(403);
     expect(problemOf(await callTool(c, "get_object", { application: OTHER, id: "302" }))).toEqual(forbidden.body);
@@ -264,13 +368,19 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
   it("each tool call counts as the REST request it makes, per client address; past the allowance, the REST 429", async () => {
     const limiter = fakeLimiter(2);
     const env = { ...testEnv, RATE_LIMITER: limiter, RATE_LIMIT_PERIOD: "60" } as Env;
-    const limited = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
+    const limited = (request: Request) =>
+      Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx));
     const c = await connect(limited, { "CF-Connecting-IP": "203.0.113.9" });
     const args = { application: PET, id: "302" };
     const open = await callTool(client, "get_object", args);
     expect(await callTool(c, "get_object", args)).toEqual(open);
     expect(await callTool(c, "get_object", args)).toEqual(open);
-    expect(problemOf(await callTool(c, "get_object", args))).toEqual({ status: 429, title: "Too many requests", code: "rate_limited", detail: "too many requests for this API key; try again in at most 60 s" });
+    expect(problemOf(await callTool(c, "get_object", args))).toEqual({
+      status: 429,
+      title: "Too many requests",
+      code: "rate_limited",
+      detail: "too many requests for this API key; try again in at most 60 s",
+    });
     expect(limiter.keys).toEqual(["address:203.0.113.9", "address:203.0.113.9", "address:203.0.113.9"]);
     await c.close();
   });
@@ -279,7 +389,9 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
 /** Every worked request the tools can express, through MCP and straight to REST: the same answer. */
 function sameAsRest(label: string, cases: readonly RequestCase[], substitute: (path: string) => Promise<string>) {
   describe(label, () => {
-    const calls = cases.filter((c) => c.request.startsWith("GET ")).map((c) => ({ path: c.request.slice(4), call: toolCallFor(c.request.slice(4)) }));
+    const calls = cases
+      .filter((c) => c.request.startsWith("GET "))
+      .map((c) => ({ path: c.request.slice(4), call: toolCallFor(c.request.slice(4)) }));
     const expressed = calls.filter((c) => c.call !== null && !c.path.includes("{_id of"));
     const withIds = calls.filter((c) => c.path.includes("{_id of"));
     it("expresses most cases, for every tool, with answers and errors", () => {
@@ -300,4 +412,8 @@ function sameAsRest(label: string, cases: readonly RequestCase[], substitute: (p
 }
 
 sameAsRest("test/fixtures/examples/requests.json through MCP", petstoreRequests as RequestCase[], async (p) => p);
-sameAsRest("test/fixtures/corner/requests.json through MCP", cornerRequests as RequestCase[], idSubstitution(fetchWorker, BASE));
+sameAsRest(
+  "test/fixtures/corner/requests.json through MCP",
+  cornerRequests as RequestCase[],
+  idSubstitution(fetchWorker, BASE),
+);

@@ -1,30 +1,57 @@
 // @module The API description inside workerd: /openapi.json against interface.md and semantics.md §6, worked answers against the zod response schemas, and /docs.
 import { beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
-import petstoreRequests from "../fixtures/examples/requests.json";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import cornerRequests from "../fixtures/corner/requests.json";
-import cornerV1 from "../fixtures/corner/corner-v1.json";
-import cornerV2 from "../fixtures/corner/corner-v2.json";
 import { ERROR_TITLES, type ErrorCode } from "../../src/api-error.ts";
 import { ROUTE_SPECS, type RouteSpec } from "../../src/http/route-specs.ts";
 import { CalleeSchema, CharacteristicsSchema, ObjectSchema, ProblemSchema } from "../../src/query/api-schemas.ts";
-import { type RequestCase, idSubstitution } from "../support/request-cases.ts";
+import cornerV1 from "../fixtures/corner/corner-v1.json";
+import cornerV2 from "../fixtures/corner/corner-v2.json";
+import cornerRequests from "../fixtures/corner/requests.json";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
+import { idSubstitution, type RequestCase } from "../support/request-cases.ts";
 import { BASE, call, fetchWorker, publishHistory } from "./harness.ts";
 
 type Doc = {
   openapi: string;
   info: { title: string; version: string; description: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string; in?: string; name?: string }> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, { type: string; in?: string; name?: string }>;
+  };
 };
-type Parameter = { name: string; in: string; required: boolean; description: string; schema: Schema; style?: string; explode?: boolean };
-type Schema = { type?: string; pattern?: string; enum?: string[]; examples?: string[]; items?: Schema; default?: string; format?: string; $ref?: string };
+type Parameter = {
+  name: string;
+  in: string;
+  required: boolean;
+  description: string;
+  schema: Schema;
+  style?: string;
+  explode?: boolean;
+};
+type Schema = {
+  type?: string;
+  pattern?: string;
+  enum?: string[];
+  examples?: string[];
+  items?: Schema;
+  default?: string;
+  format?: string;
+  $ref?: string;
+};
 type Operation = {
   operationId: string;
   parameters: Parameter[];
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: Schema; examples?: Record<string, { value: unknown }> }> }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      headers?: Record<string, unknown>;
+      content?: Record<string, { schema: Schema; examples?: Record<string, { value: unknown }> }>;
+    }
+  >;
   security?: unknown[];
 };
 
@@ -51,15 +78,26 @@ const INTERFACE: Record<string, { path: string[]; query: Record<string, [boolean
     },
   },
   [`${APP}/objects/{id}`]: { path: ["name", "id"], query: { select: [false, false] } },
-  [`${APP}/objects/{id}/callees`]: { path: ["name", "id"], query: { select: [false, true], includeEscalated: [false, false] } },
+  [`${APP}/objects/{id}/callees`]: {
+    path: ["name", "id"],
+    query: { select: [false, true], includeEscalated: [false, false] },
+  },
   [`${APP}/objects/{id}/start-end-points`]: { path: ["name", "id"], query: { hops: [false, false] } },
   // name and _id are each "required if the other is absent": neither is required on its own.
-  [`${APP}/levels/{level}/nodes`]: { path: ["name", "level"], query: { name: [false, false], _id: [false, false], select: [true, false] } },
+  [`${APP}/levels/{level}/nodes`]: {
+    path: ["name", "level"],
+    query: { name: [false, false], _id: [false, false], select: [true, false] },
+  },
   [`${APP}/levels/{level}/graph`]: { path: ["name", "level"], query: {} },
 };
 
 // semantics.md §1: integer parameters and their ranges; enumerations and their values.
-const INTEGERS: Record<string, string> = { limit: "0 to 10000", skip: "0 to 9007199254740991", hops: "0 to 32", _id: "0 to 9007199254740991" };
+const INTEGERS: Record<string, string> = {
+  limit: "0 to 10000",
+  skip: "0 to 9007199254740991",
+  hops: "0 to 32",
+  _id: "0 to 9007199254740991",
+};
 const ENUMS: Record<string, string[]> = {
   operator: ["contains", "equals", "startswith", "endswith"],
   searchtype: ["all", "internal", "external"],
@@ -86,7 +124,18 @@ const SEMANTICS_CODES: Record<string, number> = {
   storage_unavailable: 503,
 };
 // What each route can answer besides what every application route can (access, name, catalog, snapshot, parameters).
-const COMMON = ["invalid_parameter", "unknown_parameter", "invalid_application_name", "unauthorized", "forbidden", "application_not_found", "rate_limited", "corrupt_snapshot", "internal_error", "storage_unavailable"];
+const COMMON = [
+  "invalid_parameter",
+  "unknown_parameter",
+  "invalid_application_name",
+  "unauthorized",
+  "forbidden",
+  "application_not_found",
+  "rate_limited",
+  "corrupt_snapshot",
+  "internal_error",
+  "storage_unavailable",
+];
 const ROUTE_CODES: Record<string, string[]> = {
   [`${APP}/objects`]: [...COMMON, "missing_parameter", "source_service_unavailable"],
   [`${APP}/objects/{id}`]: [...COMMON, "object_not_found", "source_service_unavailable"],
@@ -102,7 +151,8 @@ beforeAll(async () => {
   // Both histories before the first request: the worker trusts a fetched manifest for MANIFEST_TTL_MS.
   const petstore = await publishHistory([petstoreV1, petstoreV2]);
   const corner = await publishHistory([cornerV1, cornerV2]);
-  for (const { results } of [petstore, corner]) expect(results.map((r) => r.outcome)).toEqual(["published", "published"]);
+  for (const { results } of [petstore, corner])
+    expect(results.map((r) => r.outcome)).toEqual(["published", "published"]);
   const response = await call("/openapi.json");
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
@@ -119,7 +169,9 @@ describe("/openapi.json", () => {
   });
 
   it("has exactly the routes of interface.md, each a GET, plus /rest/ready and the catalog /rest/applications", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual([...Object.keys(INTERFACE), "/rest/ready", "/rest/applications"].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [...Object.keys(INTERFACE), "/rest/ready", "/rest/applications"].sort(),
+    );
     for (const item of Object.values(doc.paths)) expect(Object.keys(item)).toEqual(["get"]);
     expect(doc.paths["/rest/ready"].get.parameters).toEqual([]);
     expect(doc.paths["/rest/ready"].get.security).toEqual([]);
@@ -139,7 +191,12 @@ describe("/openapi.json", () => {
         const [required, repeatable] = expected.query[p.name];
         expect(p.required, p.name).toBe(required);
         const value = repeatable ? p.schema.items! : p.schema;
-        if (repeatable) expect({ type: p.schema.type, style: p.style, explode: p.explode }, p.name).toEqual({ type: "array", style: "form", explode: true });
+        if (repeatable)
+          expect({ type: p.schema.type, style: p.style, explode: p.explode }, p.name).toEqual({
+            type: "array",
+            style: "form",
+            explode: true,
+          });
         else expect(p.schema.type, p.name).toBe("string");
         // Every value is a string on the wire: integers by pattern, never a coerced `type: integer`.
         expect(value.type, p.name).toBe("string");
@@ -151,7 +208,9 @@ describe("/openapi.json", () => {
           // Any letter case is accepted (semantics.md §1): a case-blind pattern, canonical values as examples.
           expect(value.examples, p.name).toEqual(ENUMS[p.name]);
           const pattern = new RegExp(value.pattern!);
-          for (const v of ENUMS[p.name]) for (const spelling of [v, v.toUpperCase(), v[0].toUpperCase() + v.slice(1)]) expect(pattern.test(spelling), `${p.name}=${spelling}`).toBe(true);
+          for (const v of ENUMS[p.name])
+            for (const spelling of [v, v.toUpperCase(), v[0].toUpperCase() + v.slice(1)])
+              expect(pattern.test(spelling), `${p.name}=${spelling}`).toBe(true);
           expect(pattern.test(`${ENUMS[p.name][0]}x`), p.name).toBe(false);
           expect(pattern.test(""), p.name).toBe(false);
           expect(p.description, p.name).toMatch(/case-insensitive/);
@@ -162,7 +221,8 @@ describe("/openapi.json", () => {
   it("path parameters: id is 1 to 19 digits, level an integer, with its range per route", () => {
     const id = params(doc.paths[`${APP}/objects/{id}`].get, "path").find((p) => p.name === "id")!;
     expect(id.schema.pattern).toBe("^[0-9]{1,19}$");
-    const level = (route: string) => params(doc.paths[`${APP}/levels/{level}/${route}`].get, "path").find((p) => p.name === "level")!;
+    const level = (route: string) =>
+      params(doc.paths[`${APP}/levels/{level}/${route}`].get, "path").find((p) => p.name === "level")!;
     expect(level("nodes").schema.pattern).toBe("^[0-9]{1,15}$");
     expect(level("nodes").description).toContain("from 2 to 5");
     expect(level("graph").description).toContain("from 1 to 5");
@@ -175,7 +235,10 @@ describe("/openapi.json", () => {
     expect(q(find, "operator").schema.default).toBe("contains");
     expect(q(find, "searchtype").schema.default).toBe("all");
     expect(q(find, "date").schema.format).toBe("date-time");
-    expect(q(doc.paths[`${APP}/objects/{id}/callees`].get, "select").schema.items!.examples).toEqual(["parent", "source-locations"]);
+    expect(q(doc.paths[`${APP}/objects/{id}/callees`].get, "select").schema.items!.examples).toEqual([
+      "parent",
+      "source-locations",
+    ]);
     expect(q(doc.paths[`${APP}/objects/{id}/callees`].get, "includeEscalated").schema.default).toBe("false");
     expect(q(doc.paths[`${APP}/objects/{id}/start-end-points`].get, "hops").schema.default).toBe("1");
     expect(q(doc.paths[`${APP}/levels/{level}/nodes`].get, "select").schema.examples).toEqual(["children"]);
@@ -188,8 +251,12 @@ describe("/openapi.json", () => {
   });
 
   it("the error codes are exactly semantics.md §6", () => {
-    expect(Object.fromEntries(Object.entries(ERROR_TITLES).map(([code, [status]]) => [code, status]))).toEqual(SEMANTICS_CODES);
-    expect([...(doc.components.schemas.Problem as { properties: { code: Schema } }).properties.code.enum!].sort()).toEqual(Object.keys(SEMANTICS_CODES).sort());
+    expect(Object.fromEntries(Object.entries(ERROR_TITLES).map(([code, [status]]) => [code, status]))).toEqual(
+      SEMANTICS_CODES,
+    );
+    expect(
+      [...(doc.components.schemas.Problem as { properties: { code: Schema } }).properties.code.enum!].sort(),
+    ).toEqual(Object.keys(SEMANTICS_CODES).sort());
   });
 
   for (const [path, codes] of Object.entries(ROUTE_CODES))
@@ -215,8 +282,13 @@ describe("/openapi.json", () => {
     });
 
   it("every code of semantics.md §6 is documented: per operation, or (the router's) in the description", () => {
-    const listed = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item.get.responses).flatMap((r) => Object.keys(r.content?.["application/json"].examples ?? {}))));
-    for (const code of Object.keys(SEMANTICS_CODES)) if (!listed.has(code)) expect(["route_not_found", "method_not_allowed"]).toContain(code);
+    const listed = new Set(
+      Object.values(doc.paths).flatMap((item) =>
+        Object.values(item.get.responses).flatMap((r) => Object.keys(r.content?.["application/json"].examples ?? {})),
+      ),
+    );
+    for (const code of Object.keys(SEMANTICS_CODES))
+      if (!listed.has(code)) expect(["route_not_found", "method_not_allowed"]).toContain(code);
     expect(doc.info.description).toContain("`route_not_found`");
     expect(doc.info.description).toContain("`method_not_allowed`");
   });
@@ -242,13 +314,33 @@ describe("/openapi.json", () => {
 });
 
 describe("the response schemas are strict", () => {
-  const object = { id: "1", name: "a", fullName: "a", type: "t", typeId: "T", filePath: null, mangling: "", external: false, annotations: null, tags: [] };
+  const object = {
+    id: "1",
+    name: "a",
+    fullName: "a",
+    type: "t",
+    typeId: "T",
+    filePath: null,
+    mangling: "",
+    external: false,
+    annotations: null,
+    tags: [],
+  };
   it("accept a valid body, reject an extra or a missing field", () => {
     expect(ObjectSchema.safeParse(object).success).toBe(true);
     expect(ObjectSchema.safeParse({ ...object, extra: 1 }).success).toBe(false);
     expect(ObjectSchema.safeParse({ ...object, tags: undefined }).success).toBe(false);
     expect(ObjectSchema.safeParse({ ...object, sourceLocations: [] }).success).toBe(false);
-    expect(CalleeSchema.safeParse({ id: "1", name: "a", type: "t", typeId: "T", linkType: "call", parent: { type: "t", typeId: "T", id: "2" } }).success).toBe(false);
+    expect(
+      CalleeSchema.safeParse({
+        id: "1",
+        name: "a",
+        type: "t",
+        typeId: "T",
+        linkType: "call",
+        parent: { type: "t", typeId: "T", id: "2" },
+      }).success,
+    ).toBe(false);
     expect(CharacteristicsSchema.safeParse({ ...object, status: { id: "Deleted" } }).success).toBe(false);
     expect(ProblemSchema.safeParse({ status: 400, title: "x", code: "no_such_code", detail: "x" }).success).toBe(false);
   });
@@ -271,7 +363,8 @@ for (const [title, cases, substitute] of [
     for (const c of cases)
       it(c.request, async () => {
         const space = c.request.indexOf(" ");
-        const [method, rawPath] = space > 0 ? [c.request.slice(0, space), c.request.slice(space + 1)] : [c.method ?? "GET", c.request];
+        const [method, rawPath] =
+          space > 0 ? [c.request.slice(0, space), c.request.slice(space + 1)] : [c.method ?? "GET", c.request];
         const path = await substitute(rawPath);
         const response = await call(path, { method });
         expect(response.status).toBe(c.status);
@@ -287,7 +380,8 @@ for (const [title, cases, substitute] of [
         expect(problem.code).toBe(c.code);
         if (problem.code === "route_not_found" || problem.code === "method_not_allowed") return;
         // An error a route answered is documented for it, under its status.
-        const documented = doc.paths[route!.path].get.responses[String(problem.status)].content!["application/json"].examples!;
+        const documented =
+          doc.paths[route!.path].get.responses[String(problem.status)].content!["application/json"].examples!;
         expect(Object.keys(documented)).toContain(problem.code);
         expect(route!.errors as readonly ErrorCode[]).toContain(problem.code);
       });

@@ -1,15 +1,19 @@
 // @module Publish API auth inside workerd: 403 when PUBLISH_TOKEN is unset, 401 without or with a wrong token, read API keys never publish.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { PublishApiError } from "../../build/publish-client.ts";
 import type { Env } from "../../src/worker.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { call, testEnv } from "./harness.ts";
-import { TOKEN, bucketKeys, clientFor, fetcherFor, publishing } from "./publish-harness.ts";
+import { bucketKeys, clientFor, fetcherFor, publishing, TOKEN } from "./publish-harness.ts";
 
 const disabled = fetcherFor({ ...testEnv, PUBLISH_TOKEN: undefined } as Env);
 const emptyToken = fetcherFor({ ...testEnv, PUBLISH_TOKEN: "" } as Env);
-const withReadKeys = fetcherFor({ ...testEnv, PUBLISH_TOKEN: TOKEN, API_KEYS: JSON.stringify({ "reader-key": "*" }) } as Env);
+const withReadKeys = fetcherFor({
+  ...testEnv,
+  PUBLISH_TOKEN: TOKEN,
+  API_KEYS: JSON.stringify({ "reader-key": "*" }),
+} as Env);
 
 const ROUTES: [string, string, unknown?][] = [
   ["POST", "/publish/uploads", { sha256: "a".repeat(64), size: 10, partSize: 5 * 1024 * 1024 }],
@@ -39,7 +43,14 @@ describe("publish API auth", () => {
       }
     });
     it(`${method} ${path}: 401 without a token, with a wrong one, with a read API key`, async () => {
-      for (const authorization of [undefined, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, "Bearer reader-key", TOKEN, `Basic ${TOKEN}`]) {
+      for (const authorization of [
+        undefined,
+        `Bearer ${TOKEN}x`,
+        `Bearer ${TOKEN.slice(0, -1)}`,
+        "Bearer reader-key",
+        TOKEN,
+        `Basic ${TOKEN}`,
+      ]) {
         const r = await call(path, init(method, body, authorization), withReadKeys);
         expect(r.status, `${authorization}: ${r.text}`).toBe(401);
         expect(r.body).toMatchObject({ code: "unauthorized", status: 401 });
@@ -64,20 +75,30 @@ describe("publish API auth", () => {
   it("a refused client publishes nothing: the bucket is unchanged", async () => {
     const before = await bucketKeys();
     const bytes = compileDocument({ ...petstoreV1, application: "Auth App" }, null).bytes;
-    const error = await clientFor({ token: "not-the-token" }).publish(bytes).catch((e: unknown) => e);
+    const error = await clientFor({ token: "not-the-token" })
+      .publish(bytes)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PublishApiError);
     expect((error as PublishApiError).status).toBe(401);
     expect(await bucketKeys()).toEqual(before);
   });
 
   it("the /rest API stays read-only: POST answers 405 with Allow: GET, HEAD", async () => {
-    const r = await call("/rest/applications/Pet%20Store%20%26%20Co/objects", { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } }, publishing);
+    const r = await call(
+      "/rest/applications/Pet%20Store%20%26%20Co/objects",
+      { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } },
+      publishing,
+    );
     expect(r.status).toBe(405);
     expect(r.headers.get("Allow")).toBe("GET, HEAD");
   });
 
   it("other methods on a publish route: 405 with what is allowed", async () => {
-    const r = await call("/publish/applications", { method: "DELETE", headers: { Authorization: `Bearer ${TOKEN}` } }, publishing);
+    const r = await call(
+      "/publish/applications",
+      { method: "DELETE", headers: { Authorization: `Bearer ${TOKEN}` } },
+      publishing,
+    );
     expect(r.status).toBe(405);
     expect(r.headers.get("Allow")).toBe("GET");
   });

@@ -1,16 +1,20 @@
 // @module Concurrent publishes and reads through the publish API inside workerd, and prune (manifest first, objects after).
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import type { PublishApiError } from "../../build/publish-client.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { appPath, call } from "./harness.ts";
 import { bucketKeys, clientFor, publishing } from "./publish-harness.ts";
 
 /** petstore-v1 as `application`, analyzed on day `day` of October 2026 (a distinct version each). */
-const version = (application: string, day: number, base: object = petstoreV1) => ({ ...base, application, analyzedAt: `2026-10-${String(day).padStart(2, "0")}T08:00:00Z` });
+const version = (application: string, day: number, base: object = petstoreV1) => ({
+  ...base,
+  application,
+  analyzedAt: `2026-10-${String(day).padStart(2, "0")}T08:00:00Z`,
+});
 const compiled = (document: object) => compileDocument(document, null).bytes;
 const read = async (path: string) => (await call(path, undefined, publishing)).text;
 
@@ -44,7 +48,9 @@ describe("concurrent publishes", () => {
     const old = await Promise.all(paths.map(read));
     const seen: string[][] = [];
     let done = false;
-    const publishing2 = clientFor().publish(compiled(version(app, 2, petstoreV2))).finally(() => (done = true));
+    const publishing2 = clientFor()
+      .publish(compiled(version(app, 2, petstoreV2)))
+      .finally(() => (done = true));
     while (!done) seen.push(await Promise.all(paths.map(read)));
     await publishing2;
     const now = await Promise.all(paths.map(read));
@@ -91,10 +97,14 @@ describe("prune", () => {
   });
 
   it("refuses what it cannot do: unknown application (404), no selection or keep 0 (400)", async () => {
-    const unknown = await clientFor().prune("No Such App", { keep: 1 }).catch((e: unknown) => e);
+    const unknown = await clientFor()
+      .prune("No Such App", { keep: 1 })
+      .catch((e: unknown) => e);
     expect((unknown as PublishApiError).problem).toMatchObject({ status: 404, code: "application_not_found" });
     for (const selection of [{}, { keep: 0 }, { analyzedAt: ["yesterday"] }]) {
-      const error = (await clientFor().prune("Pruned App", selection).catch((e: unknown) => e)) as PublishApiError;
+      const error = (await clientFor()
+        .prune("Pruned App", selection)
+        .catch((e: unknown) => e)) as PublishApiError;
       expect(error.problem, JSON.stringify(selection)).toMatchObject({ status: 400, code: "invalid_parameter" });
     }
   });

@@ -1,14 +1,14 @@
 // @module Refused uploads inside workerd: corrupt section, content not matching its declared address, truncation — 422, nothing left in R2.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { PublishApiError } from "../../build/publish-client.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, call, publishHistory } from "./harness.ts";
-import { TOKEN, bucketKeys, clientFor, publishing } from "./publish-harness.ts";
+import { bucketKeys, clientFor, publishing, TOKEN } from "./publish-harness.ts";
 
 const MiB = 1024 * 1024;
 const APP = "Pet Store & Co";
@@ -37,10 +37,22 @@ async function flipInPadding(bytes: Uint8Array): Promise<Uint8Array> {
 
 /** Uploads `bytes` declared as content `sha256` (which it may not be), then asks to publish it. */
 async function uploadDeclared(sha256: string, bytes: Uint8Array, partSize = 5 * MiB) {
-  const begun = await call("/publish/uploads", { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ sha256, size: bytes.length, partSize }) }, publishing);
+  const begun = await call(
+    "/publish/uploads",
+    {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ sha256, size: bytes.length, partSize }),
+    },
+    publishing,
+  );
   expect(begun.status, begun.text).toBe(200);
   for (let part = 1; (part - 1) * partSize < bytes.length; part++) {
-    const r = await call(`/publish/uploads/${sha256}/parts/${part}`, { method: "PUT", headers: auth, body: bytes.subarray((part - 1) * partSize, part * partSize) }, publishing);
+    const r = await call(
+      `/publish/uploads/${sha256}/parts/${part}`,
+      { method: "PUT", headers: auth, body: bytes.subarray((part - 1) * partSize, part * partSize) },
+      publishing,
+    );
     expect(r.status, r.text).toBe(200);
   }
   return call(`/publish/snapshots/${sha256}`, { method: "POST", headers: auth }, publishing);
@@ -74,7 +86,12 @@ describe("refused uploads leave nothing behind", () => {
   it("a section whose checksum does not match (its declared SHA-256 right)", async () => {
     const before = await bucketKeys();
     const corrupt = await flipInSection(v2, "OBJC");
-    expectRefused(await clientFor().publish(corrupt).catch((e: unknown) => e), /section OBJC checksum mismatch/);
+    expectRefused(
+      await clientFor()
+        .publish(corrupt)
+        .catch((e: unknown) => e),
+      /section OBJC checksum mismatch/,
+    );
     await expectNothingChanged(before);
   });
 
@@ -103,7 +120,12 @@ describe("refused uploads leave nothing behind", () => {
 
   it("a truncated snapshot (declared as what was sent)", async () => {
     const before = await bucketKeys();
-    expectRefused(await clientFor().publish(v2.subarray(0, v2.length - 64)).catch((e: unknown) => e), /header says \d+ bytes but the file has \d+ \(truncated\?\)/);
+    expectRefused(
+      await clientFor()
+        .publish(v2.subarray(0, v2.length - 64))
+        .catch((e: unknown) => e),
+      /header says \d+ bytes but the file has \d+ \(truncated\?\)/,
+    );
     await expectNothingChanged(before);
   });
 
@@ -117,7 +139,12 @@ describe("refused uploads leave nothing behind", () => {
 
   it("not a snapshot at all", async () => {
     const before = await bucketKeys();
-    expectRefused(await clientFor().publish(new TextEncoder().encode(JSON.stringify(petstoreV2))).catch((e: unknown) => e), /not a valid snapshot/);
+    expectRefused(
+      await clientFor()
+        .publish(new TextEncoder().encode(JSON.stringify(petstoreV2)))
+        .catch((e: unknown) => e),
+      /not a valid snapshot/,
+    );
     await expectNothingChanged(before);
   });
 

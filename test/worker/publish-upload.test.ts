@@ -1,11 +1,11 @@
 // @module Publish API uploads inside workerd: multi-part, resumed, aborted, identical content again; answers as published directly.
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
-import { sha256Hex } from "../../src/storage/publish.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
+import { sha256Hex } from "../../src/storage/publish.ts";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, call } from "./harness.ts";
-import { TOKEN, bucketKeys, clientFor, publishing, recording } from "./publish-harness.ts";
+import { bucketKeys, clientFor, publishing, recording, TOKEN } from "./publish-harness.ts";
 
 const MiB = 1024 * 1024;
 const APP = "Big / Upload";
@@ -28,7 +28,16 @@ describe("a multi-part upload", () => {
     const progress: number[] = [];
     const { requests, fetch } = recording(publishing);
     const result = await clientFor({ partSize: 5 * MiB, fetch }).publish(bytes, (sent) => progress.push(sent));
-    expect(result).toMatchObject({ application: APP, outcome: "published", version: { sha256, size: bytes.length, analyzedAt: "2026-10-01T00:00:00Z", counts: { objects: document.objects.length } } });
+    expect(result).toMatchObject({
+      application: APP,
+      outcome: "published",
+      version: {
+        sha256,
+        size: bytes.length,
+        analyzedAt: "2026-10-01T00:00:00Z",
+        counts: { objects: document.objects.length },
+      },
+    });
     expect(requests).toEqual([
       "POST /publish/uploads",
       `PUT /publish/uploads/${sha256}/parts/1`,
@@ -43,7 +52,10 @@ describe("a multi-part upload", () => {
     expect(keys.filter((k) => k.startsWith("uploads/"))).toEqual([]);
     const served = await call(`${appPath(APP)}/objects?limit=3&name=Generated7999_`, undefined, publishing);
     expect(served.status, served.text).toBe(200);
-    expect(served.body).toMatchObject({ totalObjects: 1, objects: [{ id: document.objects.at(-1)!.id, name: document.objects.at(-1)!.name }] });
+    expect(served.body).toMatchObject({
+      totalObjects: 1,
+      objects: [{ id: document.objects.at(-1)!.id, name: document.objects.at(-1)!.name }],
+    });
   });
 
   it("the stored bytes read back through GET /publish/snapshots/{sha256} are the uploaded ones", async () => {
@@ -59,7 +71,9 @@ describe("a multi-part upload", () => {
     const again = await clientFor({ partSize: 5 * MiB, fetch }).publish(bytes);
     expect(again.outcome).toBe("unchanged");
     expect(requests).toEqual(["POST /publish/uploads", `POST /publish/snapshots/${sha256}`]);
-    expect((await call(`/publish/applications/${encodeURIComponent(APP)}`, { headers: auth }, publishing)).text).toBe(before.text);
+    expect((await call(`/publish/applications/${encodeURIComponent(APP)}`, { headers: auth }, publishing)).text).toBe(
+      before.text,
+    );
     expect(await bucketKeys()).toEqual(keys);
   });
 });
@@ -73,13 +87,26 @@ describe("a broken upload", () => {
     otherSha = await sha256Hex(otherBytes);
   });
 
-  const begin = () => call("/publish/uploads", { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ sha256: otherSha, size: otherBytes.length, partSize: 5 * MiB }) }, publishing);
-  const putPart = (part: number, body: Uint8Array) => call(`/publish/uploads/${otherSha}/parts/${part}`, { method: "PUT", headers: auth, body }, publishing);
+  const begin = () =>
+    call(
+      "/publish/uploads",
+      {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ sha256: otherSha, size: otherBytes.length, partSize: 5 * MiB }),
+      },
+      publishing,
+    );
+  const putPart = (part: number, body: Uint8Array) =>
+    call(`/publish/uploads/${otherSha}/parts/${part}`, { method: "PUT", headers: auth, body }, publishing);
 
   it("resumes: the parts already sent are listed and not sent again", async () => {
     expect((await begin()).body).toMatchObject({ partCount: 2, uploaded: [], stored: false });
     expect((await putPart(2, otherBytes.subarray(5 * MiB))).status).toBe(200);
-    expect((await call(`/publish/uploads/${otherSha}`, { headers: auth }, publishing)).body).toMatchObject({ partCount: 2, uploaded: [2] });
+    expect((await call(`/publish/uploads/${otherSha}`, { headers: auth }, publishing)).body).toMatchObject({
+      partCount: 2,
+      uploaded: [2],
+    });
     // Committing now is refused with the missing part named, and changes nothing.
     const early = await call(`/publish/snapshots/${otherSha}`, { method: "POST", headers: auth }, publishing);
     expect(early.status).toBe(409);
@@ -88,28 +115,74 @@ describe("a broken upload", () => {
     const { requests, fetch } = recording(publishing);
     const result = await clientFor({ partSize: 5 * MiB, fetch }).publish(otherBytes);
     expect(result).toMatchObject({ outcome: "published", version: { sha256: otherSha } });
-    expect(requests).toEqual(["POST /publish/uploads", `PUT /publish/uploads/${otherSha}/parts/1`, `POST /publish/snapshots/${otherSha}`]);
+    expect(requests).toEqual([
+      "POST /publish/uploads",
+      `PUT /publish/uploads/${otherSha}/parts/1`,
+      `POST /publish/snapshots/${otherSha}`,
+    ]);
     expect((await bucketKeys()).filter((k) => k.startsWith("uploads/"))).toEqual([]);
   });
 
   it("a part of the wrong length is refused (400) and not recorded", async () => {
     const third = compileDocument(largeAnalysis("Aborted App", "2026-10-03T00:00:00Z", 8_000, 9), null).bytes;
     const thirdSha = await sha256Hex(third);
-    await call("/publish/uploads", { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ sha256: thirdSha, size: third.length, partSize: 5 * MiB }) }, publishing);
+    await call(
+      "/publish/uploads",
+      {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ sha256: thirdSha, size: third.length, partSize: 5 * MiB }),
+      },
+      publishing,
+    );
     // Declared with another Content-Length, or sent without one and of another length: refused either way.
-    const declared = await call(`/publish/uploads/${thirdSha}/parts/1`, { method: "PUT", headers: { ...auth, "Content-Length": String(5 * MiB - 1) }, body: third.subarray(0, 5 * MiB - 1) }, publishing);
+    const declared = await call(
+      `/publish/uploads/${thirdSha}/parts/1`,
+      {
+        method: "PUT",
+        headers: { ...auth, "Content-Length": String(5 * MiB - 1) },
+        body: third.subarray(0, 5 * MiB - 1),
+      },
+      publishing,
+    );
     expect(declared.status).toBe(400);
-    expect(declared.body).toMatchObject({ code: "invalid_parameter", parameter: "body", detail: `part 1 must be exactly ${5 * MiB} bytes; got Content-Length ${5 * MiB - 1}` });
-    const short = await call(`/publish/uploads/${thirdSha}/parts/1`, { method: "PUT", headers: auth, body: third.subarray(0, 5 * MiB - 1) }, publishing);
+    expect(declared.body).toMatchObject({
+      code: "invalid_parameter",
+      parameter: "body",
+      detail: `part 1 must be exactly ${5 * MiB} bytes; got Content-Length ${5 * MiB - 1}`,
+    });
+    const short = await call(
+      `/publish/uploads/${thirdSha}/parts/1`,
+      { method: "PUT", headers: auth, body: third.subarray(0, 5 * MiB - 1) },
+      publishing,
+    );
     expect(short.status).toBe(400);
-    expect(short.body).toMatchObject({ code: "invalid_parameter", parameter: "body", detail: `part 1 must be exactly ${5 * MiB} bytes; got ${5 * MiB - 1} bytes` });
-    const outOfRange = await call(`/publish/uploads/${thirdSha}/parts/3`, { method: "PUT", headers: auth, body: third.subarray(0, 10) }, publishing);
+    expect(short.body).toMatchObject({
+      code: "invalid_parameter",
+      parameter: "body",
+      detail: `part 1 must be exactly ${5 * MiB} bytes; got ${5 * MiB - 1} bytes`,
+    });
+    const outOfRange = await call(
+      `/publish/uploads/${thirdSha}/parts/3`,
+      { method: "PUT", headers: auth, body: third.subarray(0, 10) },
+      publishing,
+    );
     expect(outOfRange.status).toBe(400);
     expect(outOfRange.body).toMatchObject({ code: "invalid_parameter", parameter: "part" });
-    expect((await call(`/publish/uploads/${thirdSha}`, { headers: auth }, publishing)).body).toMatchObject({ uploaded: [] });
+    expect((await call(`/publish/uploads/${thirdSha}`, { headers: auth }, publishing)).body).toMatchObject({
+      uploaded: [],
+    });
 
     // Aborting cleans up everything the upload left; afterwards it is unknown.
-    expect((await call(`/publish/uploads/${thirdSha}/parts/2`, { method: "PUT", headers: auth, body: third.subarray(5 * MiB) }, publishing)).status).toBe(200);
+    expect(
+      (
+        await call(
+          `/publish/uploads/${thirdSha}/parts/2`,
+          { method: "PUT", headers: auth, body: third.subarray(5 * MiB) },
+          publishing,
+        )
+      ).status,
+    ).toBe(200);
     expect((await bucketKeys()).filter((k) => k.startsWith(`uploads/${thirdSha}/`)).length).toBeGreaterThan(0);
     await clientFor().abort(thirdSha);
     expect((await bucketKeys()).filter((k) => k.startsWith("uploads/"))).toEqual([]);

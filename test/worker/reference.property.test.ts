@@ -1,13 +1,20 @@
 // @module Property tests inside workerd: random valid analyses, published to R2 and queried through the worker, must answer as the reference does.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import petstoreRequests from "../fixtures/examples/requests.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import cornerRequests from "../fixtures/corner/requests.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
+import cornerRequests from "../fixtures/corner/requests.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import petstoreRequests from "../fixtures/examples/requests.json";
 import { type Analysis, arbitraryAnalysis, smallText } from "../support/arbitrary-analysis.ts";
+import {
+  type Operator,
+  type RefAnalysis,
+  referenceAnswer,
+  type SearchType,
+  TEXT_FILTERS,
+  type TextFilter,
+} from "../support/reference/reference.ts";
 import type { RequestCase } from "../support/request-cases.ts";
-import { type Operator, type RefAnalysis, type SearchType, TEXT_FILTERS, type TextFilter, referenceAnswer } from "../support/reference/reference.ts";
 import { appPath, call, publishHistory } from "./harness.ts";
 
 /** Runs per property; shrinking a failure stops after 30 s so vitest still reports it (each run publishes a snapshot). */
@@ -44,8 +51,10 @@ const fresh = (analysis: Analysis): Analysis => ({ ...analysis, application: `Pr
 function textsOf(a: Analysis): string[] {
   const texts = new Set<string>();
   for (const o of a.objects) {
-    for (const key of ["name", "fullName", "type", "filePath", "mangling"]) if (typeof o[key] === "string") texts.add(o[key] as string);
-    for (const key of ["annotations", "tags"]) if (Array.isArray(o[key])) for (const t of o[key] as string[]) texts.add(t);
+    for (const key of ["name", "fullName", "type", "filePath", "mangling"])
+      if (typeof o[key] === "string") texts.add(o[key] as string);
+    for (const key of ["annotations", "tags"])
+      if (Array.isArray(o[key])) for (const t of o[key] as string[]) texts.add(t);
   }
   for (const p of a.postIts) texts.add(p.title);
   return [...texts];
@@ -55,12 +64,19 @@ function textsOf(a: Analysis): string[] {
 function filterValue(texts: string[]): fc.Arbitrary<string> {
   const unrelated = fc.oneof(smallText, fc.constant(""));
   if (texts.length === 0) return unrelated;
-  const substring = fc.record({ text: fc.constantFrom(...texts), from: fc.nat(), length: fc.nat({ max: 8 }), casing: fc.constantFrom("same", "lower", "upper") }).map(({ text, from, length, casing }) => {
-    const points = Array.from(text);
-    const start = points.length ? from % (points.length + 1) : 0;
-    const value = points.slice(start, start + length).join("");
-    return casing === "lower" ? value.toLowerCase() : casing === "upper" ? value.toUpperCase() : value;
-  });
+  const substring = fc
+    .record({
+      text: fc.constantFrom(...texts),
+      from: fc.nat(),
+      length: fc.nat({ max: 8 }),
+      casing: fc.constantFrom("same", "lower", "upper"),
+    })
+    .map(({ text, from, length, casing }) => {
+      const points = Array.from(text);
+      const start = points.length ? from % (points.length + 1) : 0;
+      const value = points.slice(start, start + length).join("");
+      return casing === "lower" ? value.toLowerCase() : casing === "upper" ? value.toUpperCase() : value;
+    });
   return fc.oneof({ arbitrary: substring, weight: 4 }, { arbitrary: unrelated, weight: 1 });
 }
 
@@ -84,10 +100,18 @@ function findSpec(a: Analysis): fc.Arbitrary<FindSpec> {
   return fc
     .record({
       filters: fc.uniqueArray(
-        fc.constantFrom(...TEXT_FILTERS).chain((f) => fc.array(value, { minLength: 1, maxLength: f === "filepath" ? 1 : 3 }).map((vs) => [f, vs] as [TextFilter, string[]])),
+        fc
+          .constantFrom(...TEXT_FILTERS)
+          .chain((f) =>
+            fc
+              .array(value, { minLength: 1, maxLength: f === "filepath" ? 1 : 3 })
+              .map((vs) => [f, vs] as [TextFilter, string[]]),
+          ),
         { selector: ([f]) => f, maxLength: 3 },
       ),
-      operator: fc.option(fc.constantFrom<Operator>("contains", "equals", "startswith", "endswith"), { nil: undefined }),
+      operator: fc.option(fc.constantFrom<Operator>("contains", "equals", "startswith", "endswith"), {
+        nil: undefined,
+      }),
       searchtype: fc.option(fc.constantFrom<SearchType>("all", "internal", "external"), { nil: undefined }),
       skip: fc.option(fc.nat({ max: n + 2 }), { nil: undefined }),
       limit: fc.nat({ max: n + 2 }),
@@ -95,7 +119,8 @@ function findSpec(a: Analysis): fc.Arbitrary<FindSpec> {
       caseSeed: fc.nat(),
     })
     .map(({ caseSeed, ...spec }) => {
-      const recase = (v: string | undefined, k: number) => v && [v, v.toUpperCase(), v[0].toUpperCase() + v.slice(1)][(caseSeed >> k) % 3];
+      const recase = (v: string | undefined, k: number) =>
+        v && [v, v.toUpperCase(), v[0].toUpperCase() + v.slice(1)][(caseSeed >> k) % 3];
       return { ...spec, operatorText: recase(spec.operator, 0), searchtypeText: recase(spec.searchtype, 2) };
     });
 }
@@ -121,7 +146,9 @@ function calleeSpec(a: Analysis): fc.Arbitrary<CalleeSpec> {
   return fc.record({
     id: fc.constantFrom(...a.objects.map((o) => o.id as string)),
     includeEscalated: fc.option(fc.oneof(anyCase("true"), anyCase("false")), { nil: undefined }),
-    select: fc.subarray(["parent", "source-locations"]).chain((s) => fc.shuffledSubarray(s, { minLength: s.length, maxLength: s.length })),
+    select: fc
+      .subarray(["parent", "source-locations"])
+      .chain((s) => fc.shuffledSubarray(s, { minLength: s.length, maxLength: s.length })),
   });
 }
 
@@ -138,9 +165,14 @@ interface PointSpec {
   hops?: number;
 }
 
-const pointSpec = (a: Analysis): fc.Arbitrary<PointSpec> => fc.record({ id: fc.constantFrom(...a.objects.map((o) => o.id as string)), hops: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }) });
+const pointSpec = (a: Analysis): fc.Arbitrary<PointSpec> =>
+  fc.record({
+    id: fc.constantFrom(...a.objects.map((o) => o.id as string)),
+    hops: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+  });
 
-const pointUrl = (application: string, s: PointSpec) => `${appPath(application)}/objects/${s.id}/start-end-points${s.hops === undefined ? "" : `?hops=${s.hops}`}`;
+const pointUrl = (application: string, s: PointSpec) =>
+  `${appPath(application)}/objects/${s.id}/start-end-points${s.hops === undefined ? "" : `?hops=${s.hops}`}`;
 
 /** Publishes `analysis` under a fresh name, then checks every URL's answer against the reference. */
 async function check(analysis: Analysis, urls: (application: string) => string[]): Promise<number> {
@@ -156,9 +188,14 @@ async function check(analysis: Analysis, urls: (application: string) => string[]
 
 describe("worker answers equal the reference", () => {
   it("find objects: filters, operator, searchtype, order, skip, limit, total, source locations", async () => {
-    const analysisAndQueries = arbitraryAnalysis({ maxObjects: 12 }).chain((a) => fc.tuple(fc.constant(a), fc.array(findSpec(a), { minLength: 1, maxLength: 8 })));
+    const analysisAndQueries = arbitraryAnalysis({ maxObjects: 12 }).chain((a) =>
+      fc.tuple(fc.constant(a), fc.array(findSpec(a), { minLength: 1, maxLength: 8 })),
+    );
     await fc.assert(
-      fc.asyncProperty(analysisAndQueries, async ([analysis, specs]) => void (await check(analysis, (app) => specs.map((s) => findUrl(app, s))))),
+      fc.asyncProperty(
+        analysisAndQueries,
+        async ([analysis, specs]) => void (await check(analysis, (app) => specs.map((s) => findUrl(app, s)))),
+      ),
       { numRuns: RUNS, interruptAfterTimeLimit: 30_000 },
     );
   });
@@ -168,7 +205,10 @@ describe("worker answers equal the reference", () => {
       .filter((a) => a.objects.length > 0)
       .chain((a) => fc.tuple(fc.constant(a), fc.array(calleeSpec(a), { minLength: 1, maxLength: 8 })));
     await fc.assert(
-      fc.asyncProperty(analysisAndQueries, async ([analysis, specs]) => void (await check(analysis, (app) => specs.map((s) => calleeUrl(app, s))))),
+      fc.asyncProperty(
+        analysisAndQueries,
+        async ([analysis, specs]) => void (await check(analysis, (app) => specs.map((s) => calleeUrl(app, s)))),
+      ),
       { numRuns: RUNS, interruptAfterTimeLimit: 30_000 },
     );
   });
@@ -178,7 +218,10 @@ describe("worker answers equal the reference", () => {
       .filter((a) => a.objects.length > 0)
       .chain((a) => fc.tuple(fc.constant(a), fc.array(pointSpec(a), { minLength: 1, maxLength: 8 })));
     await fc.assert(
-      fc.asyncProperty(analysisAndQueries, async ([analysis, specs]) => void (await check(analysis, (app) => specs.map((s) => pointUrl(app, s))))),
+      fc.asyncProperty(
+        analysisAndQueries,
+        async ([analysis, specs]) => void (await check(analysis, (app) => specs.map((s) => pointUrl(app, s)))),
+      ),
       { numRuns: RUNS, interruptAfterTimeLimit: 30_000 },
     );
   });
@@ -191,11 +234,22 @@ describe("worker answers equal the reference", () => {
     fc.configureGlobal(global);
     const analysisAndQueries = analyses
       .filter((a) => a.objects.length > 0)
-      .chain((a) => fc.tuple(fc.constant(a), fc.array(findSpec(a), { minLength: 3, maxLength: 6 }), fc.array(calleeSpec(a), { minLength: 3, maxLength: 6 }), fc.array(pointSpec(a), { minLength: 3, maxLength: 6 })));
+      .chain((a) =>
+        fc.tuple(
+          fc.constant(a),
+          fc.array(findSpec(a), { minLength: 3, maxLength: 6 }),
+          fc.array(calleeSpec(a), { minLength: 3, maxLength: 6 }),
+          fc.array(pointSpec(a), { minLength: 3, maxLength: 6 }),
+        ),
+      );
     let large = 0;
     await fc.assert(
       fc.asyncProperty(analysisAndQueries, async ([analysis, finds, calls, points]) => {
-        const size = await check(analysis, (app) => [...finds.map((s) => findUrl(app, s)), ...calls.map((s) => calleeUrl(app, s)), ...points.map((s) => pointUrl(app, s))]);
+        const size = await check(analysis, (app) => [
+          ...finds.map((s) => findUrl(app, s)),
+          ...calls.map((s) => calleeUrl(app, s)),
+          ...points.map((s) => pointUrl(app, s)),
+        ]);
         if (size > 16 * 1024) large++;
       }),
       { numRuns: 40, interruptAfterTimeLimit: 30_000 },

@@ -1,17 +1,18 @@
 // @module The worker under a tiny SECTION_CACHE_MB (0.001): every worked example of test/fixtures/examples answers as with the default budget.
 import { beforeAll, describe, expect, it } from "vitest";
-import petstoreRequests from "../fixtures/examples/requests.json";
+import { DEFAULT_SECTION_CACHE_MB, isolateCaches, sectionBudgetBytes } from "../../src/storage/isolate-caches.ts";
+import workerModule, { type Env } from "../../src/worker.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import workerModule, { type Env } from "../../src/worker.ts";
-import { DEFAULT_SECTION_CACHE_MB, isolateCaches, sectionBudgetBytes } from "../../src/storage/isolate-caches.ts";
+import petstoreRequests from "../fixtures/examples/requests.json";
 import { type RequestCase, runCase } from "../support/request-cases.ts";
 import { BASE, publishHistory, testEnv } from "./harness.ts";
 
 // About 1 KB: both petstore snapshots decode to about 9.5 KB of sections, so they evict each other constantly.
 const tinyEnv = { ...testEnv, SECTION_CACHE_MB: "0.001" } as Env;
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-const fetchTiny = (request: Request) => Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, tinyEnv, ctx));
+const fetchTiny = (request: Request) =>
+  Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, tinyEnv, ctx));
 const tiny = isolateCaches(sectionBudgetBytes("0.001")).sections;
 
 beforeAll(async () => {

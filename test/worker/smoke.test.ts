@@ -1,9 +1,9 @@
 // @module The SourceService entrypoint through the SOURCE service binding: locations of a published version by object rank.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { readManifest } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
-import { type RefObject, byName } from "../support/reference/reference.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { byName, type RefObject } from "../support/reference/reference.ts";
 import { publishHistory, testEnv } from "./harness.ts";
 
 describe("SourceService over the SOURCE binding", () => {

@@ -1,17 +1,17 @@
 // @module Storage inside workerd: idempotent and racing publishes, reads during a publish, R2 faults (503, never a wrong answer), missing snapshots.
 import { describe, expect, it } from "vitest";
-import petstoreV1 from "../fixtures/examples/petstore-v1.json";
-import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { AppDeps } from "../../src/http/context.ts";
 import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import { StoreCatalog } from "../../src/storage/catalog.ts";
-import { Snapshot, memorySource } from "../../src/format/snapshot.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
-import { BASE, appPath, call, statusBaseOf, testEnv } from "./harness.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import { appPath, BASE, call, statusBaseOf, testEnv } from "./harness.ts";
 
 const bucket = testEnv.SNAPSHOTS;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -34,7 +34,11 @@ type Hooks = {
   beforePut?: (key: string) => Promise<void>;
   /** Runs after every get that reached the bucket; may delay it. */
   afterGet?: (key: string) => Promise<void>;
-  get?: (key: string, options: R2GetOptions | undefined, real: () => Promise<R2ObjectBody | R2Object | null>) => Promise<R2ObjectBody | R2Object | null>;
+  get?: (
+    key: string,
+    options: R2GetOptions | undefined,
+    real: () => Promise<R2ObjectBody | R2Object | null>,
+  ) => Promise<R2ObjectBody | R2Object | null>;
   head?: (key: string, real: () => Promise<R2Object | null>) => Promise<R2Object | null>;
 };
 
@@ -47,7 +51,9 @@ function wrapBucket(inner: R2Bucket, hooks: Hooks) {
     },
     async get(key: string, options?: R2GetOptions) {
       stats.gets++;
-      const result = hooks.get ? await hooks.get(key, options, () => inner.get(key, options)) : await inner.get(key, options);
+      const result = hooks.get
+        ? await hooks.get(key, options, () => inner.get(key, options))
+        : await inner.get(key, options);
       await hooks.afterGet?.(key);
       return result;
     },
@@ -80,7 +86,9 @@ describe("publishing", () => {
     const slow = wrapBucket(bucket, { beforePut: () => sleep(20), afterGet: () => sleep(20) });
     const store = new R2Store(slow.bucket);
     const { bytes } = compileDocument(petstore(petstoreV1, "Twice At Once"));
-    const outcomes = (await Promise.all([publishSnapshot(store, bytes), publishSnapshot(store, bytes)])).map((r) => r.outcome).sort();
+    const outcomes = (await Promise.all([publishSnapshot(store, bytes), publishSnapshot(store, bytes)]))
+      .map((r) => r.outcome)
+      .sort();
     expect(outcomes).toEqual(["published", "unchanged"]);
     expect((await readManifest(store, "Twice At Once"))!.versions).toHaveLength(1);
   });
@@ -89,7 +97,9 @@ describe("publishing", () => {
     it(`${publishers} concurrent publishes of different versions of one application all end up in the manifest`, async () => {
       const application = `Racing ${publishers} & Co`;
       const dates = ["2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00+01:00"].slice(0, publishers);
-      const snapshots = dates.map((d, i) => compileDocument(petstore(i % 2 ? petstoreV2 : petstoreV1, application, d)).bytes);
+      const snapshots = dates.map(
+        (d, i) => compileDocument(petstore(i % 2 ? petstoreV2 : petstoreV1, application, d)).bytes,
+      );
       // Every get and put is slow, so each publisher reads the manifest before any of them writes it.
       const slow = wrapBucket(bucket, { beforePut: () => sleep(25), afterGet: () => sleep(25) });
       const store = new R2Store(slow.bucket);
@@ -145,13 +155,15 @@ describe("reads during a publish see the old or the new version, never anything 
       await sleep(1);
     }
     expect((await publishing).outcome).toBe("published");
-    for (let round = 0; round < 3; round++) for (let i = 0; i < paths.length; i++) seen.push({ path: i, answer: await answer(paths[i]), afterPublish: true });
+    for (let round = 0; round < 3; round++)
+      for (let i = 0; i < paths.length; i++) seen.push({ path: i, answer: await answer(paths[i]), afterPublish: true });
     const after = await Promise.all(paths.map(answer));
 
     paths.forEach((p, i) => expect(after[i], `${p} differs between v1 and v2`).not.toBe(before[i]));
     expect(before[2].startsWith("404 ")).toBe(true);
     expect(after[2].startsWith("200 ")).toBe(true);
-    const versionOf = (s: (typeof seen)[number]) => (s.answer === before[s.path] ? 1 : s.answer === after[s.path] ? 2 : 0);
+    const versionOf = (s: (typeof seen)[number]) =>
+      s.answer === before[s.path] ? 1 : s.answer === after[s.path] ? 2 : 0;
     for (const s of seen) expect(versionOf(s), `${paths[s.path]} answered ${s.answer}`).not.toBe(0);
     for (const s of seen) if (s.afterPublish) expect(versionOf(s), `${paths[s.path]} after the publish`).toBe(2);
     // Sequential reads never go back to v1 once they have seen v2.
@@ -193,24 +205,55 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
   function expectUnavailable(r: Awaited<ReturnType<ReturnType<typeof appOver>>>, path: string) {
     expect(r.status, `${path}: ${r.text}`).toBe(503);
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(r.body).toMatchObject({ status: 503, code: "storage_unavailable", title: expect.any(String), detail: expect.any(String) });
+    expect(r.body).toMatchObject({
+      status: 503,
+      code: "storage_unavailable",
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   }
 
   /** An R2Object-like without a body, as R2 answers a get whose onlyIf failed. */
-  const bodiless = (o: R2Object) => ({ key: o.key, size: o.size, etag: o.etag, httpEtag: o.httpEtag, version: o.version, uploaded: o.uploaded }) as unknown as R2Object;
+  const bodiless = (o: R2Object) =>
+    ({
+      key: o.key,
+      size: o.size,
+      etag: o.etag,
+      httpEtag: o.httpEtag,
+      version: o.version,
+      uploaded: o.uploaded,
+    }) as unknown as R2Object;
 
   const faults: [string, Hooks][] = [
     ["every get throws", { get: async () => Promise.reject(new Error("R2 internal error (10001)")) }],
-    ["snapshot gets throw", { get: async (key, _o, real) => (isSnapshot(key) ? Promise.reject(new Error("network connection lost")) : real()) }],
-    ["snapshot heads throw", { head: async (key, real) => (isSnapshot(key) ? Promise.reject(new Error("R2 head failed")) : real()) }],
+    [
+      "snapshot gets throw",
+      {
+        get: async (key, _o, real) => (isSnapshot(key) ? Promise.reject(new Error("network connection lost")) : real()),
+      },
+    ],
+    [
+      "snapshot heads throw",
+      { head: async (key, real) => (isSnapshot(key) ? Promise.reject(new Error("R2 head failed")) : real()) },
+    ],
     ["snapshot gets return null (object gone)", { get: async (key, _o, real) => (isSnapshot(key) ? null : real()) }],
     [
       "snapshot gets return an object without a body",
-      { get: async (key, _o, real) => { const o = await real(); return o && isSnapshot(key) ? bodiless(o) : o; } },
+      {
+        get: async (key, _o, real) => {
+          const o = await real();
+          return o && isSnapshot(key) ? bodiless(o) : o;
+        },
+      },
     ],
     [
       "the snapshot's ETag changed between head and get",
-      { head: async (key, real) => { const o = await real(); return o && isSnapshot(key) ? ({ size: o.size, etag: `${o.etag}0` } as unknown as R2Object) : o; } },
+      {
+        head: async (key, real) => {
+          const o = await real();
+          return o && isSnapshot(key) ? ({ size: o.size, etag: `${o.etag}0` } as unknown as R2Object) : o;
+        },
+      },
     ],
     [
       "snapshot gets report another ETag",
@@ -218,7 +261,14 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
         get: async (key, _o, real) => {
           const o = (await real()) as R2ObjectBody | null;
           if (!o || !isSnapshot(key)) return o;
-          return { key: o.key, size: o.size, etag: `${o.etag}x`, httpEtag: `"${o.etag}x"`, body: o.body, arrayBuffer: () => o.arrayBuffer() } as unknown as R2ObjectBody;
+          return {
+            key: o.key,
+            size: o.size,
+            etag: `${o.etag}x`,
+            httpEtag: `"${o.etag}x"`,
+            body: o.body,
+            arrayBuffer: () => o.arrayBuffer(),
+          } as unknown as R2ObjectBody;
         },
       },
     ],
@@ -228,7 +278,14 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
         get: async (key, _o, real) => {
           const o = (await real()) as R2ObjectBody | null;
           if (!o || !isSnapshot(key)) return o;
-          return { key: o.key, size: o.size, etag: o.etag, httpEtag: o.httpEtag, body: o.body, arrayBuffer: async () => (await o.arrayBuffer()).slice(1) } as unknown as R2ObjectBody;
+          return {
+            key: o.key,
+            size: o.size,
+            etag: o.etag,
+            httpEtag: o.httpEtag,
+            body: o.body,
+            arrayBuffer: async () => (await o.arrayBuffer()).slice(1),
+          } as unknown as R2ObjectBody;
         },
       },
     ],
@@ -243,7 +300,12 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
 
   it("a manifest that cannot be read: 503 on every route", async () => {
     await healthyAnswers();
-    const read = appOver(wrapBucket(bucket, { get: async (key, _o, real) => (key === manifestKey(application) ? Promise.reject(new Error("R2 timeout")) : real()) }).bucket);
+    const read = appOver(
+      wrapBucket(bucket, {
+        get: async (key, _o, real) =>
+          key === manifestKey(application) ? Promise.reject(new Error("R2 timeout")) : real(),
+      }).bucket,
+    );
     for (const p of paths) expectUnavailable(await read(p), p);
   });
 
@@ -275,7 +337,21 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
     // store replaces, other filters' indexes and post-its are not among them, nor CALE, CALR and
     // OBJC, which the link and id pages (format 1.2) replace for callees, points and id lookups.
     // Trigram indexes this small are read whole, not through their chunk directories (format 1.3).
-    expect([...failedBy].sort()).toEqual(["IDXD", "IDXP", "LGRA", "LNKD", "LNKP", "NAME", "ROWD", "ROWP", "TAXO", "TNAM", "TPTH", "XNAM", "XPTH"]);
+    expect([...failedBy].sort()).toEqual([
+      "IDXD",
+      "IDXP",
+      "LGRA",
+      "LNKD",
+      "LNKP",
+      "NAME",
+      "ROWD",
+      "ROWP",
+      "TAXO",
+      "TNAM",
+      "TPTH",
+      "XNAM",
+      "XPTH",
+    ]);
   });
 
   // semantics.md §5 reserves 500 source_service_unavailable for a service that is disabled or not
@@ -287,7 +363,8 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
     const read = appOver(
       wrapBucket(bucket, {
         get: async (key, options, real) => {
-          if (isSnapshot(key) && (options?.range as { offset?: number } | undefined)?.offset === sloc.offset) throw new Error("R2 read of SLOC failed");
+          if (isSnapshot(key) && (options?.range as { offset?: number } | undefined)?.offset === sloc.offset)
+            throw new Error("R2 read of SLOC failed");
           return real();
         },
       }).bucket,
@@ -309,7 +386,9 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       const next = random(seed);
       let failing = true;
       // Reads of the source-locations section stay healthy: their failure is the known bug above.
-      const sloc = (await Snapshot.open(memorySource(compileDocument(petstore(petstoreV1, application)).bytes))).toc.get("SLOC")!;
+      const sloc = (
+        await Snapshot.open(memorySource(compileDocument(petstore(petstoreV1, application)).bytes))
+      ).toc.get("SLOC")!;
       const flaky = wrapBucket(bucket, {
         head: async (_key, real) => {
           if (failing && next() < 0.2) throw new Error("flaky head");
@@ -341,7 +420,10 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
         }
       expect(unavailable).toBeGreaterThan(0);
       failing = false;
-      for (const [i, p] of paths.entries()) expect(`${(await read(p)).status} ${(await read(p)).text}`, `${p} once R2 is healthy again`).toBe(`200 ${expected[i]}`);
+      for (const [i, p] of paths.entries())
+        expect(`${(await read(p)).status} ${(await read(p)).text}`, `${p} once R2 is healthy again`).toBe(
+          `200 ${expected[i]}`,
+        );
       expect(right + unavailable).toBe(4 * paths.length);
     });
 });
@@ -353,13 +435,23 @@ describe("a manifest that names a snapshot missing from storage", () => {
     await publishSnapshot(new R2Store(bucket), bytes);
     await bucket.delete(snapshotKey(await sha256Hex(bytes)));
     const app = appPath(application);
-    for (const p of [`${app}/objects?limit=5`, `${app}/objects/302`, `${app}/objects/201/callees`, `${app}/objects/302/start-end-points`, `${app}/levels/2/graph`, `${app}/levels/3/nodes?name=a&select=children`]) {
+    for (const p of [
+      `${app}/objects?limit=5`,
+      `${app}/objects/302`,
+      `${app}/objects/201/callees`,
+      `${app}/objects/302/start-end-points`,
+      `${app}/levels/2/graph`,
+      `${app}/levels/3/nodes?name=a&select=children`,
+    ]) {
       const r = await call(p);
       expect(r.status, `${p}: ${r.text}`).toBe(503);
       expect(r.body).toMatchObject({ status: 503, code: "storage_unavailable" });
     }
     // find objects at a date before the only analysis does not need the snapshot.
-    expect((await call(`${app}/objects?limit=5&date=2020-01-01T00%3A00%3A00Z`)).body).toEqual({ totalObjects: 0, objects: [] });
+    expect((await call(`${app}/objects?limit=5&date=2020-01-01T00%3A00%3A00Z`)).body).toEqual({
+      totalObjects: 0,
+      objects: [],
+    });
   });
 });
 
@@ -392,7 +484,10 @@ describe("large objects", () => {
     const object = await bucket.get("large/object");
     expect(object!.etag).toBe(info.etag);
     expect(Buffer.from(new Uint8Array(await object!.arrayBuffer())).equals(Buffer.from(bytes))).toBe(true);
-    expect(Array.from(await store.getRange("large/object", 10 * MiB - 1, 2, info.etag))).toEqual([0, (10 * MiB) / 4096 & 0xff]);
+    expect(Array.from(await store.getRange("large/object", 10 * MiB - 1, 2, info.etag))).toEqual([
+      0,
+      ((10 * MiB) / 4096) & 0xff,
+    ]);
     await bucket.delete("large/object");
   });
 });

@@ -6,8 +6,8 @@ import { LevelsView } from "./LevelsView.tsx";
 import { ObjectView } from "./ObjectView.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
 import { SearchView } from "./SearchView.tsx";
+import { navigate, useUrlState, type View, withParams } from "./url-state.ts";
 import { useApi } from "./use-api.ts";
-import { type View, navigate, useUrlState, withParams } from "./url-state.ts";
 
 const VIEWS: readonly View[] = ["search", "object", "levels"];
 
@@ -51,7 +51,11 @@ function Explorer(props: { onKey: () => void }) {
       <main id="main" ref={main}>
         {applications.error && <ProblemNote problem={applications.error} what="Listing the applications" />}
         {applications.loading && <Loading what="applications" />}
-        {applications.data && !app && <p>No application is published yet: publish one with <code>npx appstruct publish</code>.</p>}
+        {applications.data && !app && (
+          <p>
+            No application is published yet: publish one with <code>npx appstruct publish</code>.
+          </p>
+        )}
         {app && view === "search" && <SearchView app={app} params={params} />}
         {app && view === "object" && <ObjectView app={app} params={params} />}
         {app && view === "levels" && <LevelsView app={app} params={params} />}

@@ -30,8 +30,26 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: "node.focus", style: { "background-color": "#c2571a", "font-weight": "bold" } },
   { selector: "node.start", style: { "background-color": "#2e8540", shape: "round-rectangle" } },
   { selector: "node.end", style: { "background-color": "#8a3ea8", shape: "round-rectangle" } },
-  { selector: "node.label-left", style: { "text-halign": "left", "text-valign": "center", "text-margin-x": -6, "text-margin-y": 0, "text-max-width": "190px" } },
-  { selector: "node.label-right", style: { "text-halign": "right", "text-valign": "center", "text-margin-x": 6, "text-margin-y": 0, "text-max-width": "190px" } },
+  {
+    selector: "node.label-left",
+    style: {
+      "text-halign": "left",
+      "text-valign": "center",
+      "text-margin-x": -6,
+      "text-margin-y": 0,
+      "text-max-width": "190px",
+    },
+  },
+  {
+    selector: "node.label-right",
+    style: {
+      "text-halign": "right",
+      "text-valign": "center",
+      "text-margin-x": 6,
+      "text-margin-y": 0,
+      "text-max-width": "190px",
+    },
+  },
   { selector: "node:selected", style: { "border-width": 3, "border-color": "#f0b400" } },
   {
     selector: "edge",
@@ -46,7 +64,10 @@ const STYLE: cytoscape.StylesheetJson = [
   },
   // Straight edges paint several times faster than bezier ones: big graphs use them.
   { selector: "edge.many", style: { "curve-style": "straight", width: 0.8, "arrow-scale": 0.6 } },
-  { selector: "edge.reach", style: { "line-style": "dashed", "line-color": "#b39bc4", "target-arrow-color": "#b39bc4" } },
+  {
+    selector: "edge.reach",
+    style: { "line-style": "dashed", "line-color": "#b39bc4", "target-arrow-color": "#b39bc4" },
+  },
 ];
 
 /** From this many elements on, edges are straight and panning shows a bitmap. */
@@ -56,11 +77,26 @@ export const BIG_GRAPH_ELEMENTS = 800;
 export const PRESET_LAYOUT: LayoutOptions = { name: "preset", fit: true, padding: 16 };
 
 export function layoutFor(links: number): LayoutOptions {
-  if (links <= LAYERED_LAYOUT_MAX_LINKS) return { name: "dagre", rankDir: "TB", nodeSep: 90, rankSep: 80, padding: 20 } as LayoutOptions;
-  return { name: "concentric", concentric: (node: cytoscape.NodeSingular) => node.data("size"), levelWidth: () => 10, minNodeSpacing: 4, padding: 20, animate: false } as LayoutOptions;
+  if (links <= LAYERED_LAYOUT_MAX_LINKS)
+    return { name: "dagre", rankDir: "TB", nodeSep: 90, rankSep: 80, padding: 20 } as LayoutOptions;
+  return {
+    name: "concentric",
+    concentric: (node: cytoscape.NodeSingular) => node.data("size"),
+    levelWidth: () => 10,
+    minNodeSpacing: 4,
+    padding: 20,
+    animate: false,
+  } as LayoutOptions;
 }
 
-export function GraphCanvas(props: { elements: ElementDefinition[]; layout: LayoutOptions; label: string; height: number; onActivate?: (id: string) => void; testId?: string }) {
+export function GraphCanvas(props: {
+  elements: ElementDefinition[];
+  layout: LayoutOptions;
+  label: string;
+  height: number;
+  onActivate?: (id: string) => void;
+  testId?: string;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const activate = useRef(props.onActivate);
   activate.current = props.onActivate;
@@ -84,5 +120,14 @@ export function GraphCanvas(props: { elements: ElementDefinition[]; layout: Layo
   }, [props.elements, props.layout]);
 
   // The canvas is a picture for sighted users; the tables next to it carry the same content.
-  return <div ref={container} class="graph" role="img" aria-label={props.label} data-testid={props.testId} style={{ height: `${props.height}px` }} />;
+  return (
+    <div
+      ref={container}
+      class="graph"
+      role="img"
+      aria-label={props.label}
+      data-testid={props.testId}
+      style={{ height: `${props.height}px` }}
+    />
+  );
 }

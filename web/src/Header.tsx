@@ -3,15 +3,25 @@ import { useState } from "preact/hooks";
 import type { ApplicationList } from "../../src/http/application-list.ts";
 import { apiKey, setApiKey } from "./api.ts";
 import { Link } from "./Link.tsx";
+import { navigate, type View, withParams } from "./url-state.ts";
 import { forgetAnswers } from "./use-api.ts";
-import { type View, navigate, withParams } from "./url-state.ts";
 
-export function Header(props: { params: URLSearchParams; applications: ApplicationList | undefined; app: string | undefined; view: View; onKey: () => void }) {
+export function Header(props: {
+  params: URLSearchParams;
+  applications: ApplicationList | undefined;
+  app: string | undefined;
+  view: View;
+  onKey: () => void;
+}) {
   const { params, applications, app, view } = props;
   const versions = applications?.applications.find((a) => a.name === app)?.versions ?? [];
   const [key, setKey] = useState(apiKey);
   const tab = (to: View, label: string) => (
-    <Link to={withParams(new URLSearchParams(app ? { app } : {}), { view: to, date: params.get("date") })} class={view === to ? "tab current" : "tab"} aria-current={view === to ? "page" : undefined}>
+    <Link
+      to={withParams(new URLSearchParams(app ? { app } : {}), { view: to, date: params.get("date") })}
+      class={view === to ? "tab current" : "tab"}
+      aria-current={view === to ? "page" : undefined}
+    >
       {label}
     </Link>
   );
@@ -27,7 +37,11 @@ export function Header(props: { params: URLSearchParams; applications: Applicati
       <div class="pickers">
         <label>
           Application{" "}
-          <select value={app ?? ""} onChange={(e) => navigate(new URLSearchParams({ app: (e.target as HTMLSelectElement).value, view }))} disabled={!applications?.applications.length}>
+          <select
+            value={app ?? ""}
+            onChange={(e) => navigate(new URLSearchParams({ app: (e.target as HTMLSelectElement).value, view }))}
+            disabled={!applications?.applications.length}
+          >
             {!applications?.applications.length && <option value="">none published</option>}
             {applications?.applications.map((a) => (
               <option value={a.name}>{a.name}</option>
@@ -36,7 +50,13 @@ export function Header(props: { params: URLSearchParams; applications: Applicati
         </label>
         <label>
           Version{" "}
-          <select value={params.get("date") ?? ""} onChange={(e) => navigate(withParams(params, { date: (e.target as HTMLSelectElement).value || null, skip: null }))} aria-describedby="version-hint">
+          <select
+            value={params.get("date") ?? ""}
+            onChange={(e) =>
+              navigate(withParams(params, { date: (e.target as HTMLSelectElement).value || null, skip: null }))
+            }
+            aria-describedby="version-hint"
+          >
             <option value="">newest</option>
             {[...versions].reverse().map((v) => (
               <option value={v.analyzedAt}>{v.analyzedAt}</option>
@@ -57,7 +77,13 @@ export function Header(props: { params: URLSearchParams; applications: Applicati
             }}
           >
             <label>
-              Key <input type="password" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} autocomplete="off" />
+              Key{" "}
+              <input
+                type="password"
+                value={key}
+                onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+                autocomplete="off"
+              />
             </label>{" "}
             <button type="submit">Use</button>
           </form>

@@ -4,11 +4,11 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { ApiLevel5Node, ApiLevelGraph, ApiLevelNode } from "../../src/query/api-schemas.ts";
 import { appPath, restUrl } from "./api.ts";
 import { BIG_GRAPH_ELEMENTS, GraphCanvas, layoutFor } from "./GraphCanvas.tsx";
-import { type DrawnGraph, drawableGraph, level2ChildrenByName } from "./level-graph.ts";
 import { Link } from "./Link.tsx";
+import { type DrawnGraph, drawableGraph, level2ChildrenByName } from "./level-graph.ts";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
-import { useApi, useApiAll } from "./use-api.ts";
 import { navigate, withParams } from "./url-state.ts";
+import { useApi, useApiAll } from "./use-api.ts";
 
 const MAX_LEVEL = 5;
 /** Choices of how many nodes are drawn ("all" draws every node in scope). */
@@ -18,10 +18,15 @@ const DEFAULT_TOP = "50";
 export const MAX_DRAWN_LINKS = 3000;
 
 const graphUrl = (app: string, level: number) => `${appPath(app)}/levels/${level}/graph`;
-const nodesUrl = (app: string, level: number, id: number) => restUrl(`${appPath(app)}/levels/${level}/nodes`, { _id: String(id), select: "children" });
+const nodesUrl = (app: string, level: number, id: number) =>
+  restUrl(`${appPath(app)}/levels/${level}/nodes`, { _id: String(id), select: "children" });
 
 /** The drilled `_id`s of `?path=3,7`; anything else in it is ignored. */
-const pathOf = (params: URLSearchParams): number[] => (params.get("path") ?? "").split(",").filter((s) => /^\d+$/.test(s)).map(Number);
+const pathOf = (params: URLSearchParams): number[] =>
+  (params.get("path") ?? "")
+    .split(",")
+    .filter((s) => /^\d+$/.test(s))
+    .map(Number);
 
 export function LevelsView(props: { app: string; params: URLSearchParams }) {
   const { app, params } = props;
@@ -32,14 +37,29 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
   const graphs = useApiAll<ApiLevelGraph>(graphLevels.map((l) => graphUrl(app, l)));
   const parentLevel = shown - 1;
   const parentId = path.length ? path[path.length - 1] : null;
-  const children = useApi<(ApiLevelNode | ApiLevel5Node)[]>(parentId !== null && parentLevel >= 2 ? nodesUrl(app, parentLevel, parentId) : null, { keep: true });
+  const children = useApi<(ApiLevelNode | ApiLevel5Node)[]>(
+    parentId !== null && parentLevel >= 2 ? nodesUrl(app, parentLevel, parentId) : null,
+    { keep: true },
+  );
 
   const graphOf = (l: number) => graphs.data?.[l - level];
-  const drilled = path.map((id, i) => ({ id, level: level + i, node: graphOf(level + i)?.nodes.find((n) => n._id === id) }));
+  const drilled = path.map((id, i) => ({
+    id,
+    level: level + i,
+    node: graphOf(level + i)?.nodes.find((n) => n._id === id),
+  }));
   const missing = graphs.data ? drilled.find((d) => !d.node) : undefined;
   // One scope object per answer: a new one would draw the graph again.
   const scope = useMemo(
-    () => (graphs.data && !missing ? scopeOf(parentLevel, parentId === null ? null : drilled[drilled.length - 1].node!.fullName, graphOf(2), children.data) : undefined),
+    () =>
+      graphs.data && !missing
+        ? scopeOf(
+            parentLevel,
+            parentId === null ? null : drilled[drilled.length - 1].node!.fullName,
+            graphOf(2),
+            children.data,
+          )
+        : undefined,
     [graphs.data, children.data, path.join(",")],
   );
   const levelLink = (to: number[]) => withParams(params, { path: to.length ? to.join(",") : null, filter: null });
@@ -47,12 +67,19 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
   return (
     <section aria-labelledby="levels-title">
       <h2 id="levels-title" tabIndex={-1}>
-        {shown > MAX_LEVEL ? `Objects of ${drilled[drilled.length - 1]?.node?.name ?? "a level-5 node"}` : `Level ${shown}`}
+        {shown > MAX_LEVEL
+          ? `Objects of ${drilled[drilled.length - 1]?.node?.name ?? "a level-5 node"}`
+          : `Level ${shown}`}
       </h2>
       <div class="level-controls">
         <label>
           Start at level{" "}
-          <select value={String(level)} onChange={(e) => navigate(withParams(params, { level: (e.target as HTMLSelectElement).value, path: null, filter: null }))}>
+          <select
+            value={String(level)}
+            onChange={(e) =>
+              navigate(withParams(params, { level: (e.target as HTMLSelectElement).value, path: null, filter: null }))
+            }
+          >
             {[1, 2, 3, 4, 5].map((l) => (
               <option value={String(l)}>{l}</option>
             ))}
@@ -77,7 +104,8 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
       {children.error && <ProblemNote problem={children.error} what="Reading the node's children" />}
       {missing && (
         <p class="problem" role="alert">
-          Level {missing.level} has no node with _id {missing.id}: node ids are volatile and change when a new analysis is published. Go back to <Link to={levelLink([])}>level {level}</Link>.
+          Level {missing.level} has no node with _id {missing.id}: node ids are volatile and change when a new analysis
+          is published. Go back to <Link to={levelLink([])}>level {level}</Link>.
         </p>
       )}
       {(graphs.loading || children.loading) && <Loading what="the level" />}
@@ -90,29 +118,56 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
           onDrill={(id) => navigate(levelLink([...path, id]))}
         />
       )}
-      {!missing && shown > MAX_LEVEL && children.data && <LevelObjects app={app} node={children.data[0] as ApiLevel5Node | undefined} />}
+      {!missing && shown > MAX_LEVEL && children.data && (
+        <LevelObjects app={app} node={children.data[0] as ApiLevel5Node | undefined} />
+      )}
     </section>
   );
 }
 
 /** The nodes in scope at the shown level: all, the named children of a level-1 node, or the children the API lists. */
-function scopeOf(parentLevel: number, parentFullName: string | null, level2: ApiLevelGraph | undefined, children: (ApiLevelNode | ApiLevel5Node)[] | undefined): { ids: Set<number> | null; note?: string } {
+function scopeOf(
+  parentLevel: number,
+  parentFullName: string | null,
+  level2: ApiLevelGraph | undefined,
+  children: (ApiLevelNode | ApiLevel5Node)[] | undefined,
+): { ids: Set<number> | null; note?: string } {
   if (parentFullName === null) return { ids: null };
   if (parentLevel === 1) {
     const ids = level2 ? level2ChildrenByName(level2, parentFullName) : null;
-    return ids ? { ids } : { ids: null, note: "This taxonomy's level-2 names do not say which nodes belong to this level-1 node: every level-2 node is shown." };
+    return ids
+      ? { ids }
+      : {
+          ids: null,
+          note: "This taxonomy's level-2 names do not say which nodes belong to this level-1 node: every level-2 node is shown.",
+        };
   }
   const node = children?.[0] as ApiLevelNode | undefined;
   return { ids: new Set(node ? node.children.map((c) => c._id) : []) };
 }
 
-function LevelGraph(props: { params: URLSearchParams; graph: ApiLevelGraph; level: number; scope: { ids: Set<number> | null; note?: string }; onDrill: (id: number) => void }) {
+function LevelGraph(props: {
+  params: URLSearchParams;
+  graph: ApiLevelGraph;
+  level: number;
+  scope: { ids: Set<number> | null; note?: string };
+  onDrill: (id: number) => void;
+}) {
   const { params, graph, level, scope } = props;
   const top = params.get("top") ?? DEFAULT_TOP;
   const [filter, setFilter] = useState(params.get("filter") ?? "");
   // Back/forward moves the field with the URL.
   useEffect(() => setFilter(params.get("filter") ?? ""), [params.get("filter")]);
-  const drawn = useMemo(() => drawableGraph(graph, { scope: scope.ids, nameFilter: params.get("filter") ?? "", topN: top === "all" ? Infinity : Number(top), maxLinks: MAX_DRAWN_LINKS }), [graph, scope.ids, params.get("filter"), top]);
+  const drawn = useMemo(
+    () =>
+      drawableGraph(graph, {
+        scope: scope.ids,
+        nameFilter: params.get("filter") ?? "",
+        topN: top === "all" ? Infinity : Number(top),
+        maxLinks: MAX_DRAWN_LINKS,
+      }),
+    [graph, scope.ids, params.get("filter"), top],
+  );
   const elements = useMemo(() => elementsOf(drawn), [drawn]);
   const layout = useMemo(() => layoutFor(drawn.links.length), [drawn]);
   const drillable = level < MAX_LEVEL ? `level ${level + 1}` : "its objects";
@@ -128,7 +183,20 @@ function LevelGraph(props: { params: URLSearchParams; graph: ApiLevelGraph; leve
       >
         <label>
           Draw the{" "}
-          <select value={top} onChange={(e) => navigate(withParams(params, { top: (e.target as HTMLSelectElement).value === DEFAULT_TOP ? null : (e.target as HTMLSelectElement).value }), { replace: true })}>
+          <select
+            value={top}
+            onChange={(e) =>
+              navigate(
+                withParams(params, {
+                  top:
+                    (e.target as HTMLSelectElement).value === DEFAULT_TOP
+                      ? null
+                      : (e.target as HTMLSelectElement).value,
+                }),
+                { replace: true },
+              )
+            }
+          >
             {TOP_CHOICES.map((n) => (
               <option value={n}>{n === "all" ? "all" : `top ${n}`}</option>
             ))}
@@ -136,14 +204,20 @@ function LevelGraph(props: { params: URLSearchParams; graph: ApiLevelGraph; leve
           nodes by objects
         </label>
         <label>
-          Node name contains <input type="search" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />
+          Node name contains{" "}
+          <input type="search" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />
         </label>
         <button type="submit">Filter</button>
       </form>
       <p class="total" role="status" data-testid="level-summary">
         {`${drawn.nodes.length.toLocaleString("en")} of ${drawn.matchingNodes.toLocaleString("en")} nodes and ${drawn.links.length.toLocaleString("en")} of ${drawn.linksInScope.toLocaleString("en")} links drawn`}
-        {drawn.nodes.length < drawn.matchingNodes ? " (the nodes with the most objects; links to the others are left out)" : ""}
-        {drawn.links.length < drawn.linksAmongDrawn ? `; at most ${MAX_DRAWN_LINKS.toLocaleString("en")} links are drawn, those among the largest nodes` : ""}.
+        {drawn.nodes.length < drawn.matchingNodes
+          ? " (the nodes with the most objects; links to the others are left out)"
+          : ""}
+        {drawn.links.length < drawn.linksAmongDrawn
+          ? `; at most ${MAX_DRAWN_LINKS.toLocaleString("en")} links are drawn, those among the largest nodes`
+          : ""}
+        .
       </p>
       <div class="level-grid">
         <GraphCanvas
@@ -193,9 +267,14 @@ function LevelGraph(props: { params: URLSearchParams; graph: ApiLevelGraph; leve
 function elementsOf(drawn: DrawnGraph): ElementDefinition[] {
   const max = Math.max(1, ...drawn.nodes.map((n) => n.nbObjects));
   // Area grows with the number of objects: the side with its square root.
-  const nodes = drawn.nodes.map((n) => ({ data: { id: String(n._id), label: n.name, size: Math.round(18 + 46 * Math.sqrt(n.nbObjects / max)) } }));
+  const nodes = drawn.nodes.map((n) => ({
+    data: { id: String(n._id), label: n.name, size: Math.round(18 + 46 * Math.sqrt(n.nbObjects / max)) },
+  }));
   const classes = drawn.nodes.length + drawn.links.length > BIG_GRAPH_ELEMENTS ? "many" : "";
-  const links = drawn.links.map((l) => ({ data: { id: `${l.origin}>${l.target}`, source: String(l.origin), target: String(l.target) }, classes }));
+  const links = drawn.links.map((l) => ({
+    data: { id: `${l.origin}>${l.target}`, source: String(l.origin), target: String(l.target) },
+    classes,
+  }));
   return [...nodes, ...links];
 }
 
@@ -223,7 +302,9 @@ function LevelObjects(props: { app: string; node: ApiLevel5Node | undefined }) {
           {objects.slice(0, shownCount).map((o) => (
             <tr key={o.id}>
               <td>
-                <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>{o.name}</Link>
+                <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>
+                  {o.name}
+                </Link>
               </td>
               <td>{o.type}</td>
               <td class="wrap">{o.fullName}</td>

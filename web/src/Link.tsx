@@ -2,7 +2,12 @@
 import type { ComponentChildren } from "preact";
 import { hrefOf, navigate } from "./url-state.ts";
 
-export function Link(props: { to: URLSearchParams; children: ComponentChildren; class?: string; "aria-current"?: "page" | "location" | undefined }) {
+export function Link(props: {
+  to: URLSearchParams;
+  children: ComponentChildren;
+  class?: string;
+  "aria-current"?: "page" | "location" | undefined;
+}) {
   const onClick = (event: MouseEvent) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();

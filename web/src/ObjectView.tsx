@@ -5,8 +5,8 @@ import { Link } from "./Link.tsx";
 import { ObjectPicture } from "./ObjectPicture.tsx";
 import { PointList } from "./PointList.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
-import { useApi } from "./use-api.ts";
 import { navigate, withParams } from "./url-state.ts";
+import { useApi } from "./use-api.ts";
 
 export const MAX_HOPS = 32;
 
@@ -18,7 +18,9 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
   const base = `${appPath(app)}/objects/${encodeURIComponent(id)}`;
   const object = useApi<ApiCharacteristics>(base);
   const located = useApi<ApiCharacteristics>(restUrl(base, { select: "source-locations" }));
-  const callees = useApi<ApiCallee[]>(restUrl(`${base}/callees`, { select: "parent", includeEscalated: escalated ? "true" : undefined }));
+  const callees = useApi<ApiCallee[]>(
+    restUrl(`${base}/callees`, { select: "parent", includeEscalated: escalated ? "true" : undefined }),
+  );
   const points = useApi<ApiPointsResult>(restUrl(`${base}/start-end-points`, { hops }));
   const objectLink = (to: string) => withParams(new URLSearchParams({ app }), { view: "object", id: to });
 
@@ -49,7 +51,15 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
               <dt>Origin</dt>
               <dd>{object.data.external ? "external" : "internal"}</dd>
               <dt>Parent</dt>
-              <dd>{object.data.parent ? <Link to={objectLink(object.data.parent.id)}>{`${object.data.parent.name} (${object.data.parent.type})`}</Link> : "none"}</dd>
+              <dd>
+                {object.data.parent ? (
+                  <Link
+                    to={objectLink(object.data.parent.id)}
+                  >{`${object.data.parent.name} (${object.data.parent.type})`}</Link>
+                ) : (
+                  "none"
+                )}
+              </dd>
               {object.data.mangling && (
                 <>
                   <dt>Mangling</dt>
@@ -70,7 +80,9 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
                   <span class="muted">{located.error.detail}</span>
                 ) : located.data ? (
                   located.data.sourceLocations ? (
-                    located.data.sourceLocations.map((l) => <div>{`file ${l.fileId}, lines ${l.startLine}–${l.endLine}`}</div>)
+                    located.data.sourceLocations.map((l) => (
+                      <div>{`file ${l.fileId}, lines ${l.startLine}–${l.endLine}`}</div>
+                    ))
                   ) : (
                     "none"
                   )
@@ -84,7 +96,12 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
         {object.data && callees.data && points.data && (
           <section aria-labelledby="picture-title" class="panel">
             <h3 id="picture-title">Picture</h3>
-            <ObjectPicture object={object.data} callees={callees.data} points={points.data} onOpen={(to) => navigate(objectLink(to))} />
+            <ObjectPicture
+              object={object.data}
+              callees={callees.data}
+              points={points.data}
+              onOpen={(to) => navigate(objectLink(to))}
+            />
           </section>
         )}
       </div>
@@ -93,8 +110,16 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
           <section aria-labelledby="callees-title" class="panel">
             <h3 id="callees-title">Direct callees</h3>
             <label class="inline">
-              <input type="checkbox" checked={escalated} onChange={(e) => navigate(withParams(params, { escalated: (e.target as HTMLInputElement).checked ? "true" : null }), { replace: true })} /> Include callees that also have
-              escalated links
+              <input
+                type="checkbox"
+                checked={escalated}
+                onChange={(e) =>
+                  navigate(withParams(params, { escalated: (e.target as HTMLInputElement).checked ? "true" : null }), {
+                    replace: true,
+                  })
+                }
+              />{" "}
+              Include callees that also have escalated links
             </label>
             {callees.error && <ProblemNote problem={callees.error} what="Callees" />}
             {callees.loading && <Loading what="callees" />}
@@ -135,7 +160,11 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
                 min={0}
                 max={MAX_HOPS}
                 value={hops}
-                onChange={(e) => navigate(withParams(params, { hops: (e.target as HTMLInputElement).value || null }), { replace: true })}
+                onChange={(e) =>
+                  navigate(withParams(params, { hops: (e.target as HTMLInputElement).value || null }), {
+                    replace: true,
+                  })
+                }
                 aria-describedby="hops-hint"
               />
             </label>{" "}
@@ -146,7 +175,12 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
             {points.loading && <Loading what="start and end points" />}
             {points.data && (
               <div class="points">
-                <PointList title="Start points" points={points.data.startPoints} testId="start-points" link={objectLink} />
+                <PointList
+                  title="Start points"
+                  points={points.data.startPoints}
+                  testId="start-points"
+                  link={objectLink}
+                />
                 <PointList title="End points" points={points.data.endPoints} testId="end-points" link={objectLink} />
               </div>
             )}

@@ -2,7 +2,12 @@
 import type { ApiPoint } from "../../src/query/api-schemas.ts";
 import { Link } from "./Link.tsx";
 
-export function PointList(props: { title: string; points: ApiPoint[]; testId: string; link: (id: string) => URLSearchParams }) {
+export function PointList(props: {
+  title: string;
+  points: ApiPoint[];
+  testId: string;
+  link: (id: string) => URLSearchParams;
+}) {
   return (
     <div>
       <h4>

@@ -4,8 +4,8 @@ import type { ApiFindObjectsResult } from "../../src/query/api-schemas.ts";
 import { appPath, restUrl } from "./api.ts";
 import { Link } from "./Link.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
-import { useApi } from "./use-api.ts";
 import { navigate, withParams } from "./url-state.ts";
+import { useApi } from "./use-api.ts";
 
 /** The find-objects filters, by their API names. */
 export const FILTERS = ["name", "fullname", "type", "filepath", "mangling", "annotation", "tag", "post-it"] as const;
@@ -59,11 +59,18 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const changes: Record<string, string | string[] | null> = { skip: null, operator: operator === "contains" ? null : operator, searchtype: searchtype === "all" ? null : searchtype, limit: limit === DEFAULT_PAGE_SIZE ? null : limit };
-    for (const kind of FILTERS) changes[kind] = filters.filter((f) => f.kind === kind && f.value !== "").map((f) => f.value);
+    const changes: Record<string, string | string[] | null> = {
+      skip: null,
+      operator: operator === "contains" ? null : operator,
+      searchtype: searchtype === "all" ? null : searchtype,
+      limit: limit === DEFAULT_PAGE_SIZE ? null : limit,
+    };
+    for (const kind of FILTERS)
+      changes[kind] = filters.filter((f) => f.kind === kind && f.value !== "").map((f) => f.value);
     navigate(withParams(params, changes));
   };
-  const setFilter = (index: number, change: Partial<Filter>) => setFilters(filters.map((f, i) => (i === index ? { ...f, ...change } : f)));
+  const setFilter = (index: number, change: Partial<Filter>) =>
+    setFilters(filters.map((f, i) => (i === index ? { ...f, ...change } : f)));
 
   return (
     <section aria-labelledby="search-title">
@@ -79,7 +86,10 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
             <div class="filter-row" key={index}>
               <label>
                 <span class="sr-only">Filter {index + 1}: field</span>
-                <select value={filter.kind} onChange={(e) => setFilter(index, { kind: (e.target as HTMLSelectElement).value as Filter["kind"] })}>
+                <select
+                  value={filter.kind}
+                  onChange={(e) => setFilter(index, { kind: (e.target as HTMLSelectElement).value as Filter["kind"] })}
+                >
                   {FILTERS.map((kind) => (
                     <option value={kind}>{FILTER_LABELS[kind]}</option>
                   ))}
@@ -87,9 +97,17 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
               </label>
               <label>
                 <span class="sr-only">Filter {index + 1}: value</span>
-                <input type="text" value={filter.value} onInput={(e) => setFilter(index, { value: (e.target as HTMLInputElement).value })} />
+                <input
+                  type="text"
+                  value={filter.value}
+                  onInput={(e) => setFilter(index, { value: (e.target as HTMLInputElement).value })}
+                />
               </label>
-              <button type="button" onClick={() => setFilters(filters.filter((_, i) => i !== index))} aria-label={`Remove filter ${index + 1}`}>
+              <button
+                type="button"
+                onClick={() => setFilters(filters.filter((_, i) => i !== index))}
+                aria-label={`Remove filter ${index + 1}`}
+              >
                 Remove
               </button>
             </div>
@@ -115,7 +133,12 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
 }
 
 /** A labelled select of fixed values. */
-function Choice(props: { label: string; value: string; options: readonly string[]; onChange: (value: string) => void }) {
+function Choice(props: {
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange: (value: string) => void;
+}) {
   return (
     <label>
       {props.label}{" "}
@@ -128,7 +151,13 @@ function Choice(props: { label: string; value: string; options: readonly string[
   );
 }
 
-function Results(props: { app: string; params: URLSearchParams; skip: number; limit: number; data: ApiFindObjectsResult }) {
+function Results(props: {
+  app: string;
+  params: URLSearchParams;
+  skip: number;
+  limit: number;
+  data: ApiFindObjectsResult;
+}) {
   const { params, skip, limit, data } = props;
   const first = data.objects.length ? skip + 1 : 0;
   const last = skip + data.objects.length;
@@ -154,7 +183,9 @@ function Results(props: { app: string; params: URLSearchParams; skip: number; li
             {data.objects.map((o) => (
               <tr key={o.id}>
                 <td>
-                  <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>{o.name}</Link>
+                  <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>
+                    {o.name}
+                  </Link>
                 </td>
                 <td class="nowrap">{o.type}</td>
                 <td class="wrap">{o.fullName}</td>

@@ -23,14 +23,16 @@ const KEY_STORAGE = "appstruct.apiKey";
 
 /** The API key typed into the page, kept for the browser tab only (never in the URL). */
 export const apiKey = (): string => sessionStorage.getItem(KEY_STORAGE) ?? "";
-export const setApiKey = (key: string): void => (key ? sessionStorage.setItem(KEY_STORAGE, key) : sessionStorage.removeItem(KEY_STORAGE));
+export const setApiKey = (key: string): void =>
+  key ? sessionStorage.setItem(KEY_STORAGE, key) : sessionStorage.removeItem(KEY_STORAGE);
 
 export type Query = Record<string, string | readonly string[] | undefined>;
 
 /** `path?query`, repeated parameters repeated, form-encoded as the API reads them. */
 export function restUrl(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) for (const v of value === undefined ? [] : typeof value === "string" ? [value] : value) params.append(name, v);
+  for (const [name, value] of Object.entries(query))
+    for (const v of value === undefined ? [] : typeof value === "string" ? [value] : value) params.append(name, v);
   const search = params.toString();
   return search ? `${path}?${search}` : path;
 }
@@ -39,7 +41,12 @@ export function restUrl(path: string, query: Query = {}): string {
 export const appPath = (application: string): string => `/rest/applications/${encodeURIComponent(application)}`;
 
 function isProblem(body: unknown): body is ProblemBody {
-  return typeof body === "object" && body !== null && typeof (body as ProblemBody).detail === "string" && typeof (body as ProblemBody).code === "string";
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    typeof (body as ProblemBody).detail === "string" &&
+    typeof (body as ProblemBody).code === "string"
+  );
 }
 
 /** GETs `url` and parses its JSON; a non-2xx answer throws ApiProblem with the API's own detail. */
@@ -50,7 +57,12 @@ export async function apiGet<T>(url: string, signal?: AbortSignal): Promise<T> {
     response = await fetch(url, { headers: key ? { "X-API-KEY": key } : {}, signal });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiProblem({ status: 0, code: "network_error", title: "Network error", detail: `the server could not be reached (${(error as Error).message})` });
+    throw new ApiProblem({
+      status: 0,
+      code: "network_error",
+      title: "Network error",
+      detail: `the server could not be reached (${(error as Error).message})`,
+    });
   }
   const text = await response.text();
   let body: unknown;
@@ -61,5 +73,10 @@ export async function apiGet<T>(url: string, signal?: AbortSignal): Promise<T> {
   }
   if (response.ok && body !== undefined) return body as T;
   if (isProblem(body)) throw new ApiProblem(body);
-  throw new ApiProblem({ status: response.status, code: "unexpected_answer", title: response.statusText || "Unexpected answer", detail: `HTTP ${response.status}: ${text.slice(0, 200) || "empty body"}` });
+  throw new ApiProblem({
+    status: response.status,
+    code: "unexpected_answer",
+    title: response.statusText || "Unexpected answer",
+    detail: `HTTP ${response.status}: ${text.slice(0, 200) || "empty body"}`,
+  });
 }

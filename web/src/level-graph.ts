@@ -45,14 +45,28 @@ export function drawableGraph(graph: ApiLevelGraph, options: DrawOptions): Drawn
     if (inScope(origin._id) && inScope(target._id)) linksInScope++;
   }
   const matching = graph.nodes.filter((n) => inScope(n._id) && n.name.toLowerCase().includes(needle));
-  const byObjects = [...matching].sort((a, b) => b.nbObjects - a.nbObjects || (a.name < b.name ? -1 : a.name > b.name ? 1 : a._id - b._id));
-  const nodes = byObjects.slice(0, Math.max(0, options.topN)).map((n) => ({ ...n, linksOut: linksOut.get(n._id) ?? 0, linksIn: linksIn.get(n._id) ?? 0 }));
+  const byObjects = [...matching].sort(
+    (a, b) => b.nbObjects - a.nbObjects || (a.name < b.name ? -1 : a.name > b.name ? 1 : a._id - b._id),
+  );
+  const nodes = byObjects
+    .slice(0, Math.max(0, options.topN))
+    .map((n) => ({ ...n, linksOut: linksOut.get(n._id) ?? 0, linksIn: linksIn.get(n._id) ?? 0 }));
   const rank = new Map(nodes.map((n, i) => [n._id, i]));
-  const among = graph.links.filter((l) => rank.has(l.origin._id) && rank.has(l.target._id)).map((l) => ({ origin: l.origin._id, target: l.target._id }));
+  const among = graph.links
+    .filter((l) => rank.has(l.origin._id) && rank.has(l.target._id))
+    .map((l) => ({ origin: l.origin._id, target: l.target._id }));
   const maxLinks = options.maxLinks ?? Infinity;
   // Beyond the bound, a link counts by its smaller end (its larger rank): the links among the largest nodes stay.
   const weakerEnd = (l: { origin: number; target: number }) => Math.max(rank.get(l.origin)!, rank.get(l.target)!);
-  const links = among.length <= maxLinks ? among : among.map((l, i) => ({ l, i, w: weakerEnd(l) })).sort((a, b) => a.w - b.w || a.i - b.i).slice(0, maxLinks).sort((a, b) => a.i - b.i).map((x) => x.l);
+  const links =
+    among.length <= maxLinks
+      ? among
+      : among
+          .map((l, i) => ({ l, i, w: weakerEnd(l) }))
+          .sort((a, b) => a.w - b.w || a.i - b.i)
+          .slice(0, maxLinks)
+          .sort((a, b) => a.i - b.i)
+          .map((x) => x.l);
   return { nodes, links, linksAmongDrawn: among.length, matchingNodes: matching.length, linksInScope };
 }
 

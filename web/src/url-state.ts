@@ -10,7 +10,10 @@ export type View = "search" | "object" | "levels";
 export const currentParams = (): URLSearchParams => new URLSearchParams(location.search);
 
 /** `base` with `changes` applied: a string sets, an array sets repeated values, null removes. */
-export function withParams(base: URLSearchParams, changes: Record<string, string | readonly string[] | null>): URLSearchParams {
+export function withParams(
+  base: URLSearchParams,
+  changes: Record<string, string | readonly string[] | null>,
+): URLSearchParams {
   const next = new URLSearchParams(base);
   for (const [name, value] of Object.entries(changes)) {
     next.delete(name);

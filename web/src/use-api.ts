@@ -29,7 +29,12 @@ export const forgetAnswers = (): void => answers.clear();
 
 /** The state of `load()` for `key` (null: nothing to load yet), loaded again when the key changes. */
 function useLoaded<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>): Fetched<T> {
-  const [state, setState] = useState<Fetched<T> & { key: string | null }>({ key: null, data: undefined, error: undefined, loading: key !== null });
+  const [state, setState] = useState<Fetched<T> & { key: string | null }>({
+    key: null,
+    data: undefined,
+    error: undefined,
+    loading: key !== null,
+  });
   useEffect(() => {
     if (key === null) {
       setState({ key, data: undefined, error: undefined, loading: false });
@@ -41,7 +46,10 @@ function useLoaded<T>(key: string | null, load: (signal: AbortSignal) => Promise
       (data) => !controller.signal.aborted && setState({ key, data, error: undefined, loading: false }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        const problem = error instanceof ApiProblem ? error : new ApiProblem({ status: 0, code: "client_error", title: "Error", detail: String(error) });
+        const problem =
+          error instanceof ApiProblem
+            ? error
+            : new ApiProblem({ status: 0, code: "client_error", title: "Error", detail: String(error) });
         setState({ key, data: undefined, error: problem, loading: false });
       },
     );
@@ -53,7 +61,9 @@ function useLoaded<T>(key: string | null, load: (signal: AbortSignal) => Promise
 
 /** The answer of GET `url` (null: nothing to fetch yet). `keep` reuses answers across components and steps. */
 export function useApi<T>(url: string | null, options: { keep?: boolean } = {}): Fetched<T> {
-  return useLoaded(url === null ? null : `${options.keep ? "kept" : "fresh"} ${url}`, (signal) => (options.keep ? remembered<T>(url!) : apiGet<T>(url!, signal)));
+  return useLoaded(url === null ? null : `${options.keep ? "kept" : "fresh"} ${url}`, (signal) =>
+    options.keep ? remembered<T>(url!) : apiGet<T>(url!, signal),
+  );
 }
 
 /** The answers of several GETs, all kept (see `keep`); the first failure is the error. */

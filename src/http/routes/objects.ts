@@ -10,12 +10,24 @@ import { publishedVersions } from "../application.ts";
 import type { AppEnv } from "../context.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
-import { CALLEES, CHARACTERISTICS, FIND_OBJECTS, OBJECT_ID_PATTERN, START_END_POINTS, honoPath } from "../route-specs.ts";
+import {
+  CALLEES,
+  CHARACTERISTICS,
+  FIND_OBJECTS,
+  honoPath,
+  OBJECT_ID_PATTERN,
+  START_END_POINTS,
+} from "../route-specs.ts";
 import { attachLocations } from "../source-locations.ts";
 
 const id = (c: Context<AppEnv>) => {
   const raw = c.req.param("id") ?? "";
-  if (!OBJECT_ID_PATTERN.test(raw)) throw new ApiError("invalid_parameter", `id must be an object id of 1 to 19 decimal digits, got ${JSON.stringify(raw.slice(0, 100))}`, { parameter: "id" });
+  if (!OBJECT_ID_PATTERN.test(raw))
+    throw new ApiError(
+      "invalid_parameter",
+      `id must be an object id of 1 to 19 decimal digits, got ${JSON.stringify(raw.slice(0, 100))}`,
+      { parameter: "id" },
+    );
   return raw;
 };
 
@@ -25,7 +37,11 @@ async function newest(c: Context<AppEnv>) {
   const versions = await publishedVersions(c);
   const version = versions[versions.length - 1];
   const before = versions.length > 1 ? versions[versions.length - 2] : null;
-  return { version, snapshot: await catalog.open(version), previous: before && { key: before.sha256, open: () => catalog.open(before) } };
+  return {
+    version,
+    snapshot: await catalog.open(version),
+    previous: before && { key: before.sha256, open: () => catalog.open(before) },
+  };
 }
 
 export function objectRoutes(app: Hono<AppEnv>): void {
@@ -44,8 +60,16 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const version = p.date === undefined ? versions[versions.length - 1] : versionAt(versions, p.date);
     if (!version) return c.json({ totalObjects: 0, objects: [] });
     const snapshot = await catalog.open(version);
-    const result = await findObjects(snapshot, { filters, operator: p.operator, searchtype: p.searchtype, skip: p.skip, limit: p.limit });
-    const objects = withLocations ? await attachLocations(c.var.deps.sources, version, result.objects, result.ranks) : result.objects;
+    const result = await findObjects(snapshot, {
+      filters,
+      operator: p.operator,
+      searchtype: p.searchtype,
+      skip: p.skip,
+      limit: p.limit,
+    });
+    const objects = withLocations
+      ? await attachLocations(c.var.deps.sources, version, result.objects, result.ranks)
+      : result.objects;
     return c.json({ totalObjects: result.totalObjects, objects });
   });
 
@@ -64,8 +88,13 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const withLocations = p.select.includes("source-locations");
     if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
     const { version, snapshot } = await newest(c);
-    const result = await objectCallees(snapshot, objectId, { includeEscalated: p.includeEscalated, withParent: p.select.includes("parent") });
-    return c.json(withLocations ? await attachLocations(c.var.deps.sources, version, result.callees, result.ranks) : result.callees);
+    const result = await objectCallees(snapshot, objectId, {
+      includeEscalated: p.includeEscalated,
+      withParent: p.select.includes("parent"),
+    });
+    return c.json(
+      withLocations ? await attachLocations(c.var.deps.sources, version, result.callees, result.ranks) : result.callees,
+    );
   });
 
   app.get(honoPath(START_END_POINTS), async (c) => {
@@ -77,5 +106,9 @@ export function objectRoutes(app: Hono<AppEnv>): void {
 }
 
 function sourcesDisabled(): ApiError {
-  return new ApiError("source_service_unavailable", "select=source-locations needs the source code service, which is disabled or not configured on this server", { parameter: "select" });
+  return new ApiError(
+    "source_service_unavailable",
+    "select=source-locations needs the source code service, which is disabled or not configured on this server",
+    { parameter: "select" },
+  );
 }

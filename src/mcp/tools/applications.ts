@@ -18,8 +18,16 @@ const LIST_APPLICATIONS = {
 export function registerApplicationTools(server: McpServer, rest: RestCall): void {
   server.registerTool("list_applications", LIST_APPLICATIONS, async () =>
     fromRest<ApplicationList>(await rest("/rest/applications"), (list) => {
-      const names = list.applications.map((a) => `${a.name} (${count(a.versions.length, "analysis", "analyses")}, newest ${a.versions[a.versions.length - 1].analyzedAt})`);
-      return { structured: list, summary: names.length ? `${count(names.length, "application")}: ${names.join("; ")}` : "No application is published (or readable with this key)." };
+      const names = list.applications.map(
+        (a) =>
+          `${a.name} (${count(a.versions.length, "analysis", "analyses")}, newest ${a.versions[a.versions.length - 1].analyzedAt})`,
+      );
+      return {
+        structured: list,
+        summary: names.length
+          ? `${count(names.length, "application")}: ${names.join("; ")}`
+          : "No application is published (or readable with this key).",
+      };
     }),
   );
 }

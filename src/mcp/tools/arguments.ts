@@ -1,13 +1,18 @@
 // @module Input fields and annotations several tools share. Types only: ranges and formats are checked by the REST route, so a bad value gets the REST error.
 import { z } from "zod";
 
-export const application = z.string().min(1).describe("Application name exactly as list_applications gives it (any characters, `/` included).");
+export const application = z
+  .string()
+  .min(1)
+  .describe("Application name exactly as list_applications gives it (any characters, `/` included).");
 
 // Digits only: anything else could not name one object and, as a path segment, could reach another route ("..").
 export const objectId = z
   .string()
   .regex(/^[0-9]+$/)
-  .describe("Permanent object id: a string of 1 to 19 decimal digits, as find_objects, list_callees or list_level_nodes (level 5) give it. Stable across analyses.");
+  .describe(
+    "Permanent object id: a string of 1 to 19 decimal digits, as find_objects, list_callees or list_level_nodes (level 5) give it. Stable across analyses.",
+  );
 
 export const withSourceLocations = z
   .boolean()

@@ -6,9 +6,9 @@ import { FIND_OBJECTS } from "../../http/route-specs.ts";
 import { type ApiFindObjectsResult, FindObjectsResultSchema } from "../../query/api-schemas.ts";
 import { SEARCH_TYPES } from "../../query/find-objects.ts";
 import { OPERATORS } from "../../query/text-match.ts";
-import { type RestCall, applicationPath } from "../rest-call.ts";
+import { applicationPath, type RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
-import { READ_ONLY, application } from "./arguments.ts";
+import { application, READ_ONLY } from "./arguments.ts";
 
 /** The REST filter parameters; each becomes a field of the same name (`post-it` → `post_it`). */
 const FILTERS = ["name", "fullname", "filepath", "mangling", "annotation", "tag", "type", "post-it"] as const;
@@ -22,8 +22,15 @@ const fieldOf = (parameter: FilterParameter) => parameter.replace("-", "_") as F
 const filterFields = Object.fromEntries(
   FILTERS.map((parameter) => {
     const spec: ParamSpec = FIND_OBJECTS.query[parameter];
-    const field: z.ZodType<string | string[]> = spec.repeatable ? z.union([z.string(), z.array(z.string())]) : z.string();
-    return [fieldOf(parameter), field.optional().describe(`${spec.description}${spec.repeatable ? " One value, or several (any of them matches)." : ""}`)];
+    const field: z.ZodType<string | string[]> = spec.repeatable
+      ? z.union([z.string(), z.array(z.string())])
+      : z.string();
+    return [
+      fieldOf(parameter),
+      field
+        .optional()
+        .describe(`${spec.description}${spec.repeatable ? " One value, or several (any of them matches)." : ""}`),
+    ];
   }),
 ) as Record<FilterField, z.ZodOptional<z.ZodType<string | string[]>>>;
 
@@ -33,15 +40,33 @@ export const FindObjectsInput = z
     ...filterFields,
     operator: z.enum(OPERATORS).optional().describe(`${FIND_OBJECTS.query.operator.description} Default contains.`),
     searchtype: z.enum(SEARCH_TYPES).optional().describe(`${FIND_OBJECTS.query.searchtype.description} Default all.`),
-    limit: z.number().int().default(50).describe("Objects per page, 0 to 10000 (default 50); 0 returns only totalObjects."),
-    skip: z.number().int().optional().describe("Matches skipped before this page (default 0): pass the nextSkip of the previous answer."),
-    date: z.string().optional().describe(FIND_OBJECTS.query.date.description ?? ""),
-    withSourceLocations: z.boolean().optional().describe("true adds sourceLocations to each object where the source code service has them."),
+    limit: z
+      .number()
+      .int()
+      .default(50)
+      .describe("Objects per page, 0 to 10000 (default 50); 0 returns only totalObjects."),
+    skip: z
+      .number()
+      .int()
+      .optional()
+      .describe("Matches skipped before this page (default 0): pass the nextSkip of the previous answer."),
+    date: z
+      .string()
+      .optional()
+      .describe(FIND_OBJECTS.query.date.description ?? ""),
+    withSourceLocations: z
+      .boolean()
+      .optional()
+      .describe("true adds sourceLocations to each object where the source code service has them."),
   })
   .strict();
 
 export const FindObjectsOutput = FindObjectsResultSchema.extend({
-  nextSkip: z.number().int().optional().describe("Present when more matches follow this page: the skip of the next page."),
+  nextSkip: z
+    .number()
+    .int()
+    .optional()
+    .describe("Present when more matches follow this page: the skip of the next page."),
 });
 
 const FIND_OBJECTS_TOOL = {
@@ -58,7 +83,13 @@ const FIND_OBJECTS_TOOL = {
 
 export function registerFindObjects(server: McpServer, rest: RestCall): void {
   server.registerTool("find_objects", FIND_OBJECTS_TOOL, async (args) => {
-    const query: Record<string, string | number | readonly string[] | undefined> = { limit: args.limit, skip: args.skip, operator: args.operator, searchtype: args.searchtype, date: args.date };
+    const query: Record<string, string | number | readonly string[] | undefined> = {
+      limit: args.limit,
+      skip: args.skip,
+      operator: args.operator,
+      searchtype: args.searchtype,
+      date: args.date,
+    };
     for (const parameter of FILTERS) query[parameter] = args[fieldOf(parameter)];
     if (args.withSourceLocations) query.select = "source-locations";
     const answer = await rest(applicationPath(args.application, "/objects"), query);

@@ -1,11 +1,17 @@
 // @module Tools list_level_nodes and get_level_graph: the taxonomy levels 1 (coarsest) to 5 (objects), over their REST routes.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type ApiLevelGraph, type ApiLevelNode, type ApiLevel5Node, LevelGraphSchema, LevelNodeListSchema } from "../../query/api-schemas.ts";
+import {
+  type ApiLevel5Node,
+  type ApiLevelGraph,
+  type ApiLevelNode,
+  LevelGraphSchema,
+  LevelNodeListSchema,
+} from "../../query/api-schemas.ts";
 import { summarizeGraph } from "../graph-summary.ts";
-import { type RestCall, applicationPath } from "../rest-call.ts";
+import { applicationPath, type RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
-import { READ_ONLY, application } from "./arguments.ts";
+import { application, READ_ONLY } from "./arguments.ts";
 
 /** Nodes kept by get_level_graph unless told otherwise: enough to see an architecture, small enough for a prompt. */
 export const DEFAULT_MAX_NODES = 30;
@@ -21,7 +27,11 @@ const LIST_LEVEL_NODES = {
       application,
       level: z.number().int().describe("Taxonomy level, 2 to 5."),
       name: z.string().optional().describe("Substring of the node name, case-insensitive. Give name or _id."),
-      _id: z.number().int().optional().describe("Volatile id of a node, from get_level_graph or the children of another node. Give name or _id."),
+      _id: z
+        .number()
+        .int()
+        .optional()
+        .describe("Volatile id of a node, from get_level_graph or the children of another node. Give name or _id."),
     })
     .strict(),
   outputSchema: z.object({ nodes: LevelNodeListSchema }).strict(),
@@ -39,7 +49,13 @@ const GET_LEVEL_GRAPH = {
       application,
       level: z.number().int().describe("Taxonomy level, 1 to 5."),
       full: z.boolean().default(false).describe("true: every node and link, however many."),
-      maxNodes: z.number().int().min(1).max(10000).default(DEFAULT_MAX_NODES).describe(`Nodes kept in a summary, 1 to 10000 (default ${DEFAULT_MAX_NODES}).`),
+      maxNodes: z
+        .number()
+        .int()
+        .min(1)
+        .max(10000)
+        .default(DEFAULT_MAX_NODES)
+        .describe(`Nodes kept in a summary, 1 to 10000 (default ${DEFAULT_MAX_NODES}).`),
     })
     .strict(),
   outputSchema: LevelGraphSchema.extend({
@@ -52,21 +68,31 @@ const GET_LEVEL_GRAPH = {
   annotations: READ_ONLY,
 };
 
-const levelPath = (args: { application: string; level: number }, rest: string) => applicationPath(args.application, `/levels/${args.level}${rest}`);
+const levelPath = (args: { application: string; level: number }, rest: string) =>
+  applicationPath(args.application, `/levels/${args.level}${rest}`);
 
 export function registerLevelTools(server: McpServer, rest: RestCall): void {
   server.registerTool("list_level_nodes", LIST_LEVEL_NODES, async (args) =>
-    fromRest<(ApiLevelNode | ApiLevel5Node)[]>(await rest(levelPath(args, "/nodes"), { name: args.name, _id: args._id, select: "children" }), (nodes) => ({
-      structured: { nodes },
-      summary: `${count(nodes.length, `level-${args.level} node`)} ${nodes.length === 1 ? "matches" : "match"}${nodes.length ? `: ${nodes.map((n) => `${n.name} (_id ${n._id}, ${count(n.children.length, "child", "children")})`).join("; ")}` : ""}.`,
-    })),
+    fromRest<(ApiLevelNode | ApiLevel5Node)[]>(
+      await rest(levelPath(args, "/nodes"), { name: args.name, _id: args._id, select: "children" }),
+      (nodes) => ({
+        structured: { nodes },
+        summary: `${count(nodes.length, `level-${args.level} node`)} ${nodes.length === 1 ? "matches" : "match"}${nodes.length ? `: ${nodes.map((n) => `${n.name} (_id ${n._id}, ${count(n.children.length, "child", "children")})`).join("; ")}` : ""}.`,
+      }),
+    ),
   );
 
   server.registerTool("get_level_graph", GET_LEVEL_GRAPH, async (args) =>
     fromRest<ApiLevelGraph>(await rest(levelPath(args, "/graph")), (graph) => {
       const shown = args.full ? graph : summarizeGraph(graph, args.maxNodes);
-      const of = shown.nodes.length < graph.nodes.length ? ` (the ${shown.nodes.length} biggest of ${graph.nodes.length} nodes, ${shown.links.length} of ${graph.links.length} links)` : "";
-      return { structured: { ...shown }, summary: `Level ${args.level} graph: ${count(graph.nodes.length, "node")}, ${count(graph.links.length, "link")}${of}.` };
+      const of =
+        shown.nodes.length < graph.nodes.length
+          ? ` (the ${shown.nodes.length} biggest of ${graph.nodes.length} nodes, ${shown.links.length} of ${graph.links.length} links)`
+          : "";
+      return {
+        structured: { ...shown },
+        summary: `Level ${args.level} graph: ${count(graph.nodes.length, "node")}, ${count(graph.links.length, "link")}${of}.`,
+      };
     }),
   );
 }

@@ -1,10 +1,17 @@
 // @module Tools get_object, list_callees and get_start_end_points: navigation from one object id, each over its REST route.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type ApiCallee, type ApiCharacteristics, type ApiPointsResult, CalleeListSchema, CharacteristicsSchema, PointsResultSchema } from "../../query/api-schemas.ts";
-import { type RestCall, applicationPath } from "../rest-call.ts";
+import {
+  type ApiCallee,
+  type ApiCharacteristics,
+  type ApiPointsResult,
+  CalleeListSchema,
+  CharacteristicsSchema,
+  PointsResultSchema,
+} from "../../query/api-schemas.ts";
+import { applicationPath, type RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
-import { READ_ONLY, application, objectId, withSourceLocations } from "./arguments.ts";
+import { application, objectId, READ_ONLY, withSourceLocations } from "./arguments.ts";
 
 // Tool definitions are built once per isolate: zod schemas cost more to build than a request takes to answer.
 const GET_OBJECT = {
@@ -25,8 +32,14 @@ const LIST_CALLEES = {
     .object({
       application,
       id: objectId,
-      includeEscalated: z.boolean().optional().describe("true: also callees with both direct and escalated links to the object (default false)."),
-      withParent: z.boolean().optional().describe("true adds parent: {type, typeId} (null without parent) to each callee."),
+      includeEscalated: z
+        .boolean()
+        .optional()
+        .describe("true: also callees with both direct and escalated links to the object (default false)."),
+      withParent: z
+        .boolean()
+        .optional()
+        .describe("true adds parent: {type, typeId} (null without parent) to each callee."),
       withSourceLocations,
     })
     .strict(),
@@ -39,25 +52,38 @@ const GET_START_END_POINTS = {
   description:
     "The transaction start points (entry points such as pages or services) from which an object is reached, and the end points (such as tables or files) it reaches, within hops links. " +
     "Use it to see which entry points an object serves and what it ends up touching.",
-  inputSchema: z.object({ application, id: objectId, hops: z.number().int().optional().describe("Links followed, 0 to 32 (default 1).") }).strict(),
+  inputSchema: z
+    .object({
+      application,
+      id: objectId,
+      hops: z.number().int().optional().describe("Links followed, 0 to 32 (default 1)."),
+    })
+    .strict(),
   outputSchema: PointsResultSchema,
   annotations: READ_ONLY,
 };
 
-const objectPath = (args: { application: string; id: string }, rest = "") => applicationPath(args.application, `/objects/${encodeURIComponent(args.id)}${rest}`);
+const objectPath = (args: { application: string; id: string }, rest = "") =>
+  applicationPath(args.application, `/objects/${encodeURIComponent(args.id)}${rest}`);
 
 export function registerObjectNavigation(server: McpServer, rest: RestCall): void {
   server.registerTool("get_object", GET_OBJECT, async (args) =>
-    fromRest<ApiCharacteristics>(await rest(objectPath(args), { select: args.withSourceLocations ? "source-locations" : undefined }), (object) => ({
-      structured: object,
-      summary: `${object.type} ${object.fullName} (id ${object.id}), status ${object.status.id ?? "unknown"}${object.parent ? `, parent ${object.parent.type} ${object.parent.name} (id ${object.parent.id})` : ""}.`,
-    })),
+    fromRest<ApiCharacteristics>(
+      await rest(objectPath(args), { select: args.withSourceLocations ? "source-locations" : undefined }),
+      (object) => ({
+        structured: object,
+        summary: `${object.type} ${object.fullName} (id ${object.id}), status ${object.status.id ?? "unknown"}${object.parent ? `, parent ${object.parent.type} ${object.parent.name} (id ${object.parent.id})` : ""}.`,
+      }),
+    ),
   );
 
   server.registerTool("list_callees", LIST_CALLEES, async (args) => {
     const select = [...(args.withParent ? ["parent"] : []), ...(args.withSourceLocations ? ["source-locations"] : [])];
     const answer = await rest(objectPath(args, "/callees"), { includeEscalated: args.includeEscalated, select });
-    return fromRest<ApiCallee[]>(answer, (callees) => ({ structured: { callees }, summary: `Object ${args.id} calls ${count(callees.length, "object")} directly.` }));
+    return fromRest<ApiCallee[]>(answer, (callees) => ({
+      structured: { callees },
+      summary: `Object ${args.id} calls ${count(callees.length, "object")} directly.`,
+    }));
   });
 
   server.registerTool("get_start_end_points", GET_START_END_POINTS, async (args) =>

@@ -35,7 +35,16 @@ export interface RefAnalysis {
 
 export type Operator = "contains" | "equals" | "startswith" | "endswith";
 export type SearchType = "all" | "internal" | "external";
-export const TEXT_FILTERS = ["name", "fullname", "type", "filepath", "mangling", "annotation", "tag", "post-it"] as const;
+export const TEXT_FILTERS = [
+  "name",
+  "fullname",
+  "type",
+  "filepath",
+  "mangling",
+  "annotation",
+  "tag",
+  "post-it",
+] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];
 
 export interface FindQuery {
@@ -102,7 +111,8 @@ function fieldValues(analysis: RefAnalysis, o: RefObject, filter: TextFilter): s
 }
 
 /** tag and post-it always use contains; the operator applies to the other filters. */
-const operatorFor = (filter: TextFilter, operator: Operator): Operator => (filter === "tag" || filter === "post-it" ? "contains" : operator);
+const operatorFor = (filter: TextFilter, operator: Operator): Operator =>
+  filter === "tag" || filter === "post-it" ? "contains" : operator;
 
 export function objectMatches(analysis: RefAnalysis, o: RefObject, query: FindQuery): boolean {
   const operator = query.operator ?? "contains";
@@ -123,7 +133,9 @@ export function objectMatches(analysis: RefAnalysis, o: RefObject, query: FindQu
 // ---- rendering (interface.md "Resources and their fields") ------------------------------------
 
 function locationsOf(o: RefObject): RefLocation[] | undefined {
-  return o.sourceLocations?.length ? o.sourceLocations.map((l) => ({ fileId: l.fileId, startLine: l.startLine, endLine: l.endLine })) : undefined;
+  return o.sourceLocations?.length
+    ? o.sourceLocations.map((l) => ({ fileId: l.fileId, startLine: l.startLine, endLine: l.endLine }))
+    : undefined;
 }
 
 export function renderObject(o: RefObject, withLocations = false): Record<string, unknown> {
@@ -148,17 +160,27 @@ const renderPoint = (o: RefObject) => ({ id: o.id, name: o.name, fullName: o.ful
 
 // ---- find objects ---------------------------------------------------------------------------------
 
-export function findObjects(analysis: RefAnalysis, query: FindQuery): { totalObjects: number; objects: Record<string, unknown>[] } {
+export function findObjects(
+  analysis: RefAnalysis,
+  query: FindQuery,
+): { totalObjects: number; objects: Record<string, unknown>[] } {
   const matches = objectsOf(analysis)
     .filter((o) => objectMatches(analysis, o, query))
     .sort(byName);
   const skip = query.skip ?? 0;
-  return { totalObjects: matches.length, objects: matches.slice(skip, skip + query.limit).map((o) => renderObject(o, query.withLocations)) };
+  return {
+    totalObjects: matches.length,
+    objects: matches.slice(skip, skip + query.limit).map((o) => renderObject(o, query.withLocations)),
+  };
 }
 
 // ---- callees (§4) ---------------------------------------------------------------------------------
 
-export function callees(analysis: RefAnalysis, id: string, options: { includeEscalated?: boolean; withParent?: boolean; withLocations?: boolean } = {}): Record<string, unknown>[] {
+export function callees(
+  analysis: RefAnalysis,
+  id: string,
+  options: { includeEscalated?: boolean; withParent?: boolean; withLocations?: boolean } = {},
+): Record<string, unknown>[] {
   const byIdMap = new Map(objectsOf(analysis).map((o) => [o.id, o]));
   const outgoing = (analysis.links ?? []).filter((l) => l.from === id);
   const out: { callee: RefObject; linkType: string }[] = [];
@@ -174,7 +196,13 @@ export function callees(analysis: RefAnalysis, id: string, options: { includeEsc
   }
   out.sort((a, b) => byName(a.callee, b.callee) || units(a.linkType, b.linkType));
   return out.map(({ callee, linkType }) => {
-    const element: Record<string, unknown> = { id: callee.id, name: callee.name, type: callee.type, typeId: callee.typeId, linkType };
+    const element: Record<string, unknown> = {
+      id: callee.id,
+      name: callee.name,
+      type: callee.type,
+      typeId: callee.typeId,
+      linkType,
+    };
     if (options.withParent) {
       const parent = callee.parent ? byIdMap.get(callee.parent) : undefined;
       element.parent = parent ? { type: parent.type, typeId: parent.typeId } : null;
@@ -204,7 +232,11 @@ function within(origin: string, hops: number, step: (id: string) => string[]): S
   return new Set(distance.keys());
 }
 
-export function startEndPoints(analysis: RefAnalysis, id: string, hops: number): { startPoints: Record<string, unknown>[]; endPoints: Record<string, unknown>[] } {
+export function startEndPoints(
+  analysis: RefAnalysis,
+  id: string,
+  hops: number,
+): { startPoints: Record<string, unknown>[]; endPoints: Record<string, unknown>[] } {
   const links = analysis.links ?? [];
   const callersOf = (x: string) => links.filter((l) => l.to === x).map((l) => l.from);
   const calleesOf = (x: string) => links.filter((l) => l.from === x).map((l) => l.to);
@@ -212,8 +244,14 @@ export function startEndPoints(analysis: RefAnalysis, id: string, hops: number):
   const downstream = within(id, hops, calleesOf);
   const objects = objectsOf(analysis);
   return {
-    startPoints: objects.filter((o) => o.role === "start" && upstream.has(o.id)).sort(byName).map(renderPoint),
-    endPoints: objects.filter((o) => o.role === "end" && downstream.has(o.id)).sort(byName).map(renderPoint),
+    startPoints: objects
+      .filter((o) => o.role === "start" && upstream.has(o.id))
+      .sort(byName)
+      .map(renderPoint),
+    endPoints: objects
+      .filter((o) => o.role === "end" && downstream.has(o.id))
+      .sort(byName)
+      .map(renderPoint),
   };
 }
 
@@ -246,8 +284,13 @@ export function referenceAnswer(analysis: RefAnalysis, pathAndQuery: string): un
   }
   if ((m = /^\/rest\/applications\/[^/]+\/objects\/([0-9]+)\/callees$/.exec(path))) {
     const select = all("select").map((s) => s.toLowerCase());
-    return callees(analysis, m[1], { includeEscalated: one("includeEscalated")?.toLowerCase() === "true", withParent: select.includes("parent"), withLocations: select.includes("source-locations") });
+    return callees(analysis, m[1], {
+      includeEscalated: one("includeEscalated")?.toLowerCase() === "true",
+      withParent: select.includes("parent"),
+      withLocations: select.includes("source-locations"),
+    });
   }
-  if ((m = /^\/rest\/applications\/[^/]+\/objects\/([0-9]+)\/start-end-points$/.exec(path))) return startEndPoints(analysis, m[1], Number(one("hops") ?? 1));
+  if ((m = /^\/rest\/applications\/[^/]+\/objects\/([0-9]+)\/start-end-points$/.exec(path)))
+    return startEndPoints(analysis, m[1], Number(one("hops") ?? 1));
   return undefined;
 }
