@@ -9,7 +9,7 @@ import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { appstruct, type Run } from "../support/appstruct-cli.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
-const EXAMPLES = join(ROOT, "../fixtures/examples");
+const EXAMPLES = join(ROOT, "test/fixtures/examples");
 const PETSTORE_V1 = join(EXAMPLES, "petstore-v1.json");
 const PETSTORE_V2 = join(EXAMPLES, "petstore-v2.json");
 
