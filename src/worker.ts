@@ -12,6 +12,7 @@ import {
   type SourceLocator,
 } from "./query/source-locator.ts";
 import { StoreCatalog, type Version } from "./storage/catalog.ts";
+import { DelayedStore, storageLatencyMs } from "./storage/delayed-store.ts";
 import { isolateCaches, sectionBudgetBytes } from "./storage/isolate-caches.ts";
 import { R2Store } from "./storage/r2-store.ts";
 
@@ -31,37 +32,39 @@ export interface Env {
   PUBLISH_TOKEN?: string;
   /** Megabytes (2^20 bytes) of decoded sections kept per isolate, least recently used evicted first; default 64. */
   SECTION_CACHE_MB?: string;
+  /** Milliseconds every storage call waits first (R2's latency, in local runs and tests); unset or 0: none. */
+  STORAGE_LATENCY_MS?: string;
 }
 
-const depsByEnv = new WeakMap<object, Promise<AppDeps>>();
+/** Dependencies made for an env, kept once made: a promise of them would tie later requests to the first one's I/O. */
+const depsByEnv = new WeakMap<object, AppDeps>();
 
 // Opened snapshots and their decoded sections live for the isolate's lifetime, shared by the API and
 // the source service; the sections under SECTION_CACHE_MB.
 function catalogFor(env: Env): StoreCatalog {
   const { snapshots, sections } = isolateCaches(sectionBudgetBytes(env.SECTION_CACHE_MB));
-  return new StoreCatalog(new R2Store(env.SNAPSHOTS), {
+  const bucket = new R2Store(env.SNAPSHOTS);
+  const latencyMs = storageLatencyMs(env.STORAGE_LATENCY_MS);
+  return new StoreCatalog(latencyMs > 0 ? new DelayedStore(bucket, latencyMs) : bucket, {
     manifestTtlMs: env.MANIFEST_TTL_MS ? Number(env.MANIFEST_TTL_MS) : undefined,
     snapshots,
     sections,
   });
 }
 
-function depsFor(env: Env): Promise<AppDeps> {
-  let deps = depsByEnv.get(env);
-  if (!deps) {
-    deps = (async () => {
-      const sources: SourceLocator | null = env.SOURCE
-        ? { locations: async (version, ranks) => locationsOf(await env.SOURCE!.lookup(version, ranks)) }
-        : null;
-      const rateLimit = env.RATE_LIMITER
-        ? { limiter: env.RATE_LIMITER, periodSeconds: Number(env.RATE_LIMIT_PERIOD ?? 60) }
-        : null;
-      return { catalog: catalogFor(env), sources, access: await parseAccessPolicy(env.API_KEYS), rateLimit };
-    })();
-    deps.catch(() => depsByEnv.delete(env));
-    depsByEnv.set(env, deps);
-  }
-  return deps;
+async function depsFor(env: Env): Promise<AppDeps> {
+  const made = depsByEnv.get(env);
+  if (made) return made;
+  const sources: SourceLocator | null = env.SOURCE
+    ? { locations: async (version, ranks) => locationsOf(await env.SOURCE!.lookup(version, ranks)) }
+    : null;
+  const rateLimit = env.RATE_LIMITER
+    ? { limiter: env.RATE_LIMITER, periodSeconds: Number(env.RATE_LIMIT_PERIOD ?? 60) }
+    : null;
+  const deps = { catalog: catalogFor(env), sources, access: await parseAccessPolicy(env.API_KEYS), rateLimit };
+  // Requests that made deps at once keep the first: one catalog per env.
+  if (!depsByEnv.has(env)) depsByEnv.set(env, deps);
+  return depsByEnv.get(env)!;
 }
 
 const app = createApp((env) => depsFor(env as Env));

@@ -1,4 +1,5 @@
 // @module SectionCache: an isolate-wide LRU of decoded snapshot sections under a byte budget, shared by every Snapshot.
+import { SharedLoads } from "../shared-loads.ts";
 //
 // Entries are keyed by (snapshot content address, section tag): snapshots are immutable, so an entry
 // never goes stale, and a snapshot reopened later finds its sections again.
@@ -33,7 +34,7 @@ export interface SectionCacheStats {
   /** Sum of the entries' sizes, as last measured. */
   bytes: number;
   entries: number;
-  /** `get`s answered from the cache, or by joining a load already under way. */
+  /** `get`s answered from the cache, or by joining a load already under way (a joiner that outwaits it counts a miss too). */
   hits: number;
   /** Loads started. */
   misses: number;
@@ -58,6 +59,21 @@ interface Entry {
   newer: Entry | null;
 }
 
+export interface SectionCacheOptions {
+  /** How long other requests wait for a load of `storedLength` bytes before reading for themselves. */
+  loadDeadlineMs?: (storedLength: number) => number;
+  /** The clock deadlines are measured on. */
+  now?: () => number;
+}
+
+/**
+ * A second plus a second per 16 MiB: a live load of a large section (a 20 ms first byte, then the
+ * transfer and the decoding) is joined, not repeated; a dead one costs its joiners one wait.
+ */
+export function defaultLoadDeadlineMs(storedLength: number): number {
+  return 1000 + storedLength / 16384;
+}
+
 /** Separates a content address from a tag in entry keys; neither contains it. */
 const SEPARATOR = "\u0000";
 
@@ -74,7 +90,9 @@ export class SectionCache {
   /** Ends of the recency list: `oldest` is evicted first. */
   private oldest: Entry | null = null;
   private newest: Entry | null = null;
-  private readonly pending = new Map<string, Promise<unknown>>();
+  /** Loads in flight, shared between requests only until their deadline (see SharedLoads). */
+  private readonly loads: SharedLoads<string, unknown>;
+  private readonly loadDeadlineMs: (storedLength: number) => number;
   /** The entries that may grow, re-measured at each insertion: thousands of cached pages need not be. */
   private readonly growable = new Set<Entry>();
   private bytes = 0;
@@ -82,15 +100,17 @@ export class SectionCache {
   private misses = 0;
   private evictions = 0;
 
-  constructor(budgetBytes: number) {
+  constructor(budgetBytes: number, options: SectionCacheOptions = {}) {
     if (!(budgetBytes >= 0))
       throw new RangeError(`a section cache budget is a number of bytes ≥ 0, not ${budgetBytes}`);
     this.budgetBytes = budgetBytes;
+    this.loads = new SharedLoads(options.now);
+    this.loadDeadlineMs = options.loadDeadlineMs ?? defaultLoadDeadlineMs;
   }
 
   /**
    * The decoded section `tag` of snapshot `snapshotKey` (its content address), loaded by `load` on a
-   * miss. Concurrent calls for one key share one load; a failed load is not remembered. `load` names
+   * miss. Concurrent calls for one key share one load until its deadline; a failed load is not remembered. `load` names
    * the sections the value holds through `dependsOn`; `storedLength` sizes a value without byteSize;
    * `fixedSize` says the value never grows (pages), so it is measured once.
    */
@@ -108,23 +128,23 @@ export class SectionCache {
       this.touch(entry);
       return Promise.resolve(entry.value as T & Sized);
     }
-    const key = snapshotKey + SEPARATOR + tag;
-    const pending = this.pending.get(key);
-    if (pending) {
-      this.hits++;
-      return pending as Promise<T & Sized>;
-    }
-    this.misses++;
-    const dependsOn: string[] = [];
-    const loading = (async () => {
-      const value = await load((t) => dependsOn.push(t));
-      this.insert(snapshotKey, tag, value, dependsOn, storedLength, fixedSize);
-      return value;
-    })();
-    this.pending.set(key, loading);
-    const settled = () => this.pending.delete(key);
-    loading.then(settled, settled);
-    return loading;
+    let started = false;
+    const loading = this.loads.run(
+      snapshotKey + SEPARATOR + tag,
+      async () => {
+        const dependsOn: string[] = [];
+        const value = await load((t) => dependsOn.push(t));
+        this.insert(snapshotKey, tag, value, dependsOn, storedLength, fixedSize);
+        return value;
+      },
+      this.loadDeadlineMs(storedLength),
+      () => {
+        started = true;
+        this.misses++;
+      },
+    );
+    if (!started) this.hits++;
+    return loading as Promise<T & Sized>;
   }
 
   /**

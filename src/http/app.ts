@@ -45,6 +45,13 @@ function readableCrossOrigin(response: Response): Response {
   return response;
 }
 
+/** The one way out for an error: its problem JSON, logged when it is ours (internal_error). */
+function errorResponse(error: unknown, request: Request): Response {
+  const apiError = toApiError(error);
+  if (apiError.code === "internal_error") console.error("internal error", request.method, rawPath(request), error);
+  return readableCrossOrigin(problemResponse(apiError));
+}
+
 export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDeps>): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: rawPath });
   mcpCors(app);
@@ -115,10 +122,16 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
       problemResponse(new ApiError("route_not_found", "no such route; routes start with /rest/applications/{name}/")),
     ),
   );
-  app.onError((error, c) => {
-    const apiError = toApiError(error);
-    if (apiError.code === "internal_error") console.error("internal error", c.req.method, rawPath(c.req.raw), error);
-    return readableCrossOrigin(problemResponse(apiError));
-  });
+  app.onError((error, c) => errorResponse(error, c.req.raw));
+  // What escapes Hono's own handling (a failure while a response is put together, a runtime error
+  // thrown outside a handler) leaves through the same path: problem JSON, readable cross-origin.
+  const dispatch = app.fetch;
+  app.fetch = async (request, env, executionCtx) => {
+    try {
+      return await dispatch(request, env, executionCtx);
+    } catch (error) {
+      return errorResponse(error, request);
+    }
+  };
   return app;
 }

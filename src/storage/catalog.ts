@@ -3,6 +3,7 @@ import { StorageUnavailableError } from "../api-error.ts";
 import { check } from "../format/errors.ts";
 import type { SectionCache } from "../format/section-cache.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
+import { SharedLoads } from "../shared-loads.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { applicationFromSegment, decodeManifest, MANIFEST_PREFIX, manifestKey, snapshotKey } from "./manifest.ts";
 
@@ -21,31 +22,39 @@ export interface Catalog {
   open(version: Version): Promise<Snapshot>;
 }
 
+/** How long a request waits for another's open or manifest read before doing its own (see SharedLoads). */
+const LOAD_DEADLINE_MS = 2000;
+
+/** Manifests kept at most: the applications read recently (an unknown name is never kept). */
+const MANIFESTS_KEPT = 512;
+
 /**
  * Keeps opened snapshots (header, TOC, metadata: small) by content address; immutable, so entries
  * never go stale. Their decoded sections live in the SectionCache they were opened with, if any.
+ * Only opened snapshots are kept; an open under way is shared through SharedLoads.
  */
 export class SnapshotCache {
-  private readonly entries = new Map<string, Promise<Snapshot>>();
+  private readonly entries = new Map<string, Snapshot>();
+  private readonly opening = new SharedLoads<string, Snapshot>();
   private readonly capacity: number;
 
   constructor(capacity = 16) {
     this.capacity = capacity;
   }
 
-  get(sha256: string, open: () => Promise<Snapshot>): Promise<Snapshot> {
-    let entry = this.entries.get(sha256);
+  async get(sha256: string, open: () => Promise<Snapshot>): Promise<Snapshot> {
+    const entry = this.entries.get(sha256);
     if (entry) {
       // Re-insert: Map iteration order makes the oldest entry the least recently used.
       this.entries.delete(sha256);
       this.entries.set(sha256, entry);
       return entry;
     }
-    entry = open();
-    entry.catch(() => this.entries.delete(sha256));
-    this.entries.set(sha256, entry);
+    const snapshot = await this.opening.run(sha256, open, LOAD_DEADLINE_MS);
+    this.entries.delete(sha256);
+    this.entries.set(sha256, snapshot);
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    return entry;
+    return snapshot;
   }
 }
 
@@ -53,7 +62,9 @@ export class SnapshotCache {
 export class StoreCatalog implements Catalog {
   private readonly store: BlobStore;
   private readonly manifestTtlMs: number;
-  private readonly manifests = new Map<string, { fetchedAt: number; versions: Promise<Version[] | null> }>();
+  /** Manifests read, by application, most recently used last; only settled answers of known applications. */
+  private readonly manifests = new Map<string, { fetchedAt: number; versions: Version[] }>();
+  private readonly manifestReads = new SharedLoads<string, Version[] | null>();
   private readonly snapshots: SnapshotCache;
   private readonly sections: SectionCache | undefined;
 
@@ -80,13 +91,20 @@ export class StoreCatalog implements Catalog {
       .sort();
   }
 
-  versions(application: string): Promise<Version[] | null> {
-    const now = Date.now();
+  async versions(application: string): Promise<Version[] | null> {
     const cached = this.manifests.get(application);
-    if (cached && now - cached.fetchedAt < this.manifestTtlMs) return cached.versions;
-    const versions = this.fetchVersions(application);
-    versions.catch(() => this.manifests.delete(application));
-    this.manifests.set(application, { fetchedAt: now, versions });
+    if (cached && Date.now() - cached.fetchedAt < this.manifestTtlMs) {
+      this.manifests.delete(application);
+      this.manifests.set(application, cached);
+      return cached.versions;
+    }
+    const fetchedAt = Date.now();
+    const versions = await this.manifestReads.run(application, () => this.fetchVersions(application), LOAD_DEADLINE_MS);
+    this.manifests.delete(application);
+    if (versions) {
+      this.manifests.set(application, { fetchedAt, versions });
+      while (this.manifests.size > MANIFESTS_KEPT) this.manifests.delete(this.manifests.keys().next().value!);
+    }
     return versions;
   }
 

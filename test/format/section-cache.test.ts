@@ -151,20 +151,52 @@ describe("SectionCache", () => {
     expect(cache.stats()).toMatchObject({ bytes: 55, entries: 2, hits: 2, misses: 2 });
   });
 
-  it("does not cache a failed load: everyone waiting sees the failure, the next get loads again", async () => {
+  it("does not cache a failed load, nor hand the failure on: a joiner loads for itself, the next get loads again", async () => {
     const cache = new SectionCache(1000);
     const gate = deferred<Sized>();
     let calls = 0;
     const first = cache.get("s", "X", () => (calls++, gate.promise));
-    const second = cache.get("s", "X", () => (calls++, gate.promise));
+    const second = cache.get("s", "X", async () => (calls++, new Sized("X", 5)));
     gate.reject(new Error("storage hiccup"));
     await expect(first).rejects.toThrow("storage hiccup");
-    await expect(second).rejects.toThrow("storage hiccup");
-    expect(cache.stats()).toMatchObject({ bytes: 0, entries: 0, misses: 1 });
-    const value = await cache.get("s", "X", async () => (calls++, new Sized("X", 7)));
-    expect(value.byteSize).toBe(7);
+    expect((await second).byteSize).toBe(5);
     expect(calls).toBe(2);
-    expect(cache.stats()).toMatchObject({ bytes: 7, entries: 1, misses: 2 });
+    expect(cache.stats()).toMatchObject({ bytes: 5, entries: 1, misses: 2 });
+    const failed = cache.get("s", "Y", () => Promise.reject(new Error("gone")));
+    await expect(failed).rejects.toThrow("gone");
+    expect((await cache.get("s", "Y", async () => new Sized("Y", 7))).byteSize).toBe(7);
+  });
+
+  it("shares a load in flight until its deadline, then loads for itself: a dead load holds no one past it", async () => {
+    let clock = 0;
+    const cache = new SectionCache(1000, { now: () => clock, loadDeadlineMs: () => 50 });
+    // A load that never settles: what a cancelled request's read becomes in workerd.
+    const dead = cache.get("s", "X", () => new Promise<Sized>(() => {}));
+    let joinerLoads = 0;
+    // Young: the second caller joins and waits (real time: the 50 ms of the deadline), then reads itself.
+    const joiner = cache.get("s", "X", async () => (joinerLoads++, new Sized("X", 3)));
+    expect((await joiner).byteSize).toBe(3);
+    expect(joinerLoads).toBe(1);
+    // Past the deadline on the cache's clock, a newcomer does not wait at all.
+    clock = 1000;
+    const fresh = cache.get("s", "Z", () => new Promise<Sized>(() => {}));
+    clock = 2000;
+    let newcomerLoads = 0;
+    expect((await cache.get("s", "Z", async () => (newcomerLoads++, new Sized("Z", 4)))).byteSize).toBe(4);
+    expect(newcomerLoads).toBe(1);
+    void dead;
+    void fresh;
+  });
+
+  it("joiners of a live load share its value: one load for many callers", async () => {
+    const cache = new SectionCache(1000);
+    const gate = deferred<Sized>();
+    let calls = 0;
+    const all = Array.from({ length: 20 }, () => cache.get("s", "X", () => (calls++, gate.promise)));
+    gate.resolve(new Sized("X", 9));
+    for (const value of await Promise.all(all)) expect(value.byteSize).toBe(9);
+    expect(calls).toBe(1);
+    expect(cache.stats()).toMatchObject({ hits: 19, misses: 1, entries: 1 });
   });
 
   it("re-measures an entry that grew after it was handed out, before the next eviction decision", async () => {

@@ -1,0 +1,172 @@
+// @module Burst: concurrent clients against `wrangler dev` with R2's latency, a share of them hanging up mid-request; then every URL must still answer.
+//
+// npx node scripts/burst.ts [--objects 300000] [--clients 50] [--duration 40] [--latency-ms 20] [--abort-share 0.33]
+//
+// What it reproduces: a request that waits on a load another request started, when that other
+// request is cancelled (its client hung up) and its I/O never settles. Local R2 answers in
+// microseconds, so `STORAGE_LATENCY_MS` holds every storage call as long as R2 does behind a Worker,
+// and a client hanging up does cancel a request whose reads are in flight. The run fails if any
+// answer is a 5xx, or if afterwards, with no load, any URL fails to answer 200 within 15 s.
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { generateAnalysis } from "../build/generate.ts";
+import { type DevServer, startDevServer } from "./dev-server.ts";
+
+const APPLICATION = "Synthetic Enterprise";
+const AFTERWARDS_TIMEOUT_MS = 15_000;
+
+export interface BurstOptions {
+  objects: number;
+  clients: number;
+  durationMs: number;
+  latencyMs: number;
+  /** Share of requests whose client hangs up after 1 to 2 × latencyMs. */
+  abortShare: number;
+  log?: (line: string) => void;
+}
+
+export interface BurstReport {
+  urls: string[];
+  /** Answers during the burst by status ("aborted": hung up by the client, as intended). */
+  statuses: Record<string, number>;
+  /** Answers of the 5xx class during the burst, with their body's first 200 characters. */
+  serverErrors: { url: string; status: number; body: string }[];
+  /** Each URL afterwards, one at a time: its status, or "timeout". */
+  afterwards: { url: string; status: number | "timeout"; ms: number }[];
+}
+
+/** A deterministic stream of numbers in [0, 1): runs are comparable. */
+function random(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+}
+
+async function generated(folder: string, objects: number): Promise<string> {
+  const path = join(folder, "burst.ndjson");
+  const out = createWriteStream(path);
+  await generateAnalysis(out, { objects, seed: 7, application: APPLICATION });
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return path;
+}
+
+/** Ids of `count` objects spread over the application, from its own find route. */
+async function sampleIds(server: DevServer, objects: number, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const skip = Math.floor(((k + 0.5) * objects) / count);
+    const response = await fetch(
+      `${server.url}/rest/applications/${encodeURIComponent(APPLICATION)}/objects?limit=1&skip=${skip}`,
+    );
+    const body = (await response.json()) as { objects: { id: string }[] };
+    if (body.objects[0]) ids.push(body.objects[0].id);
+  }
+  return ids;
+}
+
+export async function runBurst(options: BurstOptions): Promise<BurstReport> {
+  const log = options.log ?? (() => {});
+  const folder = await mkdtemp(join(tmpdir(), "appstruct-burst-"));
+  let server: DevServer | undefined;
+  try {
+    log(`generating ${options.objects} objects`);
+    const file = await generated(folder, options.objects);
+    log("publishing and starting wrangler dev");
+    server = await startDevServer({
+      files: [file],
+      persistDir: join(folder, "state"),
+      vars: { STORAGE_LATENCY_MS: String(options.latencyMs) },
+      log,
+    });
+    const base = `${server.url}/rest/applications/${encodeURIComponent(APPLICATION)}`;
+    const urls = (await sampleIds(server, options.objects, 12)).flatMap((id) => [
+      `${base}/objects/${id}/start-end-points?hops=32`,
+      `${base}/objects/${id}/start-end-points?hops=3`,
+      `${base}/objects/${id}?select=source-locations`,
+      `${base}/objects/${id}/callees?select=source-locations`,
+      `${base}/objects/${id}/callees`,
+    ]);
+    const statuses: Record<string, number> = {};
+    const serverErrors: BurstReport["serverErrors"] = [];
+    const end = Date.now() + options.durationMs;
+    const client = async (c: number) => {
+      const next = random(c + 1);
+      while (Date.now() < end) {
+        const url = urls[Math.floor(next() * urls.length)];
+        const hangUp = next() < options.abortShare;
+        const signal = hangUp
+          ? AbortSignal.timeout(Math.round(options.latencyMs * (1 + next())))
+          : AbortSignal.timeout(60_000);
+        let status: string;
+        try {
+          const response = await fetch(url, { signal });
+          const body = await response.text();
+          status = String(response.status);
+          if (response.status >= 500) serverErrors.push({ url, status: response.status, body: body.slice(0, 200) });
+        } catch (error) {
+          status = signal.aborted && hangUp ? "aborted" : `failed: ${(error as Error).message}`;
+        }
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    };
+    log(`${options.clients} clients for ${options.durationMs / 1000} s over ${urls.length} URLs`);
+    await Promise.all(Array.from({ length: options.clients }, (_, c) => client(c)));
+    const afterwards: BurstReport["afterwards"] = [];
+    for (const url of urls) {
+      const started = Date.now();
+      let status: number | "timeout";
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(AFTERWARDS_TIMEOUT_MS) });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch {
+        status = "timeout";
+      }
+      afterwards.push({ url: url.slice(server.url.length), status, ms: Date.now() - started });
+    }
+    return { urls: urls.map((u) => u.slice(server!.url.length)), statuses, serverErrors, afterwards };
+  } finally {
+    await server?.stop();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** Whether the report shows the service healthy: no 5xx during the burst, every URL 200 afterwards. */
+export function burstHealthy(report: BurstReport): boolean {
+  return report.serverErrors.length === 0 && report.afterwards.every((a) => a.status === 200);
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      objects: { type: "string", default: "300000" },
+      clients: { type: "string", default: "50" },
+      duration: { type: "string", default: "40" },
+      "latency-ms": { type: "string", default: "20" },
+      "abort-share": { type: "string", default: "0.33" },
+    },
+  });
+  const report = await runBurst({
+    objects: Number(values.objects),
+    clients: Number(values.clients),
+    durationMs: Number(values.duration) * 1000,
+    latencyMs: Number(values["latency-ms"]),
+    abortShare: Number(values["abort-share"]),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const failedAfterwards = report.afterwards.filter((a) => a.status !== 200);
+  console.log(`statuses during the burst: ${JSON.stringify(report.statuses)}`);
+  for (const e of report.serverErrors.slice(0, 5)) console.log(`  ${e.status} ${e.url}: ${e.body}`);
+  console.log(
+    `afterwards: ${report.afterwards.length - failedAfterwards.length} of ${report.afterwards.length} URLs answered 200` +
+      failedAfterwards.map((a) => `\n  ${a.status} ${a.url}`).join(""),
+  );
+  process.exitCode = burstHealthy(report) ? 0 : 1;
+}

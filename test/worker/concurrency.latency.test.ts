@@ -1,0 +1,110 @@
+// @module 50 concurrent clients inside workerd, some cancelling mid-way: no 5xx, and afterwards every URL still answers.
+//
+// A request that shared another's load in flight used to wait on it forever once that other request
+// was cancelled (its I/O never settles in workerd), and so did every later request for the same page.
+import { beforeAll, describe, expect, it } from "vitest";
+import { appPath, BASE, fetchWorker, publishHistory } from "./harness.ts";
+
+const application = "Concurrency & Co";
+const OBJECTS = 4000;
+
+/** A connected application of `n` objects: each calls its successor and two far ones; every 40th is a start point, every 97th an end point. */
+function meshAnalysis(n: number) {
+  const id = (i: number) => String(1000 + i);
+  const objects = Array.from({ length: n }, (_, i) => ({
+    id: id(i),
+    name: `Step${i}`,
+    fullName: `mesh.module${i % 37}.Step${i}`,
+    type: "Java Method",
+    typeId: "JAVA_METHOD",
+    level5: "method",
+    language: "Java",
+    filePath: `src/mesh/Module${i % 37}.java`,
+    role: i % 40 === 0 ? "start" : i % 97 === 0 ? "end" : undefined,
+    checksum: `c${i}`,
+    sourceLocations: [{ fileId: String(1 + (i % 37)), startLine: 1 + i, endLine: 5 + i }],
+  }));
+  const links = objects.flatMap((_, i) =>
+    [i + 1, (i * 7 + 3) % n, (i * 13 + 5) % n]
+      .filter((j) => j < n && j !== i)
+      .map((j) => ({ from: id(i), to: id(j), type: "CALL" })),
+  );
+  return {
+    format: "appstruct.analysis/1",
+    application,
+    analyzedAt: "2026-11-01T00:00:00Z",
+    analyzer: { name: "concurrency test", version: "1" },
+    files: Array.from({ length: 37 }, (_, f) => ({ id: String(1 + f), path: `src/mesh/Module${f}.java` })),
+    taxonomy: [
+      { key: "l1", level: 1, name: "Mesh", parent: null },
+      { key: "l2", level: 2, name: "Modules", parent: "l1" },
+      { key: "l3", level: 3, name: "Java", parent: "l2" },
+      { key: "l4", level: 4, name: "Code", parent: "l3" },
+      { key: "method", level: 5, name: "Java Method", parent: "l4" },
+    ],
+    objects: objects.map(({ role, ...o }) => (role ? { ...o, role } : o)),
+    links,
+    postIts: [],
+  };
+}
+
+const base = appPath(application);
+const ids = Array.from({ length: 12 }, (_, k) => 1000 + ((k * 331) % OBJECTS));
+const urls = ids.flatMap((id) => [
+  `${base}/objects/${id}/start-end-points?hops=32`,
+  `${base}/objects/${id}/start-end-points?hops=3`,
+  `${base}/objects/${id}?select=source-locations`,
+  `${base}/objects/${id}/callees?select=source-locations`,
+  `${base}/objects/${id}/callees`,
+]);
+
+/** The status of `url`, or "aborted" when this client gave up on it after `abortAfterMs`. */
+async function get(url: string, abortAfterMs?: number): Promise<number | "aborted"> {
+  const controller = new AbortController();
+  const timer = abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(), abortAfterMs);
+  try {
+    const response = await fetchWorker(new Request(BASE + url, { signal: controller.signal }));
+    await response.arrayBuffer();
+    return response.status;
+  } catch (error) {
+    if (controller.signal.aborted) return "aborted";
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `promise`, or a failure naming `what` after `ms`: a request stuck on a dead load must fail the test, not hang it. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+beforeAll(async () => {
+  await publishHistory([meshAnalysis(OBJECTS)]);
+});
+
+describe("50 concurrent clients over a cold snapshot, a third of their requests cancelled mid-way", () => {
+  it("answer no 5xx, and afterwards every URL answers 200 with no load", async () => {
+    const statuses = new Map<number | "aborted", number>();
+    let turn = 0;
+    const client = async (c: number) => {
+      for (let round = 0; round < 6; round++) {
+        const url = urls[(c * 7 + round * 11) % urls.length];
+        // Cancel every third request after 0–4 ms: while its reads are in flight, others join them.
+        const abortAfterMs = turn++ % 3 === 0 ? turn % 5 : undefined;
+        const status = await get(url, abortAfterMs);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    await within(Promise.all(Array.from({ length: 50 }, (_, c) => client(c))), 45_000, "the burst of 50 clients");
+    const failures = [...statuses].filter(([status]) => typeof status === "number" && status >= 500);
+    expect(failures).toEqual([]);
+    expect(statuses.get(200)).toBeGreaterThan(0);
+
+    for (const url of urls) expect(await within(get(url), 10_000, url), url).toBe(200);
+  });
+});
