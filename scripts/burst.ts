@@ -1,6 +1,6 @@
 // @module Burst: concurrent clients against `wrangler dev` with R2's latency, a share of them hanging up mid-request; then every URL must still answer.
 //
-// npx node scripts/burst.ts [--objects 300000] [--clients 50] [--duration 40] [--latency-ms 20] [--abort-share 0.33]
+// npx node scripts/burst.ts [--objects 300000] [--clients 50] [--duration 40] [--latency-ms 20] [--abort-share 0.33] [--section-cache-mb 64]
 //
 // What it reproduces: a request that waits on a load another request started, when that other
 // request is cancelled (its client hung up) and its I/O never settles. Local R2 answers in
@@ -25,6 +25,8 @@ export interface BurstOptions {
   latencyMs: number;
   /** Share of requests whose client hangs up after 1 to 2 × latencyMs. */
   abortShare: number;
+  /** The worker's SECTION_CACHE_MB: a small budget keeps loads in flight at a small scale, as a large application does at 64. */
+  sectionCacheMb?: number;
   log?: (line: string) => void;
 }
 
@@ -82,7 +84,10 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
     server = await startDevServer({
       files: [file],
       persistDir: join(folder, "state"),
-      vars: { STORAGE_LATENCY_MS: String(options.latencyMs) },
+      vars: {
+        STORAGE_LATENCY_MS: String(options.latencyMs),
+        ...(options.sectionCacheMb === undefined ? {} : { SECTION_CACHE_MB: String(options.sectionCacheMb) }),
+      },
       log,
     });
     const base = `${server.url}/rest/applications/${encodeURIComponent(APPLICATION)}`;
@@ -151,6 +156,7 @@ if (import.meta.main) {
       duration: { type: "string", default: "40" },
       "latency-ms": { type: "string", default: "20" },
       "abort-share": { type: "string", default: "0.33" },
+      "section-cache-mb": { type: "string" },
     },
   });
   const report = await runBurst({
@@ -159,6 +165,7 @@ if (import.meta.main) {
     durationMs: Number(values.duration) * 1000,
     latencyMs: Number(values["latency-ms"]),
     abortShare: Number(values["abort-share"]),
+    sectionCacheMb: values["section-cache-mb"] === undefined ? undefined : Number(values["section-cache-mb"]),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   const failedAfterwards = report.afterwards.filter((a) => a.status !== 200);

@@ -75,7 +75,7 @@ export class Snapshot implements DecodeContext {
         : await source.read(header.tocOffset, header.tocLength),
     );
     for (const entry of toc.values())
-      if (entry.flags & SECTION_REQUIRED && entry.tag !== META_TAG && !(entry.tag in SECTIONS))
+      if (entry.flags & SECTION_REQUIRED && entry.tag !== META_TAG && !Object.hasOwn(SECTIONS, entry.tag))
         throw new CorruptSnapshotError(
           `snapshot needs section ${entry.tag}, which this reader does not know; upgrade appstruct`,
         );

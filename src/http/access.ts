@@ -37,17 +37,21 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+/** What a 401 of the read API says it wants: the key as a bearer token (X-API-KEY and api-key work too). */
+const KEY_CHALLENGE = { headers: { "WWW-Authenticate": 'Bearer realm="appstruct"' } };
+
 /** The scope of `presented`, or a 401: every configured key is compared, so timing reveals nothing. */
 export async function authenticate(policy: AccessPolicy, presented: string | undefined): Promise<Set<string> | null> {
   if (presented === undefined || presented === "")
     throw new ApiError(
       "unauthorized",
-      "an API key is required: send it in the X-API-KEY header or the api-key parameter",
+      "an API key is required: send it in the X-API-KEY header, as Authorization: Bearer <key>, or in the api-key parameter",
+      KEY_CHALLENGE,
     );
   const hash = await sha256(presented);
   let match: AccessPolicy["keys"][number] | undefined;
   for (const key of policy.keys) if (sameBytes(key.hash, hash)) match = key;
-  if (!match) throw new ApiError("unauthorized", "the API key is not valid");
+  if (!match) throw new ApiError("unauthorized", "the API key is not valid", KEY_CHALLENGE);
   return match.applications;
 }
 

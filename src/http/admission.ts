@@ -6,17 +6,25 @@ import { enforceRateLimit, rateLimitKey } from "./rate-limit.ts";
 
 /**
  * The applications the request may read (null: all), after the key check (401) and the rate limit
- * (429); without configured keys everything is open.
+ * (429); without configured keys everything is open. A request with a valid key counts against that
+ * key; any other (no keys configured, or a missing or wrong key) against its client address, so
+ * guessing keys is limited like everything else.
  */
 export async function admit(c: Context<AppEnv>): Promise<Set<string> | null> {
   const { access, rateLimit } = c.var.deps;
   const key = presentedKey(c.req.raw);
-  const scope = access ? await authenticate(access, key) : null;
-  if (rateLimit)
-    await enforceRateLimit(
-      rateLimit.limiter,
-      await rateLimitKey(access ? key : undefined, c.req.header("CF-Connecting-IP")),
-      rateLimit.periodSeconds,
-    );
+  let scope: Set<string> | null = null;
+  let refusal: unknown;
+  try {
+    scope = access ? await authenticate(access, key) : null;
+  } catch (error) {
+    refusal = error;
+  }
+  if (rateLimit) {
+    const limitedKey = access && refusal === undefined ? key : undefined;
+    const limiterKey = await rateLimitKey(limitedKey, c.req.header("CF-Connecting-IP"));
+    await enforceRateLimit(rateLimit.limiter, limiterKey, rateLimit.periodSeconds);
+  }
+  if (refusal !== undefined) throw refusal;
   return scope;
 }

@@ -119,7 +119,7 @@ function problemExample(spec: RouteSpec, code: ErrorCode): ProblemBody {
     forbidden: ['this API key may not read application "Pet Store & Co"'],
     application_not_found: ['no analysis of application "Pet Store & Co" is published'],
     object_not_found: ['application "Pet Store & Co" has no object with id 999', "id"],
-    rate_limited: ["too many requests for this API key; try again in at most 60 s"],
+    rate_limited: ["too many requests from this API key or client; try again in at most 60 s"],
     source_service_unavailable: [
       "select=source-locations needs the source code service, which is disabled or not configured on this server",
       "select",

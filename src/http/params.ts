@@ -37,7 +37,7 @@ export function parseParams<S extends ParamSpecs>(pairs: readonly [string, strin
   const grouped = new Map<string, string[]>();
   for (const [name, value] of pairs) {
     if (ALWAYS_ALLOWED.has(name)) continue;
-    if (!(name in specs)) {
+    if (!Object.hasOwn(specs, name)) {
       const suggestion = closest(name, Object.keys(specs));
       throw new ApiError(
         "unknown_parameter",

@@ -11,9 +11,13 @@ export interface RateLimiter {
 export async function enforceRateLimit(limiter: RateLimiter, key: string, periodSeconds: number): Promise<void> {
   const { success } = await limiter.limit({ key });
   if (!success)
-    throw new ApiError("rate_limited", `too many requests for this API key; try again in at most ${periodSeconds} s`, {
-      headers: { "Retry-After": String(periodSeconds) },
-    });
+    throw new ApiError(
+      "rate_limited",
+      `too many requests from this API key or client; try again in at most ${periodSeconds} s`,
+      {
+        headers: { "Retry-After": String(periodSeconds) },
+      },
+    );
 }
 
 /** The limiter key of a request: a digest of its API key (never the key itself), else the client address. */

@@ -191,6 +191,16 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     expect(pageErrors).toEqual([]);
   }, 60_000);
 
+  it("serves its files with a content security policy and without MIME sniffing", async () => {
+    for (const path of ["/", "/rest/applications"]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+    }
+    const policy = (await fetch(`${server.url}/`)).headers.get("Content-Security-Policy") ?? "";
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+  });
+
   it("an API error is shown with the API's detail", async () => {
     const { applications } = await rest<ApplicationList>("/rest/applications");
     const response = await fetch(

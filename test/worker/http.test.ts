@@ -29,6 +29,11 @@ const ERRORS: [path: string, status: number, code: string, parameter: string | n
   [`${APP}/objects?limit=ten`, 400, "invalid_parameter", "limit"],
   [`${APP}/objects?limit=1&limit=2`, 400, "invalid_parameter", "limit"],
   [`${APP}/objects?limit=1&fullName=x`, 400, "unknown_parameter", "fullName"],
+  // Names every JavaScript object answers to: a parameter is known by the route's own list only.
+  [`${APP}/objects?limit=1&constructor=1`, 400, "unknown_parameter", "constructor"],
+  [`${APP}/objects?limit=1&__proto__=1`, 400, "unknown_parameter", "__proto__"],
+  [`${APP}/objects/302?toString=1`, 400, "unknown_parameter", "toString"],
+  [`${APP}/levels/2/graph?hasOwnProperty=1`, 400, "unknown_parameter", "hasOwnProperty"],
   [`${APP}/objects?limit=1&operator=like`, 400, "invalid_parameter", "operator"],
   [`${APP}/objects?limit=1&searchtype=everything`, 400, "invalid_parameter", "searchtype"],
   [`${APP}/objects?limit=1&date=2026-03-15`, 400, "invalid_parameter", "date"],

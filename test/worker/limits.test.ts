@@ -38,7 +38,7 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
       status: 429,
       title: "Too many requests",
       code: "rate_limited",
-      detail: "too many requests for this API key; try again in at most 60 s",
+      detail: "too many requests from this API key or client; try again in at most 60 s",
     });
     expect((await as("key-b")).status).toBe(200);
     // The limiter sees a digest of the key, never the key itself.
@@ -46,7 +46,7 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
     expect(new Set(limiter.keys).size).toBe(2);
   });
 
-  it("without API keys, limits per client address; a wrong key is still 401 before any limit", async () => {
+  it("without API keys, limits per client address; wrong keys count against their address, then 429", async () => {
     const limiter = fakeLimiter(1);
     const env = { ...testEnv, RATE_LIMITER: limiter } as Env;
     const fetcher = (request: Request) =>
@@ -57,10 +57,21 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
     expect((await call(path, { headers: { "CF-Connecting-IP": "198.51.100.7" } }, fetcher)).status).toBe(200);
     expect(limiter.keys).toEqual(["address:203.0.113.9", "address:203.0.113.9", "address:198.51.100.7"]);
 
-    const keyed = { ...testEnv, API_KEYS: JSON.stringify({ good: "*" }), RATE_LIMITER: fakeLimiter(0) } as Env;
+    const guesses = fakeLimiter(2);
+    const keyed = { ...testEnv, API_KEYS: JSON.stringify({ good: "*" }), RATE_LIMITER: guesses } as Env;
     const keyedFetch = (request: Request) =>
       Promise.resolve(workerModule.fetch!(request as Request<unknown, IncomingRequestCfProperties>, keyed, ctx));
-    expect((await call(path, { headers: { "X-API-KEY": "bad" } }, keyedFetch)).status).toBe(401);
+    const guess = (key: string) =>
+      call(path, { headers: { "X-API-KEY": key, "CF-Connecting-IP": "192.0.2.1" } }, keyedFetch);
+    const first = await guess("bad-1");
+    expect(first.status).toBe(401);
+    expect(first.headers.get("WWW-Authenticate")).toBe('Bearer realm="appstruct"');
+    expect((await guess("bad-2")).status).toBe(401);
+    expect((await guess("bad-3")).status).toBe(429);
+    expect(guesses.keys).toEqual(["address:192.0.2.1", "address:192.0.2.1", "address:192.0.2.1"]);
+    // The valid key has an allowance of its own.
+    expect((await guess("good")).status).toBe(200);
+    expect(guesses.keys[3]).toMatch(/^key:[0-9a-f]{32}$/);
   });
 });
 

@@ -379,7 +379,7 @@ describe("rate limit (optional RATE_LIMITER binding)", () => {
       status: 429,
       title: "Too many requests",
       code: "rate_limited",
-      detail: "too many requests for this API key; try again in at most 60 s",
+      detail: "too many requests from this API key or client; try again in at most 60 s",
     });
     expect(limiter.keys).toEqual(["address:203.0.113.9", "address:203.0.113.9", "address:203.0.113.9"]);
     await c.close();
