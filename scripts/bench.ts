@@ -1,4 +1,4 @@
-// @module `npm run bench`: our query engine against a careful SQLite baseline on the same generated analysis, in process and over HTTP (issue 4).
+// @module `npm run bench`: our query engine against a careful SQLite baseline on the same generated analysis, in process and over HTTP, judged against the targets of docs/benchmarks.md#targets.
 //
 //   npm run bench -- [--objects 1000000] [--seed 1] [--out report.json] [--reuse <dir>] [--quick]
 //                    [--http node,wrangler | --no-http] [--section-cache-mb 64]

@@ -1,4 +1,4 @@
-// @module Contract check (issue 6): every worked case through Prism's validating proxy in front of `wrangler dev`; answers must be the worked ones and fit the OpenAPI document.
+// @module Contract check (docs/contract.md): every worked case through Prism's validating proxy in front of `wrangler dev`; answers must be the worked ones and fit the OpenAPI document.
 //
 // npm run contract        (node scripts/contract.ts)
 //

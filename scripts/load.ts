@@ -1,4 +1,4 @@
-// @module Load check (issue 6): 30 s of autocannon against `wrangler dev` on 127.0.0.1 while a second version is published; every answer must be v1's or v2's.
+// @module Load check (docs/load.md): 30 s of autocannon against `wrangler dev` on 127.0.0.1 while a second version is published; every answer must be v1's or v2's.
 //
 // npx node scripts/load.ts [--duration 30] [--connections 50] [--objects 20000] [--publish-at 10] [--keep]
 //

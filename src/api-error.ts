@@ -1,4 +1,4 @@
-// @module ApiError: every failure the API reports, with its status and code from semantics.md §6 (framework-free).
+// @module ApiError: every failure the API reports, with its status and code from docs/api.md#error-codes (framework-free).
 import type { ProblemBody } from "./query/api-schemas.ts";
 
 export const ERROR_TITLES = {
@@ -20,7 +20,7 @@ export const ERROR_TITLES = {
   storage_unavailable: [503, "Storage unavailable"],
 } as const;
 
-/** The read API's codes (semantics.md §6, and the OpenAPI document). */
+/** The read API's codes (docs/api.md#error-codes, and the OpenAPI document). */
 export type ErrorCode = keyof typeof ERROR_TITLES;
 
 /** Codes of the publish API (/publish) only: outside the read API's contract. */

@@ -1,4 +1,4 @@
-// @module Zod schemas of the analysis format (shared/spec/analysis-format.md): the single source of its types.
+// @module Zod schemas of the analysis format (docs/analysis-format.md): the single source of its types.
 import { z } from "zod";
 import { applicationNameProblem, parseRfc3339 } from "../../src/rules.ts";
 

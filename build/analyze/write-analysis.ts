@@ -1,4 +1,4 @@
-// @module Writes the model as an analysis document (shared/spec/analysis-format.md) into a file, atomically.
+// @module Writes the model as an analysis document (docs/analysis-format.md) into a file, atomically.
 import { rename, rm, writeFile } from "node:fs/promises";
 import { ANALYSIS_FORMAT } from "../analysis/schema.ts";
 import { displayType } from "./kinds.ts";

@@ -100,7 +100,7 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
   };
 }
 
-/** semantics.md §3: Added when absent before (or no previous analysis), else by checksum; null without both checksums. */
+/** docs/api.md#status: Added when absent before (or no previous analysis), else by checksum; null without both checksums. */
 function computeStatus(previous: StatusBase | null, id: string, checksum: string | null): Status | null {
   if (!previous?.checksums.has(id)) return "Added";
   const before = previous.checksums.get(id)!;

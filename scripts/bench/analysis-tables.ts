@@ -32,7 +32,7 @@ export interface LevelNode {
 }
 
 export interface AnalysisTables {
-  /** In the name order of semantics.md §3: the index is the rank (`ord`). */
+  /** In the name order of docs/api.md#order: the index is the rank (`ord`). */
   objects: BaselineObject[];
   /** Link endpoints as ranks, with type and escalated flag; duplicates not yet merged. */
   links: { from: Uint32Array; to: Uint32Array; type: string[]; escalated: Uint8Array; count: number };

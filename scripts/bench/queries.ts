@@ -24,7 +24,7 @@ function queryString(params: [string, string | number | boolean][]): string {
   return params.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&");
 }
 
-/** The REST path (with query string) that asks `q`, as interface.md writes it. */
+/** The REST path (with query string) that asks `q`, as docs/api.md writes it. */
 export function pathOf(q: BenchQuery): string {
   switch (q.route) {
     case "find": {

@@ -1,4 +1,4 @@
-// @module The benchmark report: its JSON shape, the issue's targets checked against it, and the tables printed.
+// @module The benchmark report: its JSON shape, the targets (docs/benchmarks.md#targets) checked against it, and the tables printed.
 import type { Mismatch } from "./correctness.ts";
 import type { Dataset } from "./dataset.ts";
 import type { EngineMemory } from "./engine-memory.ts";
@@ -89,7 +89,7 @@ function tenTimesOverHttp(r: Omit<BenchReport, "targets">, p50: (cls: QueryClass
   };
 }
 
-/** The issue's targets (issue 4, "Targets"), each with whether it holds and the figures behind it. */
+/** The targets of docs/benchmarks.md#targets, each with whether it holds and the figures behind it. */
 export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
   const targets: Target[] = [];
   const p50 = (cls: QueryClass) => r.inProcess[cls]?.ours.medianMs ?? Number.NaN;

@@ -2,7 +2,7 @@
 //
 // Objects are stored in name order (`ord`, the INTEGER PRIMARY KEY): every sorted answer walks the
 // rowid, and a B-tree index on a column keeps equal keys in rowid order. Lower-cased copies follow
-// semantics.md §2 exactly (JavaScript toLowerCase, which SQLite's ASCII-only lower() is not);
+// docs/api.md#text-matching exactly (JavaScript toLowerCase, which SQLite's ASCII-only lower() is not);
 // `name_rev` (reversed) turns endswith into a range scan. Contains on names goes through an FTS5
 // trigram index over `name_lc` (external content, with positions: a quoted phrase of 3+ characters
 // is an exact substring match answered from the index alone, where detail=none with GLOB checks
@@ -175,7 +175,7 @@ function insertLevels(db: DatabaseSync, { levels, level5, links }: AnalysisTable
       const [x, y] = [ancestor[l][Math.floor(pair / m)], ancestor[l][pair % m]];
       if (x !== y) pairs.add(x * width + y);
     }
-    // interface.md: by origin name, then target name; same-named nodes by _id. Stored in that order.
+    // docs/api.md#order: by origin name, then target name; same-named nodes by _id. Stored in that order.
     const group = new Uint32Array(width);
     for (let i = 1; i < width; i++) group[i] = nodes[i].name === nodes[i - 1].name ? group[i - 1] : i;
     const sorted = Array.from(pairs, (k) => [Math.floor(k / width), k % width]).sort(

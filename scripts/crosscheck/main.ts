@@ -1,4 +1,4 @@
-// @module `npm run crosscheck`: an independent check of issue 4's ratios: appstruct's Node server against the cross-check's own SQLite server, same answers first, then timed side by side.
+// @module `npm run crosscheck`: an independent check of the benchmark's ratios: appstruct's Node server against the cross-check's own SQLite server, same answers first, then timed side by side.
 //
 //   npm run crosscheck -- [--objects 20000 --seed 7 | --analysis <file.ndjson>] [--dir <folder>] [--reuse]
 //                         [--queries 10] [--rounds 10] [--mix-seed 20261122] [--check-only] [--in-process] [--out <report.json>]

@@ -1,4 +1,4 @@
-// @module The "sorted by name" order of semantics.md §3, written for the cross-check from the spec alone.
+// @module The "sorted by name" order of docs/api.md#order, written for the cross-check from the documented contract alone.
 
 /** Code-unit comparison of two JavaScript strings (what `<` does). */
 export function byCodeUnits(a: string, b: string): number {
@@ -19,7 +19,7 @@ export function compareObjectsByName(
 }
 
 /**
- * Taxonomy nodes of one level: lower-cased name, then name. semantics.md makes `_id` the last key but
+ * Taxonomy nodes of one level: lower-cased name, then name. The contract makes `_id` the last key but
  * leaves how `_id` is assigned open; appstruct numbers each level in this order with fullName, then
  * key, breaking ties (several level-4 nodes are all called "JSP"), and so does the cross-check: this is
  * the one rule taken from appstruct's code rather than from the spec.

@@ -19,7 +19,7 @@ export function openReadOnly(path: string): ServingDatabase {
   // The whole file mapped and a 256 MiB page cache: a tuned read-only server, not a default one.
   db.exec("PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;");
   // Filters without an index of their own (fullname, filepath, mangling) scan with JavaScript's
-  // lower-casing, the one semantics.md §2 prescribes.
+  // lower-casing, the one docs/api.md#text-matching prescribes.
   db.function("text_match", { deterministic: true }, (operator, field, value) =>
     typeof field === "string" && textMatches(operator as Operator, field.toLowerCase(), value as string) ? 1 : 0,
   );

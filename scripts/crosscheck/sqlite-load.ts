@@ -101,7 +101,7 @@ async function readObjects(
   return { header, objects, taxonomy };
 }
 
-/** Slots of `objects` in the name order of semantics.md §3. */
+/** Slots of `objects` in the name order of docs/api.md#order. */
 function nameOrder(objects: ObjectRecord[]): Uint32Array {
   const keys = objects.map((o) => ({ lower: o.name.toLowerCase(), name: o.name, id: o.id }));
   return Uint32Array.from(objects.keys()).sort((a, b) => compareObjectsByName(keys[a], keys[b]));
@@ -176,7 +176,7 @@ function insertObjects(
     if (l5 === undefined)
       throw new Error(`object ${o.id} has no known level-5 node (level5 ${JSON.stringify(o.level5)})`);
     level5OfRank[rank] = l5;
-    // One analysis, no previous one: every object is Added unless the analysis says otherwise (semantics.md §3).
+    // One analysis, no previous one: every object is Added unless the analysis says otherwise (docs/api.md#status).
     const status = o.status !== undefined ? o.status : "Added";
     const parent = o.parent === undefined || o.parent === null ? null : rankOfId.get(o.parent)!;
     insert.run(
@@ -327,7 +327,7 @@ function insertLevelGraphs(db: DatabaseSync, links: LinkColumns, levels: Level[]
       const b = ancestor[l][level5OfRank[links.callee[k]]];
       if (a !== b) pairs.add(a * size + b);
     }
-    // Answer order: origin name, then target name (semantics.md §3), _id last. Nodes sharing a name
+    // Answer order: origin name, then target name (docs/api.md#order), _id last. Nodes sharing a name
     // (the many "JSP" of level 4) are one group, so a target's name outranks the origin's _id.
     const group = level.nodes.map((n, i) => (i > 0 && level.nodes[i - 1].name === n.name ? -1 : i));
     group.forEach((g, i) => (group[i] = g < 0 ? group[i - 1] : g));

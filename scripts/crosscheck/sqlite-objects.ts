@@ -32,7 +32,7 @@ export function characteristics(sql: ServingDatabase, rank: number) {
 /**
  * One element per distinct (callee, link type) of the object's links, in callee name order then link
  * type. An element is direct when one of its links is not escalated; by default only elements none
- * of whose links is escalated, with includeEscalated every direct one (semantics.md §4).
+ * of whose links is escalated, with includeEscalated every direct one (docs/api.md "Direct callees").
  */
 export function callees(sql: ServingDatabase, rank: number, includeEscalated: boolean, withParent: boolean) {
   const rows = sql

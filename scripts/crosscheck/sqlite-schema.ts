@@ -5,7 +5,7 @@ export const TABLES = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 -- Distinct display types: type filters match here (a few dozen rows), then select objects by code.
 CREATE TABLE types (code INTEGER PRIMARY KEY, type TEXT NOT NULL, type_lower TEXT NOT NULL);
--- rank = position in the name order (semantics.md §3), so ORDER BY rank is the answer order and an
+-- rank = position in the name order (docs/api.md#order), so ORDER BY rank is the answer order and an
 -- index on any column keeps equal keys in answer order (the rowid is the index's last key).
 CREATE TABLE objects (
   rank INTEGER PRIMARY KEY,

@@ -1,4 +1,4 @@
-// @module The four text operators of semantics.md §2 as JavaScript predicates on lower-cased strings.
+// @module The four text operators of docs/api.md#text-matching as JavaScript predicates on lower-cased strings.
 
 export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
 export type Operator = (typeof OPERATORS)[number];

@@ -23,7 +23,7 @@ export interface PostIt {
   text: string | null;
 }
 
-/** One object; its position in SnapshotModel.objects is its rank in the name order of semantics.md §3. */
+/** One object; its position in SnapshotModel.objects is its rank in the name order of docs/api.md#order. */
 export interface ObjectRecord {
   id: string;
   name: string;

@@ -1,4 +1,4 @@
-// @module StatusColumn: per-object checksum, explicit status and served status (semantics.md §3).
+// @module StatusColumn: per-object checksum, explicit status and served status (docs/api.md#status).
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type ObjectRecord, type Status, statusCode, statusFromCode } from "./model.ts";

@@ -1,4 +1,4 @@
-// @module API keys (semantics.md §6): X-API-KEY header or api-key parameter, compared in constant time, scoped per application.
+// @module API keys (docs/api.md#access-api-keys): X-API-KEY header or api-key parameter, compared in constant time, scoped per application.
 import { ApiError } from "../api-error.ts";
 
 /** Parsed from the API_KEYS secret: JSON `{"<key>": "*" | ["<application>", ...]}`. */

@@ -17,7 +17,7 @@ export type ParamSpecs = Record<string, ParamSpec>;
 export const MAX_VALUES_PER_PARAMETER = 50;
 export const MAX_VALUE_LENGTH = 1000;
 
-/** Parameters every route accepts (semantics.md §6: the API key may come in the query). */
+/** Parameters every route accepts (docs/api.md#access-api-keys: the API key may come in the query). */
 const ALWAYS_ALLOWED = new Set(["api-key"]);
 
 type Parsed<S extends ParamSpecs> = {
@@ -113,7 +113,7 @@ function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
-// Value schemas (semantics.md §1). Integers: decimal digits only, at most 15 — no sign, spaces, exponent or hex.
+// Value schemas (docs/api.md#requests). Integers: decimal digits only, at most 15 — no sign, spaces, exponent or hex.
 // Each carries OpenAPI metadata (`.meta`): z.toJSONSchema(schema, { io: "input" }) then describes the wire form.
 export const INTEGER_PATTERN = /^[0-9]{1,15}$/;
 
@@ -132,7 +132,7 @@ export const CANONICAL_VALUES = "x-canonical-values";
 
 /**
  * A pattern matching `values` in any letter case: the document must accept what the API accepts
- * (semantics.md §1), and JSON Schema has no case-insensitive enum. The canonical spellings are the
+ * (docs/api.md#requests), and JSON Schema has no case-insensitive enum. The canonical spellings are the
  * schema's `examples`.
  */
 export function caseBlindPattern(values: readonly string[]): string {

@@ -1,4 +1,4 @@
-// @module The one error formatter: any thrown value to an RFC 9457-shaped JSON response (semantics.md §6).
+// @module The one error formatter: any thrown value to an RFC 9457-shaped JSON response (docs/api.md#errors).
 import { HTTPException } from "hono/http-exception";
 import { ApiError, StorageUnavailableError } from "../api-error.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";

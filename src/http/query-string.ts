@@ -1,4 +1,4 @@
-// @module Strict query-string decoding (semantics.md §1): form-urlencoded, invalid encodings refused, repeats kept.
+// @module Strict query-string decoding (docs/api.md#requests): form-urlencoded, invalid encodings refused, repeats kept.
 import { ApiError } from "../api-error.ts";
 
 /** The query of `url` as [name, value] pairs in order, `+` as space, `%XX` decoded as UTF-8. */

@@ -38,7 +38,7 @@ export interface RouteSpec<Q extends ParamSpecs = ParamSpecs> {
   response: z.ZodType;
   /** Every error code the route can answer to a GET (route_not_found and method_not_allowed are the router's). */
   errors: readonly ErrorCode[];
-  /** Whether API keys apply (semantics.md §6). */
+  /** Whether API keys apply (docs/api.md#access-api-keys). */
   secured: boolean;
   /** Routes with a {level}: the lowest level served (the highest is MAX_LEVEL). */
   minLevel?: number;
@@ -54,7 +54,7 @@ export const OBJECT_ID_PATTERN = /^[0-9]{1,19}$/;
 /** A level in a path: an integer's digits; its range depends on the route. */
 export const LEVEL_PATTERN = INTEGER_PATTERN;
 export const MAX_LEVEL = 5;
-/** Minimum level of each level route: nodes exist from level 2, graphs from level 1 (semantics.md §4). */
+/** Minimum level of each level route: nodes exist from level 2, graphs from level 1 (docs/api.md "Level nodes", "Level graph"). */
 export const MIN_LEVEL = { nodes: 2, graph: 1 } as const;
 
 const applicationName: PathParamSpec = {
@@ -76,7 +76,7 @@ const date = z
   .transform((v, ctx) => {
     const ms = parseRfc3339(v);
     if (ms === null) {
-      // A literal + in a query string decodes to a space (semantics.md §1): say how to send a positive offset.
+      // A literal + in a query string decodes to a space (docs/api.md#requests): say how to send a positive offset.
       const plus = / \d{2}:\d{2}$/.test(v) ? " (a + in a query means a space: write the offset as %2B02:00)" : "";
       ctx.addIssue({
         code: "custom",
@@ -309,7 +309,7 @@ export const LEVEL_GRAPH = route({
   minLevel: MIN_LEVEL.graph,
 });
 
-/** Every operation, in the order of interface.md (the catalog first, readiness last). */
+/** Every operation, in the order of docs/api.md (the catalog first, readiness last). */
 export const ROUTE_SPECS: readonly RouteSpec[] = [
   APPLICATIONS,
   FIND_OBJECTS,

@@ -1,4 +1,4 @@
-// @module Adds sourceLocations to rendered objects through the source code service (semantics.md §5).
+// @module Adds sourceLocations to rendered objects through the source code service (docs/api.md#source-locations).
 import { ApiError, StorageUnavailableError } from "../api-error.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SourceLocator, WireLocation } from "../query/source-locator.ts";

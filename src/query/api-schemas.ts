@@ -1,4 +1,4 @@
-// @module Zod schemas of every response body (interface.md "Resources", semantics.md §6): the single source of their TS types and of the OpenAPI document.
+// @module Zod schemas of every response body (the answer tables of docs/api.md, and docs/api.md#errors): the single source of their TS types and of the OpenAPI document.
 import { z } from "zod";
 import { ERROR_TITLES, type ErrorCode } from "../api-error.ts";
 import { STATUSES, type Status } from "../format/model.ts";
@@ -8,7 +8,7 @@ const objectId = z
   .string()
   .regex(/^(0|[1-9][0-9]{0,18})$/)
   .meta({ description: "Permanent object ID: a string of 1 to 19 decimal digits." });
-/** A volatile node id: local to one level graph of one published analysis (semantics.md §4). */
+/** A volatile node id: local to one level graph of one published analysis (docs/api.md#volatile-_id). */
 const volatileId = z
   .number()
   .int()
@@ -186,7 +186,7 @@ export const ProblemSchema = z
   .object({
     status: z.number().int().min(400).max(599).meta({ description: "The HTTP status of the response." }),
     title: z.string().meta({ description: "A short summary of the code." }),
-    code: z.enum(ERROR_CODES).meta({ description: "Machine-readable error code (semantics.md §6)." }),
+    code: z.enum(ERROR_CODES).meta({ description: "Machine-readable error code (docs/api.md#error-codes)." }),
     detail: z.string().meta({ description: "A sentence a person can act on." }),
     parameter: z.string().optional().meta({ description: "The parameter at fault, when there is one." }),
   })

@@ -1,4 +1,4 @@
-// @module objectCallees: direct callees per semantics.md §4, one element per (callee, linkType), in name order.
+// @module objectCallees: direct callees per docs/api.md "Direct callees", one element per (callee, linkType), in name order.
 import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { ApiCallee } from "./api-schemas.ts";

@@ -1,4 +1,4 @@
-// @module objectCharacteristics: one object with status, language and parent (interface.md "Object characteristics").
+// @module objectCharacteristics: one object with status, language and parent (docs/api.md "Object characteristics").
 import { NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { ApiCharacteristics } from "./api-schemas.ts";

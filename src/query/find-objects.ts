@@ -1,4 +1,4 @@
-// @module findObjects: filters combined per semantics.md (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
+// @module findObjects: filters combined per docs/api.md#requests (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
 import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, type SectionTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { externalRanks } from "./external-ranks.ts";
@@ -29,7 +29,7 @@ export const FILTER_INDEX = {
 } as const satisfies Record<string, SearchIndexTag>;
 export type FilterName = keyof typeof FILTER_INDEX;
 
-/** `tag` and `post-it` always match by substring, whatever the operator (semantics.md §2). */
+/** `tag` and `post-it` always match by substring, whatever the operator (docs/api.md#text-matching). */
 const ALWAYS_CONTAINS: ReadonlySet<FilterName> = new Set(["tag", "post-it"]);
 
 /**

@@ -1,4 +1,4 @@
-// @module Renders objects as the API writes them (interface.md "Object", "Point", level-5 children).
+// @module Renders objects as the API writes them (docs/api.md "Find objects", "Start and end points", "Level nodes").
 import type { Snapshot } from "../format/snapshot.ts";
 import type { ApiObject, ApiPoint } from "./api-schemas.ts";
 import { objectRows } from "./object-rows.ts";

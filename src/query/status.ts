@@ -1,4 +1,4 @@
-// @module status.id of an object (semantics.md §3): explicit, else against the previous published analysis.
+// @module status.id of an object (docs/api.md#status): explicit, else against the previous published analysis.
 import type { Status } from "../format/model.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";

@@ -132,7 +132,7 @@ export class StoreCatalog implements Catalog {
   }
 }
 
-/** The version in force at `dateMs`: the newest analyzed at or before it (semantics.md §3). */
+/** The version in force at `dateMs`: the newest analyzed at or before it (docs/api.md#history-and-date). */
 export function versionAt(versions: readonly Version[], dateMs: number): Version | null {
   let found: Version | null = null;
   for (const v of versions) if (v.analyzedAtMs <= dateMs) found = v;

@@ -1,4 +1,4 @@
-// @module Tests of analysis validation (shared/spec/analysis-format.md): one case per rule, in .json and .ndjson, with exact fault locations.
+// @module Tests of analysis validation (docs/analysis-format.md): one case per rule, in .json and .ndjson, with exact fault locations.
 
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -124,7 +124,7 @@ const idAt = (rank: number) => model.objects[rank].id;
 const rankOf = (id: string) => RANKED_IDS.indexOf(id);
 
 describe("compiled facts of a hand-worked analysis", () => {
-  it("ranks objects in the name order of semantics §3", () => {
+  it("ranks objects in the name order of docs/api.md#order", () => {
     expect(model.objects.map((o) => o.id)).toEqual(RANKED_IDS);
     expect(model.objects.map((o) => o.name)).toEqual([
       "_x",
@@ -298,7 +298,7 @@ describe("compiled facts of a hand-worked analysis", () => {
   });
 });
 
-describe("statuses against a previous analysis (semantics §3)", () => {
+describe("statuses against a previous analysis (docs/api.md#status)", () => {
   it("is Added for every object of a first analysis, unless the analysis says otherwise", () => {
     expect(Object.fromEntries(model.objects.map((o) => [o.id, o.status]))).toEqual({
       "1": "Added",

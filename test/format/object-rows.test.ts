@@ -141,7 +141,7 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
       annotation: (o: ObjectRecord) => o.annotations ?? [],
       tag: (o: ObjectRecord) => o.tags,
     };
-    // tag always matches by substring (semantics.md §2).
+    // tag always matches by substring (docs/api.md#text-matching).
     const test = (field: string, value: string, wanted: string) =>
       field === "tag" || operator === "contains"
         ? value.includes(wanted)

@@ -389,7 +389,7 @@ describe("round trip of random analyses", () => {
     );
   });
 
-  it("serves statuses by semantics §3 against a previous analysis, and round-trips them", async () => {
+  it("serves statuses by docs/api.md#status against a previous analysis, and round-trips them", async () => {
     const STATUS = ["Added", "Modified", "Unchanged"] as const;
     await fc.assert(
       fc.asyncProperty(
@@ -397,7 +397,7 @@ describe("round trip of random analyses", () => {
         fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
         async (random, choice) => {
           // Some objects state their status; the previous analysis lacks some objects, and for the others has
-          // the same checksum, another one, or none — so every branch of §3 is taken.
+          // the same checksum, another one, or none — so every branch of the status rule is taken.
           const now = {
             ...random,
             objects: random.objects.map((o, i) => (choice[i] % 5 === 0 ? { ...o, status: STATUS[choice[i] % 3] } : o)),

@@ -167,7 +167,7 @@ describe("format 1.3 read by range", () => {
     );
   });
 
-  it("matches a value holding a lone surrogate by UTF-16 code units (semantics.md §2), as keys read from the column do", async () => {
+  it("matches a value holding a lone surrogate by UTF-16 code units (docs/api.md#text-matching), as keys read from the column do", async () => {
     // Not sent by the API (invalid UTF-8 is refused, MCP arguments pass through URLSearchParams), but keys in pages must answer as any SearchKeys.
     const fullNames = ["com.a\u{1F408}", "com.b\u{1F408}\u{1F408}", "com.c", "org.\u{1F409}a"];
     const analysis = {

@@ -78,7 +78,7 @@ describe("drawableGraph", () => {
     .chain((raw) => {
       const nodes = raw.map((r, i) => node(i, r.name, r.nbObjects));
       const pair = fc.tuple(fc.nat(nodes.length - 1), fc.nat(nodes.length - 1));
-      // A level graph has no self-links (semantics.md §4).
+      // A level graph has no self-links (docs/api.md "Level graph").
       const links = fc
         .uniqueArray(pair, { selector: ([o, t]) => `${o}>${t}`, maxLength: 40 })
         .map((list) => list.filter(([o, t]) => o !== t));

@@ -1,4 +1,4 @@
-// @module API keys inside workerd (semantics.md §6): 401 without or with a wrong key, the three ways to send one, 403 out of scope, open without keys.
+// @module API keys inside workerd (docs/api.md#access-api-keys): 401 without or with a wrong key, the three ways to send one, 403 out of scope, open without keys.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Env } from "../../src/worker.ts";
 import workerModule from "../../src/worker.ts";

@@ -1,4 +1,4 @@
-// @module Fuzz property test inside workerd: random methods, paths and query strings must get a documented status, a JSON problem body with the right code, and the outcome the rules of semantics.md §1 and §6 predict.
+// @module Fuzz property test inside workerd: random methods, paths and query strings must get a documented status, a JSON problem body with the right code, and the outcome the rules of docs/api.md#requests and #errors predict.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApplicationListSchema } from "../../src/http/application-list.ts";
@@ -32,12 +32,12 @@ beforeAll(async () => {
     ]);
 });
 
-// ---- the rules (semantics.md §1, §6; README "Limits") ------------------------------------------------
+// ---- the rules (docs/api.md#requests, #errors, #limits) --------------------------------------------
 
-/** Every status the API documents (semantics.md §1 and §6, 204 for the CORS preflight). */
+/** Every status the API documents (docs/api.md#error-codes, 204 for the CORS preflight). */
 const DOCUMENTED = new Set([200, 204, 400, 401, 403, 404, 405, 429, 500, 503]);
 
-/** semantics.md §6: the codes each status may carry. */
+/** docs/api.md#error-codes: the codes each status may carry. */
 const CODES: Record<number, string[]> = {
   400: ["missing_parameter", "invalid_parameter", "unknown_parameter", "invalid_application_name", "unsupported_level"],
   401: ["unauthorized"],
@@ -64,7 +64,7 @@ const text = (repeatable = false): ParamRule => ({ kind: "text", repeatable });
 
 type Route = "applications" | "find" | "object" | "callees" | "points" | "nodes" | "graph";
 
-/** The parameters of each route, as interface.md writes them, with semantics.md §1 value rules. */
+/** The parameters of each route, as docs/api.md writes them, with the value rules of docs/api.md#requests. */
 const ROUTE_PARAMS: Record<Route, Record<string, ParamRule>> = {
   applications: {},
   find: {
@@ -154,7 +154,7 @@ function pathDecode(raw: string): string {
   }
 }
 
-/** Why an application name segment is refused (semantics.md §1), or null. */
+/** Why an application name segment is refused (docs/api.md#requests), or null. */
 function nameIsInvalid(segment: string): boolean {
   let name: string;
   try {
@@ -178,9 +178,9 @@ interface Matched {
 
 function matchRoute(path: string): Matched {
   if (path === "/rest/ready") return { route: "ready" };
-  // The API description (README): the OpenAPI document and its reference page.
+  // The API description (docs/api.md): the OpenAPI document and its reference page.
   if (path === "/openapi.json" || path === "/docs") return { route: "meta" };
-  // The catalog (README "The API"): no parameters, no application in the path.
+  // The catalog (docs/api.md "Applications"): no parameters, no application in the path.
   if (path === "/rest/applications") return { route: "applications" };
   const bare = /^\/rest\/applications\/([^/]+)$/.exec(path);
   if (bare) return { route: null, segment: bare[1], bareApplication: true };
@@ -264,7 +264,7 @@ function faultsOf(m: Matched & { route: Route }, query: string): { faults: Outco
   return { faults, optional };
 }
 
-/** The outcomes semantics.md allows for `method url`; any one of them is right. */
+/** The outcomes docs/api.md allows for `method url`; any one of them is right. */
 function allowed(method: string, url: URL): Outcome[] {
   if (method === "OPTIONS") return [{ status: 204 }];
   if (url.href.length > MAX_URL) return [{ status: 400, code: "invalid_parameter", parameter: null }];
@@ -880,9 +880,9 @@ describe("fuzzed requests", () => {
   });
 });
 
-// ---- explicit examples of semantics.md §1 ---------------------------------------------------------------------
+// ---- explicit examples of docs/api.md#requests ---------------------------------------------------------------
 
-describe("the examples of semantics.md §1, each with its exact code and parameter", () => {
+describe("the examples of docs/api.md#requests, each with its exact code and parameter", () => {
   const A = `/rest/applications/${encodeURIComponent(APPS[1])}`;
   const P = `/rest/applications/${encodeURIComponent(APPS[0])}`;
 
@@ -973,8 +973,8 @@ describe("the examples of semantics.md §1, each with its exact code and paramet
       expect(operator.detail).toContain(allowedValue);
   });
 
-  // analysis-format.md: an id is "1 to 19 decimal digits, no leading zero"; semantics.md §4: "Unknown
-  // id: 404 object_not_found". No object has id "0302", whatever its numeric value.
+  // docs/analysis-format.md: an id is "1 to 19 decimal digits without a leading zero"; docs/api.md: a well-formed
+  // id the application does not have is 404 object_not_found. No object has id "0302", whatever its numeric value.
   it("an id with a leading zero names no object: 404 object_not_found on every object route", async () => {
     for (const path of [
       `${A}/objects/0302`,

@@ -165,7 +165,7 @@ describe("error bodies", () => {
   for (const [path, status, code, parameter] of ERRORS)
     it(`GET ${path}: ${status} ${code}`, async () => expectProblem(await call(path), status, code, parameter));
 
-  // interface.md calls `name` a path parameter and semantics.md §6 says `parameter` is present when one parameter is at fault.
+  // docs/api.md lists `name` as a path parameter, and an error names the `parameter` at fault (docs/api.md#errors).
   it("invalid_application_name names the parameter at fault (name)", async () => {
     expectProblem(
       await call("/rest/applications/Pet%60Store/objects?limit=1"),

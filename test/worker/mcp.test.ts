@@ -21,7 +21,7 @@ const PET = "Pet Store & Co";
 const CORNER = "A/B + ü&Co";
 const OTHER = "Other / App";
 
-// The tool names of issue 8, in the order tools/list gives them.
+// The tool names agents are told to use (README "MCP for AI agents"), in the order tools/list gives them.
 const TOOLS = [
   "list_applications",
   "find_objects",

@@ -1,4 +1,4 @@
-// @module The API description inside workerd: /openapi.json against interface.md and semantics.md §6, worked answers against the zod response schemas, and /docs.
+// @module The API description inside workerd: /openapi.json against docs/api.md (routes, parameters, error codes), worked answers against the zod response schemas, and /docs.
 import { beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
 import { ERROR_TITLES, type ErrorCode } from "../../src/api-error.ts";
@@ -55,7 +55,7 @@ type Operation = {
   security?: unknown[];
 };
 
-// interface.md, "Endpoints": every route with its path and query parameters ([required, repeatable]).
+// docs/api.md: every route with its path and query parameters ([required, repeatable]).
 const APP = "/rest/applications/{name}";
 const INTERFACE: Record<string, { path: string[]; query: Record<string, [boolean, boolean]> }> = {
   [`${APP}/objects`]: {
@@ -91,7 +91,7 @@ const INTERFACE: Record<string, { path: string[]; query: Record<string, [boolean
   [`${APP}/levels/{level}/graph`]: { path: ["name", "level"], query: {} },
 };
 
-// semantics.md §1: integer parameters and their ranges; enumerations and their values.
+// docs/api.md#requests: integer parameters and their ranges; enumerations and their values.
 const INTEGERS: Record<string, string> = {
   limit: "0 to 10000",
   skip: "0 to 9007199254740991",
@@ -104,7 +104,7 @@ const ENUMS: Record<string, string[]> = {
   includeEscalated: ["true", "false"],
 };
 
-// semantics.md §6: every code with its status.
+// docs/api.md#error-codes: every code with its status.
 const SEMANTICS_CODES: Record<string, number> = {
   missing_parameter: 400,
   invalid_parameter: 400,
@@ -168,7 +168,7 @@ describe("/openapi.json", () => {
     expect(doc.info.version).toBe(packageJson.version);
   });
 
-  it("has exactly the routes of interface.md, each a GET, plus /rest/ready and the catalog /rest/applications", () => {
+  it("has exactly the routes of docs/api.md, each a GET", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [...Object.keys(INTERFACE), "/rest/ready", "/rest/applications"].sort(),
     );
@@ -178,7 +178,7 @@ describe("/openapi.json", () => {
   });
 
   for (const [path, expected] of Object.entries(INTERFACE))
-    it(`${path}: every parameter of interface.md, required and repeatable as there`, () => {
+    it(`${path}: every parameter of docs/api.md, required and repeatable as there`, () => {
       const op = doc.paths[path].get;
       expect(params(op, "path").map((p) => p.name)).toEqual(expected.path);
       for (const p of params(op, "path")) {
@@ -205,7 +205,7 @@ describe("/openapi.json", () => {
           expect(p.description, p.name).toContain(INTEGERS[p.name]);
         }
         if (p.name in ENUMS) {
-          // Any letter case is accepted (semantics.md §1): a case-blind pattern, canonical values as examples.
+          // Any letter case is accepted (docs/api.md#requests): a case-blind pattern, canonical values as examples.
           expect(value.examples, p.name).toEqual(ENUMS[p.name]);
           const pattern = new RegExp(value.pattern!);
           for (const v of ENUMS[p.name])
@@ -228,7 +228,7 @@ describe("/openapi.json", () => {
     expect(level("graph").description).toContain("from 1 to 5");
   });
 
-  it("selects, defaults and dates as semantics.md says", () => {
+  it("selects, defaults and dates as docs/api.md says", () => {
     const find = doc.paths[`${APP}/objects`].get;
     const q = (op: Operation, name: string) => params(op, "query").find((p) => p.name === name)!;
     expect(q(find, "select").schema.examples).toEqual(["source-locations"]);
@@ -250,7 +250,7 @@ describe("/openapi.json", () => {
     expect(schemes).toContainEqual(expect.objectContaining({ type: "apiKey", in: "query", name: "api-key" }));
   });
 
-  it("the error codes are exactly semantics.md §6", () => {
+  it("the error codes are exactly those of docs/api.md#error-codes", () => {
     expect(Object.fromEntries(Object.entries(ERROR_TITLES).map(([code, [status]]) => [code, status]))).toEqual(
       SEMANTICS_CODES,
     );
@@ -281,7 +281,7 @@ describe("/openapi.json", () => {
       expect(listed.sort()).toEqual([...codes].sort());
     });
 
-  it("every code of semantics.md §6 is documented: per operation, or (the router's) in the description", () => {
+  it("every code of docs/api.md#error-codes is documented: per operation, or (the router's) in the description", () => {
     const listed = new Set(
       Object.values(doc.paths).flatMap((item) =>
         Object.values(item.get.responses).flatMap((r) => Object.keys(r.content?.["application/json"].examples ?? {})),

@@ -74,7 +74,7 @@ describe("prune", () => {
     expect(keys).not.toContain(snapshotKey(sha1));
     expect(keys).not.toContain(snapshotKey(sha2));
     expect(keys).toContain(snapshotKey(sha3));
-    // Reads at a date before the oldest kept version find no analysis any more (semantics.md §3).
+    // Reads at a date before the oldest kept version find no analysis any more (docs/api.md#history-and-date).
     const atDay2 = await call(`${appPath(app)}/objects?limit=1&date=2026-10-02T12:00:00Z`, undefined, publishing);
     expect(atDay2.body).toEqual({ totalObjects: 0, objects: [] });
     const atDay3 = await call(`${appPath(app)}/objects?limit=1&date=2026-10-03T12:00:00Z`, undefined, publishing);

@@ -354,7 +354,7 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
     ]);
   });
 
-  // semantics.md §5 reserves 500 source_service_unavailable for a service that is disabled or not
+  // docs/api.md#source-locations reserves 500 source_service_unavailable for a service that is disabled or not
   // configured; storage failing behind the service is a storage fault.
   it("a failure reading the source-locations section: 503 storage_unavailable (not 500 source_service_unavailable)", async () => {
     await healthyAnswers();

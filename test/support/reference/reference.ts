@@ -1,7 +1,7 @@
-// @module Reference implementation: find objects, callees and start/end points straight from semantics.md over the raw analysis JSON.
+// @module Reference implementation: find objects, callees and start/end points straight from docs/api.md over the raw analysis JSON.
 //
 // Deliberately naive: linear scans, no indexes, no snapshot code. It reads the analysis document as
-// written (analysis-format.md), applies the defaults of that format, and answers with the JSON the
+// written (docs/analysis-format.md), applies the defaults of that format, and answers with the JSON the
 // API returns. Its only job is to be obviously right.
 
 export interface RefLocation {
@@ -58,7 +58,7 @@ export interface FindQuery {
 
 const objectsOf = (analysis: RefAnalysis) => analysis.objects as readonly RefObject[];
 
-// ---- §3 order ------------------------------------------------------------------------------------
+// ---- order (docs/api.md#order) -------------------------------------------------------------------
 
 /** Code-unit comparison (JavaScript `<` on strings compares UTF-16 code units). */
 const units = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -71,7 +71,7 @@ export function byName(a: { name: string; id: string }, b: { name: string; id: s
   return units(a.name.toLowerCase(), b.name.toLowerCase()) || units(a.name, b.name) || byId(a.id, b.id);
 }
 
-// ---- §2 text matching ----------------------------------------------------------------------------
+// ---- text matching (docs/api.md#text-matching) ---------------------------------------------------
 
 export function textMatches(field: string, value: string, operator: Operator): boolean {
   const f = field.toLowerCase();
@@ -130,7 +130,7 @@ export function objectMatches(analysis: RefAnalysis, o: RefObject, query: FindQu
   return true;
 }
 
-// ---- rendering (interface.md "Resources and their fields") ------------------------------------
+// ---- rendering (the answer tables of docs/api.md) ------------------------------------------------
 
 function locationsOf(o: RefObject): RefLocation[] | undefined {
   return o.sourceLocations?.length
@@ -174,7 +174,7 @@ export function findObjects(
   };
 }
 
-// ---- callees (§4) ---------------------------------------------------------------------------------
+// ---- callees (docs/api.md "Direct callees") ------------------------------------------------------
 
 export function callees(
   analysis: RefAnalysis,
@@ -213,7 +213,7 @@ export function callees(
   });
 }
 
-// ---- start and end points (§4) --------------------------------------------------------------------
+// ---- start and end points (docs/api.md "Start and end points") ----------------------------------
 
 /** Every object at distance ≤ hops from `origin` (origin included), following `step`. */
 function within(origin: string, hops: number, step: (id: string) => string[]): Set<string> {
