@@ -38,6 +38,8 @@ export interface BurstReport {
   serverErrors: { url: string; status: number; body: string }[];
   /** Each URL afterwards, one at a time: its status, or "timeout". */
   afterwards: { url: string; status: number | "timeout"; ms: number }[];
+  /** What the worker logged of its internal errors (the last lines wrangler printed). */
+  serverLog: string[];
 }
 
 /** A deterministic stream of numbers in [0, 1): runs are comparable. */
@@ -136,7 +138,11 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
       }
       afterwards.push({ url: url.slice(server.url.length), status, ms: Date.now() - started });
     }
-    return { urls: urls.map((u) => u.slice(server!.url.length)), statuses, serverErrors, afterwards };
+    const serverLog = server
+      .output()
+      .split("\n")
+      .filter((line) => /error/i.test(line));
+    return { urls: urls.map((u) => u.slice(server!.url.length)), statuses, serverErrors, afterwards, serverLog };
   } finally {
     await server?.stop();
     await rm(folder, { recursive: true, force: true });
@@ -171,6 +177,7 @@ if (import.meta.main) {
   const failedAfterwards = report.afterwards.filter((a) => a.status !== 200);
   console.log(`statuses during the burst: ${JSON.stringify(report.statuses)}`);
   for (const e of report.serverErrors.slice(0, 5)) console.log(`  ${e.status} ${e.url}: ${e.body}`);
+  if (report.serverLog.length) console.log(`the worker logged:\n  ${report.serverLog.slice(-20).join("\n  ")}`);
   console.log(
     `afterwards: ${report.afterwards.length - failedAfterwards.length} of ${report.afterwards.length} URLs answered 200` +
       failedAfterwards.map((a) => `\n  ${a.status} ${a.url}`).join(""),

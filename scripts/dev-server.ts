@@ -23,7 +23,7 @@ export const HOST = "127.0.0.1";
 const WRANGLER = join(PROJECT_ROOT, "node_modules", ".bin", "wrangler");
 const DEVELOPER_STATE = join(PROJECT_ROOT, ".wrangler", "state");
 /** Lines of wrangler's output kept for diagnostics. */
-const KEPT_LINES = 200;
+const KEPT_LINES = 2000;
 
 export interface DevServerOptions {
   /** The port `wrangler dev` listens on (127.0.0.1); a free one when omitted. */

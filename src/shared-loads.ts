@@ -9,33 +9,20 @@
 // the failure may be its owner's alone (cancelled, or I/O refused across requests), so each joiner
 // then loads for itself. Only settled values are cached, by the callers; this module shares waits.
 
-/** A load in flight: what joiners wait on, and when it stops being worth waiting for. */
+/** A load in flight: its outcome once settled, and when it stops being worth waiting for. */
 interface Load<V> {
-  readonly promise: Promise<V>;
   readonly deadline: number;
+  outcome: Outcome<V> | undefined;
 }
+
+type Outcome<V> = { fulfilled: true; value: V } | { fulfilled: false };
 
 /** Past this many entries, loads past their deadline (their owners gone) are swept at the next start. */
 const SWEEP_ABOVE = 256;
+/** A joiner looks at the load again after 1 ms, then twice as long each time, up to this. */
+const LONGEST_POLL_MS = 16;
 
-type Outcome<V> = { settled: true; value: V } | { settled: false };
-
-/** `promise`'s value if it fulfils within `ms`; otherwise (rejected, or still pending) not settled. */
-function fulfilledWithin<V>(promise: Promise<V>, ms: number): Promise<Outcome<V>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ settled: false }), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve({ settled: true, value });
-      },
-      () => {
-        clearTimeout(timer);
-        resolve({ settled: false });
-      },
-    );
-  });
-}
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class SharedLoads<K, V> {
   private readonly loads = new Map<K, Load<V>>();
@@ -52,8 +39,7 @@ export class SharedLoads<K, V> {
    */
   run(key: K, load: () => Promise<V>, deadlineMs: number, started?: () => void): Promise<V> {
     const current = this.loads.get(key);
-    const left = current ? current.deadline - this.now() : 0;
-    if (current && left > 0) return this.join(key, current, left, load, deadlineMs, started);
+    if (current && current.deadline > this.now()) return this.join(key, current, load, deadlineMs, started);
     return this.start(key, load, deadlineMs, started);
   }
 
@@ -65,26 +51,37 @@ export class SharedLoads<K, V> {
   private start(key: K, load: () => Promise<V>, deadlineMs: number, started?: () => void): Promise<V> {
     if (this.loads.size >= SWEEP_ABOVE) this.sweep();
     started?.();
-    const promise = (async () => load())();
-    const entry: Load<V> = { promise, deadline: this.now() + deadlineMs };
+    const entry: Load<V> = { deadline: this.now() + deadlineMs, outcome: undefined };
     this.loads.set(key, entry);
-    const forget = () => {
+    const promise = (async () => load())();
+    const settle = (outcome: Outcome<V>) => {
+      entry.outcome = outcome;
       if (this.loads.get(key) === entry) this.loads.delete(key);
     };
-    promise.then(forget, forget);
+    promise.then(
+      (value) => settle({ fulfilled: true, value }),
+      () => settle({ fulfilled: false }),
+    );
     return promise;
   }
 
+  /**
+   * Waits for `current` by looking at its outcome on this caller's own timers, never by reacting to
+   * the owner's promise: in workerd a reaction runs in the request that settled the promise, and
+   * I/O started from there would belong to that request, which may be gone.
+   */
   private async join(
     key: K,
     current: Load<V>,
-    waitMs: number,
     load: () => Promise<V>,
     deadlineMs: number,
     started?: () => void,
   ): Promise<V> {
-    const outcome = await fulfilledWithin(current.promise, waitMs);
-    if (outcome.settled) return outcome.value;
+    for (let pollMs = 1; ; pollMs = Math.min(2 * pollMs, LONGEST_POLL_MS)) {
+      await sleep(pollMs);
+      if (current.outcome?.fulfilled) return current.outcome.value;
+      if (current.outcome || current.deadline <= this.now()) break;
+    }
     // The owner's load failed or outlived its deadline: this request reads for itself, taking the
     // entry over so later arrivals join a live load, unless another joiner already has (then join that one).
     const latest = this.loads.get(key);

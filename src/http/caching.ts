@@ -6,23 +6,21 @@ import type { AppEnv } from "./context.ts";
 
 /**
  * SHA-256 of each published version set met lately, by the set's addresses: a manifest refresh that
- * changes nothing finds its digest again. Bounded: cleared past this many sets.
+ * changes nothing finds its digest again. Bounded: cleared past this many sets. Only computed digests
+ * are kept: a request never waits on another's promise (see SharedLoads for why).
  */
-const versionDigests = new Map<string, Promise<string>>();
+const versionDigests = new Map<string, string>();
 const MAX_VERSION_SETS = 1024;
 
-function versionsDigest(versions: readonly Version[]): Promise<string> {
+async function versionsDigest(versions: readonly Version[]): Promise<string> {
   const addresses = versions.map((v) => v.sha256).join(",");
-  let digest = versionDigests.get(addresses);
-  if (!digest) {
-    if (versionDigests.size >= MAX_VERSION_SETS) versionDigests.clear();
-    digest = crypto.subtle
-      .digest("SHA-256", new TextEncoder().encode(addresses))
-      .then((d) => hex(new Uint8Array(d).subarray(0, 8)));
-    // A failed digest is computed again next time rather than remembered.
-    digest.catch(() => versionDigests.delete(addresses));
-    versionDigests.set(addresses, digest);
-  }
+  const known = versionDigests.get(addresses);
+  if (known) return known;
+  const digest = hex(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(addresses))).subarray(0, 8),
+  );
+  if (versionDigests.size >= MAX_VERSION_SETS) versionDigests.clear();
+  versionDigests.set(addresses, digest);
   return digest;
 }
 
