@@ -1,5 +1,5 @@
 // @module PublishClient: the worker's /publish API over fetch — resumable part uploads, commit, versions, prune (Node or workerd).
-import type { AnyErrorCode, ProblemBody } from "../src/api-error.ts";
+import type { AnyErrorCode, ProblemBody } from "../src/contract/errors.ts";
 import type { ManifestVersion } from "../src/storage/manifest.ts";
 import type { PublishResult } from "../src/storage/publish.ts";
 import { sha256Hex } from "../src/storage/publish.ts";

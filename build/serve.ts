@@ -1,8 +1,8 @@
 // @module startNodeServer: the same Hono app on Node, over a FolderCatalog, with the in-process source service.
 import { serve } from "@hono/node-server";
+import { createApp } from "../src/app.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { parseAccessPolicy } from "../src/http/access.ts";
-import { createApp } from "../src/http/app.ts";
 import { SnapshotSourceLocator } from "../src/query/source-locator.ts";
 import { loadFolderCatalog } from "./folder-catalog.ts";
 

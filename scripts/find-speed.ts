@@ -2,10 +2,10 @@
 import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import type { FilterName, Operator } from "../src/contract/params.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { Snapshot } from "../src/format/snapshot.ts";
-import { type FilterName, findObjects } from "../src/query/find-objects.ts";
-import type { Operator } from "../src/query/text-match.ts";
+import { findObjects } from "../src/query/find-objects.ts";
 import { fileSource } from "../src/storage/file-source.ts";
 
 interface FindCase {

@@ -1,7 +1,7 @@
 // @module The Cloudflare Worker: the API over R2 snapshots, plus the SourceService entrypoint behind `select=source-locations`.
 import { WorkerEntrypoint } from "cloudflare:workers";
+import { createApp } from "./app.ts";
 import { parseAccessPolicy } from "./http/access.ts";
-import { createApp } from "./http/app.ts";
 import type { AppDeps } from "./http/context.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import {

@@ -1,8 +1,10 @@
 // @module Our side, in process: a mix query answered by the query engine, with the body the HTTP route would send.
+
+import type { FilterName } from "../../src/contract/params.ts";
 import type { Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
-import { type FilterName, findObjects } from "../../src/query/find-objects.ts";
+import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import type { BenchQuery } from "./queries.ts";

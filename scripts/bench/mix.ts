@@ -1,6 +1,6 @@
 // @module The fixed query mix: its classes, and query values picked from the generated data (deterministic for one analysis).
 import { DatabaseSync } from "node:sqlite";
-import type { Operator } from "../../src/query/text-match.ts";
+import type { Operator } from "../../src/contract/params.ts";
 import { type BenchQuery, pathOf, type TextFilters } from "./queries.ts";
 
 export const CLASSES = [

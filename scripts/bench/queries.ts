@@ -1,5 +1,5 @@
 // @module The queries of the benchmark mix: one typed form, its REST path, and the path read back (for the baseline server).
-import type { Operator } from "../../src/query/text-match.ts";
+import type { Operator } from "../../src/contract/params.ts";
 
 /** Text filters the mix (and so the baseline) uses: one value each; one operator for all. */
 export interface TextFilters {

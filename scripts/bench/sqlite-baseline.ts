@@ -1,6 +1,6 @@
 // @module The SQLite baseline's query side: each mix query as SQL over the database sqlite-build.ts writes, answering the API's JSON.
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
-import type { Operator } from "../../src/query/text-match.ts";
+import type { Operator } from "../../src/contract/params.ts";
 import type { BenchQuery, TextFilters } from "./queries.ts";
 import { reversed } from "./sqlite-build.ts";
 

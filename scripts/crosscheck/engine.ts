@@ -1,9 +1,11 @@
 // @module Engine-level sides: appstruct's query functions on a Snapshot (file source, the Worker's default section budget) against the SQLite functions, answers as objects (no HTTP, no JSON).
+
+import type { FilterName } from "../../src/contract/params.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
-import { type FilterName, findObjects } from "../../src/query/find-objects.ts";
+import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { fileSource } from "../../src/storage/file-source.ts";

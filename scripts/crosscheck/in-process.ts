@@ -1,8 +1,8 @@
 // @module In-process sides: appstruct's Hono app called with app.fetch over the served folder, and the SQLite answers, both to a JSON body without a socket.
 
 import { loadFolderCatalog } from "../../build/folder-catalog.ts";
+import { createApp } from "../../src/app.ts";
 import { parseAccessPolicy } from "../../src/http/access.ts";
-import { createApp } from "../../src/http/app.ts";
 import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import type { AnsweringSide } from "./check-answers.ts";
 import { BadRequest } from "./request-params.ts";

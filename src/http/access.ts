@@ -1,5 +1,5 @@
 // @module API keys (docs/api.md#access-api-keys): X-API-KEY header or api-key parameter, compared in constant time, scoped per application.
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 
 /** Parsed from the API_KEYS secret: JSON `{"<key>": "*" | ["<application>", ...]}`. */
 export interface AccessPolicy {

@@ -1,35 +1,6 @@
-// @module The application catalog as the API shows it: the applications a key may read, each with its published versions.
-import { z } from "zod";
+// @module applicationList: the applications a key may read, each with its published versions, from the catalog.
+import type { ApplicationList } from "../contract/api-schemas.ts";
 import type { Catalog, Version } from "../storage/catalog.ts";
-
-export const ApplicationVersionSchema = z
-  .object({
-    analyzedAt: z.string().meta({
-      description:
-        "When the analysis was made, as published: the value to give as `date` to find objects to read this version.",
-    }),
-  })
-  .strict();
-
-export const ApplicationListSchema = z
-  .object({
-    applications: z.array(
-      z
-        .object({
-          name: z
-            .string()
-            .meta({ description: "Application name, as it goes (percent-encoded) in /rest/applications/{name}/..." }),
-          versions: z.array(ApplicationVersionSchema).min(1).meta({
-            description: "Published analyses, oldest first; the last one is what routes read without `date`.",
-          }),
-        })
-        .strict(),
-    ),
-  })
-  .strict()
-  .meta({ description: "The applications the request may read, sorted by name." });
-
-export type ApplicationList = z.infer<typeof ApplicationListSchema>;
 
 /**
  * The applications `scope` allows (null: all) that have a published version, and every version

@@ -1,7 +1,7 @@
 // @module Resolves the `{name}` path segment: strict decoding, name rules, access, and the published versions.
 
 import type { Context } from "hono";
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 import { applicationNameProblem } from "../rules.ts";
 import type { Version } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";

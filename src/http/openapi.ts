@@ -1,10 +1,11 @@
 // @module openApiDocument: the OpenAPI 3.1 description of the API, built from the route specifications and the zod schemas the routes validate with.
 import { z } from "zod";
-import { ApiError, ERROR_TITLES, type ErrorCode } from "../api-error.ts";
-import { API_SCHEMAS, type ProblemBody } from "../query/api-schemas.ts";
-import { ApplicationListSchema } from "./application-list.ts";
-import { CANONICAL_VALUES, MAX_VALUE_LENGTH, MAX_VALUES_PER_PARAMETER, type ParamSpec, parseParams } from "./params.ts";
-import { MAX_LEVEL, ROUTE_SPECS, type RouteSpec } from "./route-specs.ts";
+import { API_SCHEMAS, ApplicationListSchema } from "../contract/api-schemas.ts";
+import type { ProblemBody } from "../contract/errors.ts";
+import { ApiError, ERROR_TITLES, type ErrorCode } from "../contract/errors.ts";
+import { CANONICAL_VALUES, MAX_VALUE_LENGTH, MAX_VALUES_PER_PARAMETER, type ParamSpec } from "../contract/params.ts";
+import { MAX_LEVEL, ROUTE_SPECS, type RouteSpec } from "../contract/route-specs.ts";
+import { parseParams } from "./params.ts";
 
 /** The version of package.json (kept here by hand: the worker does not bundle package.json; a test compares them). */
 export const API_VERSION = "0.1.0";

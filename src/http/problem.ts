@@ -1,6 +1,6 @@
 // @module The one error formatter: any thrown value to an RFC 9457-shaped JSON response (docs/api.md#errors).
 import { HTTPException } from "hono/http-exception";
-import { ApiError, StorageUnavailableError } from "../api-error.ts";
+import { ApiError, StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 
 /** Maps what a route threw to the ApiError it answers with; unknown failures become internal_error. */

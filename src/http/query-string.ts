@@ -1,5 +1,5 @@
 // @module Strict query-string decoding (docs/api.md#requests): form-urlencoded, invalid encodings refused, repeats kept.
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 
 /** The query of `url` as [name, value] pairs in order, `+` as space, `%XX` decoded as UTF-8. */
 export function parseQuery(url: string): [string, string][] {

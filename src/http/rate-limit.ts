@@ -1,5 +1,5 @@
 // @module Optional rate limiting per API key (or per client address without keys) through a Workers rate-limit binding.
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 import { hex } from "../hex.ts";
 
 /** The shape of a Workers rate-limit binding (`[[ratelimits]]` in wrangler.toml). */

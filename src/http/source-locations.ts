@@ -1,5 +1,5 @@
 // @module Adds sourceLocations to rendered objects through the source code service (docs/api.md#source-locations).
-import { ApiError, StorageUnavailableError } from "../api-error.ts";
+import { ApiError, StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SourceLocator, WireLocation } from "../query/source-locator.ts";
 import type { Version } from "../storage/catalog.ts";

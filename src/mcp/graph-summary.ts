@@ -1,5 +1,5 @@
 // @module A level graph cut down for an agent: the biggest nodes by object count and the links among them, with what was left out.
-import type { ApiLevelGraph } from "../query/api-schemas.ts";
+import type { ApiLevelGraph } from "../contract/api-schemas.ts";
 
 export interface GraphSummary extends ApiLevelGraph {
   /** Present only when nodes were left out. */

@@ -1,5 +1,5 @@
 // @module In-process REST calls for the MCP tools: the same Hono app answers them, so access rules, validation and errors are the REST API's by construction.
-import type { ProblemBody } from "../query/api-schemas.ts";
+import type { ProblemBody } from "../contract/errors.ts";
 
 /** A REST answer: the 200 body, or the problem body of an error. */
 export type RestAnswer = { ok: true; body: unknown } | { ok: false; problem: ProblemBody };

@@ -2,7 +2,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Hono } from "hono";
 import { cors } from "hono/cors";
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 import { authenticate, presentedKey } from "../http/access.ts";
 import type { AppEnv } from "../http/context.ts";
 import { restCaller } from "./rest-call.ts";

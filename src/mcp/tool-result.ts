@@ -1,6 +1,6 @@
 // @module What a tool returns: structured content with a short summary and the same JSON as text, or a tool error carrying the REST problem.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ProblemBody } from "../query/api-schemas.ts";
+import type { ProblemBody } from "../contract/errors.ts";
 import type { RestAnswer } from "./rest-call.ts";
 
 /**

@@ -1,5 +1,5 @@
 // @module The publish API's bearer token: the PUBLISH_TOKEN secret, compared in constant time; read API keys never grant it.
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 import { sameBytes } from "../http/access.ts";
 
 const sha256 = async (text: string) =>

@@ -1,5 +1,5 @@
 // @module commitSnapshot: verify an assembled upload (size, every section checksum, SHA-256 = content address), place it under that address, swap the manifest.
-import { ApiError, StorageUnavailableError } from "../api-error.ts";
+import { ApiError, StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";

@@ -1,7 +1,7 @@
 // @module The publish API under /publish: bearer-token auth, resumable uploads, commit, versions, prune (the /rest API stays read-only).
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 import { decodeApplicationName } from "../http/application.ts";
 import { StoreCatalog } from "../storage/catalog.ts";
 import { snapshotKey } from "../storage/manifest.ts";

@@ -1,5 +1,5 @@
 // @module Uploads: resumable R2 multipart uploads of one snapshot each, keyed by its declared content address, with their state in R2.
-import { ApiError, StorageUnavailableError } from "../api-error.ts";
+import { ApiError, StorageUnavailableError } from "../contract/errors.ts";
 import { R2Store } from "../storage/r2-store.ts";
 
 /** R2's bounds on a part: every part but the last at least 5 MiB; all under a Worker's 100 MB request body. */

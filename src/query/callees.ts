@@ -1,7 +1,8 @@
 // @module objectCallees: direct callees per docs/api.md "Direct callees", one element per (callee, linkType), in name order.
+
+import type { ApiCallee } from "../contract/api-schemas.ts";
 import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import type { ApiCallee } from "./api-schemas.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
 import { objectRows } from "./object-rows.ts";

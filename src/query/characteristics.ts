@@ -1,7 +1,8 @@
 // @module objectCharacteristics: one object with status, language and parent (docs/api.md "Object characteristics").
+
+import type { ApiCharacteristics } from "../contract/api-schemas.ts";
 import { NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import type { ApiCharacteristics } from "./api-schemas.ts";
 import { rankOfId } from "./lookup.ts";
 import { objectRows } from "./object-rows.ts";
 import { statusOf } from "./status.ts";

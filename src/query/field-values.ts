@@ -1,11 +1,12 @@
 // @module fieldMatcher: whether one object's values of a filter field match, read from the field's column, for checking a few candidates instead of matching the whole index.
+
+import type { FilterName, Operator } from "../contract/params.ts";
 import { NONE } from "../format/model.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { lowerNeedle } from "../format/string-list.ts";
-import type { FilterName } from "./find-objects.ts";
-import { type Operator, valueMatches } from "./text-match.ts";
+import { valueMatches } from "./text-match.ts";
 
 /** The column each filter field's values are read from. */
 export const VALUE_COLUMN = {

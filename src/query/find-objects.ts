@@ -1,4 +1,6 @@
 // @module findObjects: filters combined per docs/api.md#requests (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
+
+import type { FilterName, Operator, SearchType } from "../contract/params.ts";
 import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, type SectionTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { externalRanks } from "./external-ranks.ts";
@@ -7,14 +9,7 @@ import { fieldMatcher, type RowField, rowMatcher, VALUE_COLUMN } from "./field-v
 import { objectRows } from "./object-rows.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
-import {
-  distinctLower,
-  estimateMatches,
-  matchPage,
-  matchRanks,
-  matchRanksWithin,
-  type Operator,
-} from "./text-match.ts";
+import { distinctLower, estimateMatches, matchPage, matchRanks, matchRanksWithin } from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index each one reads. */
 export const FILTER_INDEX = {
@@ -26,8 +21,7 @@ export const FILTER_INDEX = {
   annotation: "XANN",
   tag: "XTAG",
   "post-it": "XPST",
-} as const satisfies Record<string, SearchIndexTag>;
-export type FilterName = keyof typeof FILTER_INDEX;
+} as const satisfies Record<FilterName, SearchIndexTag>;
 
 /** `tag` and `post-it` always match by substring, whatever the operator (docs/api.md#text-matching). */
 const ALWAYS_CONTAINS: ReadonlySet<FilterName> = new Set(["tag", "post-it"]);
@@ -54,9 +48,6 @@ const KEY_COLUMN: Partial<Record<SearchIndexTag, SectionTag>> = { XNAM: "NAME", 
 const LARGE_FILTER_SHARE = 1 / 2;
 /** Candidates checked on their rows at most: each may cost a page read. */
 const ROW_CHECK_LIMIT = 256;
-
-export const SEARCH_TYPES = ["all", "internal", "external"] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export interface FindObjectsQuery {
   filters: Partial<Record<FilterName, string[]>>;

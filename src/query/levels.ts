@@ -1,5 +1,5 @@
 // @module Taxonomy routes: the nodes of a level with their children, and a level's graph.
-import type { Snapshot } from "../format/snapshot.ts";
+
 import type {
   ApiLevel5Node,
   ApiLevelChild,
@@ -7,7 +7,8 @@ import type {
   ApiLevelNode,
   ApiLevelObject,
   ApiNodeRef,
-} from "./api-schemas.ts";
+} from "../contract/api-schemas.ts";
+import type { Snapshot } from "../format/snapshot.ts";
 import { objectSummaries } from "./object-rows.ts";
 
 export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };

@@ -1,5 +1,5 @@
 // @module Resolves a path object id to its rank, or throws object_not_found.
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../contract/errors.ts";
 import { parseObjectId } from "../format/id-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";

@@ -1,9 +1,10 @@
 // @module startEndPoints: start points reaching the object and end points it reaches within `hops` links.
-import { ApiError } from "../api-error.ts";
+
+import type { ApiPointsResult } from "../contract/api-schemas.ts";
+import { ApiError } from "../contract/errors.ts";
 import { type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import type { ApiPointsResult } from "./api-schemas.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
 import { renderPoints } from "./render.ts";

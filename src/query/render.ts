@@ -1,6 +1,7 @@
 // @module Renders objects as the API writes them (docs/api.md "Find objects", "Start and end points", "Level nodes").
+
+import type { ApiObject, ApiPoint } from "../contract/api-schemas.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import type { ApiObject, ApiPoint } from "./api-schemas.ts";
 import { objectRows } from "./object-rows.ts";
 
 export type { ApiObject, ApiPoint };

@@ -1,5 +1,5 @@
 // @module SourceLocator: the source code service's contract, and the implementation that reads a snapshot's SLOC.
-import { StorageUnavailableError } from "../api-error.ts";
+import { StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { WireLocation } from "../format/source-locations.ts";
 import type { Catalog, Version } from "../storage/catalog.ts";

@@ -1,4 +1,6 @@
 // @module Text filters (docs/api.md#text-matching): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
+
+import type { Operator } from "../contract/params.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import {
@@ -12,9 +14,6 @@ import {
 import type { FieldIndex } from "./field-index.ts";
 import { distinctAscending, intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 import { equalRange, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
-
-export const OPERATORS = ["contains", "equals", "startswith", "endswith"] as const;
-export type Operator = (typeof OPERATORS)[number];
 
 /**
  * A list is intersected only while it is at most this many times longer than the candidates left;

@@ -1,5 +1,5 @@
 // @module Catalog: applications, their published versions and opened snapshots, cached in the isolate.
-import { StorageUnavailableError } from "../api-error.ts";
+import { StorageUnavailableError } from "../contract/errors.ts";
 import { check } from "../format/errors.ts";
 import type { SectionCache } from "../format/section-cache.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";

@@ -1,5 +1,5 @@
 // @module R2Store: BlobStore over an R2 bucket binding, every range read pinned to the object's ETag.
-import { StorageUnavailableError } from "../api-error.ts";
+import { StorageUnavailableError } from "../contract/errors.ts";
 import type { BlobInfo, BlobStore } from "./blob-store.ts";
 
 /** Wraps R2 failures (network, 5xx, missing object) so routes answer 503 storage_unavailable. */

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../build/store.ts";
 import { ensureWebBuilt } from "../../scripts/build-web.ts";
 import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
-import type { ApplicationList } from "../../src/http/application-list.ts";
 import type {
   ApiCallee,
   ApiFindObjectsResult,
@@ -16,7 +15,8 @@ import type {
   ApiLevelGraph,
   ApiLevelNode,
   ApiPointsResult,
-} from "../../src/query/api-schemas.ts";
+  ApplicationList,
+} from "../../src/contract/api-schemas.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(PROJECT_ROOT, "test-results", "explorer");

@@ -2,14 +2,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
-import { ApiError } from "../../src/api-error.ts";
+import { ApiError } from "../../src/contract/errors.ts";
+import type { FilterName } from "../../src/contract/params.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
-import { FILTER_INDEX, type FilterName, findObjects } from "../../src/query/find-objects.ts";
+import { FILTER_INDEX, findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { type Analysis, arbitraryAnalysis } from "../support/arbitrary-analysis.ts";

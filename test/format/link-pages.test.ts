@@ -1,7 +1,7 @@
 // @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC, damaged pages refused, and one object's links cost a page.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../src/api-error.ts";
+import { ApiError } from "../../src/contract/errors.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";

@@ -1,16 +1,16 @@
 // @module SectionCache: LRU order, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { type FilterName, OPERATORS, type Operator, type SearchType } from "../../src/contract/params.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { decodedStringsBytes } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
-import { type FilterName, findObjects, type SearchType } from "../../src/query/find-objects.ts";
+import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
-import { OPERATORS, type Operator } from "../../src/query/text-match.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";

@@ -5,9 +5,9 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadFolderCatalog } from "../../build/folder-catalog.ts";
-import { ERROR_TITLES, PUBLISH_ERROR_TITLES } from "../../src/api-error.ts";
-import { createApp } from "../../src/http/app.ts";
-import { ROUTE_SPECS, type RouteSpec } from "../../src/http/route-specs.ts";
+import { createApp } from "../../src/app.ts";
+import { ERROR_TITLES, PUBLISH_ERROR_TITLES } from "../../src/contract/errors.ts";
+import { ROUTE_SPECS, type RouteSpec } from "../../src/contract/route-specs.ts";
 import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import { anchor, codeSpans, fences, headings, type Section, sections, tables } from "../support/markdown.ts";
 
@@ -58,7 +58,7 @@ const commonErrors = [...applicationRoutes[0].errors].filter((code) =>
   applicationRoutes.every((s) => s.errors.includes(code)),
 );
 
-describe("docs/api.md describes every route of src/http/route-specs.ts", () => {
+describe("docs/api.md describes every route of src/contract/route-specs.ts", () => {
   it.each(ROUTE_SPECS.map((s) => [s.path, s] as const))(
     "%s: its parameters, each with the spec's rules",
     (_path, spec) => {
@@ -136,7 +136,7 @@ describe("docs/api.md's error table", () => {
   const [table] = tables(DOC.split("\n")).filter((t) => t.header.join("|") === "Status|Code|Title|When");
   const all = { ...ERROR_TITLES, ...PUBLISH_ERROR_TITLES };
 
-  it("has every code of src/api-error.ts with its status and title, and no other", () => {
+  it("has every code of src/contract/errors.ts with its status and title, and no other", () => {
     const rows = table.rows.map(([status, code, title]) => [code.replace(/^`|`$/g, ""), Number(status), title]);
     expect(rows.sort()).toEqual(
       Object.entries(all)

@@ -1,8 +1,8 @@
 // @module Property test of summarizeGraph (src/mcp/graph-summary.ts): on random level graphs, the biggest nodes are kept, ties by graph order, with exactly the links among them and a true account of the rest.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ApiLevelGraph } from "../../src/contract/api-schemas.ts";
 import { summarizeGraph } from "../../src/mcp/graph-summary.ts";
-import type { ApiLevelGraph } from "../../src/query/api-schemas.ts";
 
 /** A graph of up to 40 nodes (small object counts, so ties are common) and links between distinct nodes. */
 const graphs = fc

@@ -1,5 +1,5 @@
 // @module MemoryStore: a BlobStore in memory with R2's conditional-put semantics and a log of writes, for Node tests of publishing.
-import { StorageUnavailableError } from "../../src/api-error.ts";
+import { StorageUnavailableError } from "../../src/contract/errors.ts";
 import type { BlobInfo, BlobStore } from "../../src/storage/blob-store.ts";
 
 /** A BlobStore in memory that logs every write, for checking what was (not) written. */

@@ -1,7 +1,7 @@
 // @module What the explorer draws of a level graph (web/src/level-graph.ts): hand-worked cases, and properties against the graph for random graphs and options.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ApiLevelGraph } from "../../src/query/api-schemas.ts";
+import type { ApiLevelGraph } from "../../src/contract/api-schemas.ts";
 import { drawableGraph, level2ChildrenByName } from "../../web/src/level-graph.ts";
 
 type Node = ApiLevelGraph["nodes"][number];

@@ -1,6 +1,6 @@
 // @module GET /rest/applications inside workerd: every published application with its versions, oldest first; only what the API key may read; ETag and 304; its parameters.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApplicationListSchema } from "../../src/http/application-list.ts";
+import { ApplicationListSchema } from "../../src/contract/api-schemas.ts";
 import type { Env } from "../../src/worker.ts";
 import workerModule from "../../src/worker.ts";
 import cornerV1 from "../fixtures/corner/corner-v1.json";

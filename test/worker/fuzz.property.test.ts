@@ -1,8 +1,8 @@
 // @module Fuzz property test inside workerd: random methods, paths and query strings must get a documented status, a JSON problem body with the right code, and the outcome the rules of docs/api.md#requests and #errors predict.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApplicationListSchema } from "../../src/http/application-list.ts";
 import {
+  ApplicationListSchema,
   CalleeListSchema,
   CharacteristicsSchema,
   FindObjectsResultSchema,
@@ -11,7 +11,7 @@ import {
   PointsResultSchema,
   ProblemSchema,
   ReadySchema,
-} from "../../src/query/api-schemas.ts";
+} from "../../src/contract/api-schemas.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { BASE, fetchWorker, publishHistory } from "./harness.ts";

@@ -1,7 +1,7 @@
 // @module API keys never reach the logs, even when a request fails inside the server.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../../src/app.ts";
 import { parseAccessPolicy } from "../../src/http/access.ts";
-import { createApp } from "../../src/http/app.ts";
 import type { Catalog } from "../../src/storage/catalog.ts";
 
 const SECRET = "s3cr3t-key-value";

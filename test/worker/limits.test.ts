@@ -1,7 +1,7 @@
 // @module Limits: the optional per-key rate limit (429 rate_limited) and the traversal budget of start/end points.
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
-import { ApiError } from "../../src/api-error.ts";
+import { ApiError } from "../../src/contract/errors.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import workerModule, { type Env } from "../../src/worker.ts";

@@ -1,9 +1,9 @@
 // @module The API description inside workerd: /openapi.json against docs/api.md (routes, parameters, error codes), worked answers against the zod response schemas, and /docs.
 import { beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
-import { ERROR_TITLES, type ErrorCode } from "../../src/api-error.ts";
-import { ROUTE_SPECS, type RouteSpec } from "../../src/http/route-specs.ts";
-import { CalleeSchema, CharacteristicsSchema, ObjectSchema, ProblemSchema } from "../../src/query/api-schemas.ts";
+import { CalleeSchema, CharacteristicsSchema, ObjectSchema, ProblemSchema } from "../../src/contract/api-schemas.ts";
+import { ERROR_TITLES, type ErrorCode } from "../../src/contract/errors.ts";
+import { ROUTE_SPECS, type RouteSpec } from "../../src/contract/route-specs.ts";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
 import cornerV2 from "../fixtures/corner/corner-v2.json";
 import cornerRequests from "../fixtures/corner/requests.json";

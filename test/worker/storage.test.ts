@@ -1,8 +1,8 @@
 // @module Storage inside workerd: idempotent and racing publishes, reads during a publish, R2 faults (503, never a wrong answer), missing snapshots.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { createApp } from "../../src/app.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { createApp } from "../../src/http/app.ts";
 import type { AppDeps } from "../../src/http/context.ts";
 import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import { StoreCatalog } from "../../src/storage/catalog.ts";

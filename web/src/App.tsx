@@ -1,6 +1,6 @@
 // @module App: the explorer page — header, then the view the URL names (search, object, levels), with focus moved to the view's heading on navigation.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ApplicationList } from "../../src/http/application-list.ts";
+import type { ApplicationList } from "../../src/contract/api-schemas.ts";
 import { Header } from "./Header.tsx";
 import { LevelsView } from "./LevelsView.tsx";
 import { ObjectView } from "./ObjectView.tsx";

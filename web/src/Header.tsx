@@ -1,6 +1,6 @@
 // @module Header: the application and version pickers, the API key field, and the navigation between search and levels.
 import { useState } from "preact/hooks";
-import type { ApplicationList } from "../../src/http/application-list.ts";
+import type { ApplicationList } from "../../src/contract/api-schemas.ts";
 import { apiKey, setApiKey } from "./api.ts";
 import { Link } from "./Link.tsx";
 import { navigate, type View, withParams } from "./url-state.ts";

@@ -1,7 +1,7 @@
 // @module LevelsView: a level graph drawn (node size by nbObjects, links as arrows), drill-down from node to children down to level 5 and its objects, breadcrumbs back up.
 import type { ElementDefinition } from "cytoscape";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { ApiLevel5Node, ApiLevelGraph, ApiLevelNode } from "../../src/query/api-schemas.ts";
+import type { ApiLevel5Node, ApiLevelGraph, ApiLevelNode } from "../../src/contract/api-schemas.ts";
 import { appPath, restUrl } from "./api.ts";
 import { BIG_GRAPH_ELEMENTS, GraphCanvas, layoutFor } from "./GraphCanvas.tsx";
 import { Link } from "./Link.tsx";

@@ -1,7 +1,7 @@
 // @module ObjectPicture: three columns — start points, the object, its direct callees then its end points — at most PICTURE_MAX of each kind.
 import type { ElementDefinition } from "cytoscape";
 import { useMemo } from "preact/hooks";
-import type { ApiCallee, ApiCharacteristics, ApiPointsResult } from "../../src/query/api-schemas.ts";
+import type { ApiCallee, ApiCharacteristics, ApiPointsResult } from "../../src/contract/api-schemas.ts";
 import { GraphCanvas, PRESET_LAYOUT } from "./GraphCanvas.tsx";
 
 /** More than this many of one kind would make the picture unreadable: the tables list them all. */

@@ -1,5 +1,5 @@
 // @module ObjectView: one object — characteristics with source locations, direct callees (escalated toggle), start and end points within a number of hops, and a picture of them.
-import type { ApiCallee, ApiCharacteristics, ApiPointsResult } from "../../src/query/api-schemas.ts";
+import type { ApiCallee, ApiCharacteristics, ApiPointsResult } from "../../src/contract/api-schemas.ts";
 import { appPath, restUrl } from "./api.ts";
 import { Link } from "./Link.tsx";
 import { ObjectPicture } from "./ObjectPicture.tsx";

@@ -1,5 +1,5 @@
 // @module PointList: start or end points of an object as a list of links to them.
-import type { ApiPoint } from "../../src/query/api-schemas.ts";
+import type { ApiPoint } from "../../src/contract/api-schemas.ts";
 import { Link } from "./Link.tsx";
 
 export function PointList(props: {

@@ -1,6 +1,6 @@
 // @module SearchView: the find-objects form (every filter, repeatable, one operator, search type, page size) and its results table with paging and totalObjects.
 import { useEffect, useState } from "preact/hooks";
-import type { ApiFindObjectsResult } from "../../src/query/api-schemas.ts";
+import type { ApiFindObjectsResult } from "../../src/contract/api-schemas.ts";
 import { appPath, restUrl } from "./api.ts";
 import { Link } from "./Link.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";

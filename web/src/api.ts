@@ -1,5 +1,5 @@
 // @module The explorer's REST client: GET /rest/... with the API key, JSON answers, and every failure as an ApiProblem carrying the API's detail.
-import type { ProblemBody } from "../../src/query/api-schemas.ts";
+import type { ProblemBody } from "../../src/contract/errors.ts";
 
 /** A failed request as the API explained it (RFC 9457 body), or as close as the page can tell. */
 export class ApiProblem extends Error {

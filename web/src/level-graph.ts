@@ -1,5 +1,5 @@
 // @module What of a level graph is drawn: the nodes in scope (a drilled node's children), filtered by name, the top N by nbObjects, and the links among them; the rest is counted, never silently dropped.
-import type { ApiLevelGraph } from "../../src/query/api-schemas.ts";
+import type { ApiLevelGraph } from "../../src/contract/api-schemas.ts";
 
 export type GraphNode = ApiLevelGraph["nodes"][number];
 

@@ -1,12 +1,12 @@
 // @module Catalog route: GET /rest/applications, the applications the API key may read with their published versions.
 import type { Hono } from "hono";
+import { APPLICATIONS } from "../../contract/route-specs.ts";
 import { admit } from "../admission.ts";
 import { applicationList } from "../application-list.ts";
 import { conditionalGet } from "../caching.ts";
 import type { AppEnv } from "../context.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
-import { APPLICATIONS } from "../route-specs.ts";
 
 export const APPLICATIONS_PATH = APPLICATIONS.path;
 

@@ -1,12 +1,12 @@
 // @module Taxonomy routes: level nodes (by name or _id) with children, and the level graph.
 import type { Context, Hono } from "hono";
-import { ApiError } from "../../api-error.ts";
+import { ApiError } from "../../contract/errors.ts";
+import { honoPath, LEVEL_GRAPH, LEVEL_NODES, LEVEL_PATTERN, MAX_LEVEL, MIN_LEVEL } from "../../contract/route-specs.ts";
 import { levelGraph, levelNodes } from "../../query/levels.ts";
 import { publishedVersions } from "../application.ts";
 import type { AppEnv } from "../context.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
-import { honoPath, LEVEL_GRAPH, LEVEL_NODES, LEVEL_PATTERN, MAX_LEVEL, MIN_LEVEL } from "../route-specs.ts";
 
 /** `{level}` of the path: malformed is invalid_parameter, well-formed but outside [min, 5] is unsupported_level. */
 function level(c: Context<AppEnv>, min: number): number {

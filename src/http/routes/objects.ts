@@ -1,15 +1,7 @@
 // @module Object routes: find objects, characteristics, callees, start and end points.
 import type { Context, Hono } from "hono";
-import { ApiError } from "../../api-error.ts";
-import { objectCallees } from "../../query/callees.ts";
-import { objectCharacteristics } from "../../query/characteristics.ts";
-import { FILTER_INDEX, type FilterName, findObjects } from "../../query/find-objects.ts";
-import { startEndPoints } from "../../query/points.ts";
-import { versionAt } from "../../storage/catalog.ts";
-import { publishedVersions } from "../application.ts";
-import type { AppEnv } from "../context.ts";
-import { parseParams } from "../params.ts";
-import { parseQuery } from "../query-string.ts";
+import { ApiError } from "../../contract/errors.ts";
+import type { FilterName } from "../../contract/params.ts";
 import {
   CALLEES,
   CHARACTERISTICS,
@@ -17,7 +9,16 @@ import {
   honoPath,
   OBJECT_ID_PATTERN,
   START_END_POINTS,
-} from "../route-specs.ts";
+} from "../../contract/route-specs.ts";
+import { objectCallees } from "../../query/callees.ts";
+import { objectCharacteristics } from "../../query/characteristics.ts";
+import { FILTER_INDEX, findObjects } from "../../query/find-objects.ts";
+import { startEndPoints } from "../../query/points.ts";
+import { versionAt } from "../../storage/catalog.ts";
+import { publishedVersions } from "../application.ts";
+import type { AppEnv } from "../context.ts";
+import { parseParams } from "../params.ts";
+import { parseQuery } from "../query-string.ts";
 import { attachLocations } from "../source-locations.ts";
 
 const id = (c: Context<AppEnv>) => {

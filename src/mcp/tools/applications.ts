@@ -1,7 +1,7 @@
 // @module Tool list_applications: the applications the caller's key may read, with their published analyses, over GET /rest/applications.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type ApplicationList, ApplicationListSchema } from "../../http/application-list.ts";
+import { type ApplicationList, ApplicationListSchema } from "../../contract/api-schemas.ts";
 import type { RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
 import { READ_ONLY } from "./arguments.ts";

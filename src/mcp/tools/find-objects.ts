@@ -1,11 +1,10 @@
 // @module Tool find_objects: GET /objects with the filters of the REST route, the first page of 50 by default, and the skip of the next page.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ParamSpec } from "../../http/params.ts";
-import { FIND_OBJECTS } from "../../http/route-specs.ts";
-import { type ApiFindObjectsResult, FindObjectsResultSchema } from "../../query/api-schemas.ts";
-import { SEARCH_TYPES } from "../../query/find-objects.ts";
-import { OPERATORS } from "../../query/text-match.ts";
+import { type ApiFindObjectsResult, FindObjectsResultSchema } from "../../contract/api-schemas.ts";
+import type { ParamSpec } from "../../contract/params.ts";
+import { OPERATORS, SEARCH_TYPES } from "../../contract/params.ts";
+import { FIND_OBJECTS } from "../../contract/route-specs.ts";
 import { applicationPath, type RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
 import { application, READ_ONLY } from "./arguments.ts";

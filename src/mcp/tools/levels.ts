@@ -7,7 +7,7 @@ import {
   type ApiLevelNode,
   LevelGraphSchema,
   LevelNodeListSchema,
-} from "../../query/api-schemas.ts";
+} from "../../contract/api-schemas.ts";
 import { summarizeGraph } from "../graph-summary.ts";
 import { applicationPath, type RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";

@@ -8,7 +8,7 @@ import {
   CalleeListSchema,
   CharacteristicsSchema,
   PointsResultSchema,
-} from "../../query/api-schemas.ts";
+} from "../../contract/api-schemas.ts";
 import { applicationPath, type RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
 import { application, objectId, READ_ONLY, withSourceLocations } from "./arguments.ts";

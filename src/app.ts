@@ -1,19 +1,19 @@
-// @module createApp: the Hono application serving the seven operations, independent of where snapshots live.
+// @module createApp: the composition root — REST routes, MCP, the publish API and the one error path — over whatever catalog and storage it is given.
 import { Hono } from "hono";
 import { cors } from "hono/cors";
-import { ApiError } from "../api-error.ts";
-import { mcpCors, mcpRoutes } from "../mcp/route.ts";
-import { publishApi } from "../publish/routes.ts";
-import { authorize } from "./access.ts";
-import { admit } from "./admission.ts";
-import { decodeApplicationName } from "./application.ts";
-import { conditionalGet } from "./caching.ts";
-import type { AppDeps, AppEnv } from "./context.ts";
-import { problemResponse, toApiError } from "./problem.ts";
-import { APPLICATIONS_PATH, applicationRoutes } from "./routes/applications.ts";
-import { levelRoutes } from "./routes/levels.ts";
-import { META_PATHS, metaRoutes } from "./routes/meta.ts";
-import { objectRoutes } from "./routes/objects.ts";
+import { ApiError } from "./contract/errors.ts";
+import { authorize } from "./http/access.ts";
+import { admit } from "./http/admission.ts";
+import { decodeApplicationName } from "./http/application.ts";
+import { conditionalGet } from "./http/caching.ts";
+import type { AppDeps, AppEnv } from "./http/context.ts";
+import { problemResponse, toApiError } from "./http/problem.ts";
+import { APPLICATIONS_PATH, applicationRoutes } from "./http/routes/applications.ts";
+import { levelRoutes } from "./http/routes/levels.ts";
+import { META_PATHS, metaRoutes } from "./http/routes/meta.ts";
+import { objectRoutes } from "./http/routes/objects.ts";
+import { mcpCors, mcpRoutes } from "./mcp/route.ts";
+import { publishApi } from "./publish/routes.ts";
 
 const ROUTES = [
   "/rest/ready",

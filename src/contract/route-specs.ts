@@ -1,7 +1,8 @@
 // @module Route specifications: path, parameters, response schema and error codes of every operation; the routes validate with them and openapi.ts describes them.
 import { z } from "zod";
-import type { ErrorCode } from "../api-error.ts";
+import { parseRfc3339 } from "../rules.ts";
 import {
+  ApplicationListSchema,
   CalleeListSchema,
   CharacteristicsSchema,
   FindObjectsResultSchema,
@@ -9,12 +10,9 @@ import {
   LevelNodeListSchema,
   PointsResultSchema,
   ReadySchema,
-} from "../query/api-schemas.ts";
-import { SEARCH_TYPES } from "../query/find-objects.ts";
-import { OPERATORS } from "../query/text-match.ts";
-import { parseRfc3339 } from "../rules.ts";
-import { ApplicationListSchema } from "./application-list.ts";
-import { boolean, INTEGER_PATTERN, integer, oneOf, type ParamSpecs, text } from "./params.ts";
+} from "./api-schemas.ts";
+import type { ErrorCode } from "./errors.ts";
+import { boolean, INTEGER_PATTERN, integer, OPERATORS, oneOf, type ParamSpecs, SEARCH_TYPES, text } from "./params.ts";
 
 /** A path parameter: its wire schema (what OpenAPI shows) and what it means. */
 export interface PathParamSpec {

@@ -1,5 +1,4 @@
 // @module ApiError: every failure the API reports, with its status and code from docs/api.md#error-codes (framework-free).
-import type { ProblemBody } from "./query/api-schemas.ts";
 
 export const ERROR_TITLES = {
   missing_parameter: [400, "Missing parameter"],
@@ -35,8 +34,14 @@ export type AnyErrorCode = ErrorCode | keyof typeof PUBLISH_ERROR_TITLES;
 
 const TITLES: Record<AnyErrorCode, readonly [number, string]> = { ...ERROR_TITLES, ...PUBLISH_ERROR_TITLES };
 
-/** The RFC 9457-shaped body of every error response (its zod schema: ProblemSchema in query/api-schemas.ts). */
-export type { ProblemBody };
+/** The RFC 9457-shaped body of every error response (described to clients by ProblemSchema in api-schemas.ts, which must match it). */
+export interface ProblemBody {
+  status: number;
+  title: string;
+  code: ErrorCode;
+  detail: string;
+  parameter?: string;
+}
 
 export class ApiError extends Error {
   readonly code: AnyErrorCode;

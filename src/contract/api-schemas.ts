@@ -1,7 +1,7 @@
 // @module Zod schemas of every response body (the answer tables of docs/api.md, and docs/api.md#errors): the single source of their TS types and of the OpenAPI document.
 import { z } from "zod";
-import { ERROR_TITLES, type ErrorCode } from "../api-error.ts";
 import { STATUSES, type Status } from "../format/model.ts";
+import { ERROR_TITLES, type ErrorCode, type ProblemBody } from "./errors.ts";
 
 /** A permanent object id as the API writes it: a string of 1 to 19 decimal digits. */
 const objectId = z
@@ -193,6 +193,36 @@ export const ProblemSchema = z
   .strict()
   .meta({ description: "Error body shaped after RFC 9457." });
 
+// The application catalog (GET /rest/applications).
+export const ApplicationVersionSchema = z
+  .object({
+    analyzedAt: z.string().meta({
+      description:
+        "When the analysis was made, as published: the value to give as `date` to find objects to read this version.",
+    }),
+  })
+  .strict();
+
+export const ApplicationListSchema = z
+  .object({
+    applications: z.array(
+      z
+        .object({
+          name: z
+            .string()
+            .meta({ description: "Application name, as it goes (percent-encoded) in /rest/applications/{name}/..." }),
+          versions: z.array(ApplicationVersionSchema).min(1).meta({
+            description: "Published analyses, oldest first; the last one is what routes read without `date`.",
+          }),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .meta({ description: "The applications the request may read, sorted by name." });
+
+export type ApplicationList = z.infer<typeof ApplicationListSchema>;
+
 /** Every named schema, by its name in the OpenAPI document's components. */
 export const API_SCHEMAS = {
   SourceLocation: SourceLocationSchema,
@@ -227,4 +257,7 @@ export type ApiLevelNode = z.infer<typeof LevelNodeSchema>;
 export type ApiLevel5Node = z.infer<typeof Level5NodeSchema>;
 export type ApiNodeRef = z.infer<typeof NodeRefSchema>;
 export type ApiLevelGraph = z.infer<typeof LevelGraphSchema>;
-export type ProblemBody = z.infer<typeof ProblemSchema>;
+/** The schema describes exactly the body ApiError writes: checked here, at compile time, both ways. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const problemSchemaMatchesBody: Same<z.infer<typeof ProblemSchema>, ProblemBody> = true;
+void problemSchemaMatchesBody;
