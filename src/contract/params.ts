@@ -16,7 +16,7 @@ export type ParamSpecs = Record<string, ParamSpec>;
 export const MAX_VALUES_PER_PARAMETER = 50;
 export const MAX_VALUE_LENGTH = 1000;
 
-/** Filter parameters of find objects (docs/api.md#find-objects). */
+/** Filter parameters of find objects (docs/api.md, "Find objects"). */
 export const FILTER_NAMES = [
   "name",
   "fullname",
