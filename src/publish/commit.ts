@@ -1,11 +1,12 @@
-// @module commitSnapshot: verify an assembled upload (size, every section checksum, SHA-256 = content address), place it under that address, swap the manifest.
+// @module commitSnapshot: verify an assembled upload (size, all of it as a reader will read it, SHA-256 = content address), place it under that address, swap the manifest.
 import { ApiError, StorageUnavailableError } from "../api-error.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
-import { type ByteSource, Snapshot } from "../format/snapshot.ts";
+import type { ByteSource } from "../format/snapshot.ts";
+import { verifySnapshotSource } from "../format/verify.ts";
 import { hex } from "../hex.ts";
 import { snapshotKey } from "../storage/manifest.ts";
-import { type PublishResult, recordVersion, verifySnapshotSource } from "../storage/publish.ts";
+import { type PublishResult, recordVersion } from "../storage/publish.ts";
 import { R2Store } from "../storage/r2-store.ts";
 import { stagingKey, type Uploads } from "./uploads.ts";
 
@@ -54,8 +55,21 @@ async function verifyStaged(store: R2Store, sha256: string, size: number): Promi
   return verifySnapshotSource(source);
 }
 
+/** What `verifying` finds, or, for a snapshot that is not valid, the refusal `refuse` makes of why. */
+async function refusedIfCorrupt(
+  verifying: Promise<SnapshotMeta>,
+  refuse: (reason: string) => Promise<ApiError>,
+): Promise<SnapshotMeta> {
+  try {
+    return await verifying;
+  } catch (error) {
+    if (error instanceof CorruptSnapshotError) throw await refuse(error.message);
+    throw error;
+  }
+}
+
 /**
- * Publishes the snapshot `sha256`: from its finished upload (sections verified, then copied to
+ * Publishes the snapshot `sha256`: from its finished upload (verified, then copied to
  * `snapshots/<sha256>.snap` only if its SHA-256 is `sha256`), or, with no upload under way, the
  * one already stored there. Refused content is deleted with everything its upload left. The
  * manifest is swapped last, conditionally, as publishSnapshot does.
@@ -73,13 +87,7 @@ export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256:
         `the upload of ${sha256} is not a valid snapshot: ${reason}; nothing was kept`,
       );
     };
-    let meta: SnapshotMeta;
-    try {
-      meta = await verifyStaged(store, sha256, record.size);
-    } catch (error) {
-      if (error instanceof CorruptSnapshotError) throw await refuse(error.message);
-      throw error;
-    }
+    const meta = await refusedIfCorrupt(verifyStaged(store, sha256, record.size), refuse);
     const actual = await copyVerified(bucket, stagingKey(sha256), finalKey, sha256);
     if (actual !== sha256)
       throw await refuse(
@@ -88,8 +96,16 @@ export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256:
     await uploads.discard(sha256);
     return recordVersion(store, meta, sha256, record.size);
   }
-  // Stored already (identical content published before, or by a concurrent publisher): only its metadata is needed.
+  // Stored already (identical content published before, or by a concurrent publisher): verified
+  // again all the same, since it may have been stored by a server that checked less.
   await uploads.discard(sha256);
-  const snapshot = await Snapshot.open(placed);
-  return recordVersion(store, snapshot.meta, sha256, placed.size);
+  const meta = await refusedIfCorrupt(
+    verifySnapshotSource(placed),
+    async (reason) =>
+      new ApiError(
+        "upload_refused",
+        `the stored snapshot ${sha256} is not a valid snapshot: ${reason}; it was not listed (the object stays for an operator to remove)`,
+      ),
+  );
+  return recordVersion(store, meta, sha256, placed.size);
 }
