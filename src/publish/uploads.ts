@@ -5,6 +5,14 @@ import { R2Store } from "../storage/r2-store.ts";
 /** R2's bounds on a part: every part but the last at least 5 MiB; all under a Worker's 100 MB request body. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 export const MAX_PART_SIZE = 95 * 1024 * 1024;
+/**
+ * The largest snapshot accepted: twice the 480 MiB of one million objects. Publishing verifies a
+ * snapshot section by section, and serving reads some sections whole, within a Worker's 128 MB;
+ * those sections grow with the snapshot.
+ */
+export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+/** Most parts an upload may have: the largest snapshot in the smallest parts. */
+export const MAX_PART_COUNT = Math.ceil(MAX_SNAPSHOT_BYTES / MIN_PART_SIZE);
 /** An upload unfinished for this long is started afresh: R2 may have aborted it (its lifecycle rules), and its client is long gone. */
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
