@@ -9,7 +9,7 @@ import { idSubstitution, type RequestCase, runCase } from "../support/request-ca
 
 const ROOT = join(import.meta.dirname, "../../");
 const BIN = `${ROOT}build/bin/appstruct.js`;
-const EXAMPLES = `${ROOT}../fixtures/examples`;
+const EXAMPLES = `${ROOT}test/fixtures/examples`;
 const CORNER = `${ROOT}test/fixtures/corner`;
 const TOKEN = "ci-publish-token-7f3b2c";
 
