@@ -10,7 +10,7 @@ import { removeVersions } from "../storage/prune.ts";
 import { readManifest } from "../storage/publish.ts";
 import { R2Store } from "../storage/r2-store.ts";
 import { requirePublishToken } from "./auth.ts";
-import { commitSnapshot } from "./commit.ts";
+import { commitSnapshot, DEFAULT_VERIFY_MS } from "./commit.ts";
 import { MAX_PART_COUNT, MAX_PART_SIZE, MAX_SNAPSHOT_BYTES, MIN_PART_SIZE, Uploads } from "./uploads.ts";
 import { wholeNumberProblem } from "./whole-number.ts";
 
@@ -18,6 +18,16 @@ import { wholeNumberProblem } from "./whole-number.ts";
 export interface PublishBindings {
   SNAPSHOTS?: R2Bucket;
   PUBLISH_TOKEN?: string;
+  /** How long (ms) one commit request verifies before answering 202 "verifying"; default DEFAULT_VERIFY_MS. */
+  PUBLISH_VERIFY_MS?: string;
+}
+
+function verifyStepMs(env: PublishBindings): number {
+  const configured = env.PUBLISH_VERIFY_MS;
+  if (configured === undefined) return DEFAULT_VERIFY_MS;
+  const problem = wholeNumberProblem(configured, 0, 60_000);
+  if (problem) throw new Error(`the PUBLISH_VERIFY_MS variable ${problem}`);
+  return Number(configured);
 }
 
 type PublishEnv = { Bindings: PublishBindings | undefined };
@@ -124,7 +134,8 @@ publishApi.delete("/uploads/:sha256", async (c) => {
 
 publishApi.post("/snapshots/:sha256", async (c) => {
   const bucket = bucketOf(c);
-  return c.json(await commitSnapshot(bucket, new Uploads(bucket), sha256Param(c)));
+  const answer = await commitSnapshot(bucket, new Uploads(bucket), sha256Param(c), verifyStepMs(c.env!));
+  return c.json(answer, answer.outcome === "verifying" ? 202 : 200);
 });
 
 publishApi.get("/snapshots/:sha256", async (c) => {

@@ -41,6 +41,8 @@ const recordKey = (sha256: string) => `${folder(sha256)}upload.json`;
 const partKey = (sha256: string, part: number) => `${folder(sha256)}parts/${String(part).padStart(5, "0")}.json`;
 /** Where the parts are assembled, to be verified before anything points at it. */
 export const stagingKey = (sha256: string) => `${folder(sha256)}staged.snap`;
+/** How many checks of the verification passed in earlier requests, and of which object (its ETag). */
+const verifiedKey = (sha256: string) => `${folder(sha256)}verified.json`;
 
 export const partCount = (record: Pick<UploadRecord, "size" | "partSize">) =>
   Math.max(1, Math.ceil(record.size / record.partSize));
@@ -174,6 +176,18 @@ export class Uploads {
         );
     }
     return record;
+  }
+
+  /** How many checks of the snapshot `sha256` stored at `etag` passed in earlier requests: 0 when none did, or when they were of other bytes. */
+  async verifiedChecks(sha256: string, etag: string): Promise<number> {
+    const stored = await this.store.get(verifiedKey(sha256));
+    const progress = stored && (JSON.parse(new TextDecoder().decode(stored.bytes)) as { etag: string; checks: number });
+    return progress?.etag === etag ? progress.checks : 0;
+  }
+
+  /** Records that `checks` checks of the snapshot `sha256` stored at `etag` passed (discard forgets it). */
+  async recordVerified(sha256: string, etag: string, checks: number): Promise<void> {
+    await this.store.put(verifiedKey(sha256), new TextEncoder().encode(JSON.stringify({ etag, checks })));
   }
 
   /** Aborts the multipart upload (if still open) and deletes everything the upload left: record, part records, staging object. */

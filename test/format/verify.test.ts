@@ -6,7 +6,7 @@ import { compileDocument } from "../../build/compile/compile-document.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { type ByteSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { verifySnapshotSource } from "../../src/format/verify.ts";
+import { verifySnapshotSource, verifySnapshotSteps } from "../../src/format/verify.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { block, getU32, patchSection, rawSection, rawSections, setU32 } from "./snapshot-bytes.ts";
@@ -77,10 +77,13 @@ describe("snapshots as the compiler writes them", () => {
         expect(whole && !paged.has(whole.tag), `a read of ${length} bytes at ${offset}`).toBe(true);
     }
     // Every byte of every paged section was read: their checksums and pages were all checked.
-    for (const s of sections.filter((s) => paged.has(s.tag)))
-      expect(reads.filter(([o]) => o >= s.offset && o < s.offset + s.length).reduce((sum, [, l]) => sum + l, 0)).toBe(
-        s.length,
-      );
+    for (const s of sections.filter((s) => paged.has(s.tag))) {
+      const seen = new Uint8Array(s.length);
+      for (const [offset, length] of reads)
+        if (offset >= s.offset && offset < s.offset + s.length)
+          seen.fill(1, offset - s.offset, offset - s.offset + length);
+      expect(seen.indexOf(0), `${s.tag}: a byte never read`).toBe(-1);
+    }
   });
 });
 
@@ -166,4 +169,42 @@ describe("sections that disagree with one another, under valid checksums", () =>
       patchSection(GOOD, "CNAM", (body) => setU32(body, 1, 0, getU32(body, 1, 0) ^ 1)),
       "TNAM chunk directory: page 0 checksum mismatch",
     ));
+});
+
+describe("in steps (a Worker's request has a CPU limit)", () => {
+  it("one check at a time, each resumed where the last stopped, reaches the end with the same metadata", async () => {
+    const source = memorySource(GOOD);
+    let progress = await verifySnapshotSteps(source, 0, () => true);
+    expect(progress.done).toBe(1);
+    let steps = 1;
+    while (progress.done < progress.of) {
+      progress = await verifySnapshotSteps(source, progress.done, () => true);
+      steps++;
+    }
+    expect(steps).toBe(progress.of);
+    expect(progress.meta).toEqual(await verify(GOOD));
+  });
+
+  it("the step that checks a broken part refuses it; the steps before it pass", async () => {
+    const broken = patchSection(GOOD, "TAXO", (body) => setU32(body, 39, 0, getU32(body, 39, 0) + 1));
+    const source = memorySource(broken);
+    let done = 0;
+    let refusal: unknown = null;
+    while (refusal === null) {
+      const from = done;
+      done = await verifySnapshotSteps(source, from, () => true).then(
+        (progress) => progress.done,
+        (error: unknown) => ((refusal = error), from),
+      );
+    }
+    expect(refusal).toBeInstanceOf(CorruptSnapshotError);
+    expect(done).toBe(2); // required sections, OBJC, then TAXO
+  });
+
+  it("refuses to resume past its last check", async () => {
+    const { of } = await verifySnapshotSteps(memorySource(GOOD), 0, () => true);
+    await expect(verifySnapshotSteps(memorySource(GOOD), of + 1)).rejects.toThrow(
+      new CorruptSnapshotError(`verification cannot resume at check ${of + 1} of ${of}`),
+    );
+  });
 });

@@ -13,7 +13,7 @@ import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { assemble, block, blockBody, type SectionSpec, sectionSpecs } from "../format/snapshot-bytes.ts";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, call, publishHistory, testEnv } from "./harness.ts";
-import { bucketKeys, clientFor, publishing, TOKEN } from "./publish-harness.ts";
+import { bucketKeys, clientFor, publishing, publishingInSteps, TOKEN } from "./publish-harness.ts";
 
 const MiB = 1024 * 1024;
 const APP = "Pet Store & Co";
@@ -300,6 +300,26 @@ describe("a snapshot whose sections disagree is refused before the manifest move
         detail(published),
       );
     });
+
+  it("found by a later step of a verification over several requests: 202, 202, 202, then 422, nothing kept", async () => {
+    const before = await storedState();
+    const broken = v1With((m) => ((m.counts.links as number) += 1));
+    const sha = await sha256Hex(broken);
+    const statuses: number[] = [];
+    const error = await clientFor({
+      fetch: async (request) => {
+        const response = await publishingInSteps(request);
+        if (request.method === "POST" && request.url.endsWith(sha)) statuses.push(response.status);
+        return response;
+      },
+    })
+      .publish(broken)
+      .catch((e: unknown) => e);
+    expectRefused(error, "CALE holds");
+    // Checks: required sections, OBJC, TAXO, then CALE and CALR.
+    expect(statuses).toEqual([202, 202, 202, 422]);
+    await expectNothingChanged(before);
+  });
 
   it("a required section missing", () =>
     expectPublishRefused(
