@@ -39,7 +39,7 @@ import { TRIGRAM_SPACE } from "./trigram-index.ts";
 
 /** Bytes read at once from a section read in pieces (a page longer than this is read alone). */
 const WINDOW = 1024 * 1024;
-/** Stored bytes of pages one check decodes: at one million objects, a few seconds of CPU at most. */
+/** Stored bytes of pages one check decodes: under a second of CPU (row pages, the slowest to decode). */
 const PART_BYTES = 4 * 1024 * 1024;
 /** Trigram slots asked for at once. */
 const SLOTS_AT_ONCE = 4096;

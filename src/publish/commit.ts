@@ -12,7 +12,7 @@ import { stagingKey, type Uploads } from "./uploads.ts";
 /**
  * How long one commit request verifies before it answers "verifying" and the client asks again (ms
  * of wall time, which bounds its CPU time): the 10 s cpu_ms of wrangler.toml leaves room for the
- * one check that runs past it (about 2 s at a million objects).
+ * one check that runs past it (1.4 s at most at a million objects, docs/publish-api.md).
  */
 export const DEFAULT_VERIFY_MS = 4000;
 
