@@ -1,10 +1,12 @@
-// @module inspect: what a snapshot file holds — header, sections with sizes and checksum state, metadata.
+// @module inspect: what a snapshot file holds — header, sections with sizes and checksum state, metadata — and whether it passes what publishing verifies.
 import { readFile } from "node:fs/promises";
 import { decodeHeader, decodeToc, HEADER_SIZE, SECTION_REQUIRED } from "../src/format/container.ts";
 import { crc32 } from "../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../src/format/errors.ts";
 import { decodeMeta } from "../src/format/meta.ts";
 import type { SnapshotMeta } from "../src/format/model.ts";
+import { memorySource } from "../src/format/snapshot.ts";
+import { verifySnapshotSource } from "../src/format/verify.ts";
 import { sha256Hex } from "./compile/compile.ts";
 import { formatBytes } from "./progress.ts";
 
@@ -21,6 +23,11 @@ export interface InspectReport {
     checksum: "ok" | "mismatch" | "truncated";
   }[];
   meta: SnapshotMeta | null;
+  /**
+   * All of the snapshot as the read API will read it (verifySnapshotSource, what publishing checks):
+   * "passed", what failed, or "skipped" when a checksum or the metadata is wrong already.
+   */
+  verification: "passed" | "skipped" | { failed: string };
   ok: boolean;
 }
 
@@ -48,6 +55,8 @@ export async function inspectSnapshot(path: string): Promise<InspectReport> {
       if (!(error instanceof CorruptSnapshotError)) throw error;
     }
   }
+  const intact = header.fileLength === bytes.length && meta !== null && sections.every((s) => s.checksum === "ok");
+  const verified = intact ? await verification(bytes) : "skipped";
   return {
     file: path,
     size: bytes.length,
@@ -55,8 +64,19 @@ export async function inspectSnapshot(path: string): Promise<InspectReport> {
     formatVersion: header.version,
     sections,
     meta,
-    ok: header.fileLength === bytes.length && meta !== null && sections.every((s) => s.checksum === "ok"),
+    verification: verified,
+    ok: verified === "passed",
   };
+}
+
+async function verification(bytes: Uint8Array): Promise<InspectReport["verification"]> {
+  try {
+    await verifySnapshotSource(memorySource(bytes));
+    return "passed";
+  } catch (error) {
+    if (!(error instanceof CorruptSnapshotError)) throw error;
+    return { failed: error.message };
+  }
 }
 
 export function formatInspectReport(r: InspectReport): string {
@@ -80,6 +100,10 @@ export function formatInspectReport(r: InspectReport): string {
     lines.push(
       `  ${s.tag}  ${formatBytes(s.length).padStart(10)}  at ${String(s.offset).padStart(10)}  ${s.checksum === "ok" ? "checksum ok" : `CHECKSUM ${s.checksum.toUpperCase()}`}${s.required ? "" : "  (optional)"}`,
     );
+  const v = r.verification;
+  lines.push(
+    `verified     ${v === "passed" ? "every section decoded and cross-checked, as publishing checks it" : v === "skipped" ? "not further (a checksum or the metadata is wrong)" : `FAILED: ${v.failed}`}`,
+  );
   lines.push(r.ok ? "verdict      ok" : "verdict      CORRUPT");
   return lines.join("\n");
 }

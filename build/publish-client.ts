@@ -1,5 +1,6 @@
 // @module PublishClient: the worker's /publish API over fetch — resumable part uploads, commit, versions, prune (Node or workerd).
 import type { AnyErrorCode, ProblemBody } from "../src/contract/errors.ts";
+import type { VerifyingAnswer } from "../src/publish/commit.ts";
 import type { ManifestVersion } from "../src/storage/manifest.ts";
 import type { PublishResult } from "../src/storage/publish.ts";
 import { sha256Hex } from "../src/storage/publish.ts";
@@ -111,7 +112,14 @@ export class PublishClient {
         onProgress(sent, bytes.length);
       }
     }
-    return this.withRetries(() => this.json<PublishResult>("POST", `/publish/snapshots/${sha256}`));
+    // Verification of a large snapshot takes several requests (a Worker's CPU limit): each answers
+    // 202 "verifying" with the checks done so far, and the next resumes there.
+    for (;;) {
+      const answer = await this.withRetries(() =>
+        this.json<PublishResult | VerifyingAnswer>("POST", `/publish/snapshots/${sha256}`),
+      );
+      if (answer.outcome !== "verifying") return answer;
+    }
   }
 
   /** Abandons the upload of `sha256`: the worker aborts it and deletes what it left. */

@@ -3,6 +3,9 @@
 /** RFC 3339 date-time with a zone; fractional seconds allowed. */
 export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
+/** What parseRfc3339 accepts, for messages about a value it refused. */
+export const RFC3339_EXPECTED = "an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z";
+
 /** Milliseconds since the epoch of an RFC 3339 date-time, or null when it is not one (or not a real date). */
 export function parseRfc3339(value: string): number | null {
   const m = RFC3339.exec(value);
@@ -16,10 +19,20 @@ export function parseRfc3339(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-/** Why `name` is not a valid application name (1 to 200 characters, no back-quote or control character), or null. */
+/**
+ * Bytes of UTF-8 an application name may take: its manifest key (`apps/<base64url of the name>/manifest.json`)
+ * then stays within R2's 1024-byte keys (819 bytes at most), and any 200 characters of the Basic
+ * Multilingual Plane fit (3 bytes each at most).
+ */
+export const MAX_APPLICATION_NAME_BYTES = 600;
+
+/** Why `name` is not a valid application name (1 to 200 characters, at most 600 bytes of UTF-8, no back-quote or control character), or null. */
 export function applicationNameProblem(name: string): string | null {
   const length = [...name].length;
   if (length < 1 || length > 200) return `must be 1 to 200 characters long (this one has ${length})`;
+  const bytes = new TextEncoder().encode(name).length;
+  if (bytes > MAX_APPLICATION_NAME_BYTES)
+    return `must take at most ${MAX_APPLICATION_NAME_BYTES} bytes of UTF-8 (this one takes ${bytes})`;
   const bad = /[`\u0000-\u001f\u007f]/.exec(name);
   if (bad)
     return `must not contain ${bad[0] === "`" ? "a back-quote" : `the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`}`;

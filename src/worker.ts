@@ -30,6 +30,8 @@ export interface Env {
   RATE_LIMIT_PERIOD?: string;
   /** Secret: the bearer token of the publish API (/publish); unset = publishing disabled (403). */
   PUBLISH_TOKEN?: string;
+  /** How long (ms) one publish commit verifies before answering 202 "verifying" (docs/publish-api.md); default 4000. */
+  PUBLISH_VERIFY_MS?: string;
   /** Megabytes (2^20 bytes) of decoded sections kept per isolate, least recently used evicted first; default 64. */
   SECTION_CACHE_MB?: string;
   /** Milliseconds every storage call waits first (R2's latency, in local runs and tests); unset or 0: none. */

@@ -1,6 +1,6 @@
 // @module Zod schemas of the analysis format (docs/analysis-format.md): the single source of its types.
 import { z } from "zod";
-import { applicationNameProblem, parseRfc3339 } from "../../src/rules.ts";
+import { applicationNameProblem, parseRfc3339, RFC3339_EXPECTED } from "../../src/rules.ts";
 
 export { parseRfc3339 };
 
@@ -102,10 +102,8 @@ export const HeaderSchema = z.object({
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
   analyzedAt: z
-    .string({ error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z" })
-    .refine((v) => parseRfc3339(v) !== null, {
-      error: "must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z",
-    }),
+    .string({ error: `must be ${RFC3339_EXPECTED}` })
+    .refine((v) => parseRfc3339(v) !== null, { error: `must be ${RFC3339_EXPECTED}` }),
   analyzer: z.object({ name: text(), version: text() }, { error: "must be {name, version}" }).optional(),
 });
 

@@ -27,6 +27,7 @@ export const PUBLISH_ERROR_TITLES = {
   publishing_disabled: [403, "Publishing disabled"],
   upload_not_found: [404, "Upload not found"],
   upload_incomplete: [409, "Upload incomplete"],
+  payload_too_large: [413, "Payload too large"],
   upload_refused: [422, "Upload refused"],
 } as const;
 

@@ -1,6 +1,6 @@
 // @module Route specifications: path, parameters, response schema and error codes of every operation; the routes validate with them and openapi.ts describes them.
 import { z } from "zod";
-import { parseRfc3339 } from "../rules.ts";
+import { parseRfc3339, parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
 import {
   ApplicationListSchema,
   CalleeListSchema,
@@ -58,7 +58,7 @@ export const MIN_LEVEL = { nodes: 2, graph: 1 } as const;
 const applicationName: PathParamSpec = {
   schema: z.string().min(1),
   description:
-    "Name of the analyzed application, percent-encoded (a `/` inside a name is written %2F). 1 to 200 characters after decoding; a back-quote or a control character is not allowed.",
+    "Name of the analyzed application, percent-encoded (a `/` inside a name is written %2F). 1 to 200 characters (at most 600 bytes of UTF-8) after decoding; a back-quote or a control character is not allowed.",
 };
 const objectId: PathParamSpec = {
   schema: z.string().regex(OBJECT_ID_PATTERN),
@@ -78,7 +78,7 @@ const date = z
       const plus = / \d{2}:\d{2}$/.test(v) ? " (a + in a query means a space: write the offset as %2B02:00)" : "";
       ctx.addIssue({
         code: "custom",
-        message: `must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z${plus}`,
+        message: `must be ${RFC3339_EXPECTED}${plus}`,
       });
     }
     return ms ?? 0;

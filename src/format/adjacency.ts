@@ -74,7 +74,7 @@ export class CallerIndex {
 
 /** Calls `visit(from, to)` once per distinct (caller, callee) pair, callers in ascending rank. */
 export function forEachDistinctTarget(
-  links: CalleeLinks,
+  links: Pick<CalleeLinks, "offsets" | "targets">,
   rows: number,
   visit: (from: number, to: number) => void,
 ): void {

@@ -113,8 +113,9 @@ export class IdDirectory extends PageDirectory {
 }
 
 export class IdPage {
-  private readonly ids: BigUint64Array;
-  private readonly ranks: Uint32Array;
+  /** The page's ids, ascending, and the rank of each. */
+  readonly ids: BigUint64Array;
+  readonly ranks: Uint32Array;
 
   constructor(ids: BigUint64Array, ranks: Uint32Array) {
     this.ids = ids;

@@ -1,21 +1,32 @@
 // @module The META section: snapshot metadata as UTF-8 JSON, checked with a schema before use.
 import { z } from "zod";
+import { applicationNameProblem, parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
 import { CorruptSnapshotError } from "./errors.ts";
 import type { SnapshotMeta } from "./model.ts";
 
 const count = z.number().int().nonnegative();
-const MetaSchema = z.object({
-  application: z.string().min(1),
-  analyzedAt: z.string(),
-  analyzedAtMs: z.number().finite(),
-  analyzer: z.object({ name: z.string(), version: z.string() }).nullable(),
-  statusBase: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .nullable(),
-  taxonomyDerived: z.boolean(),
-  counts: z.object({ objects: count, links: count, files: count, postIts: count, levels: z.array(count).length(5) }),
-});
+// The name and the date by the rules the API reads them with: a snapshot the API could not name or
+// date is refused here, by the reader and by publishing alike.
+const MetaSchema = z
+  .object({
+    application: z.string().superRefine((name, ctx) => {
+      const problem = applicationNameProblem(name);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    analyzedAt: z.string().refine((v) => parseRfc3339(v) !== null, `must be ${RFC3339_EXPECTED}`),
+    analyzedAtMs: z.number().finite(),
+    analyzer: z.object({ name: z.string(), version: z.string() }).nullable(),
+    statusBase: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
+    taxonomyDerived: z.boolean(),
+    counts: z.object({ objects: count, links: count, files: count, postIts: count, levels: z.array(count).length(5) }),
+  })
+  .refine((m) => parseRfc3339(m.analyzedAt) === m.analyzedAtMs, {
+    path: ["analyzedAtMs"],
+    message: "must be analyzedAt in milliseconds since the epoch",
+  });
 
 export function encodeMeta(meta: SnapshotMeta): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(MetaSchema.parse(meta)));

@@ -59,8 +59,17 @@ type RowJson = [
 
 const encoder = new TextEncoder();
 
-/** Largest JSON a page may state: a damaged directory must not make a reader allocate without bound. */
-const MAX_RAW_PAGE = 64 * 1024 * 1024;
+/**
+ * Largest JSON a page may hold: 64 pages' worth, room for one row far larger than any analysis
+ * shows, while a page still costs a reader a few MiB to inflate and parse, not hundreds.
+ */
+export const MAX_RAW_PAGE = 64 * ROW_PAGE_BYTES;
+
+/**
+ * How many times its stored bytes a page's JSON may be (rows deflate about 4 to 8 times): a reader
+ * then inflates no more than this for each byte it reads, however the directory is forged.
+ */
+export const MAX_INFLATION = 16;
 
 export interface RowPages {
   /** ROWP's one block: the pages back to back, each a raw-deflated UTF-8 JSON array of row arrays. */
@@ -86,7 +95,9 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
       `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${json.length} bytes of row JSON, more than a page may hold (${MAX_RAW_PAGE})`,
     );
     rawLengths.push(json.length);
-    out.add(deflateSync(json, { level: 6 }));
+    const deflated = deflateSync(json, { level: 6 });
+    // Rows repetitive enough to deflate past the bound are stored uncompressed (DEFLATE's stored blocks).
+    out.add(json.length <= MAX_INFLATION * deflated.length ? deflated : deflateSync(json, { level: 0 }));
     page = [];
     pageBytes = 0;
   };
@@ -142,6 +153,14 @@ export class RowDirectory extends PageDirectory {
       `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
     );
     checkBelow(this.rawLengths, MAX_RAW_PAGE + 1, "row directory page lengths");
+    for (let p = 0; p < pages; p++) {
+      const stored = this.offsets[p + 1] - this.offsets[p];
+      check(
+        this.rawLengths[p] <= MAX_INFLATION * stored,
+        () =>
+          `row directory: page ${p} states ${this.rawLengths[p]} bytes of JSON from ${stored} stored bytes, more than ${MAX_INFLATION} times as many`,
+      );
+    }
     check(
       rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0,
       "row directory: pages do not start at rank 0",

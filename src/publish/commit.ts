@@ -1,18 +1,41 @@
-// @module commitSnapshot: verify an assembled upload (size, every section checksum, SHA-256 = content address), place it under that address, swap the manifest.
+// @module commitSnapshot: verify an assembled upload (size, all of it as a reader will read it, over as many requests as that takes; SHA-256 = content address), place it under that address, swap the manifest.
 import { ApiError, StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
-import type { SnapshotMeta } from "../format/model.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
+import { type VerificationProgress, verifySnapshotSteps } from "../format/verify.ts";
 import { hex } from "../hex.ts";
 import { snapshotKey } from "../storage/manifest.ts";
-import { type PublishResult, recordVersion, verifySnapshotSource } from "../storage/publish.ts";
+import { type PublishResult, readManifest, recordVersion } from "../storage/publish.ts";
 import { R2Store } from "../storage/r2-store.ts";
 import { stagingKey, type Uploads } from "./uploads.ts";
 
+/**
+ * How long one commit request verifies before it answers "verifying" and the client asks again (ms
+ * of wall time, which bounds its CPU time): the 10 s cpu_ms of wrangler.toml leaves room for the
+ * one check that runs past it (1.4 s at most at a million objects, docs/publish-api.md).
+ */
+export const DEFAULT_VERIFY_MS = 4000;
+
+/** The answer while verification goes on: the client asks again, and it resumes. */
+export interface VerifyingAnswer {
+  sha256: string;
+  outcome: "verifying";
+  verified: { checks: number; of: number };
+}
+
+export type CommitAnswer = PublishResult | VerifyingAnswer;
+
 /** Range reads of `key`, pinned to its ETag. */
-async function objectSource(store: R2Store, key: string): Promise<ByteSource | null> {
+async function objectSource(store: R2Store, key: string): Promise<(ByteSource & { etag: string }) | null> {
   const info = await store.head(key);
-  return info && { key, size: info.size, read: (offset, length) => store.getRange(key, offset, length, info.etag) };
+  return (
+    info && {
+      key,
+      size: info.size,
+      etag: info.etag,
+      read: (offset, length) => store.getRange(key, offset, length, info.etag),
+    }
+  );
 }
 
 /** SHA-256 of an R2 object, streamed through workerd's DigestStream (never whole in memory). */
@@ -45,22 +68,67 @@ async function copyVerified(bucket: R2Bucket, from: string, finalKey: string, sh
   }
 }
 
-/** Why the staged bytes are not a valid snapshot of `size` bytes (checked before anything points at them), or its metadata. */
-async function verifyStaged(store: R2Store, sha256: string, size: number): Promise<SnapshotMeta> {
+/**
+ * Verifies `source` from the check earlier requests of this upload reached, until done or
+ * `enough()`, and records how far it got; throws CorruptSnapshotError for a snapshot not valid.
+ */
+async function verifyStep(
+  uploads: Uploads,
+  sha256: string,
+  source: ByteSource & { etag: string },
+  enough: () => boolean,
+): Promise<VerificationProgress> {
+  const progress = await verifySnapshotSteps(source, await uploads.verifiedChecks(sha256, source.etag), enough);
+  if (progress.done < progress.of) await uploads.recordVerified(sha256, source.etag, progress.done);
+  return progress;
+}
+
+/** The staged bytes, `size` long, verified a step further (checked before anything points at them). */
+async function verifyStaged(
+  store: R2Store,
+  uploads: Uploads,
+  sha256: string,
+  size: number,
+  enough: () => boolean,
+): Promise<VerificationProgress> {
   const source = await objectSource(store, stagingKey(sha256));
   if (!source) throw new CorruptSnapshotError("the assembled upload is missing");
   if (source.size !== size)
     throw new CorruptSnapshotError(`the upload is ${source.size} bytes, ${size} were declared (truncated?)`);
-  return verifySnapshotSource(source);
+  return verifyStep(uploads, sha256, source, enough);
 }
 
+/** What `verifying` finds, or, for a snapshot that is not valid, the refusal `refuse` makes of why. */
+async function refusedIfCorrupt<T>(verifying: Promise<T>, refuse: (reason: string) => Promise<ApiError>): Promise<T> {
+  try {
+    return await verifying;
+  } catch (error) {
+    if (error instanceof CorruptSnapshotError) throw await refuse(error.message);
+    throw error;
+  }
+}
+
+const verifying = (sha256: string, { done, of }: VerificationProgress): VerifyingAnswer => ({
+  sha256,
+  outcome: "verifying",
+  verified: { checks: done, of },
+});
+
 /**
- * Publishes the snapshot `sha256`: from its finished upload (sections verified, then copied to
+ * Publishes the snapshot `sha256`: from its finished upload (verified, then copied to
  * `snapshots/<sha256>.snap` only if its SHA-256 is `sha256`), or, with no upload under way, the
- * one already stored there. Refused content is deleted with everything its upload left. The
- * manifest is swapped last, conditionally, as publishSnapshot does.
+ * one already stored there (verified unless its manifest lists it already). Verification stops
+ * after `stepMs` and answers "verifying"; the next request resumes it. Refused content is deleted
+ * with everything its upload left. The manifest is swapped last, conditionally, as publishSnapshot does.
  */
-export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256: string): Promise<PublishResult> {
+export async function commitSnapshot(
+  bucket: R2Bucket,
+  uploads: Uploads,
+  sha256: string,
+  stepMs = DEFAULT_VERIFY_MS,
+): Promise<CommitAnswer> {
+  const started = Date.now();
+  const enough = () => Date.now() - started >= stepMs;
   const store = new R2Store(bucket);
   const finalKey = snapshotKey(sha256);
   const placed = await objectSource(store, finalKey);
@@ -73,23 +141,31 @@ export async function commitSnapshot(bucket: R2Bucket, uploads: Uploads, sha256:
         `the upload of ${sha256} is not a valid snapshot: ${reason}; nothing was kept`,
       );
     };
-    let meta: SnapshotMeta;
-    try {
-      meta = await verifyStaged(store, sha256, record.size);
-    } catch (error) {
-      if (error instanceof CorruptSnapshotError) throw await refuse(error.message);
-      throw error;
-    }
+    const progress = await refusedIfCorrupt(verifyStaged(store, uploads, sha256, record.size, enough), refuse);
+    if (progress.done < progress.of) return verifying(sha256, progress);
     const actual = await copyVerified(bucket, stagingKey(sha256), finalKey, sha256);
     if (actual !== sha256)
       throw await refuse(
         `its SHA-256 is ${actual}, not the declared content address ${sha256} (corrupted or truncated in transit?)`,
       );
     await uploads.discard(sha256);
-    return recordVersion(store, meta, sha256, record.size);
+    return recordVersion(store, progress.meta, sha256, record.size);
   }
-  // Stored already (identical content published before, or by a concurrent publisher): only its metadata is needed.
+  // Stored already (identical content published before, or by a concurrent publisher). Unless its
+  // manifest lists it, it is verified all the same: a server that checked less may have stored it.
+  const refuse = async (reason: string) => {
+    await uploads.discard(sha256);
+    return new ApiError(
+      "upload_refused",
+      `the stored snapshot ${sha256} is not a valid snapshot: ${reason}; it was not listed (the object stays for an operator to remove)`,
+    );
+  };
+  const { meta } = await refusedIfCorrupt(Snapshot.open(placed), refuse);
+  const listed = (await readManifest(store, meta.application))?.versions.some((v) => v.sha256 === sha256);
+  if (!listed) {
+    const progress = await refusedIfCorrupt(verifyStep(uploads, sha256, placed, enough), refuse);
+    if (progress.done < progress.of) return verifying(sha256, progress);
+  }
   await uploads.discard(sha256);
-  const snapshot = await Snapshot.open(placed);
-  return recordVersion(store, snapshot.meta, sha256, placed.size);
+  return recordVersion(store, meta, sha256, placed.size);
 }

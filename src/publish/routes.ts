@@ -3,34 +3,54 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { ApiError } from "../contract/errors.ts";
 import { decodeApplicationName } from "../http/application.ts";
+import { parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
 import { StoreCatalog } from "../storage/catalog.ts";
 import { snapshotKey } from "../storage/manifest.ts";
 import { removeVersions } from "../storage/prune.ts";
 import { readManifest } from "../storage/publish.ts";
 import { R2Store } from "../storage/r2-store.ts";
 import { requirePublishToken } from "./auth.ts";
-import { commitSnapshot } from "./commit.ts";
-import { MAX_PART_SIZE, MIN_PART_SIZE, Uploads } from "./uploads.ts";
+import { commitSnapshot, DEFAULT_VERIFY_MS } from "./commit.ts";
+import { MAX_PART_COUNT, MAX_PART_SIZE, MAX_SNAPSHOT_BYTES, MIN_PART_SIZE, Uploads } from "./uploads.ts";
+import { wholeNumberProblem } from "./whole-number.ts";
 
 /** The worker bindings the publish API uses (absent on `appstruct serve`: publishing is then disabled). */
 export interface PublishBindings {
   SNAPSHOTS?: R2Bucket;
   PUBLISH_TOKEN?: string;
+  /** How long (ms) one commit request verifies before answering 202 "verifying"; default DEFAULT_VERIFY_MS. */
+  PUBLISH_VERIFY_MS?: string;
+}
+
+function verifyStepMs(env: PublishBindings): number {
+  const configured = env.PUBLISH_VERIFY_MS;
+  if (configured === undefined) return DEFAULT_VERIFY_MS;
+  const problem = wholeNumberProblem(configured, 0, 60_000);
+  if (problem) throw new Error(`the PUBLISH_VERIFY_MS variable ${problem}`);
+  return Number(configured);
 }
 
 type PublishEnv = { Bindings: PublishBindings | undefined };
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lower-case hex digits (the snapshot's SHA-256)");
+/** A JSON number held to wholeNumberProblem, as path segments and headers are. */
+const WholeNumber = (min: number, max: number) =>
+  z.number().superRefine((n, ctx) => {
+    const problem = wholeNumberProblem(n, min, max);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 const BeginBody = z.object({
   sha256: Sha256,
-  size: z.number().int().min(1),
-  partSize: z.number().int().min(MIN_PART_SIZE).max(MAX_PART_SIZE),
+  // Bounded by MAX_SNAPSHOT_BYTES after parsing: a larger size is answered 413, not 400.
+  size: WholeNumber(1, Number.MAX_SAFE_INTEGER),
+  partSize: WholeNumber(MIN_PART_SIZE, MAX_PART_SIZE),
 });
 const PruneBody = z
   .object({
-    keep: z.number().int().min(1).optional(),
+    keep: WholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+    // The read API's rule for dates (its `date` parameter), so a version is named as it is read.
     analyzedAt: z
-      .array(z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time"))
+      .array(z.string().refine((s) => parseRfc3339(s) !== null, `must be ${RFC3339_EXPECTED}`))
       .max(1000)
       .optional(),
   })
@@ -56,6 +76,13 @@ async function body<T>(c: Context<PublishEnv>, schema: z.ZodType<T>): Promise<T>
   return parsed.data;
 }
 
+/** The whole number in path segment or header `name` (text), held to wholeNumberProblem. */
+function wholeNumberParam(name: string, text: string, min: number, max: number): number {
+  const problem = wholeNumberProblem(text, min, max);
+  if (problem) throw new ApiError("invalid_parameter", `${name} ${problem}`, { parameter: name });
+  return Number(text);
+}
+
 const sha256Param = (c: Context<PublishEnv>) => {
   const parsed = Sha256.safeParse(c.req.param("sha256"));
   if (!parsed.success)
@@ -79,6 +106,12 @@ publishApi.use("*", async (c, next) => {
 
 publishApi.post("/uploads", async (c) => {
   const { sha256, size, partSize } = await body(c, BeginBody);
+  if (size > MAX_SNAPSHOT_BYTES)
+    throw new ApiError(
+      "payload_too_large",
+      `size: a snapshot of ${size} bytes is larger than this server accepts (${MAX_SNAPSHOT_BYTES} bytes at most)`,
+      { parameter: "size" },
+    );
   const stored = await new R2Store(bucketOf(c)).head(snapshotKey(sha256));
   if (stored?.size === size) return c.json({ sha256, size, stored: true });
   return c.json({ ...(await new Uploads(bucketOf(c)).begin(sha256, size, partSize)), stored: false });
@@ -87,16 +120,11 @@ publishApi.post("/uploads", async (c) => {
 publishApi.get("/uploads/:sha256", async (c) => c.json(await new Uploads(bucketOf(c)).find(sha256Param(c))));
 
 publishApi.put("/uploads/:sha256/parts/:part", async (c) => {
+  const sha256 = sha256Param(c);
+  const part = wholeNumberParam("part", c.req.param("part"), 1, MAX_PART_COUNT);
   const length = c.req.header("Content-Length");
-  const part = Number(c.req.param("part"));
-  return c.json(
-    await new Uploads(bucketOf(c)).putPart(
-      sha256Param(c),
-      part,
-      c.req.raw.body,
-      length === undefined ? null : Number(length),
-    ),
-  );
+  const declared = length === undefined ? null : wholeNumberParam("Content-Length", length, 0, Number.MAX_SAFE_INTEGER);
+  return c.json(await new Uploads(bucketOf(c)).putPart(sha256, part, c.req.raw.body, declared));
 });
 
 publishApi.delete("/uploads/:sha256", async (c) => {
@@ -106,7 +134,8 @@ publishApi.delete("/uploads/:sha256", async (c) => {
 
 publishApi.post("/snapshots/:sha256", async (c) => {
   const bucket = bucketOf(c);
-  return c.json(await commitSnapshot(bucket, new Uploads(bucket), sha256Param(c)));
+  const answer = await commitSnapshot(bucket, new Uploads(bucket), sha256Param(c), verifyStepMs(c.env!));
+  return c.json(answer, answer.outcome === "verifying" ? 202 : 200);
 });
 
 publishApi.get("/snapshots/:sha256", async (c) => {
@@ -146,7 +175,7 @@ publishApi.post("/applications/:name/prune", async (c) => {
     );
   return c.json({
     application,
-    ...(await removeVersions(store, application, { keep, analyzedAtMs: analyzedAt?.map((s) => Date.parse(s)) })),
+    ...(await removeVersions(store, application, { keep, analyzedAtMs: analyzedAt?.map((s) => parseRfc3339(s)!) })),
   });
 });
 

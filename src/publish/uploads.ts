@@ -5,6 +5,14 @@ import { R2Store } from "../storage/r2-store.ts";
 /** R2's bounds on a part: every part but the last at least 5 MiB; all under a Worker's 100 MB request body. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 export const MAX_PART_SIZE = 95 * 1024 * 1024;
+/**
+ * The largest snapshot accepted: twice the 480 MiB of one million objects. Publishing verifies a
+ * snapshot section by section, and serving reads some sections whole, within a Worker's 128 MB;
+ * those sections grow with the snapshot.
+ */
+export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+/** Most parts an upload may have: the largest snapshot in the smallest parts. */
+export const MAX_PART_COUNT = Math.ceil(MAX_SNAPSHOT_BYTES / MIN_PART_SIZE);
 /** An upload unfinished for this long is started afresh: R2 may have aborted it (its lifecycle rules), and its client is long gone. */
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -33,6 +41,8 @@ const recordKey = (sha256: string) => `${folder(sha256)}upload.json`;
 const partKey = (sha256: string, part: number) => `${folder(sha256)}parts/${String(part).padStart(5, "0")}.json`;
 /** Where the parts are assembled, to be verified before anything points at it. */
 export const stagingKey = (sha256: string) => `${folder(sha256)}staged.snap`;
+/** How many checks of the verification passed in earlier requests, and of which object (its ETag). */
+const verifiedKey = (sha256: string) => `${folder(sha256)}verified.json`;
 
 export const partCount = (record: Pick<UploadRecord, "size" | "partSize">) =>
   Math.max(1, Math.ceil(record.size / record.partSize));
@@ -166,6 +176,18 @@ export class Uploads {
         );
     }
     return record;
+  }
+
+  /** How many checks of the snapshot `sha256` stored at `etag` passed in earlier requests: 0 when none did, or when they were of other bytes. */
+  async verifiedChecks(sha256: string, etag: string): Promise<number> {
+    const stored = await this.store.get(verifiedKey(sha256));
+    const progress = stored && (JSON.parse(new TextDecoder().decode(stored.bytes)) as { etag: string; checks: number });
+    return progress?.etag === etag ? progress.checks : 0;
+  }
+
+  /** Records that `checks` checks of the snapshot `sha256` stored at `etag` passed (discard forgets it). */
+  async recordVerified(sha256: string, etag: string, checks: number): Promise<void> {
+    await this.store.put(verifiedKey(sha256), new TextEncoder().encode(JSON.stringify({ etag, checks })));
   }
 
   /** Aborts the multipart upload (if still open) and deletes everything the upload left: record, part records, staging object. */

@@ -1,8 +1,8 @@
-// @module publishSnapshot: content-addressed upload, read-back verification, then a conditional manifest swap.
-import { verifySection } from "../format/container.ts";
+// @module publishSnapshot: verification of all of a snapshot, content-addressed upload, read-back, then a conditional manifest swap.
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
-import { type ByteSource, memorySource, Snapshot } from "../format/snapshot.ts";
+import { memorySource } from "../format/snapshot.ts";
+import { verifySnapshotSource } from "../format/verify.ts";
 import { hex } from "../hex.ts";
 import type { BlobStore } from "./blob-store.ts";
 import {
@@ -20,16 +20,9 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
 
-/** Opens `bytes` as a snapshot and checks every section's checksum; throws CorruptSnapshotError otherwise. */
+/** Opens `bytes` as a snapshot and checks all of it as a reader will read it (verifySnapshotSource); throws CorruptSnapshotError otherwise. */
 export function verifySnapshot(bytes: Uint8Array): Promise<SnapshotMeta> {
   return verifySnapshotSource(memorySource(bytes));
-}
-
-/** verifySnapshot over any ByteSource, one section in memory at a time (a staged upload in R2). */
-export async function verifySnapshotSource(source: ByteSource): Promise<SnapshotMeta> {
-  const snapshot = await Snapshot.open(source);
-  for (const entry of snapshot.toc.values()) verifySection(entry, await source.read(entry.offset, entry.length));
-  return snapshot.meta;
 }
 
 export interface PublishResult {

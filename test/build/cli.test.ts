@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { getU32, patchSection, setU32 } from "../format/snapshot-bytes.ts";
 import { appstruct, type Run } from "../support/appstruct-cli.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -289,6 +290,7 @@ describe("inspect", () => {
     expect(text).toContain("analyzedAt   2026-09-01T12:00:00Z\n");
     expect(text).toContain("counts       13 objects, 14 links, 5 files, 1 post-its\n");
     expect(text).toContain(`sha256       ${sha256(await readFile(snap))}\n`);
+    expect(text).toContain("verified     every section decoded and cross-checked, as publishing checks it\n");
     expect(text.trimEnd().endsWith("verdict      ok")).toBe(true);
     const { report: json } = await report(snap);
     expect(json.sections.length).toBeGreaterThan(5);
@@ -329,6 +331,24 @@ describe("inspect", () => {
     expect(json.sections.filter((s) => s.checksum !== "ok")).toEqual([
       expect.objectContaining({ tag: "OBJC", checksum: "mismatch" }),
     ]);
+  });
+
+  it("sections that disagree under valid checksums (what publishing refuses): exit 1, verified FAILED with the reason", async () => {
+    const bad = join(await folder(), "disagreeing.snap");
+    // Level-5 node 0 counts one object more than its members (TAXO block 39), the checksums rewritten.
+    await writeFile(
+      bad,
+      patchSection(new Uint8Array(await readFile(snap)), "TAXO", (body) =>
+        setU32(body, 39, 0, getU32(body, 39, 0) + 1),
+      ),
+    );
+    const run = await appstruct("inspect", bad);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/\nverified {5}FAILED: TAXO: level-5 node 0 counts \d+ objects but has \d+ members\n/);
+    expect(run.stdout).not.toContain("CHECKSUM");
+    expect(run.stdout).toContain("verdict      CORRUPT");
+    const { report: json } = await report(bad);
+    expect(json.ok).toBe(false);
   });
 
   it("a byte flipped in the file header: exit 1 with the reason", async () => {

@@ -191,6 +191,13 @@ const RULES: RuleCase[] = [
     says: () => ["must be 1 to 200 characters long (this one has 201)"],
   },
   {
+    name: "application of 151 astral characters (604 bytes: its manifest key would be too long for R2)",
+    mutate: (d) => (d.application = "😀".repeat(151)),
+    where: "header",
+    field: "application",
+    says: () => ["must take at most 600 bytes of UTF-8 (this one takes 604)"],
+  },
+  {
     name: "application with a back-quote",
     mutate: (d) => (d.application = "Shop`s"),
     where: "header",
@@ -1106,9 +1113,9 @@ describe("valid edge cases are accepted", () => {
     expect(compiled.meta.counts.links).toBe(3);
   });
 
-  it("boundaries: 200 characters (astral too), 19-digit id, 64-character link type, startLine = endLine, nulls", async () => {
+  it("boundaries: 200 characters, 600 bytes of UTF-8 (150 astral characters), 19-digit id, 64-character link type, startLine = endLine, nulls", async () => {
     const d = taxonomyDoc();
-    d.application = "😀".repeat(200);
+    d.application = "😀".repeat(150);
     d.objects!.push(
       object("9999999999999999999", {
         level5: "L5b",
@@ -1128,7 +1135,7 @@ describe("valid edge cases are accepted", () => {
       const a = await read(d, encoding);
       expect(a.objects).toHaveLength(5);
       expect(a.links.types).toContain("A".repeat(64));
-      expect(a.header.application).toBe("😀".repeat(200));
+      expect(a.header.application).toBe("😀".repeat(150));
     }
   });
 

@@ -1,19 +1,21 @@
 // @module The row store (ROWP pages + ROWD directory): rows equal the columns, damaged pages are refused, and answers read pages rather than whole columns.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { compileDocument } from "../../build/compile/compile-document.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
-import { ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
+import { MAX_INFLATION, MAX_RAW_PAGE, ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { objectRows, objectSummaries } from "../../src/query/object-rows.ts";
 import { streamedStrings } from "../../src/query/streamed-column.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
-import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
+import { getU32, patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
 const OBJECTS = 20_000;
 let bytes: Uint8Array;
@@ -98,6 +100,62 @@ describe("row store", () => {
     const pagesRead = source.bytesRead - before - sizeOf("LNKD") - sizeOf("IDXD");
     expect(pagesRead).toBeGreaterThan(0);
     expect(pagesRead).toBeLessThan(columns / 10);
+  });
+});
+
+describe("row pages inflate to a bounded multiple of what is read", () => {
+  const MiB = 1024 * 1024;
+
+  it("a directory stating more JSON than 1 MiB (a 16 KiB page stating 64 MiB) is refused by the directory itself", async () => {
+    const forged = patchSection(bytes, "ROWD", (body) => setU32(body, 3, 0, 64 * MiB));
+    const snapshot = await Snapshot.open(memorySource(forged));
+    await expect(snapshot.section("ROWD")).rejects.toThrow(
+      new CorruptSnapshotError(
+        `row directory page lengths: value ${64 * MiB} at 0 is out of range (limit ${MAX_RAW_PAGE + 1})`,
+      ),
+    );
+    expect(MAX_RAW_PAGE).toBe(MiB);
+  });
+
+  it("a directory stating more than 16 times a page's stored bytes is refused", async () => {
+    const stored = (body: Uint8Array) => getU32(body, 1, 1) - getU32(body, 1, 0);
+    let claimed = 0;
+    const forged = patchSection(bytes, "ROWD", (body) => {
+      claimed = MAX_INFLATION * stored(body) + 1;
+      setU32(body, 3, 0, claimed);
+    });
+    expect(claimed).toBeLessThanOrEqual(MAX_RAW_PAGE);
+    await expect((await Snapshot.open(memorySource(forged))).section("ROWD")).rejects.toThrow(
+      new CorruptSnapshotError(
+        `row directory: page 0 states ${claimed} bytes of JSON from ${(claimed - 1) / MAX_INFLATION} stored bytes, more than 16 times as many`,
+      ),
+    );
+  });
+
+  /** petstore-v1 with its first object given `annotations`. */
+  const withAnnotations = (annotations: string[]) => ({
+    ...petstoreV1,
+    objects: petstoreV1.objects.map((o, i) => (i === 0 ? { ...o, annotations } : o)),
+  });
+
+  it("the writer stores rows too repetitive to deflate within the bound uncompressed, and they read back", async () => {
+    const annotations = Array.from({ length: 4000 }, () => '@Deprecated(since = "2.0", forRemoval = true)');
+    const { bytes: compiled, model } = compileDocument(withAnnotations(annotations));
+    const snapshot = await Snapshot.open(memorySource(compiled));
+    const directory = await snapshot.section("ROWD");
+    const rank = model.objects.findIndex((o) => o.annotations?.length === 4000);
+    const p = directory.pageOf(rank);
+    const storedBytes = directory.offsets[p + 1] - directory.offsets[p];
+    expect(directory.rawLengths[p]).toBeGreaterThan(180_000);
+    expect(storedBytes).toBeGreaterThanOrEqual(directory.rawLengths[p]); // DEFLATE's stored blocks: a few bytes more
+    expect((await objectRows(snapshot, [rank]))[0].annotations).toEqual(annotations);
+  });
+
+  it("the writer refuses an object whose row alone exceeds 1 MiB of JSON", () => {
+    const annotations = Array.from({ length: 12_000 }, (_, i) => `@A${i}(${"x".repeat(100)})`);
+    expect(() => compileDocument(withAnnotations(annotations))).toThrow(
+      /objects ranked \d+… take \d+ bytes of row JSON, more than a page may hold \(1048576\)/,
+    );
   });
 });
 

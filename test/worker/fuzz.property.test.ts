@@ -163,7 +163,9 @@ function nameIsInvalid(segment: string): boolean {
     return true;
   }
   const length = [...name].length;
-  return length < 1 || length > 200 || /[`\u0000-\u001f\u007f]/.test(name);
+  return (
+    length < 1 || length > 200 || new TextEncoder().encode(name).length > 600 || /[`\u0000-\u001f\u007f]/.test(name)
+  );
 }
 
 interface Matched {

@@ -16,6 +16,8 @@ export const fetcherFor = (env: Env) => (request: Request) =>
 /** With PUBLISH_TOKEN, and manifests never cached, so reads right after a publish see it. */
 export const publishEnv = { ...testEnv, PUBLISH_TOKEN: TOKEN, MANIFEST_TTL_MS: "0" } as Env;
 export const publishing = fetcherFor(publishEnv);
+/** The same, verifying one check per commit request (PUBLISH_VERIFY_MS 0): a large snapshot's verification, in small. */
+export const publishingInSteps = fetcherFor({ ...publishEnv, PUBLISH_VERIFY_MS: "0" } as Env);
 
 /** A client of the publish API of `publishEnv`; `partSize` small to force several parts. */
 export const clientFor = (

@@ -5,7 +5,7 @@ import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, call } from "./harness.ts";
-import { bucketKeys, clientFor, publishing, recording, TOKEN } from "./publish-harness.ts";
+import { bucketKeys, clientFor, publishing, publishingInSteps, recording, TOKEN } from "./publish-harness.ts";
 
 const MiB = 1024 * 1024;
 const APP = "Big / Upload";
@@ -75,6 +75,36 @@ describe("a multi-part upload", () => {
       before.text,
     );
     expect(await bucketKeys()).toEqual(keys);
+  });
+});
+
+describe("verification over several requests (a Worker's CPU limit)", () => {
+  it("each commit request verifies a step and answers 202 with the checks done; the client asks until it is published", async () => {
+    const document = largeAnalysis("Stepwise App", "2026-10-03T00:00:00Z", 2_000, 11);
+    const stepwise = compileDocument(document, null).bytes;
+    const stepwiseSha = await sha256Hex(stepwise);
+    const commit = `POST /publish/snapshots/${stepwiseSha}`;
+    const answers: { status: number; body: unknown }[] = [];
+    const { requests, fetch } = recording(async (request) => {
+      const response = await publishingInSteps(request);
+      if (request.method === "POST" && request.url.endsWith(stepwiseSha))
+        answers.push({ status: response.status, body: await response.clone().json() });
+      return response;
+    });
+    const result = await clientFor({ partSize: 5 * MiB, fetch }).publish(stepwise);
+    expect(result).toMatchObject({ outcome: "published", version: { sha256: stepwiseSha } });
+    const commits = requests.filter((r) => r === commit).length;
+    expect(commits).toBeGreaterThan(10);
+    expect(answers[0]).toEqual({
+      status: 202,
+      body: { sha256: stepwiseSha, outcome: "verifying", verified: { checks: 1, of: commits } },
+    });
+    expect(answers.at(-2)).toMatchObject({ status: 202, body: { verified: { checks: commits - 1, of: commits } } });
+    expect(answers.at(-1)!.status).toBe(200);
+    // The progress record went with the upload.
+    expect((await bucketKeys()).filter((k) => k.startsWith(`uploads/${stepwiseSha}`))).toEqual([]);
+    const served = await call(`${appPath("Stepwise App")}/objects?limit=1&name=Generated1999_`, undefined, publishing);
+    expect(served.body).toMatchObject({ totalObjects: 1 });
   });
 });
 

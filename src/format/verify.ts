@@ -1,0 +1,525 @@
+// @module verifySnapshotSteps: everything a reader will rely on, checked before a snapshot is published, one section in memory at a time and in resumable steps.
+//
+// A reader checks each section as it decodes it, but some checks wait until an answer needs them:
+// a string's UTF-8, a page of rows, links or ids, a trigram posting list. And no reader compares
+// sections with one another or with META's counts. A snapshot that passes its checksums can thus
+// still fail, or answer wrongly, long after it was published. Here every section is decoded by the
+// reader's own decoders, its deferred checks are made at once, and the sections are checked against
+// one another, so that what is published reads.
+//
+// The work is a list of checks run in order: a section (with those its decoder consults), or a part
+// of at most PART_BYTES of a paged section's pages. A caller may stop between checks and resume
+// from the next one later (a Worker's request has a CPU limit). Memory: each check opens the
+// snapshot afresh, so nothing it decodes outlives it; a section is read whole only when its decoder
+// needs it whole; pages are read in windows of about WINDOW bytes. The first checks, which compare
+// other sections with OBJC, CALE and CALR, share 21 bytes per object taken from those (ids, flags,
+// level-5 nodes, callee and caller offsets), dropped once they are done.
+import { type CallerIndex, forEachDistinctTarget } from "./adjacency.ts";
+import { Blocks } from "./blocks.ts";
+import type { TocEntry } from "./container.ts";
+import { crc32 } from "./crc32.ts";
+import { check } from "./errors.ts";
+import type { CalleeLinks, SnapshotMeta } from "./model.ts";
+import { EXTERNAL } from "./object-core.ts";
+import { firstFailing, type PageDirectory } from "./page-directory.ts";
+import { reverseCodeUnits } from "./search-index.ts";
+import {
+  CHUNKS_OF,
+  isOptionalSection,
+  KEY_PAGES_OF,
+  META_TAG,
+  SECTIONS,
+  type SearchIndexTag,
+  type SectionTag,
+  TRIGRAMS_OF,
+  type TrigramTag,
+} from "./sections.ts";
+import { type ByteSource, Snapshot } from "./snapshot.ts";
+import { TRIGRAM_SPACE } from "./trigram-index.ts";
+
+/** Bytes read at once from a section read in pieces (a page longer than this is read alone). */
+const WINDOW = 1024 * 1024;
+/** Stored bytes of pages one check decodes: under a second of CPU (row pages, the slowest to decode). */
+const PART_BYTES = 4 * 1024 * 1024;
+/** Trigram slots asked for at once. */
+const SLOTS_AT_ONCE = 4096;
+
+/** How far a verification got: `done` of its `of` checks passed (all of them: the snapshot is valid). */
+export interface VerificationProgress {
+  meta: SnapshotMeta;
+  done: number;
+  of: number;
+}
+
+/**
+ * Runs the checks of the snapshot in `source` from check `from` on, until all have passed or, once
+ * at least one has run, until `enough()` says to stop; throws CorruptSnapshotError at the first that
+ * fails. Checks are the same, in the same order, for the same bytes, so a later call resumes with
+ * the `done` this one returns.
+ */
+export async function verifySnapshotSteps(
+  source: ByteSource,
+  from = 0,
+  enough: () => boolean = () => false,
+): Promise<VerificationProgress> {
+  const verification = new Verification(source, await Snapshot.open(source));
+  const of = verification.checks.length;
+  check(from >= 0 && from <= of, `verification cannot resume at check ${from} of ${of}`);
+  let done = from;
+  while (done < of && (done === from || !enough())) await verification.run(done++);
+  return { meta: verification.meta, done, of };
+}
+
+/** Checks all of the snapshot in `source` at once (verifySnapshotSteps to the end); returns its metadata. */
+export async function verifySnapshotSource(source: ByteSource): Promise<SnapshotMeta> {
+  return (await verifySnapshotSteps(source)).meta;
+}
+
+const SEARCH_INDEXES = new Set<string>(Object.keys(TRIGRAMS_OF));
+const TRIGRAM_INDEXES = new Set<string>(Object.values(TRIGRAMS_OF));
+const trigramsOfChunks = new Map<string, TrigramTag>(
+  Object.entries(CHUNKS_OF).map(([trigrams, chunks]) => [chunks, trigrams as TrigramTag]),
+);
+type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
+type PagesTag = "ROWP" | "LNKP" | "IDXP" | "KFUL" | "KMNG";
+type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "DFUL" | "DMNG";
+/** Each paged section's directory and the pages it locates, checked together; link, id and row pages first, against OBJC, CALE and CALR. */
+const PAGES_OF: Record<DirectoryTag, PagesTag> = {
+  LNKD: "LNKP",
+  IDXD: "IDXP",
+  ROWD: "ROWP",
+  DFUL: "KFUL",
+  DMNG: "KMNG",
+};
+const PAGES = new Set<string>(Object.values(PAGES_OF));
+
+/** One check: what it checks (for progress and messages), and whether it compares with OBJC, CALE or CALR. */
+interface Check {
+  what: string;
+  crossChecked: boolean;
+  run(snapshot: Snapshot): Promise<void>;
+}
+
+/** Reads one section front to back in pieces, checking its TOC checksum over them once at its end. */
+class SectionReader {
+  private readonly source: ByteSource;
+  private readonly entry: TocEntry;
+  private at = 0;
+  private crc = 0;
+
+  constructor(source: ByteSource, entry: TocEntry) {
+    this.source = source;
+    this.entry = entry;
+  }
+
+  /** The next `length` bytes of the section. */
+  async next(length: number): Promise<Uint8Array> {
+    const { tag, offset } = this.entry;
+    check(
+      this.at + length <= this.entry.length,
+      () => `section ${tag}: ${length} bytes at ${this.at} run past its end (${this.entry.length} bytes)`,
+    );
+    const bytes = await this.source.read(offset + this.at, length);
+    this.crc = crc32(bytes, this.crc);
+    this.at += length;
+    return bytes;
+  }
+
+  /** Reads the rest and checks the section's checksum. */
+  async finish(): Promise<void> {
+    while (this.at < this.entry.length) await this.next(Math.min(WINDOW, this.entry.length - this.at));
+    check(this.crc === this.entry.crc, `section ${this.entry.tag} checksum mismatch`);
+  }
+}
+
+/**
+ * Pages [first, end) of a directory's `offsets`, read in runs of about WINDOW bytes by
+ * `read(offset, length)` (offsets into their block), each handed to `visit`.
+ */
+async function forEachPage(
+  offsets: Uint32Array,
+  first: number,
+  end: number,
+  read: (offset: number, length: number) => Promise<Uint8Array>,
+  visit: (page: number, bytes: Uint8Array) => void,
+): Promise<void> {
+  for (let p = first; p < end; ) {
+    let last = p + 1;
+    while (last < end && offsets[last + 1] - offsets[p] <= WINDOW) last++;
+    const run = await read(offsets[p], offsets[last] - offsets[p]);
+    for (let q = p; q < last; q++) visit(q, run.subarray(offsets[q] - offsets[p], offsets[q + 1] - offsets[p]));
+    p = last;
+  }
+}
+
+/** What the first checks take from OBJC: each object's id, flags and level-5 node. */
+interface ObjectFacts {
+  ids: BigUint64Array;
+  flags: Uint8Array;
+  level5: Uint32Array;
+}
+
+/** What the link pages are checked against: CALE's link types, where each object's callees (CALE) and callers (CALR) start. */
+interface LinkFacts {
+  linkTypes: readonly string[];
+  calleeOffsets: Uint32Array;
+  callerOffsets: Uint32Array;
+}
+
+class Verification {
+  readonly meta: SnapshotMeta;
+  /** The checks in the order run. */
+  readonly checks: readonly Check[];
+  private readonly source: ByteSource;
+  private readonly objects: number;
+  private objectFacts: ObjectFacts | null = null;
+  private linkFacts: LinkFacts | null = null;
+
+  constructor(source: ByteSource, snapshot: Snapshot) {
+    this.source = source;
+    this.meta = snapshot.meta;
+    this.objects = snapshot.meta.counts.objects;
+    const checks: Check[] = [];
+    const add = (what: string, run: (snapshot: Snapshot) => Promise<unknown>, crossChecked = false) =>
+      checks.push({ what, crossChecked, run: async (s) => void (await run(s)) });
+    add("required sections", async (s) => this.requiredSections(s));
+    // First what is compared with OBJC, CALE and CALR, while what is taken from them is at hand.
+    add("OBJC", () => this.objectsOf(), true);
+    add("TAXO", (s) => this.taxonomy(s), true);
+    add("CALE and CALR", () => this.linksOf(true), true);
+    const pagedParts = (directory: DirectoryTag, crossChecked: boolean) => {
+      const pages = snapshot.toc.get(PAGES_OF[directory]);
+      const parts = Math.max(1, Math.ceil((pages?.length ?? 0) / PART_BYTES));
+      for (let part = 0; part < parts; part++)
+        add(`${directory} part ${part + 1} of ${parts}`, (s) => this.pagesPart(s, directory, part), crossChecked);
+    };
+    for (const directory of ["LNKD", "IDXD", "ROWD"] as const) if (snapshot.has(directory)) pagedParts(directory, true);
+    const done = new Set<string>(["OBJC", "TAXO", "CALE", "CALR", "LNKD", "IDXD", "ROWD", ...PAGES]);
+    for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
+      if (!snapshot.has(tag) || done.has(tag)) continue;
+      if (tag === "DFUL" || tag === "DMNG") pagedParts(tag, false);
+      else add(tag, (s) => this.section(s, tag));
+    }
+    add("checksums of the sections read in parts or not at all", (s) => this.checksums(s));
+    this.checks = checks;
+  }
+
+  /** Runs check `index`, on the snapshot opened afresh. */
+  async run(index: number): Promise<void> {
+    const { crossChecked, run } = this.checks[index];
+    // Past the checks against OBJC, CALE and CALR, what was taken from those goes.
+    if (!crossChecked) this.objectFacts = this.linkFacts = null;
+    await run(await Snapshot.open(this.source));
+  }
+
+  private requiredSections(snapshot: Snapshot): void {
+    for (const tag of Object.keys(SECTIONS) as SectionTag[])
+      check(isOptionalSection(tag) || snapshot.has(tag), `snapshot has no ${tag} section, which every reader needs`);
+  }
+
+  /** A section read whole: decoded, its deferred checks made, its counts compared with META's. */
+  private async section(snapshot: Snapshot, tag: SectionTag): Promise<void> {
+    switch (tag) {
+      case "NAME":
+      case "FULL":
+      case "MANG": {
+        const column = await snapshot.section(tag);
+        for (let r = 0; r < column.length; r++) column.get(r);
+        return;
+      }
+      case "TYPE":
+      case "TYID":
+      case "LANG":
+      case "FPTH": {
+        const { dictionary } = await snapshot.section(tag);
+        for (let k = 0; k < dictionary.length; k++) dictionary.get(k);
+        return;
+      }
+      case "ANNO":
+      case "TAGS": {
+        const column = await snapshot.section(tag);
+        for (let r = 0; r < this.objects; r++) column.get(r);
+        return;
+      }
+      case "STAT": {
+        const status = await snapshot.section(tag);
+        for (let r = 0; r < this.objects; r++) status.checksum(r);
+        return;
+      }
+      case "PSTI": {
+        const postIts = await snapshot.section(tag);
+        let count = 0;
+        for (let r = 0; r < this.objects; r++) count += postIts.get(r).length;
+        check(
+          count === this.meta.counts.postIts,
+          `PSTI holds ${count} post-its, META says ${this.meta.counts.postIts}`,
+        );
+        return;
+      }
+      case "SLOC": {
+        const files = (await snapshot.section(tag)).files().length;
+        check(files === this.meta.counts.files, `SLOC holds ${files} files, META says ${this.meta.counts.files}`);
+        return;
+      }
+    }
+    if (SEARCH_INDEXES.has(tag)) return this.searchIndex(snapshot, tag as SearchIndexTag);
+    if (TRIGRAM_INDEXES.has(tag)) return this.trigramIndex(snapshot, tag as TrigramTag);
+    const trigrams = trigramsOfChunks.get(tag);
+    if (trigrams) return this.trigramChunks(snapshot, tag as ChunksTag, trigrams);
+    await snapshot.section(tag);
+  }
+
+  /** OBJC decoded (its own checks), and what later checks compare with it. */
+  private async objectsOf(): Promise<ObjectFacts> {
+    this.objectFacts ??= await this.objectsTaken();
+    return this.objectFacts;
+  }
+
+  private async objectsTaken(): Promise<ObjectFacts> {
+    const core = await (await Snapshot.open(this.source)).section("OBJC");
+    return { ids: core.ids.slice(), flags: core.flags.slice(), level5: core.level5.slice() };
+  }
+
+  /** CALE and CALR decoded, what the link pages are compared with taken from them; `crossCheck`: CALE's links and CALR checked too (linksChecked). */
+  private async linksOf(crossCheck = false): Promise<LinkFacts> {
+    if (crossCheck || !this.linkFacts) {
+      const callees = await this.calleesTaken(crossCheck);
+      const callers = await (await Snapshot.open(this.source)).section("CALR");
+      if (crossCheck) this.callersChecked(callees, callers);
+      this.linkFacts = {
+        linkTypes: callees.linkTypes,
+        calleeOffsets: callees.offsets,
+        callerOffsets: callers.offsets.slice(),
+      };
+    }
+    return this.linkFacts;
+  }
+
+  /** Copies of CALE's link types, offsets and (for `counted`) targets, CALE let go after; `counted`: its links compared with META's count. */
+  private async calleesTaken(counted: boolean): Promise<Pick<CalleeLinks, "linkTypes" | "offsets" | "targets">> {
+    const callees = await (await Snapshot.open(this.source)).section("CALE");
+    if (!counted)
+      return { linkTypes: callees.linkTypes, offsets: callees.offsets.slice(), targets: new Uint32Array(0) };
+    let links = 0;
+    // A callee entry stands for one link of each kind its flags name (direct, escalated).
+    for (const kinds of callees.flags) links += (kinds & 1) + (kinds >> 1);
+    check(links === this.meta.counts.links, `CALE holds ${links} links, META says ${this.meta.counts.links}`);
+    return { linkTypes: callees.linkTypes, offsets: callees.offsets.slice(), targets: callees.targets.slice() };
+  }
+
+  /** CALR against CALE: exactly the distinct callers of each object, ascending. */
+  private callersChecked(callees: Pick<CalleeLinks, "offsets" | "targets">, callers: CallerIndex): void {
+    const next = callers.offsets.slice(0, this.objects);
+    forEachDistinctTarget(callees, this.objects, (from, to) =>
+      check(
+        next[to] < callers.offsets[to + 1] && callers.callers[next[to]++] === from,
+        () => `CALR: the callers of object ${to} are not the objects CALE says call it`,
+      ),
+    );
+    for (let to = 0; to < this.objects; to++)
+      check(next[to] === callers.offsets[to + 1], () => `CALR: object ${to} has callers CALE does not know`);
+  }
+
+  /** Every node's strings; object counts that add up level by level; level-5 members that are exactly the objects OBJC places there. */
+  private async taxonomy(snapshot: Snapshot): Promise<void> {
+    const { level5 } = await this.objectsOf();
+    const taxonomy = await snapshot.section("TAXO");
+    for (let level = 1; level <= 5; level++) taxonomy.nodes(level);
+    const { levels } = taxonomy;
+    for (let node = 0; node < levels[4].count; node++) {
+      const members = taxonomy.members(node);
+      check(
+        levels[4].nbObjects[node] === members.length,
+        () =>
+          `TAXO: level-5 node ${node} counts ${levels[4].nbObjects[node]} objects but has ${members.length} members`,
+      );
+      for (let i = 0; i < members.length; i++)
+        check(
+          level5[members[i]] === node && (i === 0 || members[i - 1] < members[i]),
+          () => `TAXO: the members of level-5 node ${node} are not the objects OBJC places there, ascending`,
+        );
+    }
+    for (let level = 4; level >= 1; level--) {
+      const sums = new Float64Array(levels[level - 1].count);
+      levels[level].parents.forEach((parent, node) => (sums[parent] += levels[level].nbObjects[node]));
+      for (let node = 0; node < sums.length; node++)
+        check(
+          sums[node] === levels[level - 1].nbObjects[node],
+          () =>
+            `TAXO: level-${level} node ${node} counts ${levels[level - 1].nbObjects[node]} objects, its children ${sums[node]}`,
+        );
+    }
+  }
+
+  /** Keys strictly ascending (and UTF-8) and postings ascending, as binary searches and intersections assume. */
+  private async searchIndex(snapshot: Snapshot, tag: SearchIndexTag): Promise<void> {
+    const index = await snapshot.section(tag);
+    const { offsets, postings } = index;
+    for (let k = 0; k < index.keyCount; k++)
+      for (let i = offsets[k] + 1; i < offsets[k + 1]; i++)
+        check(postings[i - 1] < postings[i], () => `${tag}: the postings of key ${k} do not ascend`);
+    const keys = index.keys;
+    if (!keys) {
+      const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
+      check(
+        paged && snapshot.has(paged.pages) && snapshot.has(paged.directory),
+        `${tag}: its keys are in key pages, which the file does not have`,
+      );
+      return;
+    }
+    if (keys.length === 0) return;
+    // Each key is built once per pass (a column-keyed index lower-cases its column's text for it).
+    for (let k = 1, previous = keys.get(0); k < keys.length; k++) {
+      const key = keys.get(k);
+      check(previous < key, () => `${tag}: keys do not ascend at ${k}`);
+      previous = key;
+    }
+    const { byReversed } = index;
+    for (let i = 1, previous = reverseCodeUnits(keys.get(byReversed[0])); i < byReversed.length; i++) {
+      const reversed = reverseCodeUnits(keys.get(byReversed[i]));
+      check(previous < reversed, () => `${tag}: the reversed order does not ascend at ${i}`);
+      previous = reversed;
+    }
+  }
+
+  /** Every posting list decoded (a reader decodes each when a query first needs it), a batch of slots at a time. */
+  private async trigramIndex(snapshot: Snapshot, tag: TrigramTag): Promise<void> {
+    const index = await snapshot.section(tag);
+    const [first, end] = index.slotRange(0, TRIGRAM_SPACE);
+    for (let from = first; from < end; from += SLOTS_AT_ONCE) {
+      const slots = Array.from({ length: Math.min(SLOTS_AT_ONCE, end - from) }, (_, i) => from + i);
+      const lists = await index.lists(slots);
+      for (const slot of slots) lists.keys(slot);
+    }
+  }
+
+  /** The chunk directory against its trigram index, read as a reader reads it by range: head, then each chunk. */
+  private async trigramChunks(snapshot: Snapshot, tag: ChunksTag, trigrams: TrigramTag): Promise<void> {
+    const chunks = await snapshot.section(tag);
+    if (!snapshot.has(trigrams)) return;
+    const reader = new SectionReader(this.source, snapshot.toc.get(trigrams)!);
+    chunks.readHead(await reader.next(chunks.headLength), trigrams);
+    await forEachPage(
+      chunks.offsets,
+      0,
+      chunks.pageCount,
+      (_, length) => reader.next(length),
+      (c, bytes) => chunks.verify(c, bytes),
+    );
+    await reader.finish();
+  }
+
+  /**
+   * Part `part` of the pages `directory` locates: the pages starting in its PART_BYTES of their
+   * block, read in windows, each decoded by the directory and compared with what it repeats.
+   */
+  private async pagesPart(snapshot: Snapshot, directory: DirectoryTag, part: number): Promise<void> {
+    const visit = await this.pageVisitor(snapshot, directory);
+    const entry = snapshot.toc.get(PAGES_OF[directory]);
+    if (!entry) return;
+    const pages = visit.directory;
+    // The block table of SNAPSHOT-FORMAT.md §6 (one block: the pages), as readers read it.
+    const [start, length] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
+    check(start >= 16 && start + length <= entry.length, `${entry.tag}: malformed block table`);
+    const { offsets, pageCount } = pages;
+    check(
+      offsets[pageCount] === length,
+      `${entry.tag}: its directory's pages end at ${offsets[pageCount]}, its block at ${length}`,
+    );
+    const first = firstFailing(0, pageCount, (p) => offsets[p] < part * PART_BYTES);
+    const end = firstFailing(first, pageCount, (p) => offsets[p] < (part + 1) * PART_BYTES);
+    await forEachPage(
+      offsets,
+      first,
+      end,
+      (offset, bytes) => this.source.read(entry.offset + start + offset, bytes),
+      visit.page,
+    );
+  }
+
+  /** The directory `tag` decoded and checked against what it repeats, with what checks each of its pages. */
+  private async pageVisitor(
+    snapshot: Snapshot,
+    tag: DirectoryTag,
+  ): Promise<{ directory: PageDirectory; page: (p: number, bytes: Uint8Array) => void }> {
+    switch (tag) {
+      case "LNKD": {
+        const { flags } = await this.objectsOf();
+        const { linkTypes, calleeOffsets, callerOffsets } = await this.linksOf();
+        const directory = await snapshot.section(tag);
+        check(
+          directory.linkTypes.length === linkTypes.length && directory.linkTypes.every((t, i) => t === linkTypes[i]),
+          "LNKD: its link types are not CALE's",
+        );
+        // Each object's flags those of OBJC, its callee and caller counts those of CALE and CALR.
+        return {
+          directory,
+          page: (p, bytes) => {
+            const page = directory.decodePage(p, bytes);
+            const end = p + 1 < directory.pageCount ? directory.firstRanks[p + 1] : this.objects;
+            for (let rank = directory.firstRanks[p]; rank < end; rank++) {
+              const row = page.row(rank);
+              check(
+                row.flags === flags[rank] &&
+                  row.targets.length === calleeOffsets[rank + 1] - calleeOffsets[rank] &&
+                  row.callers.length === callerOffsets[rank + 1] - callerOffsets[rank],
+                () => `link page ${p}: object ${rank} differs from OBJC, CALE or CALR`,
+              );
+            }
+          },
+        };
+      }
+      case "IDXD": {
+        const { ids } = await this.objectsOf();
+        const directory = await snapshot.section(tag);
+        // Each id at the rank OBJC gives it.
+        return {
+          directory,
+          page: (p, bytes) => {
+            const page = directory.decodePage(p, bytes);
+            for (let i = 0; i < page.ids.length; i++)
+              check(
+                ids[page.ranks[i]] === page.ids[i],
+                () => `id page ${p}: id ${page.ids[i]} is not that of rank ${page.ranks[i]}`,
+              );
+          },
+        };
+      }
+      case "ROWD": {
+        const { ids, flags } = await this.objectsOf();
+        const directory = await snapshot.section(tag);
+        // Each row's id and external flag those of OBJC.
+        return {
+          directory,
+          page: (p, bytes) =>
+            directory.decodePage(p, bytes).forEach((row, i) => {
+              const rank = directory.firstRanks[p] + i;
+              check(
+                BigInt(row.id) === ids[rank] && row.external === ((flags[rank] & EXTERNAL) !== 0),
+                () => `row ${rank} differs from OBJC`,
+              );
+            }),
+        };
+      }
+      case "DFUL":
+      case "DMNG": {
+        const index = tag === "DFUL" ? "XFUL" : "XMNG";
+        const directory = await snapshot.section(tag);
+        const { keyCount } = await snapshot.section(index);
+        check(
+          directory.keyCount === keyCount,
+          `${tag}: ${directory.keyCount} keys in pages for the ${keyCount} keys of ${index}`,
+        );
+        // Keys UTF-8, ascending within and across pages (decodePage checks both).
+        return { directory, page: (p, bytes) => void directory.decodePage(p, bytes) };
+      }
+    }
+  }
+
+  /** The checksum of every section no check reads whole: pages (read in parts), optional sections this reader does not know. */
+  private async checksums(snapshot: Snapshot): Promise<void> {
+    for (const entry of snapshot.toc.values())
+      if (entry.tag !== META_TAG && (PAGES.has(entry.tag) || !(entry.tag in SECTIONS)))
+        await new SectionReader(this.source, entry).finish();
+  }
+}

@@ -1,0 +1,210 @@
+// @module verifySnapshotSource: what the reader checks only later (pages, posting lists) and what no reader compares (sections with one another) is refused before publishing, reading one section at a time.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileDocument } from "../../build/compile/compile-document.ts";
+import { crc32 } from "../../src/format/crc32.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { type ByteSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { verifySnapshotSource, verifySnapshotSteps } from "../../src/format/verify.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { largeAnalysis } from "../support/large-analysis.ts";
+import { block, getU32, patchSection, rawSection, rawSections, setU32 } from "./snapshot-bytes.ts";
+
+const GOOD = compileDocument(petstoreV1).bytes;
+const N = petstoreV1.objects.length;
+
+const verify = (bytes: Uint8Array) => verifySnapshotSource(memorySource(bytes));
+
+/** Expects `bytes` to open and decode section by section as a reader would (so that only verification tells), and verification to refuse them with `message`. */
+async function refused(bytes: Uint8Array, message: string | RegExp): Promise<void> {
+  const snapshot = await Snapshot.open(memorySource(bytes));
+  for (const tag of ["OBJC", "CALE", "CALR", "TAXO", "XTYP", "TNAM", "CNAM", "LNKD", "IDXD"] as const)
+    await snapshot.section(tag);
+  const error = await verify(bytes).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error, "verification passed").toBeInstanceOf(CorruptSnapshotError);
+  if (typeof message === "string") expect((error as Error).message).toBe(message);
+  else expect((error as Error).message).toMatch(message);
+}
+
+/** `bytes` with page 0 of paged section `tag` changed by `change`, and its checksum in `directory` (block `crcBlock`) rewritten. */
+function patchPage(
+  bytes: Uint8Array,
+  tag: string,
+  directory: string,
+  offsetsBlock: number,
+  crcBlock: number,
+  change: (page: Uint8Array) => void,
+): Uint8Array {
+  const dir = rawSection(bytes, directory);
+  const body = bytes.subarray(dir.offset, dir.offset + dir.length);
+  const length = getU32(body, offsetsBlock, 1) - getU32(body, offsetsBlock, 0);
+  let page: Uint8Array = new Uint8Array(0);
+  const changed = patchSection(bytes, tag, (pages) => {
+    page = pages.subarray(block(pages, 0).offset, block(pages, 0).offset + length);
+    change(page);
+  });
+  return patchSection(changed, directory, (d) => setU32(d, crcBlock, 0, crc32(page)));
+}
+
+describe("snapshots as the compiler writes them", () => {
+  it("pass, with their metadata returned", async () => {
+    expect((await verify(GOOD)).counts.objects).toBe(N);
+    for (const name of ["petstore-v1.snap", "petstore-v2.snap"]) {
+      const golden = new Uint8Array(readFileSync(join(import.meta.dirname, "../fixtures/golden/v1", name)));
+      expect((await verify(golden)).application).toBe("Pet Store & Co");
+    }
+  });
+
+  it("are read one section or one window of pages at a time: no paged section is read whole", async () => {
+    const bytes = compileDocument(largeAnalysis("Windows", "2026-09-15T00:00:00Z", 8_000, 5)).bytes;
+    const paged = new Set(["ROWP", "LNKP", "IDXP", "KFUL", "KMNG"]);
+    const sections = rawSections(bytes);
+    expect(sections.find((s) => s.tag === "ROWP")!.length).toBeGreaterThan(1024 * 1024);
+    const reads: [offset: number, length: number][] = [];
+    const inner = memorySource(bytes);
+    const source: ByteSource = {
+      ...inner,
+      read: (offset, length) => (reads.push([offset, length]), inner.read(offset, length)),
+    };
+    await verifySnapshotSource(source);
+    for (const [offset, length] of reads) {
+      const whole = sections.find((s) => s.offset === offset && s.length === length);
+      if (length > 1024 * 1024)
+        expect(whole && !paged.has(whole.tag), `a read of ${length} bytes at ${offset}`).toBe(true);
+    }
+    // Every byte of every paged section was read: their checksums and pages were all checked.
+    for (const s of sections.filter((s) => paged.has(s.tag))) {
+      const seen = new Uint8Array(s.length);
+      for (const [offset, length] of reads)
+        if (offset >= s.offset && offset < s.offset + s.length)
+          seen.fill(1, offset - s.offset, offset - s.offset + length);
+      expect(seen.indexOf(0), `${s.tag}: a byte never read`).toBe(-1);
+    }
+  });
+});
+
+describe("sections that disagree with one another, under valid checksums", () => {
+  it("a level-5 node counting one object more than its members", () =>
+    refused(
+      patchSection(GOOD, "TAXO", (body) => setU32(body, 39, 0, getU32(body, 39, 0) + 1)),
+      /^TAXO: level-5 node 0 counts \d+ objects but has \d+ members$/,
+    ));
+
+  it("a level-5 node listing an object OBJC places under another node", () =>
+    refused(
+      patchSection(GOOD, "TAXO", (body) => {
+        // The first members of two nodes swapped: every count still right.
+        const nodes = block(body, 40).length / 4 - 1;
+        const starts = Array.from({ length: nodes }, (_, i) => getU32(body, 40, i)).filter(
+          (start, i) => getU32(body, 40, i + 1) > start,
+        );
+        const [a, b] = [getU32(body, 41, starts[0]), getU32(body, 41, starts[1])];
+        setU32(body, 41, starts[0], b);
+        setU32(body, 41, starts[1], a);
+      }),
+      /^TAXO: the members of level-5 node \d+ are not the objects OBJC places there, ascending$/,
+    ));
+
+  it("CALR naming a caller CALE does not have", () =>
+    refused(
+      patchSection(GOOD, "CALR", (body) => setU32(body, 1, 0, (getU32(body, 1, 0) + 1) % N)),
+      /^CALR: (the callers of object \d+ are not the objects CALE says call it|object \d+ has callers CALE does not know)$/,
+    ));
+
+  it("a link page giving an object other flags than OBJC", () =>
+    refused(
+      patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) => (page[0] ^= 1)),
+      "link page 0: object 0 differs from OBJC, CALE or CALR",
+    ));
+
+  it("an id page giving an id another object's rank", () =>
+    refused(
+      patchPage(GOOD, "IDXP", "IDXD", 1, 2, (page) => {
+        // Ids, then their ranks: the first two ranks swapped, every rank still one of an object.
+        const ranks = new DataView(page.buffer, page.byteOffset + N * 8, N * 4);
+        const [first, second] = [ranks.getUint32(0, true), ranks.getUint32(4, true)];
+        ranks.setUint32(0, second, true);
+        ranks.setUint32(4, first, true);
+      }),
+      /^id page 0: id \d+ is not that of rank \d+$/,
+    ));
+
+  it("a search index whose postings do not ascend", () =>
+    refused(
+      patchSection(GOOD, "XTYP", (body) => {
+        const keys = block(body, 2).length / 4 - 1;
+        const k = Array.from({ length: keys }, (_, i) => i).find(
+          (i) => getU32(body, 2, i + 1) - getU32(body, 2, i) > 1,
+        )!;
+        const at = getU32(body, 2, k);
+        const [a, b] = [getU32(body, 3, at), getU32(body, 3, at + 1)];
+        setU32(body, 3, at, b);
+        setU32(body, 3, at + 1, a);
+      }),
+      /^XTYP: the postings of key \d+ do not ascend$/,
+    ));
+
+  it("a search index whose reversed order is not the order of its reversed keys", () =>
+    refused(
+      patchSection(GOOD, "XTYP", (body) => {
+        const [a, b] = [getU32(body, 4, 0), getU32(body, 4, 1)];
+        setU32(body, 4, 0, b);
+        setU32(body, 4, 1, a);
+      }),
+      "XTYP: the reversed order does not ascend at 1",
+    ));
+
+  it("a trigram posting list longer than it is (a reader decodes it only when a query needs it)", () =>
+    refused(
+      patchSection(GOOD, "TNAM", (body) => setU32(body, 1, 0, getU32(body, 1, 0) + 1)),
+      /^XNAM trigram index: (posting list 0 is malformed|bitmap list 0 holds \d+ keys, not \d+)$/,
+    ));
+
+  it("a trigram chunk directory whose checksum does not match the chunk", () =>
+    refused(
+      patchSection(GOOD, "CNAM", (body) => setU32(body, 1, 0, getU32(body, 1, 0) ^ 1)),
+      "TNAM chunk directory: page 0 checksum mismatch",
+    ));
+});
+
+describe("in steps (a Worker's request has a CPU limit)", () => {
+  it("one check at a time, each resumed where the last stopped, reaches the end with the same metadata", async () => {
+    const source = memorySource(GOOD);
+    let progress = await verifySnapshotSteps(source, 0, () => true);
+    expect(progress.done).toBe(1);
+    let steps = 1;
+    while (progress.done < progress.of) {
+      progress = await verifySnapshotSteps(source, progress.done, () => true);
+      steps++;
+    }
+    expect(steps).toBe(progress.of);
+    expect(progress.meta).toEqual(await verify(GOOD));
+  });
+
+  it("the step that checks a broken part refuses it; the steps before it pass", async () => {
+    const broken = patchSection(GOOD, "TAXO", (body) => setU32(body, 39, 0, getU32(body, 39, 0) + 1));
+    const source = memorySource(broken);
+    let done = 0;
+    let refusal: unknown = null;
+    while (refusal === null) {
+      const from = done;
+      done = await verifySnapshotSteps(source, from, () => true).then(
+        (progress) => progress.done,
+        (error: unknown) => ((refusal = error), from),
+      );
+    }
+    expect(refusal).toBeInstanceOf(CorruptSnapshotError);
+    expect(done).toBe(2); // required sections, OBJC, then TAXO
+  });
+
+  it("refuses to resume past its last check", async () => {
+    const { of } = await verifySnapshotSteps(memorySource(GOOD), 0, () => true);
+    await expect(verifySnapshotSteps(memorySource(GOOD), of + 1)).rejects.toThrow(
+      new CorruptSnapshotError(`verification cannot resume at check ${of + 1} of ${of}`),
+    );
+  });
+});
