@@ -74,7 +74,14 @@ const levelPath = (args: { application: string; level: number }, rest: string) =
 export function registerLevelTools(server: McpServer, rest: RestCall): void {
   server.registerTool("list_level_nodes", LIST_LEVEL_NODES, async (args) =>
     fromRest<(ApiLevelNode | ApiLevel5Node)[]>(
-      await rest(levelPath(args, "/nodes"), { name: args.name, _id: args._id, select: "children" }),
+      await rest(
+        levelPath(args, "/nodes"),
+        { name: args.name, _id: args._id, select: "children" },
+        {
+          parameter: args._id === undefined ? "name" : "_id",
+          advice: `give _id for one node, or a longer name matching fewer nodes; a node with this many children is listed whole only by GET ${levelPath(args, "/nodes")}?_id=…&select=children over HTTP`,
+        },
+      ),
       (nodes) => ({
         structured: { nodes },
         summary: `${count(nodes.length, `level-${args.level} node`)} ${nodes.length === 1 ? "matches" : "match"}${nodes.length ? `: ${nodes.map((n) => `${n.name} (_id ${n._id}, ${count(n.children.length, "child", "children")})`).join("; ")}` : ""}.`,
@@ -83,16 +90,26 @@ export function registerLevelTools(server: McpServer, rest: RestCall): void {
   );
 
   server.registerTool("get_level_graph", GET_LEVEL_GRAPH, async (args) =>
-    fromRest<ApiLevelGraph>(await rest(levelPath(args, "/graph")), (graph) => {
-      const shown = args.full ? graph : summarizeGraph(graph, args.maxNodes);
-      const of =
-        shown.nodes.length < graph.nodes.length
-          ? ` (the ${shown.nodes.length} biggest of ${graph.nodes.length} nodes, ${shown.links.length} of ${graph.links.length} links)`
-          : "";
-      return {
-        structured: { ...shown },
-        summary: `Level ${args.level} graph: ${count(graph.nodes.length, "node")}, ${count(graph.links.length, "link")}${of}.`,
-      };
-    }),
+    fromRest<ApiLevelGraph>(
+      await rest(
+        levelPath(args, "/graph"),
+        {},
+        {
+          parameter: "level",
+          advice: `this level's whole graph is too large to summarize here: ask a coarser level (a lower number), or read GET ${levelPath(args, "/graph")} over HTTP`,
+        },
+      ),
+      (graph) => {
+        const shown = args.full ? graph : summarizeGraph(graph, args.maxNodes);
+        const of =
+          shown.nodes.length < graph.nodes.length
+            ? ` (the ${shown.nodes.length} biggest of ${graph.nodes.length} nodes, ${shown.links.length} of ${graph.links.length} links)`
+            : "";
+        return {
+          structured: { ...shown },
+          summary: `Level ${args.level} graph: ${count(graph.nodes.length, "node")}, ${count(graph.links.length, "link")}${of}.`,
+        };
+      },
+    ),
   );
 }
