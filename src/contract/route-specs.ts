@@ -1,6 +1,6 @@
 // @module Route specifications: path, parameters, response schema and error codes of every operation; the routes validate with them and openapi.ts describes them.
 import { z } from "zod";
-import { parseRfc3339, parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
+import { parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
 import {
   ApplicationListSchema,
   CalleeListSchema,
