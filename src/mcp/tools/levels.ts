@@ -21,7 +21,7 @@ const LIST_LEVEL_NODES = {
   description:
     "Nodes of taxonomy level 2 to 5 whose name contains name (case-insensitive) or whose _id is given, each with its children at the next level. " +
     "Drill down level by level: get_level_graph for the overview, then list_level_nodes on level 2, 3, 4 and 5 with the children's _id; at level 5 the children are objects with permanent ids (use get_object, list_callees). " +
-    "_id values are volatile: valid only within the newest analysis.",
+    "_id values are volatile: valid only within the newest analysis. A node of thousands of objects may exceed what one tool answer holds: the error then names the REST route that lists it whole.",
   inputSchema: z
     .object({
       application,
