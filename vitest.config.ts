@@ -19,6 +19,8 @@ export default defineConfig({
           ],
           environment: "node",
           testTimeout: 60_000,
+          // test/node/answer-memory.test.ts forces full GCs to read what stays live.
+          execArgv: ["--expose-gc"],
         },
       },
       {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { publishFiles } from "../build/publish.ts";
 import { openStore, PROJECT_ROOT } from "../build/store.ts";
 import { findObjects } from "../src/query/find-objects.ts";
+import { collect } from "../src/query/streamed-list.ts";
 import { StoreCatalog } from "../src/storage/catalog.ts";
 
 const port = process.env.PORT ?? "8787";
@@ -20,15 +21,17 @@ try {
     const versions = (await catalog.versions(application))!;
     const snapshot = await catalog.open(versions[versions.length - 1]);
     const base = `http://localhost:${port}/rest/applications/${encodeURIComponent(application)}`;
-    const sample = (
-      await findObjects(snapshot, {
-        filters: { type: ["method"], name: ["find"] },
-        operator: "contains",
-        searchtype: "internal",
-        skip: 0,
-        limit: 1,
-      })
-    ).objects[0];
+    const [sample] = await collect(
+      (
+        await findObjects(snapshot, {
+          filters: { type: ["method"], name: ["find"] },
+          operator: "contains",
+          searchtype: "internal",
+          skip: 0,
+          limit: 1,
+        })
+      ).objects,
+    );
     examples.push(`${base}/objects?limit=5&name=owner`);
     if (sample) {
       examples.push(`${base}/objects/${sample.id}?select=source-locations`);

@@ -7,6 +7,7 @@ import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import type { BenchQuery } from "./queries.ts";
 
 /** The answer body of `q` on `snapshot`, the only published version (so no previous one for status). */
@@ -23,17 +24,19 @@ export async function engineAnswer(snapshot: Snapshot, q: BenchQuery): Promise<u
         skip: q.skip,
         limit: q.limit,
       });
-      return { totalObjects, objects };
+      return { totalObjects, objects: await collect(objects) };
     }
     case "characteristics":
       return (await objectCharacteristics(snapshot, q.id, null)).object;
     case "callees":
-      return (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))
-        .callees;
+      return collect(
+        (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))
+          .callees,
+      );
     case "points":
-      return startEndPoints(snapshot, q.id, q.hops);
+      return collect(await startEndPoints(snapshot, q.id, q.hops));
     case "level-nodes":
-      return levelNodes(snapshot, q.level, { name: q.name, id: q.nodeId });
+      return collect(await levelNodes(snapshot, q.level, { name: q.name, id: q.nodeId }));
     case "level-graph":
       return levelGraph(snapshot, q.level);
   }

@@ -8,6 +8,7 @@ import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { fileSource } from "../../src/storage/file-source.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../../src/storage/isolate-caches.ts";
 import type { MixQuery } from "./mix.ts";
@@ -43,21 +44,23 @@ export async function appstructEngine(snapshotPath: string): Promise<EngineSide>
           skip: r.skip,
           limit: r.limit,
         });
-        return { totalObjects, objects };
+        return { totalObjects, objects: await collect(objects) };
       }
       case "characteristics":
         return (await objectCharacteristics(snapshot, route.id, null)).object;
       case "callees":
-        return (
-          await objectCallees(snapshot, route.id, {
-            includeEscalated: route.includeEscalated,
-            withParent: route.withParent,
-          })
-        ).callees;
+        return collect(
+          (
+            await objectCallees(snapshot, route.id, {
+              includeEscalated: route.includeEscalated,
+              withParent: route.withParent,
+            })
+          ).callees,
+        );
       case "points":
-        return startEndPoints(snapshot, route.id, route.hops);
+        return collect(await startEndPoints(snapshot, route.id, route.hops));
       case "level-nodes":
-        return levelNodes(snapshot, route.level, { name: route.name, id: route.id });
+        return collect(await levelNodes(snapshot, route.level, { name: route.name, id: route.id }));
       case "level-graph":
         return levelGraph(snapshot, route.level);
     }

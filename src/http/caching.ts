@@ -59,7 +59,8 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
 /**
  * Successful answers carry the ETag and `Cache-Control: public, no-cache` (any cache may keep them but
  * must revalidate, since "the newest version" moves on publish); a matching If-None-Match gets 304.
- * Errors are not stored.
+ * Errors are not stored. The tag does not depend on the body, so a streamed answer is tagged as any
+ * other; one that is not sent (304, HEAD) is cancelled, which stops it reading the snapshot.
  */
 export const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
@@ -70,7 +71,10 @@ export const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const tag = await entityTag(versions, c.req.url);
   const headers = { ETag: tag, "Cache-Control": "public, no-cache" };
-  if (matches(c.req.header("If-None-Match"), tag)) {
+  const fresh = matches(c.req.header("If-None-Match"), tag);
+  // Hono drops the body of a HEAD answer; a streamed one must also stop reading the snapshot.
+  if (fresh || c.req.method === "HEAD") await c.res.body?.cancel();
+  if (fresh) {
     c.res = new Response(null, {
       status: 304,
       headers: { ...headers, "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" },

@@ -8,7 +8,7 @@ import type { Version } from "../storage/catalog.ts";
 export async function attachLocations<T extends object>(
   sources: SourceLocator | null,
   version: Version,
-  items: T[],
+  items: readonly T[],
   ranks: number[],
 ): Promise<(T & { sourceLocations?: WireLocation[] })[]> {
   if (!sources)

@@ -5,6 +5,7 @@ import { cors } from "hono/cors";
 import { ApiError } from "../contract/errors.ts";
 import { authenticate, presentedKey } from "../http/access.ts";
 import type { AppEnv } from "../http/context.ts";
+import { checkBatch } from "./batches.ts";
 import { restCaller } from "./rest-call.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -51,12 +52,14 @@ export function mcpRoutes(app: Hono<AppEnv>): void {
       new URL(c.req.url).origin,
       forwarded,
     );
+    const batch = await checkBatch(c.req.raw);
+    if ("refusal" in batch) return batch.refusal;
     const server = createMcpServer({ rest });
     // No session id generator: stateless, so any isolate can answer any request.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(c.req.raw, batch);
     } finally {
       await server.close();
     }

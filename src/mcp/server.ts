@@ -2,9 +2,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { API_VERSION } from "../http/openapi.ts";
-import type { RestCall } from "./rest-call.ts";
+import { MAX_TOOL_ANSWER_BYTES, type RestCall } from "./rest-call.ts";
 import { registerApplicationTools } from "./tools/applications.ts";
-import { registerFindObjects } from "./tools/find-objects.ts";
+import { MAX_TOOL_LIMIT, registerFindObjects } from "./tools/find-objects.ts";
 import { registerLevelTools } from "./tools/levels.ts";
 import { registerObjectNavigation } from "./tools/object-navigation.ts";
 
@@ -24,6 +24,7 @@ const INSTRUCTIONS = [
   "Workflow: list_applications gives the exact application names. find_objects turns names into permanent object ids (page with skip = nextSkip); then navigate by id with get_object, list_callees and get_start_end_points.",
   "For the architecture: get_level_graph on level 1, then list_level_nodes on levels 2 to 5 following the children's _id; level-5 children are objects with permanent ids.",
   "A tool error carries the API's problem as JSON: code, detail (what is wrong and what is allowed) and status.",
+  `One tool answer holds at most ${MAX_TOOL_ANSWER_BYTES} bytes of JSON: a larger one is a tool error saying which argument to narrow (find_objects: at most ${MAX_TOOL_LIMIT} objects a page).`,
 ].join("\n");
 
 // The JSON Schema validator the SDK would create per server compiles schemas with `new Function`, which workerd forbids;

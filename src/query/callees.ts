@@ -5,12 +5,15 @@ import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
-import { objectRows } from "./object-rows.ts";
+import { objectRowBatches, objectRows } from "./object-rows.ts";
+import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiCallee };
 
 export interface CalleesResult {
-  callees: ApiCallee[];
+  /** Read as they are written. */
+  callees: StreamedList<ApiCallee>;
+  /** Ranks of `callees`, for fetching their source locations. */
   ranks: number[];
 }
 
@@ -27,32 +30,43 @@ export async function objectCallees(
   const rank = await rankOfId(snapshot, id);
   const links = await linkRows(snapshot, [rank]);
   const { targets, types, targetFlags } = links.row(rank);
-  const listed: { target: number; linkType: string }[] = [];
+  // Targets ascend (then link types), so the listed ranks do too, as objectRowBatches wants them.
+  const ranks: number[] = [];
+  const linkTypes: string[] = [];
   for (let i = 0; i < targets.length; ) {
     const target = targets[i];
     let group = i;
     let flags = 0;
     while (group < targets.length && targets[group] === target) flags |= targetFlags[group++];
     const shown = flags & LINK_DIRECT && (options.includeEscalated || !(flags & LINK_ESCALATED));
-    for (; i < group; i++) if (shown) listed.push({ target, linkType: links.linkTypes[types[i]] });
+    for (; i < group; i++)
+      if (shown) {
+        ranks.push(target);
+        linkTypes.push(links.linkTypes[types[i]]);
+      }
   }
-  const ranks = listed.map((l) => l.target);
-  const rows = await objectRows(snapshot, ranks);
-  const parents = options.withParent
-    ? await objectRows(
-        snapshot,
-        rows.flatMap((row) => (row.parent === NONE ? [] : [row.parent])),
-      )
-    : [];
-  let nextParent = 0;
-  const callees = listed.map(({ linkType }, k): ApiCallee => {
-    const row = rows[k];
-    const callee: ApiCallee = { id: row.id, name: row.name, type: row.type, typeId: row.typeId, linkType };
-    if (options.withParent) {
-      const parent = row.parent === NONE ? null : parents[nextParent++];
-      callee.parent = parent && { type: parent.type, typeId: parent.typeId };
-    }
-    return callee;
+  const callees = new StreamedList(() => objectRowBatches(snapshot, ranks)).mapBatches(async (rows, from) => {
+    const parents = options.withParent
+      ? await objectRows(
+          snapshot,
+          rows.flatMap((row) => (row.parent === NONE ? [] : [row.parent])),
+        )
+      : [];
+    let nextParent = 0;
+    return rows.map((row, k): ApiCallee => {
+      const callee: ApiCallee = {
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        typeId: row.typeId,
+        linkType: linkTypes[from + k],
+      };
+      if (options.withParent) {
+        const parent = row.parent === NONE ? null : parents[nextParent++];
+        callee.parent = parent && { type: parent.type, typeId: parent.typeId };
+      }
+      return callee;
+    });
   });
   return { callees, ranks };
 }

@@ -9,6 +9,7 @@ import { fieldMatcher, type RowField, rowMatcher, VALUE_COLUMN } from "./field-v
 import { objectRows } from "./object-rows.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
+import type { StreamedList } from "./streamed-list.ts";
 import { distinctLower, estimateMatches, matchPage, matchRanks, matchRanksWithin } from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index each one reads. */
@@ -59,7 +60,8 @@ export interface FindObjectsQuery {
 
 export interface FindObjectsResult {
   totalObjects: number;
-  objects: ApiObject[];
+  /** The page, read as it is written. */
+  objects: StreamedList<ApiObject>;
   /** Ranks of `objects`, for fetching their source locations. */
   ranks: number[];
 }
@@ -158,7 +160,7 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
 
 export async function findObjects(snapshot: Snapshot, query: FindObjectsQuery): Promise<FindObjectsResult> {
   const { total, page } = await matchingPage(snapshot, query);
-  return { totalObjects: total, objects: await renderObjects(snapshot, page), ranks: page };
+  return { totalObjects: total, objects: renderObjects(snapshot, page), ranks: page };
 }
 
 /** How many objects match, and the ranks of those at positions [skip, skip + limit). */

@@ -9,16 +9,23 @@ import type {
   ApiNodeRef,
 } from "../contract/api-schemas.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { objectSummaries } from "./object-rows.ts";
+import { summaryBatches } from "./object-rows.ts";
+import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };
 
-/** Nodes of `level` (2–5) whose name contains `name` (case-insensitive) and/or whose `_id` is `id`, in name order. */
+/** A level-5 node whose children (objects: up to most of the application) are read as they are written. */
+export type StreamedLevel5Node = Omit<ApiLevel5Node, "children"> & { children: StreamedList<ApiLevelObject> };
+
+/**
+ * Nodes of `level` (2–5) whose name contains `name` (case-insensitive) and/or whose `_id` is `id`,
+ * in name order. Children of level-5 nodes are read when the answer is written, one node after the other.
+ */
 export async function levelNodes(
   snapshot: Snapshot,
   level: number,
   filter: { name?: string; id?: number },
-): Promise<(ApiLevelNode | ApiLevel5Node)[]> {
+): Promise<(ApiLevelNode | StreamedLevel5Node)[]> {
   const taxonomy = await snapshot.taxonomy();
   const nodes = taxonomy.levels[level - 1];
   const wanted = filter.name?.toLowerCase();
@@ -40,14 +47,15 @@ export async function levelNodes(
       ),
     }));
   }
-  if (matches.length === 0) return [];
-  return Promise.all(
-    matches.map(async (i) => ({
-      ...node(i),
-      level: 5 as const,
-      children: (await objectSummaries(snapshot, Array.from(taxonomy.members(i)))) satisfies ApiLevelObject[],
-    })),
+  const summaries = summaryBatches(
+    snapshot,
+    matches.reduce((sum, i) => sum + taxonomy.members(i).length, 0),
   );
+  return matches.map((i) => ({
+    ...node(i),
+    level: 5 as const,
+    children: new StreamedList(() => summaries(taxonomy.members(i))),
+  }));
 }
 
 export async function levelGraph(snapshot: Snapshot, level: number): Promise<ApiLevelGraph> {

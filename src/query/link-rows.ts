@@ -17,11 +17,11 @@ export interface LinkRows {
 }
 
 /** The links of `ranks` (repeats allowed). */
-export async function linkRows(snapshot: Snapshot, ranks: readonly number[]): Promise<LinkRows> {
+export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
   return snapshot.has("LNKD") && snapshot.has("LNKP") ? fromPages(snapshot, ranks) : fromSections(snapshot);
 }
 
-async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<LinkRows> {
+async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
   const wanted = distinctAscending(
     Uint32Array.from(ranks, (r) => directory.pageOf(r)),

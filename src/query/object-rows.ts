@@ -1,10 +1,10 @@
-// @module objectRows: the displayed fields of some objects, from the row store (format 1.1) page by page, or from the columns in older files.
+// @module objectRows: the displayed fields of some objects, from the row store (format 1.1) page by page, or from the columns in older files; whole, or a batch at a time for answers written as they are read.
 import { check } from "../format/errors.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
-import { streamedStrings } from "./streamed-column.ts";
+import { streamedColumns, streamedStrings, type TextColumnTag } from "./streamed-column.ts";
 
 export type { ObjectRow };
 
@@ -32,35 +32,121 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
 /** What a level-5 node lists of each of its objects. */
 export type ObjectSummary = Pick<ObjectRow, "id" | "name" | "fullName" | "type" | "typeId">;
 
+/** Rows an answer written as it is read takes at a time from the row store: a few pages, some 100 KiB of JSON. */
+const ROW_BATCH = 256;
+
 /**
- * Summaries of `ranks` (ascending, distinct: a level-5 node's members). Many of them (121k in one
- * node at 1M objects) are read from five columns only, the two text ones streamed, not from all
- * eleven: one answer then holds what it returns, not 170 MB of columns.
+ * Rows of `ranks` (non-decreasing, repeats allowed) in that order, a batch at a time: from the row
+ * store ROW_BATCH at a time, else from the columns as their text columns stream by.
  */
-export async function objectSummaries(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectSummary[]> {
-  if (ranks.length === 0) return [];
-  if (fromRowStore(snapshot, ranks.length))
-    return (await fromPages(snapshot, ranks)).map(({ id, name, fullName, type, typeId }) => ({
-      id,
-      name,
-      fullName,
-      type,
-      typeId,
-    }));
-  const [core, type, typeId, names, fullNames] = await Promise.all([
+export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectRow[]> {
+  if (ranks.length === 0) return;
+  if (fromRowStore(snapshot, ranks.length)) {
+    for (let from = 0; from < ranks.length; from += ROW_BATCH)
+      yield await fromPages(snapshot, Array.from(slice(ranks, from, from + ROW_BATCH)));
+    return;
+  }
+  const build = await columnRow(snapshot);
+  yield* streamedColumnBatches(snapshot, ranks, ["NAME", "FULL", "MANG"], (r, [name, fullName, mangling]) =>
+    build(r, name, fullName, mangling),
+  );
+}
+
+/** Summaries of some ranks (non-decreasing), a batch at a time. */
+export type SummaryBatches = (ranks: ArrayLike<number>) => AsyncGenerator<ObjectSummary[]>;
+
+/**
+ * NAME and FULL are kept in the section cache to summarize many objects when together they take at
+ * most this share of its budget (22 MB at 300k objects); beyond it (74 MB at 1M) they are streamed.
+ */
+const CACHED_TEXT_SHARE = 1 / 2;
+
+/**
+ * How the summaries of an answer listing `count` objects in all are read, chosen for the whole
+ * answer even when it lists them in several lists (a level-5 answer's nodes, start and end points),
+ * each read in its turn as the answer is written. Few objects: from the row store's pages. Many:
+ * from five columns, not all eleven, NAME and FULL from the cache when they fit in it. Chosen per
+ * list, the 124 nodes of "name=e" at 300k objects (nearly all of them, each node a few thousand)
+ * each decoded most row pages again, the cache being smaller than the row store: 11 s, against
+ * 0.9 s from the cached columns. Where those do not fit, each list is read as its size says: a few
+ * objects from pages, many with NAME and FULL streamed by.
+ */
+export function summaryBatches(snapshot: Snapshot, count: number): SummaryBatches {
+  const fromPages = (ranks: ArrayLike<number>) => summariesOfRows(snapshot, ranks);
+  if (fromRowStore(snapshot, count)) return fromPages;
+  const textBytes = ["NAME", "FULL"].reduce((sum, tag) => sum + (snapshot.toc.get(tag)?.length ?? 0), 0);
+  if (textBytes <= snapshot.budgetBytes * CACHED_TEXT_SHARE)
+    return (ranks) => summariesOfColumns(snapshot, ranks, true);
+  return (ranks) =>
+    fromRowStore(snapshot, ranks.length) ? fromPages(ranks) : summariesOfColumns(snapshot, ranks, false);
+}
+
+async function* summariesOfRows(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectSummary[]> {
+  for await (const rows of objectRowBatches(snapshot, ranks))
+    yield rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId }));
+}
+
+/** From OBJC, TYPE and TYID, with NAME and FULL loaded in the cache (`cachedText`) or streamed. */
+async function* summariesOfColumns(
+  snapshot: Snapshot,
+  ranks: ArrayLike<number>,
+  cachedText: boolean,
+): AsyncGenerator<ObjectSummary[]> {
+  if (ranks.length === 0) return;
+  const [core, type, typeId] = await Promise.all([
     snapshot.section("OBJC"),
     snapshot.section("TYPE"),
     snapshot.section("TYID"),
-    streamedStrings(snapshot, "NAME", ranks),
-    streamedStrings(snapshot, "FULL", ranks),
   ]);
-  return ranks.map((r, i) => ({
+  const summary = (r: number, name: string, fullName: string): ObjectSummary => ({
     id: core.id(r),
-    name: names[i],
-    fullName: fullNames[i],
+    name,
+    fullName,
     type: type.get(r) ?? "",
     typeId: typeId.get(r) ?? "",
-  }));
+  });
+  if (!cachedText) {
+    yield* streamedColumnBatches(snapshot, ranks, ["NAME", "FULL"], (r, [name, fullName]) =>
+      summary(r, name, fullName),
+    );
+    return;
+  }
+  const [names, fullNames] = await Promise.all([snapshot.textColumn("NAME"), snapshot.textColumn("FULL")]);
+  for (let from = 0; from < ranks.length; from += ROW_BATCH) {
+    const batch: ObjectSummary[] = [];
+    for (let i = from; i < Math.min(ranks.length, from + ROW_BATCH); i++) {
+      const r = ranks[i];
+      check(r >= 0 && r < snapshot.meta.counts.objects, `rank ${r} is not an object`);
+      batch.push(summary(r, names.get(r), fullNames.get(r)));
+    }
+    yield batch;
+  }
+}
+
+/** `ranks` [from, to), without copying a typed array. */
+function slice(ranks: ArrayLike<number>, from: number, to: number): ArrayLike<number> {
+  return ranks instanceof Uint32Array ? ranks.subarray(from, to) : Array.prototype.slice.call(ranks, from, to);
+}
+
+/** Items built by `item` from the strings of text columns `tags` at `ranks` (non-decreasing), as the columns stream by. */
+async function* streamedColumnBatches<T>(
+  snapshot: Snapshot,
+  ranks: ArrayLike<number>,
+  tags: readonly TextColumnTag[],
+  item: (rank: number, strings: string[]) => T,
+): AsyncGenerator<T[]> {
+  const distinct: number[] = [];
+  for (let i = 0; i < ranks.length; i++) if (i === 0 || ranks[i] !== ranks[i - 1]) distinct.push(ranks[i]);
+  let at = 0;
+  let d = 0;
+  for await (const columns of streamedColumns(snapshot, tags, distinct)) {
+    const items: T[] = [];
+    for (let i = 0; i < columns[0].length; i++, d++) {
+      const strings = columns.map((strings) => strings[i]);
+      for (; at < ranks.length && ranks[at] === distinct[d]; at++) items.push(item(distinct[d], strings));
+    }
+    yield items;
+  }
 }
 
 async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
@@ -84,39 +170,46 @@ async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promis
   // The text columns (94 MB at 1M objects) are streamed for the strings wanted, not loaded and kept.
   const distinct = Array.from(distinctAscending(Uint32Array.from(ranks), snapshot.meta.counts.objects));
   const indexOf = new Map(distinct.map((r, i) => [r, i]));
-  const text = async (tag: "NAME" | "FULL" | "MANG") => {
-    const strings = await streamedStrings(snapshot, tag, distinct);
-    return { get: (r: number) => strings[indexOf.get(r)!] };
-  };
-  const [core, name, full, type, typeId, filePath, mangling, annotations, tags, language, stat] = await Promise.all([
+  const [build, names, fullNames, manglings] = await Promise.all([
+    columnRow(snapshot),
+    streamedStrings(snapshot, "NAME", distinct),
+    streamedStrings(snapshot, "FULL", distinct),
+    streamedStrings(snapshot, "MANG", distinct),
+  ]);
+  return ranks.map((r) => {
+    const i = indexOf.get(r)!;
+    return build(r, names[i], fullNames[i], manglings[i]);
+  });
+}
+
+/** Builds a rank's row from the columns (loaded here) and its three text strings (streamed by the caller). */
+async function columnRow(
+  snapshot: Snapshot,
+): Promise<(rank: number, name: string, fullName: string, mangling: string) => ObjectRow> {
+  const [core, type, typeId, filePath, annotations, tags, language, stat] = await Promise.all([
     snapshot.section("OBJC"),
-    text("NAME"),
-    text("FULL"),
     snapshot.section("TYPE"),
     snapshot.section("TYID"),
     snapshot.section("FPTH"),
-    text("MANG"),
     snapshot.section("ANNO"),
     snapshot.section("TAGS"),
     snapshot.section("LANG"),
     snapshot.section("STAT"),
   ]);
-  return ranks.map((r) => {
-    return {
-      id: core.id(r),
-      name: name.get(r),
-      fullName: full.get(r),
-      type: type.get(r) ?? "",
-      typeId: typeId.get(r) ?? "",
-      filePath: filePath.get(r),
-      mangling: mangling.get(r),
-      external: core.external(r),
-      annotations: annotations.get(r),
-      tags: tags.get(r) ?? [],
-      language: language.get(r),
-      parent: core.parent(r),
-      explicitStatus: stat.explicitStatus(r),
-      status: stat.status(r),
-    };
+  return (r, name, fullName, mangling) => ({
+    id: core.id(r),
+    name,
+    fullName,
+    type: type.get(r) ?? "",
+    typeId: typeId.get(r) ?? "",
+    filePath: filePath.get(r),
+    mangling,
+    external: core.external(r),
+    annotations: annotations.get(r),
+    tags: tags.get(r) ?? [],
+    language: language.get(r),
+    parent: core.parent(r),
+    explicitStatus: stat.explicitStatus(r),
+    status: stat.status(r),
   });
 }

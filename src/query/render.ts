@@ -1,31 +1,32 @@
-// @module Renders objects as the API writes them (docs/api.md "Find objects", "Start and end points", "Level nodes").
-
+// @module Renders objects as the API writes them (docs/api.md "Find objects", "Start and end points", "Level nodes"), a batch at a time as the answer is written.
 import type { ApiObject, ApiPoint } from "../contract/api-schemas.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { objectRows } from "./object-rows.ts";
+import { objectRowBatches, type SummaryBatches } from "./object-rows.ts";
+import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiObject, ApiPoint };
 
-export async function renderObjects(snapshot: Snapshot, ranks: readonly number[]): Promise<ApiObject[]> {
-  return (await objectRows(snapshot, ranks)).map((row) => ({
-    id: row.id,
-    name: row.name,
-    fullName: row.fullName,
-    type: row.type,
-    typeId: row.typeId,
-    filePath: row.filePath,
-    mangling: row.mangling,
-    external: row.external,
-    annotations: row.annotations,
-    tags: row.tags,
-  }));
+/** The objects at `ranks` (non-decreasing), in that order. */
+export function renderObjects(snapshot: Snapshot, ranks: ArrayLike<number>): StreamedList<ApiObject> {
+  return new StreamedList(() => objectRowBatches(snapshot, ranks)).mapBatches((rows) =>
+    rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      fullName: row.fullName,
+      type: row.type,
+      typeId: row.typeId,
+      filePath: row.filePath,
+      mangling: row.mangling,
+      external: row.external,
+      annotations: row.annotations,
+      tags: row.tags,
+    })),
+  );
 }
 
-export async function renderPoints(snapshot: Snapshot, ranks: readonly number[]): Promise<ApiPoint[]> {
-  return (await objectRows(snapshot, ranks)).map((row) => ({
-    id: row.id,
-    name: row.name,
-    fullName: row.fullName,
-    type: row.type,
-  }));
+/** The points at `ranks` (non-decreasing), in that order, read by `summaries`. */
+export function renderPoints(summaries: SummaryBatches, ranks: ArrayLike<number>): StreamedList<ApiPoint> {
+  return new StreamedList(() => summaries(ranks)).mapBatches((summaries) =>
+    summaries.map((s) => ({ id: s.id, name: s.name, fullName: s.fullName, type: s.type })),
+  );
 }

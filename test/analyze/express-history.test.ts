@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { appstruct } from "../support/appstruct-cli.ts";
 import { type Analysis, FIXTURES, levelNames, linkLines, object, objectLines } from "./fixture-project.ts";
 
@@ -143,7 +144,9 @@ describe("analyze an Express app without node_modules", () => {
   });
 
   it("start and end points through the compiled snapshot: route handler → service → pg", async () => {
-    const points = await startEndPoints(snapshot, object(v2, '"src/services/owner-service".findOwner').id, 5);
+    const points = await startEndPoints(snapshot, object(v2, '"src/services/owner-service".findOwner').id, 5).then(
+      collect,
+    );
     expect(points.startPoints.map((p) => p.fullName)).toEqual(['"src/routes/owners".GET /owners/:id']);
     expect(points.endPoints.map((p) => p.fullName)).toEqual(["pg.Pool.query"]);
   });

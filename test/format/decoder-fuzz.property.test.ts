@@ -13,6 +13,7 @@ import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { FILTER_INDEX, findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { type Analysis, arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 import { ENTRY, HEADER, patchSection, rawSections, resealHeader } from "./snapshot-bytes.ts";
 
@@ -209,7 +210,10 @@ async function readEverything(bytes: Uint8Array, ids: string[]): Promise<string[
   ) =>
     attempt(
       `findObjects ${JSON.stringify(filters)}`,
-      () => findObjects(s, { filters, operator: "contains", searchtype: "all", skip: 0, limit: 20, ...extra }),
+      () =>
+        findObjects(s, { filters, operator: "contains", searchtype: "all", skip: 0, limit: 20, ...extra }).then(
+          collect,
+        ),
       refusals,
     );
   await find({});
@@ -227,20 +231,24 @@ async function readEverything(bytes: Uint8Array, ids: string[]): Promise<string[
     );
     await attempt(
       `objectCallees ${id}`,
-      () => objectCallees(s, id, { includeEscalated: true, withParent: true }),
+      () => objectCallees(s, id, { includeEscalated: true, withParent: true }).then(collect),
       refusals,
     );
     await attempt(
       `objectCallees ${id} direct`,
-      () => objectCallees(s, id, { includeEscalated: false, withParent: false }),
+      () => objectCallees(s, id, { includeEscalated: false, withParent: false }).then(collect),
       refusals,
     );
-    await attempt(`startEndPoints ${id}`, () => startEndPoints(s, id, 3), refusals);
+    await attempt(`startEndPoints ${id}`, () => startEndPoints(s, id, 3).then(collect), refusals);
   }
   for (let level = 2; level <= 5; level++) {
-    await attempt(`levelNodes ${level} by name`, () => levelNodes(s, level, { name: "a" }), refusals);
-    await attempt(`levelNodes ${level} by _id`, () => levelNodes(s, level, { id: 0 }), refusals);
-    await attempt(`levelNodes ${level} by name and _id`, () => levelNodes(s, level, { name: "", id: 1 }), refusals);
+    await attempt(`levelNodes ${level} by name`, () => levelNodes(s, level, { name: "a" }).then(collect), refusals);
+    await attempt(`levelNodes ${level} by _id`, () => levelNodes(s, level, { id: 0 }).then(collect), refusals);
+    await attempt(
+      `levelNodes ${level} by name and _id`,
+      () => levelNodes(s, level, { name: "", id: 1 }).then(collect),
+      refusals,
+    );
   }
   for (let level = 1; level <= 5; level++) await attempt(`levelGraph ${level}`, () => levelGraph(s, level), refusals);
   return refusals;

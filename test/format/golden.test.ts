@@ -10,6 +10,7 @@ import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { compileGolden, decodeBytes, GOLDEN_ROOT, modelJson, versionFolder } from "../fixtures/golden/make-golden.ts";
 import { rawSections } from "./snapshot-bytes.ts";
 
@@ -256,7 +257,7 @@ describe("every golden folder of this version answers find objects alike (a mino
   it.each(QUERIES.map((q) => [JSON.stringify(q.filters), q] as const))("%s", async (_label, query) => {
     const answers = await Promise.all(
       sameVersion.map(async (f) =>
-        findObjects(await Snapshot.open(memorySource(read(f.path, "petstore-v2.snap"))), query),
+        findObjects(await Snapshot.open(memorySource(read(f.path, "petstore-v2.snap"))), query).then(collect),
       ),
     );
     const model = await decodeBytes(read(current, "petstore-v2.snap"));
@@ -303,9 +304,9 @@ describe("every golden folder of this version answers callees and start/end poin
     for (const { id } of model.objects) {
       const answers = await Promise.all(
         snapshots.map(async (s) => ({
-          callees: await objectCallees(s, id, { includeEscalated: false, withParent: false }),
-          all: await objectCallees(s, id, { includeEscalated: true, withParent: true }),
-          points: await Promise.all([0, 1, 2, 3].map((hops) => startEndPoints(s, id, hops))),
+          callees: await objectCallees(s, id, { includeEscalated: false, withParent: false }).then(collect),
+          all: await objectCallees(s, id, { includeEscalated: true, withParent: true }).then(collect),
+          points: await Promise.all([0, 1, 2, 3].map((hops) => startEndPoints(s, id, hops).then(collect))),
         })),
       );
       for (const answer of answers.slice(1)) expect(answer, `object ${id}`).toEqual(answers[0]);

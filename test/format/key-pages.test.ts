@@ -14,6 +14,7 @@ import { trigramAt } from "../../src/format/trigram-index.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { equalRange, memoryKeys, prefixRange, type SearchKeys, suffixKeys } from "../../src/query/search-keys.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { block, getU32, patchSection, rawSection } from "./snapshot-bytes.ts";
 
@@ -183,7 +184,7 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
       skip: 0,
       limit: 10,
     };
-    const answer = await findObjects(snapshot, query);
+    const answer = await findObjects(snapshot, query).then(collect);
     expect(answer.totalObjects).toBeGreaterThan(0);
     for (const o of answer.objects) expect(o.fullName.toLowerCase()).toContain(needle);
     // XFUL itself (12 bytes a key) is read whole; FULL and TFUL are not.
@@ -201,7 +202,7 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
           searchtype: "all",
           skip: 0,
           limit: 10,
-        });
+        }).then(collect);
     const flipped = (tag: string, at: (body: Uint8Array) => number) =>
       patchSection(bytes, tag, (body) => void (body[at(body)] ^= 0x20));
     const refusal = async (run: Promise<unknown>) =>

@@ -11,6 +11,7 @@ import { objectCallees } from "../../src/query/callees.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
 import { rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
@@ -75,17 +76,21 @@ describe("link pages", () => {
         { includeEscalated: false, withParent: false },
         { includeEscalated: true, withParent: true },
       ])
-        expect(await objectCallees(snapshot, id, options)).toEqual(await objectCallees(old, id, options));
+        expect(await objectCallees(snapshot, id, options).then(collect)).toEqual(
+          await objectCallees(old, id, options).then(collect),
+        );
       for (const hops of [0, 1, 3])
-        expect(await startEndPoints(snapshot, id, hops)).toEqual(await startEndPoints(old, id, hops));
+        expect(await startEndPoints(snapshot, id, hops).then(collect)).toEqual(
+          await startEndPoints(old, id, hops).then(collect),
+        );
     }
     // Deep walks, their frontiers loaded 512 and 7 objects at a time.
     let reached = 0;
     for (let r = 0; r < OBJECTS; r += 997)
       for (const hops of [2, 4, 12]) {
-        const whole = await startEndPoints(old, core.id(r), hops);
+        const whole = await startEndPoints(old, core.id(r), hops).then(collect);
         for (const chunk of [512, 7])
-          expect(await startEndPoints(snapshot, core.id(r), hops, undefined, chunk)).toEqual(whole);
+          expect(await startEndPoints(snapshot, core.id(r), hops, undefined, chunk).then(collect)).toEqual(whole);
         reached += whole.startPoints.length + whole.endPoints.length;
       }
     expect(reached).toBeGreaterThan(100);
@@ -108,8 +113,8 @@ describe("link pages", () => {
     const snapshot = await Snapshot.open(source);
     const opened = source.bytesRead;
     const id = (await open(bytes).then((s) => s.section("OBJC"))).id(OBJECTS >> 1);
-    await objectCallees(snapshot, id, { includeEscalated: true, withParent: true });
-    await startEndPoints(snapshot, id, 1);
+    await objectCallees(snapshot, id, { includeEscalated: true, withParent: true }).then(collect);
+    await startEndPoints(snapshot, id, 1).then(collect);
     const sizeOf = (tag: string) => snapshot.toc.get(tag as never)!.length;
     const directories = sizeOf("LNKD") + sizeOf("IDXD") + sizeOf("ROWD");
     const pages = source.bytesRead - opened - directories;

@@ -11,8 +11,9 @@ import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
-import { objectRows, objectSummaries } from "../../src/query/object-rows.ts";
+import { type ObjectRow, objectRowBatches, objectRows, summaryBatches } from "../../src/query/object-rows.ts";
 import { streamedStrings } from "../../src/query/streamed-column.ts";
+import { collect, StreamedList } from "../../src/query/streamed-list.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { getU32, patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
@@ -84,7 +85,7 @@ describe("row store", () => {
       searchtype: "all",
       skip: 0,
       limit: 50,
-    });
+    }).then(collect);
     expect(found.objects).toHaveLength(50);
     const sizeOf = (tag: string) => snapshot.toc.get(tag as never)!.length;
     const index = sizeOf("XNAM") + sizeOf("NAME"); // the prefix search: index and the names it compares
@@ -95,7 +96,7 @@ describe("row store", () => {
 
     const before = source.bytesRead;
     const id = found.objects[0].id;
-    await objectCallees(snapshot, id, { includeEscalated: true, withParent: true });
+    await objectCallees(snapshot, id, { includeEscalated: true, withParent: true }).then(collect);
     // Format 1.2: the id and the links come from their pages too (test/format/link-pages.test.ts).
     const pagesRead = source.bytesRead - before - sizeOf("LNKD") - sizeOf("IDXD");
     expect(pagesRead).toBeGreaterThan(0);
@@ -219,7 +220,7 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
       .map((o) => o.id);
     expect(expected.length, "the case must match something").toBeGreaterThan(0);
     for (const s of [snapshot, await underBudget()]) {
-      const answer = await findObjects(s, { filters, operator, searchtype: "all", skip: 0, limit: 1000 });
+      const answer = await findObjects(s, { filters, operator, searchtype: "all", skip: 0, limit: 1000 }).then(collect);
       expect(answer.totalObjects).toBe(expected.length);
       expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
     }
@@ -248,6 +249,21 @@ describe("answers about many objects (past 1/16 of them): columns, the text ones
       expect(cache.peek(snapshot.source.key, tag), `${tag} not kept`).toBeDefined();
   });
 
+  it("come batch by batch, from the row store or the streamed columns, as the whole read gives them", async () => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const all = Array.from({ length: OBJECTS }, (_, r) => r);
+    // Non-decreasing, with repeats: few (the row store's pages) and many (the columns).
+    for (const ranks of [[0, 0, 3, 7, 7, 7, 40], all.flatMap((r) => (r % 3 === 0 ? [r, r] : [r]))]) {
+      const batches: ObjectRow[][] = [];
+      for await (const batch of objectRowBatches(snapshot, ranks)) batches.push(batch);
+      expect(batches.every((b) => b.length > 0)).toBe(true);
+      expect(batches.flat()).toEqual(await objectRows(snapshot, ranks));
+    }
+    const column = [];
+    for await (const batch of objectRowBatches(withoutRows(snapshot), all)) column.push(batch.length);
+    expect(column.length, "the columns stream in several reads").toBeGreaterThan(1);
+  });
+
   it("summarize a level-5 node's members from five columns as the rows do", async () => {
     const snapshot = await Snapshot.open(memorySource(bytes));
     const taxonomy = await snapshot.taxonomy();
@@ -256,13 +272,20 @@ describe("answers about many objects (past 1/16 of them): columns, the text ones
     for (let i = 0; i < l5.count; i++) if (l5.nbObjects[i] > l5.nbObjects[biggest]) biggest = i;
     const members = Array.from(taxonomy.members(biggest));
     expect(members.length).toBeGreaterThan(OBJECTS / 16); // past the row store's share: the column path
-    const summaries = await objectSummaries(snapshot, members);
-    const rows = await objectRows(snapshot, members.slice(0, 64)); // few: from the row store
-    expect(summaries.slice(0, 64)).toEqual(
-      rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId })),
-    );
+    const summarize = (s: Snapshot, count: number, ranks: readonly number[]) =>
+      collect(new StreamedList(() => summaryBatches(s, count)(ranks)));
+    // NAME and FULL from the cache (no cache here: no budget), then streamed past a small budget's share.
+    const cachedColumns = await summarize(snapshot, members.length, members);
+    const small = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(64 * 1024) });
+    expect(await summarize(small, members.length, members)).toEqual(cachedColumns);
+    // Few: from the row store; and few of an answer about many, from the columns as the rest of it.
+    const rows = await objectRows(snapshot, members.slice(0, 64));
+    const fromRows = rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId }));
+    expect(await summarize(snapshot, 64, members.slice(0, 64))).toEqual(fromRows);
+    expect(await summarize(small, members.length, members.slice(0, 64))).toEqual(fromRows);
+    expect(cachedColumns.slice(0, 64)).toEqual(fromRows);
     const model = await decodeSnapshotModel(snapshot);
-    expect(summaries.map((s) => s.fullName)).toEqual(members.map((r) => model.objects[r].fullName));
+    expect(cachedColumns.map((s) => s.fullName)).toEqual(members.map((r) => model.objects[r].fullName));
   });
 
   it("cut strings across chunk boundaries of any size, for any ascending ranks (property)", async () => {

@@ -11,6 +11,7 @@ import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
@@ -341,7 +342,7 @@ describe("Snapshot over a SectionCache", () => {
       skip: 0,
       limit: 100,
     };
-    expect(await findObjects(snapshot, query)).toEqual(await findObjects(reference, query));
+    expect(await findObjects(snapshot, query).then(collect)).toEqual(await findObjects(reference, query).then(collect));
   });
 
   describe("query answers with a 1 KB budget equal those without a budget", async () => {
@@ -395,7 +396,13 @@ describe("Snapshot over a SectionCache", () => {
           queries.push([
             `find ${filter} ${operator} ${value}`,
             (s) =>
-              findObjects(s.v2, { filters: { [filter]: [value] }, operator, searchtype: "all", skip: 0, limit: 50 }),
+              findObjects(s.v2, {
+                filters: { [filter]: [value] },
+                operator,
+                searchtype: "all",
+                skip: 0,
+                limit: 50,
+              }).then(collect),
           ]);
     }
     const combos: [Partial<Record<FilterName, string[]>>, Operator, SearchType, number, number][] = [
@@ -412,7 +419,7 @@ describe("Snapshot over a SectionCache", () => {
     for (const [filters, operator, searchtype, skip, limit] of combos)
       queries.push([
         `find ${JSON.stringify(filters)} ${operator} ${searchtype} ${skip}+${limit}`,
-        (s) => findObjects(s.v2, { filters, operator, searchtype, skip, limit }),
+        (s) => findObjects(s.v2, { filters, operator, searchtype, skip, limit }).then(collect),
       ]);
     const previousOf = (s: Snapshots) => ({ key: s.v1.source.key, open: async () => s.v1 });
     for (const id of ids) {
@@ -422,14 +429,18 @@ describe("Snapshot over a SectionCache", () => {
         for (const withParent of [false, true])
           queries.push([
             `callees ${id} ${includeEscalated} ${withParent}`,
-            (s) => objectCallees(s.v2, id, { includeEscalated, withParent }),
+            (s) => objectCallees(s.v2, id, { includeEscalated, withParent }).then(collect),
           ]);
-      for (const hops of [1, 2, 5, 32]) queries.push([`points ${id} ${hops}`, (s) => startEndPoints(s.v2, id, hops)]);
+      for (const hops of [1, 2, 5, 32])
+        queries.push([`points ${id} ${hops}`, (s) => startEndPoints(s.v2, id, hops).then(collect)]);
     }
     for (let level = 1; level <= 6; level++) {
       queries.push([`graph ${level}`, (s) => levelGraph(s.v2, level)]);
       for (const filter of [{}, { name: "s" }, { name: "SERV" }, { id: 0 }, { id: 1, name: "e" }, { name: "none" }])
-        queries.push([`nodes ${level} ${JSON.stringify(filter)}`, (s) => levelNodes(s.v2, level, filter)]);
+        queries.push([
+          `nodes ${level} ${JSON.stringify(filter)}`,
+          (s) => levelNodes(s.v2, level, filter).then(collect),
+        ]);
     }
 
     it("the budget is smaller than the sections, so they are evicted constantly", () => {

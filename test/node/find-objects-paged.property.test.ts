@@ -9,6 +9,7 @@ import { TRIGRAM_SPACE } from "../../src/format/trigram-index.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { equalRange, PagedKeys, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { assemble, sectionSpecs } from "../format/snapshot-bytes.ts";
 import { type FindQuery, type RefAnalysis, findObjects as referenceFind } from "../support/reference/reference.ts";
 
@@ -149,18 +150,18 @@ describe("format 1.3 read by range", () => {
             limit: q.limit,
           }),
         );
-        const answer = (a: Awaited<ReturnType<typeof findObjects>>) =>
-          JSON.parse(JSON.stringify({ totalObjects: a.totalObjects, objects: a.objects }));
+        const answer = async (a: Awaited<ReturnType<typeof findObjects>>) =>
+          JSON.parse(JSON.stringify({ totalObjects: a.totalObjects, objects: await collect(a.objects) }));
         // At once: the queries share the cached trigram table, key directory and pages as they load.
         const [ours, theirs] = await Promise.all([
           Promise.all(asked.map((q) => findObjects(paged, q))),
           Promise.all(asked.map((q) => findObjects(whole, q))),
         ]);
-        asked.forEach((q, i) => {
+        for (const [i, q] of asked.entries()) {
           const expected = referenceFind(analysis as unknown as RefAnalysis, q as FindQuery);
-          expect(answer(ours[i]), JSON.stringify(q)).toStrictEqual(expected);
-          expect(answer(theirs[i]), JSON.stringify(q)).toStrictEqual(expected);
-        });
+          expect(await answer(ours[i]), JSON.stringify(q)).toStrictEqual(expected);
+          expect(await answer(theirs[i]), JSON.stringify(q)).toStrictEqual(expected);
+        }
       }),
       // No shrinking: each step compiles an analysis of a thousand objects; the seed and counterexample are reported.
       { numRuns: 25, endOnFailure: true },
@@ -183,14 +184,18 @@ describe("format 1.3 read by range", () => {
       const snapshot = await Snapshot.open(memorySource(file));
       const fullNamesMatching = async (value: string) =>
         (
-          await findObjects(snapshot, {
-            filters: { fullname: [value] },
-            operator: "contains",
-            searchtype: "all",
-            skip: 0,
-            limit: 10,
-          })
-        ).objects.map((o) => o.fullName);
+          await collect(
+            (
+              await findObjects(snapshot, {
+                filters: { fullname: [value] },
+                operator: "contains",
+                searchtype: "all",
+                skip: 0,
+                limit: 10,
+              })
+            ).objects,
+          )
+        ).map((o) => o.fullName);
       expect(await fullNamesMatching("\uD83D")).toEqual(fullNames.filter((f) => f.includes("\uD83D")));
       expect(await fullNamesMatching("a\uD83D")).toEqual(["com.a\u{1F408}"]);
       expect(await fullNamesMatching("\uDC09a")).toEqual(["org.\u{1F409}a"]);

@@ -7,6 +7,7 @@ import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { fieldMatcher } from "../../src/query/field-values.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { distinctLower } from "../../src/query/text-match.ts";
 import { type Analysis, arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 import {
@@ -114,7 +115,7 @@ describe("findObjects", () => {
               limit: q.limit,
             });
             expect(
-              JSON.parse(JSON.stringify({ totalObjects: ours.totalObjects, objects: ours.objects })),
+              JSON.parse(JSON.stringify({ totalObjects: ours.totalObjects, objects: await collect(ours.objects) })),
               JSON.stringify(query),
             ).toStrictEqual(expected);
           }

@@ -1,4 +1,5 @@
 // @module The MCP tool call that asks what a worked REST request asks, or null when the tools cannot express it (malformed ids, repeated single values, unknown parameters).
+import { MAX_TOOL_LIMIT } from "../../src/mcp/tools/find-objects.ts";
 
 export interface ToolCall {
   name: string;
@@ -62,7 +63,8 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
       if (n === null) return null;
       args[name] = n;
     }
-    if (args.limit === undefined) return null;
+    // Past the tool's own cap the tool answers its own error, not the route's.
+    if (args.limit === undefined || (args.limit as number) > MAX_TOOL_LIMIT) return null;
     for (const name of FILTERS) {
       const list = values.get(name);
       if (!list) continue;

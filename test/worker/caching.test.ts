@@ -1,10 +1,15 @@
 // @module HTTP caching: ETag from the published versions and the request, Cache-Control, 304 on If-None-Match.
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { findObjects } from "../../src/query/find-objects.ts";
+import { levelNodes } from "../../src/query/levels.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { publishSnapshot } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, BASE, call, fetchWorker, publishHistory, testEnv } from "./harness.ts";
 
 const application = "Caching & Co";
@@ -52,5 +57,44 @@ describe("conditional GET", () => {
     expect(missing.headers.get("Cache-Control")).toBe("no-store");
     expect(missing.headers.get("ETag")).toBeNull();
     expect((await call(`${appPath(application)}/objects`)).headers.get("Cache-Control")).toBe("no-store");
+  });
+});
+
+describe("answers written as they are read (more than two 64 KiB chunks)", () => {
+  const large = "Streamed & Co";
+  const document = largeAnalysis(large, "2026-03-01T00:00:00Z", 1500);
+  let snapshot: Snapshot;
+  let node: number;
+  beforeAll(async () => {
+    const { bytes } = await publishHistory([document]);
+    snapshot = await Snapshot.open(memorySource(bytes[0]));
+    const l5 = (await snapshot.taxonomy()).levels[4];
+    node = [...l5.nbObjects.keys()].reduce((a, b) => (l5.nbObjects[b] > l5.nbObjects[a] ? b : a));
+  });
+  const nodes = () => `${appPath(large)}/levels/5/nodes?_id=${node}&select=children`;
+
+  it("send the bytes JSON.stringify writes of the whole answer", async () => {
+    const answer = await call(nodes());
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Content-Type")).toBe("application/json");
+    expect(answer.text.length).toBeGreaterThan(300_000);
+    expect(answer.text).toBe(JSON.stringify(await collect(await levelNodes(snapshot, 5, { id: node }))));
+    const found = await call(`${appPath(large)}/objects?limit=10000`);
+    const { totalObjects, objects } = await collect(
+      await findObjects(snapshot, { filters: {}, operator: "contains", searchtype: "all", skip: 0, limit: 10000 }),
+    );
+    expect(found.text).toBe(JSON.stringify({ totalObjects, objects }));
+  });
+
+  it("carry the ETag; HEAD and a matching If-None-Match send no body", async () => {
+    const tag = (await call(nodes())).headers.get("ETag");
+    expect(tag).toMatch(/^"[0-9a-f]{32}"$/);
+    const head = await fetchWorker(new Request(BASE + nodes(), { method: "HEAD" }));
+    expect(head.status).toBe(200);
+    expect(head.headers.get("ETag")).toBe(tag);
+    expect(await head.text()).toBe("");
+    const fresh = await fetchWorker(new Request(BASE + nodes(), { headers: { "If-None-Match": tag! } }));
+    expect(fresh.status).toBe(304);
+    expect(await fresh.text()).toBe("");
   });
 });

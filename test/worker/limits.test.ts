@@ -4,6 +4,7 @@ import { compileDocument } from "../../build/compile/compile-document.ts";
 import { ApiError } from "../../src/contract/errors.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import workerModule, { type Env } from "../../src/worker.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { appPath, call, fakeLimiter, publishHistory, testEnv } from "./harness.ts";
@@ -89,7 +90,7 @@ describe("traversal budget of start/end points", () => {
       "hops=3 from this object would follow more than 3 links; ask for fewer hops",
     );
     // The same walk within a sufficient budget answers as the route does.
-    const points = await startEndPoints(snapshot, "302", 3, 100);
+    const points = await startEndPoints(snapshot, "302", 3, 100).then(collect);
     expect(points.startPoints.map((p) => p.id)).toEqual(["101"]);
     expect(points.endPoints.map((p) => p.id)).toEqual(["400", "401"]);
   });

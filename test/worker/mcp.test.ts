@@ -5,6 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_VERSION } from "../../src/http/openapi.ts";
+import { MAX_TOOL_ANSWER_BYTES } from "../../src/mcp/rest-call.ts";
 import type { Env } from "../../src/worker.ts";
 import workerModule from "../../src/worker.ts";
 import cornerV1 from "../fixtures/corner/corner-v1.json";
@@ -13,6 +14,7 @@ import cornerRequests from "../fixtures/corner/requests.json";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import petstoreRequests from "../fixtures/examples/requests.json";
+import { largeAnalysis } from "../support/large-analysis.ts";
 import { idSubstitution, type RequestCase } from "../support/request-cases.ts";
 import { toolCallFor } from "../support/rest-to-tool.ts";
 import { appPath, BASE, call, fakeLimiter, fetchWorker, type Json, publishHistory, testEnv } from "./harness.ts";
@@ -151,6 +153,58 @@ describe("the protocol", () => {
     }
   });
 
+  /** POSTs `body` to /mcp as a client that negotiated `version` sends it. */
+  const post = (version: string, body: unknown) =>
+    call("/mcp", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "Mcp-Protocol-Version": version,
+      },
+      body: JSON.stringify(body),
+    });
+  const findCall = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "find_objects", arguments: { application: PET, name: "find", limit: 1 } },
+  });
+
+  it("refuses JSON-RPC batches from 2025-06-18 on, which removed them, with a JSON-RPC error", async () => {
+    for (const version of ["2025-06-18", "2025-11-25"]) {
+      const r = await post(version, [findCall(1), findCall(2)]);
+      expect(r.status, version).toBe(400);
+      expect(r.body).toEqual({
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message: `Invalid Request: MCP ${version} has no JSON-RPC batches (removed in 2025-06-18); send each message in a POST of its own`,
+        },
+        id: null,
+      });
+    }
+    // One message per POST is answered as ever.
+    const single = await post("2025-06-18", findCall(3));
+    expect(single.status).toBe(200);
+    expect(single.body).toMatchObject({ jsonrpc: "2.0", id: 3, result: { structuredContent: { totalObjects: 4 } } });
+  });
+
+  it("answers a batch of at most four messages under 2025-03-26, which has batches, and refuses a larger one", async () => {
+    const batch = await post("2025-03-26", [findCall(1), findCall(2)]);
+    expect(batch.status).toBe(200);
+    expect((batch.body as { id: number }[]).map((m) => m.id).sort()).toEqual([1, 2]);
+    const large = await post("2025-03-26", [1, 2, 3, 4, 5].map(findCall));
+    expect(large.status).toBe(400);
+    expect(large.body).toMatchObject({
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: a batch of 5 messages; this server answers at most 4 per batch: send the others in further POSTs",
+      },
+    });
+  });
+
   it("a browser preflight is allowed to POST with the protocol's headers", async () => {
     const r = await call("/mcp", {
       method: "OPTIONS",
@@ -220,6 +274,46 @@ describe("find_objects pages with nextSkip", () => {
   });
 });
 
+describe("what one tool call returns is bounded", () => {
+  const LARGE = "Large & Co";
+  let page: number;
+  beforeAll(async () => {
+    // 4000 objects of ~200-character full names in one level-5 node: its children are 1.2 MB of JSON.
+    await publishHistory([largeAnalysis(LARGE, "2026-03-01T00:00:00Z", 4000)]);
+    const graph = (await call(`${appPath(LARGE)}/levels/5/graph`)).body as {
+      nodes: { _id: number; nbObjects: number }[];
+    };
+    page = graph.nodes.reduce((a, b) => (b.nbObjects > a.nbObjects ? b : a))._id;
+  });
+
+  it("find_objects takes a limit of at most 1000 and says to page with skip", async () => {
+    expect(problemOf(await callTool(client, "find_objects", { application: LARGE, limit: 1001 }))).toEqual({
+      status: 400,
+      title: "Invalid parameter",
+      code: "invalid_parameter",
+      detail:
+        "limit is 1001; one call returns at most 1000 objects: page with skip, passing the nextSkip of each answer",
+      parameter: "limit",
+    });
+    const full = structuredOf(await callTool(client, "find_objects", { application: LARGE, limit: 1000 }));
+    expect((full.objects as unknown[]).length).toBe(1000);
+    expect(full.nextSkip).toBe(1000);
+  });
+
+  it("an answer past 1 MiB is a tool error saying how to narrow it; REST still answers it whole", async () => {
+    const rest = await call(`${appPath(LARGE)}/levels/5/nodes?_id=${page}&select=children`);
+    expect(rest.status).toBe(200);
+    expect(rest.text.length).toBeGreaterThan(MAX_TOOL_ANSWER_BYTES);
+    expect(problemOf(await callTool(client, "list_level_nodes", { application: LARGE, level: 5, _id: page }))).toEqual({
+      status: 400,
+      title: "Invalid parameter",
+      code: "invalid_parameter",
+      detail: `the answer is larger than ${MAX_TOOL_ANSWER_BYTES} bytes of JSON, the most one tool call returns; give _id for one node, or a longer name matching fewer nodes; a node with this many children is listed whole only by GET ${appPath(LARGE)}/levels/5/nodes?_id=…&select=children over HTTP`,
+      parameter: "_id",
+    });
+  });
+});
+
 describe("get_level_graph summarizes large graphs", () => {
   const JAVA_CLASS = {
     name: "Java Class",
@@ -283,7 +377,7 @@ describe("get_level_graph summarizes large graphs", () => {
 describe("an error per tool: the REST problem, code and detail included", () => {
   const CASES: [string, Record<string, unknown>, string][] = [
     ["find_objects", { application: "Nobody", limit: 1 }, "/rest/applications/Nobody/objects?limit=1"],
-    ["find_objects", { application: PET, limit: 10001 }, `${appPath(PET)}/objects?limit=10001`],
+    ["find_objects", { application: PET, limit: -1 }, `${appPath(PET)}/objects?limit=-1`],
     ["get_object", { application: PET, id: "999" }, `${appPath(PET)}/objects/999`],
     ["list_callees", { application: CORNER, id: "207" }, `${appPath(CORNER)}/objects/207/callees`],
     [

@@ -1,10 +1,14 @@
-// @module The worker under a tiny SECTION_CACHE_MB (0.001): every worked example of test/fixtures/examples answers as with the default budget.
+// @module The worker under a tiny SECTION_CACHE_MB (0.001): every worked example of test/fixtures/examples answers as with the default budget, and so does an answer that reads storage while it streams.
 import { beforeAll, describe, expect, it } from "vitest";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { levelNodes } from "../../src/query/levels.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { DEFAULT_SECTION_CACHE_MB, isolateCaches, sectionBudgetBytes } from "../../src/storage/isolate-caches.ts";
 import workerModule, { type Env } from "../../src/worker.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import petstoreRequests from "../fixtures/examples/requests.json";
+import { largeAnalysis } from "../support/large-analysis.ts";
 import { type RequestCase, runCase } from "../support/request-cases.ts";
 import { BASE, publishHistory, testEnv } from "./harness.ts";
 
@@ -54,5 +58,34 @@ describe("test/fixtures/examples/requests.json with SECTION_CACHE_MB = 0.001", (
     expect(stats.evictions).toBeGreaterThan(100);
     // Within budget, but for the last section handed out (with what it depends on), which may exceed it alone.
     expect(stats.bytes).toBeLessThan(4 * 1048);
+  });
+});
+
+describe("an answer written as it is read, under the tiny budget", () => {
+  // 1200 objects of long names spread over the five level-5 nodes: each node's children are read
+  // from storage (NAME and FULL streamed, the rest evicted and read again) as the answer reaches it.
+  const application = "Spread & Co";
+  const nodes = petstoreV1.taxonomy.filter((t) => t.level === 5).map((t) => t.key);
+  const large = largeAnalysis(application, "2026-03-01T00:00:00Z", 1200);
+  const document = {
+    ...large,
+    objects: large.objects.map((o, i) =>
+      i < petstoreV1.objects.length ? o : { ...o, level5: nodes[i % nodes.length] },
+    ),
+  };
+
+  it("reads the snapshot after its first bytes are sent, inside the request, and sends the whole answer", async () => {
+    const { bytes } = await publishHistory([document]);
+    const reference = await Snapshot.open(memorySource(bytes[0]));
+    const expected = JSON.stringify(await collect(await levelNodes(reference, 5, { name: "a" })));
+    expect(expected.length).toBeGreaterThan(4 * 64 * 1024);
+    const response = await fetchTiny(
+      new Request(`${BASE}/rest/applications/${encodeURIComponent(application)}/levels/5/nodes?name=a&select=children`),
+    );
+    expect(response.status).toBe(200);
+    const missesBeforeBody = tiny.stats().misses;
+    expect(await response.text()).toBe(expected);
+    // Sections loaded while the body was read: the later nodes' children came from storage then.
+    expect(tiny.stats().misses).toBeGreaterThan(missesBeforeBody);
   });
 });

@@ -5,6 +5,7 @@ import { honoPath, LEVEL_GRAPH, LEVEL_NODES, LEVEL_PATTERN, MAX_LEVEL, MIN_LEVEL
 import { levelGraph, levelNodes } from "../../query/levels.ts";
 import { publishedVersions } from "../application.ts";
 import type { AppEnv } from "../context.ts";
+import { streamJson } from "../json-stream.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
 
@@ -42,7 +43,7 @@ export function levelRoutes(app: Hono<AppEnv>): void {
         "give name (a substring of the node name) or _id (a node's volatile id)",
         { parameter: "name" },
       );
-    return c.json(await levelNodes(await newestSnapshot(c), n, { name: p.name, id: p._id }));
+    return streamJson(c, await levelNodes(await newestSnapshot(c), n, { name: p.name, id: p._id }));
   });
 
   app.get(honoPath(LEVEL_GRAPH), async (c) => {

@@ -14,9 +14,11 @@ import { objectCallees } from "../../query/callees.ts";
 import { objectCharacteristics } from "../../query/characteristics.ts";
 import { FILTER_INDEX, findObjects } from "../../query/find-objects.ts";
 import { startEndPoints } from "../../query/points.ts";
-import { versionAt } from "../../storage/catalog.ts";
+import type { StreamedList } from "../../query/streamed-list.ts";
+import { type Version, versionAt } from "../../storage/catalog.ts";
 import { publishedVersions } from "../application.ts";
 import type { AppEnv } from "../context.ts";
+import { streamJson } from "../json-stream.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
 import { attachLocations } from "../source-locations.ts";
@@ -68,10 +70,8 @@ export function objectRoutes(app: Hono<AppEnv>): void {
       skip: p.skip,
       limit: p.limit,
     });
-    const objects = withLocations
-      ? await attachLocations(c.var.deps.sources, version, result.objects, result.ranks)
-      : result.objects;
-    return c.json({ totalObjects: result.totalObjects, objects });
+    const objects = withLocations ? withSourceLocations(c, version, result.objects, result.ranks) : result.objects;
+    return streamJson(c, { totalObjects: result.totalObjects, objects });
   });
 
   app.get(honoPath(CHARACTERISTICS), async (c) => {
@@ -93,8 +93,9 @@ export function objectRoutes(app: Hono<AppEnv>): void {
       includeEscalated: p.includeEscalated,
       withParent: p.select.includes("parent"),
     });
-    return c.json(
-      withLocations ? await attachLocations(c.var.deps.sources, version, result.callees, result.ranks) : result.callees,
+    return streamJson(
+      c,
+      withLocations ? withSourceLocations(c, version, result.callees, result.ranks) : result.callees,
     );
   });
 
@@ -102,8 +103,20 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const p = parseParams(parseQuery(c.req.url), START_END_POINTS.query);
     const objectId = id(c);
     const { snapshot } = await newest(c);
-    return c.json(await startEndPoints(snapshot, objectId, p.hops));
+    return streamJson(c, await startEndPoints(snapshot, objectId, p.hops));
   });
+}
+
+/** `list` with the source locations of each batch, asked of the source code service batch by batch as the answer is written. */
+function withSourceLocations<T extends object>(
+  c: Context<AppEnv>,
+  version: Version,
+  list: StreamedList<T>,
+  ranks: readonly number[],
+) {
+  return list.mapBatches((batch, from) =>
+    attachLocations(c.var.deps.sources, version, batch, ranks.slice(from, from + batch.length)),
+  );
 }
 
 function sourcesDisabled(): ApiError {

@@ -15,9 +15,11 @@ const LIST_APPLICATIONS = {
   annotations: READ_ONLY,
 };
 
+const LIST_TOO_LARGE = { advice: "read GET /rest/applications over HTTP, which lists any number" };
+
 export function registerApplicationTools(server: McpServer, rest: RestCall): void {
   server.registerTool("list_applications", LIST_APPLICATIONS, async () =>
-    fromRest<ApplicationList>(await rest("/rest/applications"), (list) => {
+    fromRest<ApplicationList>(await rest("/rest/applications", {}, LIST_TOO_LARGE), (list) => {
       const names = list.applications.map(
         (a) =>
           `${a.name} (${count(a.versions.length, "analysis", "analyses")}, newest ${a.versions[a.versions.length - 1].analyzedAt})`,

@@ -1,13 +1,20 @@
-// @module Tool find_objects: GET /objects with the filters of the REST route, the first page of 50 by default, and the skip of the next page.
+// @module Tool find_objects: GET /objects with the filters of the REST route, pages of 50 by default and at most MAX_TOOL_LIMIT, and the skip of the next page.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { type ApiFindObjectsResult, FindObjectsResultSchema } from "../../contract/api-schemas.ts";
+import { ApiError } from "../../contract/errors.ts";
 import type { ParamSpec } from "../../contract/params.ts";
 import { OPERATORS, SEARCH_TYPES } from "../../contract/params.ts";
 import { FIND_OBJECTS } from "../../contract/route-specs.ts";
 import { applicationPath, type RestCall } from "../rest-call.ts";
-import { count, fromRest } from "../tool-result.ts";
+import { count, fromRest, toolProblem } from "../tool-result.ts";
 import { application, READ_ONLY } from "./arguments.ts";
+
+/**
+ * Objects one call returns at most (REST allows 10000): a page of objects is some 300 bytes each, so
+ * a full page stays well within MAX_TOOL_ANSWER_BYTES, and an agent pages through more with skip.
+ */
+export const MAX_TOOL_LIMIT = 1000;
 
 /** The REST filter parameters; each becomes a field of the same name (`post-it` → `post_it`). */
 const FILTERS = ["name", "fullname", "filepath", "mangling", "annotation", "tag", "type", "post-it"] as const;
@@ -43,7 +50,9 @@ export const FindObjectsInput = z
       .number()
       .int()
       .default(50)
-      .describe("Objects per page, 0 to 10000 (default 50); 0 returns only totalObjects."),
+      .describe(
+        `Objects per page, 0 to ${MAX_TOOL_LIMIT} (default 50); 0 returns only totalObjects. For more, page with skip.`,
+      ),
     skip: z
       .number()
       .int()
@@ -73,8 +82,8 @@ const FIND_OBJECTS_TOOL = {
   description:
     "Finds objects (classes, methods, tables, pages…) of an application by name, full name, file path, type, tag, annotation, mangling or post-it, sorted by name. " +
     "Use it first to turn names into permanent object ids, then navigate by id with get_object, list_callees and get_start_end_points. " +
-    "Several values of one filter: any matches; different filters: all must match. totalObjects counts every match; one page of at most limit objects (default 50) comes back, " +
-    "and nextSkip, when present, is the skip of the next page. date answers as of an earlier analysis.",
+    "Several values of one filter: any matches; different filters: all must match. totalObjects counts every match; one page of at most limit objects (default 50, at most " +
+    `${MAX_TOOL_LIMIT}) comes back, and nextSkip, when present, is the skip of the next page. date answers as of an earlier analysis.`,
   inputSchema: FindObjectsInput,
   outputSchema: FindObjectsOutput,
   annotations: READ_ONLY,
@@ -82,6 +91,14 @@ const FIND_OBJECTS_TOOL = {
 
 export function registerFindObjects(server: McpServer, rest: RestCall): void {
   server.registerTool("find_objects", FIND_OBJECTS_TOOL, async (args) => {
+    if (args.limit > MAX_TOOL_LIMIT)
+      return toolProblem(
+        new ApiError(
+          "invalid_parameter",
+          `limit is ${args.limit}; one call returns at most ${MAX_TOOL_LIMIT} objects: page with skip, passing the nextSkip of each answer`,
+          { parameter: "limit" },
+        ).toBody(),
+      );
     const query: Record<string, string | number | readonly string[] | undefined> = {
       limit: args.limit,
       skip: args.skip,
@@ -91,7 +108,10 @@ export function registerFindObjects(server: McpServer, rest: RestCall): void {
     };
     for (const parameter of FILTERS) query[parameter] = args[fieldOf(parameter)];
     if (args.withSourceLocations) query.select = "source-locations";
-    const answer = await rest(applicationPath(args.application, "/objects"), query);
+    const answer = await rest(applicationPath(args.application, "/objects"), query, {
+      parameter: "limit",
+      advice: "ask for a smaller limit and page with skip (nextSkip), or narrow the filters",
+    });
     return fromRest<ApiFindObjectsResult>(answer, (body) => {
       const skip = args.skip ?? 0;
       const end = skip + body.objects.length;

@@ -21,7 +21,7 @@ const LIST_LEVEL_NODES = {
   description:
     "Nodes of taxonomy level 2 to 5 whose name contains name (case-insensitive) or whose _id is given, each with its children at the next level. " +
     "Drill down level by level: get_level_graph for the overview, then list_level_nodes on level 2, 3, 4 and 5 with the children's _id; at level 5 the children are objects with permanent ids (use get_object, list_callees). " +
-    "_id values are volatile: valid only within the newest analysis.",
+    "_id values are volatile: valid only within the newest analysis. A node of thousands of objects may exceed what one tool answer holds: the error then names the REST route that lists it whole.",
   inputSchema: z
     .object({
       application,
@@ -74,7 +74,14 @@ const levelPath = (args: { application: string; level: number }, rest: string) =
 export function registerLevelTools(server: McpServer, rest: RestCall): void {
   server.registerTool("list_level_nodes", LIST_LEVEL_NODES, async (args) =>
     fromRest<(ApiLevelNode | ApiLevel5Node)[]>(
-      await rest(levelPath(args, "/nodes"), { name: args.name, _id: args._id, select: "children" }),
+      await rest(
+        levelPath(args, "/nodes"),
+        { name: args.name, _id: args._id, select: "children" },
+        {
+          parameter: args._id === undefined ? "name" : "_id",
+          advice: `give _id for one node, or a longer name matching fewer nodes; a node with this many children is listed whole only by GET ${levelPath(args, "/nodes")}?_id=…&select=children over HTTP`,
+        },
+      ),
       (nodes) => ({
         structured: { nodes },
         summary: `${count(nodes.length, `level-${args.level} node`)} ${nodes.length === 1 ? "matches" : "match"}${nodes.length ? `: ${nodes.map((n) => `${n.name} (_id ${n._id}, ${count(n.children.length, "child", "children")})`).join("; ")}` : ""}.`,
@@ -83,16 +90,26 @@ export function registerLevelTools(server: McpServer, rest: RestCall): void {
   );
 
   server.registerTool("get_level_graph", GET_LEVEL_GRAPH, async (args) =>
-    fromRest<ApiLevelGraph>(await rest(levelPath(args, "/graph")), (graph) => {
-      const shown = args.full ? graph : summarizeGraph(graph, args.maxNodes);
-      const of =
-        shown.nodes.length < graph.nodes.length
-          ? ` (the ${shown.nodes.length} biggest of ${graph.nodes.length} nodes, ${shown.links.length} of ${graph.links.length} links)`
-          : "";
-      return {
-        structured: { ...shown },
-        summary: `Level ${args.level} graph: ${count(graph.nodes.length, "node")}, ${count(graph.links.length, "link")}${of}.`,
-      };
-    }),
+    fromRest<ApiLevelGraph>(
+      await rest(
+        levelPath(args, "/graph"),
+        {},
+        {
+          parameter: "level",
+          advice: `this level's whole graph is too large to summarize here: ask a coarser level (a lower number), or read GET ${levelPath(args, "/graph")} over HTTP`,
+        },
+      ),
+      (graph) => {
+        const shown = args.full ? graph : summarizeGraph(graph, args.maxNodes);
+        const of =
+          shown.nodes.length < graph.nodes.length
+            ? ` (the ${shown.nodes.length} biggest of ${graph.nodes.length} nodes, ${shown.links.length} of ${graph.links.length} links)`
+            : "";
+        return {
+          structured: { ...shown },
+          summary: `Level ${args.level} graph: ${count(graph.nodes.length, "node")}, ${count(graph.links.length, "link")}${of}.`,
+        };
+      },
+    ),
   );
 }

@@ -69,7 +69,11 @@ const objectPath = (args: { application: string; id: string }, rest = "") =>
 export function registerObjectNavigation(server: McpServer, rest: RestCall): void {
   server.registerTool("get_object", GET_OBJECT, async (args) =>
     fromRest<ApiCharacteristics>(
-      await rest(objectPath(args), { select: args.withSourceLocations ? "source-locations" : undefined }),
+      await rest(
+        objectPath(args),
+        { select: args.withSourceLocations ? "source-locations" : undefined },
+        { parameter: "withSourceLocations", advice: "ask without withSourceLocations" },
+      ),
       (object) => ({
         structured: object,
         summary: `${object.type} ${object.fullName} (id ${object.id}), status ${object.status.id ?? "unknown"}${object.parent ? `, parent ${object.parent.type} ${object.parent.name} (id ${object.parent.id})` : ""}.`,
@@ -79,7 +83,14 @@ export function registerObjectNavigation(server: McpServer, rest: RestCall): voi
 
   server.registerTool("list_callees", LIST_CALLEES, async (args) => {
     const select = [...(args.withParent ? ["parent"] : []), ...(args.withSourceLocations ? ["source-locations"] : [])];
-    const answer = await rest(objectPath(args, "/callees"), { includeEscalated: args.includeEscalated, select });
+    const answer = await rest(
+      objectPath(args, "/callees"),
+      { includeEscalated: args.includeEscalated, select },
+      {
+        parameter: "withSourceLocations",
+        advice: `ask without withSourceLocations and withParent; GET ${objectPath(args, "/callees")} over HTTP lists any number of callees`,
+      },
+    );
     return fromRest<ApiCallee[]>(answer, (callees) => ({
       structured: { callees },
       summary: `Object ${args.id} calls ${count(callees.length, "object")} directly.`,
@@ -87,9 +98,16 @@ export function registerObjectNavigation(server: McpServer, rest: RestCall): voi
   });
 
   server.registerTool("get_start_end_points", GET_START_END_POINTS, async (args) =>
-    fromRest<ApiPointsResult>(await rest(objectPath(args, "/start-end-points"), { hops: args.hops }), (points) => ({
-      structured: points,
-      summary: `${count(points.startPoints.length, "start point")} and ${count(points.endPoints.length, "end point")} within ${count(args.hops ?? 1, "hop")} of object ${args.id}.`,
-    })),
+    fromRest<ApiPointsResult>(
+      await rest(
+        objectPath(args, "/start-end-points"),
+        { hops: args.hops },
+        { parameter: "hops", advice: "ask for fewer hops" },
+      ),
+      (points) => ({
+        structured: points,
+        summary: `${count(points.startPoints.length, "start point")} and ${count(points.endPoints.length, "end point")} within ${count(args.hops ?? 1, "hop")} of object ${args.id}.`,
+      }),
+    ),
   );
 }

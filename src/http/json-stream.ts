@@ -1,0 +1,116 @@
+// @module streamJson: an answer holding StreamedLists written as JSON while the client reads it, pulled chunk by chunk, the bytes c.json would send.
+import type { Context } from "hono";
+import { StreamedList } from "../query/streamed-list.ts";
+import type { AppEnv } from "./context.ts";
+
+/** JSON text gathered before a chunk is encoded and handed to the client: big enough that chunks cost little each. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The JSON text of `value`, as JSON.stringify writes it, in parts: each batch of a StreamedList is
+ * stringified on its own (its items are plain), the objects and arrays holding one are walked here,
+ * anything else is stringified whole.
+ */
+async function* jsonParts(value: unknown): AsyncGenerator<string> {
+  if (!holdsStreamedList(value)) yield JSON.stringify(value);
+  else if (value instanceof StreamedList) {
+    let first = true;
+    yield "[";
+    for await (const batch of value.batches()) {
+      if (batch.length === 0) continue;
+      const items = JSON.stringify(batch);
+      yield first ? items.slice(1, -1) : `,${items.slice(1, -1)}`;
+      first = false;
+    }
+    yield "]";
+  } else if (Array.isArray(value)) {
+    yield "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) yield ",";
+      // As JSON.stringify: an item it cannot write is null.
+      yield* writable(value[i]) ? jsonParts(value[i]) : ["null"];
+    }
+    yield "]";
+  } else {
+    let first = true;
+    yield "{";
+    for (const [key, item] of Object.entries(value)) {
+      if (!writable(item)) continue;
+      yield `${first ? "" : ","}${JSON.stringify(key)}:`;
+      first = false;
+      yield* jsonParts(item);
+    }
+    yield "}";
+  }
+}
+
+function holdsStreamedList(value: unknown): value is StreamedList<unknown> | unknown[] | Record<string, unknown> {
+  if (value instanceof StreamedList) return true;
+  if (Array.isArray(value)) return value.some(holdsStreamedList);
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    Object.values(value).some(holdsStreamedList)
+  );
+}
+
+/** What JSON.stringify writes in an object (it leaves the others out). */
+const writable = (value: unknown) => value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+
+/** The JSON text of `value` in chunks of about CHUNK_CHARS (a batch longer than that is one chunk). */
+export async function* jsonChunks(value: unknown): AsyncGenerator<string> {
+  let parts: string[] = [];
+  let length = 0;
+  for await (const part of jsonParts(value)) {
+    parts.push(part);
+    length += part.length;
+    if (length >= CHUNK_CHARS) {
+      yield parts.join("");
+      parts = [];
+      length = 0;
+    }
+  }
+  if (parts.length) yield parts.join("");
+}
+
+/**
+ * A 200 whose body is `answer` as JSON. The first two chunks are made before answering, so a
+ * failure to read them (storage, a corrupt page) still becomes an error response through onError;
+ * an answer of one chunk goes out whole, as c.json would send it. A longer one is a stream the
+ * client pulls: the next chunk is made when the last one is taken, so the heap holds one chunk and
+ * the batch behind it, however long the answer. A failure further on cannot change the status any
+ * more: it is logged and errors the stream, and the client sees a body cut short (invalid JSON).
+ */
+export async function streamJson(c: Context<AppEnv>, answer: unknown): Promise<Response> {
+  const headers = { "Content-Type": "application/json" };
+  const chunks = jsonChunks(answer);
+  const ready: string[] = [];
+  while (ready.length < 2) {
+    const next = await chunks.next();
+    if (next.done) return c.body(ready.join(""), 200, headers);
+    ready.push(next.value);
+  }
+  const encoder = new TextEncoder();
+  const path = new URL(c.req.url).pathname;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = ready.length ? { done: false as const, value: ready.shift()! } : await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          console.error("answer cut short: it failed after its first bytes were sent", c.req.method, path, error);
+          controller.error(error);
+        }
+      },
+      // The client went away, or the answer is not sent (HEAD, 304): stop reading the snapshot.
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return c.body(body, 200, headers);
+}
