@@ -5,10 +5,9 @@
 // points, the names searched for), level-5 nodes with their children (the large ones included),
 // multi-filters mixing name with type or fullname, any level's graph.
 import { DatabaseSync } from "node:sqlite";
-import type { Operator } from "../../src/query/text-match.ts";
 import { Random } from "../crosscheck/random.ts";
-import { CLASSES, type MixEntry, type QueryClass } from "./mix.ts";
-import { type BenchQuery, pathOf, type TextFilters } from "./queries.ts";
+import { CLASSES, findQuery, type MixEntry, nameWords, PAGE, type QueryClass, wordsOf } from "./mix.ts";
+import { type BenchQuery, pathOf } from "./queries.ts";
 
 /** Values the workload draws from, picked once from the baseline database. */
 export interface WorkloadPools {
@@ -24,11 +23,6 @@ export interface WorkloadPools {
   /** Level-5 nodes holding objects, by `_id`. */
   level5: number[];
 }
-
-const PAGE = 50;
-
-/** Lower-cased words of a camelCase / snake_case name. */
-const wordsOf = (name: string) => name.split(/(?=[A-Z][a-z])|_|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase());
 
 /** Picks the pools from the baseline database: `sampleSize` objects at random (seeded), words by frequency, types, level-5 nodes. */
 export function pickPools(dbPath: string, seed: number, sampleSize: number): WorkloadPools {
@@ -50,16 +44,7 @@ export function pickPools(dbPath: string, seed: number, sampleSize: number): Wor
     }
     if (sample.length === 0) throw new Error("the data has no internal object with outgoing links to sample");
 
-    const counts = new Map<string, number>();
-    for (const row of db.prepare("SELECT name FROM objects").iterate())
-      for (const w of new Set(wordsOf(String(row.name)))) if (w.length >= 3) counts.set(w, (counts.get(w) ?? 0) + 1);
-    const words = [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const nearest = (target: number, k: number, minLength: number) =>
-      words
-        .filter(([w]) => w.length >= minLength)
-        .sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || (a[0] < b[0] ? -1 : 1))
-        .slice(0, k)
-        .map(([w]) => w);
+    const words = nameWords(db);
     const level5 = db
       .prepare("SELECT idx FROM level_nodes WHERE level = 5 AND nb_objects > 0 ORDER BY idx")
       .all()
@@ -67,9 +52,9 @@ export function pickPools(dbPath: string, seed: number, sampleSize: number): Wor
     return {
       objects: n,
       sample,
-      rareWords: words.filter(([w, c]) => w.length >= 5 && c >= 2 && c <= 10).map(([w]) => w),
-      mediumWords: nearest(Math.max(20, n / 500), 20, 4),
-      commonWords: nearest(n / 20, 6, 3),
+      rareWords: words.rare,
+      mediumWords: words.nearest(Math.max(20, n / 500), 20, 4),
+      commonWords: words.nearest(n / 20, 6, 3),
       types: db
         .prepare("SELECT type_lc FROM types ORDER BY code")
         .all()
@@ -83,13 +68,7 @@ export function pickPools(dbPath: string, seed: number, sampleSize: number): Wor
 
 /** One query of class `cls`, its values drawn from `pools`. */
 function draw(cls: QueryClass, pools: WorkloadPools, random: Random): BenchQuery {
-  const find = (filters: TextFilters, operator: Operator = "contains", skip = 0): BenchQuery => ({
-    route: "find",
-    filters,
-    operator,
-    skip,
-    limit: PAGE,
-  });
+  const find = findQuery;
   const object = () => random.pick(pools.sample);
   switch (cls) {
     case "contains-rare":
