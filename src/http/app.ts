@@ -77,7 +77,8 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
     // A request made inside another (an MCP tool's REST call) reports to its caller's meter too.
     const meter = new StorageMeter(currentStorageMeter());
     await meter.measure(next);
-    // Set on the response as built, error answers included: c.header() now would rebuild it.
+    // Set on the response as built, error answers included: c.header() now would rebuild it. It
+    // counts what was read before the headers leave: reads of a body streamed after them are not in it.
     c.res.headers.set("Server-Timing", serverTiming(meter));
   });
   app.use("*", async (c, next) => {
