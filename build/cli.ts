@@ -295,23 +295,39 @@ program
     "--section-cache-mb <MB>",
     "megabytes of decoded sections kept, as the worker's SECTION_CACHE_MB (default: $SECTION_CACHE_MB, else 64)",
   )
-  .action(async (options: { data: string; port: number; host: string; sectionCacheMb?: string }) => {
-    const [{ startNodeServer }, { sectionBudgetBytes }] = await Promise.all([
-      import("./serve.ts"),
-      import("../src/storage/isolate-caches.ts"),
-    ]);
-    const setting = options.sectionCacheMb ?? process.env.SECTION_CACHE_MB;
-    let budget: number;
-    try {
-      budget = sectionBudgetBytes(setting);
-    } catch {
-      throw new ExitError(
-        EXIT.usage,
-        `--section-cache-mb (or SECTION_CACHE_MB) must be a number of megabytes ≥ 0, not ${JSON.stringify(setting)}`,
-      );
-    }
-    await startNodeServer({ ...options, sectionBudgetBytes: budget });
-  });
+  .option(
+    "--read-latency-ms <ms>",
+    "delay every snapshot read by this long, as R2 behind a Worker and the worker's STORAGE_LATENCY_MS (default: $STORAGE_LATENCY_MS, else 0)",
+  )
+  .action(
+    async (options: { data: string; port: number; host: string; sectionCacheMb?: string; readLatencyMs?: string }) => {
+      const [{ startNodeServer }, { sectionBudgetBytes }, { latencyMs, storageLatencyMs }] = await Promise.all([
+        import("./serve.ts"),
+        import("../src/storage/isolate-caches.ts"),
+        import("../src/storage/delayed-store.ts"),
+      ]);
+      const setting = options.sectionCacheMb ?? process.env.SECTION_CACHE_MB;
+      let budget: number;
+      try {
+        budget = sectionBudgetBytes(setting);
+      } catch {
+        throw new ExitError(
+          EXIT.usage,
+          `--section-cache-mb (or SECTION_CACHE_MB) must be a number of megabytes ≥ 0, not ${JSON.stringify(setting)}`,
+        );
+      }
+      let readLatencyMs: number;
+      try {
+        readLatencyMs =
+          options.readLatencyMs === undefined
+            ? storageLatencyMs(process.env.STORAGE_LATENCY_MS)
+            : latencyMs("--read-latency-ms", options.readLatencyMs);
+      } catch (error) {
+        throw new ExitError(EXIT.usage, (error as Error).message);
+      }
+      await startNodeServer({ ...options, sectionBudgetBytes: budget, readLatencyMs });
+    },
+  );
 
 program
   .command("analyze")

@@ -36,13 +36,15 @@ async function compiledInMemory(path: string, previous: PreviousResolver): Promi
  * Reads every `.snap`, `.json` and `.ndjson` of `folder` once at start: analyses are compiled in
  * memory in analyzedAt order, each application's statuses computed against its previous version;
  * snapshot files stay on disk, read by range. Decoded sections go to `sections` when given (a
- * byte-budgeted LRU, as in the worker), else each snapshot keeps all it decodes.
+ * byte-budgeted LRU, as in the worker), else each snapshot keeps all it decodes. `readThrough`
+ * wraps the source every served snapshot is read through (serve's --read-latency-ms delays it).
  */
 export async function loadFolderCatalog(
   folder: string,
   log: (line: string) => void,
-  options: { sections?: SectionCache } = {},
+  options: { sections?: SectionCache; readThrough?: (source: ByteSource) => ByteSource } = {},
 ): Promise<Catalog> {
+  const readThrough = options.readThrough ?? ((source) => source);
   const names = (await readdir(folder)).filter((n) => /\.(snap|json|ndjson)$/i.test(n) && n !== "package.json").sort();
   const inputs = (await Promise.all(names.map((n) => peekInput(join(folder, n))))).sort(
     (a, b) => (a.analyzedAtMs ?? 0) - (b.analyzedAtMs ?? 0),
@@ -79,7 +81,7 @@ export async function loadFolderCatalog(
     versions: async (application) => versions.get(application) ?? null,
     open: (version) =>
       cache.get(version.sha256, async () =>
-        Snapshot.open(await heldBySha.get(version.sha256)!.source(), { sections: options.sections }),
+        Snapshot.open(readThrough(await heldBySha.get(version.sha256)!.source()), { sections: options.sections }),
       ),
   };
 }

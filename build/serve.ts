@@ -2,19 +2,26 @@
 import { serve } from "@hono/node-server";
 import { createApp } from "../src/app.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
+import { delayedSource } from "../src/format/snapshot.ts";
 import { parseAccessPolicy } from "../src/http/access.ts";
 import { SnapshotSourceLocator } from "../src/query/source-locator.ts";
 import { loadFolderCatalog } from "./folder-catalog.ts";
 
-/** `sectionBudgetBytes`: decoded sections kept, least recently used evicted first, as the worker's SECTION_CACHE_MB. */
+/**
+ * `sectionBudgetBytes`: decoded sections kept, least recently used evicted first, as the worker's
+ * SECTION_CACHE_MB. `readLatencyMs`: how long every snapshot read waits first, as the worker's STORAGE_LATENCY_MS.
+ */
 export async function startNodeServer(options: {
   data: string;
   port: number;
   host: string;
   sectionBudgetBytes: number;
+  readLatencyMs: number;
 }): Promise<void> {
+  const { readLatencyMs } = options;
   const catalog = await loadFolderCatalog(options.data, (line) => console.error(line), {
     sections: new SectionCache(options.sectionBudgetBytes),
+    readThrough: readLatencyMs > 0 ? (source) => delayedSource(source, readLatencyMs) : undefined,
   });
   const deps = {
     catalog,

@@ -1,13 +1,16 @@
-// @module `npm run bench`: our query engine against a careful SQLite baseline on the same generated analysis, in process and over HTTP, judged against the targets of docs/benchmarks.md#targets.
+// @module `npm run bench`: our service against a careful SQLite baseline on the same generated analysis, on a mixed workload and class by class, judged against the targets of docs/benchmarks.md#targets.
 //
 //   npm run bench -- [--objects 1000000] [--seed 1] [--out report.json] [--reuse <dir>] [--quick]
-//                    [--http node,wrangler | --no-http] [--section-cache-mb 64]
+//                    [--section-cache-mb 64] [--views mixed,classes]
+//                    [--mixed-requests 1400] [--sample 400] [--concurrency 1,4] [--read-latency-ms 0,20]
+//                    [--http node,wrangler | --no-http]
 //
-// Steps: generate + compile + build the SQLite database (timed; kept in <dir> with --reuse); pick
-// the mix from the data; the cold first answer; check every answer of the baseline equals ours;
-// time both in process, side by side; the engine's memory over the mix in a fresh process; then
-// the same over HTTP, our service on `appstruct serve` (Node) and under `wrangler dev`, each against
-// the baseline under node:http, checked first, then timed. Method and results: docs/benchmarks.md.
+// Steps: generate + compile + build the SQLite database (timed; kept in <dir> with --reuse). The
+// mixed view (the headline): every class interleaved at random, values drawn from the data; every
+// distinct query checked equal to the baseline's over HTTP; then for each read latency and
+// concurrency, `appstruct serve` and the baseline server started fresh, timed cold then warm. The
+// classes-apart view: the fixed mix, checked, timed in process side by side, the engine's memory in
+// a fresh process, then over HTTP on `appstruct serve` and under `wrangler dev`. Method and results: docs/benchmarks.md.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,20 +18,48 @@ import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { Snapshot } from "../src/format/snapshot.ts";
+import { latencyMs } from "../src/storage/delayed-store.ts";
 import { fileSource } from "../src/storage/file-source.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
-import { compareAnswers, logMismatches } from "./bench/correctness.ts";
-import { prepareDataset } from "./bench/dataset.ts";
+import { compareAnswers, logMismatches, type Mismatch } from "./bench/correctness.ts";
+import { type Dataset, prepareDataset } from "./bench/dataset.ts";
 import { engineAnswer } from "./bench/engine.ts";
 import { engineMemory } from "./bench/engine-memory.ts";
 import { coldFirstAnswer } from "./bench/engine-probes.ts";
 import { type MixEntry, pickMix } from "./bench/mix.ts";
+import { checkMixedAnswers, measureMixedSetting } from "./bench/mixed-http.ts";
+import { type MixedReport, mixedSettingReport } from "./bench/mixed-report.ts";
+import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
 import { HTTP_SERVERS, type HttpServer, measureOverHttp } from "./bench/over-http.ts";
-import { type BenchReport, checkTargets, type HttpResults, summary } from "./bench/report.ts";
+import {
+  type BenchReport,
+  type ClassesApartReport,
+  checkTargets,
+  type HttpResults,
+  summary,
+  VIEWS,
+  type View,
+} from "./bench/report.ts";
 import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
 import { measureSideBySide, type TimingOptions } from "./bench/timing.ts";
 
 const MiB = 1024 * 1024;
+
+/** A run's settings, as the options give them. */
+interface Options {
+  objects: number;
+  seed: number;
+  reuse: boolean;
+  budgetBytes: number;
+  sectionCacheMB: number;
+  views: View[];
+  mixed: { requests: number; sampleSize: number; concurrency: number[]; readLatencyMs: number[]; chunk: number };
+  timing: TimingOptions;
+  servers: HttpServer[];
+}
+
+/** What a view found when the baseline answers differently from us: nothing is timed then. */
+type Checked<T> = { mismatches: Mismatch[]; report: null } | { mismatches: []; report: T };
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -41,6 +72,11 @@ async function main(): Promise<number> {
       http: { type: "string", default: HTTP_SERVERS.join(",") },
       "no-http": { type: "boolean", default: false },
       "section-cache-mb": { type: "string", default: String(DEFAULT_SECTION_CACHE_MB) },
+      views: { type: "string", default: VIEWS.join(",") },
+      "mixed-requests": { type: "string" },
+      sample: { type: "string", default: "400" },
+      concurrency: { type: "string", default: "1,4" },
+      "read-latency-ms": { type: "string", default: "0,20" },
     },
   });
   const objects = Number(values.objects);
@@ -48,14 +84,34 @@ async function main(): Promise<number> {
   if (!Number.isInteger(objects) || objects < 1000 || objects > 20_000_000)
     throw new Error(`--objects must be an integer from 1000 to 20000000, got ${values.objects}`);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
-  const timing: TimingOptions = values.quick
-    ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 }
-    : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 };
-  const servers = values["no-http"] ? [] : httpServers(values.http);
   const sectionCacheMB = Number(values["section-cache-mb"]);
   if (!(sectionCacheMB > 0))
     throw new Error(`--section-cache-mb must be a positive number of megabytes, got ${values["section-cache-mb"]}`);
-  const budgetBytes = Math.floor(sectionCacheMB * MiB);
+  const options: Options = {
+    objects,
+    seed,
+    reuse: values.reuse !== undefined,
+    sectionCacheMB,
+    budgetBytes: Math.floor(sectionCacheMB * MiB),
+    views: listOption("--views", values.views, (v) => {
+      if (!(VIEWS as readonly string[]).includes(v))
+        throw new Error(`--views takes a comma-separated list of ${VIEWS.join(", ")}, got ${JSON.stringify(v)}`);
+      return v as View;
+    }),
+    mixed: {
+      requests: wholeNumber("--mixed-requests", values["mixed-requests"] ?? (values.quick ? "28" : "1400")),
+      sampleSize: wholeNumber("--sample", values.sample),
+      concurrency: listOption("--concurrency", values.concurrency, (v) => wholeNumber("--concurrency", v, 64)),
+      readLatencyMs: listOption("--read-latency-ms", values["read-latency-ms"], (v) =>
+        latencyMs("--read-latency-ms", v),
+      ),
+      chunk: values.quick ? 14 : 50,
+    },
+    timing: values.quick
+      ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 }
+      : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 },
+    servers: values["no-http"] ? [] : httpServers(values.http),
+  };
   const started = Date.now();
   const log = (line: string) =>
     process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
@@ -63,64 +119,25 @@ async function main(): Promise<number> {
 
   const dir = values.reuse ? resolve(values.reuse) : await mkdtemp(join(tmpdir(), "appstruct-bench-"));
   const cleanups: (() => Promise<void> | void)[] = [];
-  if (!values.reuse) cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  if (!options.reuse) cleanups.push(() => rm(dir, { recursive: true, force: true }));
   try {
-    const dataset = await prepareDataset({ dir, objects, seed, reuse: values.reuse !== undefined, log });
-    const mix = pickMix(dataset.database);
-    const links = countLinks(dataset.database);
-    log(`mix: ${mix.length} queries in ${new Set(mix.map((e) => e.cls)).size} classes`);
-
-    const cold = await coldFirstAnswer(dataset.snapshot, mix.find((e) => e.cls === "contains-rare")!, budgetBytes);
-    log(`cold first answer: ${cold.ms.toFixed(1)} ms, ${cold.bytesRead} bytes`);
-
-    const snapshot = await Snapshot.open(await fileSource(dataset.snapshot), {
-      sections: new SectionCache(budgetBytes),
-    });
-    const baseline = new SqliteBaseline(dataset.database);
-    cleanups.push(() => baseline.close());
-    const ours = (e: MixEntry) => engineAnswer(snapshot, e.query);
-    const theirs = async (e: MixEntry) => baseline.answer(e.query);
-    const totals = new Map<MixEntry, number>();
-    const oursNoting = async (e: MixEntry) => {
-      const answer = await ours(e);
-      if (e.query.route === "find") totals.set(e, (answer as { totalObjects: number }).totalObjects);
-      return answer;
-    };
-    const inProcessMismatches = await compareAnswers(mix, oursNoting, theirs, log);
-    logMismatches("in process", inProcessMismatches, log);
-    const mixReport: BenchReport["mix"] = mix.map((e) => ({
-      cls: e.cls,
-      path: e.path,
-      ...(totals.has(e) ? { totalObjects: totals.get(e) } : {}),
-    }));
+    const dataset = await prepareDataset({ ...options, dir, log });
     const out = resolve(values.out ?? join(dir, "report.json"));
-    const fail = async (correctness: BenchReport["correctness"]) => {
+    const mixed = options.views.includes("mixed") ? await mixedView(dataset, options, log) : null;
+    const classes =
+      options.views.includes("classes") && !mixed?.mismatches.length
+        ? await classesApartView(dataset, options, cleanups, log)
+        : null;
+    if (mixed?.mismatches.length || classes?.mismatches.length) {
+      const correctness = { mixed: mixed?.mismatches ?? null, classesApart: classes?.mismatches ?? null };
       await writeFile(
         out,
-        `${JSON.stringify({ failed: "the baseline answers differently from ours", mix: mixReport, correctness }, null, 2)}\n`,
+        `${JSON.stringify({ failed: "the baseline answers differently from ours", correctness }, null, 2)}\n`,
       );
       log(
         `FAILED: the baseline answers differently from ours (see above and ${out}); no timings, since such a comparison proves nothing`,
       );
       return 1;
-    };
-    const noHttp = { node: null, wrangler: null };
-    if (inProcessMismatches.length) return fail({ inProcess: inProcessMismatches, http: noHttp });
-
-    log("timing in process …");
-    const inProcess = Object.fromEntries(await measureSideBySide(mix, ours, theirs, timing, log));
-    log("engine memory over the mix, in a fresh process …");
-    const memory = await engineMemory(dataset.snapshot, mix, budgetBytes);
-    const http: BenchReport["http"] = { ...noHttp };
-    for (const server of servers) {
-      const pass = await measureOverHttp(server, dataset, mix, sectionCacheMB, timing, log);
-      if (pass.mismatches.length) return fail({ inProcess: [], http: { ...noHttp, [server]: pass.mismatches } });
-      http[server] = {
-        classes: pass.classes!,
-        floor: pass.floor!,
-        oursPeakRss: pass.oursPeakRss,
-        baselineServerPeakRssBytes: pass.baselineServerPeakRssBytes,
-      } satisfies HttpResults;
     }
 
     const partial: Omit<BenchReport, "targets"> = {
@@ -133,14 +150,28 @@ async function main(): Promise<number> {
         node: process.version,
         sqlite: String(new DatabaseSync(":memory:").prepare("SELECT sqlite_version() AS v").get()!.v),
       },
-      data: { objects, links, seed, seconds: dataset.seconds, bytes: dataset.bytes, reused: dataset.reused },
-      settings: { sectionCacheMB, ...timing, http: servers },
-      mix: mixReport,
-      correctness: { inProcess: [], http: { node: http.node ? [] : null, wrangler: http.wrangler ? [] : null } },
-      inProcess,
-      http,
-      cold,
-      memory,
+      data: {
+        objects,
+        links: countLinks(dataset.database),
+        seed,
+        seconds: dataset.seconds,
+        bytes: dataset.bytes,
+        reused: dataset.reused,
+      },
+      settings: {
+        sectionCacheMB,
+        views: options.views,
+        mixed: {
+          requests: options.mixed.requests,
+          sampleSize: options.mixed.sampleSize,
+          concurrency: options.mixed.concurrency,
+          readLatencyMs: options.mixed.readLatencyMs,
+        },
+        ...options.timing,
+        http: options.servers,
+      },
+      mixed: mixed?.report ?? null,
+      classesApart: classes?.report ?? null,
     };
     const report: BenchReport = { ...partial, targets: checkTargets(partial) };
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
@@ -150,6 +181,138 @@ async function main(): Promise<number> {
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
+}
+
+/**
+ * The headline: two sequences of the mixed workload (the cold pass's and the warm pass's), every
+ * distinct query checked equal to the baseline's, then each setting (read latency × concurrency) on
+ * fresh servers.
+ */
+async function mixedView(
+  dataset: Dataset,
+  options: Options,
+  log: (line: string) => void,
+): Promise<Checked<MixedReport>> {
+  const { requests, sampleSize, chunk } = options.mixed;
+  const pools = pickPools(dataset.database, options.seed, sampleSize);
+  const sequences = {
+    cold: mixedSequence(pools, options.seed, requests),
+    warm: mixedSequence(pools, options.seed + 1, requests),
+  };
+  const all = [...sequences.cold, ...sequences.warm];
+  const mismatches = await checkMixedAnswers(dataset, all, options.sectionCacheMB, log);
+  logMismatches("of the mixed workload over HTTP", mismatches, log);
+  if (mismatches.length) return { mismatches, report: null };
+  const settings = [];
+  for (const readLatencyMs of options.mixed.readLatencyMs)
+    for (const concurrency of options.mixed.concurrency)
+      settings.push(
+        mixedSettingReport(
+          await measureMixedSetting(
+            dataset,
+            { readLatencyMs, concurrency },
+            sequences,
+            { sectionCacheMB: options.sectionCacheMB, chunk },
+            log,
+          ),
+        ),
+      );
+  return {
+    mismatches: [],
+    report: {
+      requestsPerPass: requests,
+      sampleSize: pools.sample.length,
+      checkedQueries: new Set(all.map((e) => e.path)).size,
+      settings,
+    },
+  };
+}
+
+/** The second view: the fixed mix, each class timed apart, in process then over each HTTP server. */
+async function classesApartView(
+  dataset: Dataset,
+  options: Options,
+  cleanups: (() => Promise<void> | void)[],
+  log: (line: string) => void,
+): Promise<Checked<ClassesApartReport>> {
+  const mix = pickMix(dataset.database);
+  log(`classes apart: ${mix.length} queries in ${new Set(mix.map((e) => e.cls)).size} classes`);
+
+  const cold = await coldFirstAnswer(
+    dataset.snapshot,
+    mix.find((e) => e.cls === "contains-rare")!,
+    options.budgetBytes,
+  );
+  log(`cold first answer: ${cold.ms.toFixed(1)} ms, ${cold.bytesRead} bytes`);
+
+  const snapshot = await Snapshot.open(await fileSource(dataset.snapshot), {
+    sections: new SectionCache(options.budgetBytes),
+  });
+  const baseline = new SqliteBaseline(dataset.database);
+  cleanups.push(() => baseline.close());
+  const ours = (e: MixEntry) => engineAnswer(snapshot, e.query);
+  const theirs = async (e: MixEntry) => baseline.answer(e.query);
+  const totals = new Map<MixEntry, number>();
+  const oursNoting = async (e: MixEntry) => {
+    const answer = await ours(e);
+    if (e.query.route === "find") totals.set(e, (answer as { totalObjects: number }).totalObjects);
+    return answer;
+  };
+  const inProcessMismatches = await compareAnswers(mix, oursNoting, theirs, log);
+  logMismatches("in process", inProcessMismatches, log);
+  if (inProcessMismatches.length) return { mismatches: inProcessMismatches, report: null };
+  const mixReport: ClassesApartReport["mix"] = mix.map((e) => ({
+    cls: e.cls,
+    path: e.path,
+    ...(totals.has(e) ? { totalObjects: totals.get(e) } : {}),
+  }));
+
+  log("timing in process …");
+  const inProcess = Object.fromEntries(await measureSideBySide(mix, ours, theirs, options.timing, log));
+  log("engine memory over the mix, in a fresh process …");
+  const memory = await engineMemory(dataset.snapshot, mix, options.budgetBytes);
+  const http: ClassesApartReport["http"] = { node: null, wrangler: null };
+  for (const server of options.servers) {
+    const pass = await measureOverHttp(server, dataset, mix, options.sectionCacheMB, options.timing, log);
+    if (pass.mismatches.length) return { mismatches: pass.mismatches, report: null };
+    http[server] = {
+      classes: pass.classes!,
+      floor: pass.floor!,
+      oursPeakRss: pass.oursPeakRss,
+      baselineServerPeakRssBytes: pass.baselineServerPeakRssBytes,
+    } satisfies HttpResults;
+  }
+  return {
+    mismatches: [],
+    report: {
+      mix: mixReport,
+      correctness: {
+        inProcess: [],
+        http: { node: http.node ? [] : null, wrangler: http.wrangler ? [] : null },
+      },
+      inProcess,
+      http,
+      cold,
+      memory,
+    },
+  };
+}
+
+/** The values of a comma-separated option, each parsed by `parse` (which throws saying what is allowed); at least one, no repeats. */
+function listOption<T>(name: string, option: string, parse: (value: string) => T): T[] {
+  const values = option
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (values.length === 0) throw new Error(`${name} takes a comma-separated list, got ${JSON.stringify(option)}`);
+  return [...new Set(values.map(parse))];
+}
+
+/** A whole number from 1 to `max`. */
+function wholeNumber(name: string, value: string, max = 1_000_000): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new Error(`${name} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 /** The servers of `--http`: a comma-separated subset of HTTP_SERVERS, run in that order. */

@@ -34,7 +34,7 @@ export interface Env {
   PUBLISH_VERIFY_MS?: string;
   /** Megabytes (2^20 bytes) of decoded sections kept per isolate, least recently used evicted first; default 64. */
   SECTION_CACHE_MB?: string;
-  /** Milliseconds every storage call waits first (R2's latency, in local runs and tests); unset or 0: none. */
+  /** Milliseconds every storage call waits first (R2's latency, in local runs and tests); unset or 0: none. `appstruct serve --read-latency-ms` on Node. */
   STORAGE_LATENCY_MS?: string;
 }
 

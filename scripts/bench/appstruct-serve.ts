@@ -9,11 +9,15 @@ import { type ChildServer, startChildServer } from "./child-server.ts";
 const APPSTRUCT = join(PROJECT_ROOT, "build", "bin", "appstruct.js");
 
 /**
- * Serves `snapshot` with `appstruct serve --section-cache-mb <sectionCacheMB>`. The folder holds a
- * link to the snapshot alone (the bench's data folder also holds the NDJSON, which serve would
- * compile), and serve reads the file by range, as the worker reads R2.
+ * Serves `snapshot` with `appstruct serve --section-cache-mb <sectionCacheMB> --read-latency-ms
+ * <readLatencyMs>`. The folder holds a link to the snapshot alone (the bench's data folder also
+ * holds the NDJSON, which serve would compile), and serve reads the file by range, as the worker reads R2.
  */
-export async function startAppstructServe(snapshot: string, sectionCacheMB: number): Promise<ChildServer> {
+export async function startAppstructServe(
+  snapshot: string,
+  sectionCacheMB: number,
+  readLatencyMs = 0,
+): Promise<ChildServer> {
   const folder = await mkdtemp(join(tmpdir(), "appstruct-bench-serve-"));
   try {
     await symlink(resolve(snapshot), join(folder, "bench.snap"));
@@ -22,7 +26,17 @@ export async function startAppstructServe(snapshot: string, sectionCacheMB: numb
     const server = await startChildServer(
       "appstruct serve",
       APPSTRUCT,
-      ["serve", "--data", folder, "--port", String(port), "--section-cache-mb", String(sectionCacheMB)],
+      [
+        "serve",
+        "--data",
+        folder,
+        "--port",
+        String(port),
+        "--section-cache-mb",
+        String(sectionCacheMB),
+        "--read-latency-ms",
+        String(readLatencyMs),
+      ],
       port,
       "appstruct serving",
     );

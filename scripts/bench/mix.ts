@@ -39,10 +39,42 @@ export interface MixEntry {
   path: string;
 }
 
-const PAGE = 50;
+/** Objects a page of a find. */
+export const PAGE = 50;
+
+/** A find of one page. */
+export const findQuery = (filters: TextFilters, operator: Operator = "contains", skip = 0): BenchQuery => ({
+  route: "find",
+  filters,
+  operator,
+  skip,
+  limit: PAGE,
+});
 
 /** Lower-cased words of a camelCase / snake_case name. */
-const wordsOf = (name: string) => name.split(/(?=[A-Z][a-z])|_|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase());
+export const wordsOf = (name: string) => name.split(/(?=[A-Z][a-z])|_|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase());
+
+/** The words (3+ characters) of the names in the baseline database, by how many names hold them. */
+export function nameWords(db: DatabaseSync): {
+  /** Words of 5+ characters in 2 to 10 names, in alphabetical order. */
+  rare: string[];
+  /** The `k` words of `minLength`+ characters whose name counts are nearest `target`. */
+  nearest(target: number, k: number, minLength: number): string[];
+} {
+  const counts = new Map<string, number>();
+  for (const row of db.prepare("SELECT name FROM objects").iterate())
+    for (const w of new Set(wordsOf(String(row.name)))) if (w.length >= 3) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const words = [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return {
+    rare: words.filter(([w, c]) => w.length >= 5 && c >= 2 && c <= 10).map(([w]) => w),
+    nearest: (target, k, minLength) =>
+      words
+        .filter(([w]) => w.length >= minLength)
+        .sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || (a[0] < b[0] ? -1 : 1))
+        .slice(0, k)
+        .map(([w]) => w),
+  };
+}
 
 /**
  * Picks the mix from the baseline database (which holds the analysis in name order). Substrings are
@@ -57,31 +89,17 @@ export function pickMix(dbPath: string): MixEntry[] {
     const objectAt = db.prepare("SELECT id, name, parent_ord, external FROM objects WHERE ord = ?");
     const outDegree = db.prepare("SELECT count(*) AS n FROM links WHERE from_ord = ?");
     const at = (fraction: number) => Math.min(n - 1, Math.floor(n * fraction));
-    const counts = new Map<string, number>();
-    for (const row of db.prepare("SELECT name FROM objects").iterate())
-      for (const w of new Set(wordsOf(String(row.name)))) if (w.length >= 3) counts.set(w, (counts.get(w) ?? 0) + 1);
-    const words = [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const nearest = (target: number, k: number, minLength: number) =>
-      words
-        .filter(([w]) => w.length >= minLength)
-        .sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || (a[0] < b[0] ? -1 : 1))
-        .slice(0, k)
-        .map(([w]) => w);
-    const rareAll = words.filter(([w, c]) => w.length >= 5 && c >= 2 && c <= 10).map(([w]) => w);
-    const rare = [0.2, 0.5, 0.8].map((f) => rareAll[Math.floor(f * rareAll.length)]).filter((w) => w !== undefined);
-    const medium = nearest(Math.max(20, n / 500), 3, 4);
-    const common = nearest(n / 20, 2, 3);
+    const words = nameWords(db);
+    const rare = [0.2, 0.5, 0.8]
+      .map((f) => words.rare[Math.floor(f * words.rare.length)])
+      .filter((w) => w !== undefined);
+    const medium = words.nearest(Math.max(20, n / 500), 3, 4);
+    const common = words.nearest(n / 20, 2, 3);
     const short = common[0].slice(0, 2);
 
     const entries: MixEntry[] = [];
     const add = (cls: QueryClass, query: BenchQuery) => entries.push({ cls, query, path: pathOf(query) });
-    const find = (filters: TextFilters, operator: Operator = "contains", skip = 0): BenchQuery => ({
-      route: "find",
-      filters,
-      operator,
-      skip,
-      limit: PAGE,
-    });
+    const find = findQuery;
     for (const w of rare) add("contains-rare", find({ name: w }));
     for (const w of medium) add("contains-medium", find({ name: w }));
     for (const w of [...common, short]) add("contains-common", find({ name: w }));

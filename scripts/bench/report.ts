@@ -1,9 +1,10 @@
-// @module The benchmark report: its JSON shape, the targets (docs/benchmarks.md#targets) checked against it, and the tables printed.
+// @module The benchmark report: its JSON shape, the targets (docs/benchmarks.md#targets) checked against it, and the tables printed; the mixed view's own in mixed-report.ts.
 import type { Mismatch } from "./correctness.ts";
 import type { Dataset } from "./dataset.ts";
 import type { EngineMemory } from "./engine-memory.ts";
 import type { ColdAnswer } from "./engine-probes.ts";
 import { CLASSES, FIND_CLASSES, type QueryClass } from "./mix.ts";
+import { type MixedReport, mixedSummary, mixedTargets } from "./mixed-report.ts";
 import { HTTP_SERVERS, type HttpServer } from "./over-http.ts";
 import type { SideBySide } from "./timing.ts";
 
@@ -17,19 +18,36 @@ export interface HttpResults {
   baselineServerPeakRssBytes: number | null;
 }
 
+/** The two views of a run: the mixed workload (the headline) and each class apart. */
+export const VIEWS = ["mixed", "classes"] as const;
+export type View = (typeof VIEWS)[number];
+
 export interface BenchReport {
   command: string;
   at: string;
   machine: { cores: number; loadavgBefore: number[]; loadavgAfter: number[]; node: string; sqlite: string };
   data: Pick<Dataset, "objects" | "seed" | "seconds" | "bytes" | "reused"> & { links: number };
-  /** `sectionCacheMB`: the section budget of the in-process engine, the memory probe, appstruct serve and the worker alike. */
+  /** `sectionCacheMB`: the section budget of every side of ours (in process, the memory probe, appstruct serve, the worker). */
   settings: {
     sectionCacheMB: number;
+    views: View[];
+    /** The mixed view: requests per pass and side, objects sampled, the concurrencies and read latencies of its settings. */
+    mixed: { requests: number; sampleSize: number; concurrency: number[]; readLatencyMs: number[] };
+    /** The classes-apart view. */
     warmupRounds: number;
     iterations: number;
     maxSecondsPerClass: number;
     http: HttpServer[];
   };
+  /** The headline view; null when not run. */
+  mixed: MixedReport | null;
+  /** The second view; null when not run. */
+  classesApart: ClassesApartReport | null;
+  targets: Target[];
+}
+
+/** Each class timed apart, in process and over HTTP, with the engine's cold answer and memory. */
+export interface ClassesApartReport {
   mix: { cls: QueryClass; path: string; totalObjects?: number }[];
   /** Per HTTP pass: null when not run. */
   correctness: { inProcess: Mismatch[]; http: Record<HttpServer, Mismatch[] | null> };
@@ -39,7 +57,6 @@ export interface BenchReport {
   cold: ColdAnswer;
   /** The engine alone, in a fresh child process (engine-memory.ts). */
   memory: EngineMemory;
-  targets: Target[];
 }
 
 export interface Target {
@@ -62,8 +79,8 @@ const SERVER_NAMES: Record<HttpServer, string> = { node: "appstruct serve", wran
  * The 10× target, judged on the Node server: `wrangler dev`'s local proxy alone costs more per
  * request than most SQLite answers, so its figures measure the proxy; they are reported beside.
  */
-function tenTimesOverHttp(r: Omit<BenchReport, "targets">, p50: (cls: QueryClass) => number): Target {
-  const target = "every class ≥ 10× faster than the SQLite baseline's median over HTTP";
+function tenTimesOverHttp(r: ClassesApartReport, p50: (cls: QueryClass) => number): Target {
+  const target = CLASSES_APART_TARGETS[2];
   const roundTrip = (h: HttpResults) =>
     `round trip alone: ours ${ms(h.floor.ours.medianMs)} ms, baseline ${ms(h.floor.baseline.medianMs)} ms`;
   const passDetail = (h: HttpResults) => {
@@ -89,14 +106,32 @@ function tenTimesOverHttp(r: Omit<BenchReport, "targets">, p50: (cls: QueryClass
   };
 }
 
-/** The targets of docs/benchmarks.md#targets, each with whether it holds and the figures behind it. */
+/** The targets of docs/benchmarks.md#targets, each with whether it holds and the figures behind it: the mixed view's first. */
 export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
+  return [...mixedTargets(r.mixed), ...classesApartTargets(r.classesApart)];
+}
+
+const CLASSES_APART_TARGETS = [
+  "in-process p50 ≤ 1 ms for every find class (contains-common ≤ 5 ms)",
+  "in-process p50 ≤ 50 µs for characteristics and callees",
+  "every class ≥ 10× faster than the SQLite baseline's median over HTTP",
+  "cold first answer reads ≤ 10% of the snapshot's bytes",
+  "isolate memory for the whole mix ≤ 100 MB",
+];
+
+function classesApartTargets(r: ClassesApartReport | null): Target[] {
+  if (!r)
+    return CLASSES_APART_TARGETS.map((target) => ({
+      target,
+      holds: null,
+      detail: "the classes-apart view did not run",
+    }));
   const targets: Target[] = [];
   const p50 = (cls: QueryClass) => r.inProcess[cls]?.ours.medianMs ?? Number.NaN;
   const finds = CLASSES.filter((c) => FIND_CLASSES.has(c));
   const slowFinds = finds.filter((c) => !(p50(c) <= (c === "contains-common" ? 5 : 1)));
   targets.push({
-    target: "in-process p50 ≤ 1 ms for every find class (contains-common ≤ 5 ms)",
+    target: CLASSES_APART_TARGETS[0],
     holds: slowFinds.length === 0,
     detail: slowFinds.length
       ? `over: ${slowFinds.map((c) => `${c} ${short(p50(c))}`).join(", ")}`
@@ -104,13 +139,13 @@ export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
   });
   const lookups = ["characteristics", "callees"] as const;
   targets.push({
-    target: "in-process p50 ≤ 50 µs for characteristics and callees",
+    target: CLASSES_APART_TARGETS[1],
     holds: lookups.every((c) => p50(c) <= 0.05),
     detail: lookups.map((c) => `${c} ${short(p50(c))}`).join(", "),
   });
   targets.push(tenTimesOverHttp(r, p50));
   targets.push({
-    target: "cold first answer reads ≤ 10% of the snapshot's bytes",
+    target: CLASSES_APART_TARGETS[3],
     holds: r.cold.fractionOfSnapshot <= 0.1,
     detail: `${(r.cold.bytesRead / MiB).toFixed(1)} MiB = ${(r.cold.fractionOfSnapshot * 100).toFixed(1)}% in ${r.cold.reads} reads, ${ms(r.cold.ms)} ms`,
   });
@@ -121,7 +156,7 @@ export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
       : [],
   );
   targets.push({
-    target: "isolate memory for the whole mix ≤ 100 MB",
+    target: CLASSES_APART_TARGETS[4],
     holds: m.retainedBytes <= 100 * MiB,
     detail:
       `judged on what the engine retains: ${mib(m.retainedBytes)} held after a forced GC (the most after any query, in a fresh process, above its ${mib(m.baselineHeapBytes)} with modules loaded; section cache ${mib(m.budgetBytes)})` +
@@ -149,14 +184,12 @@ const HTTP_TITLES: Record<HttpServer, string> = {
     "HTTP, wrangler dev: our worker under `wrangler dev` (workerd behind wrangler's local proxy) against the baseline's node:http server",
 };
 
-/** The whole readable summary printed at the end of a run. */
-export function summary(r: BenchReport): string {
-  const d = r.data;
+/** The classes-apart view as printed: what it checked and measured beside the tables, then a table per pass. */
+function classesApartSummary(r: ClassesApartReport): string {
   const m = r.memory;
   const http = HTTP_SERVERS.filter((s) => r.http[s]);
   return [
-    `appstruct bench — ${d.objects.toLocaleString("en")} objects, ${d.links.toLocaleString("en")} links (seed ${d.seed}${d.reused ? ", reused data" : ""}); load average ${r.machine.loadavgBefore.join(" ")} → ${r.machine.loadavgAfter.join(" ")} on ${r.machine.cores} cores`,
-    `  generate ${d.seconds.generate.toFixed(1)} s, compile ${d.seconds.compile.toFixed(1)} s, SQLite build ${d.seconds.databaseBuild.toFixed(1)} s; snapshot ${(d.bytes.snapshot / MiB).toFixed(1)} MiB, SQLite database ${(d.bytes.database / MiB).toFixed(1)} MiB, NDJSON ${(d.bytes.ndjson / MiB).toFixed(1)} MiB`,
+    "Each class apart: every query of the class in turn, the two sides alternating request by request.",
     `  correctness: ${r.mix.length} queries, ${r.correctness.inProcess.length} mismatches in process${http.map((s) => `, ${r.correctness.http[s]!.length} over HTTP (${SERVER_NAMES[s]})`).join("")}`,
     `  cold first answer: ${ms(r.cold.ms)} ms, ${(r.cold.bytesRead / MiB).toFixed(2)} MiB read (${(r.cold.fractionOfSnapshot * 100).toFixed(2)}% of the snapshot) for ${r.cold.path}`,
     `  engine memory (fresh process, section cache ${mib(m.budgetBytes)}): retained after GC ${mib(m.retainedBytes)} at most (after ${m.retainedAfter}), peak RSS ${mib(m.peakRssBytes)} (${mib(m.baselineRssBytes)} before opening); cache ${m.cache.hits} hits, ${m.cache.misses} misses, ${m.cache.evictions} evictions`,
@@ -171,6 +204,17 @@ export function summary(r: BenchReport): string {
     "",
     classTable(r.inProcess),
     ...http.flatMap((s) => ["", HTTP_TITLES[s], "", classTable(r.http[s]!.classes, r.http[s]!.floor)]),
+  ].join("\n");
+}
+
+/** The whole readable summary printed at the end of a run: the data, the mixed view, each class apart, the targets. */
+export function summary(r: BenchReport): string {
+  const d = r.data;
+  return [
+    `appstruct bench — ${d.objects.toLocaleString("en")} objects, ${d.links.toLocaleString("en")} links (seed ${d.seed}${d.reused ? ", reused data" : ""}); load average ${r.machine.loadavgBefore.join(" ")} → ${r.machine.loadavgAfter.join(" ")} on ${r.machine.cores} cores; section cache ${r.settings.sectionCacheMB} MiB`,
+    `  generate ${d.seconds.generate.toFixed(1)} s, compile ${d.seconds.compile.toFixed(1)} s, SQLite build ${d.seconds.databaseBuild.toFixed(1)} s; snapshot ${(d.bytes.snapshot / MiB).toFixed(1)} MiB, SQLite database ${(d.bytes.database / MiB).toFixed(1)} MiB, NDJSON ${(d.bytes.ndjson / MiB).toFixed(1)} MiB`,
+    ...(r.mixed ? ["", mixedSummary(r.mixed)] : []),
+    ...(r.classesApart ? ["", classesApartSummary(r.classesApart)] : []),
     "",
     ...r.targets.map(
       (t) => `  [${t.holds === null ? "not measured" : t.holds ? "holds" : "MISSED"}] ${t.target}: ${t.detail}`,

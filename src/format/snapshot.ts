@@ -14,6 +14,7 @@ import {
   type SearchIndexTag,
   type SectionTag,
 } from "./sections.ts";
+import { currentStorageMeter } from "./storage-meter.ts";
 import type { StringList } from "./string-list.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
@@ -29,6 +30,14 @@ export interface ByteSource {
 /** First read on open: header, table of contents and metadata normally fit, as in PMTiles' 16 KiB first fetch. */
 const FIRST_READ = 16 * 1024;
 
+/** `source.read`, charged to the request running now (see StorageMeter): every read of a snapshot goes through here. */
+function meteredRead(source: ByteSource, offset: number, length: number): Promise<Uint8Array> {
+  const meter = currentStorageMeter();
+  if (!meter) return source.read(offset, length);
+  meter.read(length);
+  return meter.waitFor(source.read(offset, length));
+}
+
 export interface SnapshotOptions {
   /**
    * Where decoded sections are kept: an isolate-wide, byte-budgeted LRU shared with other snapshots,
@@ -39,9 +48,9 @@ export interface SnapshotOptions {
 }
 
 export class Snapshot implements DecodeContext {
-  /** Sections decoded so far, when there is no SectionCache. */
+  /** Sections and remembered values loading or loaded, when there is no SectionCache. */
   private readonly decoded = new Map<string, Promise<unknown>>();
-  /** The remembered values already loaded, when there is no SectionCache (what recall answers). */
+  /** Those already loaded, when there is no SectionCache (what recall answers). */
   private readonly remembered = new Map<string, unknown>();
   private readonly cache: SectionCache | undefined;
   readonly source: ByteSource;
@@ -61,7 +70,7 @@ export class Snapshot implements DecodeContext {
   }
 
   static async open(source: ByteSource, options: SnapshotOptions = {}): Promise<Snapshot> {
-    const first = await source.read(0, Math.min(source.size, FIRST_READ));
+    const first = await meteredRead(source, 0, Math.min(source.size, FIRST_READ));
     const header = decodeHeader(first);
     check(
       header.fileLength === source.size,
@@ -72,7 +81,7 @@ export class Snapshot implements DecodeContext {
       header,
       tocEnd <= first.length
         ? first.slice(header.tocOffset, tocEnd)
-        : await source.read(header.tocOffset, header.tocLength),
+        : await meteredRead(source, header.tocOffset, header.tocLength),
     );
     for (const entry of toc.values())
       if (entry.flags & SECTION_REQUIRED && entry.tag !== META_TAG && !Object.hasOwn(SECTIONS, entry.tag))
@@ -85,28 +94,23 @@ export class Snapshot implements DecodeContext {
     const metaBytes =
       metaEnd <= first.length
         ? first.slice(metaEntry.offset, metaEnd)
-        : await source.read(metaEntry.offset, metaEntry.length);
+        : await meteredRead(source, metaEntry.offset, metaEntry.length);
     verifySection(metaEntry, metaBytes);
     return new Snapshot(source, decodeMeta(metaBytes), toc, options.sections);
   }
 
   /** The decoded section `tag`, read and verified once, then kept (in the SectionCache, while it has room). */
   section<T extends SectionTag>(tag: T): Promise<Decoded<T>> {
-    if (this.cache)
-      return this.cache.get(
-        this.source.key,
-        tag,
-        (dependsOn) => this.load(tag, dependsOn),
-        this.toc.get(tag)?.length ?? 0,
-      );
-    let pending = this.decoded.get(tag) as Promise<Decoded<T>> | undefined;
-    if (!pending) {
-      pending = this.load(tag, () => {});
-      // A failed read (storage hiccup) is retried by the next request rather than remembered.
-      pending.catch(() => this.decoded.delete(tag));
-      this.decoded.set(tag, pending);
-    }
-    return pending;
+    return this.metered(tag, (own) =>
+      this.cache
+        ? this.cache.get(
+            this.source.key,
+            tag,
+            (dependsOn) => own(() => this.load(tag, dependsOn)),
+            this.toc.get(tag)?.length ?? 0,
+          )
+        : this.keep(tag, () => own(() => this.load(tag, () => {}))),
+    );
   }
 
   /**
@@ -120,7 +124,7 @@ export class Snapshot implements DecodeContext {
       offset >= 0 && length >= 0 && offset + length <= entry.length,
       `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`,
     );
-    return this.source.read(entry.offset + offset, length);
+    return meteredRead(this.source, entry.offset + offset, length);
   }
 
   /**
@@ -129,22 +133,18 @@ export class Snapshot implements DecodeContext {
    * `fixedSize` is false (a value that keeps what it decodes, re-measured like a section).
    */
   remember<T extends object>(name: string, load: () => Promise<T>, fixedSize = true): Promise<T> {
-    if (this.cache) return this.cache.get(this.source.key, name, () => load(), 0, fixedSize);
-    let pending = this.decoded.get(name) as Promise<T> | undefined;
-    if (!pending) {
-      pending = load();
-      pending.then(
-        (value) => this.remembered.set(name, value),
-        () => this.decoded.delete(name),
-      );
-      this.decoded.set(name, pending);
-    }
-    return pending;
+    return this.metered(name, (own) =>
+      this.cache
+        ? this.cache.get(this.source.key, name, () => own(load), 0, fixedSize)
+        : this.keep(name, () => own(load)),
+    );
   }
 
   /** What `remember(name, …)` keeps, if it is loaded already; else undefined. Synchronous: no promise per page. */
   recall<T extends object>(name: string): T | undefined {
-    return this.cache ? this.cache.peek<T>(this.source.key, name) : (this.remembered.get(name) as T | undefined);
+    const kept = this.cache ? this.cache.peek<T>(this.source.key, name) : (this.remembered.get(name) as T | undefined);
+    if (kept) currentStorageMeter()?.hit();
+    return kept;
   }
 
   /** The byte budget decoded sections are kept under (infinite without a SectionCache: everything is kept). */
@@ -180,11 +180,46 @@ export class Snapshot implements DecodeContext {
     return total;
   }
 
+  /**
+   * `name` as `get` gives it (from the cache or loaded), noted on the request's meter: a hit when
+   * it is kept already; else a miss, whose reads are metered as they are made when `get` has this
+   * request load it (`own`), or whose wait is metered when `get` hands it another's load under way.
+   */
+  private metered<T>(name: string, get: (own: <V>(load: () => Promise<V>) => Promise<V>) => Promise<T>): Promise<T> {
+    const meter = currentStorageMeter();
+    if (!meter) return get((load) => load());
+    // What the cache's own hit would do (count, touch), through recall: so a hit is known here.
+    const kept = this.recall<T & object>(name);
+    if (kept) return Promise.resolve(kept);
+    meter.miss();
+    let owned = false;
+    const pending = get((load) => {
+      owned = true;
+      return load();
+    });
+    return owned ? pending : meter.waitFor(pending);
+  }
+
+  /** Without a SectionCache: `name` loaded once and kept for this Snapshot's lifetime. */
+  private keep<T>(name: string, load: () => Promise<T>): Promise<T> {
+    let pending = this.decoded.get(name) as Promise<T> | undefined;
+    if (!pending) {
+      pending = load();
+      // A failed read (storage hiccup) is retried by the next request rather than remembered.
+      pending.then(
+        (value) => this.remembered.set(name, value),
+        () => this.decoded.delete(name),
+      );
+      this.decoded.set(name, pending);
+    }
+    return pending;
+  }
+
   /** Reads, verifies and decodes `tag`; `dependsOn` hears of every section the decoder consults (and the value may hold). */
   private async load<T extends SectionTag>(tag: T, dependsOn: (tag: SectionTag) => void): Promise<Decoded<T>> {
     const entry = this.toc.get(tag);
     check(entry, `snapshot has no ${tag} section`);
-    const body = await this.source.read(entry.offset, entry.length);
+    const body = await meteredRead(this.source, entry.offset, entry.length);
     verifySection(entry, body);
     const context: DecodeContext = {
       meta: this.meta,
@@ -208,6 +243,21 @@ export function memorySource(bytes: Uint8Array, key = "memory"): ByteSource {
         `read of ${length} bytes at ${offset} runs past the end (${bytes.length} bytes)`,
       );
       return bytes.slice(offset, offset + length);
+    },
+  };
+}
+
+/**
+ * A ByteSource whose every read first waits `delayMs`, as a read of R2 behind a Worker does (tens
+ * of ms): `appstruct serve --read-latency-ms`, the Node counterpart of the worker's STORAGE_LATENCY_MS (DelayedStore).
+ */
+export function delayedSource(source: ByteSource, delayMs: number): ByteSource {
+  return {
+    key: source.key,
+    size: source.size,
+    read: async (offset, length) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return source.read(offset, length);
     },
   };
 }

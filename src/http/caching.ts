@@ -12,6 +12,9 @@ import type { AppEnv } from "./context.ts";
 const versionDigests = new Map<string, string>();
 const MAX_VERSION_SETS = 1024;
 
+/** The headers of an answer a cross-origin reader may read (Access-Control-Expose-Headers), errors and 304 included. */
+export const EXPOSED_HEADERS = "ETag, Server-Timing";
+
 async function versionsDigest(versions: readonly Version[]): Promise<string> {
   const addresses = versions.map((v) => v.sha256).join(",");
   const known = versionDigests.get(addresses);
@@ -77,7 +80,7 @@ export const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (fresh) {
     c.res = new Response(null, {
       status: 304,
-      headers: { ...headers, "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" },
+      headers: { ...headers, "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED_HEADERS },
     });
     return;
   }

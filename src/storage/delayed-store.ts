@@ -5,13 +5,26 @@
 // bucket in `wrangler dev` and in tests, so cold answers and cancelled requests cost what they cost at the edge.
 import type { BlobInfo, BlobStore } from "./blob-store.ts";
 
-/** Milliseconds of a STORAGE_LATENCY_MS setting: unset or blank is 0; anything but a number ≥ 0 is refused. */
+/** The longest latency accepted: a minute (timers take anything above 2^31 - 1 ms for 1 ms). */
+export const MAX_LATENCY_MS = 60_000;
+
+/**
+ * Milliseconds of the latency setting `name` (the worker's STORAGE_LATENCY_MS, `appstruct serve
+ * --read-latency-ms`): decimal digits, a fraction allowed, from 0 to MAX_LATENCY_MS; anything else is refused.
+ */
+export function latencyMs(name: string, setting: string): number {
+  const ms = /^\d+(\.\d+)?$/.test(setting.trim()) ? Number(setting) : Number.NaN;
+  if (!(ms <= MAX_LATENCY_MS))
+    throw new Error(
+      `${name} must be a number of milliseconds from 0 to ${MAX_LATENCY_MS} (as 20 or 2.5), not ${JSON.stringify(setting)}`,
+    );
+  return ms;
+}
+
+/** Milliseconds of a STORAGE_LATENCY_MS setting: unset or blank is 0; see latencyMs. */
 export function storageLatencyMs(setting: string | undefined): number {
   if (setting === undefined || setting.trim() === "") return 0;
-  const ms = Number(setting);
-  if (!Number.isFinite(ms) || ms < 0)
-    throw new Error(`STORAGE_LATENCY_MS must be a number of milliseconds ≥ 0, not ${JSON.stringify(setting)}`);
-  return ms;
+  return latencyMs("STORAGE_LATENCY_MS", setting);
 }
 
 export class DelayedStore implements BlobStore {

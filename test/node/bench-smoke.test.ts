@@ -1,4 +1,4 @@
-// @module Smoke test of `npm run bench` at 20k objects (--quick): it completes, the SQLite baseline answers exactly as we do, the report has every class, both HTTP passes and the engine memory probe.
+// @module Smoke test of `npm run bench` at 20k objects (--quick): it completes, the SQLite baseline answers exactly as we do, the mixed view has every setting with Server-Timing read from every answer, the classes-apart view every class, both HTTP passes and the engine memory probe.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 let dir: string | undefined;
 afterAll(() => dir && rm(dir, { recursive: true, force: true }));
 
-test("npm run bench --quick at 20k objects: completes, answers agree, every class measured in process and over both HTTP servers", {
+test("npm run bench --quick at 20k objects: completes, answers agree, the mixed workload measured in every setting, every class apart in process and over both HTTP servers", {
   timeout: 180_000,
 }, async () => {
   dir = await mkdtemp(join(tmpdir(), "appstruct-bench-smoke-"));
@@ -30,35 +30,68 @@ test("npm run bench --quick at 20k objects: completes, answers agree, every clas
   const report = JSON.parse(await readFile(out, "utf8")) as BenchReport;
   expect(report.data.objects).toBe(20000);
   expect(report.settings.http).toEqual(["node", "wrangler"]);
-  expect(report.correctness).toEqual({ inProcess: [], http: { node: [], wrangler: [] } });
-  expect(new Set(report.mix.map((e) => e.cls))).toEqual(new Set(CLASSES));
+  expect(report.settings.views).toEqual(["mixed", "classes"]);
+
+  // The mixed view: both read latencies at both concurrencies, each cold then warm, every request answered on both sides.
+  const mixed = report.mixed!;
+  expect(mixed.checkedQueries).toBeGreaterThan(CLASSES.length);
+  expect(mixed.settings.map((s) => [s.readLatencyMs, s.concurrency])).toEqual([
+    [0, 1],
+    [0, 4],
+    [20, 1],
+    [20, 4],
+  ]);
+  for (const setting of mixed.settings) {
+    expect(setting.passes.map((p) => p.phase)).toEqual(["cold", "warm"]);
+    expect(setting.oursPeakRssBytes).toBeGreaterThan(0);
+    expect(setting.baselinePeakRssBytes).toBeGreaterThan(0);
+    for (const pass of setting.passes) {
+      expect(pass.ours.all.samples).toBe(mixed.requestsPerPass);
+      expect(pass.baseline.all.samples).toBe(mixed.requestsPerPass);
+      expect(pass.ours.throughput).toBeGreaterThan(0);
+      // Every answer of ours said what it read (Server-Timing); the baseline says nothing.
+      expect(pass.ours.all.storage).toBeDefined();
+      expect(pass.baseline.all.storage).toBeUndefined();
+      const perClass = Object.values(pass.ours.classes).reduce((sum, c) => sum + c.samples, 0);
+      expect(perClass).toBe(mixed.requestsPerPass);
+    }
+    // A fresh server reads from storage on its first answers.
+    expect(setting.passes[0].ours.all.storage!.readsPerAnswer).toBeGreaterThan(0);
+  }
+
+  const apart = report.classesApart!;
+  expect(apart.correctness).toEqual({ inProcess: [], http: { node: [], wrangler: [] } });
+  expect(new Set(apart.mix.map((e) => e.cls))).toEqual(new Set(CLASSES));
   // Substring classes are picked to match something: rare few, common many.
-  const totals = (cls: string) => report.mix.filter((e) => e.cls === cls).map((e) => e.totalObjects!);
+  const totals = (cls: string) => apart.mix.filter((e) => e.cls === cls).map((e) => e.totalObjects!);
   for (const t of totals("contains-rare")) expect(t).toBeGreaterThanOrEqual(2);
   expect(Math.min(...totals("contains-common"))).toBeGreaterThan(Math.max(...totals("contains-rare")));
   for (const cls of CLASSES) {
-    for (const side of [report.inProcess[cls]!, report.http.node!.classes[cls]!, report.http.wrangler!.classes[cls]!]) {
+    for (const side of [apart.inProcess[cls]!, apart.http.node!.classes[cls]!, apart.http.wrangler!.classes[cls]!]) {
       expect(side.ours.samples, cls).toBeGreaterThan(0);
       expect(side.baseline.samples, cls).toBe(side.ours.samples);
       expect(side.ratio).toBeGreaterThan(0);
     }
   }
-  expect(report.cold.bytesRead).toBeGreaterThan(0);
-  expect(report.cold.bytesRead).toBeLessThanOrEqual(report.data.bytes.snapshot);
-  for (const pass of [report.http.node!, report.http.wrangler!]) {
+  expect(apart.cold.bytesRead).toBeGreaterThan(0);
+  expect(apart.cold.bytesRead).toBeLessThanOrEqual(report.data.bytes.snapshot);
+  for (const pass of [apart.http.node!, apart.http.wrangler!]) {
     expect(pass.floor.ours.samples).toBeGreaterThan(0);
     expect(pass.oursPeakRss.length).toBeGreaterThan(0);
     for (const p of pass.oursPeakRss) expect(p.peakRssBytes).toBeGreaterThan(0);
   }
   // appstruct serve is one Node process; wrangler dev runs workerd processes.
-  expect(report.http.node!.oursPeakRss).toHaveLength(1);
+  expect(apart.http.node!.oursPeakRss).toHaveLength(1);
   // The engine memory probe ran the whole mix in its own process, with the run's section budget.
-  const memory = report.memory;
-  expect(memory.queries).toBe(report.mix.length);
+  const memory = apart.memory;
+  expect(memory.queries).toBe(apart.mix.length);
   expect(memory.budgetBytes).toBe(report.settings.sectionCacheMB * 1024 * 1024);
   expect(memory.cache.misses).toBeGreaterThan(0);
   expect(memory.retainedBytes).toBeGreaterThan(0);
-  expect(report.mix.map((e) => e.path)).toContain(memory.retainedAfter);
+  expect(apart.mix.map((e) => e.path)).toContain(memory.retainedAfter);
   expect(memory.peakRssBytes).toBeGreaterThan(memory.baselineRssBytes);
-  expect(report.targets.map((t) => t.holds === null)).toEqual([false, false, false, false, false]);
+  // Every target judged: the three of the mixed view first, then the five of each class apart.
+  expect(report.targets).toHaveLength(8);
+  expect(report.targets.map((t) => t.holds === null)).toEqual(Array(8).fill(false));
+  expect(report.targets[0].target).toContain("mixed workload");
 });

@@ -1,0 +1,148 @@
+// @module The mixed workload over HTTP: `appstruct serve` and the baseline server, fresh for each setting (read latency × concurrency), timed cold then warm, the two sides alternating chunk by chunk.
+import { freePort } from "../dev-server.ts";
+import { startAppstructServe } from "./appstruct-serve.ts";
+import { startBaselineServer } from "./baseline-server.ts";
+import type { ChildServer } from "./child-server.ts";
+import { compareAnswers, type Mismatch } from "./correctness.ts";
+import type { Dataset } from "./dataset.ts";
+import { type JsonClient, jsonClient } from "./http-client.ts";
+import type { MixEntry, QueryClass } from "./mix.ts";
+import { peakRssBytes } from "./process-memory.ts";
+
+/** How our server is run, and how many requests are in flight at once (each on its own connection). */
+export interface MixedSetting {
+  readLatencyMs: number;
+  concurrency: number;
+}
+
+/** One request: its class, its time from sending to the last byte, and (ours) its Server-Timing header. */
+export interface Sample {
+  cls: QueryClass;
+  ms: number;
+  serverTiming: string | undefined;
+}
+
+/** One side's pass over a sequence: every request, and the wall time its chunks took together. */
+export interface SideRun {
+  samples: Sample[];
+  wallMs: number;
+}
+
+export interface MixedSettingRun extends MixedSetting {
+  cold: { ours: SideRun; baseline: SideRun };
+  warm: { ours: SideRun; baseline: SideRun };
+  /** Peak RSS of each server process over both passes. */
+  oursPeakRssBytes: number | null;
+  baselinePeakRssBytes: number | null;
+}
+
+/** Both servers over `dataset`, fresh: ours with `sectionCacheMB` and `readLatencyMs`. */
+async function startPair(
+  dataset: Dataset,
+  sectionCacheMB: number,
+  readLatencyMs: number,
+): Promise<{ ours: ChildServer; baseline: ChildServer; stop(): Promise<void> }> {
+  const [ours, baseline] = await Promise.allSettled([
+    startAppstructServe(dataset.snapshot, sectionCacheMB, readLatencyMs),
+    freePort().then((port) => startBaselineServer(dataset.database, port)),
+  ]);
+  if (ours.status === "rejected" || baseline.status === "rejected") {
+    for (const started of [ours, baseline]) if (started.status === "fulfilled") await started.value.stop();
+    throw ours.status === "rejected" ? ours.reason : (baseline as PromiseRejectedResult).reason;
+  }
+  return {
+    ours: ours.value,
+    baseline: baseline.value,
+    stop: async () => void (await Promise.all([ours.value.stop(), baseline.value.stop()])),
+  };
+}
+
+/** Every distinct query of `entries` asked of both servers (fresh, on their own): the mismatches. */
+export async function checkMixedAnswers(
+  dataset: Dataset,
+  entries: readonly MixEntry[],
+  sectionCacheMB: number,
+  log: (line: string) => void,
+): Promise<Mismatch[]> {
+  const distinct = [...new Map(entries.map((e) => [e.path, e])).values()];
+  log(`mixed: checking the ${distinct.length} distinct queries of the workload against the baseline …`);
+  const pair = await startPair(dataset, sectionCacheMB, 0);
+  const [ours, theirs] = [jsonClient(pair.ours.url), jsonClient(pair.baseline.url)];
+  try {
+    return await compareAnswers(
+      distinct,
+      async (e) => JSON.parse(await ours.get(e.path)),
+      async (e) => JSON.parse(await theirs.get(e.path)),
+      (line) => log(`  ${line}`),
+    );
+  } finally {
+    ours.close();
+    theirs.close();
+    await pair.stop();
+  }
+}
+
+/** `entries` through `clients`, each with one request in flight, taking the next entry as it is free. */
+async function drive(clients: readonly JsonClient[], entries: readonly MixEntry[], into: SideRun): Promise<void> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let i = next++; i < entries.length; i = next++) {
+        const sent = performance.now();
+        const { serverTiming } = await client.answer(entries[i].path);
+        into.samples.push({ cls: entries[i].cls, ms: performance.now() - sent, serverTiming });
+      }
+    }),
+  );
+  into.wallMs += performance.now() - started;
+}
+
+/**
+ * `sequence` through both sides, `chunk` requests at a time, alternating which side goes first: so
+ * whatever else the machine does meanwhile falls on both alike.
+ */
+async function pass(
+  sequence: readonly MixEntry[],
+  ours: readonly JsonClient[],
+  baseline: readonly JsonClient[],
+  chunk: number,
+): Promise<{ ours: SideRun; baseline: SideRun }> {
+  const runs = { ours: { samples: [], wallMs: 0 } as SideRun, baseline: { samples: [], wallMs: 0 } as SideRun };
+  for (let from = 0, k = 0; from < sequence.length; from += chunk, k++) {
+    const part = sequence.slice(from, from + chunk);
+    if (k % 2 === 0) await drive(ours, part, runs.ours), await drive(baseline, part, runs.baseline);
+    else await drive(baseline, part, runs.baseline), await drive(ours, part, runs.ours);
+  }
+  return runs;
+}
+
+/** Fresh servers for `setting`: `cold` timed first (nothing decoded yet), then `warm` on the same servers. */
+export async function measureMixedSetting(
+  dataset: Dataset,
+  setting: MixedSetting,
+  sequences: { cold: readonly MixEntry[]; warm: readonly MixEntry[] },
+  options: { sectionCacheMB: number; chunk: number },
+  log: (line: string) => void,
+): Promise<MixedSettingRun> {
+  const pair = await startPair(dataset, options.sectionCacheMB, setting.readLatencyMs);
+  const clients = (url: string) => Array.from({ length: setting.concurrency }, () => jsonClient(url));
+  const [ours, baseline] = [clients(pair.ours.url), clients(pair.baseline.url)];
+  try {
+    const label = `reads +${setting.readLatencyMs} ms, concurrency ${setting.concurrency}`;
+    log(`mixed (${label}): cold pass, ${sequences.cold.length} requests a side …`);
+    const cold = await pass(sequences.cold, ours, baseline, options.chunk);
+    log(`mixed (${label}): warm pass …`);
+    const warm = await pass(sequences.warm, ours, baseline, options.chunk);
+    return {
+      ...setting,
+      cold,
+      warm,
+      oursPeakRssBytes: peakRssBytes(pair.ours.pid),
+      baselinePeakRssBytes: peakRssBytes(pair.baseline.pid),
+    };
+  } finally {
+    for (const client of [...ours, ...baseline]) client.close();
+    await pair.stop();
+  }
+}

@@ -1,0 +1,30 @@
+// @module The Server-Timing header of an answer: its wait on storage, its reads, and its section-cache hits and misses; written here and read back (benchmarks, tests).
+import type { StorageMeter } from "../format/storage-meter.ts";
+
+/** What Server-Timing says of one answer. */
+export interface StorageTiming {
+  /** Milliseconds waited on snapshot reads: its own, and loads of other requests it waited for. */
+  storageMs: number;
+  /** Reads this answer made, and their bytes. */
+  reads: number;
+  bytes: number;
+  /** Sections and pages found decoded in the cache; those loaded, or waited for. */
+  hits: number;
+  misses: number;
+}
+
+/** `storage;dur=<ms>;desc="<n> reads, <bytes> bytes", cache;desc="<h> hits, <m> misses"` */
+export function serverTiming(meter: StorageMeter): string {
+  const ms = Math.round(meter.storageMs * 100) / 100;
+  return `storage;dur=${ms};desc="${meter.reads} reads, ${meter.bytes} bytes", cache;desc="${meter.hits} hits, ${meter.misses} misses"`;
+}
+
+const WRITTEN = /^storage;dur=(\d+(?:\.\d+)?);desc="(\d+) reads, (\d+) bytes", cache;desc="(\d+) hits, (\d+) misses"$/;
+
+/** What `serverTiming` wrote, read back from a header; null when the header is missing or not of that form. */
+export function readServerTiming(header: string | null | undefined): StorageTiming | null {
+  const match = header ? WRITTEN.exec(header) : null;
+  if (!match) return null;
+  const [storageMs, reads, bytes, hits, misses] = match.slice(1).map(Number);
+  return { storageMs, reads, bytes, hits, misses };
+}

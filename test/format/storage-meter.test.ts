@@ -1,0 +1,86 @@
+// @module StorageMeter: a request is charged the reads it makes and the time it waits, a wait on another's load without its bytes, hits and misses, with and without a SectionCache.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { compileDocument } from "../../build/compile/compile-document.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { currentStorageMeter, StorageMeter } from "../../src/format/storage-meter.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+
+const bytes = compileDocument(petstoreV1, null).bytes;
+const LATENCY_MS = 20;
+
+/** `run` under `meter`, the fake clock moved on until it settles. */
+async function metered<T>(meter: StorageMeter, run: () => Promise<T>): Promise<T> {
+  const pending = meter.measure(run);
+  await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
+  return pending;
+}
+
+describe.each([
+  ["with a SectionCache", () => new SectionCache(1 << 20)],
+  ["without a SectionCache", () => undefined],
+])("StorageMeter, %s", (_, sections) => {
+  let source: ReturnType<typeof countingSource>;
+  let snapshot: Snapshot;
+  const length = (tag: string) => snapshot.toc.get(tag)!.length;
+
+  beforeEach(async () => {
+    // The clock the meter reads is faked with the timers: every wait below lasts exactly what the timers say.
+    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
+    source = countingSource(delayedSource(memorySource(bytes, "petstore"), LATENCY_MS));
+    const opening = Snapshot.open(source, { sections: sections() });
+    await vi.advanceTimersByTimeAsync(3 * LATENCY_MS);
+    snapshot = await opening;
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("charges a request its reads and bytes, and the time they took, reads in parallel once", async () => {
+    const meter = new StorageMeter();
+    await metered(meter, () => Promise.all([snapshot.section("NAME"), snapshot.section("FULL")]));
+    expect(meter).toMatchObject({ reads: 2, bytes: length("NAME") + length("FULL"), hits: 0, misses: 2 });
+    expect(meter.storageMs).toBe(LATENCY_MS);
+  });
+
+  it("charges a request waiting on another's load its wait, not the other's reads; a warm answer reads nothing", async () => {
+    const readsBefore = source.reads;
+    const [first, second, warm] = [new StorageMeter(), new StorageMeter(), new StorageMeter()];
+    const loads = [first.measure(() => snapshot.section("MANG")), second.measure(() => snapshot.section("MANG"))];
+    await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
+    const [a, b] = await Promise.all(loads);
+    expect(b).toBe(a);
+    expect(source.reads - readsBefore).toBe(1);
+    expect(first).toMatchObject({ reads: 1, bytes: length("MANG"), misses: 1 });
+    expect(first.storageMs).toBe(LATENCY_MS);
+    expect(second).toMatchObject({ reads: 0, bytes: 0, misses: 1 });
+    expect(second.storageMs).toBeGreaterThanOrEqual(LATENCY_MS);
+
+    expect(await metered(warm, () => snapshot.section("MANG"))).toBe(a);
+    expect(warm).toMatchObject({ reads: 0, bytes: 0, hits: 1, misses: 0 });
+    expect(warm.storageMs).toBe(0);
+  });
+
+  it("counts remembered values and recalled pages as hits once loaded", async () => {
+    const meter = new StorageMeter();
+    const load = () => snapshot.readPart("ROWP", 0, 16).then((head) => ({ head, byteSize: 16 }));
+    const value = await metered(meter, () => snapshot.remember("ROWP#head", load));
+    expect(meter).toMatchObject({ reads: 1, bytes: 16, hits: 0, misses: 1 });
+    await metered(meter, async () => {
+      expect(await snapshot.remember("ROWP#head", load)).toBe(value);
+      expect(snapshot.recall("ROWP#head")).toBe(value);
+      expect(snapshot.recall("ROWP#nothing")).toBeUndefined();
+    });
+    expect(meter).toMatchObject({ reads: 1, bytes: 16, hits: 2, misses: 1 });
+  });
+
+  it("reports a request made inside another to both meters", async () => {
+    const outer = new StorageMeter();
+    const inner = await metered(outer, async () => {
+      const meter = new StorageMeter(currentStorageMeter());
+      await meter.measure(() => snapshot.section("NAME"));
+      return meter;
+    });
+    expect(inner).toMatchObject({ reads: 1, bytes: length("NAME"), misses: 1 });
+    expect(outer).toMatchObject({ reads: 1, bytes: length("NAME"), misses: 1 });
+    expect(outer.storageMs).toBe(LATENCY_MS);
+  });
+});

@@ -1,0 +1,90 @@
+// @module Server-Timing in the worker: a cold answer reports exactly the range reads it made of R2, a warm one none; concurrent answers share loads without counting a byte twice; CORS exposes the header.
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { readServerTiming, type StorageTiming } from "../../src/http/server-timing.ts";
+import { StoreCatalog } from "../../src/storage/catalog.ts";
+import { R2Store } from "../../src/storage/r2-store.ts";
+import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { appPath, call, publishHistory, testEnv } from "./harness.ts";
+
+/** An R2Store that counts range reads (the only reads of snapshot bytes) and their bytes. */
+class CountingR2Store extends R2Store {
+  reads = 0;
+  bytes = 0;
+  override getRange(key: string, offset: number, length: number, etag: string): Promise<Uint8Array> {
+    this.reads++;
+    this.bytes += length;
+    return super.getRange(key, offset, length, etag);
+  }
+}
+
+function timingOf(headers: Headers): StorageTiming {
+  const timing = readServerTiming(headers.get("Server-Timing"));
+  expect(timing, headers.get("Server-Timing") ?? "no Server-Timing").not.toBeNull();
+  return timing!;
+}
+
+/** A fresh application (its own snapshot, so cold in this isolate) published under `application`. */
+async function publishAs(application: string): Promise<void> {
+  const { results } = await publishHistory([{ ...petstoreV1, application }]);
+  expect(results[0].outcome).toBe("published");
+}
+
+/** `path` answered by an app of its own over the bucket, counting its range reads at the store. */
+async function countedAnswer(path: string): Promise<{ body: unknown; reads: number; bytes: number }> {
+  const store = new CountingR2Store(testEnv.SNAPSHOTS);
+  const catalog = new StoreCatalog(store, { sections: new SectionCache(64 * 1024 * 1024) });
+  const app = createApp(() => ({ catalog, sources: null, access: null }));
+  const { body } = await call(path, undefined, async (request) => app.fetch(request));
+  return { body, reads: store.reads, bytes: store.bytes };
+}
+
+describe("Server-Timing", () => {
+  it("a cold answer reports the range reads it made, a warm one reads nothing", async () => {
+    const path = `${appPath("Timed Store")}/objects?name=owner&limit=5`;
+    await publishAs("Timed Store");
+    const cold = await call(path);
+    const warm = await call(path);
+    const counted = await countedAnswer(path);
+
+    expect(cold.status).toBe(200);
+    expect(counted.body).toEqual(cold.body);
+    expect(counted.reads).toBeGreaterThan(1);
+    expect(timingOf(cold.headers)).toMatchObject({ reads: counted.reads, bytes: counted.bytes, hits: 0 });
+    expect(timingOf(cold.headers).misses).toBeGreaterThan(0);
+
+    expect(warm.body).toEqual(cold.body);
+    const again = timingOf(warm.headers);
+    expect(again).toEqual({ storageMs: 0, reads: 0, bytes: 0, hits: again.hits, misses: 0 });
+    expect(again.hits).toBeGreaterThan(0);
+  });
+
+  it("concurrent cold answers share the loads: every byte is counted once, by the answer that read it", async () => {
+    const path = `${appPath("Timed Store Together")}/objects?name=pet&limit=5`;
+    await publishAs("Timed Store Together");
+    const answers = await Promise.all([call(path), call(path), call(path)]);
+    const counted = await countedAnswer(path);
+    const timings = answers.map((a) => timingOf(a.headers));
+    for (const a of answers) expect(a.body).toEqual(counted.body);
+    expect(timings.reduce((sum, t) => sum + t.reads, 0)).toBe(counted.reads);
+    expect(timings.reduce((sum, t) => sum + t.bytes, 0)).toBe(counted.bytes);
+  });
+
+  it("is on error answers too, and exposed to cross-origin readers", async () => {
+    await publishAs("Timed Store Errors");
+    const missing = await call(`${appPath("Timed Store Errors")}/objects/424242`);
+    expect(missing.status).toBe(404);
+    expect(timingOf(missing.headers).reads).toBeGreaterThan(0);
+    expect(missing.headers.get("Access-Control-Expose-Headers")).toBe("ETag, Server-Timing");
+
+    const ready = await call("/rest/ready");
+    expect(timingOf(ready.headers)).toEqual({ storageMs: 0, reads: 0, bytes: 0, hits: 0, misses: 0 });
+    expect(ready.headers.get("Access-Control-Expose-Headers")).toBe("ETag, Server-Timing");
+    const preflight = await call(`${appPath("Timed Store Errors")}/objects`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://example.org", "Access-Control-Request-Method": "GET" },
+    });
+    expect(preflight.headers.get("Access-Control-Expose-Headers")).toBe("ETag,Server-Timing");
+  });
+});
