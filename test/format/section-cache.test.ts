@@ -1,4 +1,4 @@
-// @module SectionCache: LRU order, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
+// @module SectionCache: S3-FIFO order and scan resistance, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { type FilterName, OPERATORS, type Operator, type SearchType } from "../../src/contract/params.ts";
@@ -46,28 +46,82 @@ function deferred<T>() {
 }
 
 describe("SectionCache", () => {
-  it("evicts the least recently used entry first; a hit makes an entry the most recent", async () => {
-    const { cache, loads, get } = harness(300);
+  it("moves an entry used again while in the small queue to main; an unused one leaves first, and comes back into main", async () => {
+    // A budget of 1000: the small queue's share is 100, one entry of 100.
+    const { cache, loads, get } = harness(1000);
+    const hot = ["H0", "H1", "H2", "H3", "H4"];
+    const cold = ["C5", "C6", "C7", "C8", "C9"];
+    for (const tag of [...hot, ...cold]) await get(tag, 100); // 1000: all in the small queue
+    for (const tag of hot) await get(tag, 100); // used again
+    await get("N", 100); // over budget: H0–H4 move to main; C5, the oldest unused, leaves (a ghost)
+    expect(cache.stats()).toMatchObject({ bytes: 1000, entries: 10, hits: 5, misses: 11, evictions: 1 });
+    await get("C5", 100); // loaded again, from its ghost into main; C6 leaves the small queue
+    expect(loads.get("s/C5")).toBe(2);
+    for (const tag of hot) await get(tag, 100);
+    for (const tag of hot) expect(loads.get(`s/${tag}`), tag).toBe(1);
+    await get("C6", 100);
+    expect(loads.get("s/C6")).toBe(2);
+    expect(cache.stats()).toMatchObject({ bytes: 1000, entries: 10, evictions: 3 });
+  });
+
+  it("main evicts its oldest entry unless used since it was queued: that one is queued again, one use forgotten", async () => {
+    const { cache, loads, get } = harness(1000);
+    const tags = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
+    for (const tag of tags) await get(tag, 100);
+    for (const tag of tags) await get(tag, 100);
+    await get("A", 100); // uses in the small queue only decide the move to main: there they are forgotten
     await get("A", 100);
-    await get("B", 100);
-    await get("C", 100);
-    expect(cache.stats()).toMatchObject({ bytes: 300, entries: 3, hits: 0, misses: 3, evictions: 0 });
-    await get("A", 100); // hit: order B, C, A
-    await get("D", 100); // evicts B
-    expect(cache.stats()).toMatchObject({ bytes: 300, entries: 3, hits: 1, misses: 4, evictions: 1 });
-    await get("A", 100);
-    await get("C", 100);
-    await get("D", 100);
-    expect(loads.get("s/B")).toBe(1);
-    await get("B", 100); // a miss again; evicts A, the least recent of A, C, D (touched in that order)
-    expect(loads.get("s/B")).toBe(2);
-    expect(cache.stats()).toMatchObject({ bytes: 300, entries: 3, hits: 4, misses: 5, evictions: 2 });
-    await get("C", 100);
-    await get("D", 100);
+    await get("K", 100); // A–J move to main, unused there; K alone fits the small queue's share: A goes
     expect(loads.get("s/A")).toBe(1);
-    await get("A", 100);
-    expect(loads.get("s/A")).toBe(2);
-    expect([loads.get("s/C"), loads.get("s/D")]).toEqual([1, 1]);
+    expect(cache.peek("s", "A")).toBeUndefined();
+    await get("C", 100); // used in main
+    await get("D", 100);
+    await get("L", 100); // K leaves the small queue for the ghosts
+    await get("M", 100); // L too
+    await get("K", 100); // back, into main: main's oldest, B, unused, goes
+    expect(cache.peek("s", "B")).toBeUndefined();
+    await get("L", 100); // into main: C and D are spared (queued again), E goes
+    expect(cache.peek("s", "E")).toBeUndefined();
+    await get("C", 100);
+    await get("D", 100);
+    expect([loads.get("s/C"), loads.get("s/D"), loads.get("s/K"), loads.get("s/L")]).toEqual([1, 1, 2, 2]);
+    expect(cache.stats()).toMatchObject({ bytes: 1000, entries: 10, evictions: 5 });
+  });
+
+  it("a scan of many entries used once does not evict a small hot set in use, where LRU would", async () => {
+    const budget = 10_000;
+    const { cache, loads, get } = harness(budget);
+    const hot = Array.from({ length: 20 }, (_, i) => `hot${i}`);
+    for (const tag of hot) await get(tag, 100);
+    for (const tag of hot) await get(tag, 100);
+    // 4000 entries used once, 40 times the budget; each hot entry is used again every 200 of them
+    // (20 000 bytes: twice the budget, so an LRU would have evicted it by then).
+    const sequence: string[] = [];
+    for (let i = 0; i < 4000; i++) {
+      sequence.push(`scan${i}`);
+      if (i % 10 === 9) sequence.push(hot[((i / 10) % hot.length) | 0]);
+    }
+    for (const tag of sequence) await get(tag, 100);
+    for (const tag of hot) expect(loads.get(`s/${tag}`), tag).toBe(1);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(budget);
+    expect(cache.stats().evictions).toBeGreaterThan(3900);
+
+    // The same sequence through a plain LRU of the same budget loads every hot entry again.
+    const lru = new Map<string, number>();
+    const lruLoads = new Map<string, number>();
+    for (const tag of [...hot, ...hot, ...sequence]) {
+      if (lru.delete(tag)) {
+        lru.set(tag, 100);
+        continue;
+      }
+      lruLoads.set(tag, (lruLoads.get(tag) ?? 0) + 1);
+      lru.set(tag, 100);
+      for (const oldest of lru.keys()) {
+        if (lru.size * 100 <= budget) break;
+        lru.delete(oldest);
+      }
+    }
+    for (const tag of hot) expect(lruLoads.get(tag), tag).toBeGreaterThan(10);
   });
 
   it("keys entries by snapshot and tag", async () => {
@@ -207,17 +261,17 @@ describe("SectionCache", () => {
     await get("B", 100);
     a.byteSize = 250; // as StringList.all() does to a text column
     expect(cache.stats()).toMatchObject({ bytes: 350, entries: 2 });
-    await get("B", 100); // a hit: A, the least recently used, goes
+    await get("B", 100); // a hit: A, the oldest entry not used since, goes
     expect(cache.stats()).toMatchObject({ bytes: 100, entries: 1, evictions: 1 });
   });
 
-  it("peek answers a kept entry synchronously as a hit that makes it the most recent, and nothing for others", async () => {
+  it("peek answers a kept entry synchronously as a hit that counts as a use, and nothing for others", async () => {
     const { cache, get } = harness(250);
     await get("A", 100);
     await get("B", 100);
     expect(cache.peek("s", "C")).toBeUndefined();
-    expect(cache.peek<Sized>("s", "A")?.name).toBe("A"); // A is now the most recent
-    await get("C", 100); // over budget: B, the least recently used, goes
+    expect(cache.peek<Sized>("s", "A")?.name).toBe("A"); // a use: A moves to main when the small queue overflows
+    await get("C", 100); // over budget: B, the oldest unused entry, goes
     expect(cache.peek("s", "B")).toBeUndefined();
     expect(cache.stats()).toMatchObject({ entries: 2, hits: 1, evictions: 1 });
   });
@@ -238,8 +292,8 @@ describe("SectionCache", () => {
     expect(measured).toBe(3);
   });
 
-  it("keeps a section's dependencies at least as recent as it, and evicts dependents with their dependency", async () => {
-    const cache = new SectionCache(250);
+  it("uses a section's dependencies whenever it is used, and evicts dependents with their dependency", async () => {
+    const cache = new SectionCache(1000);
     const loads: string[] = [];
     const get = (tag: string, size: number, deps: string[] = []): Promise<Sized> =>
       cache.get("s", tag, async (dependsOn) => {
@@ -247,21 +301,20 @@ describe("SectionCache", () => {
         for (const d of deps) dependsOn(d), await get(d, 100);
         return new Sized(tag, size);
       });
-    await get("XNAM", 50, ["NAME"]); // NAME 100, XNAM 50; order XNAM, NAME
-    await get("OBJC", 100); // 250: fits
-    expect(cache.stats()).toMatchObject({ bytes: 250, entries: 3, evictions: 0 });
-    await get("TYPE", 40); // evicts XNAM only (NAME is more recent than its dependent)
-    expect(cache.stats()).toMatchObject({ bytes: 240, entries: 3, evictions: 1 });
-    await get("XNAM", 50, ["NAME"]); // reloads XNAM against the cached NAME; evicts OBJC
-    expect(loads.filter((t) => t === "NAME")).toEqual(["NAME"]);
-    expect(cache.stats()).toMatchObject({ bytes: 190, entries: 3, evictions: 2 });
-    // TYPE touched, then FULL needs room: XNAM goes before NAME, then NAME.
-    await get("TYPE", 40);
-    await get("FULL", 200);
-    expect(cache.stats()).toMatchObject({ entries: 2, bytes: 240, evictions: 4 });
-    expect(cache.bytesOf("s")).toBe(240);
-    await get("XNAM", 50, ["NAME"]);
-    expect(loads.filter((t) => t === "NAME")).toEqual(["NAME", "NAME"]);
+    await get("XNAM", 50, ["NAME"]); // NAME 100, then XNAM 50, in the small queue: NAME used by XNAM's decoder
+    await get("XNAM", 50, ["NAME"]); // a use of XNAM is a use of NAME too
+    for (let p = 0; p < 9; p++) await get(`P${p}`, 100);
+    // Over budget: NAME and XNAM, used, move to main (never asked for, NAME goes there too); P0 goes.
+    expect(cache.stats()).toMatchObject({ bytes: 950, entries: 10, evictions: 1 });
+    for (let p = 1; p < 9; p++) await get(`P${p}`, 100);
+    // P1–P8, used, move to main behind them; main's oldest, NAME, goes, and XNAM, which holds it, with it.
+    await get("Q", 100);
+    expect(cache.stats()).toMatchObject({ bytes: 900, entries: 9, evictions: 3 });
+    expect(cache.peek("s", "XNAM")).toBeUndefined();
+    await get("XNAM", 50, ["NAME"]); // both loaded again; Q, unused in the small queue, goes
+    expect(loads.filter((t) => t === "NAME" || t === "XNAM")).toEqual(["XNAM", "NAME", "XNAM", "NAME"]);
+    expect(cache.peek("s", "Q")).toBeUndefined();
+    expect(cache.bytesOf("s")).toBe(950);
   });
 
   it("returns but does not keep a section whose dependency was evicted while it loaded", async () => {
