@@ -10,6 +10,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 const LOCK = new URL("../package-lock.json", import.meta.url);
 /** Platform suffixes of workerd's (`@cloudflare/workerd-…`) and Biome's (`@biomejs/cli-…`) binary packages. */
 const PLATFORMS = {
+  "android-arm64": { os: "android", cpu: "arm64" },
+  "android-x64": { os: "android", cpu: "x64" },
   "darwin-x64": { os: "darwin", cpu: "x64" },
   "linux-x64": { os: "linux", cpu: "x64" },
   "linux-x64-musl": { os: "linux", cpu: "x64", libc: "musl" },
