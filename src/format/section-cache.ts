@@ -1,5 +1,4 @@
 // @module SectionCache: an isolate-wide S3-FIFO cache of decoded snapshot sections and pages under a byte budget, shared by every Snapshot.
-import { SharedLoads } from "../shared-loads.ts";
 //
 // Entries are keyed by (snapshot content address, section tag): snapshots are immutable, so an entry
 // never goes stale, and a snapshot reopened later finds its sections again.
@@ -40,6 +39,7 @@ import { SharedLoads } from "../shared-loads.ts";
 // The budget holds (as measured) after every insertion and hit, except for the entry just handed out
 // and its dependencies: those are kept even when they alone exceed the budget (a query never fails
 // for lack of cache), and give way at the next insertion or hit of another key.
+import { SharedLoads } from "../shared-loads.ts";
 
 /** What a cached value may report about its own memory. */
 export interface Sized {
