@@ -1,6 +1,6 @@
 // @module objectRows: the displayed fields of some objects, from the row store (format 1.1) page by page, or from the columns in older files; whole, or a batch at a time for answers written as they are read.
 import { check } from "../format/errors.ts";
-import type { ObjectRow } from "../format/object-rows.ts";
+import type { ObjectRow, RowDirectory } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
@@ -26,24 +26,43 @@ function fromRowStore(snapshot: Snapshot, count: number): boolean {
 /** Rows of `ranks`, in the order given (repeats allowed). */
 export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
   if (ranks.length === 0) return [];
-  return fromRowStore(snapshot, ranks.length) ? fromPages(snapshot, ranks) : fromColumns(snapshot, ranks);
+  return fromRowStore(snapshot, ranks.length)
+    ? fromPages(snapshot, await snapshot.section("ROWD"), ranks)
+    : fromColumns(snapshot, ranks);
 }
 
 /** What a level-5 node lists of each of its objects. */
 export type ObjectSummary = Pick<ObjectRow, "id" | "name" | "fullName" | "type" | "typeId">;
 
-/** Rows an answer written as it is read takes at a time from the row store: a few pages, some 100 KiB of JSON. */
+/** Objects an answer written as it is read takes at a time: some 100 KiB of JSON. */
 const ROW_BATCH = 256;
 
 /**
+ * Row pages one batch holds at most. Objects far apart in the name order (start points, a level-5
+ * node's members) each need a page of their own, decoded to some 100 KB: a batch of 256 of them
+ * held 26 MB. At 300k objects, 13.8k start and end points read whole held all 4,000 row pages at
+ * once, most of the 148 MB a 32-hop walk took.
+ */
+const PAGES_PER_BATCH = 32;
+
+/**
  * Rows of `ranks` (non-decreasing, repeats allowed) in that order, a batch at a time: from the row
- * store ROW_BATCH at a time, else from the columns as their text columns stream by.
+ * store, up to ROW_BATCH rows on at most PAGES_PER_BATCH pages at a time, else from the columns as
+ * their text columns stream by.
  */
 export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectRow[]> {
   if (ranks.length === 0) return;
   if (fromRowStore(snapshot, ranks.length)) {
-    for (let from = 0; from < ranks.length; from += ROW_BATCH)
-      yield await fromPages(snapshot, Array.from(slice(ranks, from, from + ROW_BATCH)));
+    const directory = await snapshot.section("ROWD");
+    for (let from = 0, to = 0; from < ranks.length; from = to) {
+      // Ranks do not decrease, so neither do their pages: each change is a page more.
+      for (let pages = 0, last = -1; to < ranks.length && to - from < ROW_BATCH; to++) {
+        const page = directory.pageOf(ranks[to]);
+        if (page !== last && pages++ === PAGES_PER_BATCH) break;
+        last = page;
+      }
+      yield await fromPages(snapshot, directory, Array.from(slice(ranks, from, to)));
+    }
     return;
   }
   const build = await columnRow(snapshot);
@@ -64,21 +83,22 @@ const CACHED_TEXT_SHARE = 1 / 2;
 /**
  * How the summaries of an answer listing `count` objects in all are read, chosen for the whole
  * answer even when it lists them in several lists (a level-5 answer's nodes, start and end points),
- * each read in its turn as the answer is written. Few objects: from the row store's pages. Many:
- * from five columns, not all eleven, NAME and FULL from the cache when they fit in it. Chosen per
- * list, the 124 nodes of "name=e" at 300k objects (nearly all of them, each node a few thousand)
- * each decoded most row pages again, the cache being smaller than the row store: 11 s, against
- * 0.9 s from the cached columns. Where those do not fit, each list is read as its size says: a few
- * objects from pages, many with NAME and FULL streamed by.
+ * each read in its turn as the answer is written. Up to a batch: from the row store's pages. More,
+ * when NAME and FULL fit in the cache: from five columns, those two cached. The objects of such
+ * answers are scattered over the name order, so pages cost a page decoded per object: at 300k
+ * objects, the 124 nodes of "name=e" (nearly every object, a few thousand a node) took 11 s, each
+ * node decoding most row pages again (the cache is smaller than the row store), and 13.8k start and
+ * end points 2 s; from the cached columns, 0.9 s and 0.1 s. Where those do not fit, each list is
+ * read as its size says: a few objects from pages, many with NAME and FULL streamed by.
  */
 export function summaryBatches(snapshot: Snapshot, count: number): SummaryBatches {
-  const fromPages = (ranks: ArrayLike<number>) => summariesOfRows(snapshot, ranks);
-  if (fromRowStore(snapshot, count)) return fromPages;
+  const fromRows = (ranks: ArrayLike<number>) => summariesOfRows(snapshot, ranks);
   const textBytes = ["NAME", "FULL"].reduce((sum, tag) => sum + (snapshot.toc.get(tag)?.length ?? 0), 0);
-  if (textBytes <= snapshot.budgetBytes * CACHED_TEXT_SHARE)
+  if (count > ROW_BATCH && textBytes <= snapshot.budgetBytes * CACHED_TEXT_SHARE)
     return (ranks) => summariesOfColumns(snapshot, ranks, true);
+  if (fromRowStore(snapshot, count)) return fromRows;
   return (ranks) =>
-    fromRowStore(snapshot, ranks.length) ? fromPages(ranks) : summariesOfColumns(snapshot, ranks, false);
+    fromRowStore(snapshot, ranks.length) ? fromRows(ranks) : summariesOfColumns(snapshot, ranks, false);
 }
 
 async function* summariesOfRows(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectSummary[]> {
@@ -149,8 +169,7 @@ async function* streamedColumnBatches<T>(
   }
 }
 
-async function fromPages(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
-  const directory = await snapshot.section("ROWD");
+async function fromPages(snapshot: Snapshot, directory: RowDirectory, ranks: readonly number[]): Promise<ObjectRow[]> {
   const pageOfRank = ranks.map((r) => directory.pageOf(r));
   const wanted = distinctAscending(Uint32Array.from(pageOfRank), directory.pageCount);
   // Decoded rows take about twice their JSON's bytes on the heap (strings, arrays and objects with headers).
