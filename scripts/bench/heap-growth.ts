@@ -17,11 +17,11 @@ const held = () => {
   return m.heapUsed + m.arrayBuffers;
 };
 
-/** Sends `requests` together and reads every body to its end, calling `onChunk` at each chunk. */
+/** Sends `requests` together and reads every body to its end, calling `onChunk` at each chunk (`first`: a body's first). */
 export async function send(
   fetch: Fetch,
   requests: readonly Request[],
-  onChunk: () => void = () => {},
+  onChunk: (first: boolean) => void = () => {},
 ): Promise<{ status: number[]; bodyBytes: number }> {
   const answers = await Promise.all(
     requests.map(async (request) => {
@@ -29,8 +29,8 @@ export async function send(
       let bytes = 0;
       if (response.body)
         for await (const chunk of response.body) {
+          onChunk(bytes === 0);
           bytes += chunk.byteLength;
-          onChunk();
         }
       return { status: response.status, bytes };
     }),
@@ -50,7 +50,8 @@ async function settled(gc: () => void): Promise<number> {
  * The growth while `requests` are answered. `live`: a full GC before each sample, at each chunk read
  * and every 10 ms (timers fire between the reads a query awaits, so the matching and the walks are
  * sampled too, not only the writing), but with at least three times the last GC's duration between
- * two, so GCs take at most a quarter of the time — what is live. Otherwise: samples every
+ * two, so GCs take at most a quarter of the time, except at a body's first chunk (when an answer
+ * made whole before it is sent is all there) — what is live. Otherwise: samples every
  * millisecond and at each chunk without a GC — garbage included, what the heap reaches before V8
  * collects.
  */
@@ -63,17 +64,17 @@ export async function heapGrowth(
   const base = await settled(gc);
   let bytes = 0;
   let next = 0;
-  const sample = () => {
+  const sample = (first = false) => {
     if (live) {
       const start = performance.now();
-      if (start < next) return;
+      if (start < next && !first) return;
       gc();
       const end = performance.now();
       next = end + 3 * (end - start);
     }
     bytes = Math.max(bytes, held() - base);
   };
-  const sampler = setInterval(sample, live ? 10 : 1);
+  const sampler = setInterval(() => sample(), live ? 10 : 1);
   const started = performance.now();
   try {
     const answer = await send(fetch, requests, sample);
