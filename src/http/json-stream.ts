@@ -77,7 +77,7 @@ export async function* jsonChunks(value: unknown): AsyncGenerator<string> {
 /**
  * A 200 whose body is `answer` as JSON. The first two chunks are made before answering, so a
  * failure to read them (storage, a corrupt page) still becomes an error response through onError;
- * an answer of one chunk goes out whole, as c.json would send it. A longer one is a stream the
+ * an answer of at most two chunks goes out whole, as c.json would send it. A longer one is a stream the
  * client pulls: the next chunk is made when the last one is taken, so the heap holds one chunk and
  * the batch behind it, however long the answer. A failure further on cannot change the status any
  * more: it is logged and errors the stream, and the client sees a body cut short (invalid JSON).

@@ -14,13 +14,6 @@ export class StreamedList<T> {
     this.#batches = batches;
   }
 
-  /** A list of items already at hand. */
-  static of<T>(items: readonly T[]): StreamedList<T> {
-    return new StreamedList(async function* () {
-      if (items.length) yield items;
-    });
-  }
-
   /** A pass over the items, batch by batch. */
   batches(): AsyncIterable<readonly T[]> {
     return this.#batches();
