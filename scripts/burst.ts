@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateAnalysis } from "../build/generate.ts";
+import { Random } from "./crosscheck/random.ts";
 import { type DevServer, startDevServer } from "./dev-server.ts";
 
 const APPLICATION = "Synthetic Enterprise";
@@ -40,17 +41,6 @@ export interface BurstReport {
   afterwards: { url: string; status: number | "timeout"; ms: number }[];
   /** What the worker logged of its internal errors (the last lines wrangler printed). */
   serverLog: string[];
-}
-
-/** A deterministic stream of numbers in [0, 1): runs are comparable. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
 }
 
 async function generated(folder: string, objects: number): Promise<string> {
@@ -104,12 +94,12 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
     const serverErrors: BurstReport["serverErrors"] = [];
     const end = Date.now() + options.durationMs;
     const client = async (c: number) => {
-      const next = random(c + 1);
+      const random = new Random(c + 1);
       while (Date.now() < end) {
-        const url = urls[Math.floor(next() * urls.length)];
-        const hangUp = next() < options.abortShare;
+        const url = random.pick(urls);
+        const hangUp = random.next() < options.abortShare;
         const signal = hangUp
-          ? AbortSignal.timeout(Math.round(options.latencyMs * (1 + next())))
+          ? AbortSignal.timeout(Math.round(options.latencyMs * (1 + random.next())))
           : AbortSignal.timeout(60_000);
         let status: string;
         try {
