@@ -26,15 +26,26 @@ export function parseRfc3339(value: string): number | null {
  */
 export const MAX_APPLICATION_NAME_BYTES = 600;
 
-/** Why `name` is not a valid application name (1 to 200 characters, at most 600 bytes of UTF-8, no back-quote or control character), or null. */
+/** Why `name` is not a valid application name (1 to 200 characters, no back-quote or control character), or null: what the read API accepts in a path. */
 export function applicationNameProblem(name: string): string | null {
   const length = [...name].length;
   if (length < 1 || length > 200) return `must be 1 to 200 characters long (this one has ${length})`;
-  const bytes = new TextEncoder().encode(name).length;
-  if (bytes > MAX_APPLICATION_NAME_BYTES)
-    return `must take at most ${MAX_APPLICATION_NAME_BYTES} bytes of UTF-8 (this one takes ${bytes})`;
   const bad = /[`\u0000-\u001f\u007f]/.exec(name);
   if (bad)
     return `must not contain ${bad[0] === "`" ? "a back-quote" : `the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`}`;
   return null;
+}
+
+/**
+ * Why an application named `name` cannot be published (or analysed for publishing), or null: a
+ * valid name that also fits MAX_APPLICATION_NAME_BYTES. The read API accepts any valid name; one
+ * over the bound has no manifest, so it is simply not found.
+ */
+export function publishableNameProblem(name: string): string | null {
+  const problem = applicationNameProblem(name);
+  if (problem) return problem;
+  const bytes = new TextEncoder().encode(name).length;
+  return bytes > MAX_APPLICATION_NAME_BYTES
+    ? `must take at most ${MAX_APPLICATION_NAME_BYTES} bytes of UTF-8 (this one takes ${bytes})`
+    : null;
 }

@@ -1,6 +1,6 @@
 // @module Zod schemas of the analysis format (docs/analysis-format.md): the single source of its types.
 import { z } from "zod";
-import { applicationNameProblem, parseRfc3339, RFC3339_EXPECTED } from "../../src/rules.ts";
+import { parseRfc3339, publishableNameProblem, RFC3339_EXPECTED } from "../../src/rules.ts";
 
 export { parseRfc3339 };
 
@@ -98,7 +98,7 @@ export const PostItSchema = record({
 export const HeaderSchema = z.object({
   format: z.string({ error: `must be "${ANALYSIS_FORMAT}"` }),
   application: text().superRefine((name, ctx) => {
-    const problem = applicationNameProblem(name);
+    const problem = publishableNameProblem(name);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
   analyzedAt: z

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import ts from "typescript";
-import { applicationNameProblem, parseRfc3339 } from "../../src/rules.ts";
+import { parseRfc3339, publishableNameProblem } from "../../src/rules.ts";
 import { validateDocument } from "../analysis/document.ts";
 import { type CheckerFailure, CheckerGuard } from "./checker-guard.ts";
 import { escalateLinks } from "./escalate.ts";
@@ -51,7 +51,7 @@ function applicationName(root: string, given: string | undefined): string {
   if (given) return given;
   try {
     const name = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).name;
-    if (typeof name === "string" && !applicationNameProblem(name)) return name;
+    if (typeof name === "string" && !publishableNameProblem(name)) return name;
   } catch {
     // no usable package.json: the folder names the application
   }
@@ -65,7 +65,7 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
     throw new AnalyzeOptionError(
       `--analyzed-at ${options.analyzedAt}: must be an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z`,
     );
-  const nameProblem = options.application !== undefined ? applicationNameProblem(options.application) : null;
+  const nameProblem = options.application !== undefined ? publishableNameProblem(options.application) : null;
   if (nameProblem) throw new AnalyzeOptionError(`--name: the application name ${nameProblem}`);
   const rules = options.rules ?? DEFAULT_RULES;
   const project = loadProject(options.folder, options.tsconfig);

@@ -58,7 +58,7 @@ export const MIN_LEVEL = { nodes: 2, graph: 1 } as const;
 const applicationName: PathParamSpec = {
   schema: z.string().min(1),
   description:
-    "Name of the analyzed application, percent-encoded (a `/` inside a name is written %2F). 1 to 200 characters (at most 600 bytes of UTF-8) after decoding; a back-quote or a control character is not allowed.",
+    "Name of the analyzed application, percent-encoded (a `/` inside a name is written %2F). 1 to 200 characters after decoding; a back-quote or a control character is not allowed. (Publishing also bounds a name to 600 bytes of UTF-8: a longer one is never found.)",
 };
 const objectId: PathParamSpec = {
   schema: z.string().regex(OBJECT_ID_PATTERN),

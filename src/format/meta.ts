@@ -1,6 +1,6 @@
 // @module The META section: snapshot metadata as UTF-8 JSON, checked with a schema before use.
 import { z } from "zod";
-import { applicationNameProblem, parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
+import { parseRfc3339, publishableNameProblem, RFC3339_EXPECTED } from "../rules.ts";
 import { CorruptSnapshotError } from "./errors.ts";
 import type { SnapshotMeta } from "./model.ts";
 
@@ -10,7 +10,7 @@ const count = z.number().int().nonnegative();
 const MetaSchema = z
   .object({
     application: z.string().superRefine((name, ctx) => {
-      const problem = applicationNameProblem(name);
+      const problem = publishableNameProblem(name);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
     analyzedAt: z.string().refine((v) => parseRfc3339(v) !== null, `must be ${RFC3339_EXPECTED}`),

@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { ApiError } from "../contract/errors.ts";
 import { decodeApplicationName } from "../http/application.ts";
-import { parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
+import { parseRfc3339, publishableNameProblem, RFC3339_EXPECTED } from "../rules.ts";
 import { StoreCatalog } from "../storage/catalog.ts";
 import { snapshotKey } from "../storage/manifest.ts";
 import { removeVersions } from "../storage/prune.ts";
@@ -91,7 +91,13 @@ const sha256Param = (c: Context<PublishEnv>) => {
 };
 
 /** `/publish/applications/{name}/...`: the name segment as sent, decoded once as the read API does. */
-const applicationParam = (c: Context<PublishEnv>) => decodeApplicationName(new URL(c.req.url).pathname.split("/")[3]);
+/** The `{name}` of a publish route: a valid name that can be published (its manifest key fits R2). */
+function applicationParam(c: Context<PublishEnv>): string {
+  const name = decodeApplicationName(new URL(c.req.url).pathname.split("/")[3]);
+  const problem = publishableNameProblem(name);
+  if (problem) throw new ApiError("invalid_application_name", `the application name ${problem}`, { parameter: "name" });
+  return name;
+}
 
 const bucketOf = (c: Context<PublishEnv>) => c.env!.SNAPSHOTS!;
 

@@ -3,6 +3,7 @@ import { StorageUnavailableError } from "../contract/errors.ts";
 import { check } from "../format/errors.ts";
 import type { SectionCache } from "../format/section-cache.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
+import { publishableNameProblem } from "../rules.ts";
 import { SharedLoads } from "../shared-loads.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { applicationFromSegment, decodeManifest, MANIFEST_PREFIX, manifestKey, snapshotKey } from "./manifest.ts";
@@ -124,6 +125,8 @@ export class StoreCatalog implements Catalog {
   }
 
   private async fetchVersions(application: string): Promise<Version[] | null> {
+    // A name too long to publish has no manifest, and its key would be too long for R2 to look up.
+    if (publishableNameProblem(application)) return null;
     const key = manifestKey(application);
     const object = await this.store.get(key);
     if (!object) return null;

@@ -47,6 +47,8 @@ const ERRORS: [path: string, status: number, code: string, parameter: string | n
   [`${APP}/objects/999`, 404, "object_not_found", undefined],
   ["/rest/applications/Pet%60Store/objects?limit=1", 400, "invalid_application_name", undefined],
   ["/rest/applications/Nobody/objects?limit=1", 404, "application_not_found", undefined],
+  // 200 characters is a valid name whatever its bytes (800 here): one too long to publish is just not found.
+  [`/rest/applications/${"%F0%9F%98%80".repeat(200)}/objects?limit=1`, 404, "application_not_found", undefined],
   [`${APP}/objects/201/callers`, 404, "route_not_found", null],
   ["/rest/nothing", 404, "route_not_found", null],
 ];
