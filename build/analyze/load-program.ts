@@ -156,5 +156,9 @@ export function loadProject(folder: string, tsconfig?: string): LoadedProject {
   return { program, root, configFile, sourceFiles, configProblems };
 }
 
+/** The project's files with one of these extensions (`.sql`, `.prisma`), outside node_modules, .git, dist and coverage, sorted. */
+export const projectFilesWith = (root: string, extensions: string[]) =>
+  ts.sys.readDirectory(root, extensions, FALLBACK_EXCLUDES, ["**/*"]).sort();
+
 /** The project-relative path of a file, with `/` separators. */
 export const projectPath = (root: string, fileName: string) => relative(root, fileName).split(sep).join("/");

@@ -36,6 +36,9 @@ export const RulesSchema = z
         packageMain: z.boolean(),
       })
       .strict(),
+    sql: z
+      .object({ queryMethods: z.array(z.string()), queryTags: z.array(z.string()), service: z.string().min(1) })
+      .strict(),
     endPoints: z.array(
       z.object({ packages: z.array(z.string()).min(1), members: regex.optional(), what: z.string() }).strict(),
     ),
