@@ -146,7 +146,12 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   data.finish();
   model.dropUnlinkedExternals();
   escalateLinks(model);
-  assignStartPoints(model, project.root, rules.startPoints);
+  const compilerOptions = project.program.getCompilerOptions();
+  const relativeFolder = (folder: string | undefined) => (folder ? projectPath(project.root, folder) || null : null);
+  assignStartPoints(model, project.root, rules.startPoints, {
+    outDir: relativeFolder(compilerOptions.outDir),
+    rootDir: relativeFolder(compilerOptions.rootDir),
+  });
   assignEndPoints(model, rules.endPoints);
 
   const taxonomy = buildTaxonomy(model.objects, extractor.fileImports, rules);

@@ -3,7 +3,7 @@ import ts from "typescript";
 import type { CheckerGuard } from "./checker-guard.ts";
 import type { Externals } from "./externals.ts";
 import type { CodeModel, CodeObject } from "./model.ts";
-import type { TargetResolver } from "./resolve.ts";
+import type { CallLike, TargetResolver } from "./resolve.ts";
 import type { RouteFinder } from "./routes.ts";
 
 const isImportCall = (node: ts.CallExpression) =>
@@ -23,6 +23,8 @@ const FUNCTION_KINDS = new Set([
   "externalFunction",
   "externalMethod",
 ]);
+/** Kinds of the functions an assignment binds to a name (`obj.f = function`, `A.prototype.m = function`). */
+const ASSIGNED_KINDS: ReadonlySet<string> = new Set(["arrowFunction", "functionExpression", "method"]);
 const TYPE_KINDS = new Set([
   "class",
   "interface",
@@ -42,6 +44,7 @@ export class Linker {
   private readonly routes: RouteFinder;
   private readonly variableNames: ReadonlySet<string>;
   private readonly guard: CheckerGuard;
+  private internalByFullName: Map<string, CodeObject> | null = null;
 
   constructor(
     model: CodeModel,
@@ -118,12 +121,30 @@ export class Linker {
     }
   }
 
-  private call(
-    node: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator | ts.JsxOpeningLikeElement,
-    owner: CodeObject,
-  ): void {
-    const target = this.resolver.callTarget(node);
+  private call(node: CallLike, owner: CodeObject): void {
+    const target = this.resolver.callTarget(node) ?? this.siblingTarget(node, owner);
     if (target) this.model.link(owner, target, "CALL");
+  }
+
+  /**
+   * `this.x()` inside a function bound by assignment (`app.init = function () {...}`,
+   * `A.prototype.m = function () {...}`) that the checker leaves unresolved (a function assigning
+   * `this.y` is a constructor to it, so its `this` is its own instance): the function bound the same
+   * way beside it, `app.x` or `A.prototype.x`.
+   */
+  private siblingTarget(node: CallLike, owner: CodeObject): CodeObject | null {
+    const callee = ts.isCallExpression(node) ? node.expression : null;
+    if (!callee || !ts.isPropertyAccessExpression(callee) || callee.expression.kind !== ts.SyntaxKind.ThisKeyword)
+      return null;
+    if (!ASSIGNED_KINDS.has(owner.kind) || owner.parent?.kind === "class") return null;
+    if (!this.internalByFullName) {
+      this.internalByFullName = new Map();
+      for (const o of this.model.objects) if (!o.external) this.internalByFullName.set(o.fullName, o);
+    }
+    const sibling = this.internalByFullName.get(
+      `${owner.fullName.slice(0, owner.fullName.lastIndexOf("."))}.${callee.name.text}`,
+    );
+    return sibling && ASSIGNED_KINDS.has(sibling.kind) ? sibling : null;
   }
 
   private include(specifier: ts.Expression, owner: CodeObject): void {

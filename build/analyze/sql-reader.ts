@@ -17,7 +17,13 @@ export interface SqlSource {
   firstLine: number;
 }
 
-const firstLineOf = (text: string) => text.split("\n", 1)[0].slice(0, 60);
+/** The first line of a text, cut at a word boundary near `width` characters with an ellipsis. */
+function firstLineOf(text: string, width = 60): string {
+  const line = text.split("\n", 1)[0];
+  if (line.length <= width) return line;
+  const cut = line.lastIndexOf(" ", width);
+  return `${line.slice(0, cut > width / 2 ? cut : width)} …`;
+}
 
 export class SqlReader {
   readonly problems: SqlProblem[] = [];
@@ -44,7 +50,7 @@ export class SqlReader {
         this.problems.push({
           file: source.file.path,
           line: startLine,
-          message: `SQL statement not read (${firstLineOf(statement.text)}): ${firstLineOf((error as Error).message)}`,
+          message: `SQL statement not read (${firstLineOf(statement.text)}): ${firstLineOf((error as Error).message, 120)}`,
         });
         continue;
       }

@@ -1,0 +1,63 @@
+// @module Patterns the analyzer once missed, each in a fixture written from the pattern: CommonJS apps and prototypes, entry points without main or in build output, an extended tsconfig that is not installed.
+import { describe, expect, it } from "vitest";
+import { analyzeFixture, linkLines, objectLines } from "./fixture-project.ts";
+
+const startPoints = (d: ReturnType<typeof analyzeFixture>["document"]) =>
+  d.objects.filter((o) => o.role === "start").map((o) => `${o.type} | ${o.fullName}`);
+
+describe("appstruct analyze: blind spots", () => {
+  it("CommonJS: routes on `var app = module.exports = express()`, `this.x()` between functions bound by assignment, index.js as the default main", () => {
+    const d = analyzeFixture("commonjs").document;
+    expect(objectLines(d)).toEqual([
+      'JavaScript Route Handler | "index".GET /health | index.js:7-9',
+      'JavaScript Function Expression | "index".create | index.js:11-14',
+      'JavaScript Function Expression | "lib/application".app.init | lib/application.js:3-6',
+      'JavaScript Function Expression | "lib/application".app.defaultConfiguration | lib/application.js:8-10',
+      'JavaScript Function Expression | "lib/application".app.set | lib/application.js:12-15',
+      'JavaScript Function | "lib/router".Router | lib/router.js:1-3',
+      'JavaScript Method | "lib/router".Router.use | lib/router.js:5-8',
+      'JavaScript Method | "lib/router".Router.handle | lib/router.js:10-12',
+      'JavaScript Method | "lib/router".Router.dispatch | lib/router.js:14-17',
+    ]);
+    expect(linkLines(d, ["CALL"])).toEqual([
+      'CALL "index".create -> "lib/application".app.init',
+      'CALL "index".create -> "lib/router".Router',
+      'CALL "index".create -> "lib/router".Router.use',
+      'CALL "lib/application".app.defaultConfiguration -> "lib/application".app.set',
+      'CALL "lib/application".app.init -> "lib/application".app.defaultConfiguration',
+      'CALL "lib/router".Router.handle -> "lib/router".Router.dispatch',
+      'CALL "lib/router".Router.use -> ECMAScript.Array.push',
+      "CALL index.js -> express",
+      "CALL index.js -> express.get",
+    ]);
+    expect(startPoints(d)).toEqual([
+      'JavaScript Route Handler | "index".GET /health',
+      'JavaScript Function Expression | "index".create',
+    ]);
+  });
+
+  it("package.json main and bin in build output map back through the tsconfig's outDir and rootDir", () => {
+    const d = analyzeFixture("build-output").document;
+    expect(startPoints(d)).toEqual([
+      "TypeScript File | source/cli/tool.ts",
+      'TypeScript Function | "source/server".serve',
+    ]);
+  });
+
+  it("an extended tsconfig that is not installed: a warning, and the modern library rather than ES5", () => {
+    const { document: d, configProblems } = analyzeFixture("missing-extends");
+    expect(configProblems.map((p) => p.slice(p.indexOf("tsconfig.json: ") + 15))).toEqual([
+      "File '@tsconfig/node22/tsconfig.json' not found.",
+      "a configuration it extends is not installed; analysing with target ESNext and its library (install the project's dependencies to use its own)",
+    ]);
+    expect(linkLines(d, ["CALL"])).toEqual([
+      'CALL "src/cache".cached -> ECMAScript.ErrorConstructor.constructor',
+      'CALL "src/cache".cached -> ECMAScript.Map.get',
+      'CALL "src/cache".cached -> ECMAScript.Map.has',
+      'CALL "src/cache".cached -> ECMAScript.Map.set',
+      'CALL "src/cache".cached -> ECMAScript.ObjectConstructor.hasOwn',
+      'CALL "src/cache".cached -> ECMAScript.PromiseConstructor.reject',
+      "CALL src/cache.ts -> ECMAScript.MapConstructor.constructor",
+    ]);
+  });
+});
