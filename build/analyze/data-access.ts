@@ -105,7 +105,7 @@ export class DataAccessFinder {
   private readonly rules: Rules["sql"];
   private readonly context: DataAccessContext;
   /** The table or view each TypeORM entity class maps, and the code that reaches an entity through a repository: linked in `finish`. */
-  private readonly entityTables = new Map<CodeObject, { table: TableName; kind: "table" | "view" }>();
+  private readonly entityTables = new Map<CodeObject, { table: TableName; kind: "table" | "view" | "collection" }>();
   private readonly entityUses: { from: CodeObject; entity: CodeObject }[] = [];
 
   constructor(context: DataAccessContext) {
@@ -246,12 +246,23 @@ export class DataAccessFinder {
     if (model) this.data.use(owner, { schema: null, name: model.table }, "ACCESS");
   }
 
-  /** TypeORM `@Entity("name")`, `@Entity({ name })` or `@Entity()` (the class name in snake case); `@ViewEntity` likewise for a view. */
+  /**
+   * TypeORM `@Entity("name")`, `@Entity({ name })` or `@Entity()` (the class name in snake case);
+   * `@ViewEntity` likewise for a view. NestJS Mongoose `@Schema({ collection })` or `@Schema()` (the
+   * class name in lower case, pluralized, as Mongoose names a model's collection).
+   */
   private visitEntity(node: ts.ClassDeclaration, entity: CodeObject): void {
     for (const decorator of ts.getDecorators(node) ?? []) {
       const call = decorator.expression;
       if (!ts.isCallExpression(call)) continue;
       const name = calleeName(call.expression);
+      if (name === "Schema" && this.packageOf(call) === "@nestjs/mongoose") {
+        const options = call.arguments[0];
+        const collection = stringOf(property(options, "collection")) ?? pluralize(entity.name.toLowerCase());
+        this.data.use(entity, { schema: null, name: collection }, "USE", "collection");
+        this.entityTables.set(entity, { table: { schema: null, name: collection }, kind: "collection" });
+        continue;
+      }
       if ((name !== "Entity" && name !== "ViewEntity") || this.packageOf(call) !== "typeorm") continue;
       const table =
         stringOf(call.arguments[0]) ?? stringOf(property(call.arguments[0], "name")) ?? snakeCase(entity.name);

@@ -4,7 +4,7 @@ import type { ObjectKind } from "./kinds.ts";
 import { type CodeModel, type CodeObject, type DeclarationPlace, declaredObject } from "./model.ts";
 import type { TableName } from "./sql-parse.ts";
 
-type DataKind = Extract<ObjectKind, "table" | "view" | "collection">;
+export type DataKind = Extract<ObjectKind, "table" | "view" | "collection">;
 
 /** Schemas a name means when it names none: a table `public.users` is the `users` a query names. */
 const DEFAULT_SCHEMAS = new Set(["public", "dbo", "main"]);

@@ -103,8 +103,16 @@ export function assignEndPoints(model: CodeModel, rules: Rules["endPoints"]): vo
   const called = new Set<CodeObject>();
   for (const link of model.links)
     if (link.type === "CALL" && link.to.external && link.to.kind !== "package") called.add(link.to);
-  for (const o of called) {
+  const ends = new Set<string>();
+  // Shorter names first: a chain's head is decided before the calls made on what it returns.
+  for (const o of [...called].sort((a, b) => a.fullName.length - b.fullName.length)) {
     const member = o.fullName.slice(o.packageName!.length + 1);
+    if (o.kind === "externalMember" && ends.has(o.fullName.slice(0, o.fullName.lastIndexOf(".")))) {
+      // `repo.find().map()` traced through an import gives `typeorm.Repository.find.map`: a call on what the
+      // end point `find` returned, not a second end point; `new S3Client().send()` names a method of an instance.
+      const head = member.split(".").at(-2)!;
+      if (/^[a-z_$]/.test(head)) continue;
+    }
     const rule = rules.find(
       (r) =>
         r.packages.some((p) => packageMatches(p, o.packageName!)) && (!r.members || new RegExp(r.members).test(member)),
@@ -112,6 +120,7 @@ export function assignEndPoints(model: CodeModel, rules: Rules["endPoints"]): vo
     if (rule) {
       o.role = "end";
       o.tags.add(rule.what);
+      ends.add(o.fullName);
     }
   }
 }

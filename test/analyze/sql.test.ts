@@ -136,6 +136,8 @@ describe("appstruct analyze: ORM entities and models", () => {
       "Prisma Model | Post | prisma/schema.prisma:15-21",
       "SQL Table | users | src/migrations/1700000000000-Init.ts:5-5",
       "SQL Table | user_profile | src/migrations/1700000000000-Init.ts:6-6",
+      "MongoDB Collection | felines | (no file)",
+      "MongoDB Collection | dogs | (no file)",
       "SQL Table | audit.entries | (no file)",
       "MongoDB Collection | persons | (no file)",
       "MongoDB Collection | firms | (no file)",
@@ -145,6 +147,9 @@ describe("appstruct analyze: ORM entities and models", () => {
       "SQL Table | Receipt | (no file)",
     ]);
     expect(linkLines(d, ["USE", "ACCESS"])).toEqual([
+      'ACCESS "src/cats/cat.schema".CatSchema -> felines',
+      'ACCESS "src/cats/cats.service".CatsService.all -> felines',
+      'ACCESS "src/cats/cats.service".CatsService.count -> dogs',
       'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.down -> user_profile',
       'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.down -> users',
       'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.up -> user_profile',
@@ -152,7 +157,12 @@ describe("appstruct analyze: ORM entities and models", () => {
       'ACCESS "src/posts".newAuthor -> Author',
       'ACCESS "src/posts".postsOf -> posts',
       'ACCESS "src/users.service".UsersService.byIds -> users',
+      'ACCESS "src/users.service".UsersService.names -> users',
       "ACCESS prisma/migrations/20260101000000_init/migration.sql -> posts",
+      'USE "src/cats/cat.schema".Cat -> felines',
+      'USE "src/cats/cat.schema".Dog -> dogs',
+      'USE "src/cats/cats.service".CatsService.constructor -> "src/cats/cat.schema".Cat',
+      'USE "src/cats/cats.service".CatsService.constructor -> "src/cats/cat.schema".Dog',
       'USE "src/entities/user.entity".AuditEntry -> audit.entries',
       'USE "src/entities/user.entity".User -> users',
       'USE "src/entities/user.entity".UserProfile -> user_profile',
@@ -174,7 +184,7 @@ describe("appstruct analyze: ORM entities and models", () => {
     expect(object(d, "Post")).toMatchObject({ type: "Prisma Model", typeId: "PRISMA_MODEL", language: "Prisma" });
   });
 
-  it("ORM decorators, query helpers and constructors are not data-store end points; the calls that reach the store are", () => {
+  it("ORM decorators, query helpers, constructors and calls on returned values are not data-store end points; the calls that reach the store are", () => {
     const d = analyzeFixture("orm").document;
     expect(
       d.objects
@@ -184,10 +194,17 @@ describe("appstruct analyze: ORM entities and models", () => {
     ).toEqual([
       "@prisma/client.PrismaClient.author.create",
       "@prisma/client.PrismaClient.post.findMany",
+      "mongoose.Model.countDocuments",
+      "mongoose.Model.find",
       "mongoose.model",
       "sequelize.Sequelize.define",
       "typeorm.QueryRunner.query",
+      "typeorm.Repository.find",
       "typeorm.Repository.findBy",
     ]);
+    // Calls on what an end point returned (`find().then()`, `find().exec()`) are not end points of their own.
+    expect(d.objects.map((o) => o.fullName)).toEqual(
+      expect.arrayContaining(["typeorm.Repository.find.then", "mongoose.Model.find.exec"]),
+    );
   });
 });
