@@ -174,7 +174,8 @@ const t2 = performance.now();
 // Match every reference declaration to one of ours: same file and name, start line within 3 (the closest).
 const ours = new Map<string, { id: string; line: number }[]>();
 for (const o of document.objects) {
-  if (o.external || o.typeId.endsWith("_FILE")) continue;
+  // Tables no statement creates have no place in the source to match.
+  if (o.external || o.typeId.endsWith("_FILE") || !o.sourceLocations) continue;
   const k = `${o.filePath}\t${o.name}`;
   if (!ours.has(k)) ours.set(k, []);
   ours.get(k)!.push({ id: o.id, line: o.sourceLocations![0].startLine });

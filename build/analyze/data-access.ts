@@ -6,7 +6,7 @@ import type { CodeObject } from "./model.ts";
 import type { PrismaModel } from "./prisma-schema.ts";
 import type { TargetResolver } from "./resolve.ts";
 import type { Rules } from "./rules.ts";
-import { propertyNameText, unwrapExpression } from "./source-facts.ts";
+import { lineSpan, propertyNameText, sourceText, unwrapExpression } from "./source-facts.ts";
 import type { TableName } from "./sql-parse.ts";
 import type { SqlReader, SqlSource } from "./sql-reader.ts";
 
@@ -32,6 +32,26 @@ const PRISMA_OPERATIONS = new Set([
   "count",
   "aggregate",
   "groupBy",
+]);
+
+/** Schema builder calls that create a table, and those that change one (their first argument names it). */
+const SCHEMA_CREATES = new Set(["createTable", "createTableIfNotExists"]);
+const SCHEMA_CHANGES = new Set([
+  "dropTable",
+  "dropTableIfExists",
+  "alterTable",
+  "renameTable",
+  "addColumn",
+  "addColumns",
+  "dropColumn",
+  "dropColumns",
+  "changeColumn",
+  "renameColumn",
+  "createForeignKey",
+  "createForeignKeys",
+  "dropForeignKey",
+  "createIndex",
+  "dropIndex",
 ]);
 
 /** The naive English plural Sequelize and Mongoose give a model's table or collection: `User` → `Users`, `Category` → `Categories`. */
@@ -163,7 +183,8 @@ export class DataAccessFinder {
       const sql = constantText(node.arguments[0], this.checker);
       if (sql) this.readSql(sql.text, sql.node, owner);
     }
-    if (name === "define" || name === "init" || name === "model") this.visitModelCall(node, name, owner);
+    if (SCHEMA_CREATES.has(name) || SCHEMA_CHANGES.has(name)) this.visitSchemaCall(node, name, owner);
+    else if (name === "define" || name === "init" || name === "model") this.visitModelCall(node, name, owner);
     else if (PRISMA_OPERATIONS.has(name)) this.visitPrismaCall(node, owner);
     this.visitEntityArguments(node, owner);
     if (ts.isPropertyAccessExpression(node.expression)) this.visitRepositoryCall(node.expression.expression, owner);
@@ -192,6 +213,43 @@ export class DataAccessFinder {
       const target = this.resolver.typeTarget(this.checker.getSymbolAtLocation(argument.typeName));
       if (target?.kind === "class") this.entityUses.push({ from: owner, entity: target });
     }
+  }
+
+  /**
+   * Schema builders of migrations: knex `schema.createTable("users", ...)`, TypeORM
+   * `queryRunner.createTable(new Table({ name: "users" }))`, `dropTable`, `addColumn` ... The table
+   * created is located at the call, or at its `new Table`; who calls ACCESSes it. A function of the project with such a
+   * name is not a schema builder.
+   */
+  private visitSchemaCall(node: ts.CallExpression, name: string, owner: CodeObject): void {
+    const first = this.constValue(node.arguments[0]);
+    const table =
+      stringOf(first) ??
+      (first && ts.isNewExpression(first) && calleeName(first.expression) === "Table"
+        ? stringOf(property(first.arguments?.[0], "name"))
+        : null);
+    if (table === null || this.resolver.callTarget(node)?.external === false) return;
+    const tableName = { schema: null, name: table };
+    if (!SCHEMA_CREATES.has(name)) return this.data.use(owner, tableName, "ACCESS");
+    // A `new Table({...})` spells the table out: it is where the table is.
+    const at = first && ts.isNewExpression(first) ? first : node;
+    const sf = at.getSourceFile();
+    const created = this.data.create(tableName, "table", {
+      ...this.context.sourceOf(sf),
+      ...lineSpan(at, sf),
+      text: sourceText(at, sf),
+    });
+    this.data.useObject(owner, created);
+  }
+
+  /** An expression, or the initializer of the `const` it names (`const table = new Table(...)`). */
+  private constValue(expression: ts.Expression | undefined): ts.Expression | undefined {
+    const e = unwrapExpression(expression);
+    if (!e || !ts.isIdentifier(e)) return e;
+    const d = this.checker.getSymbolAtLocation(e)?.valueDeclaration;
+    return d && ts.isVariableDeclaration(d) && d.parent.flags & ts.NodeFlags.Const
+      ? unwrapExpression(d.initializer)
+      : e;
   }
 
   private packageOf(node: ts.CallExpression | ts.Decorator): string | null {

@@ -127,15 +127,17 @@ describe("appstruct analyze: SQL", () => {
 });
 
 describe("appstruct analyze: ORM entities and models", () => {
-  it("TypeORM entities, Prisma models, Sequelize and Mongoose models USE their tables and collections; repositories reach them", () => {
+  it("TypeORM entities, Prisma models, Sequelize and Mongoose models USE their tables and collections; repositories reach them; schema builders of migrations create tables", () => {
     const d = analyzeFixture("orm").document;
     expect(dataLines(d)).toEqual([
       "SQL Table | Author | prisma/migrations/20260101000000_init/migration.sql:2-5",
       "SQL Table | posts | prisma/migrations/20260101000000_init/migration.sql:8-12",
       "Prisma Model | Author | prisma/schema.prisma:10-13",
       "Prisma Model | Post | prisma/schema.prisma:15-21",
-      "SQL Table | users | src/migrations/1700000000000-Init.ts:5-5",
-      "SQL Table | user_profile | src/migrations/1700000000000-Init.ts:6-6",
+      "SQL Table | users | src/migrations/1700000000000-Init.ts:10-10",
+      "SQL Table | user_profile | src/migrations/1700000000000-Init.ts:11-11",
+      "SQL Table | sessions | src/migrations/1700000000000-Init.ts:3-6",
+      "SQL Table | tags | src/migrations/20260102_tags.js:2-5",
       "MongoDB Collection | felines | (no file)",
       "MongoDB Collection | dogs | (no file)",
       "SQL Table | audit.entries | (no file)",
@@ -150,10 +152,14 @@ describe("appstruct analyze: ORM entities and models", () => {
       'ACCESS "src/cats/cat.schema".CatSchema -> felines',
       'ACCESS "src/cats/cats.service".CatsService.all -> felines',
       'ACCESS "src/cats/cats.service".CatsService.count -> dogs',
+      'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.down -> sessions',
       'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.down -> user_profile',
       'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.down -> users',
+      'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.up -> sessions',
       'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.up -> user_profile',
       'ACCESS "src/migrations/1700000000000-Init".Init1700000000000.up -> users',
+      'ACCESS "src/migrations/20260102_tags".down -> tags',
+      'ACCESS "src/migrations/20260102_tags".up -> tags',
       'ACCESS "src/posts".newAuthor -> Author',
       'ACCESS "src/posts".postsOf -> posts',
       'ACCESS "src/users.service".UsersService.byIds -> users',
@@ -198,6 +204,9 @@ describe("appstruct analyze: ORM entities and models", () => {
       "mongoose.Model.find",
       "mongoose.model",
       "sequelize.Sequelize.define",
+      "typeorm.QueryRunner.addColumn",
+      "typeorm.QueryRunner.createTable",
+      "typeorm.QueryRunner.dropTable",
       "typeorm.QueryRunner.query",
       "typeorm.Repository.find",
       "typeorm.Repository.findBy",
