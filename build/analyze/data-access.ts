@@ -165,14 +165,52 @@ export class DataAccessFinder {
     this.context.reader.read(text, { ...this.context.sourceOf(sf), firstLine }, runner);
   }
 
-  /** `` sql`SELECT ... ${id}` ``: each substitution is a value the driver binds, so it reads as `NULL`. */
+  /**
+   * A query given a `.sql` file of the project (pg-promise `db.one(sql.find)` where
+   * `find: new QueryFile("products/find.sql")`, or a helper `sql("products/find.sql")`, through
+   * consts and object properties): the code runs that file's statements, so it reaches their tables.
+   */
+  private runSqlFile(argument: ts.Expression | undefined, owner: CodeObject): void {
+    const reference = this.sqlFileReference(argument, 0);
+    if (!reference) return;
+    const path = reference.text.replace(/\\/g, "/").replace(/^(\.\.?\/)+/, "");
+    // Of the files the path may name, the one sharing the most folders with the code naming it.
+    const near = this.context.sourceOf(reference.getSourceFile()).file.path.split("/");
+    const shared = (p: string) => p.split("/").findIndex((segment, i) => segment !== near[i]);
+    const file = [...this.context.reader.files.keys()]
+      .filter((p) => p === path || p.endsWith(`/${path}`))
+      .sort((a, b) => shared(b) - shared(a))[0];
+    const reach = file === undefined ? undefined : this.context.reader.files.get(file);
+    if (!reach) return;
+    for (const table of reach.tables) this.data.use(owner, table, "ACCESS");
+    for (const created of reach.created) this.data.useObject(owner, created);
+  }
+
+  /** The `"x.sql"` literal given to the call or `new` an expression is, or is bound to (a `const`, an object property). */
+  private sqlFileReference(expression: ts.Expression | undefined, depth: number): ts.StringLiteralLike | null {
+    const e = unwrapExpression(expression);
+    if (!e || depth > 4) return null;
+    if (ts.isCallExpression(e) || ts.isNewExpression(e)) {
+      const first = e.arguments?.[0];
+      return first && ts.isStringLiteralLike(first) && /\.sql$/i.test(first.text) ? first : null;
+    }
+    if (!ts.isIdentifier(e) && !ts.isPropertyAccessExpression(e)) return null;
+    let symbol = this.checker.getSymbolAtLocation(e);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    const d = symbol?.valueDeclaration;
+    if (d && ts.isVariableDeclaration(d) && d.parent.flags & ts.NodeFlags.Const)
+      return this.sqlFileReference(d.initializer, depth + 1);
+    return d && ts.isPropertyAssignment(d) ? this.sqlFileReference(d.initializer, depth + 1) : null;
+  }
+
+  /** `` sql`SELECT ... ${id}` ``: each substitution is a value the driver binds, so it reads as `0` (a value wherever SQL takes one, `LIMIT` included). */
   private visitTaggedTemplate(node: ts.TaggedTemplateExpression, owner: CodeObject): void {
     const name = calleeName(node.tag);
     if (name === null || !this.rules.queryTags.includes(name)) return;
     const t = node.template;
     const text = ts.isNoSubstitutionTemplateLiteral(t)
       ? t.text
-      : t.head.text + t.templateSpans.map((s) => `NULL${s.literal.text}`).join("");
+      : t.head.text + t.templateSpans.map((s) => `0${s.literal.text}`).join("");
     this.readSql(text, t, owner);
   }
 
@@ -182,6 +220,7 @@ export class DataAccessFinder {
     if (this.rules.queryMethods.includes(name)) {
       const sql = constantText(node.arguments[0], this.checker);
       if (sql) this.readSql(sql.text, sql.node, owner);
+      else this.runSqlFile(node.arguments[0], owner);
     }
     if (SCHEMA_CREATES.has(name) || SCHEMA_CHANGES.has(name)) this.visitSchemaCall(node, name, owner);
     else if (name === "define" || name === "init" || name === "model") this.visitModelCall(node, name, owner);

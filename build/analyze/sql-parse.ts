@@ -84,13 +84,17 @@ function createHead(sql: string): StatementFacts | null {
 
 export class SqlParseError extends Error {}
 
+/** Named parameters of pg-promise (`${id}`, `$(id)`, `$<id>`, `$[id]`, `$/id/`): values, parsed as `0` (a value wherever SQL takes one, `LIMIT` included). */
+const NAMED_PARAMETER = /\$(?:\{[^}\n]*\}|\([^)\n]*\)|<[^>\n]*>|\[[^\]\n]*\]|\/[^/\n]*\/)/g;
+
 /** The facts of one statement (one `;`-free SQL text); throws SqlParseError, with the first dialect's message, when no dialect parses it and it is no `CREATE TABLE/VIEW`. */
 export function readStatement(sql: string): StatementFacts {
   let firstError: string | null = null;
+  const text = sql.replace(NAMED_PARAMETER, "0");
   for (const [dialect, parser] of DIALECTS) {
     let parsed: ReturnType<typeof parser.parse>;
     try {
-      parsed = parser.parse(sql, { database: dialect });
+      parsed = parser.parse(text, { database: dialect });
     } catch (error) {
       firstError ??= (error as Error).message;
       continue;

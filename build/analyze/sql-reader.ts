@@ -1,7 +1,7 @@
 // @module SQL text, from a `.sql` file or a string of the code, read statement by statement into tables, views and the ACCESS links of who runs them.
 import type { DataObjects } from "./data-objects.ts";
 import type { CodeObject, ProjectFile } from "./model.ts";
-import { readStatement } from "./sql-parse.ts";
+import { readStatement, type TableName } from "./sql-parse.ts";
 import { splitStatements } from "./sql-text.ts";
 
 export interface SqlProblem {
@@ -25,8 +25,16 @@ function firstLineOf(text: string, width = 60): string {
   return `${line.slice(0, cut > width / 2 ? cut : width)} …`;
 }
 
+/** What the statements of a `.sql` file reach: the tables they read or write, the tables and views they create. */
+export interface SqlFileReach {
+  tables: TableName[];
+  created: CodeObject[];
+}
+
 export class SqlReader {
   readonly problems: SqlProblem[] = [];
+  /** By project path: what each `.sql` file's statements reach, for the code that runs the file. */
+  readonly files = new Map<string, SqlFileReach>();
   private readonly data: DataObjects;
 
   constructor(data: DataObjects) {
@@ -65,6 +73,12 @@ export class SqlReader {
       if (runner) for (const c of created) this.data.useObject(runner, c);
       const reader = created.length === 1 ? created[0] : (runner ?? source.fileObject);
       for (const table of [...facts.reads, ...facts.writes]) this.data.use(reader, table, "ACCESS");
+      if (!runner) {
+        const reach = this.files.get(source.file.path) ?? { tables: [], created: [] };
+        reach.tables.push(...facts.reads, ...facts.writes);
+        reach.created.push(...created);
+        this.files.set(source.file.path, reach);
+      }
     }
   }
 }

@@ -47,6 +47,11 @@ describe("SQL text", () => {
       writes: [],
       dialect: null,
     });
+    // pg-promise's named parameters, written as the SQL text holds them.
+    const named = ["$", "{a}"].join("");
+    expect(readStatement(`SELECT * FROM t WHERE a = ${named} AND b = $(b) AND c = $<c> AND d = $/d/`)).toMatchObject({
+      reads: [{ name: "t" }],
+    });
     expect(() => readStatement("VACUUM ANALYZE t")).toThrow(SqlParseError);
   });
 
@@ -103,7 +108,7 @@ describe("appstruct analyze: SQL", () => {
     ]);
   });
 
-  it("code that runs a statement ACCESSes each table it reads or writes: literals, concatenations, consts, sql tags; CTE names and non-SQL strings are not tables", () => {
+  it("code that runs a statement ACCESSes each table it reads or writes: literals, concatenations, consts, sql tags, .sql files it loads; CTE names and non-SQL strings are not tables", () => {
     const d = analyzeFixture("sql").document;
     const tables = new Set(d.objects.filter((o) => DATA_TYPES.test(o.typeId)).map((o) => o.fullName));
     expect(linkLines(d, ["ACCESS"]).filter((l) => [...tables].some((t) => l.endsWith(`-> ${t}`)))).toEqual([
@@ -116,9 +121,13 @@ describe("appstruct analyze: SQL", () => {
       'ACCESS "src/orders".ordersOf -> public.orders',
       'ACCESS "src/orders".placeOrder -> audit_log',
       'ACCESS "src/orders".placeOrder -> public.orders',
+      'ACCESS "src/reports".topCustomers -> customers',
+      'ACCESS "src/reports".topCustomers -> public.orders',
       "ACCESS big_orders -> customers",
       "ACCESS big_orders -> public.orders",
       "ACCESS db/migrations/002_audit.sql -> audit_log",
+      "ACCESS db/queries/top-customers.sql -> customers",
+      "ACCESS db/queries/top-customers.sql -> public.orders",
     ]);
     expect(linkLines(d, ["ACCESS"], { escalated: true })).toContain(
       "ACCESS src/orders.ts -> db/migrations/001_init.sql",
