@@ -204,7 +204,11 @@ export class Extractor {
       ts.isConstructorDeclaration(node)
     )
       return this.visitMember(ctx, node, owner, scope);
-    if (ts.isPropertyDeclaration(node)) return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
+    if (ts.isPropertyDeclaration(node)) {
+      // Functions in a property's decorators (`@ApiProperty({ type: () => File })`) are the class's, like a method's.
+      for (const decorator of ts.getDecorators(node) ?? []) this.visit(decorator.expression, owner, scope, ctx);
+      return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
+    }
     if (ts.isPropertyAssignment(node)) return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
     if (ts.isVariableStatement(node)) {
       const single = node.declarationList.declarations.length === 1;
