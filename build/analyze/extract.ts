@@ -406,7 +406,8 @@ export class Extractor {
         target.prototype ? "method" : functionValueKind(value),
         name,
         fullName,
-        owner,
+        // `A.prototype.m = function` is a method of the constructor function `A` declared beside it.
+        (target.prototype && ctx.overloads.get(`function:${scope}.${names[0]}`)?.object) || owner,
         target.exported ? ["exported"] : [],
       );
     return true;

@@ -1,12 +1,12 @@
 // @module Patterns the analyzer once missed, each in a fixture written from the pattern: CommonJS apps and prototypes, entry points without main or in build output, an extended tsconfig that is not installed.
 import { describe, expect, it } from "vitest";
-import { analyzeFixture, linkLines, objectLines } from "./fixture-project.ts";
+import { analyzeFixture, linkLines, object, objectLines } from "./fixture-project.ts";
 
 const startPoints = (d: ReturnType<typeof analyzeFixture>["document"]) =>
   d.objects.filter((o) => o.role === "start").map((o) => `${o.type} | ${o.fullName}`);
 
 describe("appstruct analyze: blind spots", () => {
-  it("CommonJS: routes on `var app = module.exports = express()`, `this.x()` between functions bound by assignment, index.js as the default main", () => {
+  it("CommonJS: routes on `var app = module.exports = express()`, `this.x()` between functions bound by assignment, prototype methods under their constructor, index.js as the default main", () => {
     const d = analyzeFixture("commonjs").document;
     expect(objectLines(d)).toEqual([
       'JavaScript Route Handler | "index".GET /health | index.js:7-9',
@@ -30,6 +30,10 @@ describe("appstruct analyze: blind spots", () => {
       "CALL index.js -> express",
       "CALL index.js -> express.get",
     ]);
+    // Prototype methods belong to their constructor function; functions bound to an object's property, to the file.
+    const router = object(d, '"lib/router".Router').id;
+    for (const m of ["use", "handle", "dispatch"]) expect(object(d, `"lib/router".Router.${m}`).parent).toBe(router);
+    expect(object(d, '"lib/application".app.init').parent).toBe(object(d, "lib/application.js").id);
     expect(startPoints(d)).toEqual([
       'JavaScript Route Handler | "index".GET /health',
       'JavaScript Function Expression | "index".create',
