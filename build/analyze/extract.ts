@@ -285,7 +285,7 @@ export class Extractor {
         ctx,
         value,
         value,
-        "routeHandler",
+        registration.kind,
         registration.route,
         `${scope}.${registration.route}`,
         owner,
@@ -343,6 +343,8 @@ export class Extractor {
       if (initializer) this.visit(initializer, owner, scope, ctx);
       return;
     }
+    // A handler given to a registration inside an object literal (`{ handler: () => ... }`) already has its object.
+    if (value && this.nodeObjects.has(value)) return;
     const fullName = `${scope}.${name}`;
     // `module.exports = { a }` exports `const a = ...` as its statement (a single declarator) or its declaration.
     const exported =

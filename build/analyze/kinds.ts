@@ -16,6 +16,7 @@ export type ObjectKind =
   | "setter"
   | "variable"
   | "routeHandler"
+  | "commandHandler"
   | "table"
   | "view"
   | "collection"
@@ -56,6 +57,7 @@ const INTERNAL = {
   setter: ["Setter", "SETTER"],
   variable: ["Variable", "VARIABLE"],
   routeHandler: ["Route Handler", "ROUTE_HANDLER"],
+  commandHandler: ["Command Handler", "COMMAND_HANDLER"],
   table: ["Table", "TABLE"],
   view: ["View", "VIEW"],
   collection: ["Collection", "COLLECTION"],
@@ -107,4 +109,5 @@ export const CALLABLE_KINDS: ReadonlySet<ObjectKind> = new Set([
   "getter",
   "setter",
   "routeHandler",
+  "commandHandler",
 ]);

@@ -20,6 +20,7 @@ const FUNCTION_KINDS = new Set([
   "functionExpression",
   "method",
   "routeHandler",
+  "commandHandler",
   "externalFunction",
   "externalMethod",
 ]);

@@ -28,6 +28,7 @@ export const RulesSchema = z
     startPoints: z
       .object({
         routeFrameworks: z.array(z.string()),
+        commandFrameworks: z.array(z.string()).default([]),
         routeMethods: z.array(z.string()),
         routeDecorators: z.array(z.string()),
         routeFiles: regex,

@@ -40,6 +40,29 @@ describe("appstruct analyze: blind spots", () => {
     ]);
   });
 
+  it("CLI command handlers of commander and yargs are start points: inline ones become Command Handler objects, named ones are marked", () => {
+    const d = analyzeFixture("commands").document;
+    expect(objectLines(d)).toEqual([
+      'TypeScript Command Handler | "src/commander-cli".command build | src/commander-cli.ts:10-12',
+      'TypeScript Function | "src/tasks".build | src/tasks.ts:1-3',
+      'TypeScript Function | "src/tasks".clean | src/tasks.ts:5-7',
+      'TypeScript Function | "src/yargs-cli".serve | src/yargs-cli.ts:4-6',
+      'TypeScript Command Handler | "src/yargs-cli".command clean | src/yargs-cli.ts:10-10',
+    ]);
+    expect(linkLines(d, ["CALL"]).filter((l) => l.includes('"src/tasks"'))).toEqual([
+      'CALL "src/commander-cli".command build -> "src/tasks".build',
+      'CALL "src/yargs-cli".command clean -> "src/tasks".clean',
+      'CALL "src/yargs-cli".serve -> "src/tasks".build',
+    ]);
+    // `cache.set("clean", clean)` on a Map registers nothing: clean is a start point for `.action(clean)` only.
+    expect(startPoints(d)).toEqual([
+      'TypeScript Command Handler | "src/commander-cli".command build',
+      'TypeScript Function | "src/tasks".clean',
+      'TypeScript Function | "src/yargs-cli".serve',
+      'TypeScript Command Handler | "src/yargs-cli".command clean',
+    ]);
+  });
+
   it("package.json main and bin in build output map back through the tsconfig's outDir and rootDir", () => {
     const d = analyzeFixture("build-output").document;
     expect(startPoints(d)).toEqual([
