@@ -190,19 +190,40 @@ export class Linker {
     }
   }
 
-  /** A method overriding or implementing a base member: INHERIT method → base member, DISPATCH base member → method (calls to the base reach it). */
+  /**
+   * A method overriding or implementing a base member: INHERIT method → base member, DISPATCH base
+   * member → method (calls to the base reach it). When the class it extends lacks the member, the
+   * interfaces its ancestors implement count too (`class B extends A`, `A implements I` without `m`).
+   */
   private linkOverrides(node: ts.MethodDeclaration | ts.AccessorDeclaration, method: CodeObject): void {
     const name = method.name;
-    for (const clause of (node.parent as ts.ClassLikeDeclaration).heritageClauses ?? []) {
-      for (const typeNode of clause.types) {
-        const baseMember = this.checker.getTypeAtLocation(typeNode).getProperty(name);
-        for (const declaration of baseMember?.declarations ?? []) {
-          const target = this.resolver.declarationTarget(declaration);
-          if (!target || target === method) continue;
-          this.model.link(method, target, "INHERIT");
-          if (!target.external) this.model.link(target, method, "DISPATCH");
-        }
-      }
+    const owner = node.parent as ts.ClassLikeDeclaration;
+    for (const clause of owner.heritageClauses ?? []) for (const type of clause.types) this.override(type, method);
+    const base = owner.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    if (!base || this.checker.getTypeAtLocation(base).getProperty(name)) return;
+    for (let ancestor = this.baseClassOf(owner), depth = 0; ancestor && depth < 16; depth++) {
+      for (const clause of ancestor.heritageClauses ?? [])
+        if (clause.token === ts.SyntaxKind.ImplementsKeyword)
+          for (const type of clause.types) this.override(type, method);
+      ancestor = this.baseClassOf(ancestor);
     }
+  }
+
+  private override(typeNode: ts.ExpressionWithTypeArguments, method: CodeObject): void {
+    const baseMember = this.checker.getTypeAtLocation(typeNode).getProperty(method.name);
+    for (const declaration of baseMember?.declarations ?? []) {
+      const target = this.resolver.declarationTarget(declaration);
+      if (!target || target === method) continue;
+      this.model.link(method, target, "INHERIT");
+      if (!target.external) this.model.link(target, method, "DISPATCH");
+    }
+  }
+
+  /** The class declaration a class extends, when the program has its source. */
+  private baseClassOf(node: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration | undefined {
+    const base = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    let symbol = base && this.checker.getSymbolAtLocation(base.expression);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    return symbol?.declarations?.find(ts.isClassLike);
   }
 }

@@ -63,6 +63,40 @@ describe("appstruct analyze: blind spots", () => {
     ]);
   });
 
+  it("super() into a base class without constructor calls that class; an implements clause inherited from a base lacking the method still DISPATCHes", () => {
+    const d = analyzeFixture("inheritance").document;
+    expect(objectLines(d)).toEqual([
+      'TypeScript Interface | "src/greeters".Greeter | src/greeters.ts:1-3',
+      'TypeScript Interface Method | "src/greeters".Greeter.greet | src/greeters.ts:2-2',
+      'TypeScript Class | "src/greeters".Base | src/greeters.ts:5-7',
+      'TypeScript Class | "src/greeters".Middle | src/greeters.ts:9-9',
+      'TypeScript Class | "src/greeters".Leaf | src/greeters.ts:11-15',
+      'TypeScript Constructor | "src/greeters".Leaf.constructor | src/greeters.ts:12-14',
+      'TypeScript Class | "src/greeters".Polite | src/greeters.ts:18-20',
+      'TypeScript Method | "src/greeters".Polite.greet | src/greeters.ts:19-19',
+      'TypeScript Class | "src/greeters".Loud | src/greeters.ts:22-26',
+      'TypeScript Method | "src/greeters".Loud.greet | src/greeters.ts:23-25',
+      'TypeScript Class | "src/greeters".Friendly | src/greeters.ts:28-32',
+      'TypeScript Method | "src/greeters".Friendly.greet | src/greeters.ts:29-31',
+      'TypeScript Class | "src/greeters".VeryFriendly | src/greeters.ts:34-38',
+      'TypeScript Method | "src/greeters".VeryFriendly.greet | src/greeters.ts:35-37',
+      'TypeScript Class | "src/greeters".Quiet | src/greeters.ts:41-41',
+      'TypeScript Class | "src/greeters".Whisper | src/greeters.ts:43-47',
+      'TypeScript Method | "src/greeters".Whisper.greet | src/greeters.ts:44-46',
+      'TypeScript Function | "src/greeters".welcome | src/greeters.ts:49-51',
+    ]);
+    expect(linkLines(d, ["CALL", "DISPATCH"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
+      'CALL "src/greeters".Leaf.constructor -> "src/greeters".Middle',
+      'CALL "src/greeters".VeryFriendly.greet -> "src/greeters".Friendly.greet',
+      'CALL "src/greeters".welcome -> "src/greeters".Greeter.greet',
+      'DISPATCH "src/greeters".Friendly.greet -> "src/greeters".VeryFriendly.greet',
+      'DISPATCH "src/greeters".Greeter.greet -> "src/greeters".Friendly.greet',
+      'DISPATCH "src/greeters".Greeter.greet -> "src/greeters".Polite.greet',
+      'DISPATCH "src/greeters".Greeter.greet -> "src/greeters".Whisper.greet',
+      'DISPATCH "src/greeters".Polite.greet -> "src/greeters".Loud.greet',
+    ]);
+  });
+
   it("package.json main and bin in build output map back through the tsconfig's outDir and rootDir", () => {
     const d = analyzeFixture("build-output").document;
     expect(startPoints(d)).toEqual([
