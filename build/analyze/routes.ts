@@ -57,8 +57,11 @@ export class RouteFinder {
    * `.command({ command: "serve", handler })`.
    */
   private command(call: ts.CallExpression, callee: ts.PropertyAccessExpression): RouteRegistration | null {
-    if (!this.rules.commandFrameworks.length || !this.isFrom(callee.expression, this.rules.commandFrameworks))
-      return null;
+    // A command is configured in long chains (`.command().description().option()...`): their root decides the package.
+    let root = callee.expression;
+    while (ts.isCallExpression(root) && ts.isPropertyAccessExpression(root.expression))
+      root = root.expression.expression;
+    if (!this.rules.commandFrameworks.length || !this.isFrom(root, this.rules.commandFrameworks)) return null;
     const args = call.arguments;
     if (callee.name.text === "action") {
       if (args.length !== 1) return null;

@@ -40,10 +40,10 @@ describe("appstruct analyze: blind spots", () => {
     ]);
   });
 
-  it("CLI command handlers of commander and yargs are start points: inline ones become Command Handler objects, named ones are marked", () => {
+  it("CLI command handlers of commander and yargs are start points, at the end of long option chains too: inline ones become Command Handler objects, named ones are marked", () => {
     const d = analyzeFixture("commands").document;
     expect(objectLines(d)).toEqual([
-      'TypeScript Command Handler | "src/commander-cli".command build | src/commander-cli.ts:10-12',
+      'TypeScript Command Handler | "src/commander-cli".command build | src/commander-cli.ts:14-16',
       'TypeScript Function | "src/tasks".build | src/tasks.ts:1-3',
       'TypeScript Function | "src/tasks".clean | src/tasks.ts:5-7',
       'TypeScript Function | "src/yargs-cli".serve | src/yargs-cli.ts:4-6',
