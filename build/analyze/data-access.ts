@@ -92,7 +92,7 @@ function constantText(
   return null;
 }
 
-/** An object literal's string property (`{ tableName: "users" }`), or a boolean one's truth. */
+/** The value of an object literal's property (`{ tableName: "users" }` → `"users"`), or undefined. */
 function property(options: ts.Expression | undefined, key: string): ts.Expression | undefined {
   const o = unwrapExpression(options);
   if (!o || !ts.isObjectLiteralExpression(o)) return undefined;
@@ -124,7 +124,7 @@ export class DataAccessFinder {
   private readonly data: DataObjects;
   private readonly rules: Rules["sql"];
   private readonly context: DataAccessContext;
-  /** The table or view each TypeORM entity class maps, and the code that reaches an entity through a repository: linked in `finish`. */
+  /** What each entity class maps (TypeORM table or view, NestJS Mongoose collection), and the code that reaches an entity through a repository or model: linked in `finish`. */
   private readonly entityTables = new Map<CodeObject, { table: TableName; kind: "table" | "view" | "collection" }>();
   private readonly entityUses: { from: CodeObject; entity: CodeObject }[] = [];
 
