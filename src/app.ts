@@ -10,6 +10,7 @@ import { conditionalGet, EXPOSED_HEADERS } from "./http/caching.ts";
 import type { AppDeps, AppEnv } from "./http/context.ts";
 import { problemResponse, toApiError } from "./http/problem.ts";
 import { APPLICATIONS_PATH, applicationRoutes } from "./http/routes/applications.ts";
+import { flowRoutes } from "./http/routes/flows.ts";
 import { levelRoutes } from "./http/routes/levels.ts";
 import { META_PATHS, metaRoutes } from "./http/routes/meta.ts";
 import { objectRoutes } from "./http/routes/objects.ts";
@@ -107,6 +108,7 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
   mcpRoutes(app);
   app.use("/rest/applications/:name/*", conditionalGet);
   objectRoutes(app);
+  flowRoutes(app);
   levelRoutes(app);
 
   for (const route of ROUTES)
