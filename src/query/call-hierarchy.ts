@@ -20,16 +20,22 @@ const WALKS: Record<HierarchyQuery["direction"], Direction[]> = {
   both: ["forward", "backward"],
 };
 
-/** `both` walks each way separately (sharing one budget) and answers their union. */
-export async function callHierarchy(snapshot: Snapshot, id: string, query: HierarchyQuery): Promise<GraphAnswer> {
+/** `both` walks each way separately (sharing one budget of link entries: `traversalBudget`, tests make it small) and answers their union. */
+export async function callHierarchy(
+  snapshot: Snapshot,
+  id: string,
+  query: HierarchyQuery,
+  traversalBudget = WALK_BUDGET,
+): Promise<GraphAnswer> {
   const origin = await rankOfId(snapshot, id);
   const names = (await linkRows(snapshot, [origin])).linkTypes;
   const types = query.linkTypes.length
     ? new Set(query.linkTypes.map((t) => names.indexOf(t)).filter((i) => i >= 0))
     : null;
-  let budget = WALK_BUDGET;
+  let budget = traversalBudget;
   const walks = [];
   for (const direction of WALKS[query.direction]) {
+    if (budget < 0) break;
     const w = await walk(snapshot, origin, { direction, hops: query.hops, types, stopAt: 0, budget });
     budget -= w.examined;
     walks.push(w);

@@ -5,7 +5,6 @@ import { LINK_DIRECT, LINK_ESCALATED } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { linkedObjects } from "./callees.ts";
 import { linkRows } from "./link-rows.ts";
-import { firstEntryTo } from "./link-walk.ts";
 import { rankOfId } from "./lookup.ts";
 import type { StreamedList } from "./streamed-list.ts";
 
@@ -27,21 +26,22 @@ export async function objectCallers(
   options: { includeEscalated: boolean; withParent: boolean },
 ): Promise<CallersResult> {
   const rank = await rankOfId(snapshot, id);
-  const distinct = (await linkRows(snapshot, [rank])).row(rank).callers;
+  const distinct = (await linkRows(snapshot, [rank])).callersOf(rank);
   const links = await linkRows(snapshot, distinct);
   // Callers ascend, and each one's entries to the object ascend by link type.
   const ranks: number[] = [];
   const linkTypes: string[] = [];
   for (const caller of distinct) {
-    const { targets, types, targetFlags } = links.row(caller);
-    const first = firstEntryTo(links.row(caller), rank);
-    let end = first;
+    const types: number[] = [];
     let flags = 0;
-    while (end < targets.length && targets[end] === rank) flags |= targetFlags[end++];
+    links.forEachLinkTo(caller, rank, (type, kinds) => {
+      types.push(type);
+      flags |= kinds;
+    });
     if (!(flags & LINK_DIRECT) || (!options.includeEscalated && flags & LINK_ESCALATED)) continue;
-    for (let i = first; i < end; i++) {
+    for (const type of types) {
       ranks.push(caller);
-      linkTypes.push(links.linkTypes[types[i]]);
+      linkTypes.push(links.linkTypes[type]);
     }
   }
   return { callers: linkedObjects(snapshot, ranks, linkTypes, options.withParent), ranks };

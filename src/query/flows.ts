@@ -57,8 +57,14 @@ export async function listFlows(
   return { total, points };
 }
 
-/** Breadth-first from the point `id` along `flow`, not past a point of the other role. */
-export async function flowGraph(snapshot: Snapshot, flow: Flow, id: string, limit: number): Promise<GraphAnswer> {
+/** Breadth-first from the point `id` along `flow`, not past a point of the other role; `budget`: link entries examined at most (tests make it small). */
+export async function flowGraph(
+  snapshot: Snapshot,
+  flow: Flow,
+  id: string,
+  limit: number,
+  budget = WALK_BUDGET,
+): Promise<GraphAnswer> {
   const origin = await lookUp(snapshot, id);
   const rows = origin < 0 ? null : await linkRows(snapshot, [origin]);
   if (!rows || !(rows.row(origin).flags & flow.role))
@@ -72,7 +78,7 @@ export async function flowGraph(snapshot: Snapshot, flow: Flow, id: string, limi
     hops: Number.POSITIVE_INFINITY,
     types: null,
     stopAt: flow.stopAt,
-    budget: WALK_BUDGET,
+    budget,
   });
   return graphAnswer(snapshot, [w], limit, rows.linkTypes, true);
 }

@@ -1,6 +1,5 @@
 // @module Walks over qualifying links (not escalated) forward or backward, page by page, within a traversal budget: the call hierarchy, paths, transactions and data graphs.
 
-import type { LinkRow } from "../format/link-pages.ts";
 import { LINK_DIRECT } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { type LinkRows, linkRows } from "./link-rows.ts";
@@ -9,11 +8,12 @@ import { type LinkRows, linkRows } from "./link-rows.ts";
 export type Direction = "forward" | "backward";
 
 /**
- * Link entries one request may examine. At 1M objects and 5M links a walk of this many entries
- * reads some 2,000 link pages: about the speed targets' worth of work. Past it a walk answers
- * what it has found, marked truncated.
+ * Link entries one walk may examine. At 300k objects (5 links an object) a transaction graph
+ * walked to this budget finds some 15k objects in 30 ms of CPU and a data graph 13k in 60 ms
+ * (docs/benchmarks.md "Impact routes"): the speed targets' worth of work. Past it a walk answers
+ * what it has found, marked truncated; a call hierarchy of 3 hops seldom comes near it.
  */
-export const WALK_BUDGET = 400_000;
+export const WALK_BUDGET = 20_000;
 
 /** Frontier ranks whose links are loaded at a time, so a wide walk holds a few MB of pages at once. */
 const CHUNK = 512;
@@ -36,49 +36,32 @@ export async function expand(
 ): Promise<{ examined: number; own: LinkRows }> {
   const own = await linkRows(snapshot, ranks);
   let examined = 0;
+  const followed = (type: number, flags: number) => (flags & LINK_DIRECT) !== 0 && (!types || types.has(type));
   if (direction === "forward") {
-    for (const rank of ranks) {
-      const { targets, types: linkTypes, targetFlags } = own.row(rank);
-      examined += targets.length;
-      for (let i = 0; i < targets.length; i++)
-        if (targetFlags[i] & LINK_DIRECT && (!types || types.has(linkTypes[i]))) visit(rank, targets[i], linkTypes[i]);
-    }
+    for (const rank of ranks)
+      own.forEachCallee(rank, (target, type, flags) => {
+        examined++;
+        if (followed(type, flags)) visit(rank, target, type);
+      });
     return { examined, own };
   }
   let callerCount = 0;
-  for (const rank of ranks) callerCount += own.row(rank).callers.length;
+  for (const rank of ranks) callerCount += own.callersOf(rank).length;
   const callers = new Uint32Array(callerCount);
   let k = 0;
   for (const rank of ranks) {
-    const row = own.row(rank);
-    callers.set(row.callers, k);
-    k += row.callers.length;
+    const from = own.callersOf(rank);
+    callers.set(from, k);
+    k += from.length;
   }
   const theirs = await linkRows(snapshot, callers);
-  for (const rank of ranks) {
-    const from = own.row(rank).callers;
-    for (let c = 0; c < from.length; c++) {
-      const caller = theirs.row(from[c]);
-      for (let i = firstEntryTo(caller, rank); i < caller.targets.length && caller.targets[i] === rank; i++) {
+  for (const rank of ranks)
+    for (const caller of own.callersOf(rank))
+      theirs.forEachLinkTo(caller, rank, (type, flags) => {
         examined++;
-        if (caller.targetFlags[i] & LINK_DIRECT && (!types || types.has(caller.types[i])))
-          visit(rank, from[c], caller.types[i]);
-      }
-    }
-  }
+        if (followed(type, flags)) visit(rank, caller, type);
+      });
   return { examined, own };
-}
-
-/** The first callee entry of `row` whose target is `rank` (entries ascend by target). */
-export function firstEntryTo(row: LinkRow, rank: number): number {
-  let lo = 0;
-  let hi = row.targets.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (row.targets[mid] < rank) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export interface Walk {
