@@ -15,6 +15,7 @@ import { StoreCatalog, type Version } from "./storage/catalog.ts";
 import { DelayedStore, storageLatencyMs } from "./storage/delayed-store.ts";
 import { isolateCaches, sectionBudgetBytes } from "./storage/isolate-caches.ts";
 import { R2Store } from "./storage/r2-store.ts";
+import { runWithWaitUntil } from "./wait-until.ts";
 
 export interface Env {
   SNAPSHOTS: R2Bucket;
@@ -72,7 +73,7 @@ async function depsFor(env: Env): Promise<AppDeps> {
 const app = createApp((env) => depsFor(env as Env));
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+  fetch: (request, env, ctx) => runWithWaitUntil(ctx.waitUntil.bind(ctx), () => app.fetch(request, env, ctx)),
 } satisfies ExportedHandler<Env>;
 
 /** The source code service: reads the locations section of a published snapshot. Deployable on its own. */
