@@ -1,14 +1,15 @@
-// @module The worker isolate's memory through the mixed workload, in workerd under `wrangler dev`: its V8 heap read over the inspector (Runtime.getHeapUsage), after forced GCs, and workerd's peak RSS.
+// @module The worker isolate's memory through the mixed workload, in workerd under `wrangler dev`: its V8 heap and array buffers read over the inspector (Runtime.getHeapUsage), and workerd's peak RSS.
 //
 // npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 700] [--every 25] [--latency-ms 0] [--out memory.json]
 //
 // The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). Its snapshot
 // is published into a wrangler persistence folder of its own, and the mixed workload of `npm run
 // bench` (seed 1) runs through `wrangler dev` at concurrency 1, default section budget. Every
-// `--every` answers the isolate's heap is read twice over the DevTools protocol: as it is (garbage
-// included), then after HeapProfiler.collectGarbage (what it holds). V8 counts the backing stores of
-// ArrayBuffers apart from the heap (backingStorageSize, where the protocol reports it): both are
-// given. workerd's RSS is the whole process: the runtime, and miniflare's own services beside the worker.
+// `--every` answers the isolate's heap is read over the DevTools protocol, as it is: garbage not yet
+// collected included (workerd does not answer HeapProfiler.collectGarbage), which is what the
+// isolate occupies then. V8 counts the backing stores of ArrayBuffers (the bytes read, typed
+// columns) apart from the heap (backingStorageSize): both are given, and their sum is the reading.
+// workerd's RSS is the whole process: the runtime, and miniflare's own services beside the worker.
 import { rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -16,19 +17,25 @@ import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
 import { workerdPeaks } from "./bench/process-memory.ts";
 import { startDevServer } from "./dev-server.ts";
 
+/** How long a DevTools call may take before it counts as unanswered. */
+const CALL_TIMEOUT_MS = 5000;
+
 interface HeapUsage {
   usedSize: number;
   totalSize: number;
-  backingStorageSize?: number;
+  backingStorageSize: number;
 }
 
 /** A DevTools protocol session over the inspector's WebSocket. */
-async function inspector(port: number): Promise<{ call<T>(method: string): Promise<T>; close(): void }> {
+async function inspector(port: number): Promise<{ call<T>(method: string): Promise<T | null>; close(): void }> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
     webSocketDebuggerUrl: string;
   }[];
   if (!targets.length) throw new Error(`the inspector on port ${port} lists no target`);
-  const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
+  // wrangler's inspector proxy accepts only the origins of a DevTools front end or of the host itself.
+  const socket = new WebSocket(targets[0].webSocketDebuggerUrl, {
+    headers: { Origin: "http://127.0.0.1" },
+  } as unknown as string[]);
   await new Promise((opened, failed) => {
     socket.addEventListener("open", opened, { once: true });
     socket.addEventListener("error", failed, { once: true });
@@ -40,10 +47,15 @@ async function inspector(port: number): Promise<{ call<T>(method: string): Promi
   });
   let next = 0;
   return {
+    // A method the runtime does not answer (workerd may not answer HeapProfiler.collectGarbage) gives null.
     call: <T>(method: string) =>
-      new Promise<T>((answered) => {
+      new Promise<T | null>((answered) => {
         const id = ++next;
-        pending.set(id, answered as (result: unknown) => void);
+        const timer = setTimeout(() => pending.delete(id) && answered(null), CALL_TIMEOUT_MS);
+        pending.set(id, (result) => {
+          clearTimeout(timer);
+          answered(result as T);
+        });
         socket.send(JSON.stringify({ id, method }));
       }),
     close: () => socket.close(),
@@ -75,17 +87,17 @@ async function main(): Promise<void> {
     log,
   });
   const MiB = 1024 * 1024;
-  const samples: { after: number; path: string; live: HeapUsage; retained: HeapUsage }[] = [];
+  const samples: { after: number; path: string; heap: HeapUsage }[] = [];
   try {
     // The isolate exists once it has served a request.
     await (await fetch(`${server.url}/rest/ready`)).arrayBuffer();
     const devtools = await inspector(server.inspectorPort);
-    const read = async (after: number, path: string) => {
-      const live = await devtools.call<HeapUsage>("Runtime.getHeapUsage");
-      await devtools.call("HeapProfiler.collectGarbage");
-      const retained = await devtools.call<HeapUsage>("Runtime.getHeapUsage");
-      samples.push({ after, path, live, retained });
+    const usage = async () => {
+      const usage = await devtools.call<HeapUsage>("Runtime.getHeapUsage");
+      if (!usage) throw new Error("the inspector did not answer Runtime.getHeapUsage");
+      return usage;
     };
+    const read = async (after: number, path: string) => samples.push({ after, path, heap: await usage() });
     await read(0, "/rest/ready");
     for (const [i, entry] of sequence.entries()) {
       const response = await fetch(server.url + entry.path);
@@ -95,10 +107,7 @@ async function main(): Promise<void> {
         await read(i + 1, entry.path);
         const last = samples.at(-1)!;
         log(
-          `${i + 1} answers: heap ${(last.live.usedSize / MiB).toFixed(1)} MiB live, ${(last.retained.usedSize / MiB).toFixed(1)} MiB after GC` +
-            (last.retained.backingStorageSize === undefined
-              ? ""
-              : `, array buffers ${(last.retained.backingStorageSize / MiB).toFixed(1)} MiB`),
+          `${i + 1} answers: heap ${(last.heap.usedSize / MiB).toFixed(1)} MiB used, array buffers ${(last.heap.backingStorageSize / MiB).toFixed(1)} MiB`,
         );
       }
     }
@@ -108,13 +117,11 @@ async function main(): Promise<void> {
     const summary = {
       requests,
       latencyMs: Number(values["latency-ms"]),
-      heapUsedLiveMaxMiB: most((s) => s.live.usedSize) / MiB,
-      heapUsedRetainedMaxMiB: most((s) => s.retained.usedSize) / MiB,
-      heapTotalMaxMiB: most((s) => s.live.totalSize) / MiB,
-      backingStorageRetainedMaxMiB: samples.some((s) => s.retained.backingStorageSize !== undefined)
-        ? most((s) => s.retained.backingStorageSize ?? 0) / MiB
-        : null,
-      workerdPeakRssMiB: peaks.map((p) => (p.peakRssBytes === null ? null : p.peakRssBytes / MiB)),
+      heapUsedMaxMiB: most((s) => s.heap.usedSize) / MiB,
+      heapTotalMaxMiB: most((s) => s.heap.totalSize) / MiB,
+      arrayBuffersMaxMiB: most((s) => s.heap.backingStorageSize) / MiB,
+      heapUsedPlusArrayBuffersMaxMiB: most((s) => s.heap.usedSize + s.heap.backingStorageSize) / MiB,
+      workerdPeakRssMiB: peaks.map((p) => (p.peakRssBytes === null ? null : Math.round(p.peakRssBytes / MiB))),
     };
     console.log(JSON.stringify(summary, null, 2));
     if (values.out) await writeFile(resolve(values.out), `${JSON.stringify({ summary, samples }, null, 2)}\n`);
