@@ -10,6 +10,8 @@ import { conditionalGet, EXPOSED_HEADERS } from "./http/caching.ts";
 import type { AppDeps, AppEnv } from "./http/context.ts";
 import { problemResponse, toApiError } from "./http/problem.ts";
 import { APPLICATIONS_PATH, applicationRoutes } from "./http/routes/applications.ts";
+import { changesRoutes } from "./http/routes/changes.ts";
+import { fileRoutes } from "./http/routes/files.ts";
 import { levelRoutes } from "./http/routes/levels.ts";
 import { META_PATHS, metaRoutes } from "./http/routes/meta.ts";
 import { objectRoutes } from "./http/routes/objects.ts";
@@ -108,6 +110,8 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
   app.use("/rest/applications/:name/*", conditionalGet);
   objectRoutes(app);
   levelRoutes(app);
+  changesRoutes(app);
+  fileRoutes(app);
 
   for (const route of ROUTES)
     app.all(route, (c) => {

@@ -10,6 +10,8 @@ export const ERROR_TITLES = {
   forbidden: [403, "Forbidden"],
   application_not_found: [404, "Application not found"],
   object_not_found: [404, "Object not found"],
+  no_analysis_at_date: [404, "No analysis at date"],
+  file_not_found: [404, "File not found"],
   route_not_found: [404, "Route not found"],
   method_not_allowed: [405, "Method not allowed"],
   rate_limited: [429, "Too many requests"],

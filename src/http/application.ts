@@ -2,8 +2,9 @@
 
 import type { Context } from "hono";
 import { ApiError } from "../contract/errors.ts";
+import type { Snapshot } from "../format/snapshot.ts";
 import { applicationNameProblem } from "../rules.ts";
-import type { Version } from "../storage/catalog.ts";
+import { type Version, versionAt } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
 
 /** The raw `{name}` segment of /rest/applications/{name}/..., percent-decoded exactly once. */
@@ -34,4 +35,34 @@ export async function publishedVersions(c: Context<AppEnv>): Promise<Version[]> 
     );
   c.set("versions", versions);
   return versions;
+}
+
+/**
+ * The analysis a route reads (docs/api.md#history-and-date): the newest analyzed at or before
+ * `date` (ms), or the newest of all without it; a 404 no_analysis_at_date when there is none. With
+ * it, a handle on the analysis before it, against which statuses are computed.
+ */
+export async function selectedAnalysis(
+  c: Context<AppEnv>,
+  date: number | undefined,
+): Promise<{ version: Version; snapshot: Snapshot; previous: { key: string; open(): Promise<Snapshot> } | null }> {
+  const { catalog } = c.var.deps;
+  const versions = await publishedVersions(c);
+  const version = date === undefined ? versions[versions.length - 1] : versionAt(versions, date);
+  if (!version) throw noAnalysisAt(c.var.application, versions, date!, "date");
+  const before = versions[versions.indexOf(version) - 1];
+  return {
+    version,
+    snapshot: await catalog.open(version),
+    previous: before ? { key: before.sha256, open: () => catalog.open(before) } : null,
+  };
+}
+
+/** The 404 of a date before the application's first analysis. */
+export function noAnalysisAt(application: string, versions: readonly Version[], date: number, parameter: string) {
+  return new ApiError(
+    "no_analysis_at_date",
+    `${parameter} ${new Date(date).toISOString()} is before the first analysis of ${JSON.stringify(application)} (${versions[0].analyzedAt}): give a date at or after it`,
+    { parameter },
+  );
 }

@@ -230,6 +230,8 @@ export function openApiDocument(): Json {
         description: "Objects of the application: search, characteristics, callees, start and end points.",
       },
       { name: "Levels", description: "Taxonomy levels: nodes with their children, and level graphs." },
+      { name: "History", description: "What changed between two analyses of the application." },
+      { name: "Source", description: "The analysed source code, through the source code service." },
       { name: "Service", description: "The service itself." },
     ],
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }, { BearerAuth: [] }, {}],
