@@ -1,4 +1,4 @@
-// @module MCP smoke check against a running server: the official SDK client connects to /mcp, finds the seven tools, and each tool's answer on every readable application equals the REST answer.
+// @module MCP smoke check against a running server: the official SDK client connects to /mcp, finds its tools, and each tool's answer on every readable application equals the REST answer.
 //
 // npm run mcp:smoke [-- <base URL>]     (default http://localhost:8787; the API key, if any, from APPSTRUCT_API_KEY)
 //
@@ -18,6 +18,8 @@ const TOOLS = [
   "get_start_end_points",
   "list_level_nodes",
   "get_level_graph",
+  "list_changes",
+  "read_source",
 ];
 
 const base = (process.argv[2] ?? "http://localhost:8787").replace(/\/$/, "");

@@ -1,10 +1,11 @@
-// @module createMcpServer: the MCP server of one request, with the seven read tools over the REST API of the same worker.
+// @module createMcpServer: the MCP server of one request, with its read tools over the REST API of the same worker.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { API_VERSION } from "../http/openapi.ts";
 import { MAX_TOOL_ANSWER_BYTES, type RestCall } from "./rest-call.ts";
 import { registerApplicationTools } from "./tools/applications.ts";
 import { MAX_TOOL_LIMIT, registerFindObjects } from "./tools/find-objects.ts";
+import { registerHistoryTools } from "./tools/history.ts";
 import { registerLevelTools } from "./tools/levels.ts";
 import { registerObjectNavigation } from "./tools/object-navigation.ts";
 
@@ -17,12 +18,15 @@ export const MCP_TOOLS = [
   "get_start_end_points",
   "list_level_nodes",
   "get_level_graph",
+  "list_changes",
+  "read_source",
 ] as const;
 
 const INSTRUCTIONS = [
   "appstruct answers questions about the structure of analyzed applications: objects (classes, methods, tables, pages…), their callees, transaction start and end points, and the architecture taxonomy (levels 1 to 5).",
   "Workflow: list_applications gives the exact application names. find_objects turns names into permanent object ids (page with skip = nextSkip); then navigate by id with get_object, list_callees and get_start_end_points.",
   "For the architecture: get_level_graph on level 1, then list_level_nodes on levels 2 to 5 following the children's _id; level-5 children are objects with permanent ids.",
+  "For history and code: list_changes says what was added, deleted and modified between two analyses; read_source reads the lines of a file by the fileId, startLine and endLine of an object's sourceLocations.",
   "A tool error carries the API's problem as JSON: code, detail (what is wrong and what is allowed) and status.",
   `One tool answer holds at most ${MAX_TOOL_ANSWER_BYTES} bytes of JSON: a larger one is a tool error saying which argument to narrow (find_objects: at most ${MAX_TOOL_LIMIT} objects a page).`,
 ].join("\n");
@@ -45,5 +49,6 @@ export function createMcpServer(context: McpToolContext): McpServer {
   registerFindObjects(server, context.rest);
   registerObjectNavigation(server, context.rest);
   registerLevelTools(server, context.rest);
+  registerHistoryTools(server, context.rest);
   return server;
 }
