@@ -89,6 +89,20 @@ const INTERFACE: Record<string, { path: string[]; query: Record<string, [boolean
     query: { name: [false, false], _id: [false, false], select: [true, false] },
   },
   [`${APP}/levels/{level}/graph`]: { path: ["name", "level"], query: {} },
+  [`${APP}/changes`]: {
+    path: ["name"],
+    query: {
+      from: [false, false],
+      to: [false, false],
+      status: [false, true],
+      limit: [true, false],
+      skip: [false, false],
+    },
+  },
+  [`${APP}/files/{fileId}`]: {
+    path: ["name", "fileId"],
+    query: { startLine: [false, false], endLine: [false, false], date: [false, false] },
+  },
 };
 
 // docs/api.md#requests: integer parameters and their ranges; enumerations and their values.
@@ -97,11 +111,14 @@ const INTEGERS: Record<string, string> = {
   skip: "0 to 9007199254740991",
   hops: "0 to 32",
   _id: "0 to 9007199254740991",
+  startLine: "1 to 4294967295",
+  endLine: "1 to 4294967295",
 };
 const ENUMS: Record<string, string[]> = {
   operator: ["contains", "equals", "startswith", "endswith"],
   searchtype: ["all", "internal", "external"],
   includeEscalated: ["true", "false"],
+  status: ["added", "deleted", "modified"],
 };
 
 // docs/api.md#error-codes: every code with its status.
@@ -115,6 +132,8 @@ const SEMANTICS_CODES: Record<string, number> = {
   forbidden: 403,
   application_not_found: 404,
   object_not_found: 404,
+  no_analysis_at_date: 404,
+  file_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
@@ -143,6 +162,8 @@ const ROUTE_CODES: Record<string, string[]> = {
   [`${APP}/objects/{id}/start-end-points`]: [...COMMON, "object_not_found"],
   [`${APP}/levels/{level}/nodes`]: [...COMMON, "missing_parameter", "unsupported_level"],
   [`${APP}/levels/{level}/graph`]: [...COMMON, "unsupported_level"],
+  [`${APP}/changes`]: [...COMMON, "missing_parameter", "no_analysis_at_date"],
+  [`${APP}/files/{fileId}`]: [...COMMON, "no_analysis_at_date", "file_not_found", "source_service_unavailable"],
 };
 
 let doc: Doc;
