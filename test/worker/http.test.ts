@@ -211,4 +211,16 @@ describe("select=source-locations without the SOURCE binding", () => {
       { fileId: "3", startLine: 24, endLine: 40 },
     ]);
   });
+  it("source code needs the service: 500 source_service_unavailable without it, the lines with it", async () => {
+    const path = `${APP}/files/-4?startLine=1&endLine=1`;
+    expectProblem(await call(path, undefined, fetchNoSource), 500, "source_service_unavailable");
+    expect((await call(path)).body).toEqual({
+      fileId: "-4",
+      path: "db/schema.sql",
+      startLine: 1,
+      endLine: 1,
+      totalLines: 20,
+      text: "CREATE TABLE owners (\n",
+    });
+  });
 });
