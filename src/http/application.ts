@@ -58,8 +58,31 @@ export async function selectedAnalysis(
   };
 }
 
+/**
+ * The two analyses changes compares: `to` selected as `date` is (default the newest), `from` too
+ * (default the one before `to`'s); a 404 no_analysis_at_date naming the parameter when there is none.
+ */
+export async function comparedAnalyses(
+  c: Context<AppEnv>,
+  from: number | undefined,
+  to: number | undefined,
+): Promise<{ from: Version; to: Version }> {
+  const versions = await publishedVersions(c);
+  const newer = to === undefined ? versions[versions.length - 1] : versionAt(versions, to);
+  if (!newer) throw noAnalysisAt(c.var.application, versions, to!, "to");
+  const older = from === undefined ? versions[versions.indexOf(newer) - 1] : versionAt(versions, from);
+  if (older) return { from: older, to: newer };
+  throw from === undefined
+    ? new ApiError(
+        "no_analysis_at_date",
+        `no analysis comes before ${newer.analyzedAt}, the first of ${JSON.stringify(c.var.application)}: give from, or a later to`,
+        { parameter: "from" },
+      )
+    : noAnalysisAt(c.var.application, versions, from, "from");
+}
+
 /** The 404 of a date before the application's first analysis. */
-export function noAnalysisAt(application: string, versions: readonly Version[], date: number, parameter: string) {
+function noAnalysisAt(application: string, versions: readonly Version[], date: number, parameter: string) {
   return new ApiError(
     "no_analysis_at_date",
     `${parameter} ${new Date(date).toISOString()} is before the first analysis of ${JSON.stringify(application)} (${versions[0].analyzedAt}): give a date at or after it`,
