@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { ApiError } from "./contract/errors.ts";
+import { honoPath, ROUTE_SPECS } from "./contract/route-specs.ts";
 import { currentStorageMeter, StorageMeter } from "./format/storage-meter.ts";
 import { authorize } from "./http/access.ts";
 import { admit } from "./http/admission.ts";
@@ -9,7 +10,7 @@ import { decodeApplicationName } from "./http/application.ts";
 import { conditionalGet, EXPOSED_HEADERS } from "./http/caching.ts";
 import type { AppDeps, AppEnv } from "./http/context.ts";
 import { problemResponse, toApiError } from "./http/problem.ts";
-import { APPLICATIONS_PATH, applicationRoutes } from "./http/routes/applications.ts";
+import { applicationRoutes } from "./http/routes/applications.ts";
 import { changesRoutes } from "./http/routes/changes.ts";
 import { fileRoutes } from "./http/routes/files.ts";
 import { levelRoutes } from "./http/routes/levels.ts";
@@ -19,17 +20,8 @@ import { serverTiming } from "./http/server-timing.ts";
 import { mcpCors, mcpRoutes } from "./mcp/route.ts";
 import { publishApi } from "./publish/routes.ts";
 
-const ROUTES = [
-  "/rest/ready",
-  APPLICATIONS_PATH,
-  "/rest/applications/:name/objects",
-  "/rest/applications/:name/objects/:id",
-  "/rest/applications/:name/objects/:id/callees",
-  "/rest/applications/:name/objects/:id/start-end-points",
-  "/rest/applications/:name/levels/:level/nodes",
-  "/rest/applications/:name/levels/:level/graph",
-  ...META_PATHS,
-];
+/** Every read route, for the 405 of other methods: those of the route specs, and the description's. */
+const ROUTES = [...ROUTE_SPECS.map(honoPath), ...META_PATHS];
 
 /** Longest request URL served (8 KiB), whatever its parameters. */
 export const MAX_URL_LENGTH = 8192;

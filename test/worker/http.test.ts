@@ -20,6 +20,8 @@ const ROUTES = [
   `${APP}/objects/302/start-end-points?hops=3`,
   `${APP}/levels/2/nodes?name=services&select=children`,
   `${APP}/levels/2/graph`,
+  `${APP}/changes?limit=2`,
+  `${APP}/files/-4?startLine=2&endLine=3`,
   "/rest/ready",
 ];
 
