@@ -6,10 +6,10 @@
 // Pages are deflated by fflate (pure JS: the same bytes on every machine, as content addressing
 // needs; native zlib's output may vary with the CPU) and inflated natively (any correct inflater
 // gives the same bytes, and node:zlib, in Node and in workerd, is about three times faster).
-import { inflateRawSync } from "node:zlib";
 import { deflateSync } from "fflate";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
+import { inflateExactly } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
@@ -181,13 +181,7 @@ export class RowDirectory extends PageDirectory {
     const count = (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
     let rows: unknown;
     try {
-      // One byte of room past the stated length: a longer stream throws instead of allocating more.
-      const json = inflateRawSync(bytes, { maxOutputLength: this.rawLengths[p] + 1 });
-      check(
-        json.length === this.rawLengths[p],
-        `row page ${p} inflates to ${json.length} bytes, not ${this.rawLengths[p]}`,
-      );
-      rows = JSON.parse(decodeUtf8(json));
+      rows = JSON.parse(decodeUtf8(inflateExactly(bytes, this.rawLengths[p], `row page ${p}`)));
     } catch (error) {
       if (error instanceof CorruptSnapshotError) throw error;
       check(false, `row page ${p} is not deflated UTF-8 JSON`);

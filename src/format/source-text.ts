@@ -3,10 +3,10 @@
 // A file is read by line range: the directory gives each page's first line, so a 40-line range of a
 // large file costs one or two pages of a few KiB, not the file. Pages are deflated by fflate, as row
 // pages are (the same bytes on every machine), and inflated natively.
-import { inflateRawSync } from "node:zlib";
 import { deflateSync } from "fflate";
 import { type Block, Blocks, checkOffsets } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
+import { inflateExactly } from "./inflate.ts";
 import { NONE, type SourceFile } from "./model.ts";
 import { MAX_INFLATION } from "./object-rows.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
@@ -15,8 +15,6 @@ import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-direct
 export const TEXT_PAGE_UNITS = 16 * 1024;
 
 const encoder = new TextEncoder();
-/** zlib's default output chunk, the first buffer an inflater grows. */
-const INFLATE_CHUNK = 16 * 1024;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
@@ -175,14 +173,7 @@ export class TextDirectory extends PageDirectory {
     this.verify(p, bytes);
     let text: string;
     try {
-      // A bounded output: a longer stream throws instead of allocating more. workerd bounds the buffer
-      // it grows (doubling), not the bytes written, so the bound leaves it twice the length and a chunk.
-      const raw = inflateRawSync(bytes, { maxOutputLength: 2 * this.rawLengths[p] + INFLATE_CHUNK });
-      check(
-        raw.length === this.rawLengths[p],
-        `text page ${p} inflates to ${raw.length} bytes, not ${this.rawLengths[p]}`,
-      );
-      text = utf8.decode(raw);
+      text = utf8.decode(inflateExactly(bytes, this.rawLengths[p], `text page ${p}`));
     } catch (error) {
       if (error instanceof CorruptSnapshotError) throw error;
       throw new CorruptSnapshotError(`text page ${p} is not deflated UTF-8 text`);
