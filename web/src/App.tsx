@@ -1,12 +1,15 @@
 // @module App: the explorer page — header, then the view the URL names (overview, search, object, levels, transactions, changes), with focus moved to the view's heading on navigation.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ApplicationList } from "../../src/contract/api-schemas.ts";
+import { ChangesView } from "./ChangesView.tsx";
+import { FileView } from "./FileView.tsx";
 import { Header } from "./Header.tsx";
 import { LevelsView } from "./LevelsView.tsx";
 import { ObjectView } from "./ObjectView.tsx";
 import { OverviewView } from "./OverviewView.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
 import { SearchView } from "./SearchView.tsx";
+import { TransactionsView } from "./TransactionsView.tsx";
 import { navigate, useUrlState, VIEWS, type View, withParams } from "./url-state.ts";
 import { useApi } from "./use-api.ts";
 
@@ -58,7 +61,16 @@ function Explorer(props: { onKey: () => void }) {
         {app && view === "app" && <OverviewView app={app} params={params} />}
         {app && view === "search" && <SearchView app={app} params={params} />}
         {app && view === "object" && <ObjectView app={app} params={params} />}
+        {app && view === "file" && <FileView app={app} params={params} />}
         {app && view === "levels" && <LevelsView app={app} params={params} />}
+        {app && view === "transactions" && <TransactionsView app={app} params={params} />}
+        {app && view === "changes" && (
+          <ChangesView
+            app={app}
+            params={params}
+            versions={applications.data?.applications.find((a) => a.name === app)?.versions ?? []}
+          />
+        )}
       </main>
     </>
   );

@@ -15,7 +15,7 @@ const TABS: readonly [View, string][] = [
   ["changes", "Changes"],
 ];
 /** Views that show one thing of an application: another application has no such thing, so switching lands on its overview. */
-const VIEWS_OF_ONE: readonly View[] = ["object"];
+const VIEWS_OF_ONE: readonly View[] = ["object", "file"];
 
 export function Header(props: {
   params: URLSearchParams;

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { ApiFindObjectsResult, ApiLevelGraph } from "../../src/contract/api-schemas.ts";
 import { dateQuery } from "./analysis.ts";
 import { appPath, restUrl } from "./api.ts";
+import { Pager } from "./Controls.tsx";
 import { Link } from "./Link.tsx";
 import { distinctNames } from "./level-names.ts";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
@@ -171,7 +172,6 @@ function Results(props: {
   const { params, skip, limit, data } = props;
   const first = data.objects.length ? skip + 1 : 0;
   const last = skip + data.objects.length;
-  const page = (to: number) => withParams(params, { skip: to > 0 ? String(to) : null });
   return (
     <div class="results">
       <p class="total" role="status" data-testid="search-total">
@@ -220,10 +220,14 @@ function Results(props: {
           </tbody>
         </table>
       )}
-      <nav class="pager" aria-label="Result pages">
-        {skip > 0 && <Link to={page(Math.max(0, skip - limit))}>← Previous {limit}</Link>}
-        {last < data.totalObjects && <Link to={page(skip + limit)}>Next {limit} →</Link>}
-      </nav>
+      <Pager
+        params={params}
+        skip={skip}
+        size={limit}
+        shown={data.objects.length}
+        total={data.totalObjects}
+        label="Result pages"
+      />
     </div>
   );
 }

@@ -3,13 +3,14 @@
 //   ?app=Shop                                                      the application's overview
 //   ?app=Shop&view=search&name=order&operator=startswith&skip=25   search (find-objects parameters as the API names them)
 //   ?app=Shop&view=object&id=42&hops=2&escalated=true              one object
+//   ?app=Shop&view=file&fileId=7&from=10&to=20                    a source file, lines 10 to 20 marked
 //   ?app=Shop&view=levels&level=1&path=0,3                         level 1, drilled into node 0, then node 3 of level 2
 //   ?app=Shop&view=transactions&id=42                              the transactions, one of them drawn
 //   ?app=Shop&view=changes&from=…&to=…                             what changed between two analyses
 //   &date=2026-05-01T00:00:00Z                                     on any of them: the analysis read
 import { useEffect, useState } from "preact/hooks";
 
-export const VIEWS = ["app", "search", "object", "levels", "transactions", "changes"] as const;
+export const VIEWS = ["app", "search", "object", "file", "levels", "transactions", "changes"] as const;
 export type View = (typeof VIEWS)[number];
 
 export const currentParams = (): URLSearchParams => new URLSearchParams(location.search);
