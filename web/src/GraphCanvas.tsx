@@ -155,7 +155,18 @@ export function GraphCanvas(props: {
     });
     cy.on("mouseout", "node", () => setTip(null));
     cy.on("viewport", () => setTip(null));
+    // The box can change size after the drawing (a list drawn beside it, a phone turned): draw it anew to fit.
+    let width = container.current.clientWidth;
+    const resized = new ResizeObserver(() => {
+      const now = container.current?.clientWidth ?? width;
+      if (now === width) return;
+      width = now;
+      cy.resize();
+      cy.fit(undefined, 20);
+    });
+    resized.observe(container.current);
     return () => {
+      resized.disconnect();
       cancelAnimationFrame(frame);
       graph.current = null;
       cy.destroy();

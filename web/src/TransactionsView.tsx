@@ -78,32 +78,35 @@ export function TransactionsView(props: { app: string; params: URLSearchParams }
       )}
       {list.loading && <Loading what="the list" />}
       <div class="flows-grid">
-        {items && total !== undefined && (
-          <div>
-            <p class="total" role="status" data-testid="flows-total">
-              {`${total.toLocaleString("en")} ${forward ? "transactions" : "data graphs"}${items.length ? `; showing ${skip + 1}–${skip + items.length}` : ""}`}
-            </p>
-            <ul class="flow-list" data-testid="flows">
-              {items.map((t) => (
-                <li key={t.id}>
-                  <Link to={open(t.id)} aria-current={t.id === id ? "location" : undefined}>
-                    {t.name}
-                  </Link>{" "}
-                  <span class="muted">{t.type}</span>
-                </li>
-              ))}
-            </ul>
-            <Pager
-              params={params}
-              skip={skip}
-              size={PAGE}
-              shown={items.length}
-              total={total}
-              label="List pages"
-              reset={{ id: null }}
-            />
-          </div>
-        )}
+        {/* The list's column is there before its answer, so the picture beside it keeps its width. */}
+        <div>
+          {items && total !== undefined && (
+            <>
+              <p class="total" role="status" data-testid="flows-total">
+                {`${total.toLocaleString("en")} ${forward ? "transactions" : "data graphs"}${items.length ? `; showing ${skip + 1}–${skip + items.length}` : ""}`}
+              </p>
+              <ul class="flow-list" data-testid="flows">
+                {items.map((t) => (
+                  <li key={t.id}>
+                    <Link to={open(t.id)} aria-current={t.id === id ? "location" : undefined}>
+                      {t.name}
+                    </Link>{" "}
+                    <span class="muted">{t.type}</span>
+                  </li>
+                ))}
+              </ul>
+              <Pager
+                params={params}
+                skip={skip}
+                size={PAGE}
+                shown={items.length}
+                total={total}
+                label="List pages"
+                reset={{ id: null }}
+              />
+            </>
+          )}
+        </div>
         <div>
           {id ? (
             <>
