@@ -62,8 +62,13 @@ let server: DevServer;
 let context: BrowserContext;
 let page: Page;
 let profile: string;
-/** Console errors and uncaught exceptions of the page, since the test began. */
+/** Console errors, uncaught exceptions and failed answers of the page, since the test began. */
 let pageErrors: string[] = [];
+/**
+ * A file the analysis lists without its text answers 404 file_not_found, which the object page shows
+ * as a note: the one failed answer the page expects (Chromium logs it as a console error too).
+ */
+const EXPECTED_FAILURE = /^404 \/rest\/applications\/[^/]+\/files\//;
 /** Requests the page tried to send anywhere but the server under test (all refused). */
 let elsewhere: string[] = [];
 
@@ -86,9 +91,8 @@ const heading = () => page.locator("main h2").first().textContent();
 const canvasOf = (testId: string) => page.locator(`[data-testid="${testId}"] canvas`);
 const explorer = (query: Record<string, string>) => `${server.url}/?${new URLSearchParams(query)}`;
 /** How far the page scrolls sideways: 0 when it fits its window. */
-const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-const byName = (a: { name: string; id: string }, b: { name: string; id: string }) =>
-  a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0;
+const sideways = () => page.evaluate<number>("document.documentElement.scrollWidth - innerWidth");
+const scrolledBy = () => page.evaluate<number>("scrollY");
 
 const PETCLINIC = "Spring PetClinic";
 const base = (app: string) => `/rest/applications/${encodeURIComponent(app)}`;
@@ -119,7 +123,14 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
       }),
     ]);
     page = context.pages()[0] ?? (await context.newPage());
-    page.on("console", (message) => message.type() === "error" && pageErrors.push(`console: ${message.text()}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+        pageErrors.push(`console: ${message.text()}`);
+    });
+    page.on("response", (response) => {
+      const failure = `${response.status()} ${new URL(response.url()).pathname}`;
+      if (response.status() >= 400 && !EXPECTED_FAILURE.test(failure)) pageErrors.push(failure);
+    });
     page.on("pageerror", (error) => pageErrors.push(`page: ${error.message}`));
     // Nothing the explorer or /docs shows may come from another origin: such a request is refused and recorded.
     await context.route(
@@ -191,7 +202,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await eventually(() => page.locator("#application-types option").count()).toBeGreaterThan(0);
     const offered = await page
       .locator("#application-types option")
-      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      .evaluateAll((options) => options.map((o) => o.getAttribute("value") ?? ""));
     expect(offered.sort()).toEqual([...new Set(level5.nodes.map((n) => n.name))].sort());
     await page.getByLabel("Filter 1: field").selectOption("type");
     expect(await page.getByLabel("Filter 1: value").getAttribute("list")).toBe("application-types");
@@ -213,13 +224,13 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     // Far down the results, open an object, come back: the same rows, scrolled where they were.
     const row = page.locator('[data-testid="search-results"] tbody tr').nth(80);
     await row.scrollIntoViewIfNeeded();
-    const scrolled = await page.evaluate(() => scrollY);
+    const scrolled = await scrolledBy();
     expect(scrolled).toBeGreaterThan(1000);
     await row.getByRole("link").click();
     await eventually(heading).toBe(`${search.objects[80].name} (${search.objects[80].type})`);
     await page.goBack();
     await eventually(() => cells("search-results", 1)).toEqual(search.objects.map((o) => o.name));
-    await eventually(() => page.evaluate(() => scrollY)).toBe(scrolled);
+    await eventually(scrolledBy).toBe(scrolled);
     expect(pageErrors).toEqual([]);
   });
 
@@ -327,7 +338,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.getByLabel("Application").selectOption(other.name);
     await eventually(heading).toBe(other.name);
     expect(await page.getByRole("alert").count()).toBe(0);
-    expect(pageErrors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 
   it("transactions: searchable entry points, one drawn in layers from its start to the tables it reaches", async () => {
