@@ -170,10 +170,9 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     const types = [...new Set(level5.nodes.map((n) => n.name))];
     const technologies = [...new Set(level4.nodes.map((n) => n.name))];
     const counts = page.getByTestId("overview-counts");
-    await eventually(() => counts.innerText()).toContain(
-      `End points\n${dataGraphs.totalDataGraphs.toLocaleString("en")}`,
-    );
-    const text = await counts.innerText();
+    const countTexts = async () => (await counts.locator(":scope > div").allInnerTexts()).join("\n");
+    await eventually(countTexts).toContain(`End points\n${dataGraphs.totalDataGraphs.toLocaleString("en")}`);
+    const text = await countTexts();
     for (const expected of [
       `Objects\n${all.totalObjects.toLocaleString("en")} ${internal.totalObjects.toLocaleString("en")} internal, ${(all.totalObjects - internal.totalObjects).toLocaleString("en")} external`,
       `Links\n${level5.links.length.toLocaleString("en")}`,
@@ -383,9 +382,11 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await eventually(() => page.getByTestId("changes-compared").textContent()).toBe(
       `From the analysis of ${changes.from} to that of ${changes.to}`,
     );
-    expect(await page.getByTestId("changes-totals").innerText()).toContain(`added ${changes.totals.added}`);
-    expect(await page.getByTestId("changes-totals").innerText()).toContain(`deleted ${changes.totals.deleted}`);
-    expect(await page.getByTestId("changes-totals").innerText()).toContain(`modified ${changes.totals.modified}`);
+    expect(await page.getByTestId("changes-totals").locator("label").allInnerTexts()).toEqual([
+      `added ${changes.totals.added.toLocaleString("en")}`,
+      `deleted ${changes.totals.deleted.toLocaleString("en")}`,
+      `modified ${changes.totals.modified.toLocaleString("en")}`,
+    ]);
     expect(await cells("changes", 1)).toEqual(changes.objects.map((o) => o.name));
     expect(await cells("changes", 2)).toEqual(changes.objects.map((o) => o.status));
     await shot("07-changes");
@@ -518,7 +519,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.getByRole("link", { name: "API reference" }).click();
     await page.waitForURL(`${server.url}/docs`);
     await eventually(() => page.getByText("Find objects", { exact: false }).count()).toBeGreaterThan(0);
-    await eventually(() => page.locator("body").innerText()).toContain("Read-only queries on the structure");
+    await eventually(() => page.locator("body").textContent()).toContain("Read-only queries on the structure");
     await shot("11-docs");
     expect(elsewhere).toEqual([]);
     expect(pageErrors).toEqual([]);
