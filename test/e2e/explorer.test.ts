@@ -188,6 +188,23 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
       `${app}: the analysis of ${applications[0].versions.at(-1)!.analyzedAt} (the newest), ${applications[0].versions.length} of ${applications[0].versions.length}`,
     );
     await shot("01-overview");
+    // Every view is reached from the keyboard: the header's tabs are links in the tab order.
+    for (const [tab, title] of [
+      ["Search", "Find objects"],
+      ["Levels", "Level 1"],
+      ["Changes", "Changes"],
+      ["Overview", app],
+    ]) {
+      await page.locator("main h2").focus();
+      let focused = "";
+      for (let presses = 0; presses < 12 && focused !== tab; presses++) {
+        await page.keyboard.press("Shift+Tab");
+        focused = await page.evaluate<string>("document.activeElement.textContent");
+      }
+      expect(focused).toBe(tab);
+      await page.keyboard.press("Enter");
+      await eventually(heading).toBe(title);
+    }
     // Its entry points link to the transactions.
     await counts.getByRole("link", { name: String(transactions.totalTransactions) }).click();
     await eventually(heading).toBe("Transactions");
@@ -365,6 +382,9 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     );
     expect(await linkTexts("flow-far")).toEqual(ends.map((n) => n.name));
     await eventually(() => canvasOf("flow-picture").count()).toBeGreaterThan(0);
+    // Every object of the picture is also a link, by distance, for the keyboard.
+    await page.getByText(/^Every object of the picture, by distance/).click();
+    expect(await page.locator(".column-list a").count()).toBe(graph.nodes.length - 1);
     await shot("06-transaction");
     // The data graphs, the same way.
     await page.getByRole("link", { name: "Data graphs (to tables and other end points)" }).click();

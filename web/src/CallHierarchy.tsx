@@ -6,7 +6,7 @@ import { HopsInput } from "./Controls.tsx";
 import type { LayeredGraph } from "./impact-types.ts";
 import { LayeredPicture, type Placed } from "./LayeredPicture.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
-import { navigate, viewOf } from "./url-state.ts";
+import { viewOf } from "./url-state.ts";
 import { useApi } from "./use-api.ts";
 
 export const HIERARCHY_MAX_HOPS = 32;
@@ -67,7 +67,10 @@ export function CallHierarchy(props: { app: string; params: URLSearchParams; id:
             links={links}
             testId="hierarchy-picture"
             label={`Call hierarchy: ${callers.data.totalNodes - 1} callers to the left, ${callees.data.totalNodes - 1} callees to the right, within ${hops} hops`}
-            onOpen={(to) => navigate(viewOf(params, "object", { id: to }))}
+            link={(to) => viewOf(params, "object", { id: to })}
+            columnName={(column) =>
+              `${column < 0 ? "Callers" : "Callees"} at ${Math.abs(column)} ${Math.abs(column) === 1 ? "hop" : "hops"}`
+            }
           />
         </>
       )}

@@ -6,7 +6,7 @@ import type { LayeredGraph } from "./impact-types.ts";
 import { LayeredPicture } from "./LayeredPicture.tsx";
 import { Link } from "./Link.tsx";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
-import { navigate, viewOf } from "./url-state.ts";
+import { viewOf } from "./url-state.ts";
 import { useApi } from "./use-api.ts";
 
 export type FlowKind = "transactions" | "data-graphs";
@@ -44,7 +44,10 @@ export function FlowGraph(props: { app: string; params: URLSearchParams; kind: F
             testId="flow-picture"
             height={420}
             label={`${forward ? "Transaction" : "Data graph"} of ${graph.data.nodes.find((n) => n.id === id)?.name ?? id}: ${graph.data.totalNodes} objects in ${Math.max(0, ...graph.data.nodes.map((n) => n.depth)) + 1} layers`}
-            onOpen={(to) => navigate(viewOf(params, "object", { id: to }))}
+            link={(to) => viewOf(params, "object", { id: to })}
+            columnName={(column) =>
+              `${Math.abs(column)} ${Math.abs(column) === 1 ? "link" : "links"} ${forward ? "from the start point" : "before the end point"}`
+            }
           />
           <h4>
             The {what} ({far.length})

@@ -1,8 +1,10 @@
-// @module LayeredPicture: nodes in columns by their distance from one object (callers to the left, callees or what a transaction reaches to the right), links as arrows; a column shows at most COLUMN_MAX nodes, the rest counted.
+// @module LayeredPicture: nodes in columns by their distance from one object (callers to the left, callees or what a transaction reaches to the right), links as arrows; a column shows at most COLUMN_MAX nodes, the rest counted; every node also listed, by distance, for the keyboard.
 import type { ElementDefinition } from "cytoscape";
 import { useMemo } from "preact/hooks";
 import { GraphCanvas, PRESET_LAYOUT } from "./GraphCanvas.tsx";
 import type { LayeredGraph, LayeredNode } from "./impact-types.ts";
+import { Link } from "./Link.tsx";
+import { navigate } from "./url-state.ts";
 
 /** More nodes than this in one column would be a wall of labels: the lists carry them all. */
 export const COLUMN_MAX = 25;
@@ -66,7 +68,10 @@ export function LayeredPicture(props: {
   label: string;
   testId: string;
   height?: number;
-  onOpen: (id: string) => void;
+  /** Where a node leads (its object's page). */
+  link: (id: string) => URLSearchParams;
+  /** What a column is called in the list: "2 links before", "1 link after"… */
+  columnName: (column: number) => string;
 }) {
   const { drawn, hidden } = useMemo(() => columnsOf(props.placed), [props.placed]);
   const elements = useMemo(() => elementsOf(drawn, props.links), [drawn, props.links]);
@@ -79,13 +84,48 @@ export function LayeredPicture(props: {
         height={props.height ?? 360}
         testId={props.testId}
         label={props.label}
-        onActivate={(id) => id !== focus && props.onOpen(id)}
+        onActivate={(id) => id !== focus && navigate(props.link(id))}
       />
       <figcaption>
         {drawn.length} nodes drawn{hidden > 0 ? `, ${hidden} more not drawn (at most ${COLUMN_MAX} a column)` : ""}.{" "}
         <span class="swatch focus">the object</span> <span class="swatch start">start points</span>{" "}
         <span class="swatch end">end points</span>. Click a node to open it.
       </figcaption>
+      <ColumnList placed={props.placed} link={props.link} columnName={props.columnName} />
     </figure>
+  );
+}
+
+/** Every node (drawn or not), column by column, as links: the picture's content for the keyboard and screen readers. */
+function ColumnList(props: {
+  placed: readonly Placed[];
+  link: (id: string) => URLSearchParams;
+  columnName: (column: number) => string;
+}) {
+  const columns = new Map<number, LayeredNode[]>();
+  const seen = new Set<string>();
+  for (const { node, column } of props.placed) {
+    if (seen.has(node.id) || column === 0) continue;
+    seen.add(node.id);
+    columns.set(column, [...(columns.get(column) ?? []), node]);
+  }
+  return (
+    <details class="column-list">
+      <summary>Every object of the picture, by distance ({seen.size})</summary>
+      {[...columns.keys()]
+        .sort((a, b) => a - b)
+        .map((column) => (
+          <div key={column}>
+            <h4>{props.columnName(column)}</h4>
+            <ul>
+              {columns.get(column)!.map((n) => (
+                <li key={n.id}>
+                  <Link to={props.link(n.id)}>{n.name}</Link> <span class="muted">{n.type}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+    </details>
   );
 }
