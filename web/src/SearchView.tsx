@@ -138,7 +138,7 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
       </form>
       {result.error && <ProblemNote problem={result.error} what="Search" />}
       {result.loading && <Loading what="objects" />}
-      {result.data && <Results app={app} params={params} skip={skip} limit={Number(query.limit)} data={result.data} />}
+      {result.data && <Results params={params} skip={skip} limit={Number(query.limit)} data={result.data} />}
     </section>
   );
 }
@@ -162,13 +162,7 @@ function Choice(props: {
   );
 }
 
-function Results(props: {
-  app: string;
-  params: URLSearchParams;
-  skip: number;
-  limit: number;
-  data: ApiFindObjectsResult;
-}) {
+function Results(props: { params: URLSearchParams; skip: number; limit: number; data: ApiFindObjectsResult }) {
   const { params, skip, limit, data } = props;
   const first = data.objects.length ? skip + 1 : 0;
   const last = skip + data.objects.length;
