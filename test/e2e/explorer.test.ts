@@ -1,6 +1,6 @@
-// @module The explorer end to end in headless Chromium against `wrangler dev` with the shipped analyses: every view (overview, search, object, file, levels, transactions, changes, /docs) at desktop and phone widths; every visible answer equals the REST answer; no console errors; screenshots in test-results/explorer/.
+// @module The explorer end to end in headless Chromium against `wrangler dev` with the shipped analyses and two analyses of an Express project made for the run: every view (overview, search, object, file, levels, transactions, changes, /docs) at desktop and phone widths; every visible answer equals the REST answer; no console errors; screenshots in test-results/explorer/.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
@@ -18,6 +18,7 @@ import type {
   ApiPointsResult,
   ApplicationList,
 } from "../../src/contract/api-schemas.ts";
+import { appstruct } from "../support/appstruct-cli.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(PROJECT_ROOT, "test-results", "explorer");
@@ -78,8 +79,6 @@ async function rest<T>(path: string): Promise<T> {
   expect(response.status, path).toBe(200);
   return (await response.json()) as T;
 }
-/** The status of a GET, for answers that may be missing (a file without its text). */
-const statusOf = async (path: string) => (await fetch(server.url + path)).status;
 
 const cells = (testId: string, column: number) =>
   page.locator(`[data-testid="${testId}"] tbody tr td:nth-child(${column})`).allInnerTexts();
@@ -95,6 +94,35 @@ const sideways = () => page.evaluate<number>("document.documentElement.scrollWid
 const scrolledBy = () => page.evaluate<number>("scrollY");
 
 const PETCLINIC = "Spring PetClinic";
+/** test/fixtures/analyze/express as `appstruct analyze` names it. */
+const EXPRESS = "owners-api";
+
+/**
+ * Two analyses of the Express fixture made now (an analysis no test has seen, with its files' text):
+ * the second after findOwner's query changes and deleteOwner is added.
+ */
+async function analyzeExpress(dir: string): Promise<string[]> {
+  const project = join(dir, EXPRESS);
+  await cp(join(PROJECT_ROOT, "test", "fixtures", "analyze", "express"), project, { recursive: true });
+  const analyze = async (file: string, analyzedAt: string) => {
+    const run = await appstruct("analyze", project, "-o", join(dir, file), "--analyzed-at", analyzedAt);
+    expect(run.code, run.stderr).toBe(0);
+    return join(dir, file);
+  };
+  const first = await analyze("express-v1.json", "2026-11-01T00:00:00Z");
+  const service = join(project, "src", "services", "owner-service.ts");
+  const source = await readFile(service, "utf8");
+  await writeFile(
+    service,
+    source
+      .replace("where id = $1", "where id = $1 and deleted = false")
+      .replace(
+        "export async function createOwner",
+        'export async function deleteOwner(id: number): Promise<void> {\n  await query("update owners set deleted = true where id = $1", [id]);\n}\n\nexport async function createOwner',
+      ),
+  );
+  return [first, await analyze("express-v2.json", "2026-11-02T00:00:00Z")];
+}
 const base = (app: string) => `/rest/applications/${encodeURIComponent(app)}`;
 
 describe.skipIf(!found)("explorer in headless Chromium", () => {
@@ -104,8 +132,9 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     const files = (await readdir(folder)).filter((f) => f.endsWith(".json")).map((f) => join(folder, f));
     await mkdir(SHOTS, { recursive: true });
     profile = await mkdtemp(join(tmpdir(), "appstruct-chromium-"));
+    const analyses = await analyzeExpress(profile);
     [server, context] = await Promise.all([
-      startDevServer({ files }),
+      startDevServer({ files: [...files, ...analyses] }),
       chromium.launchPersistentContext(profile, {
         executablePath: CHROMIUM,
         headless: true,
@@ -250,35 +279,27 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it("object: callers beside callees, its code from its file, the call hierarchy, transactions through it", async () => {
-    const app = PETCLINIC;
-    // A method with callers and callees whose code the analysis carries.
-    const methods = await rest<ApiFindObjectsResult>(
-      `${base(app)}/objects?limit=200&type=Java+Method&operator=equals&searchtype=internal`,
-    );
-    let object: ApiCharacteristics | undefined;
-    let callers: ApiCallee[] = [];
-    let callees: ApiCallee[] = [];
-    for (const candidate of methods.objects) {
-      const [c, e, located] = await Promise.all([
-        rest<ApiCallee[]>(`${base(app)}/objects/${candidate.id}/callers?select=parent`),
-        rest<ApiCallee[]>(`${base(app)}/objects/${candidate.id}/callees?select=parent`),
-        rest<ApiCharacteristics>(`${base(app)}/objects/${candidate.id}?select=source-locations`),
-      ]);
-      const [location] = located.sourceLocations ?? [];
-      if (!c.length || !e.length || !location) continue;
-      if ((await statusOf(`${base(app)}/files/${location.fileId}`)) !== 200) continue;
-      [object, callers, callees] = [located, c, e];
-      break;
-    }
-    expect(object, "a method with callers, callees and code").toBeDefined();
-    const id = object!.id;
-    const location = object!.sourceLocations![0];
+  it("object, found by name in an analysis made now: callers beside callees, its code from its file, the call hierarchy, transactions through it", async () => {
+    const app = EXPRESS;
+    await page.goto(explorer({ app, view: "search" }));
+    await page.getByLabel("Filter 1: value").fill("findOwner");
+    await page.getByLabel("Operator").selectOption("equals");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const [found] = (await rest<ApiFindObjectsResult>(`${base(app)}/objects?limit=25&name=findOwner&operator=equals`))
+      .objects;
+    await page.getByTestId("search-results").getByRole("link", { name: "findOwner", exact: true }).click();
+    const [object, callers, callees] = await Promise.all([
+      rest<ApiCharacteristics>(`${base(app)}/objects/${found.id}?select=source-locations`),
+      rest<ApiCallee[]>(`${base(app)}/objects/${found.id}/callers?select=parent`),
+      rest<ApiCallee[]>(`${base(app)}/objects/${found.id}/callees?select=parent`),
+    ]);
+    expect(callers.length, "findOwner has callers").toBeGreaterThan(0);
+    const id = object.id;
+    const location = object.sourceLocations![0];
     const file = await rest<SourceFile>(
       `${base(app)}/files/${location.fileId}?startLine=${location.startLine}&endLine=${location.endLine}`,
     );
-    await page.goto(explorer({ app, view: "object", id }));
-    await eventually(heading).toBe(`${object!.name} (${object!.type})`);
+    await eventually(heading).toBe(`${object.name} (${object.type})`);
     await eventually(() => cells("callers", 1)).toEqual(callers.map((c) => c.name));
     expect(await cells("callers", 3)).toEqual(callers.map((c) => c.linkType));
     expect(await cells("callers", 4)).toEqual(callers.map((c) => c.parent?.type ?? "—"));
@@ -300,7 +321,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await eventually(() => canvasOf("hierarchy-picture").count()).toBeGreaterThan(0);
     // Transactions through it: the start points reaching it within the hops, each opening its transaction.
     const points = await rest<ApiPointsResult>(`${base(app)}/objects/${id}/start-end-points?hops=6`);
-    expect(points.startPoints.length).toBeGreaterThan(0);
+    expect(points.startPoints.length, "a route handler reaches findOwner").toBeGreaterThan(0);
     await eventually(() => linkTexts("start-points")).toEqual(points.startPoints.map((p) => p.name));
     await shot("03-object");
 
@@ -327,7 +348,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
 
     // From the start points: the first one's transaction.
     await page.goBack();
-    await eventually(heading).toBe(`${object!.name} (${object!.type})`);
+    await eventually(heading).toBe(`${object.name} (${object.type})`);
     await page.getByTestId("start-points").getByRole("link").first().click();
     await eventually(() => page.locator("main h3").first().textContent()).toBe(
       `Transaction from ${points.startPoints[0].name}`,
