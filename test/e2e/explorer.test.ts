@@ -423,7 +423,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await eventually(() => page.getByTestId("changes-compared").textContent()).toBe(
       `From the analysis of ${changes.from} to that of ${changes.to}`,
     );
-    expect(await page.getByTestId("changes-totals").locator("label").allInnerTexts()).toEqual([
+    expect((await page.getByTestId("changes-totals").locator("label").allInnerTexts()).map((t) => t.trim())).toEqual([
       `added ${changes.totals.added.toLocaleString("en")}`,
       `deleted ${changes.totals.deleted.toLocaleString("en")}`,
       `modified ${changes.totals.modified.toLocaleString("en")}`,
