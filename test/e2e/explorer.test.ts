@@ -432,7 +432,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     expect(await cells("changes", 2)).toEqual(changes.objects.map((o) => o.status));
     await shot("07-changes");
     // Only the deleted ones; one opens in the older analysis, where it still is.
-    await page.getByLabel(/^deleted/).check();
+    await page.getByRole("checkbox", { name: /deleted/ }).check();
     const deleted = await rest<Changes>(`${base(app)}/changes?limit=100&status=deleted`);
     expect(deleted.objects.length).toBeGreaterThan(0);
     await eventually(() => cells("changes", 1)).toEqual(deleted.objects.map((o) => o.name));
