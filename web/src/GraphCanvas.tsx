@@ -100,6 +100,8 @@ export function layoutFor(links: number): LayoutOptions {
 
 /** Labels are this big on screen whatever the zoom (Cytoscape scales them with the drawing otherwise). */
 const LABEL_PX = 12;
+/** Below this zoom the labels of nodes marked `minor` are hidden: they would cover each other (their tooltip stays). */
+const MINOR_LABEL_ZOOM = 0.8;
 const LABEL_WIDTH_PX = 150;
 const ZOOM_STEP = 1.4;
 
@@ -141,6 +143,8 @@ export function GraphCanvas(props: {
       cy.style()
         .selector("node")
         .style({ "font-size": LABEL_PX / zoom, "text-max-width": `${LABEL_WIDTH_PX / zoom}px` })
+        .selector("node.minor")
+        .style({ "text-opacity": zoom < MINOR_LABEL_ZOOM ? 0 : 1 })
         .update();
     };
     readableLabels();

@@ -18,6 +18,8 @@ const TOP_CHOICES = ["25", "50", "100", "250", "all"] as const;
 const DEFAULT_TOP = "50";
 /** More links than this take seconds to paint on a canvas: the ones among the largest nodes are drawn. */
 export const MAX_DRAWN_LINKS = 3000;
+/** The largest nodes keep their label however far the graph is zoomed out; the others show it from a closer zoom. */
+const NAMED_AT_ANY_ZOOM = 20;
 /** Neighbours of a drilled node drawn around its children: the largest this many. */
 const MAX_OUTSIDE = 12;
 
@@ -294,14 +296,14 @@ function LevelGraph(props: {
 function elementsOf(drawn: DrawnGraph, label: (n: DrawnNode) => string): ElementDefinition[] {
   const max = Math.max(1, ...drawn.nodes.map((n) => n.nbObjects), ...drawn.outside.map((n) => n.nbObjects));
   // Area grows with the number of objects: the side with its square root.
-  const node = (n: DrawnNode, outside: boolean) => ({
+  const node = (n: DrawnNode, outside: boolean, rank: number) => ({
     data: {
       id: String(n._id),
       label: outside ? `${pathOfNames(n.fullName).at(-2) ?? ""} › ${n.name}` : label(n),
       size: Math.round(18 + 46 * Math.sqrt(n.nbObjects / max)),
       tip: `${pathOfNames(n.fullName).join(" › ")}: ${n.nbObjects.toLocaleString("en")} objects${outside ? " (outside)" : ""}`,
     },
-    classes: outside ? "outside" : "",
+    classes: `${outside ? "outside" : ""} ${rank >= NAMED_AT_ANY_ZOOM ? "minor" : ""}`,
   });
   const classes = drawn.nodes.length + drawn.links.length > BIG_GRAPH_ELEMENTS ? "many" : "";
   const link = (l: { origin: number; target: number }, kind: string) => ({
@@ -309,8 +311,8 @@ function elementsOf(drawn: DrawnGraph, label: (n: DrawnNode) => string): Element
     classes: kind,
   });
   return [
-    ...drawn.nodes.map((n) => node(n, false)),
-    ...drawn.outside.map((n) => node(n, true)),
+    ...drawn.nodes.map((n, rank) => node(n, false, rank)),
+    ...drawn.outside.map((n) => node(n, true, NAMED_AT_ANY_ZOOM)),
     ...drawn.links.map((l) => link(l, classes)),
     ...drawn.outsideLinks.map((l) => link(l, `outside ${classes}`)),
   ];
