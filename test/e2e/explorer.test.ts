@@ -368,6 +368,14 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.goto(explorer({ app, view: "object", id: table.id }));
     await eventually(() => linkTexts("flow-far")).toEqual(reaching.map((n) => n.name));
     await eventually(() => canvasOf("flow-picture").count()).toBeGreaterThan(0);
+    // Its file has no text in this analysis: the page names the file by its path (as find objects knows it), not its id.
+    const [listed] = (
+      await rest<ApiFindObjectsResult>(
+        `${base(app)}/objects?limit=100&operator=equals&fullname=${encodeURIComponent(table.fullName)}`,
+      )
+    ).objects.filter((o) => o.id === table.id);
+    expect(listed.filePath).not.toBeNull();
+    await eventually(() => page.getByTestId("source-path").first().textContent()).toBe(listed.filePath);
     await shot("05-end-point");
 
     // Another application: its overview, not an object of this one's id.

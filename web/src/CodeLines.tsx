@@ -1,7 +1,8 @@
 // @module CodeLines: lines of a source file, highlighted, numbered from the file's own line numbers, some of them marked.
 import "highlight.js/styles/github.css";
 import { useMemo } from "preact/hooks";
-import { grammarFor, highlightedLines } from "./highlight.ts";
+import { grammarFor } from "./code-lines.ts";
+import { highlightedLines } from "./highlight.ts";
 import type { SourceFile } from "./impact-types.ts";
 
 export function CodeLines(props: {

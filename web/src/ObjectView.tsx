@@ -69,6 +69,7 @@ export function ObjectView(props: { app: string; params: URLSearchParams }) {
                 <SourceCode
                   app={app}
                   params={params}
+                  object={object.data}
                   locations={located.data.sourceLocations}
                   language={object.data.programmingLanguage.name}
                 />

@@ -1,5 +1,5 @@
 // @module SourceCode: the code of an object's source locations (its lines of each file, from the files route), with each file's path and a link to the whole file.
-import type { ApiSourceLocation } from "../../src/contract/api-schemas.ts";
+import type { ApiFindObjectsResult, ApiSourceLocation } from "../../src/contract/api-schemas.ts";
 import { dateQuery } from "./analysis.ts";
 import { appPath, restUrl } from "./api.ts";
 import { CodeLines } from "./CodeLines.tsx";
@@ -12,12 +12,15 @@ import { useApi } from "./use-api.ts";
 /** More locations than this are listed without their code. */
 const LOCATIONS_SHOWN = 3;
 
-export function SourceCode(props: {
+interface Located {
   app: string;
   params: URLSearchParams;
-  locations: ApiSourceLocation[];
+  /** The object's id and full name: what finds its file's path when the file has no text. */
+  object: { id: string; fullName: string };
   language: string | null;
-}) {
+}
+
+export function SourceCode(props: Located & { locations: ApiSourceLocation[] }) {
   const { locations } = props;
   return (
     <div data-testid="source-code">
@@ -37,12 +40,7 @@ export function SourceCode(props: {
   );
 }
 
-function LocationCode(props: {
-  app: string;
-  params: URLSearchParams;
-  location: ApiSourceLocation;
-  language: string | null;
-}) {
+function LocationCode(props: Located & { location: ApiSourceLocation }) {
   const { app, params, location } = props;
   const file = useApi<SourceFile>(
     restUrl(`${appPath(app)}/files/${encodeURIComponent(location.fileId)}`, {
@@ -60,11 +58,7 @@ function LocationCode(props: {
   return (
     <div class="source">
       {file.loading && <Loading what="the code" />}
-      {file.error && (
-        <p class="muted" data-testid="source-missing">
-          Lines {location.startLine}–{location.endLine} of file {location.fileId}: {file.error.detail}
-        </p>
-      )}
+      {file.error && <FilePathOnly {...props} detail={file.error.detail} />}
       {file.data && (
         <>
           <p class="source-path">
@@ -75,5 +69,26 @@ function LocationCode(props: {
         </>
       )}
     </div>
+  );
+}
+
+/** Without the file's text, its path as find objects knows it (the object's `filePath`), and why there is no code. */
+function FilePathOnly(props: Located & { location: ApiSourceLocation; detail: string }) {
+  const { app, params, object, location } = props;
+  const found = useApi<ApiFindObjectsResult>(
+    restUrl(`${appPath(app)}/objects`, {
+      fullname: object.fullName,
+      operator: "equals",
+      limit: "100",
+      ...dateQuery(params),
+    }),
+    { keep: true },
+  );
+  const path = found.data?.objects.find((o) => o.id === object.id)?.filePath;
+  return (
+    <p class="muted" data-testid="source-missing">
+      {path ? <code data-testid="source-path">{path}</code> : `File ${location.fileId}`}, lines {location.startLine}–
+      {location.endLine}: {props.detail}
+    </p>
   );
 }
