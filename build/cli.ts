@@ -359,6 +359,7 @@ program
         for (const problem of result.configProblems) process.stderr.write(`warning: ${problem}\n`);
         for (const p of result.syntaxProblems)
           process.stderr.write(`${p.file}:${p.line}: syntax error: ${p.message} (the rest of the file is analysed)\n`);
+        for (const p of result.sqlProblems) process.stderr.write(`${p.file}:${p.line}: warning: ${p.message}\n`);
         for (const p of result.checkerFailures)
           process.stderr.write(
             `${p.file}:${p.line}: warning: the type checker failed here (${p.message}); this expression has no links\n`,

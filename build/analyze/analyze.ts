@@ -5,18 +5,22 @@ import ts from "typescript";
 import { parseRfc3339, publishableNameProblem } from "../../src/rules.ts";
 import { validateDocument } from "../analysis/document.ts";
 import { type CheckerFailure, CheckerGuard } from "./checker-guard.ts";
+import { DataAccessFinder } from "./data-access.ts";
+import { DataObjects } from "./data-objects.ts";
 import { escalateLinks } from "./escalate.ts";
 import { Externals } from "./externals.ts";
 import { Extractor } from "./extract.ts";
 import { IdAllocator } from "./ids.ts";
 import { Linker } from "./links.ts";
-import { loadProject, projectPath } from "./load-program.ts";
-import { CodeModel, type CodeObject } from "./model.ts";
+import { loadProject, projectFilesWith, projectPath } from "./load-program.ts";
+import { CodeModel, type CodeObject, fileObjectOf, type ProjectFile } from "./model.ts";
 import { OriginTracer } from "./origin.ts";
+import { type PrismaModel, readPrismaSchema } from "./prisma-schema.ts";
 import { TargetResolver } from "./resolve.ts";
 import { assignEndPoints, assignStartPoints } from "./roles.ts";
 import { RouteFinder } from "./routes.ts";
 import { DEFAULT_RULES, type Rules } from "./rules.ts";
+import { type SqlProblem, SqlReader } from "./sql-reader.ts";
 import { buildTaxonomy } from "./taxonomy.ts";
 import { type AnalysisDocument, analysisDocument } from "./write-analysis.ts";
 
@@ -41,6 +45,8 @@ export interface AnalyzeResult {
   syntaxProblems: SyntaxProblem[];
   /** Expressions the type checker could not resolve (stack overflow): they have no links. */
   checkerFailures: CheckerFailure[];
+  /** SQL statements no dialect parses: skipped, or only the name they create read. */
+  sqlProblems: SqlProblem[];
 }
 
 const ANALYZER = { name: "appstruct analyze", version: `0.1.0 (TypeScript ${ts.version})` };
@@ -78,11 +84,13 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   const guard = new CheckerGuard((sf) => projectPath(project.root, sf.fileName));
   const extractor = new Extractor(model, ids, checker, routes, guard);
   const syntaxProblems: SyntaxProblem[] = [];
+  const projectFiles = new Map<ts.SourceFile, ProjectFile>();
 
   project.sourceFiles.forEach((sf, i) => {
     const path = projectPath(project.root, sf.fileName);
     const file = { id: String(i + 1), path, language: languageOf(path) };
     model.files.push(file);
+    projectFiles.set(sf, file);
     const fileObject = extractor.extractFile(sf, file);
     const problems = project.program.getSyntacticDiagnostics(sf).map((d) => ({
       file: path,
@@ -103,9 +111,47 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
   const resolver = new TargetResolver(checker, extractor.nodeObjects, externals, origins, new Set(project.sourceFiles));
   const linker = new Linker(model, checker, extractor.nodeObjects, resolver, externals, routes, guard);
   for (const sf of project.sourceFiles) linker.linkFile(sf);
+
+  const data = new DataObjects(model, ids);
+  const sqlReader = new SqlReader(data);
+  const prismaModels = new Map<string, PrismaModel>();
+  for (const [extension, language] of [
+    [".sql", "SQL"],
+    [".prisma", "Prisma"],
+  ]) {
+    for (const absolute of projectFilesWith(project.root, [extension])) {
+      const file = { id: String(model.files.length + 1), path: projectPath(project.root, absolute), language };
+      const text = readFileSync(absolute, "utf8");
+      model.files.push(file);
+      const fileObject = model.add(fileObjectOf(file, ids.idFor(`file:${file.path}`), text));
+      if (language === "SQL") sqlReader.read(text, { file, fileObject, firstLine: 1 }, null);
+      else
+        for (const [delegate, m] of readPrismaSchema(text, file, fileObject, model, ids, data))
+          prismaModels.set(delegate, m);
+    }
+  }
+  const finder = new DataAccessFinder({
+    checker,
+    nodeObjects: extractor.nodeObjects,
+    resolver,
+    guard,
+    sourceOf: (sf) => ({ file: projectFiles.get(sf)!, fileObject: extractor.nodeObjects.get(sf)! }),
+    reader: sqlReader,
+    data,
+    rules: rules.sql,
+    prismaModels,
+  });
+  for (const sf of project.sourceFiles) finder.findInFile(sf);
+  finder.finish();
+  data.finish();
   model.dropUnlinkedExternals();
   escalateLinks(model);
-  assignStartPoints(model, project.root, rules.startPoints);
+  const compilerOptions = project.program.getCompilerOptions();
+  const relativeFolder = (folder: string | undefined) => (folder ? projectPath(project.root, folder) || null : null);
+  assignStartPoints(model, project.root, rules.startPoints, {
+    outDir: relativeFolder(compilerOptions.outDir),
+    rootDir: relativeFolder(compilerOptions.rootDir),
+  });
   assignEndPoints(model, rules.endPoints);
 
   const taxonomy = buildTaxonomy(model.objects, extractor.fileImports, rules);
@@ -126,5 +172,6 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
     configProblems: project.configProblems,
     syntaxProblems,
     checkerFailures: guard.failures,
+    sqlProblems: sqlReader.problems,
   };
 }

@@ -1,11 +1,10 @@
 // @module Object extraction: one walk over a source file creating its file, class, function, method ... objects.
-import { basename } from "node:path";
 import ts from "typescript";
 import type { CheckerGuard } from "./checker-guard.ts";
 import { packageOfSpecifier } from "./externals.ts";
 import { checksumOf, type IdAllocator, UniqueNames } from "./ids.ts";
 import type { ObjectKind } from "./kinds.ts";
-import type { CodeModel, CodeObject, ProjectFile } from "./model.ts";
+import { type CodeModel, type CodeObject, fileObjectOf, type ProjectFile } from "./model.ts";
 import type { RouteFinder } from "./routes.ts";
 import {
   decoratorsOf,
@@ -72,24 +71,7 @@ export class Extractor {
   }
 
   extractFile(sf: ts.SourceFile, file: ProjectFile): CodeObject {
-    const fileObject = this.model.add({
-      id: this.ids.idFor(`file:${file.path}`),
-      name: basename(file.path),
-      fullName: file.path,
-      kind: "file",
-      packageKind: null,
-      language: file.language,
-      filePath: file.path,
-      mangling: "",
-      external: false,
-      annotations: [],
-      tags: new Set(),
-      parent: null,
-      checksum: checksumOf(sf.text),
-      location: { fileId: file.id, startLine: 1, endLine: Math.max(1, sf.getLineStarts().length) },
-      role: null,
-      packageName: null,
-    });
+    const fileObject = this.model.add(fileObjectOf(file, this.ids.idFor(`file:${file.path}`), sf.text));
     this.nodeObjects.set(sf, fileObject);
     const ctx: FileContext = {
       sf,
@@ -222,7 +204,11 @@ export class Extractor {
       ts.isConstructorDeclaration(node)
     )
       return this.visitMember(ctx, node, owner, scope);
-    if (ts.isPropertyDeclaration(node)) return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
+    if (ts.isPropertyDeclaration(node)) {
+      // Functions in a property's decorators (`@ApiProperty({ type: () => File })`) are the class's, like a method's.
+      for (const decorator of ts.getDecorators(node) ?? []) this.visit(decorator.expression, owner, scope, ctx);
+      return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
+    }
     if (ts.isPropertyAssignment(node)) return this.visitBinding(ctx, node, node.name, node.initializer, owner, scope);
     if (ts.isVariableStatement(node)) {
       const single = node.declarationList.declarations.length === 1;
@@ -299,7 +285,7 @@ export class Extractor {
         ctx,
         value,
         value,
-        "routeHandler",
+        registration.kind,
         registration.route,
         `${scope}.${registration.route}`,
         owner,
@@ -357,8 +343,12 @@ export class Extractor {
       if (initializer) this.visit(initializer, owner, scope, ctx);
       return;
     }
+    // A handler given to a registration inside an object literal (`{ handler: () => ... }`) already has its object.
+    if (value && this.nodeObjects.has(value)) return;
     const fullName = `${scope}.${name}`;
-    const exported = exportModifier || (declaration !== undefined && ctx.exported.has(declaration));
+    // `module.exports = { a }` exports `const a = ...` as its statement (a single declarator) or its declaration.
+    const exported =
+      exportModifier || (declaration !== undefined && (ctx.exported.has(declaration) || ctx.exported.has(located)));
     let object: CodeObject | null = null;
     if (isFunctionValue(value))
       object = this.createFunction(
@@ -418,7 +408,8 @@ export class Extractor {
         target.prototype ? "method" : functionValueKind(value),
         name,
         fullName,
-        owner,
+        // `A.prototype.m = function` is a method of the constructor function `A` declared beside it.
+        (target.prototype && ctx.overloads.get(`function:${scope}.${names[0]}`)?.object) || owner,
         target.exported ? ["exported"] : [],
       );
     return true;

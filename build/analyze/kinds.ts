@@ -16,6 +16,11 @@ export type ObjectKind =
   | "setter"
   | "variable"
   | "routeHandler"
+  | "commandHandler"
+  | "table"
+  | "view"
+  | "collection"
+  | "model"
   | "package"
   | "externalClass"
   | "externalInterface"
@@ -25,7 +30,16 @@ export type ObjectKind =
   | "externalType"
   | "externalMember";
 
-export type Language = "TypeScript" | "JavaScript";
+export type Language = "TypeScript" | "JavaScript" | "SQL" | "Prisma" | "MongoDB";
+
+/** The typeId prefix of each language's objects. */
+const TYPE_ID_PREFIX: Record<string, string> = {
+  TypeScript: "TS",
+  JavaScript: "JS",
+  SQL: "SQL",
+  Prisma: "PRISMA",
+  MongoDB: "MONGODB",
+};
 
 const INTERNAL = {
   file: ["File", "FILE"],
@@ -43,6 +57,11 @@ const INTERNAL = {
   setter: ["Setter", "SETTER"],
   variable: ["Variable", "VARIABLE"],
   routeHandler: ["Route Handler", "ROUTE_HANDLER"],
+  commandHandler: ["Command Handler", "COMMAND_HANDLER"],
+  table: ["Table", "TABLE"],
+  view: ["View", "VIEW"],
+  collection: ["Collection", "COLLECTION"],
+  model: ["Model", "MODEL"],
 } as const satisfies Partial<Record<ObjectKind, readonly [string, string]>>;
 
 const EXTERNAL: Partial<Record<ObjectKind, readonly [string, string]>> = {
@@ -64,7 +83,7 @@ export const PACKAGE_TYPES = {
 } as const;
 export type PackageKind = keyof typeof PACKAGE_TYPES;
 
-/** Display type and typeId: internal kinds are prefixed by the language ("TypeScript Method", TS_METHOD / JS_METHOD). */
+/** Display type and typeId: internal kinds are prefixed by the language ("TypeScript Method", TS_METHOD / JS_METHOD, "SQL Table", SQL_TABLE). */
 export function displayType(
   kind: ObjectKind,
   language: string,
@@ -74,8 +93,11 @@ export function displayType(
   const external = EXTERNAL[kind];
   if (external) return { type: external[0], typeId: external[1] };
   const [type, key] = INTERNAL[kind as keyof typeof INTERNAL];
-  return { type: `${language} ${type}`, typeId: `${language === "JavaScript" ? "JS" : "TS"}_${key}` };
+  return { type: `${language} ${type}`, typeId: `${TYPE_ID_PREFIX[language] ?? "TS"}_${key}` };
 }
+
+/** Kinds that stand for stored data: tables, views, collections. */
+export const DATA_KINDS: ReadonlySet<ObjectKind> = new Set(["table", "view", "collection"]);
 
 /** Kinds that contain executable code: calls inside them are theirs. */
 export const CALLABLE_KINDS: ReadonlySet<ObjectKind> = new Set([
@@ -87,4 +109,5 @@ export const CALLABLE_KINDS: ReadonlySet<ObjectKind> = new Set([
   "getter",
   "setter",
   "routeHandler",
+  "commandHandler",
 ]);

@@ -3,7 +3,7 @@ import ts from "typescript";
 import type { CheckerGuard } from "./checker-guard.ts";
 import type { Externals } from "./externals.ts";
 import type { CodeModel, CodeObject } from "./model.ts";
-import type { TargetResolver } from "./resolve.ts";
+import type { CallLike, TargetResolver } from "./resolve.ts";
 import type { RouteFinder } from "./routes.ts";
 
 const isImportCall = (node: ts.CallExpression) =>
@@ -20,9 +20,12 @@ const FUNCTION_KINDS = new Set([
   "functionExpression",
   "method",
   "routeHandler",
+  "commandHandler",
   "externalFunction",
   "externalMethod",
 ]);
+/** Kinds of the functions an assignment binds to a name (`obj.f = function`, `A.prototype.m = function`). */
+const ASSIGNED_KINDS: ReadonlySet<string> = new Set(["arrowFunction", "functionExpression", "method"]);
 const TYPE_KINDS = new Set([
   "class",
   "interface",
@@ -42,6 +45,7 @@ export class Linker {
   private readonly routes: RouteFinder;
   private readonly variableNames: ReadonlySet<string>;
   private readonly guard: CheckerGuard;
+  private internalByFullName: Map<string, CodeObject> | null = null;
 
   constructor(
     model: CodeModel,
@@ -118,12 +122,30 @@ export class Linker {
     }
   }
 
-  private call(
-    node: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression | ts.Decorator | ts.JsxOpeningLikeElement,
-    owner: CodeObject,
-  ): void {
-    const target = this.resolver.callTarget(node);
+  private call(node: CallLike, owner: CodeObject): void {
+    const target = this.resolver.callTarget(node) ?? this.siblingTarget(node, owner);
     if (target) this.model.link(owner, target, "CALL");
+  }
+
+  /**
+   * `this.x()` inside a function bound by assignment (`app.init = function () {...}`,
+   * `A.prototype.m = function () {...}`) that the checker leaves unresolved (a function assigning
+   * `this.y` is a constructor to it, so its `this` is its own instance): the function bound the same
+   * way beside it, `app.x` or `A.prototype.x`.
+   */
+  private siblingTarget(node: CallLike, owner: CodeObject): CodeObject | null {
+    const callee = ts.isCallExpression(node) ? node.expression : null;
+    if (!callee || !ts.isPropertyAccessExpression(callee) || callee.expression.kind !== ts.SyntaxKind.ThisKeyword)
+      return null;
+    if (!ASSIGNED_KINDS.has(owner.kind) || owner.parent?.kind === "class") return null;
+    if (!this.internalByFullName) {
+      this.internalByFullName = new Map();
+      for (const o of this.model.objects) if (!o.external) this.internalByFullName.set(o.fullName, o);
+    }
+    const sibling = this.internalByFullName.get(
+      `${owner.fullName.slice(0, owner.fullName.lastIndexOf("."))}.${callee.name.text}`,
+    );
+    return sibling && ASSIGNED_KINDS.has(sibling.kind) ? sibling : null;
   }
 
   private include(specifier: ts.Expression, owner: CodeObject): void {
@@ -168,19 +190,40 @@ export class Linker {
     }
   }
 
-  /** A method overriding or implementing a base member: INHERIT method → base member, DISPATCH base member → method (calls to the base reach it). */
+  /**
+   * A method overriding or implementing a base member: INHERIT method → base member, DISPATCH base
+   * member → method (calls to the base reach it). When the class it extends lacks the member, the
+   * interfaces its ancestors implement count too (`class B extends A`, `A implements I` without `m`).
+   */
   private linkOverrides(node: ts.MethodDeclaration | ts.AccessorDeclaration, method: CodeObject): void {
     const name = method.name;
-    for (const clause of (node.parent as ts.ClassLikeDeclaration).heritageClauses ?? []) {
-      for (const typeNode of clause.types) {
-        const baseMember = this.checker.getTypeAtLocation(typeNode).getProperty(name);
-        for (const declaration of baseMember?.declarations ?? []) {
-          const target = this.resolver.declarationTarget(declaration);
-          if (!target || target === method) continue;
-          this.model.link(method, target, "INHERIT");
-          if (!target.external) this.model.link(target, method, "DISPATCH");
-        }
-      }
+    const owner = node.parent as ts.ClassLikeDeclaration;
+    for (const clause of owner.heritageClauses ?? []) for (const type of clause.types) this.override(type, method);
+    const base = owner.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    if (!base || this.checker.getTypeAtLocation(base).getProperty(name)) return;
+    for (let ancestor = this.baseClassOf(owner), depth = 0; ancestor && depth < 16; depth++) {
+      for (const clause of ancestor.heritageClauses ?? [])
+        if (clause.token === ts.SyntaxKind.ImplementsKeyword)
+          for (const type of clause.types) this.override(type, method);
+      ancestor = this.baseClassOf(ancestor);
     }
+  }
+
+  private override(typeNode: ts.ExpressionWithTypeArguments, method: CodeObject): void {
+    const baseMember = this.checker.getTypeAtLocation(typeNode).getProperty(method.name);
+    for (const declaration of baseMember?.declarations ?? []) {
+      const target = this.resolver.declarationTarget(declaration);
+      if (!target || target === method) continue;
+      this.model.link(method, target, "INHERIT");
+      if (!target.external) this.model.link(target, method, "DISPATCH");
+    }
+  }
+
+  /** The class declaration a class extends, when the program has its source. */
+  private baseClassOf(node: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration | undefined {
+    const base = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    let symbol = base && this.checker.getSymbolAtLocation(base.expression);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    return symbol?.declarations?.find(ts.isClassLike);
   }
 }

@@ -71,6 +71,28 @@ function confinedHost(options: ts.CompilerOptions, root: string): ts.CompilerHos
   return host;
 }
 
+/** TypeScript's diagnostic for a configuration file, such as an `extends` target, that does not exist. */
+const FILE_NOT_FOUND = 6053;
+
+/**
+ * When an `extends`ed configuration is not installed, its target and library are lost, and
+ * TypeScript's defaults (ES5: no Promise, Map ...) would cost most external links: the modern
+ * defaults of a folder without configuration stand in, with a warning.
+ */
+function modernDefaults(config: ts.ParsedCommandLine, configFile: string, problems: string[]): ts.CompilerOptions {
+  const { options } = config;
+  const missing = config.raw?.extends !== undefined && config.errors.some((d) => d.code === FILE_NOT_FOUND);
+  if (!missing || options.target !== undefined || options.lib !== undefined) return {};
+  problems.push(
+    `${configFile}: a configuration it extends is not installed; analysing with target ESNext and its library (install the project's dependencies to use its own)`,
+  );
+  const module =
+    options.module === undefined
+      ? { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }
+      : {};
+  return { target: ts.ScriptTarget.ESNext, ...module };
+}
+
 function parseConfig(configFile: string, problems: string[]): ts.ParsedCommandLine {
   const parsed = ts.getParsedCommandLineOfConfigFile(
     configFile,
@@ -127,9 +149,11 @@ export function loadProject(folder: string, tsconfig?: string): LoadedProject {
   let options: ts.CompilerOptions;
   let fileNames: string[];
   if (configFile) {
-    const parsed = withReferences(parseConfig(configFile, configProblems), configProblems);
+    const config = parseConfig(configFile, configProblems);
+    const parsed = withReferences(config, configProblems);
     options = {
       ...parsed.options,
+      ...modernDefaults(config, configFile, configProblems),
       noEmit: true,
       skipLibCheck: true,
       allowJs: parsed.options.allowJs ?? configFile.endsWith("jsconfig.json"),
@@ -155,6 +179,10 @@ export function loadProject(folder: string, tsconfig?: string): LoadedProject {
     );
   return { program, root, configFile, sourceFiles, configProblems };
 }
+
+/** The project's files with one of these extensions (`.sql`, `.prisma`), outside node_modules, .git, dist and coverage, sorted. */
+export const projectFilesWith = (root: string, extensions: string[]) =>
+  ts.sys.readDirectory(root, extensions, FALLBACK_EXCLUDES, ["**/*"]).sort();
 
 /** The project-relative path of a file, with `/` separators. */
 export const projectPath = (root: string, fileName: string) => relative(root, fileName).split(sep).join("/");

@@ -1,4 +1,6 @@
 // @module The analyzer's in-memory model: code objects, links and files before they are written as an analysis.
+import { basename } from "node:path";
+import { checksumOf } from "./ids.ts";
 import type { ObjectKind, PackageKind } from "./kinds.ts";
 
 export interface SourceSpan {
@@ -71,4 +73,56 @@ export class CodeModel {
     const key = `${from.id} ${to.id} ${type} ${escalated}`;
     if (!this.linkKeys.has(key)) this.linkKeys.set(key, { from, to, type, escalated });
   }
+}
+
+/** The object of a project file: named by its path, spanning all its lines, its checksum that of its whole text. */
+export function fileObjectOf(file: ProjectFile, id: string, text: string): CodeObject {
+  return {
+    id,
+    name: basename(file.path),
+    fullName: file.path,
+    kind: "file",
+    packageKind: null,
+    language: file.language,
+    filePath: file.path,
+    mangling: "",
+    external: false,
+    annotations: [],
+    tags: new Set(),
+    parent: null,
+    checksum: checksumOf(text),
+    location: { fileId: file.id, startLine: 1, endLine: text.split("\n").length },
+    role: null,
+    packageName: null,
+  };
+}
+
+/** Where a declaration that is not TypeScript (a table, a Prisma model) is: its file, the file's object, its lines and text. */
+export interface DeclarationPlace {
+  file: ProjectFile;
+  fileObject: CodeObject;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** An object declared in a file (its parent) or, without a place, declared nowhere the analysis sees. */
+export function declaredObject(
+  fields: Pick<CodeObject, "id" | "name" | "fullName" | "kind" | "language">,
+  place: DeclarationPlace | null,
+): CodeObject {
+  return {
+    ...fields,
+    packageKind: null,
+    filePath: place?.file.path ?? null,
+    mangling: "",
+    external: false,
+    annotations: [],
+    tags: new Set(),
+    parent: place?.fileObject ?? null,
+    checksum: checksumOf(place?.text ?? fields.fullName),
+    location: place ? { fileId: place.file.id, startLine: place.startLine, endLine: place.endLine } : null,
+    role: null,
+    packageName: null,
+  };
 }

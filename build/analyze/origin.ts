@@ -45,6 +45,9 @@ export class OriginTracer {
         ? null
         : { module: required, path: [] };
     if (ts.isCallExpression(e) || ts.isNewExpression(e)) return this.of(e.expression, depth + 1);
+    // `var app = module.exports = express()`: an assignment's value is its right side.
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken)
+      return this.of(e.right, depth + 1);
     if (ts.isTaggedTemplateExpression(e)) return this.of(e.tag, depth + 1);
     if (ts.isIdentifier(e)) return this.ofSymbol(this.checker.getSymbolAtLocation(e), depth);
     if (ts.isPropertyAccessExpression(e)) {

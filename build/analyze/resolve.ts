@@ -117,10 +117,8 @@ export class TargetResolver {
     if (!signed && declaration && this.projectFiles.has(declaration.getSourceFile())) return null;
     // `new Own()` of a class without constructor that extends a library class resolves to the library's constructor: the class named is ours.
     const callee = calleeOf(node);
-    const symbol =
-      callee.kind === ts.SyntaxKind.SuperKeyword
-        ? undefined
-        : this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
+    // `super()` into a base class that declares no constructor has no signature declaration: `super` names the base class.
+    const symbol = this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
     const named = this.symbolTarget(symbol);
     if (named && !named.external) return named;
     return (

@@ -13,14 +13,24 @@ interface PackageJson {
 
 const stem = (path: string) => path.replace(/^\.\//, "").replace(/\.(d\.)?[cm]?[jt]sx?$/, "");
 
-/** The project files a package.json path names: the path itself, or its source when it points at build output (dist/x.js → src/x.ts). */
-function sourceFilesFor(path: string, files: ReadonlyMap<string, CodeObject>): CodeObject[] {
+/** Where the project's build writes its output and what it compiles from, project-relative (`dist`, `src`), when the tsconfig says. */
+export interface BuildFolders {
+  outDir: string | null;
+  rootDir: string | null;
+}
+
+/** The project files a package.json path names: the path itself, or its source when it points at build output (`outDir/x.js` → `rootDir/x.ts`; dist/x.js → src/x.ts). */
+function sourceFilesFor(path: string, files: ReadonlyMap<string, CodeObject>, build: BuildFolders): CodeObject[] {
   const wanted = stem(path);
   const candidates = [
     wanted,
     wanted.replace(/^(dist|build|lib|out)\//, "src/"),
     wanted.replace(/^(dist|build|lib|out)\//, ""),
   ];
+  if (build.outDir && wanted.startsWith(`${build.outDir}/`)) {
+    const inside = wanted.slice(build.outDir.length + 1);
+    candidates.push(build.rootDir ? `${build.rootDir}/${inside}` : inside, `src/${inside}`);
+  }
   return [...files.entries()].filter(([p]) => candidates.includes(stem(p))).map(([, f]) => f);
 }
 
@@ -42,7 +52,12 @@ function readPackageJson(root: string): PackageJson | null {
   }
 }
 
-export function assignStartPoints(model: CodeModel, root: string, rules: Rules["startPoints"]): void {
+export function assignStartPoints(
+  model: CodeModel,
+  root: string,
+  rules: Rules["startPoints"],
+  build: BuildFolders = { outDir: null, rootDir: null },
+): void {
   const files = new Map(model.objects.filter((o) => o.kind === "file").map((f) => [f.filePath!, f]));
   const routeFile = new RegExp(rules.routeFiles);
   const decorator = new RegExp(`^@(${rules.routeDecorators.join("|")})\\b`);
@@ -62,13 +77,14 @@ export function assignStartPoints(model: CodeModel, root: string, rules: Rules["
   if (!pkg) return;
   if (rules.packageBin && pkg.bin) {
     for (const path of typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin))
-      for (const f of sourceFilesFor(path, files)) f.role = "start";
+      for (const f of sourceFilesFor(path, files, build)) f.role = "start";
   }
   if (rules.packageMain) {
     const mains = new Set(
-      [pkg.main, pkg.module, ...exportPaths(pkg.exports)]
+      // Without main, module or exports, Node loads the package's index.js.
+      (pkg.main || pkg.module || pkg.exports ? [pkg.main, pkg.module, ...exportPaths(pkg.exports)] : ["index.js"])
         .filter((p): p is string => typeof p === "string")
-        .flatMap((p) => sourceFilesFor(p, files)),
+        .flatMap((p) => sourceFilesFor(p, files, build)),
     );
     for (const o of model.objects) {
       if (
@@ -87,8 +103,16 @@ export function assignEndPoints(model: CodeModel, rules: Rules["endPoints"]): vo
   const called = new Set<CodeObject>();
   for (const link of model.links)
     if (link.type === "CALL" && link.to.external && link.to.kind !== "package") called.add(link.to);
-  for (const o of called) {
+  const ends = new Set<string>();
+  // Shorter names first: a chain's head is decided before the calls made on what it returns.
+  for (const o of [...called].sort((a, b) => a.fullName.length - b.fullName.length)) {
     const member = o.fullName.slice(o.packageName!.length + 1);
+    if (o.kind === "externalMember" && ends.has(o.fullName.slice(0, o.fullName.lastIndexOf(".")))) {
+      // `repo.find().map()` traced through an import gives `typeorm.Repository.find.map`: a call on what the
+      // end point `find` returned, not a second end point; `new S3Client().send()` names a method of an instance.
+      const head = member.split(".").at(-2)!;
+      if (/^[a-z_$]/.test(head)) continue;
+    }
     const rule = rules.find(
       (r) =>
         r.packages.some((p) => packageMatches(p, o.packageName!)) && (!r.members || new RegExp(r.members).test(member)),
@@ -96,6 +120,7 @@ export function assignEndPoints(model: CodeModel, rules: Rules["endPoints"]): vo
     if (rule) {
       o.role = "end";
       o.tags.add(rule.what);
+      ends.add(o.fullName);
     }
   }
 }

@@ -28,6 +28,7 @@ export const RulesSchema = z
     startPoints: z
       .object({
         routeFrameworks: z.array(z.string()),
+        commandFrameworks: z.array(z.string()).default([]),
         routeMethods: z.array(z.string()),
         routeDecorators: z.array(z.string()),
         routeFiles: regex,
@@ -35,6 +36,9 @@ export const RulesSchema = z
         packageBin: z.boolean(),
         packageMain: z.boolean(),
       })
+      .strict(),
+    sql: z
+      .object({ queryMethods: z.array(z.string()), queryTags: z.array(z.string()), service: z.string().min(1) })
       .strict(),
     endPoints: z.array(
       z.object({ packages: z.array(z.string()).min(1), members: regex.optional(), what: z.string() }).strict(),

@@ -1,5 +1,5 @@
 // @module The five-level taxonomy from the rules file: abstracted service, service, concept, technology, object type.
-import { displayType, PACKAGE_TYPES } from "./kinds.ts";
+import { DATA_KINDS, displayType, PACKAGE_TYPES } from "./kinds.ts";
 import type { CodeObject } from "./model.ts";
 import { firstMatch, type Rules } from "./rules.ts";
 
@@ -44,6 +44,11 @@ export function buildTaxonomy(
     if (o.external) {
       const pkg = file.packageKind ?? "npm";
       return [rules.abstracted.external, "Libraries", file.name, PACKAGE_TYPES[pkg][2]];
+    }
+    // Tables, views and collections are data wherever the statement creating them is (a TypeScript migration too), or when nothing creates them.
+    if (DATA_KINDS.has(o.kind)) {
+      const concept = o.filePath ? conceptOf(o.filePath, rules.concept) : rules.concept.rootName;
+      return [rules.abstracted.internal, rules.sql.service, concept, o.language!];
     }
     let prefix = perFile.get(file);
     if (!prefix) {

@@ -81,6 +81,7 @@ describe("analyze an Express app without node_modules", () => {
       'TypeScript Interface | "src/services/owner-service".Owner | src/services/owner-service.ts:3-6',
       'TypeScript Function | "src/services/owner-service".findOwner | src/services/owner-service.ts:8-11',
       'TypeScript Function | "src/services/owner-service".createOwner | src/services/owner-service.ts:13-16',
+      "SQL Table | owners | (no file)",
     ]);
     expect(linkLines(v1, ["CALL"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
       'CALL "src/db/client".query -> pg.Pool.query',
@@ -143,12 +144,12 @@ describe("analyze an Express app without node_modules", () => {
     ]);
   });
 
-  it("start and end points through the compiled snapshot: route handler → service → pg", async () => {
+  it("start and end points through the compiled snapshot: route handler → service → pg and the owners table", async () => {
     const points = await startEndPoints(snapshot, object(v2, '"src/services/owner-service".findOwner').id, 5).then(
       collect,
     );
     expect(points.startPoints.map((p) => p.fullName)).toEqual(['"src/routes/owners".GET /owners/:id']);
-    expect(points.endPoints.map((p) => p.fullName)).toEqual(["pg.Pool.query"]);
+    expect(points.endPoints.map((p) => p.fullName)).toEqual(["owners", "pg.Pool.query"]);
   });
 
   it("a re-analysis keeps ids and gives Added, Modified and Unchanged by checksum", async () => {

@@ -15,14 +15,14 @@ export function analyzeFixture(name: string, folder = join(FIXTURES, name)): Ana
   return result;
 }
 
-/** Internal objects other than files as `type | fullName | file:start-end`. */
+/** Internal objects other than files as `type | fullName | file:start-end`, or `type | fullName | (no file)`. */
 export function objectLines(d: Analysis): string[] {
   return d.objects
     .filter((o) => !o.external && !o.typeId.endsWith("_FILE"))
-    .map(
-      (o) =>
-        `${o.type} | ${o.fullName} | ${o.filePath}:${o.sourceLocations![0].startLine}-${o.sourceLocations![0].endLine}`,
-    );
+    .map((o) => {
+      const at = o.sourceLocations?.[0];
+      return `${o.type} | ${o.fullName} | ${at ? `${o.filePath}:${at.startLine}-${at.endLine}` : "(no file)"}`;
+    });
 }
 
 /** Direct links of the given types as `TYPE from -> to` by fullName, sorted. */

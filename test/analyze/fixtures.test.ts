@@ -178,17 +178,21 @@ describe("appstruct analyze on fixture projects", () => {
     ]);
   });
 
-  it("decorators: annotations on the decorated objects, and CALLs to the decorator functions", () => {
+  it("decorators: annotations on the decorated objects, CALLs to the decorator functions, functions in a property decorator's options", () => {
     const d = analyzeFixture("decorators").document;
     expect(objectLines(d)).toEqual([
       'TypeScript Function | "src/controller".Controller | src/controller.ts:3-7',
       'TypeScript Function | "src/controller".Logged | src/controller.ts:9-11',
       'TypeScript Class | "src/controller".PetController | src/controller.ts:13-19',
       'TypeScript Method | "src/controller".PetController.list | src/controller.ts:15-18',
+      'TypeScript Function | "src/controller".Field | src/controller.ts:21-25',
+      'TypeScript Class | "src/controller".Pet | src/controller.ts:27-30',
+      'TypeScript Arrow Function | "src/controller".Pet.type | src/controller.ts:28-28',
     ]);
     expect(object(d, '"src/controller".PetController').annotations).toEqual(['@Controller("/pets")']);
     expect(object(d, '"src/controller".PetController.list').annotations).toEqual(["@Logged"]);
     expect(linkLines(d, ["CALL"]).filter((l) => !l.includes("ECMAScript"))).toEqual([
+      'CALL "src/controller".Pet -> "src/controller".Field',
       'CALL "src/controller".PetController -> "src/controller".Controller',
       'CALL "src/controller".PetController.list -> "src/controller".Logged',
     ]);
