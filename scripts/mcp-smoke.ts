@@ -1,4 +1,4 @@
-// @module MCP smoke check against a running server: the official SDK client connects to /mcp, finds the seven tools, and each tool's answer on every readable application equals the REST answer.
+// @module MCP smoke check against a running server: the official SDK client connects to /mcp, finds the tools, and each tool's answer on every readable application equals the REST answer.
 //
 // npm run mcp:smoke [-- <base URL>]     (default http://localhost:8787; the API key, if any, from APPSTRUCT_API_KEY)
 //
@@ -16,6 +16,11 @@ const TOOLS = [
   "get_object",
   "list_callees",
   "get_start_end_points",
+  "list_callers",
+  "get_call_hierarchy",
+  "find_paths",
+  "list_transactions",
+  "get_transaction_graph",
   "list_level_nodes",
   "get_level_graph",
 ];
@@ -90,7 +95,7 @@ for (const { name } of applications) {
     `${app}/objects?limit=5`,
     ({ nextSkip: _, ...rest }) => rest,
   );
-  const first = (found?.objects as { id: string }[] | undefined)?.[0];
+  const first = (found?.objects as { id: string; fullName: string }[] | undefined)?.[0];
   if (first) {
     await compare("get_object", { application: name, id: first.id }, `${app}/objects/${first.id}`);
     await compare(
@@ -104,6 +109,25 @@ for (const { name } of applications) {
       { application: name, id: first.id, hops: 3 },
       `${app}/objects/${first.id}/start-end-points?hops=3`,
     );
+    // Named by full name, as an agent names it.
+    const byName = { application: name, name: first.fullName };
+    await compare("list_callers", byName, `${app}/objects/${first.id}/callers`, (s) => s.callers);
+    await compare(
+      "get_call_hierarchy",
+      { ...byName, direction: "both" },
+      `${app}/objects/${first.id}/call-hierarchy?direction=both`,
+    );
+    await compare("find_paths", { ...byName, to: first.id }, `${app}/objects/${first.id}/paths?to=${first.id}`);
+  }
+  for (const kind of ["transactions", "data-graphs"]) {
+    const list = await compare("list_transactions", { application: name, kind, limit: 5 }, `${app}/${kind}?limit=5`);
+    const point = ((list?.transactions ?? list?.dataGraphs) as { id: string }[] | undefined)?.[0];
+    if (point)
+      await compare(
+        "get_transaction_graph",
+        { application: name, kind, id: point.id },
+        `${app}/${kind}/${point.id}/graph`,
+      );
   }
   await compare("get_object", { application: name, id: "0" }, `${app}/objects/0`);
   for (let level = 1; level <= 5; level++) {

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { ApiError } from "./contract/errors.ts";
+import { honoPath, ROUTE_SPECS } from "./contract/route-specs.ts";
 import { currentStorageMeter, StorageMeter } from "./format/storage-meter.ts";
 import { authorize } from "./http/access.ts";
 import { admit } from "./http/admission.ts";
@@ -9,7 +10,8 @@ import { decodeApplicationName } from "./http/application.ts";
 import { conditionalGet, EXPOSED_HEADERS } from "./http/caching.ts";
 import type { AppDeps, AppEnv } from "./http/context.ts";
 import { problemResponse, toApiError } from "./http/problem.ts";
-import { APPLICATIONS_PATH, applicationRoutes } from "./http/routes/applications.ts";
+import { applicationRoutes } from "./http/routes/applications.ts";
+import { flowRoutes } from "./http/routes/flows.ts";
 import { levelRoutes } from "./http/routes/levels.ts";
 import { META_PATHS, metaRoutes } from "./http/routes/meta.ts";
 import { objectRoutes } from "./http/routes/objects.ts";
@@ -17,17 +19,8 @@ import { serverTiming } from "./http/server-timing.ts";
 import { mcpCors, mcpRoutes } from "./mcp/route.ts";
 import { publishApi } from "./publish/routes.ts";
 
-const ROUTES = [
-  "/rest/ready",
-  APPLICATIONS_PATH,
-  "/rest/applications/:name/objects",
-  "/rest/applications/:name/objects/:id",
-  "/rest/applications/:name/objects/:id/callees",
-  "/rest/applications/:name/objects/:id/start-end-points",
-  "/rest/applications/:name/levels/:level/nodes",
-  "/rest/applications/:name/levels/:level/graph",
-  ...META_PATHS,
-];
+// Every route of the specs, so that a route added there answers 405 to other methods too.
+const ROUTES = [...ROUTE_SPECS.map(honoPath), ...META_PATHS];
 
 /** Longest request URL served (8 KiB), whatever its parameters. */
 export const MAX_URL_LENGTH = 8192;
@@ -107,6 +100,7 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
   mcpRoutes(app);
   app.use("/rest/applications/:name/*", conditionalGet);
   objectRoutes(app);
+  flowRoutes(app);
   levelRoutes(app);
 
   for (const route of ROUTES)

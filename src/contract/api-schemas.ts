@@ -113,6 +113,97 @@ export const CalleeSchema = z
 
 export const CalleeListSchema = z.array(CalleeSchema);
 
+export const CallerSchema = CalleeSchema.extend({
+  linkType: z.string().meta({ description: "Link type identifier describing the call between caller and object." }),
+  parent: z.object({ type: z.string(), typeId: z.string() }).strict().nullable().optional().meta({
+    description: "Only with select=parent: the parent's type and type key, or null for a caller without parent.",
+  }),
+}).strict();
+
+export const CallerListSchema = z.array(CallerSchema);
+
+/** An object as the impact routes list it. */
+export const ObjectRefSchema = z
+  .object({ id: objectId, name: z.string(), fullName: z.string(), type: z.string(), typeId: z.string() })
+  .strict();
+
+const depth = z.number().int().min(0).meta({ description: "Smallest number of links from the origin object." });
+
+export const GraphLinkSchema = z
+  .object({ from: objectId, to: objectId, linkType: z.string() })
+  .strict()
+  .meta({ description: "A link that is not escalated, from the object `from` to the object `to`." });
+
+const graphFields = {
+  totalNodes: z.number().int().min(0).meta({ description: "Every node before the cut to limit." }),
+  truncated: z
+    .boolean()
+    .meta({ description: "True when nodes were cut to limit, or the walk met the traversal budget." }),
+  links: z
+    .array(GraphLinkSchema)
+    .meta({ description: "Links between listed nodes, sorted by from, then to (numeric id order), then linkType." }),
+};
+
+export const CallHierarchySchema = z
+  .object({
+    totalNodes: graphFields.totalNodes,
+    truncated: graphFields.truncated,
+    nodes: z
+      .array(ObjectRefSchema.extend({ depth }).strict())
+      .meta({ description: "Objects within hops links, sorted by depth, then by name." }),
+    links: graphFields.links,
+  })
+  .strict();
+
+export const PathStepSchema = ObjectRefSchema.extend({
+  linkTypes: z.array(z.string()).meta({
+    description: "Sorted link types (not escalated) from the previous step's object to this one; empty for the first.",
+  }),
+}).strict();
+
+export const PathsSchema = z
+  .object({
+    length: z.number().int().min(0).nullable().meta({ description: "Links in a shortest path; null when none." }),
+    totalPaths: z
+      .number()
+      .int()
+      .min(0)
+      .max(100000)
+      .meta({ description: "Number of shortest paths, capped at 100000." }),
+    paths: z.array(z.array(PathStepSchema)).meta({ description: "The first limit shortest paths, in name order." }),
+  })
+  .strict();
+
+export const TransactionListSchema = z
+  .object({
+    totalTransactions: z.number().int().min(0),
+    transactions: z.array(ObjectRefSchema).meta({ description: "Start points, sorted by name." }),
+  })
+  .strict();
+
+export const DataGraphListSchema = z
+  .object({
+    totalDataGraphs: z.number().int().min(0),
+    dataGraphs: z.array(ObjectRefSchema).meta({ description: "End points, sorted by name." }),
+  })
+  .strict();
+
+export const FlowGraphSchema = z
+  .object({
+    totalNodes: graphFields.totalNodes,
+    truncated: graphFields.truncated,
+    nodes: z
+      .array(
+        ObjectRefSchema.extend({
+          depth,
+          role: z.enum(["start", "end"]).nullable().meta({ description: "The object's role, or null." }),
+        }).strict(),
+      )
+      .meta({ description: "Objects reached, sorted by depth, then by name." }),
+    links: graphFields.links,
+  })
+  .strict();
+
 export const PointSchema = z
   .object({ id: objectId, name: z.string(), fullName: z.string(), type: z.string() })
   .strict();
@@ -231,6 +322,16 @@ export const API_SCHEMAS = {
   Characteristics: CharacteristicsSchema,
   Callee: CalleeSchema,
   CalleeList: CalleeListSchema,
+  Caller: CallerSchema,
+  CallerList: CallerListSchema,
+  ObjectRef: ObjectRefSchema,
+  GraphLink: GraphLinkSchema,
+  CallHierarchy: CallHierarchySchema,
+  PathStep: PathStepSchema,
+  Paths: PathsSchema,
+  TransactionList: TransactionListSchema,
+  DataGraphList: DataGraphListSchema,
+  FlowGraph: FlowGraphSchema,
   Point: PointSchema,
   PointsResult: PointsResultSchema,
   LevelChild: LevelChildSchema,
@@ -249,6 +350,13 @@ export type ApiObject = z.infer<typeof ObjectSchema>;
 export type ApiFindObjectsResult = z.infer<typeof FindObjectsResultSchema>;
 export type ApiCharacteristics = z.infer<typeof CharacteristicsSchema>;
 export type ApiCallee = z.infer<typeof CalleeSchema>;
+export type ApiCaller = z.infer<typeof CallerSchema>;
+export type ApiObjectRef = z.infer<typeof ObjectRefSchema>;
+export type ApiGraphLink = z.infer<typeof GraphLinkSchema>;
+export type ApiCallHierarchy = z.infer<typeof CallHierarchySchema>;
+export type ApiPathStep = z.infer<typeof PathStepSchema>;
+export type ApiPaths = z.infer<typeof PathsSchema>;
+export type ApiFlowGraph = z.infer<typeof FlowGraphSchema>;
 export type ApiPoint = z.infer<typeof PointSchema>;
 export type ApiPointsResult = z.infer<typeof PointsResultSchema>;
 export type ApiLevelChild = z.infer<typeof LevelChildSchema>;

@@ -4,12 +4,18 @@ import { parseRfc3339, RFC3339_EXPECTED } from "../rules.ts";
 import {
   ApplicationListSchema,
   CalleeListSchema,
+  CallerListSchema,
+  CallHierarchySchema,
   CharacteristicsSchema,
+  DataGraphListSchema,
   FindObjectsResultSchema,
+  FlowGraphSchema,
   LevelGraphSchema,
   LevelNodeListSchema,
+  PathsSchema,
   PointsResultSchema,
   ReadySchema,
+  TransactionListSchema,
 } from "./api-schemas.ts";
 import type { ErrorCode } from "./errors.ts";
 import { boolean, INTEGER_PATTERN, integer, OPERATORS, oneOf, type ParamSpecs, SEARCH_TYPES, text } from "./params.ts";
@@ -24,7 +30,7 @@ export interface RouteSpec<Q extends ParamSpecs = ParamSpecs> {
   operationId: string;
   summary: string;
   description: string;
-  tag: "Applications" | "Objects" | "Levels" | "Service";
+  tag: "Applications" | "Objects" | "Transactions" | "Levels" | "Service";
   method: "GET";
   /** OpenAPI path template, e.g. /rest/applications/{name}/objects. */
   path: string;
@@ -88,6 +94,13 @@ const date = z
     description: "An RFC 3339 date-time with a zone (Z or ±hh:mm; write + as %2B), fractional seconds allowed.",
   });
 
+/** `date` on every route of an application but find objects: no analysis then is a 404. */
+const analysisDate = {
+  schema: date,
+  description:
+    "Read the newest analysis at or before this date-time (none: 404 no_analysis_at_date); statuses are relative to the analysis before it. Default: the newest.",
+};
+
 const sourceLocationsSelect = oneOf(["source-locations"] as const);
 
 /** Every route under /rest/applications/{name}: these reach the access check, the name check, the catalog and the snapshot. */
@@ -103,6 +116,9 @@ const APPLICATION_ERRORS = [
   "internal_error",
   "storage_unavailable",
 ] as const satisfies readonly ErrorCode[];
+
+/** Every application route that reads one selected analysis (all but find objects, which answers no objects instead). */
+const ANALYSIS_ERRORS = [...APPLICATION_ERRORS, "no_analysis_at_date"] as const satisfies readonly ErrorCode[];
 
 export const READY = route({
   operationId: "ready",
@@ -218,9 +234,10 @@ export const CHARACTERISTICS = route({
       description:
         "source-locations adds sourceLocations when the object has some (needs the source code service, else 500 source_service_unavailable).",
     },
+    date: analysisDate,
   },
   response: CharacteristicsSchema,
-  errors: [...APPLICATION_ERRORS, "object_not_found", "source_service_unavailable"],
+  errors: [...ANALYSIS_ERRORS, "object_not_found", "source_service_unavailable"],
   secured: true,
 });
 
@@ -245,9 +262,10 @@ export const CALLEES = route({
       description:
         "false: only callees with direct links alone. true: also callees having both direct and escalated links with the object.",
     },
+    date: analysisDate,
   },
   response: CalleeListSchema,
-  errors: [...APPLICATION_ERRORS, "object_not_found", "source_service_unavailable"],
+  errors: [...ANALYSIS_ERRORS, "object_not_found", "source_service_unavailable"],
   secured: true,
 });
 
@@ -262,9 +280,191 @@ export const START_END_POINTS = route({
   pathParams: { name: applicationName, id: objectId },
   query: {
     hops: { schema: integer(0, 32), default: "1", description: "Number of hops traversed." },
+    date: analysisDate,
   },
   response: PointsResultSchema,
-  errors: [...APPLICATION_ERRORS, "object_not_found"],
+  errors: [...ANALYSIS_ERRORS, "object_not_found"],
+  secured: true,
+});
+
+export const CALLERS = route({
+  operationId: "objectCallers",
+  summary: "Object direct callers",
+  description:
+    "The direct callers of one object, one element per (caller, linkType), sorted by name then linkType: the mirror of callees.",
+  tag: "Objects",
+  method: "GET",
+  path: "/rest/applications/{name}/objects/{id}/callers",
+  pathParams: { name: applicationName, id: objectId },
+  query: {
+    select: {
+      schema: oneOf(["parent", "source-locations"] as const),
+      repeatable: true,
+      description:
+        "parent adds the parent type and type key of each caller; source-locations adds sourceLocations (needs the source code service).",
+    },
+    includeEscalated: {
+      schema: boolean,
+      default: "false",
+      description:
+        "false: only callers with direct links alone. true: also callers having both direct and escalated links to the object.",
+    },
+    date: analysisDate,
+  },
+  response: CallerListSchema,
+  errors: [...ANALYSIS_ERRORS, "object_not_found", "source_service_unavailable"],
+  secured: true,
+});
+
+/** Directions of a call hierarchy. */
+export const DIRECTIONS = ["callees", "callers", "both"] as const;
+
+const linkTypeFilter = {
+  schema: text,
+  repeatable: true as const,
+  description: "Follow only links of this type (exact link type identifier). Default: every type.",
+};
+
+export const CALL_HIERARCHY = route({
+  operationId: "objectCallHierarchy",
+  summary: "Call hierarchy",
+  description:
+    "The objects within `hops` links of one object, following links that are not escalated forward (callees), backward (callers) or both, with the links between them. Nodes sorted by depth then name; at most `limit`.",
+  tag: "Objects",
+  method: "GET",
+  path: "/rest/applications/{name}/objects/{id}/call-hierarchy",
+  pathParams: { name: applicationName, id: objectId },
+  query: {
+    direction: {
+      schema: oneOf(DIRECTIONS),
+      required: true,
+      description: "callees follows links forward, callers backward, both does each and takes the union.",
+    },
+    hops: { schema: integer(1, 32), default: "3", description: "Largest depth listed." },
+    linkType: linkTypeFilter,
+    limit: {
+      schema: integer(1, 10000),
+      default: "1000",
+      description: "Most nodes listed; past it the first in node order are kept and truncated is true.",
+    },
+    date: analysisDate,
+  },
+  response: CallHierarchySchema,
+  errors: [...ANALYSIS_ERRORS, "missing_parameter", "object_not_found"],
+  secured: true,
+});
+
+export const PATHS = route({
+  operationId: "objectPaths",
+  summary: "Paths between two objects",
+  description:
+    "The shortest paths from one object to `to` along links that are not escalated, if the shortest is at most `hops` links long, sorted step by step by name.",
+  tag: "Objects",
+  method: "GET",
+  path: "/rest/applications/{name}/objects/{id}/paths",
+  pathParams: { name: applicationName, id: objectId },
+  query: {
+    to: {
+      schema: z.string().regex(OBJECT_ID_PATTERN, { error: "must be an object id of 1 to 19 decimal digits" }),
+      required: true,
+      description: "The id of the object the paths end at.",
+    },
+    hops: { schema: integer(1, 32), default: "8", description: "Longest path listed, in links." },
+    limit: { schema: integer(1, 100), default: "10", description: "Most paths listed." },
+    date: analysisDate,
+  },
+  response: PathsSchema,
+  errors: [...ANALYSIS_ERRORS, "missing_parameter", "object_not_found"],
+  secured: true,
+});
+
+const flowListQuery = (point: string) => ({
+  name: { schema: text, description: `Substring of the ${point}'s name, case-insensitive.` },
+  limit: {
+    schema: integer(0, 10000),
+    required: true as const,
+    description: "Maximum number listed; 0 returns only the total.",
+  },
+  skip: {
+    schema: integer(0, Number.MAX_SAFE_INTEGER),
+    default: "0",
+    description: "Number skipped before counting toward limit.",
+  },
+  date: analysisDate,
+});
+
+const flowGraphQuery = {
+  limit: {
+    schema: integer(1, 10000),
+    default: "1000",
+    description: "Most nodes listed; past it the first in node order are kept and truncated is true.",
+  },
+  date: analysisDate,
+};
+
+export const TRANSACTIONS = route({
+  operationId: "listTransactions",
+  summary: "Transactions",
+  description:
+    "The transactions of the application: one per start point, named and identified by it, sorted by name. `totalTransactions` counts every match, ignoring limit and skip.",
+  tag: "Transactions",
+  method: "GET",
+  path: "/rest/applications/{name}/transactions",
+  pathParams: { name: applicationName },
+  query: flowListQuery("start point"),
+  response: TransactionListSchema,
+  errors: [...ANALYSIS_ERRORS, "missing_parameter"],
+  secured: true,
+});
+
+export const TRANSACTION_GRAPH = route({
+  operationId: "transactionGraph",
+  summary: "Transaction graph",
+  description:
+    "What runs from one start point: breadth-first along links that are not escalated, forward, not past an end point. Nodes sorted by depth then name; at most `limit`.",
+  tag: "Transactions",
+  method: "GET",
+  path: "/rest/applications/{name}/transactions/{id}/graph",
+  pathParams: {
+    name: applicationName,
+    id: { ...objectId, description: "The transaction's id: its start point's object id." },
+  },
+  query: flowGraphQuery,
+  response: FlowGraphSchema,
+  errors: [...ANALYSIS_ERRORS, "transaction_not_found"],
+  secured: true,
+});
+
+export const DATA_GRAPHS = route({
+  operationId: "listDataGraphs",
+  summary: "Data graphs",
+  description:
+    "The data graphs of the application: one per end point, named and identified by it, sorted by name. `totalDataGraphs` counts every match, ignoring limit and skip.",
+  tag: "Transactions",
+  method: "GET",
+  path: "/rest/applications/{name}/data-graphs",
+  pathParams: { name: applicationName },
+  query: flowListQuery("end point"),
+  response: DataGraphListSchema,
+  errors: [...ANALYSIS_ERRORS, "missing_parameter"],
+  secured: true,
+});
+
+export const DATA_GRAPH = route({
+  operationId: "dataGraph",
+  summary: "Data graph",
+  description:
+    "What reaches one end point: breadth-first along links that are not escalated, backward, not past a start point. Nodes sorted by depth then name; at most `limit`.",
+  tag: "Transactions",
+  method: "GET",
+  path: "/rest/applications/{name}/data-graphs/{id}/graph",
+  pathParams: {
+    name: applicationName,
+    id: { ...objectId, description: "The data graph's id: its end point's object id." },
+  },
+  query: flowGraphQuery,
+  response: FlowGraphSchema,
+  errors: [...ANALYSIS_ERRORS, "data_graph_not_found"],
   secured: true,
 });
 
@@ -284,9 +484,10 @@ export const LEVEL_NODES = route({
       description: "Volatile local ID of a node in the level graph. Required if name is absent.",
     },
     select: { schema: oneOf(["children"] as const), required: true, description: "Must be children." },
+    date: analysisDate,
   },
   response: LevelNodeListSchema,
-  errors: [...APPLICATION_ERRORS, "missing_parameter", "unsupported_level"],
+  errors: [...ANALYSIS_ERRORS, "missing_parameter", "unsupported_level"],
   secured: true,
   minLevel: MIN_LEVEL.nodes,
 });
@@ -300,9 +501,9 @@ export const LEVEL_GRAPH = route({
   method: "GET",
   path: "/rest/applications/{name}/levels/{level}/graph",
   pathParams: { name: applicationName, level: levelParam(MIN_LEVEL.graph) },
-  query: {},
+  query: { date: analysisDate },
   response: LevelGraphSchema,
-  errors: [...APPLICATION_ERRORS, "unsupported_level"],
+  errors: [...ANALYSIS_ERRORS, "unsupported_level"],
   secured: true,
   minLevel: MIN_LEVEL.graph,
 });
@@ -313,7 +514,14 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   FIND_OBJECTS,
   CHARACTERISTICS,
   CALLEES,
+  CALLERS,
   START_END_POINTS,
+  CALL_HIERARCHY,
+  PATHS,
+  TRANSACTIONS,
+  TRANSACTION_GRAPH,
+  DATA_GRAPHS,
+  DATA_GRAPH,
   LEVEL_NODES,
   LEVEL_GRAPH,
   READY,

@@ -196,7 +196,7 @@ export class LinkPage {
 
   row(rank: number): LinkRow {
     const r = rank - this.first;
-    check(r >= 0 && r < this.flags.length, `rank ${rank} is not on the link page starting at ${this.first}`);
+    check(r >= 0 && r < this.flags.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
     const [from, to] = [this.calleeStarts[r], this.calleeStarts[r + 1]];
     const [cFrom, cTo] = [this.callerStarts[r], this.callerStarts[r + 1]];
     return {
@@ -207,6 +207,39 @@ export class LinkPage {
       callers: this.callers.subarray(cFrom, cTo),
       callerFlags: this.callerFlags.subarray(cFrom, cTo),
     };
+  }
+
+  /** Calls `visit` for each callee entry of `rank` (a walk's inner loop: no views made). */
+  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): void {
+    const r = this.offsetOf(rank);
+    for (let i = this.calleeStarts[r]; i < this.calleeStarts[r + 1]; i++)
+      visit(this.targets[i], this.types[i], this.targetFlags[i]);
+  }
+
+  /** Calls `visit` for each callee entry of `rank` whose target is `target`, found by bisection (entries ascend by target). */
+  forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void {
+    const r = this.offsetOf(rank);
+    let lo = this.calleeStarts[r];
+    let hi = this.calleeStarts[r + 1];
+    const end = hi;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.targets[mid] < target) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < end && this.targets[i] === target; i++) visit(this.types[i], this.targetFlags[i]);
+  }
+
+  /** The distinct callers of `rank`, ascending. */
+  callersOf(rank: number): Uint32Array {
+    const r = this.offsetOf(rank);
+    return this.callers.subarray(this.callerStarts[r], this.callerStarts[r + 1]);
+  }
+
+  private offsetOf(rank: number): number {
+    const r = rank - this.first;
+    check(r >= 0 && r < this.flags.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
+    return r;
   }
 
   get byteSize(): number {

@@ -2,8 +2,9 @@
 
 import type { Context } from "hono";
 import { ApiError } from "../contract/errors.ts";
+import type { Snapshot } from "../format/snapshot.ts";
 import { applicationNameProblem } from "../rules.ts";
-import type { Version } from "../storage/catalog.ts";
+import { type Version, versionAt } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
 
 /** The raw `{name}` segment of /rest/applications/{name}/..., percent-decoded exactly once. */
@@ -34,4 +35,30 @@ export async function publishedVersions(c: Context<AppEnv>): Promise<Version[]> 
     );
   c.set("versions", versions);
   return versions;
+}
+
+/**
+ * The analysis a route reads: the newest, or with `date` (epoch ms) the newest analyzed at or before
+ * it (none: 404 no_analysis_at_date); its snapshot; and a handle on the analysis before it, which
+ * statuses are relative to.
+ */
+export async function selectedAnalysis(
+  c: Context<AppEnv>,
+  date: number | undefined,
+): Promise<{ version: Version; snapshot: Snapshot; previous: { key: string; open(): Promise<Snapshot> } | null }> {
+  const { catalog } = c.var.deps;
+  const versions = await publishedVersions(c);
+  const version = date === undefined ? versions[versions.length - 1] : versionAt(versions, date);
+  if (!version)
+    throw new ApiError(
+      "no_analysis_at_date",
+      `application ${JSON.stringify(c.var.application)} has no analysis at or before ${new Date(date!).toISOString()}; its first is of ${versions[0].analyzedAt}`,
+      { parameter: "date" },
+    );
+  const before = versions[versions.indexOf(version) - 1];
+  return {
+    version,
+    snapshot: await catalog.open(version),
+    previous: before ? { key: before.sha256, open: () => catalog.open(before) } : null,
+  };
 }

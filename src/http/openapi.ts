@@ -227,7 +227,12 @@ export function openApiDocument(): Json {
       { name: "Applications", description: "The applications published on this server and their versions." },
       {
         name: "Objects",
-        description: "Objects of the application: search, characteristics, callees, start and end points.",
+        description:
+          "Objects of the application: search, characteristics, callees and callers, start and end points, call hierarchies and paths.",
+      },
+      {
+        name: "Transactions",
+        description: "Transactions (what runs from a start point) and data graphs (what reaches an end point).",
       },
       { name: "Levels", description: "Taxonomy levels: nodes with their children, and level graphs." },
       { name: "Service", description: "The service itself." },

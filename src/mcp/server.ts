@@ -1,10 +1,11 @@
-// @module createMcpServer: the MCP server of one request, with the seven read tools over the REST API of the same worker.
+// @module createMcpServer: the MCP server of one request, with the read tools over the REST API of the same worker.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { API_VERSION } from "../http/openapi.ts";
 import { MAX_TOOL_ANSWER_BYTES, type RestCall } from "./rest-call.ts";
 import { registerApplicationTools } from "./tools/applications.ts";
 import { MAX_TOOL_LIMIT, registerFindObjects } from "./tools/find-objects.ts";
+import { registerImpactTools } from "./tools/impact.ts";
 import { registerLevelTools } from "./tools/levels.ts";
 import { registerObjectNavigation } from "./tools/object-navigation.ts";
 
@@ -15,13 +16,19 @@ export const MCP_TOOLS = [
   "get_object",
   "list_callees",
   "get_start_end_points",
+  "list_callers",
+  "get_call_hierarchy",
+  "find_paths",
+  "list_transactions",
+  "get_transaction_graph",
   "list_level_nodes",
   "get_level_graph",
 ] as const;
 
 const INSTRUCTIONS = [
-  "appstruct answers questions about the structure of analyzed applications: objects (classes, methods, tables, pages…), their callees, transaction start and end points, and the architecture taxonomy (levels 1 to 5).",
-  "Workflow: list_applications gives the exact application names. find_objects turns names into permanent object ids (page with skip = nextSkip); then navigate by id with get_object, list_callees and get_start_end_points.",
+  "appstruct answers questions about the structure of analyzed applications: objects (classes, methods, tables, pages…), their callees and callers, transactions and data graphs, and the architecture taxonomy (levels 1 to 5).",
+  "Workflow: list_applications gives the exact application names. Tools about one object take its id or its exact full name (find_objects finds objects by part of a name; page with skip = nextSkip); navigate with get_object, list_callees and get_start_end_points.",
+  "Impact of a change: name the object → list_callers (then get_call_hierarchy with direction callers for more hops) → the transactions reaching it (get_start_end_points, list_transactions) → the tables they touch (get_transaction_graph; kind data-graphs reads from a table back to the pages). find_paths shows how one object reaches another.",
   "For the architecture: get_level_graph on level 1, then list_level_nodes on levels 2 to 5 following the children's _id; level-5 children are objects with permanent ids.",
   "A tool error carries the API's problem as JSON: code, detail (what is wrong and what is allowed) and status.",
   `One tool answer holds at most ${MAX_TOOL_ANSWER_BYTES} bytes of JSON: a larger one is a tool error saying which argument to narrow (find_objects: at most ${MAX_TOOL_LIMIT} objects a page).`,
@@ -44,6 +51,7 @@ export function createMcpServer(context: McpToolContext): McpServer {
   registerApplicationTools(server, context.rest);
   registerFindObjects(server, context.rest);
   registerObjectNavigation(server, context.rest);
+  registerImpactTools(server, context.rest);
   registerLevelTools(server, context.rest);
   return server;
 }

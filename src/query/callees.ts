@@ -45,8 +45,21 @@ export async function objectCallees(
         linkTypes.push(links.linkTypes[types[i]]);
       }
   }
-  const callees = new StreamedList(() => objectRowBatches(snapshot, ranks)).mapBatches(async (rows, from) => {
-    const parents = options.withParent
+  return { callees: linkedObjects(snapshot, ranks, linkTypes, options.withParent), ranks };
+}
+
+/**
+ * The objects at `ranks` (non-decreasing) each with the link type at the same index, as callees
+ * and callers list them, with their parent's type (`withParent`).
+ */
+export function linkedObjects(
+  snapshot: Snapshot,
+  ranks: readonly number[],
+  linkTypes: readonly string[],
+  withParent: boolean,
+): StreamedList<ApiCallee> {
+  return new StreamedList(() => objectRowBatches(snapshot, ranks)).mapBatches(async (rows, from) => {
+    const parents = withParent
       ? await objectRows(
           snapshot,
           rows.flatMap((row) => (row.parent === NONE ? [] : [row.parent])),
@@ -61,12 +74,11 @@ export async function objectCallees(
         typeId: row.typeId,
         linkType: linkTypes[from + k],
       };
-      if (options.withParent) {
+      if (withParent) {
         const parent = row.parent === NONE ? null : parents[nextParent++];
         callee.parent = parent && { type: parent.type, typeId: parent.typeId };
       }
       return callee;
     });
   });
-  return { callees, ranks };
 }

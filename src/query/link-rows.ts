@@ -14,6 +14,10 @@ export interface LinkRows {
   linkTypes: readonly string[];
   /** The links of `rank`, which must be one of the ranks asked for. */
   row(rank: number): LinkRow;
+  /** The same, without views on them, for walks: each callee entry of `rank`; the entries of `rank` to `target`; the distinct callers of `rank`. */
+  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): void;
+  forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void;
+  callersOf(rank: number): Uint32Array;
 }
 
 /** The links of `ranks` (repeats allowed). */
@@ -28,7 +32,14 @@ async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<
     directory.pageCount,
   );
   const pages = await loadPages(snapshot, "LNKP", directory, wanted, (p, bytes) => directory.decodePage(p, bytes));
-  return { linkTypes: directory.linkTypes, row: (rank) => pages.get(directory.pageOf(rank))!.row(rank) };
+  const page = (rank: number) => pages.get(directory.pageOf(rank))!;
+  return {
+    linkTypes: directory.linkTypes,
+    row: (rank) => page(rank).row(rank),
+    forEachCallee: (rank, visit) => page(rank).forEachCallee(rank, visit),
+    forEachLinkTo: (rank, target, visit) => page(rank).forEachLinkTo(rank, target, visit),
+    callersOf: (rank) => page(rank).callersOf(rank),
+  };
 }
 
 /** Files of revision 1.0 and 1.1: the whole adjacency sections, with roles looked up in OBJC. */
@@ -38,22 +49,32 @@ async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
     snapshot.section("CALE"),
     snapshot.section("CALR"),
   ]);
+  const row = (rank: number): LinkRow => {
+    const targets = callees.targets.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
+    const kinds = callees.flags.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
+    const from = callers.callers.subarray(callers.offsets[rank], callers.offsets[rank + 1]);
+    return {
+      flags: core.flags[rank],
+      targets,
+      types: callees.types.subarray(callees.offsets[rank], callees.offsets[rank + 1]),
+      targetFlags: kinds.map(
+        (k, i) => (k & (LINK_DIRECT | LINK_ESCALATED)) | (core.flags[targets[i]] & END ? TARGET_IS_END : 0),
+      ),
+      callers: from,
+      callerFlags: Uint8Array.from(from, (c) => (core.flags[c] & START ? SOURCE_IS_START : 0)),
+    };
+  };
   return {
     linkTypes: callees.linkTypes,
-    row: (rank) => {
-      const targets = callees.targets.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
-      const kinds = callees.flags.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
-      const from = callers.callers.subarray(callers.offsets[rank], callers.offsets[rank + 1]);
-      return {
-        flags: core.flags[rank],
-        targets,
-        types: callees.types.subarray(callees.offsets[rank], callees.offsets[rank + 1]),
-        targetFlags: kinds.map(
-          (k, i) => (k & (LINK_DIRECT | LINK_ESCALATED)) | (core.flags[targets[i]] & END ? TARGET_IS_END : 0),
-        ),
-        callers: from,
-        callerFlags: Uint8Array.from(from, (c) => (core.flags[c] & START ? SOURCE_IS_START : 0)),
-      };
+    row,
+    forEachCallee: (rank, visit) => {
+      const { targets, types, targetFlags } = row(rank);
+      for (let i = 0; i < targets.length; i++) visit(targets[i], types[i], targetFlags[i]);
     },
+    forEachLinkTo: (rank, target, visit) => {
+      const { targets, types, targetFlags } = row(rank);
+      for (let i = 0; i < targets.length; i++) if (targets[i] === target) visit(types[i], targetFlags[i]);
+    },
+    callersOf: (rank) => row(rank).callers,
   };
 }

@@ -14,7 +14,7 @@ export async function rankOfId(snapshot: Snapshot, id: string): Promise<number> 
 }
 
 /** The rank of `id` or -1: from one id page (format 1.2), or from OBJC in older files. */
-async function lookUp(snapshot: Snapshot, id: string): Promise<number> {
+export async function lookUp(snapshot: Snapshot, id: string): Promise<number> {
   if (!(snapshot.has("IDXD") && snapshot.has("IDXP"))) return (await snapshot.section("OBJC")).rankOf(id);
   const wanted = parseObjectId(id);
   const directory = await snapshot.section("IDXD");

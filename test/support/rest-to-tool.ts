@@ -91,43 +91,87 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
     return { name: "find_objects", arguments: args, unwrap: withoutNextSkip };
   }
 
-  const object = /^\/objects\/([0-9]+)(\/callees|\/start-end-points)?$/.exec(rest);
+  // Every tool about one object or graph takes date as the route does.
+  const args: Record<string, unknown> = { application };
+  if (values.has("date")) {
+    if (single("date") === null) return null;
+    args.date = single("date");
+  }
+  const number = (name: string, as = name): boolean => {
+    if (!values.has(name)) return true;
+    const n = integer(single(name) ?? "");
+    if (n === null) return false;
+    args[as] = n;
+    return true;
+  };
+  const escalatedAndSelects = (): boolean => {
+    if (new Set(selects).size !== selects.length || selects.some((s) => s !== "parent" && s !== "source-locations"))
+      return false;
+    if (values.has("includeEscalated")) {
+      const v = single("includeEscalated")?.toLowerCase();
+      if (v !== "true" && v !== "false") return false;
+      args.includeEscalated = v === "true";
+    }
+    if (selects.includes("parent")) args.withParent = true;
+    if (selects.includes("source-locations")) args.withSourceLocations = true;
+    return true;
+  };
+
+  const object = /^\/objects\/([0-9]+)(\/callees|\/callers|\/start-end-points|\/call-hierarchy|\/paths)?$/.exec(rest);
   if (object) {
     const [, id, sub] = object;
+    args.id = id;
     if (sub === undefined) {
-      if (!known("select") || (values.has("select") && (selects.length !== 1 || selects[0] !== "source-locations")))
-        return null;
-      return {
-        name: "get_object",
-        arguments: { application, id, ...(values.has("select") ? { withSourceLocations: true } : {}) },
-        unwrap: whole,
-      };
-    }
-    if (sub === "/callees") {
       if (
-        !known("select", "includeEscalated") ||
-        new Set(selects).size !== selects.length ||
-        selects.some((s) => s !== "parent" && s !== "source-locations")
+        !known("select", "date") ||
+        (values.has("select") && (selects.length !== 1 || selects[0] !== "source-locations"))
       )
         return null;
-      const args: Record<string, unknown> = { application, id };
-      if (values.has("includeEscalated")) {
-        const v = single("includeEscalated")?.toLowerCase();
-        if (v !== "true" && v !== "false") return null;
-        args.includeEscalated = v === "true";
-      }
-      if (selects.includes("parent")) args.withParent = true;
-      if (selects.includes("source-locations")) args.withSourceLocations = true;
-      return { name: "list_callees", arguments: args, unwrap: (s) => s.callees };
+      if (values.has("select")) args.withSourceLocations = true;
+      return { name: "get_object", arguments: args, unwrap: whole };
     }
-    if (!known("hops")) return null;
-    const hops = values.has("hops") ? integer(single("hops") ?? "") : undefined;
-    if (hops === null) return null;
-    return {
-      name: "get_start_end_points",
-      arguments: { application, id, ...(hops === undefined ? {} : { hops }) },
-      unwrap: whole,
-    };
+    if (sub === "/callees" || sub === "/callers") {
+      if (!known("select", "includeEscalated", "date") || !escalatedAndSelects()) return null;
+      return sub === "/callees"
+        ? { name: "list_callees", arguments: args, unwrap: (s) => s.callees }
+        : { name: "list_callers", arguments: args, unwrap: (s) => s.callers };
+    }
+    if (sub === "/call-hierarchy") {
+      if (!known("direction", "hops", "linkType", "limit", "date") || !number("hops") || !number("limit")) return null;
+      const direction = single("direction")?.toLowerCase();
+      if (direction !== "callees" && direction !== "callers" && direction !== "both") return null;
+      args.direction = direction;
+      if (values.has("linkType")) args.linkTypes = values.get("linkType");
+      return { name: "get_call_hierarchy", arguments: args, unwrap: whole };
+    }
+    if (sub === "/paths") {
+      const to = single("to");
+      if (!known("to", "hops", "limit", "date") || to === null || !/^[0-9]+$/.test(to)) return null;
+      if (!number("hops") || !number("limit")) return null;
+      args.to = to;
+      return { name: "find_paths", arguments: args, unwrap: whole };
+    }
+    if (!known("hops", "date") || !number("hops")) return null;
+    return { name: "get_start_end_points", arguments: args, unwrap: whole };
+  }
+
+  const flows = /^\/(transactions|data-graphs)(?:\/([0-9]+)\/graph)?$/.exec(rest);
+  if (flows) {
+    const [, kind, id] = flows;
+    args.kind = kind;
+    if (id !== undefined) {
+      if (!known("limit", "date") || !number("limit")) return null;
+      args.id = id;
+      return { name: "get_transaction_graph", arguments: args, unwrap: whole };
+    }
+    // The tool's limit has a default where the route requires one: a missing limit is not expressed.
+    if (!known("name", "limit", "skip", "date") || !values.has("limit") || !number("limit") || !number("skip"))
+      return null;
+    if (values.has("name")) {
+      if (single("name") === null) return null;
+      args.name = single("name");
+    }
+    return { name: "list_transactions", arguments: args, unwrap: whole };
   }
 
   const level = /^\/levels\/([0-9]+)\/(nodes|graph)$/.exec(rest);

@@ -42,7 +42,14 @@ const CODES: Record<number, string[]> = {
   400: ["missing_parameter", "invalid_parameter", "unknown_parameter", "invalid_application_name", "unsupported_level"],
   401: ["unauthorized"],
   403: ["forbidden"],
-  404: ["application_not_found", "object_not_found", "route_not_found"],
+  404: [
+    "application_not_found",
+    "object_not_found",
+    "no_analysis_at_date",
+    "transaction_not_found",
+    "data_graph_not_found",
+    "route_not_found",
+  ],
   405: ["method_not_allowed"],
   429: ["rate_limited"],
   500: ["source_service_unavailable", "corrupt_snapshot", "internal_error"],
@@ -83,18 +90,20 @@ const ROUTE_PARAMS: Record<Route, Record<string, ParamRule>> = {
     select: { kind: "enum", values: ["source-locations"] },
     date: { kind: "date" },
   },
-  object: { select: { kind: "enum", values: ["source-locations"] } },
+  object: { select: { kind: "enum", values: ["source-locations"] }, date: { kind: "date" } },
   callees: {
     select: { kind: "enum", values: ["parent", "source-locations"], repeatable: true },
     includeEscalated: { kind: "boolean" },
+    date: { kind: "date" },
   },
-  points: { hops: { kind: "integer", min: 0, max: 32 } },
+  points: { hops: { kind: "integer", min: 0, max: 32 }, date: { kind: "date" } },
   nodes: {
     name: text(),
     _id: { kind: "integer", min: 0, max: Number.MAX_SAFE_INTEGER },
     select: { kind: "enum", values: ["children"], required: true },
+    date: { kind: "date" },
   },
-  graph: {},
+  graph: { date: { kind: "date" } },
 };
 
 /** Dates the generator uses, by validity (RFC 3339 with a zone; checked by hand, not by a parser under test). */
@@ -295,6 +304,12 @@ function allowed(method: string, url: URL): Outcome[] {
   if (!APPS.includes(application)) alternatives.push({ status: 404, code: "application_not_found" });
   else if (m.id !== undefined && /^[0-9]{1,19}$/.test(pathDecode(m.id)) && !NEWEST_IDS.has(pathDecode(m.id)))
     alternatives.push({ status: 404, code: "object_not_found" });
+  // A date may select an analysis before the first (routes but find objects answer 404 then) or one without the object.
+  if (m.route !== "find" && new URLSearchParams(url.search).has("date"))
+    optional.push(
+      { status: 404, code: "no_analysis_at_date", parameter: "date" },
+      { status: 404, code: "object_not_found" },
+    );
   // With several faults, the order of checks is not specified: any fault, or a 404 found first, is right.
   if (faults.length) return [...faults, ...alternatives];
   if (alternatives.length) return [...alternatives, ...optional];
@@ -540,7 +555,7 @@ const tail: fc.Arbitrary<string> = fc.oneof(
     weight: 1,
     arbitrary: fc.constantFrom(
       "objects/",
-      "objects/302/callers",
+      "objects/302/callers-of",
       "levels",
       "levels/2",
       "",

@@ -49,7 +49,7 @@ const ERRORS: [path: string, status: number, code: string, parameter: string | n
   ["/rest/applications/Nobody/objects?limit=1", 404, "application_not_found", undefined],
   // 200 characters is a valid name whatever its bytes (800 here): one too long to publish is just not found.
   [`/rest/applications/${"%F0%9F%98%80".repeat(200)}/objects?limit=1`, 404, "application_not_found", undefined],
-  [`${APP}/objects/201/callers`, 404, "route_not_found", null],
+  [`${APP}/objects/201/callers-of`, 404, "route_not_found", null],
   ["/rest/nothing", 404, "route_not_found", null],
 ];
 
@@ -104,7 +104,7 @@ describe("unknown routes", () => {
     "/rest",
     "/rest/applications/",
     `${APP}`,
-    `${APP}/objects/201/callers`,
+    `${APP}/objects/201/callers-of`,
     `${APP}/levels/2/edges`,
     `${APP}/levels/2`,
     "/favicon.ico",

@@ -1,4 +1,4 @@
-// @module MCP at /mcp inside workerd, through the SDK's own client: the seven tools, their answers equal to the REST answers, errors, summarized graphs, keys.
+// @module MCP at /mcp inside workerd, through the SDK's own client: the tools, their answers equal to the REST answers, errors, summarized graphs, keys.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -30,6 +30,11 @@ const TOOLS = [
   "get_object",
   "list_callees",
   "get_start_end_points",
+  "list_callers",
+  "get_call_hierarchy",
+  "find_paths",
+  "list_transactions",
+  "get_transaction_graph",
   "list_level_nodes",
   "get_level_graph",
 ];
@@ -95,9 +100,10 @@ describe("the protocol", () => {
     expect(client.getInstructions()).toMatch(/list_applications.*find_objects.*get_object/s);
   });
 
-  it("tools/list gives exactly the seven tools, read-only, each with input and output schemas", async () => {
+  it("tools/list gives exactly the tools, at most 15, read-only, each with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    expect(tools.length).toBeLessThanOrEqual(15);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.inputSchema.type).toBe("object");
@@ -400,6 +406,78 @@ describe("an error per tool: the REST problem, code and detail included", () => 
       expect(rest.status).toBeGreaterThanOrEqual(400);
       expect(problemOf(await callTool(client, tool, args))).toEqual(rest.body);
     });
+});
+
+describe("tools name an object by id, exact full name or unique exact name", () => {
+  const structured = async (tool: string, args: Record<string, unknown>) =>
+    structuredOf(await callTool(client, tool, args));
+
+  it("get_object by full name and by name equals the REST answer by id", async () => {
+    const rest = await call(`${appPath(PET)}/objects/301`);
+    expect(await structured("get_object", { application: PET, name: "org.pets.OwnerRepository.findById" })).toEqual(
+      rest.body,
+    );
+    expect(await structured("get_object", { application: PET, name: "findById" })).toEqual(rest.body);
+  });
+
+  it("a name is matched exactly, case included: run, Run and RUN are three objects", async () => {
+    for (const [name, id] of [
+      ["run", "200"],
+      ["Run", "201"],
+      ["core.RUN", "202"],
+    ])
+      expect((await structured("get_object", { application: CORNER, name })).id).toBe(id);
+  });
+
+  it("list_callers, get_call_hierarchy and get_transaction_graph by name equal REST by id", async () => {
+    const callers = await call(`${appPath(PET)}/objects/302/callers?includeEscalated=true`);
+    expect(
+      (await structured("list_callers", { application: PET, name: "findByLastName", includeEscalated: true })).callers,
+    ).toEqual(callers.body);
+    const hierarchy = await call(`${appPath(CORNER)}/objects/7/call-hierarchy?direction=both&hops=2`);
+    expect(
+      await structured("get_call_hierarchy", { application: CORNER, name: "core.dup", direction: "both", hops: 2 }),
+    ).toEqual(hierarchy.body);
+    const graph = await call(`${appPath(PET)}/data-graphs/400/graph`);
+    expect(
+      await structured("get_transaction_graph", {
+        application: PET,
+        kind: "data-graphs",
+        name: "petclinic.public.owners",
+      }),
+    ).toEqual(graph.body);
+  });
+
+  it("find_paths names both ends by name", async () => {
+    const rest = await call(`${appPath(PET)}/objects/101/paths?to=400`);
+    expect(
+      await structured("find_paths", { application: PET, name: "findOwners.jsp", toName: "petclinic.public.owners" }),
+    ).toEqual(rest.body);
+  });
+
+  it("a name several objects have is ambiguous_object, listing them", async () => {
+    const problem = problemOf(await callTool(client, "list_callers", { application: CORNER, name: "dup" }));
+    expect(problem).toMatchObject({ code: "ambiguous_object", parameter: "name" });
+    expect(
+      (problem as { candidates: { id: string; fullName: string }[] }).candidates.map((c) => c.fullName).sort(),
+    ).toEqual(["core.dup", "legacy.dup", "zz.dup"]);
+    const to = problemOf(await callTool(client, "find_paths", { application: CORNER, id: "100", toName: "dup" }));
+    expect(to).toMatchObject({ code: "ambiguous_object", parameter: "toName" });
+  });
+
+  it("no such name, or neither or both of id and name: a tool error saying so", async () => {
+    expect(problemOf(await callTool(client, "get_object", { application: PET, name: "nothing" }))).toMatchObject({
+      code: "object_not_found",
+      parameter: "name",
+    });
+    expect(problemOf(await callTool(client, "list_callees", { application: PET }))).toMatchObject({
+      code: "invalid_parameter",
+      parameter: "id",
+    });
+    expect(
+      problemOf(await callTool(client, "get_object", { application: PET, id: "301", name: "findById" })),
+    ).toMatchObject({ code: "invalid_parameter" });
+  });
 });
 
 describe("API keys", () => {

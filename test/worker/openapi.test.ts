@@ -77,18 +77,49 @@ const INTERFACE: Record<string, { path: string[]; query: Record<string, [boolean
       date: [false, false],
     },
   },
-  [`${APP}/objects/{id}`]: { path: ["name", "id"], query: { select: [false, false] } },
+  [`${APP}/objects/{id}`]: { path: ["name", "id"], query: { select: [false, false], date: [false, false] } },
   [`${APP}/objects/{id}/callees`]: {
     path: ["name", "id"],
-    query: { select: [false, true], includeEscalated: [false, false] },
+    query: { select: [false, true], includeEscalated: [false, false], date: [false, false] },
   },
-  [`${APP}/objects/{id}/start-end-points`]: { path: ["name", "id"], query: { hops: [false, false] } },
+  [`${APP}/objects/{id}/callers`]: {
+    path: ["name", "id"],
+    query: { select: [false, true], includeEscalated: [false, false], date: [false, false] },
+  },
+  [`${APP}/objects/{id}/start-end-points`]: {
+    path: ["name", "id"],
+    query: { hops: [false, false], date: [false, false] },
+  },
+  [`${APP}/objects/{id}/call-hierarchy`]: {
+    path: ["name", "id"],
+    query: {
+      direction: [true, false],
+      hops: [false, false],
+      linkType: [false, true],
+      limit: [false, false],
+      date: [false, false],
+    },
+  },
+  [`${APP}/objects/{id}/paths`]: {
+    path: ["name", "id"],
+    query: { to: [true, false], hops: [false, false], limit: [false, false], date: [false, false] },
+  },
+  [`${APP}/transactions`]: {
+    path: ["name"],
+    query: { name: [false, false], limit: [true, false], skip: [false, false], date: [false, false] },
+  },
+  [`${APP}/transactions/{id}/graph`]: { path: ["name", "id"], query: { limit: [false, false], date: [false, false] } },
+  [`${APP}/data-graphs`]: {
+    path: ["name"],
+    query: { name: [false, false], limit: [true, false], skip: [false, false], date: [false, false] },
+  },
+  [`${APP}/data-graphs/{id}/graph`]: { path: ["name", "id"], query: { limit: [false, false], date: [false, false] } },
   // name and _id are each "required if the other is absent": neither is required on its own.
   [`${APP}/levels/{level}/nodes`]: {
     path: ["name", "level"],
-    query: { name: [false, false], _id: [false, false], select: [true, false] },
+    query: { name: [false, false], _id: [false, false], select: [true, false], date: [false, false] },
   },
-  [`${APP}/levels/{level}/graph`]: { path: ["name", "level"], query: {} },
+  [`${APP}/levels/{level}/graph`]: { path: ["name", "level"], query: { date: [false, false] } },
 };
 
 // docs/api.md#requests: integer parameters and their ranges; enumerations and their values.
@@ -98,10 +129,18 @@ const INTEGERS: Record<string, string> = {
   hops: "0 to 32",
   _id: "0 to 9007199254740991",
 };
+/** Ranges of the impact routes (docs/api.md "Call hierarchy", "Paths", "Transaction graph"), where they differ. */
+const ROUTE_INTEGERS: Record<string, Record<string, string>> = {
+  [`${APP}/objects/{id}/call-hierarchy`]: { hops: "1 to 32", limit: "1 to 10000" },
+  [`${APP}/objects/{id}/paths`]: { hops: "1 to 32", limit: "1 to 100" },
+  [`${APP}/transactions/{id}/graph`]: { limit: "1 to 10000" },
+  [`${APP}/data-graphs/{id}/graph`]: { limit: "1 to 10000" },
+};
 const ENUMS: Record<string, string[]> = {
   operator: ["contains", "equals", "startswith", "endswith"],
   searchtype: ["all", "internal", "external"],
   includeEscalated: ["true", "false"],
+  direction: ["callees", "callers", "both"],
 };
 
 // docs/api.md#error-codes: every code with its status.
@@ -115,6 +154,9 @@ const SEMANTICS_CODES: Record<string, number> = {
   forbidden: 403,
   application_not_found: 404,
   object_not_found: 404,
+  no_analysis_at_date: 404,
+  transaction_not_found: 404,
+  data_graph_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
@@ -136,13 +178,22 @@ const COMMON = [
   "internal_error",
   "storage_unavailable",
 ];
+/** Every route reading one selected analysis: all but find objects, which answers no objects before the first. */
+const DATED = [...COMMON, "no_analysis_at_date"];
 const ROUTE_CODES: Record<string, string[]> = {
   [`${APP}/objects`]: [...COMMON, "missing_parameter", "source_service_unavailable"],
-  [`${APP}/objects/{id}`]: [...COMMON, "object_not_found", "source_service_unavailable"],
-  [`${APP}/objects/{id}/callees`]: [...COMMON, "object_not_found", "source_service_unavailable"],
-  [`${APP}/objects/{id}/start-end-points`]: [...COMMON, "object_not_found"],
-  [`${APP}/levels/{level}/nodes`]: [...COMMON, "missing_parameter", "unsupported_level"],
-  [`${APP}/levels/{level}/graph`]: [...COMMON, "unsupported_level"],
+  [`${APP}/objects/{id}`]: [...DATED, "object_not_found", "source_service_unavailable"],
+  [`${APP}/objects/{id}/callees`]: [...DATED, "object_not_found", "source_service_unavailable"],
+  [`${APP}/objects/{id}/callers`]: [...DATED, "object_not_found", "source_service_unavailable"],
+  [`${APP}/objects/{id}/start-end-points`]: [...DATED, "object_not_found"],
+  [`${APP}/objects/{id}/call-hierarchy`]: [...DATED, "missing_parameter", "object_not_found"],
+  [`${APP}/objects/{id}/paths`]: [...DATED, "missing_parameter", "object_not_found"],
+  [`${APP}/transactions`]: [...DATED, "missing_parameter"],
+  [`${APP}/transactions/{id}/graph`]: [...DATED, "transaction_not_found"],
+  [`${APP}/data-graphs`]: [...DATED, "missing_parameter"],
+  [`${APP}/data-graphs/{id}/graph`]: [...DATED, "data_graph_not_found"],
+  [`${APP}/levels/{level}/nodes`]: [...DATED, "missing_parameter", "unsupported_level"],
+  [`${APP}/levels/{level}/graph`]: [...DATED, "unsupported_level"],
 };
 
 let doc: Doc;
@@ -202,7 +253,7 @@ describe("/openapi.json", () => {
         expect(value.type, p.name).toBe("string");
         if (p.name in INTEGERS) {
           expect(value.pattern, p.name).toBe("^[0-9]{1,15}$");
-          expect(p.description, p.name).toContain(INTEGERS[p.name]);
+          expect(p.description, p.name).toContain(ROUTE_INTEGERS[path]?.[p.name] ?? INTEGERS[p.name]);
         }
         if (p.name in ENUMS) {
           // Any letter case is accepted (docs/api.md#requests): a case-blind pattern, canonical values as examples.

@@ -174,6 +174,79 @@ const pointSpec = (a: Analysis): fc.Arbitrary<PointSpec> =>
 const pointUrl = (application: string, s: PointSpec) =>
   `${appPath(application)}/objects/${s.id}/start-end-points${s.hops === undefined ? "" : `?hops=${s.hops}`}`;
 
+const callerUrl = (application: string, s: CalleeSpec) => calleeUrl(application, s).replace("/callees", "/callers");
+
+/** A link type of the analysis, or one it does not have. */
+const linkTypeOf = (a: Analysis) => fc.constantFrom(...new Set([...a.links.map((l) => l.type), "NONE"]));
+
+function hierarchyUrl(a: Analysis): fc.Arbitrary<(application: string) => string> {
+  return fc
+    .record({
+      id: fc.constantFrom(...a.objects.map((o) => o.id as string)),
+      direction: fc.constantFrom("callees", "callers", "both").chain(anyCase),
+      hops: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+      linkTypes: fc.uniqueArray(linkTypeOf(a), { maxLength: 2 }),
+      limit: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }),
+    })
+    .map((s) => (application) => {
+      const params = new URLSearchParams({ direction: s.direction });
+      if (s.hops !== undefined) params.append("hops", String(s.hops));
+      for (const t of s.linkTypes) params.append("linkType", t);
+      if (s.limit !== undefined) params.append("limit", String(s.limit));
+      return `${appPath(application)}/objects/${s.id}/call-hierarchy?${params}`;
+    });
+}
+
+function pathsUrl(a: Analysis): fc.Arbitrary<(application: string) => string> {
+  const ids = a.objects.map((o) => o.id as string);
+  return fc
+    .record({
+      id: fc.constantFrom(...ids),
+      to: fc.constantFrom(...ids),
+      hops: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+      limit: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+    })
+    .map((s) => (application) => {
+      const params = new URLSearchParams({ to: s.to });
+      if (s.hops !== undefined) params.append("hops", String(s.hops));
+      if (s.limit !== undefined) params.append("limit", String(s.limit));
+      return `${appPath(application)}/objects/${s.id}/paths?${params}`;
+    });
+}
+
+/** A list of transactions or data graphs, or the graph of one of their points (ids that are no point answer 404, which the reference does not model). */
+function flowUrl(a: Analysis): fc.Arbitrary<(application: string) => string> {
+  const points = (role: string) => a.objects.filter((o) => o.role === role).map((o) => o.id as string);
+  const kinds = [
+    ["transactions", points("start")],
+    ["data-graphs", points("end")],
+  ] as const;
+  const list = fc
+    .record({
+      kind: fc.constantFrom("transactions", "data-graphs"),
+      name: fc.option(filterValue(a.objects.map((o) => o.name as string)), { nil: undefined }),
+      skip: fc.option(fc.nat({ max: 3 }), { nil: undefined }),
+      limit: fc.nat({ max: 4 }),
+    })
+    .map((s) => (application: string) => {
+      const params = new URLSearchParams({ limit: String(s.limit) });
+      if (s.name !== undefined) params.append("name", s.name);
+      if (s.skip !== undefined) params.append("skip", String(s.skip));
+      return `${appPath(application)}/${s.kind}?${params}`;
+    });
+  const graphs = kinds
+    .filter(([, ids]) => ids.length > 0)
+    .map(([kind, ids]) =>
+      fc
+        .record({ id: fc.constantFrom(...ids), limit: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }) })
+        .map(
+          (s) => (application: string) =>
+            `${appPath(application)}/${kind}/${s.id}/graph${s.limit === undefined ? "" : `?limit=${s.limit}`}`,
+        ),
+    );
+  return fc.oneof(list, ...graphs);
+}
+
 /** Publishes `analysis` under a fresh name, then checks every URL's answer against the reference. */
 async function check(analysis: Analysis, urls: (application: string) => string[]): Promise<number> {
   const doc = fresh(analysis);
@@ -226,6 +299,37 @@ describe("worker answers equal the reference", () => {
     );
   });
 
+  it("callers: the mirror of callees, (caller, linkType) elements, escalation rules, parent, source locations", async () => {
+    const analysisAndQueries = arbitraryAnalysis({ maxObjects: 10 })
+      .filter((a) => a.objects.length > 0)
+      .chain((a) => fc.tuple(fc.constant(a), fc.array(calleeSpec(a), { minLength: 1, maxLength: 8 })));
+    await fc.assert(
+      fc.asyncProperty(
+        analysisAndQueries,
+        async ([analysis, specs]) => void (await check(analysis, (app) => specs.map((s) => callerUrl(app, s)))),
+      ),
+      { numRuns: RUNS, interruptAfterTimeLimit: 30_000 },
+    );
+  });
+
+  it("call hierarchy, paths, transactions and data graphs: nodes, depths, links, order, cut", async () => {
+    const analysisAndQueries = arbitraryAnalysis({ maxObjects: 12 })
+      .filter((a) => a.objects.length > 0)
+      .chain((a) =>
+        fc.tuple(
+          fc.constant(a),
+          fc.array(fc.oneof(hierarchyUrl(a), pathsUrl(a), flowUrl(a)), { minLength: 1, maxLength: 10 }),
+        ),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        analysisAndQueries,
+        async ([analysis, urls]) => void (await check(analysis, (app) => urls.map((url) => url(app)))),
+      ),
+      { numRuns: RUNS, interruptAfterTimeLimit: 30_000 },
+    );
+  });
+
   it("larger analyses (up to ~100 objects, snapshots past the first 16 KiB read): every query kind", async () => {
     // Arbitraries take their size when built: build this one at the medium base size.
     const global = fc.readConfigureGlobal();
@@ -240,15 +344,18 @@ describe("worker answers equal the reference", () => {
           fc.array(findSpec(a), { minLength: 3, maxLength: 6 }),
           fc.array(calleeSpec(a), { minLength: 3, maxLength: 6 }),
           fc.array(pointSpec(a), { minLength: 3, maxLength: 6 }),
+          fc.array(fc.oneof(hierarchyUrl(a), pathsUrl(a), flowUrl(a)), { minLength: 3, maxLength: 6 }),
         ),
       );
     let large = 0;
     await fc.assert(
-      fc.asyncProperty(analysisAndQueries, async ([analysis, finds, calls, points]) => {
+      fc.asyncProperty(analysisAndQueries, async ([analysis, finds, calls, points, graphs]) => {
         const size = await check(analysis, (app) => [
           ...finds.map((s) => findUrl(app, s)),
           ...calls.map((s) => calleeUrl(app, s)),
+          ...calls.map((s) => callerUrl(app, s)),
           ...points.map((s) => pointUrl(app, s)),
+          ...graphs.map((url) => url(app)),
         ]);
         if (size > 16 * 1024) large++;
       }),

@@ -3,7 +3,7 @@ import type { Context, Hono } from "hono";
 import { ApiError } from "../../contract/errors.ts";
 import { honoPath, LEVEL_GRAPH, LEVEL_NODES, LEVEL_PATTERN, MAX_LEVEL, MIN_LEVEL } from "../../contract/route-specs.ts";
 import { levelGraph, levelNodes } from "../../query/levels.ts";
-import { publishedVersions } from "../application.ts";
+import { selectedAnalysis } from "../application.ts";
 import type { AppEnv } from "../context.ts";
 import { streamJson } from "../json-stream.ts";
 import { parseParams } from "../params.ts";
@@ -28,11 +28,6 @@ function level(c: Context<AppEnv>, min: number): number {
   return n;
 }
 
-async function newestSnapshot(c: Context<AppEnv>) {
-  const versions = await publishedVersions(c);
-  return c.var.deps.catalog.open(versions[versions.length - 1]);
-}
-
 export function levelRoutes(app: Hono<AppEnv>): void {
   app.get(honoPath(LEVEL_NODES), async (c) => {
     const n = level(c, MIN_LEVEL.nodes);
@@ -43,12 +38,13 @@ export function levelRoutes(app: Hono<AppEnv>): void {
         "give name (a substring of the node name) or _id (a node's volatile id)",
         { parameter: "name" },
       );
-    return streamJson(c, await levelNodes(await newestSnapshot(c), n, { name: p.name, id: p._id }));
+    const { snapshot } = await selectedAnalysis(c, p.date);
+    return streamJson(c, await levelNodes(snapshot, n, { name: p.name, id: p._id }));
   });
 
   app.get(honoPath(LEVEL_GRAPH), async (c) => {
     const n = level(c, MIN_LEVEL.graph);
-    parseParams(parseQuery(c.req.url), LEVEL_GRAPH.query);
-    return c.json(await levelGraph(await newestSnapshot(c), n));
+    const p = parseParams(parseQuery(c.req.url), LEVEL_GRAPH.query);
+    return c.json(await levelGraph((await selectedAnalysis(c, p.date)).snapshot, n));
   });
 }

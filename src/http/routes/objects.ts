@@ -1,29 +1,36 @@
-// @module Object routes: find objects, characteristics, callees, start and end points.
+// @module Object routes: find objects, characteristics, callees, callers, start and end points, call hierarchy, paths.
 import type { Context, Hono } from "hono";
 import { ApiError } from "../../contract/errors.ts";
 import type { FilterName } from "../../contract/params.ts";
 import {
+  CALL_HIERARCHY,
   CALLEES,
+  CALLERS,
   CHARACTERISTICS,
   FIND_OBJECTS,
   honoPath,
   OBJECT_ID_PATTERN,
+  PATHS,
   START_END_POINTS,
 } from "../../contract/route-specs.ts";
+import { callHierarchy } from "../../query/call-hierarchy.ts";
 import { objectCallees } from "../../query/callees.ts";
+import { objectCallers } from "../../query/callers.ts";
 import { objectCharacteristics } from "../../query/characteristics.ts";
 import { FILTER_INDEX, findObjects } from "../../query/find-objects.ts";
+import { objectPaths } from "../../query/paths.ts";
 import { startEndPoints } from "../../query/points.ts";
 import type { StreamedList } from "../../query/streamed-list.ts";
 import { type Version, versionAt } from "../../storage/catalog.ts";
-import { publishedVersions } from "../application.ts";
+import { publishedVersions, selectedAnalysis } from "../application.ts";
 import type { AppEnv } from "../context.ts";
 import { streamJson } from "../json-stream.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
 import { attachLocations } from "../source-locations.ts";
 
-const id = (c: Context<AppEnv>) => {
+/** The `{id}` path segment: an object id (or a transaction's, a data graph's: its point's). */
+export const pathObjectId = (c: Context<AppEnv>): string => {
   const raw = c.req.param("id") ?? "";
   if (!OBJECT_ID_PATTERN.test(raw))
     throw new ApiError(
@@ -33,19 +40,6 @@ const id = (c: Context<AppEnv>) => {
     );
   return raw;
 };
-
-/** The newest version, its snapshot, and a handle on the one before (for status). */
-async function newest(c: Context<AppEnv>) {
-  const { catalog } = c.var.deps;
-  const versions = await publishedVersions(c);
-  const version = versions[versions.length - 1];
-  const before = versions.length > 1 ? versions[versions.length - 2] : null;
-  return {
-    version,
-    snapshot: await catalog.open(version),
-    previous: before && { key: before.sha256, open: () => catalog.open(before) },
-  };
-}
 
 export function objectRoutes(app: Hono<AppEnv>): void {
   app.get(honoPath(FIND_OBJECTS), async (c) => {
@@ -58,11 +52,10 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     }
     const withLocations = p.select === "source-locations";
     if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
-    const { catalog } = c.var.deps;
     const versions = await publishedVersions(c);
     const version = p.date === undefined ? versions[versions.length - 1] : versionAt(versions, p.date);
     if (!version) return c.json({ totalObjects: 0, objects: [] });
-    const snapshot = await catalog.open(version);
+    const snapshot = await c.var.deps.catalog.open(version);
     const result = await findObjects(snapshot, {
       filters,
       operator: p.operator,
@@ -76,19 +69,19 @@ export function objectRoutes(app: Hono<AppEnv>): void {
 
   app.get(honoPath(CHARACTERISTICS), async (c) => {
     const p = parseParams(parseQuery(c.req.url), CHARACTERISTICS.query);
-    const objectId = id(c);
+    const objectId = pathObjectId(c);
     if (p.select && !c.var.deps.sources) throw sourcesDisabled();
-    const { version, snapshot, previous } = await newest(c);
+    const { version, snapshot, previous } = await selectedAnalysis(c, p.date);
     const { object, rank } = await objectCharacteristics(snapshot, objectId, previous);
     return c.json(p.select ? (await attachLocations(c.var.deps.sources, version, [object], [rank]))[0] : object);
   });
 
   app.get(honoPath(CALLEES), async (c) => {
     const p = parseParams(parseQuery(c.req.url), CALLEES.query);
-    const objectId = id(c);
+    const objectId = pathObjectId(c);
     const withLocations = p.select.includes("source-locations");
     if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
-    const { version, snapshot } = await newest(c);
+    const { version, snapshot } = await selectedAnalysis(c, p.date);
     const result = await objectCallees(snapshot, objectId, {
       includeEscalated: p.includeEscalated,
       withParent: p.select.includes("parent"),
@@ -99,10 +92,47 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     );
   });
 
+  app.get(honoPath(CALLERS), async (c) => {
+    const p = parseParams(parseQuery(c.req.url), CALLERS.query);
+    const objectId = pathObjectId(c);
+    const withLocations = p.select.includes("source-locations");
+    if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
+    const { version, snapshot } = await selectedAnalysis(c, p.date);
+    const result = await objectCallers(snapshot, objectId, {
+      includeEscalated: p.includeEscalated,
+      withParent: p.select.includes("parent"),
+    });
+    return streamJson(
+      c,
+      withLocations ? withSourceLocations(c, version, result.callers, result.ranks) : result.callers,
+    );
+  });
+
+  app.get(honoPath(CALL_HIERARCHY), async (c) => {
+    const p = parseParams(parseQuery(c.req.url), CALL_HIERARCHY.query);
+    const objectId = pathObjectId(c);
+    const { snapshot } = await selectedAnalysis(c, p.date);
+    return c.json(
+      await callHierarchy(snapshot, objectId, {
+        direction: p.direction,
+        hops: p.hops,
+        linkTypes: p.linkType,
+        limit: p.limit,
+      }),
+    );
+  });
+
+  app.get(honoPath(PATHS), async (c) => {
+    const p = parseParams(parseQuery(c.req.url), PATHS.query);
+    const objectId = pathObjectId(c);
+    const { snapshot } = await selectedAnalysis(c, p.date);
+    return c.json(await objectPaths(snapshot, objectId, p.to, { hops: p.hops, limit: p.limit }));
+  });
+
   app.get(honoPath(START_END_POINTS), async (c) => {
     const p = parseParams(parseQuery(c.req.url), START_END_POINTS.query);
-    const objectId = id(c);
-    const { snapshot } = await newest(c);
+    const objectId = pathObjectId(c);
+    const { snapshot } = await selectedAnalysis(c, p.date);
     return streamJson(c, await startEndPoints(snapshot, objectId, p.hops));
   });
 }

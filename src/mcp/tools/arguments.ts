@@ -19,5 +19,10 @@ export const withSourceLocations = z
   .optional()
   .describe("true adds sourceLocations (file id, start and end line) where the source code service has them.");
 
+export const date = z
+  .string()
+  .optional()
+  .describe("Read the newest analysis at or before this RFC 3339 date-time (default: the newest analysis).");
+
 /** Every tool only reads, and only this server's data. */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;

@@ -1,0 +1,84 @@
+// @module Transactions and data graphs: the start (end) points of an application, and what runs from one start point or reaches one end point.
+
+import type { ApiObjectRef } from "../contract/api-schemas.ts";
+import { ApiError } from "../contract/errors.ts";
+import { END, START } from "../format/object-core.ts";
+import type { Snapshot } from "../format/snapshot.ts";
+import { type GraphAnswer, graphAnswer } from "./graph-answer.ts";
+import { linkRows } from "./link-rows.ts";
+import { WALK_BUDGET, walk } from "./link-walk.ts";
+import { lookUp } from "./lookup.ts";
+import { summaryBatches } from "./object-rows.ts";
+
+/** A transaction runs forward from a start point; a data graph is read backward from an end point. */
+export interface Flow {
+  role: number;
+  direction: "forward" | "backward";
+  /** The role a walk does not go past. */
+  stopAt: number;
+  notFound: "transaction_not_found" | "data_graph_not_found";
+  what: string;
+}
+
+export const TRANSACTION: Flow = {
+  role: START,
+  direction: "forward",
+  stopAt: END,
+  notFound: "transaction_not_found",
+  what: "a start point (a transaction)",
+};
+export const DATA_GRAPH: Flow = {
+  role: END,
+  direction: "backward",
+  stopAt: START,
+  notFound: "data_graph_not_found",
+  what: "an end point (a data graph)",
+};
+
+/** The points of `flow`'s role whose name contains `name` (case-insensitive), by name, [skip, skip + limit) of them, and how many match. */
+export async function listFlows(
+  snapshot: Snapshot,
+  flow: Flow,
+  query: { name: string | undefined; skip: number; limit: number },
+): Promise<{ total: number; points: ApiObjectRef[] }> {
+  const { flags } = await snapshot.section("OBJC");
+  const ranks: number[] = [];
+  for (let r = 0; r < flags.length; r++) if (flags[r] & flow.role) ranks.push(r);
+  const wanted = query.name?.toLowerCase();
+  const points: ApiObjectRef[] = [];
+  let total = 0;
+  // Ranks ascend in name order: the matches come out sorted.
+  for await (const batch of summaryBatches(snapshot, ranks.length)(ranks))
+    for (const { id, name, fullName, type, typeId } of batch) {
+      if (wanted !== undefined && !name.toLowerCase().includes(wanted)) continue;
+      if (total >= query.skip && total - query.skip < query.limit) points.push({ id, name, fullName, type, typeId });
+      total++;
+    }
+  return { total, points };
+}
+
+/** Breadth-first from the point `id` along `flow`, not past a point of the other role; `budget`: link entries examined at most (tests make it small). */
+export async function flowGraph(
+  snapshot: Snapshot,
+  flow: Flow,
+  id: string,
+  limit: number,
+  budget = WALK_BUDGET,
+): Promise<GraphAnswer> {
+  const origin = await lookUp(snapshot, id);
+  const rows = origin < 0 ? null : await linkRows(snapshot, [origin]);
+  if (!rows || !(rows.row(origin).flags & flow.role))
+    throw new ApiError(
+      flow.notFound,
+      `object ${id} of application "${snapshot.meta.application}" is not ${flow.what}`,
+      { parameter: "id" },
+    );
+  const w = await walk(snapshot, origin, {
+    direction: flow.direction,
+    hops: Number.POSITIVE_INFINITY,
+    types: null,
+    stopAt: flow.stopAt,
+    budget,
+  });
+  return graphAnswer(snapshot, [w], limit, rows.linkTypes, true);
+}
