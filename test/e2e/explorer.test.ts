@@ -10,11 +10,14 @@ import { ensureWebBuilt } from "../../scripts/build-web.ts";
 import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import type {
   ApiCallee,
+  ApiCallHierarchy,
   ApiCharacteristics,
   ApiFindObjectsResult,
+  ApiFlowGraph,
   ApiLevel5Node,
   ApiLevelGraph,
   ApiLevelNode,
+  ApiObjectRef,
   ApiPointsResult,
   ApplicationList,
 } from "../../src/contract/api-schemas.ts";
@@ -30,25 +33,13 @@ if (!found)
     `e2e: ${CHROMIUM} not found: the explorer's browser tests are SKIPPED (install Debian's chromium: apt-get install chromium)`,
   );
 
-// The answers of the impact routes, as docs/api.md states them.
-interface Item {
-  id: string;
-  name: string;
-  fullName: string;
-  type: string;
-}
-interface Layered {
-  totalNodes: number;
-  truncated: boolean;
-  nodes: (Item & { depth: number; role?: "start" | "end" | null })[];
-  links: { from: string; to: string; linkType: string }[];
-}
+// The answers of the history routes, as docs/api.md states them.
 interface Changes {
   from: string;
   to: string;
   totals: { added: number; deleted: number; modified: number };
   totalObjects: number;
-  objects: (Item & { status: "Added" | "Deleted" | "Modified" })[];
+  objects: (ApiObjectRef & { status: "Added" | "Deleted" | "Modified" })[];
 }
 interface SourceFile {
   fileId: string;
@@ -312,8 +303,8 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     expect(await page.locator('[data-testid="source-lines"] .hljs-keyword').count()).toBeGreaterThan(0);
     // The call hierarchy at 2 hops, each side asked apart.
     const [up, down] = await Promise.all([
-      rest<Layered>(`${base(app)}/objects/${id}/call-hierarchy?direction=callers&hops=2&limit=500`),
-      rest<Layered>(`${base(app)}/objects/${id}/call-hierarchy?direction=callees&hops=2&limit=500`),
+      rest<ApiCallHierarchy>(`${base(app)}/objects/${id}/call-hierarchy?direction=callers&hops=2&limit=500`),
+      rest<ApiCallHierarchy>(`${base(app)}/objects/${id}/call-hierarchy?direction=callees&hops=2&limit=500`),
     ]);
     await eventually(() => page.getByTestId("hierarchy-summary").textContent()).toBe(
       `${up.totalNodes - 1} callers and ${down.totalNodes - 1} callees within 2 hops`,
@@ -329,8 +320,8 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.getByLabel("Hops").first().fill("1");
     await page.getByLabel("Hops").first().press("Enter");
     const [up1, down1] = await Promise.all([
-      rest<Layered>(`${base(app)}/objects/${id}/call-hierarchy?direction=callers&hops=1&limit=500`),
-      rest<Layered>(`${base(app)}/objects/${id}/call-hierarchy?direction=callees&hops=1&limit=500`),
+      rest<ApiCallHierarchy>(`${base(app)}/objects/${id}/call-hierarchy?direction=callers&hops=1&limit=500`),
+      rest<ApiCallHierarchy>(`${base(app)}/objects/${id}/call-hierarchy?direction=callees&hops=1&limit=500`),
     ]);
     await eventually(() => page.getByTestId("hierarchy-summary").textContent()).toBe(
       `${up1.totalNodes - 1} callers and ${down1.totalNodes - 1} callees within 1 hops`,
@@ -358,9 +349,9 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
 
   it("an end point: what reaches it (its data graph); switching application lands on the other's overview", async () => {
     const app = PETCLINIC;
-    const { dataGraphs } = await rest<{ dataGraphs: Item[] }>(`${base(app)}/data-graphs?limit=100`);
+    const { dataGraphs } = await rest<{ dataGraphs: ApiObjectRef[] }>(`${base(app)}/data-graphs?limit=100`);
     const graphs = await Promise.all(
-      dataGraphs.map((d) => rest<Layered>(`${base(app)}/data-graphs/${d.id}/graph?limit=1000`)),
+      dataGraphs.map((d) => rest<ApiFlowGraph>(`${base(app)}/data-graphs/${d.id}/graph?limit=1000`)),
     );
     const pick = graphs.reduce((best, g, i) => (g.nodes.length > graphs[best].nodes.length ? i : best), 0);
     const table = dataGraphs[pick];
@@ -388,7 +379,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
 
   it("transactions: searchable entry points, one drawn in layers from its start to the tables it reaches", async () => {
     const app = PETCLINIC;
-    const list = await rest<{ totalTransactions: number; transactions: Item[] }>(
+    const list = await rest<{ totalTransactions: number; transactions: ApiObjectRef[] }>(
       `${base(app)}/transactions?limit=50&name=owner`,
     );
     expect(list.totalTransactions).toBeGreaterThan(0);
@@ -400,7 +391,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     );
     expect(await linkTexts("flows")).toEqual(list.transactions.map((t) => t.name));
     const graphs = await Promise.all(
-      list.transactions.map((t) => rest<Layered>(`${base(app)}/transactions/${t.id}/graph?limit=1000`)),
+      list.transactions.map((t) => rest<ApiFlowGraph>(`${base(app)}/transactions/${t.id}/graph?limit=1000`)),
     );
     const pick = graphs.findIndex((g) => g.nodes.some((n) => n.role === "end"));
     const graph = graphs[pick];
@@ -417,7 +408,9 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await shot("06-transaction");
     // The data graphs, the same way.
     await page.getByRole("link", { name: "Data graphs (to tables and other end points)" }).click();
-    const dataGraphs = await rest<{ totalDataGraphs: number; dataGraphs: Item[] }>(`${base(app)}/data-graphs?limit=50`);
+    const dataGraphs = await rest<{ totalDataGraphs: number; dataGraphs: ApiObjectRef[] }>(
+      `${base(app)}/data-graphs?limit=50`,
+    );
     await eventually(() => linkTexts("flows")).toEqual(dataGraphs.dataGraphs.map((d) => d.name));
     expect(pageErrors).toEqual([]);
   });
@@ -579,8 +572,9 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await page.setViewportSize(PHONE);
     const object = (await rest<ApiFindObjectsResult>(`${base(app)}/objects?limit=1&name=createOwner&operator=equals`))
       .objects[0];
-    const transaction = (await rest<{ transactions: Item[] }>(`${base(app)}/transactions?limit=1&name=createOwner`))
-      .transactions[0];
+    const transaction = (
+      await rest<{ transactions: ApiObjectRef[] }>(`${base(app)}/transactions?limit=1&name=createOwner`)
+    ).transactions[0];
     const views: [string, Record<string, string>, string][] = [
       ["overview", {}, "overview-counts"],
       ["search", { view: "search", name: "owner" }, "search-results"],

@@ -1,41 +1,25 @@
-// @module The answers of the impact routes as the explorer reads them: callers, call hierarchy, transactions and data graphs, changes, source files.
-import type { ApiCallee } from "../../src/contract/api-schemas.ts";
+// @module The answers of the impact routes under the names the explorer's views use, from the contract's schemas (src/contract/api-schemas.ts); changes and source files until the contract has them.
+import type { z } from "zod";
+import type {
+  ApiCallHierarchy,
+  ApiFlowGraph,
+  ApiObjectRef,
+  DataGraphListSchema,
+  TransactionListSchema,
+} from "../../src/contract/api-schemas.ts";
 
-/** One (caller, linkType) of the links ending at an object: the mirror of a callee. */
-export type ApiCaller = ApiCallee;
+export type { ApiCaller } from "../../src/contract/api-schemas.ts";
 
-export interface GraphItem {
-  id: string;
-  name: string;
-  fullName: string;
-  type: string;
-  typeId: string;
-}
+export type GraphItem = ApiObjectRef;
 
-export interface LayeredNode extends GraphItem {
-  /** Smallest number of links from the object, start point or end point walked from (itself: 0). */
-  depth: number;
-  /** Transactions and data graphs only: whether the node is a start or an end point. */
-  role?: "start" | "end" | null;
-}
+/** A node of a call hierarchy, or of a transaction or data graph (those say its role). */
+export type LayeredNode = ApiCallHierarchy["nodes"][number] & { role?: ApiFlowGraph["nodes"][number]["role"] };
 
 /** Call hierarchy, transaction graph and data graph: nodes by depth, links among them. */
-export interface LayeredGraph {
-  totalNodes: number;
-  truncated: boolean;
-  nodes: LayeredNode[];
-  links: { from: string; to: string; linkType: string }[];
-}
+export type LayeredGraph = Omit<ApiCallHierarchy, "nodes"> & { nodes: LayeredNode[] };
 
-export interface TransactionList {
-  totalTransactions: number;
-  transactions: GraphItem[];
-}
-
-export interface DataGraphList {
-  totalDataGraphs: number;
-  dataGraphs: GraphItem[];
-}
+export type TransactionList = z.infer<typeof TransactionListSchema>;
+export type DataGraphList = z.infer<typeof DataGraphListSchema>;
 
 export type ChangeStatus = "Added" | "Deleted" | "Modified";
 
