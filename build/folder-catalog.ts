@@ -81,7 +81,10 @@ export async function loadFolderCatalog(
     versions: async (application) => versions.get(application) ?? null,
     open: (version) =>
       cache.get(version.sha256, async () =>
-        Snapshot.open(readThrough(await heldBySha.get(version.sha256)!.source()), { sections: options.sections }),
+        Snapshot.open(readThrough(await heldBySha.get(version.sha256)!.source()), {
+          sections: options.sections,
+          readAhead: true,
+        }),
       ),
   };
 }

@@ -1,7 +1,7 @@
 // @module `npm run bench`: our service against a careful SQLite baseline on the same generated analysis, on a mixed workload and class by class, judged against the targets of docs/benchmarks.md#targets.
 //
 //   npm run bench -- [--objects 1000000] [--seed 1] [--out report.json] [--reuse <dir>] [--quick]
-//                    [--section-cache-mb 64] [--views mixed,classes]
+//                    [--section-cache-mb 64] [--views mixed,cold,classes] [--cold-per-class 5]
 //                    [--mixed-requests 1400] [--sample 400] [--concurrency 1,4] [--read-latency-ms 0,20]
 //                    [--http node,wrangler | --no-http]
 //
@@ -9,7 +9,8 @@
 // mixed view (the headline): every class interleaved at random, values drawn from the data; every
 // distinct query checked equal to the baseline's over HTTP; then for each read latency and
 // concurrency, `appstruct serve` and the baseline server started fresh, timed cold then warm. The
-// classes-apart view: the fixed mix, checked, timed in process side by side, the engine's memory in
+// cold view: a few queries of each class answered each by a fresh worker catalog, every storage read
+// 20 ms late, counting reads and sequential rounds (cold-answers.ts). The classes-apart view: the fixed mix, checked, timed in process side by side, the engine's memory in
 // a fresh process, then over HTTP on `appstruct serve` and under `wrangler dev`. Method and results: docs/benchmarks.md.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -21,6 +22,7 @@ import { Snapshot } from "../src/format/snapshot.ts";
 import { latencyMs } from "../src/storage/delayed-store.ts";
 import { fileSource } from "../src/storage/file-source.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
+import { type ColdReport, measureColdAnswers } from "./bench/cold-answers.ts";
 import { compareAnswers, logMismatches, type Mismatch } from "./bench/correctness.ts";
 import { type Dataset, prepareDataset } from "./bench/dataset.ts";
 import { engineAnswer } from "./bench/engine.ts";
@@ -44,6 +46,10 @@ import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
 import { measureSideBySide, type TimingOptions } from "./bench/timing.ts";
 
 const MiB = 1024 * 1024;
+/** R2 behind a Worker: what a cold answer's every storage read costs in the cold view. */
+const COLD_READ_LATENCY_MS = 20;
+/** Requests of the mixed sequence the cold view takes its queries from: every class comes up. */
+const COLD_SEQUENCE = 1400;
 
 /** A run's settings, as the options give them. */
 interface Options {
@@ -54,6 +60,7 @@ interface Options {
   sectionCacheMB: number;
   views: View[];
   mixed: { requests: number; sampleSize: number; concurrency: number[]; readLatencyMs: number[]; chunk: number };
+  coldPerClass: number;
   timing: TimingOptions;
   servers: HttpServer[];
 }
@@ -77,6 +84,7 @@ async function main(): Promise<number> {
       sample: { type: "string", default: "400" },
       concurrency: { type: "string", default: "1,4" },
       "read-latency-ms": { type: "string", default: "0,20" },
+      "cold-per-class": { type: "string" },
     },
   });
   const objects = Number(values.objects);
@@ -107,6 +115,7 @@ async function main(): Promise<number> {
       ),
       chunk: values.quick ? 14 : 50,
     },
+    coldPerClass: wholeNumber("--cold-per-class", values["cold-per-class"] ?? (values.quick ? "1" : "5")),
     timing: values.quick
       ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 }
       : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 },
@@ -124,6 +133,8 @@ async function main(): Promise<number> {
     const dataset = await prepareDataset({ ...options, dir, log });
     const out = resolve(values.out ?? join(dir, "report.json"));
     const mixed = options.views.includes("mixed") ? await mixedView(dataset, options, log) : null;
+    const cold =
+      options.views.includes("cold") && !mixed?.mismatches.length ? await coldView(dataset, options, log) : null;
     const classes =
       options.views.includes("classes") && !mixed?.mismatches.length
         ? await classesApartView(dataset, options, cleanups, log)
@@ -167,10 +178,12 @@ async function main(): Promise<number> {
           concurrency: options.mixed.concurrency,
           readLatencyMs: options.mixed.readLatencyMs,
         },
+        coldPerClass: options.coldPerClass,
         ...options.timing,
         http: options.servers,
       },
       mixed: mixed?.report ?? null,
+      cold,
       classesApart: classes?.report ?? null,
     };
     const report: BenchReport = { ...partial, targets: checkTargets(partial) };
@@ -226,6 +239,19 @@ async function mixedView(
       settings,
     },
   };
+}
+
+/** Cold first answers: the mixed workload's first queries of each class, each in a fresh catalog, reads 20 ms late. */
+function coldView(dataset: Dataset, options: Options, log: (line: string) => void): Promise<ColdReport> {
+  const pools = pickPools(dataset.database, options.seed, options.mixed.sampleSize);
+  log(`cold: up to ${options.coldPerClass} first answers a class, each in a fresh catalog …`);
+  return measureColdAnswers(
+    dataset.snapshot,
+    // Long enough for every class to come up, however few requests the mixed passes make (--quick).
+    mixedSequence(pools, options.seed, Math.max(options.mixed.requests, COLD_SEQUENCE)),
+    { perClass: options.coldPerClass, readLatencyMs: COLD_READ_LATENCY_MS, sectionCacheMB: options.sectionCacheMB },
+    log,
+  );
 }
 
 /** The second view: the fixed mix, each class timed apart, in process then over each HTTP server. */

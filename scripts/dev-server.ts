@@ -44,6 +44,8 @@ export interface DevServer {
   /** `http://127.0.0.1:<port>`, without a trailing slash. */
   url: string;
   port: number;
+  /** The port of the worker's V8 inspector (DevTools protocol) on 127.0.0.1: for reading its heap. */
+  inspectorPort: number;
   /** Process id of `wrangler dev` (the leader of the group holding workerd): for memory readings. */
   pid: number;
   persistDir: string;
@@ -236,5 +238,5 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await stop();
     throw spawnError ?? error;
   }
-  return { url, port, pid: child.pid!, persistDir, output, stop };
+  return { url, port, inspectorPort, pid: child.pid!, persistDir, output, stop };
 }

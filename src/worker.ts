@@ -13,8 +13,11 @@ import {
 } from "./query/source-locator.ts";
 import { StoreCatalog, type Version } from "./storage/catalog.ts";
 import { DelayedStore, storageLatencyMs } from "./storage/delayed-store.ts";
+import { EdgeCacheStore } from "./storage/edge-cache-store.ts";
 import { isolateCaches, sectionBudgetBytes } from "./storage/isolate-caches.ts";
+import { isSnapshotKey } from "./storage/manifest.ts";
 import { R2Store } from "./storage/r2-store.ts";
+import { runWithWaitUntil } from "./wait-until.ts";
 
 export interface Env {
   SNAPSHOTS: R2Bucket;
@@ -34,6 +37,11 @@ export interface Env {
   PUBLISH_VERIFY_MS?: string;
   /** Megabytes (2^20 bytes) of decoded sections kept per isolate, least recently used evicted first; default 64. */
   SECTION_CACHE_MB?: string;
+  /**
+   * "off": snapshot ranges are not kept in the data centre's cache (the Workers Cache API) between
+   * isolate memory and R2; anything else or unset: they are.
+   */
+  EDGE_CACHE?: string;
   /** Milliseconds every storage call waits first (R2's latency, in local runs and tests); unset or 0: none. `appstruct serve --read-latency-ms` on Node. */
   STORAGE_LATENCY_MS?: string;
 }
@@ -47,11 +55,22 @@ function catalogFor(env: Env): StoreCatalog {
   const { snapshots, sections } = isolateCaches(sectionBudgetBytes(env.SECTION_CACHE_MB));
   const bucket = new R2Store(env.SNAPSHOTS);
   const latencyMs = storageLatencyMs(env.STORAGE_LATENCY_MS);
-  return new StoreCatalog(latencyMs > 0 ? new DelayedStore(bucket, latencyMs) : bucket, {
+  const r2 = latencyMs > 0 ? new DelayedStore(bucket, latencyMs) : bucket;
+  // The data centre's cache in front of R2 (not of the latency: a hit costs what the cache costs).
+  const store = edgeCacheOn(env.EDGE_CACHE) ? new EdgeCacheStore(r2, caches.default, isSnapshotKey) : r2;
+  return new StoreCatalog(store, {
     manifestTtlMs: env.MANIFEST_TTL_MS ? Number(env.MANIFEST_TTL_MS) : undefined,
     snapshots,
     sections,
   });
+}
+
+/** Whether EDGE_CACHE leaves the data centre's cache on: unless "off". */
+function edgeCacheOn(setting: string | undefined): boolean {
+  const value = setting?.trim() ?? "";
+  if (value === "off") return false;
+  if (value === "" || value === "on") return true;
+  throw new Error(`EDGE_CACHE must be "on" or "off" (unset: on), not ${JSON.stringify(setting)}`);
 }
 
 async function depsFor(env: Env): Promise<AppDeps> {
@@ -72,7 +91,7 @@ async function depsFor(env: Env): Promise<AppDeps> {
 const app = createApp((env) => depsFor(env as Env));
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+  fetch: (request, env, ctx) => runWithWaitUntil(ctx.waitUntil.bind(ctx), () => app.fetch(request, env, ctx)),
 } satisfies ExportedHandler<Env>;
 
 /** The source code service: reads the locations section of a published snapshot. Deployable on its own. */

@@ -38,6 +38,13 @@ interface SectionCodec<T> {
   optional?: true;
   encode(model: SnapshotModel): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
+  /** Sections its decoder asks for, in a file that has the sections `has` says: read along with it, in the same round trip. */
+  consults?(has: (tag: string) => boolean): readonly string[];
+  /**
+   * Read as soon as the file is opened, before a query asks: `whole`, a small directory that cold
+   * queries consult before anything else; `blocks`, the block table of a paged section (where its pages lie).
+   */
+  readAhead?: "whole" | "blocks";
 }
 
 const rows = (c: DecodeContext) => c.meta.counts.objects;
@@ -92,6 +99,7 @@ const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byte
   optional: true,
   encode: (m) => [layout.of(m).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
+  readAhead: "blocks",
 });
 
 /**
@@ -113,6 +121,7 @@ const pageDirectory = <L, D>(
     return encoded;
   },
   decode: (b, c) => decode(b, rows(c)),
+  readAhead: "whole",
 });
 
 /**
@@ -156,6 +165,7 @@ const columnSearchIndex = (
   encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
   decode: async (b, c) =>
     new SearchIndex(b, rows(c), `${column} search index`, pages && c.has(pages) ? "paged" : await c.textColumn(column)),
+  consults: (has) => (pages && has(pages) ? [] : [column]),
 });
 
 /** The blocks of each trigram index, kept from its encoding until its chunk directory is encoded from them. */
@@ -174,6 +184,7 @@ const trigramIndex = (of: SearchIndexTag, keysLater = false): SectionCodec<Trigr
     return blocks;
   },
   decode: async (b, c) => TrigramIndex.whole(b, (await c.searchIndex(of)).keyCount, `${of} trigram index`),
+  consults: () => [of],
 });
 /** Minor 3: the checksums of trigram index `trigrams` in parts, so readers read its lists by range. */
 const trigramChunks = (
@@ -188,6 +199,7 @@ const trigramChunks = (
     return encodeTrigramChunks(blocks);
   },
   decode: (b) => new TrigramChunks(b, `${trigrams} chunk directory`),
+  readAhead: "whole",
 });
 
 /** Minor 3: the keys of XFUL and XMNG in pages of their own. */
@@ -249,6 +261,7 @@ export const SECTIONS = {
     blocks: 10,
     encode: encodeLevelGraphs,
     decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()),
+    consults: () => ["TAXO"],
   } as SectionCodec<LevelGraphs>,
   SLOC: {
     blocks: 11,
@@ -332,6 +345,16 @@ export const KEY_PAGES_OF = {
   XFUL: { pages: "KFUL", directory: "DFUL" },
   XMNG: { pages: "KMNG", directory: "DMNG" },
 } as const satisfies Partial<Record<SearchIndexTag, { pages: SectionTag; directory: SectionTag }>>;
+
+/** The sections decoding `tag` asks for, in a file having the sections `has` says it has. */
+export function consultedBy(tag: SectionTag, has: (tag: string) => boolean): SectionTag[] {
+  return ((SECTIONS[tag] as SectionCodec<unknown>).consults?.(has) ?? []).filter((t) => has(t)) as SectionTag[];
+}
+
+/** What of `tag` a reader reads on opening the file (see SectionCodec.readAhead), if anything. */
+export function readAheadOf(tag: SectionTag): "whole" | "blocks" | undefined {
+  return (SECTIONS[tag] as SectionCodec<unknown>).readAhead;
+}
 
 /** Whether readers may do without section `tag` (written without the required flag). */
 export function isOptionalSection(tag: SectionTag): boolean {

@@ -1,4 +1,6 @@
 // @module Snapshot: reads a snapshot through a ByteSource, section by section, verifying each before decoding it.
+
+import { waitUntil } from "../wait-until.ts";
 import { decodeHeader, decodeToc, SECTION_REQUIRED, type TocEntry, verifySection } from "./container.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
@@ -6,15 +8,17 @@ import type { SnapshotMeta } from "./model.ts";
 import type { SearchIndex } from "./search-index.ts";
 import type { SectionCache } from "./section-cache.ts";
 import {
+  consultedBy,
   type DecodeContext,
   type Decoded,
   decodeSection,
   META_TAG,
+  readAheadOf,
   SECTIONS,
   type SearchIndexTag,
   type SectionTag,
 } from "./sections.ts";
-import { currentStorageMeter } from "./storage-meter.ts";
+import { currentStorageMeter, meteredRead } from "./storage-meter.ts";
 import type { StringList } from "./string-list.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
@@ -28,15 +32,11 @@ export interface ByteSource {
 }
 
 /** First read on open: header, table of contents and metadata normally fit, as in PMTiles' 16 KiB first fetch. */
-const FIRST_READ = 16 * 1024;
+export const FIRST_READ = 16 * 1024;
 
 /** `source.read`, charged to the request running now (see StorageMeter): every read of a snapshot goes through here. */
-function meteredRead(source: ByteSource, offset: number, length: number): Promise<Uint8Array> {
-  const meter = currentStorageMeter();
-  if (!meter) return source.read(offset, length);
-  meter.read(length);
-  return meter.waitFor(source.read(offset, length));
-}
+const sourceRead = (source: ByteSource, offset: number, length: number): Promise<Uint8Array> =>
+  meteredRead(source.read(offset, length), length);
 
 export interface SnapshotOptions {
   /**
@@ -45,6 +45,23 @@ export interface SnapshotOptions {
    * section decoded is kept by this Snapshot for its lifetime.
    */
   sections?: SectionCache;
+  /**
+   * The file's first bytes, when whoever opens it has them already: a store that learns an object's
+   * size and version by reading its start (R2's ranged get) saves a round trip on every cold open.
+   */
+  first?: Uint8Array;
+  /**
+   * Start reading, as soon as the table of contents is known, what cold queries consult before
+   * anything else (SectionCodec.readAhead: page directories, block tables): they go out with the
+   * query's own first reads rather than one round trip each after them. For a snapshot opened to serve.
+   */
+  readAhead?: boolean;
+}
+
+/** Where a paged section's pages lie in its body: its one block. */
+export interface PagesBlock {
+  start: number;
+  length: number;
 }
 
 export class Snapshot implements DecodeContext {
@@ -70,7 +87,7 @@ export class Snapshot implements DecodeContext {
   }
 
   static async open(source: ByteSource, options: SnapshotOptions = {}): Promise<Snapshot> {
-    const first = await meteredRead(source, 0, Math.min(source.size, FIRST_READ));
+    const first = options.first ?? (await sourceRead(source, 0, Math.min(source.size, FIRST_READ)));
     const header = decodeHeader(first);
     check(
       header.fileLength === source.size,
@@ -81,7 +98,7 @@ export class Snapshot implements DecodeContext {
       header,
       tocEnd <= first.length
         ? first.slice(header.tocOffset, tocEnd)
-        : await meteredRead(source, header.tocOffset, header.tocLength),
+        : await sourceRead(source, header.tocOffset, header.tocLength),
     );
     for (const entry of toc.values())
       if (entry.flags & SECTION_REQUIRED && entry.tag !== META_TAG && !Object.hasOwn(SECTIONS, entry.tag))
@@ -94,9 +111,39 @@ export class Snapshot implements DecodeContext {
     const metaBytes =
       metaEnd <= first.length
         ? first.slice(metaEntry.offset, metaEnd)
-        : await meteredRead(source, metaEntry.offset, metaEntry.length);
+        : await sourceRead(source, metaEntry.offset, metaEntry.length);
     verifySection(metaEntry, metaBytes);
-    return new Snapshot(source, decodeMeta(metaBytes), toc, options.sections);
+    const snapshot = new Snapshot(source, decodeMeta(metaBytes), toc, options.sections);
+    if (options.readAhead) snapshot.readAhead();
+    return snapshot;
+  }
+
+  /**
+   * Starts the reads of SnapshotOptions.readAhead without waiting for them: a query asking for one
+   * joins its load. Left to run past the answer of whoever opened the file (waitUntil), since the
+   * next queries are the ones that need them; one that fails is read again when asked for.
+   */
+  private readAhead(): void {
+    for (const tag of this.toc.keys()) {
+      if (!Object.hasOwn(SECTIONS, tag)) continue;
+      const what = readAheadOf(tag as SectionTag);
+      if (what) waitUntil(what === "whole" ? this.section(tag as SectionTag) : this.pagesBlock(tag as SectionTag));
+    }
+  }
+
+  /** Offset and length of paged section `tag`'s one block (its pages) in its body, from its block table; kept like a section. */
+  pagesBlock(tag: SectionTag): Promise<PagesBlock> {
+    return this.remember(`${tag}#blocks`, async () => {
+      // The block table of SNAPSHOT-FORMAT.md §6, read alone: count 1, then block 0's offset and length.
+      const head = await this.readPart(tag, 0, 16);
+      const table = new DataView(head.buffer, head.byteOffset, 16);
+      const [count, start, length] = [table.getUint32(0, true), table.getUint32(8, true), table.getUint32(12, true)];
+      check(
+        count === 1 && start >= 16 && start % 8 === 0 && start + length <= this.toc.get(tag)!.length,
+        `${tag}: malformed block table`,
+      );
+      return { start, length, byteSize: 24 };
+    });
   }
 
   /** The decoded section `tag`, read and verified once, then kept (in the SectionCache, while it has room). */
@@ -124,7 +171,7 @@ export class Snapshot implements DecodeContext {
       offset >= 0 && length >= 0 && offset + length <= entry.length,
       `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`,
     );
-    return meteredRead(this.source, entry.offset + offset, length);
+    return sourceRead(this.source, entry.offset + offset, length);
   }
 
   /**
@@ -219,7 +266,9 @@ export class Snapshot implements DecodeContext {
   private async load<T extends SectionTag>(tag: T, dependsOn: (tag: SectionTag) => void): Promise<Decoded<T>> {
     const entry = this.toc.get(tag);
     check(entry, `snapshot has no ${tag} section`);
-    const body = await meteredRead(this.source, entry.offset, entry.length);
+    // What the decoder will ask for is read alongside, not after: one round trip for both.
+    for (const other of consultedBy(tag, (t) => this.toc.has(t))) waitUntil(this.section(other));
+    const body = await sourceRead(this.source, entry.offset, entry.length);
     verifySection(entry, body);
     const context: DecodeContext = {
       meta: this.meta,

@@ -10,6 +10,11 @@
 // in the context of the request that started it: its reads and bytes are that request's alone. A
 // request that finds the load under way is charged the time it waits, which its client pays, but not
 // the reads, which it did not make; summed over requests, every byte read counts once.
+//
+// Rounds are what latency multiplies: a read started after another has settled may depend on its
+// result, so it goes one round deeper than the deepest read settled when it starts; reads that go out
+// together share a round. Which reads truly depend on which the meter cannot know, so it counts what
+// the client pays for: independent reads made one after another count as one round each.
 import { AsyncLocalStorage } from "node:async_hooks";
 
 const current = new AsyncLocalStorage<StorageMeter>();
@@ -21,12 +26,16 @@ export class StorageMeter {
   /** Sections and pages found decoded in the cache; those loaded, or waited for while another request loaded them. */
   hits = 0;
   misses = 0;
+  /** Sequential rounds of its reads: the longest chain of reads, each started after the one before it had settled. */
+  rounds = 0;
   /** The meter of the request this one was made inside (an MCP tool call answered by the REST routes): it hears of everything too. */
   private readonly parent: StorageMeter | undefined;
   /** Waits under way, since when there has been one, and the time there was one before. */
   private waits = 0;
   private waitingSince = 0;
   private waitedMs = 0;
+  /** The deepest round of the reads settled so far: a read starting now goes one deeper. */
+  private settledRound = 0;
 
   constructor(parent?: StorageMeter) {
     this.parent = parent;
@@ -45,16 +54,35 @@ export class StorageMeter {
     return this.waitedMs + (this.waits > 0 ? performance.now() - this.waitingSince : 0);
   }
 
-  /** `pending`, the time until it settles counted as waiting on storage. */
+  /** `pending`, the time until it settles counted as waiting on storage (a load of another's under way, say). */
   waitFor<T>(pending: Promise<T>): Promise<T> {
-    this.begin();
-    return pending.finally(() => this.end());
+    return pending.finally(this.begin(true));
   }
 
-  read(bytes: number): void {
+  /** `pending`, a read of `bytes` bytes this request started now: counted, in its round, and waited for. */
+  reading<T>(bytes: number, pending: Promise<T>): Promise<T> {
+    return pending.finally(this.startRead(bytes));
+  }
+
+  /** Bytes of a read already counted, known once it arrived. */
+  readBytes(bytes: number): void {
+    this.bytes += bytes;
+    this.parent?.readBytes(bytes);
+  }
+
+  /** Notes a read starting now, a round deeper than any settled; returns what notes its end. */
+  private startRead(bytes: number): () => void {
     this.reads++;
     this.bytes += bytes;
-    this.parent?.read(bytes);
+    const round = this.settledRound + 1;
+    this.rounds = Math.max(this.rounds, round);
+    const waited = this.begin(false);
+    const parentEnd = this.parent?.startRead(bytes);
+    return () => {
+      waited();
+      this.settledRound = Math.max(this.settledRound, round);
+      parentEnd?.();
+    };
   }
 
   hit(): void {
@@ -67,15 +95,30 @@ export class StorageMeter {
     this.parent?.miss();
   }
 
-  private begin(): void {
+  /** Notes a wait starting now, the parent's too when `withParent` (a read notes the parent's on its own); returns what notes its end. */
+  private begin(withParent: boolean): () => void {
     if (this.waits++ === 0) this.waitingSince = performance.now();
-    this.parent?.begin();
+    const parentEnd = withParent ? this.parent?.begin(true) : undefined;
+    return () => {
+      if (--this.waits === 0) this.waitedMs += performance.now() - this.waitingSince;
+      parentEnd?.();
+    };
   }
+}
 
-  private end(): void {
-    if (--this.waits === 0) this.waitedMs += performance.now() - this.waitingSince;
-    this.parent?.end();
-  }
+/**
+ * `read`, a read of `bytes` bytes of storage started now, charged to the request running now: every
+ * read of a snapshot, a manifest or an object's size goes through here. `bytes` may be known only
+ * once it has arrived (a manifest).
+ */
+export function meteredRead<T>(read: Promise<T>, bytes: number | ((value: T) => number)): Promise<T> {
+  const meter = currentStorageMeter();
+  if (!meter) return read;
+  if (typeof bytes === "number") return meter.reading(bytes, read);
+  return meter.reading(0, read).then((value) => {
+    meter.readBytes(bytes(value));
+    return value;
+  });
 }
 
 /** The meter of the request running now, if it is metered. */

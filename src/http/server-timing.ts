@@ -8,23 +8,26 @@ export interface StorageTiming {
   /** Reads this answer made, and their bytes. */
   reads: number;
   bytes: number;
+  /** Rounds of its waits on storage: each one a wait that started after the one before had settled. */
+  rounds: number;
   /** Sections and pages found decoded in the cache; those loaded, or waited for. */
   hits: number;
   misses: number;
 }
 
-/** `storage;dur=<ms>;desc="<n> reads, <bytes> bytes", cache;desc="<h> hits, <m> misses"` */
+/** `storage;dur=<ms>;desc="<n> reads in <r> rounds, <bytes> bytes", cache;desc="<h> hits, <m> misses"` */
 export function serverTiming(meter: StorageMeter): string {
   const ms = Math.round(meter.storageMs * 100) / 100;
-  return `storage;dur=${ms};desc="${meter.reads} reads, ${meter.bytes} bytes", cache;desc="${meter.hits} hits, ${meter.misses} misses"`;
+  return `storage;dur=${ms};desc="${meter.reads} reads in ${meter.rounds} rounds, ${meter.bytes} bytes", cache;desc="${meter.hits} hits, ${meter.misses} misses"`;
 }
 
-const WRITTEN = /^storage;dur=(\d+(?:\.\d+)?);desc="(\d+) reads, (\d+) bytes", cache;desc="(\d+) hits, (\d+) misses"$/;
+const WRITTEN =
+  /^storage;dur=(\d+(?:\.\d+)?);desc="(\d+) reads in (\d+) rounds, (\d+) bytes", cache;desc="(\d+) hits, (\d+) misses"$/;
 
 /** What `serverTiming` wrote, read back from a header; null when the header is missing or not of that form. */
 export function readServerTiming(header: string | null | undefined): StorageTiming | null {
   const match = header ? WRITTEN.exec(header) : null;
   if (!match) return null;
-  const [storageMs, reads, bytes, hits, misses] = match.slice(1).map(Number);
-  return { storageMs, reads, bytes, hits, misses };
+  const [storageMs, reads, rounds, bytes, hits, misses] = match.slice(1).map(Number);
+  return { storageMs, reads, rounds, bytes, hits, misses };
 }

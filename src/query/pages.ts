@@ -2,13 +2,7 @@
 import { check } from "../format/errors.ts";
 import type { PageDirectory } from "../format/page-directory.ts";
 import type { SectionTag } from "../format/sections.ts";
-import type { Snapshot } from "../format/snapshot.ts";
-
-/** Where the pages lie in their section's body. */
-export interface PagesBlock {
-  start: number;
-  length: number;
-}
+import type { PagesBlock, Snapshot } from "../format/snapshot.ts";
 
 /** Consecutive missing pages are read together, up to this many bytes in one read. */
 const MAX_RUN_BYTES = 256 * 1024;
@@ -24,7 +18,7 @@ export async function loadPages<T extends { byteSize: number }>(
   directory: PageDirectory,
   wanted: ArrayLike<number>,
   decode: (page: number, bytes: Uint8Array) => T,
-  locate: () => Promise<PagesBlock> = () => pagesBlock(snapshot, tag),
+  locate: () => Promise<PagesBlock> = () => snapshot.pagesBlock(tag),
 ): Promise<Map<number, T>> {
   const loaded = new Map<number, T>();
   // Cached pages are taken synchronously: a warm answer about 30 objects costs no 30 promises.
@@ -69,19 +63,4 @@ export async function loadPages<T extends { byteSize: number }>(
   }
   for (const [p, page] of pages) loaded.set(p, await page);
   return loaded;
-}
-
-/** Offset and length of a paged section's one block (its pages) in its body, from its block table. */
-function pagesBlock(snapshot: Snapshot, tag: SectionTag): Promise<PagesBlock> {
-  return snapshot.remember(`${tag}#blocks`, async () => {
-    // The block table of SNAPSHOT-FORMAT.md §6, read alone: count 1, then block 0's offset and length.
-    const head = await snapshot.readPart(tag, 0, 16);
-    const table = new DataView(head.buffer, head.byteOffset, 16);
-    const [count, start, length] = [table.getUint32(0, true), table.getUint32(8, true), table.getUint32(12, true)];
-    check(
-      count === 1 && start >= 16 && start % 8 === 0 && start + length <= snapshot.toc.get(tag)!.length,
-      `${tag}: malformed block table`,
-    );
-    return { start, length, byteSize: 24 };
-  });
 }

@@ -2,7 +2,8 @@
 import { StorageUnavailableError } from "../contract/errors.ts";
 import { check } from "../format/errors.ts";
 import type { SectionCache } from "../format/section-cache.ts";
-import { type ByteSource, Snapshot } from "../format/snapshot.ts";
+import { type ByteSource, FIRST_READ, Snapshot } from "../format/snapshot.ts";
+import { meteredRead } from "../format/storage-meter.ts";
 import { publishableNameProblem } from "../rules.ts";
 import { SharedLoads } from "../shared-loads.ts";
 import type { BlobStore } from "./blob-store.ts";
@@ -112,15 +113,18 @@ export class StoreCatalog implements Catalog {
   open(version: Version): Promise<Snapshot> {
     return this.snapshots.get(version.sha256, async () => {
       const key = snapshotKey(version.sha256);
-      const info = await this.store.head(key);
-      if (!info) throw new StorageUnavailableError(`snapshot ${key} listed in the manifest is missing from storage`);
-      check(info.size === version.size, `snapshot ${key} is ${info.size} bytes, the manifest says ${version.size}`);
+      // Its first bytes bring its size and ETag along: no head before them.
+      const first = await meteredRead(this.store.getFirst(key, Math.min(version.size, FIRST_READ)), (object) =>
+        object ? object.bytes.length : 0,
+      );
+      if (!first) throw new StorageUnavailableError(`snapshot ${key} listed in the manifest is missing from storage`);
+      check(first.size === version.size, `snapshot ${key} is ${first.size} bytes, the manifest says ${version.size}`);
       const source: ByteSource = {
         key: version.sha256,
-        size: info.size,
-        read: (offset, length) => this.store.getRange(key, offset, length, info.etag),
+        size: first.size,
+        read: (offset, length) => this.store.getRange(key, offset, length, first.etag),
       };
-      return Snapshot.open(source, { sections: this.sections });
+      return Snapshot.open(source, { sections: this.sections, first: first.bytes, readAhead: true });
     });
   }
 
@@ -128,7 +132,7 @@ export class StoreCatalog implements Catalog {
     // A name too long to publish has no manifest, and its key would be too long for R2 to look up.
     if (publishableNameProblem(application)) return null;
     const key = manifestKey(application);
-    const object = await this.store.get(key);
+    const object = await meteredRead(this.store.get(key), (found) => (found ? found.bytes.length : 0));
     if (!object) return null;
     const manifest = decodeManifest(object.bytes, key);
     return manifest.versions.length ? manifest.versions : null;

@@ -49,6 +49,10 @@ export class DelayedStore implements BlobStore {
     return this.after(() => this.store.get(key));
   }
 
+  getFirst(key: string, length: number): Promise<{ bytes: Uint8Array; size: number; etag: string } | null> {
+    return this.after(() => this.store.getFirst(key, length));
+  }
+
   getRange(key: string, offset: number, length: number, etag: string): Promise<Uint8Array> {
     return this.after(() => this.store.getRange(key, offset, length, etag));
   }

@@ -40,6 +40,8 @@ export const MANIFEST_PREFIX = "apps/";
 export const manifestKey = (application: string) =>
   `${MANIFEST_PREFIX}${applicationSegment(application)}/manifest.json`;
 export const snapshotKey = (sha256: string) => `snapshots/${sha256}.snap`;
+/** Whether `key` is a snapshot's: named by its content, so its bytes never change. */
+export const isSnapshotKey = (key: string) => /^snapshots\/[0-9a-f]{64}\.snap$/.test(key);
 
 export function encodeManifest(manifest: Manifest): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(ManifestSchema.parse(manifest), null, 1));

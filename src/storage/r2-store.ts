@@ -46,6 +46,17 @@ export class R2Store implements BlobStore {
     });
   }
 
+  getFirst(key: string, length: number): Promise<{ bytes: Uint8Array; size: number; etag: string } | null> {
+    return guarded(`read ${key}`, async () => {
+      const object = await this.bucket.get(key, { range: { offset: 0, length } });
+      if (!object) return null;
+      const bytes = new Uint8Array(await object.arrayBuffer());
+      if (bytes.length !== Math.min(length, object.size))
+        throw new StorageUnavailableError(`${key}: got ${bytes.length} of its first ${length} bytes`);
+      return { bytes, size: object.size, etag: object.etag };
+    });
+  }
+
   getRange(key: string, offset: number, length: number, etag: string): Promise<Uint8Array> {
     return guarded(`read ${key}`, async () => {
       if (length === 0) return new Uint8Array(0);

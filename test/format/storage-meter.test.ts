@@ -4,6 +4,7 @@ import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { currentStorageMeter, StorageMeter } from "../../src/format/storage-meter.ts";
+import { objectRows } from "../../src/query/object-rows.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 
 const bytes = compileDocument(petstoreV1, null).bytes;
@@ -72,6 +73,23 @@ describe.each([
     expect(meter).toMatchObject({ reads: 1, bytes: 16, hits: 2, misses: 1 });
   });
 
+  it("counts rounds: reads that go out together share one, a read after another has settled goes one deeper", async () => {
+    const meter = new StorageMeter();
+    await metered(meter, async () => {
+      await Promise.all([snapshot.section("FULL"), snapshot.section("MANG")]);
+      await snapshot.section("TYPE");
+    });
+    expect(meter).toMatchObject({ reads: 3, rounds: 2 });
+    expect(meter.storageMs).toBe(2 * LATENCY_MS);
+  });
+
+  it("reads what a section's decoder consults along with it: XNAM and its keys' column NAME in one round", async () => {
+    const meter = new StorageMeter();
+    await metered(meter, () => snapshot.section("XNAM"));
+    expect(meter).toMatchObject({ reads: 2, bytes: length("XNAM") + length("NAME"), rounds: 1 });
+    expect(meter.storageMs).toBe(LATENCY_MS);
+  });
+
   it("reports a request made inside another to both meters", async () => {
     const outer = new StorageMeter();
     const inner = await metered(outer, async () => {
@@ -82,5 +100,32 @@ describe.each([
     expect(inner).toMatchObject({ reads: 1, bytes: length("NAME"), misses: 1 });
     expect(outer).toMatchObject({ reads: 1, bytes: length("NAME"), misses: 1 });
     expect(outer.storageMs).toBe(LATENCY_MS);
+    expect([inner.rounds, outer.rounds]).toEqual([1, 1]);
+  });
+});
+
+describe("a snapshot opened to serve (readAhead)", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  /** Opening `bytes` and reading object 0's row, metered: the rounds and reads it took. */
+  async function firstRow(readAhead: boolean): Promise<StorageMeter> {
+    const source = delayedSource(memorySource(bytes, `petstore ${readAhead}`), LATENCY_MS);
+    const meter = new StorageMeter();
+    await metered(meter, async () => {
+      const snapshot = await Snapshot.open(source, { sections: new SectionCache(1 << 20), readAhead });
+      const [row] = await objectRows(snapshot, [0]);
+      expect(row.name).toBe(petstoreV1.objects.find((o) => o.id === row.id)!.name);
+    });
+    return meter;
+  }
+
+  it("reads the page directories and block tables with the first reads after the table of contents, not one round each", async () => {
+    const [ahead, asked] = [await firstRow(true), await firstRow(false)];
+    // The header; then ROWD and ROWP's block table; then the page.
+    expect(ahead.rounds).toBe(3);
+    // The header; then ROWD; then ROWP's block table; then the page.
+    expect(asked.rounds).toBe(4);
+    expect(ahead.reads).toBeGreaterThan(asked.reads);
   });
 });

@@ -1,4 +1,4 @@
-// @module Smoke test of `npm run bench` at 20k objects (--quick): it completes, the SQLite baseline answers exactly as we do, the mixed view has every setting with Server-Timing read from every answer, the classes-apart view every class, both HTTP passes and the engine memory probe.
+// @module Smoke test of `npm run bench` at 20k objects (--quick): it completes, the SQLite baseline answers exactly as we do, the mixed view has every setting with Server-Timing read from every answer, the cold view every class in rounds, the classes-apart view every class, both HTTP passes and the engine memory probe.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -30,7 +30,7 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
   const report = JSON.parse(await readFile(out, "utf8")) as BenchReport;
   expect(report.data.objects).toBe(20000);
   expect(report.settings.http).toEqual(["node", "wrangler"]);
-  expect(report.settings.views).toEqual(["mixed", "classes"]);
+  expect(report.settings.views).toEqual(["mixed", "cold", "classes"]);
 
   // The mixed view: both read latencies at both concurrencies, each cold then warm, every request answered on both sides.
   const mixed = report.mixed!;
@@ -58,6 +58,18 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
     // A fresh server reads from storage on its first answers.
     expect(setting.passes[0].ours.all.storage!.readsPerAnswer).toBeGreaterThan(0);
   }
+
+  // The cold view: every class answered cold, each answer's reads counted in rounds, 20 ms each.
+  const cold = report.cold!;
+  expect(cold.readLatencyMs).toBe(20);
+  expect(Object.keys(cold.classes).sort()).toEqual([...CLASSES].sort());
+  for (const cls of CLASSES)
+    for (const answer of cold.classes[cls]!.samples) {
+      // The manifest, the snapshot's first bytes, then what the query reads.
+      expect(answer.rounds, answer.path).toBeGreaterThanOrEqual(3);
+      expect(answer.reads, answer.path).toBeGreaterThanOrEqual(answer.rounds);
+      expect(answer.ms, answer.path).toBeGreaterThanOrEqual(answer.rounds * cold.readLatencyMs);
+    }
 
   const apart = report.classesApart!;
   expect(apart.correctness).toEqual({ inProcess: [], http: { node: [], wrangler: [] } });
@@ -90,8 +102,8 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
   expect(memory.retainedBytes).toBeGreaterThan(0);
   expect(apart.mix.map((e) => e.path)).toContain(memory.retainedAfter);
   expect(memory.peakRssBytes).toBeGreaterThan(memory.baselineRssBytes);
-  // Every target judged: the three of the mixed view first, then the five of each class apart.
-  expect(report.targets).toHaveLength(8);
-  expect(report.targets.map((t) => t.holds === null)).toEqual(Array(8).fill(false));
+  // Every target judged: the three of the mixed view first, the cold view's, then the five of each class apart.
+  expect(report.targets).toHaveLength(9);
+  expect(report.targets.map((t) => t.holds === null)).toEqual(Array(9).fill(false));
   expect(report.targets[0].target).toContain("mixed workload");
 });

@@ -16,6 +16,10 @@ export class MemoryStore implements BlobStore {
     const o = this.objects.get(key);
     return o ? { bytes: o.bytes.slice(), etag: o.etag } : null;
   }
+  async getFirst(key: string, length: number): Promise<{ bytes: Uint8Array; size: number; etag: string } | null> {
+    const o = this.objects.get(key);
+    return o ? { bytes: o.bytes.slice(0, length), size: o.bytes.length, etag: o.etag } : null;
+  }
   async getRange(key: string, offset: number, length: number, etag: string): Promise<Uint8Array> {
     const o = this.objects.get(key);
     if (!o || o.etag !== etag) throw new StorageUnavailableError(`${key} is gone or changed`);

@@ -1,0 +1,134 @@
+// @module The worker isolate's memory through the mixed workload, in workerd under `wrangler dev`: its V8 heap and array buffers read over the inspector (Runtime.getHeapUsage), and workerd's peak RSS.
+//
+// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 700] [--every 25] [--latency-ms 0] [--out memory.json]
+//
+// The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). Its snapshot
+// is published into a wrangler persistence folder of its own, and the mixed workload of `npm run
+// bench` (seed 1) runs through `wrangler dev` at concurrency 1, default section budget. Every
+// `--every` answers the isolate's heap is read over the DevTools protocol, as it is: garbage not yet
+// collected included (workerd does not answer HeapProfiler.collectGarbage), which is what the
+// isolate occupies then. V8 counts the backing stores of ArrayBuffers (the bytes read, typed
+// columns) apart from the heap (backingStorageSize): both are given, and their sum is the reading.
+// workerd's RSS is the whole process: the runtime, and miniflare's own services beside the worker.
+import { rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
+import { workerdPeaks } from "./bench/process-memory.ts";
+import { startDevServer } from "./dev-server.ts";
+
+/** How long a DevTools call may take before it counts as unanswered. */
+const CALL_TIMEOUT_MS = 5000;
+
+interface HeapUsage {
+  usedSize: number;
+  totalSize: number;
+  backingStorageSize: number;
+}
+
+/** A DevTools protocol session over the inspector's WebSocket. */
+async function inspector(port: number): Promise<{ call<T>(method: string): Promise<T | null>; close(): void }> {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
+  if (!targets.length) throw new Error(`the inspector on port ${port} lists no target`);
+  // wrangler's inspector proxy accepts only the origins of a DevTools front end or of the host itself.
+  const socket = new WebSocket(targets[0].webSocketDebuggerUrl, {
+    headers: { Origin: "http://127.0.0.1" },
+  } as unknown as string[]);
+  await new Promise((opened, failed) => {
+    socket.addEventListener("open", opened, { once: true });
+    socket.addEventListener("error", failed, { once: true });
+  });
+  const pending = new Map<number, (result: unknown) => void>();
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) pending.get(message.id)?.(message.result), pending.delete(message.id);
+  });
+  let next = 0;
+  return {
+    // A method the runtime does not answer (workerd may not answer HeapProfiler.collectGarbage) gives null.
+    call: <T>(method: string) =>
+      new Promise<T | null>((answered) => {
+        const id = ++next;
+        const timer = setTimeout(() => pending.delete(id) && answered(null), CALL_TIMEOUT_MS);
+        pending.set(id, (result) => {
+          clearTimeout(timer);
+          answered(result as T);
+        });
+        socket.send(JSON.stringify({ id, method }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      reuse: { type: "string" },
+      requests: { type: "string", default: "700" },
+      every: { type: "string", default: "25" },
+      "latency-ms": { type: "string", default: "0" },
+      out: { type: "string" },
+    },
+  });
+  if (!values.reuse)
+    throw new Error("--reuse <bench folder> is required (one holding analysis.snap and baseline.sqlite)");
+  const dir = resolve(values.reuse);
+  const [requests, every] = [Number(values.requests), Number(values.every)];
+  const log = (line: string) => process.stderr.write(`[isolate-memory] ${line}\n`);
+  const sequence = mixedSequence(pickPools(join(dir, "baseline.sqlite"), 1, 400), 1, requests);
+  const persistDir = join(dir, "isolate-memory-state");
+  await rm(persistDir, { recursive: true, force: true });
+  const server = await startDevServer({
+    files: [join(dir, "analysis.snap")],
+    persistDir,
+    vars: { STORAGE_LATENCY_MS: values["latency-ms"]! },
+    log,
+  });
+  const MiB = 1024 * 1024;
+  const samples: { after: number; path: string; heap: HeapUsage }[] = [];
+  try {
+    // The isolate exists once it has served a request.
+    await (await fetch(`${server.url}/rest/ready`)).arrayBuffer();
+    const devtools = await inspector(server.inspectorPort);
+    const usage = async () => {
+      const usage = await devtools.call<HeapUsage>("Runtime.getHeapUsage");
+      if (!usage) throw new Error("the inspector did not answer Runtime.getHeapUsage");
+      return usage;
+    };
+    const read = async (after: number, path: string) => samples.push({ after, path, heap: await usage() });
+    await read(0, "/rest/ready");
+    for (const [i, entry] of sequence.entries()) {
+      const response = await fetch(server.url + entry.path);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${entry.path}: status ${response.status}`);
+      if ((i + 1) % every === 0 || i + 1 === sequence.length) {
+        await read(i + 1, entry.path);
+        const last = samples.at(-1)!;
+        log(
+          `${i + 1} answers: heap ${(last.heap.usedSize / MiB).toFixed(1)} MiB used, array buffers ${(last.heap.backingStorageSize / MiB).toFixed(1)} MiB`,
+        );
+      }
+    }
+    devtools.close();
+    const peaks = workerdPeaks(server.pid);
+    const most = (f: (s: (typeof samples)[number]) => number) => Math.max(...samples.map(f));
+    const summary = {
+      requests,
+      latencyMs: Number(values["latency-ms"]),
+      heapUsedMaxMiB: most((s) => s.heap.usedSize) / MiB,
+      heapTotalMaxMiB: most((s) => s.heap.totalSize) / MiB,
+      arrayBuffersMaxMiB: most((s) => s.heap.backingStorageSize) / MiB,
+      heapUsedPlusArrayBuffersMaxMiB: most((s) => s.heap.usedSize + s.heap.backingStorageSize) / MiB,
+      workerdPeakRssMiB: peaks.map((p) => (p.peakRssBytes === null ? null : Math.round(p.peakRssBytes / MiB))),
+    };
+    console.log(JSON.stringify(summary, null, 2));
+    if (values.out) await writeFile(resolve(values.out), `${JSON.stringify({ summary, samples }, null, 2)}\n`);
+  } finally {
+    await server.stop();
+    await rm(persistDir, { recursive: true, force: true });
+  }
+}
+
+await main();
