@@ -338,10 +338,11 @@ program
   .option("--tsconfig <file>", "TypeScript configuration to use instead of the folder's")
   .option("--rules <file>", "taxonomy and start/end point rules (JSON; sections left out keep their defaults)")
   .option("--analyzed-at <date>", "RFC 3339 date-time of the analysis (default: now)")
+  .option("--no-source", "leave the source text of the files out of the analysis (the API then serves no code)")
   .action(
     async (
       folder: string,
-      options: { out: string; name?: string; tsconfig?: string; rules?: string; analyzedAt?: string },
+      options: { out: string; name?: string; tsconfig?: string; rules?: string; analyzedAt?: string; source: boolean },
     ) => {
       const started = performance.now();
       const { AnalyzeOptionError, analyzeProject } = await import("./analyze/analyze.ts");
@@ -355,6 +356,7 @@ program
           application: options.name,
           analyzedAt: options.analyzedAt,
           rules: await loadRules(options.rules),
+          source: options.source,
         });
         for (const problem of result.configProblems) process.stderr.write(`warning: ${problem}\n`);
         for (const p of result.syntaxProblems)

@@ -23,6 +23,8 @@ const TOOLS = [
   "get_transaction_graph",
   "list_level_nodes",
   "get_level_graph",
+  "list_changes",
+  "read_source",
 ];
 
 const base = (process.argv[2] ?? "http://localhost:8787").replace(/\/$/, "");

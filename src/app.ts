@@ -12,6 +12,8 @@ import type { AppDeps, AppEnv } from "./http/context.ts";
 import { problemResponse, toApiError } from "./http/problem.ts";
 import { applicationRoutes } from "./http/routes/applications.ts";
 import { flowRoutes } from "./http/routes/flows.ts";
+import { changesRoutes } from "./http/routes/changes.ts";
+import { fileRoutes } from "./http/routes/files.ts";
 import { levelRoutes } from "./http/routes/levels.ts";
 import { META_PATHS, metaRoutes } from "./http/routes/meta.ts";
 import { objectRoutes } from "./http/routes/objects.ts";
@@ -102,6 +104,8 @@ export function createApp(resolveDeps: (env: unknown) => AppDeps | Promise<AppDe
   objectRoutes(app);
   flowRoutes(app);
   levelRoutes(app);
+  changesRoutes(app);
+  fileRoutes(app);
 
   for (const route of ROUTES)
     app.all(route, (c) => {

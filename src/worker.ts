@@ -5,11 +5,13 @@ import { parseAccessPolicy } from "./http/access.ts";
 import type { AppDeps } from "./http/context.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import {
-  answerLocations,
+  answerOf,
+  type FileAnswer,
+  type LineRange,
   type LocationsAnswer,
-  locationsOf,
   SnapshotSourceLocator,
   type SourceLocator,
+  serviceAnswer,
 } from "./query/source-locator.ts";
 import { StoreCatalog, type Version } from "./storage/catalog.ts";
 import { DelayedStore, storageLatencyMs } from "./storage/delayed-store.ts";
@@ -77,7 +79,10 @@ async function depsFor(env: Env): Promise<AppDeps> {
   const made = depsByEnv.get(env);
   if (made) return made;
   const sources: SourceLocator | null = env.SOURCE
-    ? { locations: async (version, ranks) => locationsOf(await env.SOURCE!.lookup(version, ranks)) }
+    ? {
+        locations: async (version, ranks) => answerOf(await env.SOURCE!.lookup(version, ranks)),
+        file: async (version, fileId, range) => answerOf(await env.SOURCE!.file(version, fileId, range)),
+      }
     : null;
   const rateLimit = env.RATE_LIMITER
     ? { limiter: env.RATE_LIMITER, periodSeconds: Number(env.RATE_LIMIT_PERIOD ?? 60) }
@@ -94,10 +99,15 @@ export default {
   fetch: (request, env, ctx) => runWithWaitUntil(ctx.waitUntil.bind(ctx), () => app.fetch(request, env, ctx)),
 } satisfies ExportedHandler<Env>;
 
-/** The source code service: reads the locations section of a published snapshot. Deployable on its own. */
+/** The source code service: reads the locations and source text of a published snapshot. Deployable on its own. */
 export class SourceService extends WorkerEntrypoint<Env> {
   /** Source locations of objects (by rank) of a published version; storage failures come back as data. */
   async lookup(version: Version, ranks: number[]): Promise<LocationsAnswer> {
-    return answerLocations(new SnapshotSourceLocator(catalogFor(this.env)), version, ranks);
+    return serviceAnswer(() => new SnapshotSourceLocator(catalogFor(this.env)).locations(version, ranks));
+  }
+
+  /** Lines of one file of a published version (null: not listed, or listed without text); storage failures come back as data. */
+  async file(version: Version, fileId: string, range: LineRange): Promise<FileAnswer> {
+    return serviceAnswer(() => new SnapshotSourceLocator(catalogFor(this.env)).file(version, fileId, range));
   }
 }

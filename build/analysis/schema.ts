@@ -35,6 +35,7 @@ export const FileSchema = record({
     .regex(FILE_ID, { error: "must be a string of an integer, optionally negative" }),
   path: text(),
   language: text().optional(),
+  text: text().optional(),
 });
 
 export const TaxonomyNodeSchema = record({

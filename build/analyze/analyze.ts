@@ -30,6 +30,8 @@ export interface AnalyzeOptions {
   application?: string;
   analyzedAt?: string;
   rules?: Rules;
+  /** Whether the analysis holds the source text of the files analysed (default true; `--no-source` says false). */
+  source?: boolean;
 }
 
 export interface SyntaxProblem {
@@ -88,7 +90,12 @@ export function analyzeProject(options: AnalyzeOptions): AnalyzeResult {
 
   project.sourceFiles.forEach((sf, i) => {
     const path = projectPath(project.root, sf.fileName);
-    const file = { id: String(i + 1), path, language: languageOf(path) };
+    const file = {
+      id: String(i + 1),
+      path,
+      language: languageOf(path),
+      ...(options.source === false ? {} : { text: sf.text }),
+    };
     model.files.push(file);
     projectFiles.set(sf, file);
     const fileObject = extractor.extractFile(sf, file);

@@ -41,6 +41,8 @@ export interface ProjectFile {
   id: string;
   path: string;
   language: string;
+  /** The file's text as the analyzer read it; absent with --no-source. */
+  text?: string;
 }
 
 /** Objects and links of one analysis; links are deduplicated on (from, to, type, escalated) as the format counts them. */

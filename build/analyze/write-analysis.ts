@@ -15,7 +15,12 @@ export function analysisDocument(model: CodeModel, taxonomy: Taxonomy, header: A
   return {
     format: ANALYSIS_FORMAT,
     ...header,
-    files: model.files.map((f) => ({ id: f.id, path: f.path, language: f.language })),
+    files: model.files.map((f) => ({
+      id: f.id,
+      path: f.path,
+      language: f.language,
+      ...(f.text === undefined ? {} : { text: f.text }),
+    })),
     taxonomy: taxonomy.nodes,
     // Fields at their format default are left out: the analyses of real projects stay a third smaller.
     objects: model.objects.map((o) => ({

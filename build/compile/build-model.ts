@@ -9,10 +9,10 @@ import {
   type Status,
   type TaxonomyNode,
 } from "../../src/format/model.ts";
+import { compareIds, compareNames } from "../../src/query/name-order.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import type { AnalysisTaxonomyNode } from "../analysis/schema.ts";
 import { deriveTaxonomy } from "./derived-taxonomy.ts";
-import { compareIds, compareNames } from "./name-order.ts";
 
 /** The analysis statuses are computed against: its content address and each object's checksum by id. */
 export interface StatusBase {
@@ -95,7 +95,12 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
     },
     objects: records,
     levels,
-    files: analysis.files.map((f) => ({ id: f.id, path: f.path, language: f.language ?? null })),
+    files: analysis.files.map((f) => ({
+      id: f.id,
+      path: f.path,
+      language: f.language ?? null,
+      ...(f.text === undefined ? {} : { text: f.text }),
+    })),
     callees: callees.links,
   };
 }

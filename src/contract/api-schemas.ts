@@ -284,6 +284,61 @@ export const ProblemSchema = z
   .strict()
   .meta({ description: "Error body shaped after RFC 9457." });
 
+// Changes between two analyses (GET …/changes).
+export const ChangedObjectSchema = z
+  .object({
+    id: objectId,
+    name: z.string(),
+    fullName: z.string(),
+    type: z.string().meta({ description: "Object type for display." }),
+    typeId: z.string().meta({ description: "Object type identifier, the type reference key." }),
+    status: z.enum(["Added", "Deleted", "Modified"]).meta({
+      description:
+        "Added: in `to` only. Deleted: in `from` only (described as `from` had it). Modified: in both, checksums differ.",
+    }),
+  })
+  .strict();
+
+const changeCount = z.number().int().min(0);
+export const ChangesSchema = z
+  .object({
+    from: z
+      .string()
+      .meta({ description: "`analyzedAt` of the older analysis compared, as /rest/applications lists it." }),
+    to: z
+      .string()
+      .meta({ description: "`analyzedAt` of the newer analysis compared, as /rest/applications lists it." }),
+    totals: z
+      .object({ added: changeCount, deleted: changeCount, modified: changeCount })
+      .strict()
+      .meta({ description: "Objects of each status, whatever `status`, `limit` and `skip` ask." }),
+    totalObjects: changeCount.meta({ description: "Objects of the statuses asked, independent of limit and skip." }),
+    objects: z
+      .array(ChangedObjectSchema)
+      .meta({ description: "The slice [skip, skip+limit) of the objects of the statuses asked, sorted by name." }),
+  })
+  .strict();
+
+// Source code (GET …/files/{fileId}).
+export const FileTextSchema = z
+  .object({
+    fileId: z
+      .string()
+      .regex(/^-?[0-9]{1,19}$/)
+      .meta({ description: "Source file ID, as in sourceLocations." }),
+    path: z.string().meta({ description: "The file's path in the analysis." }),
+    startLine: line.meta({ description: "First line served, 1-based: startLine as asked, else 1." }),
+    endLine: z.number().int().min(0).max(0xffffffff).meta({
+      description: "Last line served: endLine as asked, cut to the file; below startLine when no line is served.",
+    }),
+    totalLines: z.number().int().min(0).max(0xffffffff).meta({ description: "Lines of the whole file." }),
+    text: z.string().meta({
+      description:
+        "Lines startLine to endLine exactly as in the file, each with its line feed (the file's last line may have none).",
+    }),
+  })
+  .strict();
+
 // The application catalog (GET /rest/applications).
 export const ApplicationVersionSchema = z
   .object({
@@ -341,6 +396,9 @@ export const API_SCHEMAS = {
   LevelNodeList: LevelNodeListSchema,
   NodeRef: NodeRefSchema,
   LevelGraph: LevelGraphSchema,
+  ChangedObject: ChangedObjectSchema,
+  Changes: ChangesSchema,
+  FileText: FileTextSchema,
   Ready: ReadySchema,
   Problem: ProblemSchema,
 } as const;
@@ -365,6 +423,9 @@ export type ApiLevelNode = z.infer<typeof LevelNodeSchema>;
 export type ApiLevel5Node = z.infer<typeof Level5NodeSchema>;
 export type ApiNodeRef = z.infer<typeof NodeRefSchema>;
 export type ApiLevelGraph = z.infer<typeof LevelGraphSchema>;
+export type ApiChanges = z.infer<typeof ChangesSchema>;
+export type ApiChangedObject = z.infer<typeof ChangedObjectSchema>;
+export type ApiFileText = z.infer<typeof FileTextSchema>;
 /** The schema describes exactly the body ApiError writes: checked here, at compile time, both ways. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const problemSchemaMatchesBody: Same<z.infer<typeof ProblemSchema>, ProblemBody> = true;

@@ -13,6 +13,7 @@ export const ERROR_TITLES = {
   no_analysis_at_date: [404, "No analysis at date"],
   transaction_not_found: [404, "Transaction not found"],
   data_graph_not_found: [404, "Data graph not found"],
+  file_not_found: [404, "File not found"],
   route_not_found: [404, "Route not found"],
   method_not_allowed: [405, "Method not allowed"],
   rate_limited: [429, "Too many requests"],

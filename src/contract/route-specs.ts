@@ -6,8 +6,10 @@ import {
   CalleeListSchema,
   CallerListSchema,
   CallHierarchySchema,
+  ChangesSchema,
   CharacteristicsSchema,
   DataGraphListSchema,
+  FileTextSchema,
   FindObjectsResultSchema,
   FlowGraphSchema,
   LevelGraphSchema,
@@ -30,7 +32,7 @@ export interface RouteSpec<Q extends ParamSpecs = ParamSpecs> {
   operationId: string;
   summary: string;
   description: string;
-  tag: "Applications" | "Objects" | "Transactions" | "Levels" | "Service";
+  tag: "Applications" | "Objects" | "Transactions" | "Levels" | "History" | "Source" | "Service";
   method: "GET";
   /** OpenAPI path template, e.g. /rest/applications/{name}/objects. */
   path: string;
@@ -508,6 +510,81 @@ export const LEVEL_GRAPH = route({
   minLevel: MIN_LEVEL.graph,
 });
 
+/** A source file ID in a path: a possibly negative integer of 1 to 19 digits. */
+export const FILE_ID_PATTERN = /^-?[0-9]{1,19}$/;
+const fileId: PathParamSpec = {
+  schema: z.string().regex(FILE_ID_PATTERN),
+  description: "Source file ID, as in sourceLocations: a possibly negative integer of 1 to 19 digits.",
+};
+/** The largest line number a file may have (a u32 in the snapshot). */
+const MAX_LINE = 0xffffffff;
+
+export const CHANGES = route({
+  operationId: "changes",
+  summary: "Changes between two analyses",
+  description:
+    "The objects added, deleted and modified (checksums differ) between two analyses of the application, compared by id, sorted by name. Without `from` and `to`: the newest analysis against the one before it.",
+  tag: "History",
+  method: "GET",
+  path: "/rest/applications/{name}/changes",
+  pathParams: { name: applicationName },
+  query: {
+    from: {
+      schema: date,
+      description:
+        "The older analysis: the newest at or before this date. Default: the analysis just before the one `to` selects.",
+    },
+    to: { schema: date, description: "The newer analysis: the newest at or before this date. Default: the newest." },
+    status: {
+      schema: oneOf(["added", "deleted", "modified"] as const),
+      repeatable: true,
+      description: "Only objects of these statuses (default all three); totals count all three whatever it says.",
+    },
+    limit: {
+      schema: integer(0, 10000),
+      required: true,
+      description: "Maximum number of objects returned; 0 returns only the totals.",
+    },
+    skip: {
+      schema: integer(0, Number.MAX_SAFE_INTEGER),
+      default: "0",
+      description: "Number of changed objects skipped before counting toward limit.",
+    },
+  },
+  response: ChangesSchema,
+  errors: [...APPLICATION_ERRORS, "missing_parameter", "no_analysis_at_date"],
+  secured: true,
+});
+
+export const SOURCE_FILE = route({
+  operationId: "sourceFile",
+  summary: "Source code",
+  description:
+    "Lines of one source file of the analysis, through the source code service. Default: the whole file; a range past the end is cut to the file.",
+  tag: "Source",
+  method: "GET",
+  path: "/rest/applications/{name}/files/{fileId}",
+  pathParams: { name: applicationName, fileId },
+  query: {
+    startLine: {
+      schema: integer(1, MAX_LINE),
+      description: "First line, 1-based (default 1). Past the file's end: no line (text is empty).",
+    },
+    endLine: {
+      schema: integer(1, MAX_LINE),
+      description:
+        "Last line, inclusive (default the file's last); not below startLine. Past the end: cut to the file.",
+    },
+    date: {
+      schema: date,
+      description: "The file as the newest analysis at or before this date had it (none: 404 no_analysis_at_date).",
+    },
+  },
+  response: FileTextSchema,
+  errors: [...APPLICATION_ERRORS, "no_analysis_at_date", "file_not_found", "source_service_unavailable"],
+  secured: true,
+});
+
 /** Every operation, in the order of docs/api.md (the catalog first, readiness last). */
 export const ROUTE_SPECS: readonly RouteSpec[] = [
   APPLICATIONS,
@@ -524,5 +601,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   DATA_GRAPH,
   LEVEL_NODES,
   LEVEL_GRAPH,
+  CHANGES,
+  SOURCE_FILE,
   READY,
 ];

@@ -5,13 +5,14 @@
 //   1.1: optional trigram indexes (TNAM…TPST) beside the search indexes and a row store (ROWP pages, ROWD directory); 1.0 readers skip them.
 //   1.2: optional paged links (LNKP pages, LNKD directory) and paged id index (IDXP, IDXD); earlier readers skip them.
 //   1.3: optional trigram chunk directories (CNAM…CPST) and key pages of fullName and mangling (KFUL/DFUL, KMNG/DMNG), so those are read by range; earlier readers skip them.
+//   1.4: optional source text of the files (SRCP pages, SRCD directory); earlier readers skip them.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
-export const FORMAT_MINOR = 3;
+export const FORMAT_MINOR = 4;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */

@@ -1,6 +1,7 @@
 // @module decodeSnapshotModel: reads every section back into a SnapshotModel (round-trip tests, inspect, status bases).
-import type { ObjectRecord, SnapshotModel } from "./model.ts";
+import type { ObjectRecord, SnapshotModel, SourceFile } from "./model.ts";
 import type { Snapshot } from "./snapshot.ts";
+import { decodeAllText } from "./source-text.ts";
 
 export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
   const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
@@ -48,7 +49,7 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     meta: snapshot.meta,
     objects,
     levels: [1, 2, 3, 4, 5].map((l) => taxo.nodes(l)),
-    files: sloc.files(),
+    files: await filesWithText(snapshot, sloc.files()),
     callees: {
       offsets: cale.offsets,
       targets: cale.targets,
@@ -57,4 +58,12 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
       linkTypes: cale.linkTypes,
     },
   };
+}
+
+/** `files` with the text SRCD and SRCP give them, when the snapshot has those (minor 4). */
+async function filesWithText(snapshot: Snapshot, files: SourceFile[]): Promise<SourceFile[]> {
+  const body = snapshot.toc.get("SRCP");
+  if (!snapshot.has("SRCD") || !body) return files;
+  const texts = decodeAllText(await snapshot.section("SRCD"), await snapshot.readPart("SRCP", 0, body.length));
+  return files.map((file, f) => (texts[f] === undefined ? file : { ...file, text: texts[f] }));
 }

@@ -62,6 +62,8 @@ export interface SourceFile {
   id: string;
   path: string;
   language: string | null;
+  /** The file's source text, when the analysis gives it (absent, not null, otherwise). */
+  text?: string;
 }
 
 /** Outgoing links grouped by caller rank (CSR), one entry per distinct (target, linkType). */

@@ -44,7 +44,8 @@ export class ObjectCore {
   readonly flags: Uint8Array;
   readonly parents: Uint32Array;
   readonly level5: Uint32Array;
-  private readonly byId: Uint32Array;
+  /** Ranks in ascending id order: the id index. */
+  readonly byId: Uint32Array;
 
   constructor(blocks: Blocks, objectCount: number, level5Count: number) {
     this.ids = blocks.u64(0);

@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 3): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 4): each tag with its encoder and decoder, side by side.
 import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
@@ -13,6 +13,7 @@ import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from 
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import { encodeColumnSearchIndex, encodeSearchIndex, SearchIndex } from "./search-index.ts";
 import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
+import { encodeTextDirectory, encodeTextPages, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
 import { encodeLevelGraphs, encodeTaxonomy, LevelGraphs, Taxonomy } from "./taxonomy.ts";
@@ -92,6 +93,7 @@ const rowPages = perModel<RowPages>((m) => encodeRowPages(m.objects));
 const linkPages = perModel((m) => encodeLinkPages(m));
 const idOrder = perModel((m) => ranksById(m.objects));
 const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
+const textPages = perModel((m) => encodeTextPages(m.files));
 
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
@@ -110,7 +112,7 @@ const pageDirectory = <L, D>(
   blocks: number,
   layout: PerModel<L>,
   encode: (layout: L) => Block[],
-  decode: (blocks: Blocks, rows: number) => D,
+  decode: (blocks: Blocks, rows: number, context: DecodeContext) => D,
   alsoReleased: readonly PerModel<unknown>[] = [],
 ): SectionCodec<D> => ({
   blocks,
@@ -120,7 +122,7 @@ const pageDirectory = <L, D>(
     for (const released of [layout, ...alsoReleased]) released.done(m);
     return encoded;
   },
-  decode: (b, c) => decode(b, rows(c)),
+  decode: (b, c) => decode(b, rows(c), c),
   readAhead: "whole",
 });
 
@@ -310,6 +312,9 @@ export const SECTIONS = {
   LNKD: pageDirectory(5, linkPages, encodeLinkDirectory, (b, n) => new LinkDirectory(b, n)),
   IDXP: pagedData(idPages),
   IDXD: pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n), [idOrder]),
+  // Minor 4: the files' source text, in pages of whole lines read by range.
+  SRCP: pagedData(textPages),
+  SRCD: pageDirectory(6, textPages, encodeTextDirectory, (b, _, c) => new TextDirectory(b, c.meta.counts.files)),
 } satisfies Record<string, SectionCodec<unknown>>;
 
 export type SectionTag = keyof typeof SECTIONS;

@@ -149,6 +149,15 @@ export class StringList {
     return this.get(index).toLowerCase().includes(needle.text);
   }
 
+  /** Whether string `index` and string `otherIndex` of `other` are the same, compared as bytes: neither is decoded. */
+  equalsAt(index: number, other: StringList, otherIndex: number): boolean {
+    const [from, to] = [this.offsets[index], this.offsets[index + 1]];
+    const start = other.offsets[otherIndex];
+    if (to - from !== other.offsets[otherIndex + 1] - start) return false;
+    for (let i = 0; i < to - from; i++) if (this.bytes[from + i] !== other.bytes[start + i]) return false;
+    return true;
+  }
+
   /** Every string, decoded once and kept: for scans that touch most of the list. */
   all(): readonly string[] {
     if (!this.decoded) {
@@ -183,6 +192,15 @@ export class NullableStringList {
 
   get(index: number): string | null {
     return this.present[index] ? this.strings.get(index) : null;
+  }
+
+  /** Whether both strings are present and differ (as bytes): neither is decoded. */
+  bothPresentAndDiffer(index: number, other: NullableStringList, otherIndex: number): boolean {
+    return (
+      this.present[index] !== 0 &&
+      other.present[otherIndex] !== 0 &&
+      !this.strings.equalsAt(index, other.strings, otherIndex)
+    );
   }
 
   get byteSize(): number {

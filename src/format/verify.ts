@@ -81,8 +81,8 @@ const trigramsOfChunks = new Map<string, TrigramTag>(
   Object.entries(CHUNKS_OF).map(([trigrams, chunks]) => [chunks, trigrams as TrigramTag]),
 );
 type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
-type PagesTag = "ROWP" | "LNKP" | "IDXP" | "KFUL" | "KMNG";
-type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "DFUL" | "DMNG";
+type PagesTag = "ROWP" | "LNKP" | "IDXP" | "KFUL" | "KMNG" | "SRCP";
+type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "DFUL" | "DMNG" | "SRCD";
 /** Each paged section's directory and the pages it locates, checked together; link, id and row pages first, against OBJC, CALE and CALR. */
 const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   LNKD: "LNKP",
@@ -90,6 +90,7 @@ const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   ROWD: "ROWP",
   DFUL: "KFUL",
   DMNG: "KMNG",
+  SRCD: "SRCP",
 };
 const PAGES = new Set<string>(Object.values(PAGES_OF));
 
@@ -197,7 +198,7 @@ class Verification {
     const done = new Set<string>(["OBJC", "TAXO", "CALE", "CALR", "LNKD", "IDXD", "ROWD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
       if (!snapshot.has(tag) || done.has(tag)) continue;
-      if (tag === "DFUL" || tag === "DMNG") pagedParts(tag, false);
+      if (tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
       else add(tag, (s) => this.section(s, tag));
     }
     add("checksums of the sections read in parts or not at all", (s) => this.checksums(s));
@@ -511,6 +512,11 @@ class Verification {
           `${tag}: ${directory.keyCount} keys in pages for the ${keyCount} keys of ${index}`,
         );
         // Keys UTF-8, ascending within and across pages (decodePage checks both).
+        return { directory, page: (p, bytes) => void directory.decodePage(p, bytes) };
+      }
+      case "SRCD": {
+        // Each page UTF-8 with the lines its directory gives it (decodePage checks both).
+        const directory = await snapshot.section(tag);
         return { directory, page: (p, bytes) => void directory.decodePage(p, bytes) };
       }
     }

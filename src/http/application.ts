@@ -38,9 +38,9 @@ export async function publishedVersions(c: Context<AppEnv>): Promise<Version[]> 
 }
 
 /**
- * The analysis a route reads: the newest, or with `date` (epoch ms) the newest analyzed at or before
- * it (none: 404 no_analysis_at_date); its snapshot; and a handle on the analysis before it, which
- * statuses are relative to.
+ * The analysis a route reads (docs/api.md#history-and-date): the newest analyzed at or before
+ * `date` (ms), or the newest of all without it; a 404 no_analysis_at_date when there is none. With
+ * it, a handle on the analysis before it, against which statuses are computed.
  */
 export async function selectedAnalysis(
   c: Context<AppEnv>,
@@ -49,16 +49,43 @@ export async function selectedAnalysis(
   const { catalog } = c.var.deps;
   const versions = await publishedVersions(c);
   const version = date === undefined ? versions[versions.length - 1] : versionAt(versions, date);
-  if (!version)
-    throw new ApiError(
-      "no_analysis_at_date",
-      `application ${JSON.stringify(c.var.application)} has no analysis at or before ${new Date(date!).toISOString()}; its first is of ${versions[0].analyzedAt}`,
-      { parameter: "date" },
-    );
+  if (!version) throw noAnalysisAt(c.var.application, versions, date!, "date");
   const before = versions[versions.indexOf(version) - 1];
   return {
     version,
     snapshot: await catalog.open(version),
     previous: before ? { key: before.sha256, open: () => catalog.open(before) } : null,
   };
+}
+
+/**
+ * The two analyses changes compares: `to` selected as `date` is (default the newest), `from` too
+ * (default the one before `to`'s); a 404 no_analysis_at_date naming the parameter when there is none.
+ */
+export async function comparedAnalyses(
+  c: Context<AppEnv>,
+  from: number | undefined,
+  to: number | undefined,
+): Promise<{ from: Version; to: Version }> {
+  const versions = await publishedVersions(c);
+  const newer = to === undefined ? versions[versions.length - 1] : versionAt(versions, to);
+  if (!newer) throw noAnalysisAt(c.var.application, versions, to!, "to");
+  const older = from === undefined ? versions[versions.indexOf(newer) - 1] : versionAt(versions, from);
+  if (older) return { from: older, to: newer };
+  throw from === undefined
+    ? new ApiError(
+        "no_analysis_at_date",
+        `no analysis comes before ${newer.analyzedAt}, the first of ${JSON.stringify(c.var.application)}: give from, or a later to`,
+        { parameter: "from" },
+      )
+    : noAnalysisAt(c.var.application, versions, from, "from");
+}
+
+/** The 404 of a date before the application's first analysis. */
+function noAnalysisAt(application: string, versions: readonly Version[], date: number, parameter: string) {
+  return new ApiError(
+    "no_analysis_at_date",
+    `${parameter} ${new Date(date).toISOString()} is before the first analysis of ${JSON.stringify(application)} (${versions[0].analyzedAt}): give a date at or after it`,
+    { parameter },
+  );
 }

@@ -235,6 +235,8 @@ export function openApiDocument(): Json {
         description: "Transactions (what runs from a start point) and data graphs (what reaches an end point).",
       },
       { name: "Levels", description: "Taxonomy levels: nodes with their children, and level graphs." },
+      { name: "History", description: "What changed between two analyses of the application." },
+      { name: "Source", description: "The analysed source code, through the source code service." },
       { name: "Service", description: "The service itself." },
     ],
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }, { BearerAuth: [] }, {}],

@@ -6,6 +6,7 @@ import { MAX_TOOL_ANSWER_BYTES, type RestCall } from "./rest-call.ts";
 import { registerApplicationTools } from "./tools/applications.ts";
 import { MAX_TOOL_LIMIT, registerFindObjects } from "./tools/find-objects.ts";
 import { registerImpactTools } from "./tools/impact.ts";
+import { registerHistoryTools } from "./tools/history.ts";
 import { registerLevelTools } from "./tools/levels.ts";
 import { registerObjectNavigation } from "./tools/object-navigation.ts";
 
@@ -23,6 +24,8 @@ export const MCP_TOOLS = [
   "get_transaction_graph",
   "list_level_nodes",
   "get_level_graph",
+  "list_changes",
+  "read_source",
 ] as const;
 
 const INSTRUCTIONS = [
@@ -30,6 +33,7 @@ const INSTRUCTIONS = [
   "Workflow: list_applications gives the exact application names. Tools about one object take its id or its exact full name (find_objects finds objects by part of a name; page with skip = nextSkip); navigate with get_object, list_callees and get_start_end_points.",
   "Impact of a change: name the object → list_callers (then get_call_hierarchy with direction callers for more hops) → the transactions reaching it (get_start_end_points, list_transactions) → the tables they touch (get_transaction_graph; kind data-graphs reads from a table back to the pages). find_paths shows how one object reaches another.",
   "For the architecture: get_level_graph on level 1, then list_level_nodes on levels 2 to 5 following the children's _id; level-5 children are objects with permanent ids.",
+  "For history and code: list_changes says what was added, deleted and modified between two analyses; read_source reads the lines of a file by the fileId, startLine and endLine of an object's sourceLocations.",
   "A tool error carries the API's problem as JSON: code, detail (what is wrong and what is allowed) and status.",
   `One tool answer holds at most ${MAX_TOOL_ANSWER_BYTES} bytes of JSON: a larger one is a tool error saying which argument to narrow (find_objects: at most ${MAX_TOOL_LIMIT} objects a page).`,
 ].join("\n");
@@ -53,5 +57,6 @@ export function createMcpServer(context: McpToolContext): McpServer {
   registerObjectNavigation(server, context.rest);
   registerImpactTools(server, context.rest);
   registerLevelTools(server, context.rest);
+  registerHistoryTools(server, context.rest);
   return server;
 }

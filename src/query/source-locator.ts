@@ -1,14 +1,17 @@
-// @module SourceLocator: the source code service's contract, and the implementation that reads a snapshot's SLOC.
+// @module SourceLocator: the source code service's contract, and the implementation that reads a snapshot's SLOC and source text.
 import { StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { WireLocation } from "../format/source-locations.ts";
 import type { Catalog, Version } from "../storage/catalog.ts";
+import { type FileText, fileText, type LineRange } from "./source-file.ts";
 
-export type { WireLocation };
+export type { FileText, LineRange, WireLocation };
 
-/** Source locations of objects (by rank) of one published version; null for an object without locations. */
 export interface SourceLocator {
+  /** Source locations of objects (by rank) of one published version; null for an object without locations. */
   locations(version: Version, ranks: number[]): Promise<(WireLocation[] | null)[]>;
+  /** Lines of one file of one published version; null when the version does not list it, or lists it without text. */
+  file(version: Version, fileId: string, range: LineRange): Promise<FileText | null>;
 }
 
 /** Reads locations straight from the snapshot: what the SourceService entrypoint and Node mode run. */
@@ -26,6 +29,10 @@ export class SnapshotSourceLocator implements SourceLocator {
     const count = snapshot.meta.counts.objects;
     return ranks.map((r) => (Number.isInteger(r) && r >= 0 && r < count ? locations.forObject(r) : null));
   }
+
+  async file(version: Version, fileId: string, range: LineRange): Promise<FileText | null> {
+    return fileText(await this.catalog.open(version), fileId, range);
+  }
 }
 
 /**
@@ -33,17 +40,14 @@ export class SnapshotSourceLocator implements SourceLocator {
  * error classes do not survive an RPC boundary, and the API must still answer them as 503 or 500
  * corrupt_snapshot, not as a broken source service.
  */
-export type LocationsAnswer =
-  | { locations: (WireLocation[] | null)[] }
-  | { failure: "storage_unavailable" | "corrupt_snapshot"; detail: string };
+export type ServiceAnswer<T> = { answer: T } | { failure: "storage_unavailable" | "corrupt_snapshot"; detail: string };
+export type LocationsAnswer = ServiceAnswer<(WireLocation[] | null)[]>;
+export type FileAnswer = ServiceAnswer<FileText | null>;
 
-export async function answerLocations(
-  locator: SourceLocator,
-  version: Version,
-  ranks: number[],
-): Promise<LocationsAnswer> {
+/** What `ask` answers, or the storage failure it met, as data for the RPC boundary. */
+export async function serviceAnswer<T>(ask: () => Promise<T>): Promise<ServiceAnswer<T>> {
   try {
-    return { locations: await locator.locations(version, ranks) };
+    return { answer: await ask() };
   } catch (error) {
     if (error instanceof StorageUnavailableError) return { failure: "storage_unavailable", detail: error.message };
     if (error instanceof CorruptSnapshotError) return { failure: "corrupt_snapshot", detail: error.message };
@@ -51,9 +55,9 @@ export async function answerLocations(
   }
 }
 
-/** The caller's side of answerLocations: the locations, or the typed storage error again. */
-export function locationsOf(answer: LocationsAnswer): (WireLocation[] | null)[] {
-  if ("locations" in answer) return answer.locations;
+/** The caller's side of serviceAnswer: the answer, or the typed storage error again. */
+export function answerOf<T>(answer: ServiceAnswer<T>): T {
+  if ("answer" in answer) return answer.answer;
   throw answer.failure === "storage_unavailable"
     ? new StorageUnavailableError(answer.detail)
     : new CorruptSnapshotError(answer.detail);

@@ -5,10 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { changes } from "../../src/query/changes.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { fileText } from "../../src/query/source-file.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { appstruct } from "../support/appstruct-cli.ts";
+import { referenceChanges } from "../support/reference/history.ts";
 import { type Analysis, FIXTURES, levelNames, linkLines, object, objectLines } from "./fixture-project.ts";
 
 let dir = "";
@@ -165,6 +168,52 @@ describe("analyze an Express app without node_modules", () => {
     expect(await status("src/services/owner-service.ts")).toEqual({ id: "Modified" });
     expect(await status('"src/db/client".query')).toEqual({ id: "Unchanged" });
     expect(await status("pg.Pool.query")).toEqual({ id: "Unchanged" });
+  });
+});
+
+describe("source text and changes through analyze and compile", () => {
+  it("keeps each file's text as read; the snapshot serves an object's lines as its location gives them", async () => {
+    const project = join(dir, "owners-api");
+    for (const file of v2.files) expect(file.text, file.path).toBe(await readFile(join(project, file.path), "utf8"));
+    const [location] = object(v2, '"src/services/owner-service".createOwner').sourceLocations!;
+    const served = await fileText(snapshot, location.fileId, location);
+    const lines = (await readFile(join(project, "src/services/owner-service.ts"), "utf8")).split("\n");
+    expect(served).toEqual({
+      fileId: location.fileId,
+      path: "src/services/owner-service.ts",
+      startLine: location.startLine,
+      endLine: location.endLine,
+      totalLines: lines.length - 1,
+      text: `${lines.slice(location.startLine - 1, location.endLine).join("\n")}\n`,
+    });
+    expect(served!.text).toMatch(/^export async function createOwner/);
+  });
+
+  it("--no-source leaves the text out: the snapshot lists the files but serves no code", async () => {
+    const out = join(dir, "no-source.json");
+    const run = await appstruct("analyze", join(dir, "owners-api"), "-o", out, "--no-source");
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    const analysis = JSON.parse(await readFile(out, "utf8")) as Analysis;
+    expect(analysis.files.map((f) => f.path)).toEqual(v2.files.map((f) => f.path));
+    expect(analysis.files.filter((f) => "text" in f)).toEqual([]);
+    expect((await appstruct("compile", out, "-o", join(dir, "no-source.snap"))).code).toBe(0);
+    const bare = await Snapshot.open(memorySource(new Uint8Array(await readFile(join(dir, "no-source.snap")))));
+    expect(await fileText(bare, "4", {})).toBeNull();
+  });
+
+  it("changes from the first analysis to the second are the reference's: the query changed, deleteOwner came", async () => {
+    // Changes are kept by the snapshots' keys (content addresses when published): these need keys of their own.
+    const open = async (name: string) =>
+      Snapshot.open(memorySource(new Uint8Array(await readFile(join(dir, `${name}.snap`))), name));
+    const [first, second] = await Promise.all([open("v1"), open("v2")]);
+    const all = { statuses: ["added", "deleted", "modified"] as const, skip: 0, limit: 10000 };
+    const { from: _from, to: _to, ...expected } = referenceChanges(v1, v2, { limit: all.limit });
+    expect(await changes(first, second, all)).toEqual(expected);
+    expect(expected.objects.map((o) => [o.fullName, o.status])).toContainEqual([
+      '"src/services/owner-service".deleteOwner',
+      "Added",
+    ]);
+    expect(expected.totals.modified).toBeGreaterThan(0);
   });
 });
 

@@ -101,7 +101,7 @@ export function sectionSpecs(bytes: Uint8Array): SectionSpec[] {
 }
 
 /** Writes a container by the layout of SNAPSHOT-FORMAT.md §3–4: header, TOC at 64, bodies 8-aligned in TOC order. */
-export function assemble(sections: readonly SectionSpec[], version = 1, minor = 3): Uint8Array {
+export function assemble(sections: readonly SectionSpec[], version = 1, minor = 4): Uint8Array {
   const tocLength = sections.length * ENTRY;
   let offset = align8(HEADER + tocLength);
   const offsets = sections.map((s) => {

@@ -11,7 +11,7 @@ export interface Analysis {
   format: "appstruct.analysis/1";
   application: string;
   analyzedAt: string;
-  files: { id: string; path: string }[];
+  files: { id: string; path: string; text?: string }[];
   taxonomy?: { key: string; level: number; name: string; parent: string | null }[];
   objects: Record<string, unknown>[];
   links: { from: string; to: string; type: string; escalated?: boolean }[];
@@ -95,7 +95,13 @@ export function arbitraryAnalysis(
         format: "appstruct.analysis/1" as const,
         application: "Prop & Test/App",
         analyzedAt: "2026-05-05T10:00:00Z",
-        files: files.map((id) => ({ id, path: `src/${id}.java` })),
+        // Some files without text, some empty, lines ending in \n or \r\n, the last one with or without.
+        files: files.map((id, k) => {
+          const s = seed[20 + k];
+          if (s % 4 === 0) return { id, path: `src/${id}.java` };
+          const lines = texts.slice(k, k + (s % 9));
+          return { id, path: `src/${id}.java`, text: lines.join(s & 8 ? "\r\n" : "\n") + (s & 16 ? "\n" : "") };
+        }),
         ...(taxonomy ? { taxonomy: nodes } : {}),
         objects,
         links: ids.length

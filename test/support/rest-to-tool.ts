@@ -195,5 +195,43 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
     }
     return { name: "list_level_nodes", arguments: args, unwrap: (s) => s.nodes };
   }
+
+  if (rest === "/changes") {
+    if (!known("from", "to", "status", "limit", "skip")) return null;
+    const args: Record<string, unknown> = { application };
+    for (const name of ["limit", "skip"]) {
+      if (!values.has(name)) continue;
+      const n = integer(single(name) ?? "");
+      if (n === null) return null;
+      args[name] = n;
+    }
+    if (args.limit === undefined || (args.limit as number) > MAX_TOOL_LIMIT) return null;
+    for (const name of ["from", "to"]) {
+      if (!values.has(name)) continue;
+      if (single(name) === null) return null;
+      args[name] = single(name);
+    }
+    const statuses = values.get("status")?.map((s) => s.toLowerCase());
+    if (statuses?.some((s) => !["added", "deleted", "modified"].includes(s))) return null;
+    if (statuses) args.status = statuses;
+    return { name: "list_changes", arguments: args, unwrap: whole };
+  }
+
+  const file = /^\/files\/(-?[0-9]+)$/.exec(rest);
+  if (file) {
+    if (!known("startLine", "endLine", "date")) return null;
+    const args: Record<string, unknown> = { application, fileId: file[1] };
+    for (const name of ["startLine", "endLine"]) {
+      if (!values.has(name)) continue;
+      const n = integer(single(name) ?? "");
+      if (n === null) return null;
+      args[name] = n;
+    }
+    if (values.has("date")) {
+      if (single("date") === null) return null;
+      args.date = single("date");
+    }
+    return { name: "read_source", arguments: args, unwrap: whole };
+  }
   return null;
 }

@@ -32,6 +32,7 @@ const PATHS = [
   "/levels/5/nodes?name=java&select=children",
   "/levels/2/graph",
   "/levels/5/graph",
+  "/files/-4?startLine=8&endLine=12",
 ];
 
 let counter = 0;

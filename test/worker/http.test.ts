@@ -20,6 +20,8 @@ const ROUTES = [
   `${APP}/objects/302/start-end-points?hops=3`,
   `${APP}/levels/2/nodes?name=services&select=children`,
   `${APP}/levels/2/graph`,
+  `${APP}/changes?limit=2`,
+  `${APP}/files/-4?startLine=2&endLine=3`,
   "/rest/ready",
 ];
 
@@ -210,5 +212,17 @@ describe("select=source-locations without the SOURCE binding", () => {
     expect((r.body as { sourceLocations: Json }).sourceLocations).toEqual([
       { fileId: "3", startLine: 24, endLine: 40 },
     ]);
+  });
+  it("source code needs the service: 500 source_service_unavailable without it, the lines with it", async () => {
+    const path = `${APP}/files/-4?startLine=1&endLine=1`;
+    expectProblem(await call(path, undefined, fetchNoSource), 500, "source_service_unavailable");
+    expect((await call(path)).body).toEqual({
+      fileId: "-4",
+      path: "db/schema.sql",
+      startLine: 1,
+      endLine: 1,
+      totalLines: 20,
+      text: "CREATE TABLE owners (\n",
+    });
   });
 });

@@ -37,6 +37,8 @@ const TOOLS = [
   "get_transaction_graph",
   "list_level_nodes",
   "get_level_graph",
+  "list_changes",
+  "read_source",
 ];
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
@@ -399,6 +401,23 @@ describe("an error per tool: the REST problem, code and detail included", () => 
     ],
     ["get_level_graph", { application: PET, level: 6 }, `${appPath(PET)}/levels/6/graph`],
     ["get_level_graph", { application: "A`B", level: 1 }, "/rest/applications/A%60B/levels/1/graph"],
+    [
+      "list_changes",
+      { application: PET, to: "2026-09-30T00:00:00Z" },
+      `${appPath(PET)}/changes?to=2026-09-30T00:00:00Z&limit=50`,
+    ],
+    ["list_changes", { application: PET, from: "yesterday" }, `${appPath(PET)}/changes?from=yesterday&limit=50`],
+    ["read_source", { application: PET, fileId: "2" }, `${appPath(PET)}/files/2`],
+    [
+      "read_source",
+      { application: PET, fileId: "-4", startLine: 5, endLine: 4 },
+      `${appPath(PET)}/files/-4?startLine=5&endLine=4`,
+    ],
+    [
+      "read_source",
+      { application: PET, fileId: "-4", date: "2026-01-01T00:00:00Z" },
+      `${appPath(PET)}/files/-4?date=2026-01-01T00:00:00Z`,
+    ],
   ];
   for (const [tool, args, restPath] of CASES)
     it(`${tool} ${JSON.stringify(args)} = GET ${restPath}`, async () => {

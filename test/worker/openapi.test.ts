@@ -120,6 +120,20 @@ const INTERFACE: Record<string, { path: string[]; query: Record<string, [boolean
     query: { name: [false, false], _id: [false, false], select: [true, false], date: [false, false] },
   },
   [`${APP}/levels/{level}/graph`]: { path: ["name", "level"], query: { date: [false, false] } },
+  [`${APP}/changes`]: {
+    path: ["name"],
+    query: {
+      from: [false, false],
+      to: [false, false],
+      status: [false, true],
+      limit: [true, false],
+      skip: [false, false],
+    },
+  },
+  [`${APP}/files/{fileId}`]: {
+    path: ["name", "fileId"],
+    query: { startLine: [false, false], endLine: [false, false], date: [false, false] },
+  },
 };
 
 // docs/api.md#requests: integer parameters and their ranges; enumerations and their values.
@@ -128,6 +142,8 @@ const INTEGERS: Record<string, string> = {
   skip: "0 to 9007199254740991",
   hops: "0 to 32",
   _id: "0 to 9007199254740991",
+  startLine: "1 to 4294967295",
+  endLine: "1 to 4294967295",
 };
 /** Ranges of the impact routes (docs/api.md "Call hierarchy", "Paths", "Transaction graph"), where they differ. */
 const ROUTE_INTEGERS: Record<string, Record<string, string>> = {
@@ -141,6 +157,7 @@ const ENUMS: Record<string, string[]> = {
   searchtype: ["all", "internal", "external"],
   includeEscalated: ["true", "false"],
   direction: ["callees", "callers", "both"],
+  status: ["added", "deleted", "modified"],
 };
 
 // docs/api.md#error-codes: every code with its status.
@@ -157,6 +174,7 @@ const SEMANTICS_CODES: Record<string, number> = {
   no_analysis_at_date: 404,
   transaction_not_found: 404,
   data_graph_not_found: 404,
+  file_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
@@ -194,6 +212,8 @@ const ROUTE_CODES: Record<string, string[]> = {
   [`${APP}/data-graphs/{id}/graph`]: [...DATED, "data_graph_not_found"],
   [`${APP}/levels/{level}/nodes`]: [...DATED, "missing_parameter", "unsupported_level"],
   [`${APP}/levels/{level}/graph`]: [...DATED, "unsupported_level"],
+  [`${APP}/changes`]: [...DATED, "missing_parameter"],
+  [`${APP}/files/{fileId}`]: [...DATED, "file_not_found", "source_service_unavailable"],
 };
 
 let doc: Doc;

@@ -15,8 +15,8 @@ describe("SourceService over the SOURCE binding", () => {
     const ranks = [...objects.keys()].reverse();
     const answer = await testEnv.SOURCE!.lookup(version, [...ranks, -1, objects.length, 2.5]);
     const expected = [...ranks.map((r) => objects[r].sourceLocations ?? null), null, null, null];
-    expect(answer).toEqual({ locations: expected });
+    expect(answer).toEqual({ answer: expected });
     expect(expected.filter((l) => l === null)).toHaveLength(4); // the external `format` has none
-    expect(await testEnv.SOURCE!.lookup(version, [])).toEqual({ locations: [] });
+    expect(await testEnv.SOURCE!.lookup(version, [])).toEqual({ answer: [] });
   });
 });

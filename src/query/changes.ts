@@ -1,0 +1,176 @@
+// @module changes: the objects added, deleted and modified between two snapshots of one application, by name (docs/api.md "Changes between two analyses").
+import type { ApiChangedObject } from "../contract/api-schemas.ts";
+import type { ObjectCore } from "../format/object-core.ts";
+import type { Snapshot } from "../format/snapshot.ts";
+import { compareIds, compareNames } from "./name-order.ts";
+import { type ObjectSummary, summaryBatches } from "./object-rows.ts";
+
+export const CHANGE_STATUSES = ["added", "deleted", "modified"] as const;
+export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
+const LABEL = { added: "Added", deleted: "Deleted", modified: "Modified" } as const;
+const ADDED = 0;
+const DELETED = 1;
+const MODIFIED = 2;
+
+/**
+ * Every change between two snapshots, in name order: its status, and its rank in `to` (added,
+ * modified) or in `from` (deleted). Computed once per pair and kept like a section.
+ */
+export interface ChangeList {
+  statuses: Uint8Array;
+  ranks: Uint32Array;
+  totals: Record<ChangeStatus, number>;
+  byteSize: number;
+}
+
+export interface ChangesPage {
+  totals: Record<ChangeStatus, number>;
+  totalObjects: number;
+  objects: ApiChangedObject[];
+}
+
+/** The page [skip, skip + limit) of the changes of the statuses asked, between `from` and `to`. */
+export async function changes(
+  from: Snapshot,
+  to: Snapshot,
+  options: { statuses: readonly ChangeStatus[]; skip: number; limit: number },
+): Promise<ChangesPage> {
+  const list = await changeList(from, to);
+  const wanted = new Uint8Array(3);
+  for (const s of options.statuses) wanted[CHANGE_STATUSES.indexOf(s)] = 1;
+  let totalObjects = 0;
+  for (const s of CHANGE_STATUSES) if (wanted[CHANGE_STATUSES.indexOf(s)]) totalObjects += list.totals[s];
+  // The page's positions in the whole list: all of it when every status is asked, else those of the statuses asked.
+  const page: number[] = [];
+  if (totalObjects === list.statuses.length) {
+    const end = Math.min(list.statuses.length, options.skip + options.limit);
+    for (let i = options.skip; i < end; i++) page.push(i);
+  } else
+    for (let i = 0, seen = 0; i < list.statuses.length && page.length < options.limit; i++)
+      if (wanted[list.statuses[i]] && seen++ >= options.skip) page.push(i);
+  const side = (deleted: boolean) => page.filter((i) => (list.statuses[i] === DELETED) === deleted);
+  const [before, after] = await Promise.all([
+    summaries(
+      from,
+      side(true).map((i) => list.ranks[i]),
+    ),
+    summaries(
+      to,
+      side(false).map((i) => list.ranks[i]),
+    ),
+  ]);
+  let [b, a] = [0, 0];
+  const objects = page.map((i) => {
+    const status = CHANGE_STATUSES[list.statuses[i]];
+    const { id, name, fullName, type, typeId } = status === "deleted" ? before[b++] : after[a++];
+    return { id, name, fullName, type, typeId, status: LABEL[status] };
+  });
+  return { totals: list.totals, totalObjects, objects };
+}
+
+/** The summaries of `ranks` (ascending) of `snapshot`, in that order. */
+async function summaries(snapshot: Snapshot, ranks: number[]): Promise<ObjectSummary[]> {
+  const out: ObjectSummary[] = [];
+  for await (const batch of summaryBatches(snapshot, ranks.length)(ranks)) out.push(...batch);
+  return out;
+}
+
+function changeList(from: Snapshot, to: Snapshot): Promise<ChangeList> {
+  if (from.source.key === to.source.key)
+    return Promise.resolve({
+      statuses: new Uint8Array(0),
+      ranks: new Uint32Array(0),
+      totals: { added: 0, deleted: 0, modified: 0 },
+      byteSize: 0,
+    });
+  return to.remember(`changes from ${from.source.key}`, () => compare(from, to));
+}
+
+/** The low and high 32 bits of each id (little-endian u64s), compared without making a BigInt per id. */
+const idWords = (core: ObjectCore) => new Uint32Array(core.ids.buffer, core.ids.byteOffset, core.ids.length * 2);
+
+/**
+ * Walks both id indexes at once, as a merge of two sorted lists, marking each object of `to` added
+ * or modified and each of `from` deleted; then merges the two sides' marks, each in rank order (name
+ * order), by name.
+ */
+async function compare(from: Snapshot, to: Snapshot): Promise<ChangeList> {
+  const [coreA, coreB, statA, statB] = await Promise.all([
+    from.section("OBJC"),
+    to.section("OBJC"),
+    from.section("STAT"),
+    to.section("STAT"),
+  ]);
+  const [idsA, idsB] = [idWords(coreA), idWords(coreB)];
+  const [byIdA, byIdB] = [coreA.byId, coreB.byId];
+  const [checksumsA, checksumsB] = [statA.checksums, statB.checksums];
+  const deleted = new Uint8Array(coreA.count);
+  // 1 + status of each object of `to` that changed, 0 for the others.
+  const changedB = new Uint8Array(coreB.count);
+  const totals = { added: 0, deleted: 0, modified: 0 };
+  let i = 0;
+  let j = 0;
+  while (i < byIdA.length || j < byIdB.length) {
+    const ra = byIdA[i];
+    const rb = byIdB[j];
+    let order: number;
+    if (i === byIdA.length) order = 1;
+    else if (j === byIdB.length) order = -1;
+    else {
+      const [hiA, hiB] = [idsA[2 * ra + 1], idsB[2 * rb + 1]];
+      const [loA, loB] = [idsA[2 * ra], idsB[2 * rb]];
+      order = hiA !== hiB ? (hiA < hiB ? -1 : 1) : loA !== loB ? (loA < loB ? -1 : 1) : 0;
+    }
+    if (order < 0) {
+      deleted[ra] = 1;
+      totals.deleted++;
+      i++;
+    } else if (order > 0) {
+      changedB[rb] = 1 + ADDED;
+      totals.added++;
+      j++;
+    } else {
+      if (checksumsA.bothPresentAndDiffer(ra, checksumsB, rb)) {
+        changedB[rb] = 1 + MODIFIED;
+        totals.modified++;
+      }
+      i++;
+      j++;
+    }
+  }
+  const count = totals.added + totals.deleted + totals.modified;
+  const statuses = new Uint8Array(count);
+  const ranks = new Uint32Array(count);
+  const [namesA, namesB] = await Promise.all([from.textColumn("NAME"), to.textColumn("NAME")]);
+  const next = (marks: Uint8Array, at: number) => {
+    while (at < marks.length && marks[at] === 0) at++;
+    return at;
+  };
+  // The head of each side, with its name lower-cased once.
+  let a = next(deleted, 0);
+  let b = next(changedB, 0);
+  const key = (names: typeof namesA, core: ObjectCore, rank: number) => {
+    const name = rank < core.count ? names.get(rank) : "";
+    return { name, lower: name.toLowerCase(), id: rank < core.count ? core.id(rank) : "" };
+  };
+  let keyA = key(namesA, coreA, a);
+  let keyB = key(namesB, coreB, b);
+  for (let k = 0; k < count; k++) {
+    const takeA =
+      b === coreB.count ||
+      (a < coreA.count &&
+        (compareNames(keyA.lower, keyA.name, keyB.lower, keyB.name) || compareIds(keyA.id, keyB.id)) < 0);
+    if (takeA) {
+      statuses[k] = DELETED;
+      ranks[k] = a;
+      a = next(deleted, a + 1);
+      keyA = key(namesA, coreA, a);
+    } else {
+      statuses[k] = changedB[b] - 1;
+      ranks[k] = b;
+      b = next(changedB, b + 1);
+      keyB = key(namesB, coreB, b);
+    }
+  }
+  return { statuses, ranks, totals, byteSize: 64 + statuses.byteLength + ranks.byteLength };
+}
