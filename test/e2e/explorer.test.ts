@@ -11,7 +11,9 @@ import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import type {
   ApiCallee,
   ApiCallHierarchy,
+  ApiChanges,
   ApiCharacteristics,
+  ApiFileText,
   ApiFindObjectsResult,
   ApiFlowGraph,
   ApiLevel5Node,
@@ -32,23 +34,6 @@ if (!found)
   console.warn(
     `e2e: ${CHROMIUM} not found: the explorer's browser tests are SKIPPED (install Debian's chromium: apt-get install chromium)`,
   );
-
-// The answers of the history routes, as docs/api.md states them.
-interface Changes {
-  from: string;
-  to: string;
-  totals: { added: number; deleted: number; modified: number };
-  totalObjects: number;
-  objects: (ApiObjectRef & { status: "Added" | "Deleted" | "Modified" })[];
-}
-interface SourceFile {
-  fileId: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  totalLines: number;
-  text: string;
-}
 
 let server: DevServer;
 let context: BrowserContext;
@@ -287,7 +272,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     expect(callers.length, "findOwner has callers").toBeGreaterThan(0);
     const id = object.id;
     const location = object.sourceLocations![0];
-    const file = await rest<SourceFile>(
+    const file = await rest<ApiFileText>(
       `${base(app)}/files/${location.fileId}?startLine=${location.startLine}&endLine=${location.endLine}`,
     );
     await eventually(heading).toBe(`${object.name} (${object.type})`);
@@ -329,7 +314,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
 
     // The whole file, the object's lines marked.
     await page.getByRole("link", { name: "Open the whole file" }).first().click();
-    const whole = await rest<SourceFile>(`${base(app)}/files/${location.fileId}`);
+    const whole = await rest<ApiFileText>(`${base(app)}/files/${location.fileId}`);
     await eventually(heading).toBe(whole.path);
     expect(await page.locator('[data-testid="file-lines"] .line').count()).toBe(whole.totalLines);
     expect(await page.locator('[data-testid="file-lines"] .line.marked').count()).toBe(
@@ -419,7 +404,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     const app = PETCLINIC;
     const { applications } = await rest<ApplicationList>("/rest/applications");
     const versions = applications.find((a) => a.name === app)!.versions;
-    const changes = await rest<Changes>(`${base(app)}/changes?limit=100`);
+    const changes = await rest<ApiChanges>(`${base(app)}/changes?limit=100`);
     await page.goto(explorer({ app, view: "changes" }));
     await eventually(() => page.getByTestId("changes-compared").textContent()).toBe(
       `From the analysis of ${changes.from} to that of ${changes.to}`,
@@ -434,7 +419,7 @@ describe.skipIf(!found)("explorer in headless Chromium", () => {
     await shot("07-changes");
     // Only the deleted ones; one opens in the older analysis, where it still is.
     await page.getByRole("checkbox", { name: /deleted/ }).check();
-    const deleted = await rest<Changes>(`${base(app)}/changes?limit=100&status=deleted`);
+    const deleted = await rest<ApiChanges>(`${base(app)}/changes?limit=100&status=deleted`);
     expect(deleted.objects.length).toBeGreaterThan(0);
     await eventually(() => cells("changes", 1)).toEqual(deleted.objects.map((o) => o.name));
     await page.getByTestId("changes").getByRole("link").first().click();

@@ -1,7 +1,9 @@
-// @module The answers of the impact routes under the names the explorer's views use, from the contract's schemas (src/contract/api-schemas.ts); changes and source files until the contract has them.
+// @module The answers of the impact and history routes under the names the explorer's views use, from the contract's schemas (src/contract/api-schemas.ts).
 import type { z } from "zod";
 import type {
   ApiCallHierarchy,
+  ApiChanges,
+  ApiFileText,
   ApiFlowGraph,
   ApiObjectRef,
   DataGraphListSchema,
@@ -21,21 +23,6 @@ export type LayeredGraph = Omit<ApiCallHierarchy, "nodes"> & { nodes: LayeredNod
 export type TransactionList = z.infer<typeof TransactionListSchema>;
 export type DataGraphList = z.infer<typeof DataGraphListSchema>;
 
-export type ChangeStatus = "Added" | "Deleted" | "Modified";
-
-export interface Changes {
-  from: string;
-  to: string;
-  totals: { added: number; deleted: number; modified: number };
-  totalObjects: number;
-  objects: (GraphItem & { status: ChangeStatus })[];
-}
-
-export interface SourceFile {
-  fileId: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  totalLines: number;
-  text: string;
-}
+export type Changes = ApiChanges;
+export type ChangeStatus = ApiChanges["objects"][number]["status"];
+export type SourceFile = ApiFileText;
