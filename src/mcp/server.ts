@@ -5,8 +5,8 @@ import { API_VERSION } from "../http/openapi.ts";
 import { MAX_TOOL_ANSWER_BYTES, type RestCall } from "./rest-call.ts";
 import { registerApplicationTools } from "./tools/applications.ts";
 import { MAX_TOOL_LIMIT, registerFindObjects } from "./tools/find-objects.ts";
-import { registerImpactTools } from "./tools/impact.ts";
 import { registerHistoryTools } from "./tools/history.ts";
+import { registerImpactTools } from "./tools/impact.ts";
 import { registerLevelTools } from "./tools/levels.ts";
 import { registerObjectNavigation } from "./tools/object-navigation.ts";
 
