@@ -1,8 +1,9 @@
-// @module What the explorer draws of a level graph (web/src/level-graph.ts): hand-worked cases, and properties against the graph for random graphs and options.
+// @module What the explorer draws of a level graph (web/src/level-graph.ts) and how it names nodes (web/src/level-names.ts): hand-worked cases, and properties against the graph for random graphs and options.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApiLevelGraph } from "../../src/contract/api-schemas.ts";
 import { drawableGraph, level2ChildrenByName } from "../../web/src/level-graph.ts";
+import { contextName, distinctNames } from "../../web/src/level-names.ts";
 
 type Node = ApiLevelGraph["nodes"][number];
 const node = (_id: number, name: string, nbObjects: number, fullName = name): Node => ({
@@ -64,6 +65,19 @@ describe("drawableGraph", () => {
     expect(drawn.linksAmongDrawn).toBe(5);
   });
 
+  it("neighbours outside the scope: the largest linked to a drawn node, with their links either way", () => {
+    // Scope {Alpha, Gamma}: Beta (30) is linked (Alpha→Beta, Beta→Gamma), Delta (30) too (Alpha→Delta).
+    const drawn = drawableGraph(GRAPH, { scope: new Set([0, 2]), nameFilter: "", topN: 10, maxOutside: 1 });
+    expect(drawn.outsideNeighbours).toBe(2);
+    expect(drawn.outside.map((n) => n.name)).toEqual(["Beta"]);
+    expect(drawn.outsideLinks).toEqual([
+      { origin: 0, target: 1 },
+      { origin: 1, target: 2 },
+    ]);
+    const none = drawableGraph(GRAPH, { scope: new Set([0, 2]), nameFilter: "", topN: 10 });
+    expect([none.outside, none.outsideLinks, none.outsideNeighbours]).toEqual([[], [], 2]);
+  });
+
   it("the name filter is a case-insensitive substring", () => {
     const drawn = drawableGraph(GRAPH, { scope: null, nameFilter: "TA", topN: 50 });
     expect(drawn.nodes.map((n) => n.name)).toEqual(["Beta", "Delta"]);
@@ -96,7 +110,7 @@ describe("drawableGraph", () => {
         fc.nat(8),
         fc.nat(50),
         ({ graph, scope }, nameFilter, topN, maxLinks) => {
-          const drawn = drawableGraph(graph, { scope, nameFilter, topN, maxLinks });
+          const drawn = drawableGraph(graph, { scope, nameFilter, topN, maxLinks, maxOutside: 3 });
           const matching = graph.nodes.filter(
             (n) => (scope === null || scope.has(n._id)) && n.name.toLowerCase().includes(nameFilter.toLowerCase()),
           );
@@ -118,6 +132,27 @@ describe("drawableGraph", () => {
           const weakestKept = Math.max(-1, ...drawn.links.map(weaker));
           for (const l of among)
             if (!kept.has(`${l.origin}>${l.target}`)) expect(weaker(l)).toBeGreaterThanOrEqual(weakestKept);
+          // Neighbours: outside the scope, linked to a drawn node; the largest kept; only their links to drawn nodes.
+          const neighbours = graph.nodes.filter(
+            (n) =>
+              scope !== null &&
+              !scope.has(n._id) &&
+              graph.links.some(
+                (l) =>
+                  (l.origin._id === n._id && ids.has(l.target._id)) ||
+                  (l.target._id === n._id && ids.has(l.origin._id)),
+              ),
+          );
+          expect(drawn.outsideNeighbours).toBe(neighbours.length);
+          expect(drawn.outside.length).toBe(Math.min(3, neighbours.length));
+          const outsideIds = new Set(drawn.outside.map((n) => n._id));
+          const smallestOutside = Math.min(...drawn.outside.map((n) => n.nbObjects));
+          for (const n of neighbours)
+            if (!outsideIds.has(n._id)) expect(n.nbObjects).toBeLessThanOrEqual(smallestOutside);
+          for (const l of drawn.outsideLinks)
+            expect(
+              (ids.has(l.origin) && outsideIds.has(l.target)) || (outsideIds.has(l.origin) && ids.has(l.target)),
+            ).toBe(true);
           for (const n of drawn.nodes)
             expect([n.linksOut, n.linksIn]).toEqual([
               graph.links.filter((l) => l.origin._id === n._id).length,
@@ -146,5 +181,30 @@ describe("level2ChildrenByName", () => {
   it("null when no node is named that way (a taxonomy with other fullNames)", () => {
     expect(level2ChildrenByName(level2, "Serv")).toBeNull();
     expect(level2ChildrenByName(graphOf([node(0, "Logic", 1, "Logic")], []), "Services")).toBeNull();
+  });
+});
+
+describe("contextName", () => {
+  const java = (fullName: string) => node(0, "Java Method", 1, fullName);
+  it("a name unique in its level stands alone", () => {
+    expect(contextName(java("S##Logic##Domain Model##Java##Java Method"), 1)).toBe("Java Method");
+  });
+  it("a repeated name takes the nearest ancestor not already in it", () => {
+    expect(contextName(java("S##Logic##Domain Model##Java##Java Method"), 2)).toBe("Domain Model › Java Method");
+    expect(contextName(java("S##Logic##Web##TypeScript##Java Method"), 2)).toBe("TypeScript › Java Method");
+  });
+  it("without such an ancestor, the name alone", () => {
+    expect(contextName(java("Java##Java Method"), 2)).toBe("Java Method");
+    expect(contextName(node(1, "", 1, "A##"), 1)).toBe("(empty name)");
+  });
+});
+
+describe("distinctNames", () => {
+  it("one entry per name with the objects of all its nodes, by name", () => {
+    const graph = graphOf([node(0, "b", 2), node(1, "A", 3), node(2, "b", 5, "x##b")], []);
+    expect(distinctNames(graph)).toEqual([
+      { name: "A", nbObjects: 3 },
+      { name: "b", nbObjects: 7 },
+    ]);
   });
 });

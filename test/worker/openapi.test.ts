@@ -459,12 +459,15 @@ for (const [title, cases, substitute] of [
   });
 
 describe("/docs", () => {
-  it("answers 200 text/html pointing at /openapi.json", async () => {
+  it("answers 200 text/html pointing at /openapi.json, its viewer from this origin", async () => {
     const response = await fetchWorker(new Request(`${BASE}/docs`));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await response.text();
     expect(html).toContain("<!doctype html>");
     expect(html).toContain('"url": "/openapi.json"');
+    // Offline: the viewer is the explorer's own asset (web/dist/docs), and nothing comes from another origin.
+    expect(html).toContain('<script src="/docs/api-reference.js"></script>');
+    expect(html).not.toMatch(/https?:\/\//);
   });
 });

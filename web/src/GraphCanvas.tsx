@@ -1,7 +1,7 @@
-// @module GraphCanvas: a Cytoscape.js drawing (layered with dagre when small enough, concentric beyond) whose nodes can be activated; the caller gives a text alternative.
+// @module GraphCanvas: a Cytoscape.js drawing (layered with dagre when small enough, concentric beyond) whose nodes can be activated, with zoom, fit and full-screen buttons, a tooltip per node and labels that stay readable at any zoom; the caller gives a text alternative.
 import cytoscape, { type ElementDefinition, type LayoutOptions } from "cytoscape";
 import dagre from "cytoscape-dagre";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 cytoscape.use(dagre);
 
@@ -51,6 +51,11 @@ const STYLE: cytoscape.StylesheetJson = [
     },
   },
   { selector: "node:selected", style: { "border-width": 3, "border-color": "#f0b400" } },
+  // Nodes outside what is drawn (the neighbours of a drilled node), greyed.
+  {
+    selector: "node.outside",
+    style: { "background-color": "#c3cad2", color: "#6b7682", "font-style": "italic", shape: "round-rectangle" },
+  },
   {
     selector: "edge",
     style: {
@@ -64,6 +69,10 @@ const STYLE: cytoscape.StylesheetJson = [
   },
   // Straight edges paint several times faster than bezier ones: big graphs use them.
   { selector: "edge.many", style: { "curve-style": "straight", width: 0.8, "arrow-scale": 0.6 } },
+  {
+    selector: "edge.outside",
+    style: { "line-color": "#d3d9df", "target-arrow-color": "#d3d9df", "line-style": "dotted" },
+  },
   {
     selector: "edge.reach",
     style: { "line-style": "dashed", "line-color": "#b39bc4", "target-arrow-color": "#b39bc4" },
@@ -89,6 +98,13 @@ export function layoutFor(links: number): LayoutOptions {
   } as LayoutOptions;
 }
 
+/** Labels are this big on screen whatever the zoom (Cytoscape scales them with the drawing otherwise). */
+const LABEL_PX = 12;
+/** Below this zoom the labels of nodes marked `minor` are hidden: they would cover each other (their tooltip stays). */
+const MINOR_LABEL_ZOOM = 0.8;
+const LABEL_WIDTH_PX = 150;
+const ZOOM_STEP = 1.4;
+
 export function GraphCanvas(props: {
   elements: ElementDefinition[];
   layout: LayoutOptions;
@@ -98,36 +114,114 @@ export function GraphCanvas(props: {
   testId?: string;
 }) {
   const container = useRef<HTMLDivElement>(null);
+  const graph = useRef<cytoscape.Core | null>(null);
   const activate = useRef(props.onActivate);
   activate.current = props.onActivate;
+  const [full, setFull] = useState(false);
+  const [tip, setTip] = useState<{ text: string; x: number; y: number } | null>(null);
 
   useEffect(() => {
     if (!container.current) return;
+    const big = props.elements.length > BIG_GRAPH_ELEMENTS;
     const cy = cytoscape({
       container: container.current,
       elements: props.elements,
       style: STYLE,
       layout: props.layout,
       minZoom: 0.05,
-      maxZoom: 1.6,
+      maxZoom: 4,
       boxSelectionEnabled: false,
       // Big graphs: pan and zoom move a bitmap, edges come back when the view stops.
-      hideEdgesOnViewport: props.elements.length > BIG_GRAPH_ELEMENTS,
-      textureOnViewport: props.elements.length > BIG_GRAPH_ELEMENTS,
+      hideEdgesOnViewport: big,
+      textureOnViewport: big,
+    });
+    graph.current = cy;
+    let frame = 0;
+    const readableLabels = () => {
+      frame = 0;
+      const zoom = cy.zoom();
+      cy.style()
+        .selector("node")
+        .style({ "font-size": LABEL_PX / zoom, "text-max-width": `${LABEL_WIDTH_PX / zoom}px` })
+        .selector("node.minor")
+        .style({ "text-opacity": zoom < MINOR_LABEL_ZOOM ? 0 : 1 })
+        .update();
+    };
+    readableLabels();
+    cy.on("zoom", () => {
+      frame ||= requestAnimationFrame(readableLabels);
     });
     cy.on("tap", "node", (event) => activate.current?.(event.target.id()));
-    return () => cy.destroy();
+    cy.on("mouseover", "node", (event) => {
+      const at = event.target.renderedPosition();
+      const top = container.current?.offsetTop ?? 0;
+      setTip({ text: event.target.data("tip") ?? event.target.data("label"), x: at.x + 12, y: top + at.y + 12 });
+    });
+    cy.on("mouseout", "node", () => setTip(null));
+    cy.on("viewport", () => setTip(null));
+    // The box can change size after the drawing (a list drawn beside it, a phone turned): draw it anew to fit.
+    let width = container.current.clientWidth;
+    const resized = new ResizeObserver(() => {
+      const now = container.current?.clientWidth ?? width;
+      if (now === width) return;
+      width = now;
+      cy.resize();
+      cy.fit(undefined, 20);
+    });
+    resized.observe(container.current);
+    return () => {
+      resized.disconnect();
+      cancelAnimationFrame(frame);
+      graph.current = null;
+      cy.destroy();
+    };
   }, [props.elements, props.layout]);
 
-  // The canvas is a picture for sighted users; the tables next to it carry the same content.
+  // Full screen is the page's own (a fixed box), so it works where the Fullscreen API does not; Escape leaves it.
+  useEffect(() => {
+    graph.current?.resize();
+    graph.current?.fit(undefined, 20);
+    if (!full) return;
+    const leave = (event: KeyboardEvent) => event.key === "Escape" && setFull(false);
+    addEventListener("keydown", leave);
+    return () => removeEventListener("keydown", leave);
+  }, [full]);
+
+  const zoomBy = (factor: number) => {
+    const cy = graph.current;
+    if (!cy) return;
+    cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+  };
   return (
-    <div
-      ref={container}
-      class="graph"
-      role="img"
-      aria-label={props.label}
-      data-testid={props.testId}
-      style={{ height: `${props.height}px` }}
-    />
+    <div class={full ? "graph-box full" : "graph-box"}>
+      <div class="graph-tools">
+        <button type="button" onClick={() => zoomBy(ZOOM_STEP)}>
+          Zoom in
+        </button>
+        <button type="button" onClick={() => zoomBy(1 / ZOOM_STEP)}>
+          Zoom out
+        </button>
+        <button type="button" onClick={() => graph.current?.fit(undefined, 20)}>
+          Fit
+        </button>
+        <button type="button" aria-pressed={full} onClick={() => setFull(!full)}>
+          {full ? "Leave full screen" : "Full screen"}
+        </button>
+      </div>
+      {/* The canvas is a picture for sighted users; the tables next to it carry the same content. */}
+      <div
+        ref={container}
+        class="graph"
+        role="img"
+        aria-label={props.label}
+        data-testid={props.testId}
+        style={full ? undefined : { height: `${props.height}px` }}
+      />
+      {tip && (
+        <div class="graph-tip" role="tooltip" data-testid="graph-tip" style={{ left: `${tip.x}px`, top: `${tip.y}px` }}>
+          {tip.text}
+        </div>
+      )}
+    </div>
   );
 }

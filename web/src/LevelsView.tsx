@@ -1,13 +1,15 @@
-// @module LevelsView: a level graph drawn (node size by nbObjects, links as arrows), drill-down from node to children down to level 5 and its objects, breadcrumbs back up.
+// @module LevelsView: a level graph drawn (node size by nbObjects, links as arrows, names with their context), drill-down from node to children down to level 5 and its objects (a node's only child opened on the way), its neighbours greyed around it, breadcrumbs back up.
 import type { ElementDefinition } from "cytoscape";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { ApiLevel5Node, ApiLevelGraph, ApiLevelNode } from "../../src/contract/api-schemas.ts";
+import { dateQuery } from "./analysis.ts";
 import { appPath, restUrl } from "./api.ts";
 import { BIG_GRAPH_ELEMENTS, GraphCanvas, layoutFor } from "./GraphCanvas.tsx";
 import { Link } from "./Link.tsx";
-import { type DrawnGraph, drawableGraph, level2ChildrenByName } from "./level-graph.ts";
+import { type DrawnGraph, type DrawnNode, drawableGraph, level2ChildrenByName } from "./level-graph.ts";
+import { contextName, nameCounts, pathOfNames } from "./level-names.ts";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
-import { navigate, withParams } from "./url-state.ts";
+import { navigate, viewOf, withParams } from "./url-state.ts";
 import { useApi, useApiAll } from "./use-api.ts";
 
 const MAX_LEVEL = 5;
@@ -16,10 +18,15 @@ const TOP_CHOICES = ["25", "50", "100", "250", "all"] as const;
 const DEFAULT_TOP = "50";
 /** More links than this take seconds to paint on a canvas: the ones among the largest nodes are drawn. */
 export const MAX_DRAWN_LINKS = 3000;
+/** The largest nodes keep their label however far the graph is zoomed out; the others show it from a closer zoom. */
+const NAMED_AT_ANY_ZOOM = 20;
+/** Neighbours of a drilled node drawn around its children: the largest this many. */
+const MAX_OUTSIDE = 12;
 
-const graphUrl = (app: string, level: number) => `${appPath(app)}/levels/${level}/graph`;
-const nodesUrl = (app: string, level: number, id: number) =>
-  restUrl(`${appPath(app)}/levels/${level}/nodes`, { _id: String(id), select: "children" });
+type Dated = { date?: string };
+const graphUrl = (app: string, level: number, date: Dated) => restUrl(`${appPath(app)}/levels/${level}/graph`, date);
+const nodesUrl = (app: string, level: number, id: number, date: Dated) =>
+  restUrl(`${appPath(app)}/levels/${level}/nodes`, { _id: String(id), select: "children", ...date });
 
 /** The drilled `_id`s of `?path=3,7`; anything else in it is ignored. */
 const pathOf = (params: URLSearchParams): number[] =>
@@ -34,11 +41,12 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
   const path = pathOf(params).slice(0, MAX_LEVEL + 1 - level);
   const shown = level + path.length; // MAX_LEVEL + 1: the objects of a level-5 node
   const graphLevels = Array.from({ length: Math.min(shown, MAX_LEVEL) - level + 1 }, (_, i) => level + i);
-  const graphs = useApiAll<ApiLevelGraph>(graphLevels.map((l) => graphUrl(app, l)));
+  const date = dateQuery(params);
+  const graphs = useApiAll<ApiLevelGraph>(graphLevels.map((l) => graphUrl(app, l, date)));
   const parentLevel = shown - 1;
   const parentId = path.length ? path[path.length - 1] : null;
   const children = useApi<(ApiLevelNode | ApiLevel5Node)[]>(
-    parentId !== null && parentLevel >= 2 ? nodesUrl(app, parentLevel, parentId) : null,
+    parentId !== null && parentLevel >= 2 ? nodesUrl(app, parentLevel, parentId, date) : null,
     { keep: true },
   );
 
@@ -63,6 +71,11 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
     [graphs.data, children.data, path.join(",")],
   );
   const levelLink = (to: number[]) => withParams(params, { path: to.length ? to.join(",") : null, filter: null });
+  // A node with one child has nothing to choose from: its child is opened in its place (back skips it too).
+  const onlyChild = scope?.ids?.size === 1 && shown < MAX_LEVEL ? [...scope.ids][0] : undefined;
+  useEffect(() => {
+    if (onlyChild !== undefined) navigate(levelLink([...path, onlyChild]), { replace: true });
+  }, [onlyChild, path.join(",")]);
 
   return (
     <section aria-labelledby="levels-title">
@@ -119,7 +132,7 @@ export function LevelsView(props: { app: string; params: URLSearchParams }) {
         />
       )}
       {!missing && shown > MAX_LEVEL && children.data && (
-        <LevelObjects app={app} node={children.data[0] as ApiLevel5Node | undefined} />
+        <LevelObjects params={params} node={children.data[0] as ApiLevel5Node | undefined} />
       )}
     </section>
   );
@@ -165,10 +178,13 @@ function LevelGraph(props: {
         nameFilter: params.get("filter") ?? "",
         topN: top === "all" ? Infinity : Number(top),
         maxLinks: MAX_DRAWN_LINKS,
+        maxOutside: scope.ids === null ? 0 : MAX_OUTSIDE,
       }),
     [graph, scope.ids, params.get("filter"), top],
   );
-  const elements = useMemo(() => elementsOf(drawn), [drawn]);
+  const sameName = useMemo(() => nameCounts(graph.nodes), [graph]);
+  const label = (n: DrawnNode) => contextName(n, sameName.get(n.name) ?? 0);
+  const elements = useMemo(() => elementsOf(drawn, label), [drawn, sameName]);
   const layout = useMemo(() => layoutFor(drawn.links.length), [drawn]);
   const drillable = level < MAX_LEVEL ? `level ${level + 1}` : "its objects";
   return (
@@ -217,6 +233,9 @@ function LevelGraph(props: {
         {drawn.links.length < drawn.linksAmongDrawn
           ? `; at most ${MAX_DRAWN_LINKS.toLocaleString("en")} links are drawn, those among the largest nodes`
           : ""}
+        {drawn.outsideNeighbours > 0
+          ? `; ${drawn.outside.length} of ${drawn.outsideNeighbours} neighbours outside it drawn grey`
+          : ""}
         .
       </p>
       <div class="level-grid">
@@ -226,7 +245,12 @@ function LevelGraph(props: {
           height={460}
           testId="level-graph"
           label={`Graph of level ${level}: ${drawn.nodes.length} nodes and ${drawn.links.length} links; the table lists the nodes`}
-          onActivate={(id) => props.onDrill(Number(id))}
+          onActivate={(id) =>
+            drawn.outside.some((n) => String(n._id) === id)
+              ? // A neighbour is not under the drilled node: it opens from its own level.
+                navigate(withParams(params, { level: String(level), path: id, filter: null }))
+              : props.onDrill(Number(id))
+          }
         />
         <div class="node-table">
           <table data-testid="level-nodes">
@@ -246,8 +270,13 @@ function LevelGraph(props: {
               {drawn.nodes.map((n) => (
                 <tr key={n._id}>
                   <td>
-                    <button type="button" class="link" onClick={() => props.onDrill(n._id)} title={n.fullName}>
-                      {n.name || "(empty name)"}
+                    <button
+                      type="button"
+                      class="link"
+                      onClick={() => props.onDrill(n._id)}
+                      title={pathOfNames(n.fullName).join(" › ")}
+                    >
+                      {label(n)}
                     </button>
                   </td>
                   <td class="num">{n.nbObjects.toLocaleString("en")}</td>
@@ -264,24 +293,35 @@ function LevelGraph(props: {
   );
 }
 
-function elementsOf(drawn: DrawnGraph): ElementDefinition[] {
-  const max = Math.max(1, ...drawn.nodes.map((n) => n.nbObjects));
+function elementsOf(drawn: DrawnGraph, label: (n: DrawnNode) => string): ElementDefinition[] {
+  const max = Math.max(1, ...drawn.nodes.map((n) => n.nbObjects), ...drawn.outside.map((n) => n.nbObjects));
   // Area grows with the number of objects: the side with its square root.
-  const nodes = drawn.nodes.map((n) => ({
-    data: { id: String(n._id), label: n.name, size: Math.round(18 + 46 * Math.sqrt(n.nbObjects / max)) },
-  }));
+  const node = (n: DrawnNode, outside: boolean, rank: number) => ({
+    data: {
+      id: String(n._id),
+      label: outside ? `${pathOfNames(n.fullName).at(-2) ?? ""} › ${n.name}` : label(n),
+      size: Math.round(18 + 46 * Math.sqrt(n.nbObjects / max)),
+      tip: `${pathOfNames(n.fullName).join(" › ")}: ${n.nbObjects.toLocaleString("en")} objects${outside ? " (outside)" : ""}`,
+    },
+    classes: `${outside ? "outside" : ""} ${rank >= NAMED_AT_ANY_ZOOM ? "minor" : ""}`,
+  });
   const classes = drawn.nodes.length + drawn.links.length > BIG_GRAPH_ELEMENTS ? "many" : "";
-  const links = drawn.links.map((l) => ({
+  const link = (l: { origin: number; target: number }, kind: string) => ({
     data: { id: `${l.origin}>${l.target}`, source: String(l.origin), target: String(l.target) },
-    classes,
-  }));
-  return [...nodes, ...links];
+    classes: kind,
+  });
+  return [
+    ...drawn.nodes.map((n, rank) => node(n, false, rank)),
+    ...drawn.outside.map((n) => node(n, true, NAMED_AT_ANY_ZOOM)),
+    ...drawn.links.map((l) => link(l, classes)),
+    ...drawn.outsideLinks.map((l) => link(l, `outside ${classes}`)),
+  ];
 }
 
 /** Client-side pages of a level-5 node's objects (the API answers them all at once). */
 const OBJECTS_PAGE = 100;
 
-function LevelObjects(props: { app: string; node: ApiLevel5Node | undefined }) {
+function LevelObjects(props: { params: URLSearchParams; node: ApiLevel5Node | undefined }) {
   const [shownCount, setShownCount] = useState(OBJECTS_PAGE);
   if (!props.node) return <p class="problem">This level-5 node no longer exists.</p>;
   const objects = props.node.children;
@@ -302,9 +342,7 @@ function LevelObjects(props: { app: string; node: ApiLevel5Node | undefined }) {
           {objects.slice(0, shownCount).map((o) => (
             <tr key={o.id}>
               <td>
-                <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>
-                  {o.name}
-                </Link>
+                <Link to={viewOf(props.params, "object", { id: o.id })}>{o.name}</Link>
               </td>
               <td>{o.type}</td>
               <td class="wrap">{o.fullName}</td>

@@ -1,10 +1,13 @@
-// @module SearchView: the find-objects form (every filter, repeatable, one operator, search type, page size) and its results table with paging and totalObjects.
+// @module SearchView: the find-objects form (every filter, repeatable, one operator, search type, page size; the application's types offered) and its results (annotations and tags with each) with paging and totalObjects; back returns to them where they were.
 import { useEffect, useState } from "preact/hooks";
-import type { ApiFindObjectsResult } from "../../src/contract/api-schemas.ts";
+import type { ApiFindObjectsResult, ApiLevelGraph } from "../../src/contract/api-schemas.ts";
+import { dateQuery } from "./analysis.ts";
 import { appPath, restUrl } from "./api.ts";
+import { Pager } from "./Controls.tsx";
 import { Link } from "./Link.tsx";
+import { distinctNames } from "./level-names.ts";
 import { Loading, ProblemNote } from "./ProblemNote.tsx";
-import { navigate, withParams } from "./url-state.ts";
+import { navigate, useScrollRestore, viewOf, withParams } from "./url-state.ts";
 import { useApi } from "./use-api.ts";
 
 /** The find-objects filters, by their API names. */
@@ -55,7 +58,11 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
     date: params.get("date") ?? undefined,
   };
   for (const kind of FILTERS) query[kind] = params.getAll(kind);
-  const result = useApi<ApiFindObjectsResult>(restUrl(`${appPath(app)}/objects`, query));
+  // Kept: back to these results draws them at once, at the height they had, so the scroll can go back.
+  const result = useApi<ApiFindObjectsResult>(restUrl(`${appPath(app)}/objects`, query), { keep: true });
+  useScrollRestore(result.data !== undefined);
+  // The types the application's objects have: level 5 of the taxonomy is named after them.
+  const level5 = useApi<ApiLevelGraph>(restUrl(`${appPath(app)}/levels/5/graph`, dateQuery(params)), { keep: true });
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -99,6 +106,7 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
                 <span class="sr-only">Filter {index + 1}: value</span>
                 <input
                   type="text"
+                  list={filter.kind === "type" ? "application-types" : undefined}
                   value={filter.value}
                   onInput={(e) => setFilter(index, { value: (e.target as HTMLInputElement).value })}
                 />
@@ -115,6 +123,9 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
           <button type="button" onClick={() => setFilters([...filters, { kind: "name", value: "" }])}>
             Add filter
           </button>
+          <datalist id="application-types" data-testid="application-types">
+            {level5.data && distinctNames(level5.data).map((t) => <option value={t.name} />)}
+          </datalist>
         </fieldset>
         <div class="search-options">
           <Choice label="Operator" value={operator} options={OPERATORS} onChange={setOperator} />
@@ -127,7 +138,7 @@ export function SearchView(props: { app: string; params: URLSearchParams }) {
       </form>
       {result.error && <ProblemNote problem={result.error} what="Search" />}
       {result.loading && <Loading what="objects" />}
-      {result.data && <Results app={app} params={params} skip={skip} limit={Number(query.limit)} data={result.data} />}
+      {result.data && <Results params={params} skip={skip} limit={Number(query.limit)} data={result.data} />}
     </section>
   );
 }
@@ -151,24 +162,17 @@ function Choice(props: {
   );
 }
 
-function Results(props: {
-  app: string;
-  params: URLSearchParams;
-  skip: number;
-  limit: number;
-  data: ApiFindObjectsResult;
-}) {
+function Results(props: { params: URLSearchParams; skip: number; limit: number; data: ApiFindObjectsResult }) {
   const { params, skip, limit, data } = props;
   const first = data.objects.length ? skip + 1 : 0;
   const last = skip + data.objects.length;
-  const page = (to: number) => withParams(params, { skip: to > 0 ? String(to) : null });
   return (
     <div class="results">
       <p class="total" role="status" data-testid="search-total">
         {data.totalObjects.toLocaleString("en")} objects match{data.objects.length ? `; showing ${first}–${last}` : ""}.
       </p>
       {data.objects.length > 0 && (
-        <table data-testid="search-results">
+        <table data-testid="search-results" class="cards">
           <caption class="sr-only">Matching objects, sorted by name</caption>
           <thead>
             <tr>
@@ -176,30 +180,48 @@ function Results(props: {
               <th scope="col">Type</th>
               <th scope="col">Full name</th>
               <th scope="col">File</th>
+              <th scope="col">Annotations and tags</th>
               <th scope="col">Origin</th>
             </tr>
           </thead>
           <tbody>
             {data.objects.map((o) => (
               <tr key={o.id}>
-                <td>
-                  <Link to={withParams(new URLSearchParams({ app: props.app }), { view: "object", id: o.id })}>
-                    {o.name}
-                  </Link>
+                <td data-label="Name">
+                  <Link to={viewOf(params, "object", { id: o.id })}>{o.name}</Link>
                 </td>
-                <td class="nowrap">{o.type}</td>
-                <td class="wrap">{o.fullName}</td>
-                <td class="wrap">{o.filePath ?? "—"}</td>
-                <td class="nowrap">{o.external ? "external" : "internal"}</td>
+                <td data-label="Type">{o.type}</td>
+                <td data-label="Full name" class="wrap">
+                  {o.fullName}
+                </td>
+                <td data-label="File" class="wrap">
+                  {o.filePath ?? "—"}
+                </td>
+                <td data-label="Annotations and tags" class="wrap" data-testid="marks">
+                  {[...(o.annotations ?? []).map((a) => ["annotation", a]), ...o.tags.map((t) => ["tag", t])].map(
+                    ([kind, text]) => (
+                      <span class={`mark ${kind}`} title={kind}>
+                        {text}
+                      </span>
+                    ),
+                  )}
+                </td>
+                <td data-label="Origin" class="nowrap">
+                  {o.external ? "external" : "internal"}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <nav class="pager" aria-label="Result pages">
-        {skip > 0 && <Link to={page(Math.max(0, skip - limit))}>← Previous {limit}</Link>}
-        {last < data.totalObjects && <Link to={page(skip + limit)}>Next {limit} →</Link>}
-      </nav>
+      <Pager
+        params={params}
+        skip={skip}
+        size={limit}
+        shown={data.objects.length}
+        total={data.totalObjects}
+        label="Result pages"
+      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-// @module What of a level graph is drawn: the nodes in scope (a drilled node's children), filtered by name, the top N by nbObjects, and the links among them; the rest is counted, never silently dropped.
+// @module What of a level graph is drawn: the nodes in scope (a drilled node's children), filtered by name, the top N by nbObjects, the links among them, and the largest neighbours outside the scope; the rest is counted, never silently dropped.
 import type { ApiLevelGraph } from "../../src/contract/api-schemas.ts";
 
 export type GraphNode = ApiLevelGraph["nodes"][number];
@@ -20,6 +20,12 @@ export interface DrawnGraph {
   matchingNodes: number;
   /** Links among the nodes in scope (drawn or not). */
   linksInScope: number;
+  /** Nodes outside the scope linked to a drawn node (at most `maxOutside`, the largest), to be drawn apart. */
+  outside: DrawnNode[];
+  /** Links between a drawn node and an `outside` one, either way. */
+  outsideLinks: { origin: number; target: number }[];
+  /** Nodes outside the scope linked to a drawn node, before `maxOutside`. */
+  outsideNeighbours: number;
 }
 
 export interface DrawOptions {
@@ -31,6 +37,8 @@ export interface DrawOptions {
   topN: number;
   /** At most this many links are drawn: those whose smaller end is largest (default: no bound). */
   maxLinks?: number;
+  /** At most this many neighbours outside the scope are drawn, the largest (default: none). */
+  maxOutside?: number;
 }
 
 export function drawableGraph(graph: ApiLevelGraph, options: DrawOptions): DrawnGraph {
@@ -45,9 +53,7 @@ export function drawableGraph(graph: ApiLevelGraph, options: DrawOptions): Drawn
     if (inScope(origin._id) && inScope(target._id)) linksInScope++;
   }
   const matching = graph.nodes.filter((n) => inScope(n._id) && n.name.toLowerCase().includes(needle));
-  const byObjects = [...matching].sort(
-    (a, b) => b.nbObjects - a.nbObjects || (a.name < b.name ? -1 : a.name > b.name ? 1 : a._id - b._id),
-  );
+  const byObjects = [...matching].sort(byObjectsThenName);
   const nodes = byObjects
     .slice(0, Math.max(0, options.topN))
     .map((n) => ({ ...n, linksOut: linksOut.get(n._id) ?? 0, linksIn: linksIn.get(n._id) ?? 0 }));
@@ -67,7 +73,38 @@ export function drawableGraph(graph: ApiLevelGraph, options: DrawOptions): Drawn
           .slice(0, maxLinks)
           .sort((a, b) => a.i - b.i)
           .map((x) => x.l);
-  return { nodes, links, linksAmongDrawn: among.length, matchingNodes: matching.length, linksInScope };
+  const neighbours = new Set<number>();
+  for (const { origin, target } of graph.links) {
+    if (rank.has(origin._id) && !inScope(target._id)) neighbours.add(target._id);
+    if (rank.has(target._id) && !inScope(origin._id)) neighbours.add(origin._id);
+  }
+  const outside = graph.nodes
+    .filter((n) => neighbours.has(n._id))
+    .sort(byObjectsThenName)
+    .slice(0, Math.max(0, options.maxOutside ?? 0))
+    .map((n) => ({ ...n, linksOut: linksOut.get(n._id) ?? 0, linksIn: linksIn.get(n._id) ?? 0 }));
+  const outsideIds = new Set(outside.map((n) => n._id));
+  const outsideLinks = graph.links
+    .filter(
+      (l) =>
+        (rank.has(l.origin._id) && outsideIds.has(l.target._id)) ||
+        (outsideIds.has(l.origin._id) && rank.has(l.target._id)),
+    )
+    .map((l) => ({ origin: l.origin._id, target: l.target._id }));
+  return {
+    nodes,
+    links,
+    linksAmongDrawn: among.length,
+    matchingNodes: matching.length,
+    linksInScope,
+    outside,
+    outsideLinks,
+    outsideNeighbours: neighbours.size,
+  };
+}
+
+function byObjectsThenName(a: GraphNode, b: GraphNode): number {
+  return b.nbObjects - a.nbObjects || (a.name < b.name ? -1 : a.name > b.name ? 1 : a._id - b._id);
 }
 
 /**

@@ -14,6 +14,18 @@ export function metaRoutes(app: Hono<AppEnv>): void {
     document ??= JSON.stringify(openApiDocument());
     return c.body(document, 200, { "Content-Type": "application/json" });
   });
-  // The page loads Scalar's script from its CDN (jsDelivr): the package ships no bundle to serve locally.
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "appstruct API" }));
+  // The viewer is the explorer's static asset docs/api-reference.js (web/vite.config.ts copies it from
+  // @scalar/api-reference) with the system fonts, and without the features that call Scalar's servers
+  // (its AI agent): the page needs nothing from another origin.
+  app.get(
+    "/docs",
+    Scalar({
+      url: "/openapi.json",
+      pageTitle: "appstruct API",
+      cdn: "/docs/api-reference.js",
+      withDefaultFonts: false,
+      agent: { disabled: true },
+      showDeveloperTools: "never",
+    }),
+  );
 }
