@@ -1,6 +1,6 @@
 // @module `appstruct import`: a SCIP index (any SCIP indexer's) as an analysis: definitions, references, relationships, then the analyzer's taxonomy and roles.
-import { existsSync } from "node:fs";
-import { basename } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseRfc3339, publishableNameProblem } from "../../src/rules.ts";
 import { validateDocument } from "../analysis/document.ts";
@@ -13,6 +13,7 @@ import { assignEndPoints, assignStartPoints } from "../analyze/roles.ts";
 import { DEFAULT_RULES, type Rules } from "../analyze/rules.ts";
 import { buildTaxonomy } from "../analyze/taxonomy.ts";
 import { type AnalysisDocument, analysisDocument } from "../analyze/write-analysis.ts";
+import { type ReferenceForm, referenceForm, SourceLines } from "./call-syntax.ts";
 import { type Span, spanOf, spansContaining } from "./ranges.ts";
 import { externalKindOf, isModuleDescriptor, languageOf, objectKindOf } from "./scip-kinds.ts";
 import {
@@ -63,7 +64,13 @@ const KINDS_USED: ReadonlySet<ObjectKind> = new Set([
 const TYPE_KINDS: ReadonlySet<ObjectKind> = new Set(["class", "interface", "enum", "typeAlias"]);
 /** Standard libraries as indexers name their packages: no USE links into them, as `analyze` makes none into ECMAScript. */
 const STANDARD_LIBRARIES = new Set([STDLIB_PACKAGE, "python-stdlib", "jdk", "github.com/golang/go/src"]);
-const CONSTRUCTOR_NAMES: Record<string, string> = { "<constructor>": "constructor" };
+/** What follows a name bound to a function: `= (`, `: async (`, `= function`, `= x =>`, with an optional type annotation before `=`. */
+const FUNCTION_INITIALIZER = /^\??!?\s*(:[^=(]*)?[:=]\s*(async\s+)?(\(|function\b|[\w$]+\s*=>|<[\w\s,]+>\s*\()/;
+
+const before = (a: Span["start"], b: Span["start"]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
+/** A descriptor's name as the object's name: scip-typescript's `<constructor>` is named `constructor`, as `analyze` names it. */
+const nameOf = (d: Descriptor) => (d.name === "<constructor>" ? "constructor" : d.name);
 
 interface Definition {
   symbol: string;
@@ -73,15 +80,21 @@ interface Definition {
   occurrence: ScipOccurrence;
   span: Span;
   hasBody: boolean;
+  /** The name as the source writes it, when it differs from the descriptor's (scip-typescript numbers object-literal keys: `send0:`). */
+  sourceName: string | null;
 }
 
 /** The analysis's name for a definition: the namespaces as a quoted module path, then the other descriptors (`"src/shapes.ts".Square.area`). */
-function fullNameOf(parsed: GlobalSymbol): string {
+function fullNameOf(d: Definition): string {
+  const parsed = d.parsed;
   const modules = parsed.descriptors.filter(isModuleDescriptor).filter((d) => d.suffix === "namespace");
-  const rest = parsed.descriptors.filter((d) => !isModuleDescriptor(d)).map((d) => CONSTRUCTOR_NAMES[d.name] ?? d.name);
+  const rest = parsed.descriptors.filter((d) => !isModuleDescriptor(d)).map(nameOf);
+  if (d.sourceName) rest[rest.length - 1] = d.sourceName;
   const module = modules.map((d) => d.name).join("/");
   return module ? [`"${module}"`, ...rest].join(".") : rest.join(".");
 }
+
+const packageKey = (p: GlobalSymbol) => `${p.scheme} ${p.manager} ${p.packageName} ${p.version}`;
 
 /** SCIP says nothing of exports: every top-level name counts as exported but Python's `_private` ones and Go's lower-case ones. */
 const looksExported = (name: string, language: string) =>
@@ -111,13 +124,18 @@ function readIndex(bytes: Uint8Array, source: string): ScipIndex {
     throw new ScipImportError(
       `${source}: not a SCIP index: no metadata naming the indexer or the project root (every SCIP indexer writes both)`,
     );
-  const paths = new Set<string>();
+  // scip-typescript indexes a file once per tsconfig that includes it: one document per path, their occurrences together.
+  const byPath = new Map<string, ScipDocument>();
   for (const [i, d] of index.documents.entries()) {
     if (!d.relativePath) throw new ScipImportError(`${source}: documents[${i}] has no relative_path`);
-    if (paths.has(d.relativePath))
-      throw new ScipImportError(`${source}: document ${d.relativePath} is given twice; each path must be indexed once`);
-    paths.add(d.relativePath);
+    const first = byPath.get(d.relativePath);
+    if (!first) byPath.set(d.relativePath, d);
+    else {
+      first.occurrences.push(...d.occurrences);
+      first.symbols.push(...d.symbols);
+    }
   }
+  index.documents = [...byPath.values()];
   return index;
 }
 
@@ -133,6 +151,10 @@ class ScipImporter {
   private readonly objects = new Map<string, CodeObject | null>();
   private readonly fileImports = new Map<CodeObject, Set<string>>();
   private readonly fingerprints = new Map<CodeObject, string[]>();
+  /** Each class's constructor, which a call of the class calls. */
+  private readonly constructors = new Map<CodeObject, CodeObject>();
+  /** The packages the documents define symbols of: the project's own. */
+  private readonly ownPackages = new Set<string>();
 
   private readonly index: ScipIndex;
   private readonly options: ImportOptions;
@@ -148,6 +170,7 @@ class ScipImporter {
     this.index.documents.forEach((d, i) => {
       for (const info of d.symbols) this.information.set(info.symbol, info);
       this.collectDefinitions(d, files[i]);
+      this.inferBodies(d);
     });
     this.createObjects();
     this.index.documents.forEach((d, i) => this.linkDocument(d, files[i]));
@@ -223,7 +246,17 @@ class ScipImporter {
       if (!(occurrence.symbolRoles & SymbolRole.Definition) || !occurrence.symbol || isLocalSymbol(occurrence.symbol))
         continue;
       const parsed = this.parse(occurrence.symbol, document, occurrence);
-      if (this.definitions.has(occurrence.symbol)) continue;
+      const earlier = this.definitions.get(occurrence.symbol);
+      if (earlier) {
+        // Overloads define one symbol several times: one object spans them all, as `analyze` makes it.
+        if (earlier.document === document && occurrence.enclosingRange.length) {
+          if (!earlier.hasBody) earlier.span = enclosing;
+          else if (before(earlier.span.end, enclosing.end)) earlier.span = { start: earlier.span.start, end: enclosing.end };
+          earlier.hasBody = true;
+        }
+        continue;
+      }
+      this.ownPackages.add(packageKey(parsed));
       this.definitions.set(occurrence.symbol, {
         symbol: occurrence.symbol,
         parsed,
@@ -232,9 +265,40 @@ class ScipImporter {
         occurrence,
         span: enclosing,
         hasBody: occurrence.enclosingRange.length > 0,
+        sourceName: null,
       });
     }
     file.location!.endLine = lastLine + 1;
+  }
+
+  /**
+   * Functions bound to class properties and object-literal keys get no enclosing range from
+   * scip-typescript. When the source is at hand and shows a function after the name (`= (`, `: async (`,
+   * `= function`), the body is taken to run to the next definition that is not inside it, within the
+   * enclosing body. Object-literal keys take their written name.
+   */
+  private inferBodies(document: ScipDocument): void {
+    const source = this.sourceOf(document);
+    if (!source) return;
+    const own = [...this.definitions.values()].filter((d) => d.document === document);
+    const starts = own.map((d) => d.span.start).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const d of own) {
+      const last = d.parsed.descriptors.at(-1)!;
+      if (d.hasBody || (last.suffix !== "term" && last.suffix !== "meta")) continue;
+      const [line, start, end] = d.occurrence.range;
+      const at = source.range(line, start, d.occurrence.range.length === 3 ? end : d.occurrence.range[3]);
+      if (!at) continue;
+      if (last.suffix === "meta") d.sourceName = at.text.slice(at.start, at.end).replace(/^["'`]|["'`]$/g, "") || null;
+      if (!FUNCTION_INITIALIZER.test(at.text.slice(at.end))) continue;
+      const next = starts.find((p) => p[0] > line || (p[0] === line && p[1] > start));
+      const enclosing = own
+        .filter((o) => o !== d && o.hasBody && before(o.span.start, d.span.start) && before(d.span.start, o.span.end))
+        .map((o) => o.span.end)
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+      const stop = [next, enclosing].filter((p): p is Span["end"] => !!p).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+      d.span = { start: d.span.start, end: stop ?? [Number.MAX_SAFE_INTEGER, 0] };
+      d.hasBody = true;
+    }
   }
 
   private createObjects(): void {
@@ -257,10 +321,10 @@ class ScipImporter {
         this.objects.set(d.symbol, null);
         continue;
       }
-      const fullName = this.names.unique(fullNameOf(d.parsed));
+      const fullName = this.names.unique(fullNameOf(d));
       const object = this.model.add({
         id: this.ids.idFor(`scip:${d.symbol}`),
-        name: CONSTRUCTOR_NAMES[last.name] ?? last.name,
+        name: d.sourceName ?? nameOf(last),
         fullName,
         kind,
         packageKind: null,
@@ -282,6 +346,7 @@ class ScipImporter {
     }
     for (const [d, object] of created) {
       object.parent = this.parentOf(d);
+      if (object.kind === "classConstructor") this.constructors.set(object.parent, object);
       if (object.parent === d.file && looksExported(object.name, d.file.language!)) object.tags.add("exported");
     }
     // Without a SCIP kind, a type whose members are all bodiless method signatures is an interface.
@@ -319,6 +384,8 @@ class ScipImporter {
     const parsed = this.parse(symbol, document, occurrence);
     const last = parsed.descriptors.at(-1)!;
     if (last.suffix === "parameter" || last.suffix === "typeParameter") return null;
+    // A symbol of the project's own package that no document defines (scip-python's `shop.main/` for `__name__`) is nothing outside.
+    if (this.ownPackages.has(packageKey(parsed))) return null;
     const { name, kind, path } = externalPlace(parsed);
     const pkg = this.externals.packageObject(name, kind);
     // A module of a package (`json/__init__:`, `"node:fs"/`) stands for its package: what a file includes.
@@ -367,9 +434,14 @@ class ScipImporter {
       if (from === file) run.push(occurrence);
       references.push({ occurrence, from, target });
     });
+    const source = this.sourceOf(document);
+    const jsx = /\.[jt]sx$/.test(document.relativePath);
     for (const { occurrence, from, target } of references) {
       if (from === file && (imports.has(occurrence) || moduleLines.has(occurrence.range[0]))) continue;
-      this.reference(from, target);
+      const [line, start, endLine, endCharacter] = occurrence.range;
+      const end = occurrence.range.length === 3 ? endLine : endLine === line ? endCharacter : Number.MAX_SAFE_INTEGER;
+      const at = source?.range(line, start, end);
+      this.reference(from, target, at ? referenceForm(at.text, at.start, at.end, jsx) : null);
     }
   }
 
@@ -383,11 +455,30 @@ class ScipImporter {
     if (target.external) this.fileImports.get(file)!.add(target.name);
   }
 
-  private reference(from: CodeObject, target: CodeObject): void {
-    if (KINDS_CALLED.has(target.kind)) this.model.link(from, target, "CALL");
-    else if (KINDS_USED.has(target.kind)) {
-      if (!target.external || !STANDARD_LIBRARIES.has(target.packageName!)) this.model.link(from, target, "USE");
+  /**
+   * The link a reference makes. Without the source (`form` null) every reference to a function or
+   * method is a CALL; with it, only a call is, a function passed as an argument is a REFER, and a
+   * class called (Python's `Circle(1.0)`, `new Base()` of a class without constructor) is a CALL of
+   * its constructor, else of the class.
+   */
+  private reference(from: CodeObject, target: CodeObject, form: ReferenceForm | null): void {
+    if (KINDS_CALLED.has(target.kind)) {
+      if (form === null || form === "call") this.model.link(from, target, "CALL");
+      else if (form === "argument") this.model.link(from, target, "REFER");
+    } else if (KINDS_USED.has(target.kind)) {
+      if (form === "call" && (target.kind === "class" || target.kind === "externalClass"))
+        this.model.link(from, this.constructors.get(target) ?? target, "CALL");
+      else if (!target.external || !STANDARD_LIBRARIES.has(target.packageName!)) this.model.link(from, target, "USE");
     } else if (target.kind === "variable") this.model.link(from, target, "ACCESS");
+  }
+
+  /** The document's text: the index's, else the file under the project root when the index was made on this machine. */
+  private sourceOf(document: ScipDocument): SourceLines | null {
+    if (document.text) return new SourceLines(document.text, document.positionEncoding);
+    const root = this.projectRoot();
+    const path = root && join(root, document.relativePath);
+    if (!path || !existsSync(path)) return null;
+    return new SourceLines(readFileSync(path, "utf8"), document.positionEncoding);
   }
 
   /** Relationships marked is_implementation: a type's bases (INHERIT), a method's overridden members (INHERIT, and DISPATCH back). */

@@ -76,6 +76,9 @@ export function objectKindOf(facts: DefinitionFacts): ObjectKind | null {
     case "term":
       if (hasBody) return "function";
       return ownerDescriptor === null || isModuleDescriptor(ownerDescriptor) ? "variable" : null;
+    case "meta":
+      // scip-typescript's object-literal members (`handlers.send0:`): those with a body are functions.
+      return hasBody ? "function" : null;
     case "macro":
       return "function";
     default:

@@ -8,8 +8,8 @@ import {
 } from "@bufbuild/protobuf/wkt";
 
 /*
- * Field numbers are scip.proto's. Fields the importer does not read (documentation, Document.text,
- * diagnostics, syntax_kind ...) are left out of the descriptors: the decoder skips them. Enum fields
+ * Field numbers are scip.proto's. Fields the importer does not read (documentation, diagnostics,
+ * syntax_kind ...) are left out of the descriptors: the decoder skips them. Enum fields
  * (SymbolInformation.kind) are declared int32, which has the same wire encoding, and are mapped by
  * number in scip-kinds.ts.
  */
@@ -60,6 +60,8 @@ const SCIP_FILE = create(FileDescriptorProtoSchema, {
       ["occurrences", 2, MESSAGE, "repeated", "Occurrence"],
       ["symbols", 3, MESSAGE, "repeated", "SymbolInformation"],
       ["language", 4, STRING],
+      ["text", 5, STRING],
+      ["position_encoding", 6, INT32],
     ]),
     message("SymbolInformation", [
       ["symbol", 1, STRING],
@@ -109,6 +111,10 @@ export interface ScipIndex {
 export interface ScipDocument {
   relativePath: string;
   language: string;
+  /** The file's text, when the indexer includes it (most do not). */
+  text: string;
+  /** PositionEncoding: how range characters count (1 UTF-8, 2 UTF-16, 3 UTF-32 code units; 0 unspecified). */
+  positionEncoding: number;
   occurrences: ScipOccurrence[];
   symbols: ScipSymbolInformation[];
 }
