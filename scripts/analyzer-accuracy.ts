@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import ts from "typescript";
 import { analyzeProject } from "../build/analyze/analyze.ts";
-import { importScip } from "../build/import/import-scip.ts";
 import { loadProject, projectPath } from "../build/analyze/load-program.ts";
+import { importScip } from "../build/import/import-scip.ts";
 
 interface Declaration {
   file: string;

@@ -251,7 +251,8 @@ class ScipImporter {
         // Overloads define one symbol several times: one object spans them all, as `analyze` makes it.
         if (earlier.document === document && occurrence.enclosingRange.length) {
           if (!earlier.hasBody) earlier.span = enclosing;
-          else if (before(earlier.span.end, enclosing.end)) earlier.span = { start: earlier.span.start, end: enclosing.end };
+          else if (before(earlier.span.end, enclosing.end))
+            earlier.span = { start: earlier.span.start, end: enclosing.end };
           earlier.hasBody = true;
         }
         continue;
