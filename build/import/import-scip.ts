@@ -25,6 +25,7 @@ import {
   SymbolRole,
 } from "./scip-schema.ts";
 import { type Descriptor, type GlobalSymbol, isLocalSymbol, ownerSymbol, parseSymbol } from "./scip-symbol.ts";
+import { TsSyntax } from "./ts-syntax.ts";
 
 export interface ImportOptions {
   /** The index file's name, for messages. */
@@ -64,10 +65,18 @@ const KINDS_USED: ReadonlySet<ObjectKind> = new Set([
 const TYPE_KINDS: ReadonlySet<ObjectKind> = new Set(["class", "interface", "enum", "typeAlias"]);
 /** Standard libraries as indexers name their packages: no USE links into them, as `analyze` makes none into ECMAScript. */
 const STANDARD_LIBRARIES = new Set([STDLIB_PACKAGE, "python-stdlib", "jdk", "github.com/golang/go/src"]);
-/** What follows a name bound to a function: `= (`, `: async (`, `= function`, `= x =>`, with an optional type annotation before `=`. */
-const FUNCTION_INITIALIZER = /^\??!?\s*(:[^=(]*)?[:=]\s*(async\s+)?(\(|function\b|[\w$]+\s*=>|<[\w\s,]+>\s*\()/;
-
 const before = (a: Span["start"], b: Span["start"]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
+/** A function of a TypeScript or JavaScript document without a global symbol: a local one (`local …`), or an object-literal method keyed by its position. */
+interface LocalFunction {
+  document: ScipDocument;
+  file: CodeObject;
+  symbol: string;
+  name: string;
+  span: Span;
+}
+
+const localKey = (document: ScipDocument, symbol: string) => `${document.relativePath}\n${symbol}`;
 
 /** A descriptor's name as the object's name: scip-typescript's `<constructor>` is named `constructor`, as `analyze` names it. */
 const nameOf = (d: Descriptor) => (d.name === "<constructor>" ? "constructor" : d.name);
@@ -151,6 +160,11 @@ class ScipImporter {
   private readonly objects = new Map<string, CodeObject | null>();
   private readonly fileImports = new Map<CodeObject, Set<string>>();
   private readonly fingerprints = new Map<CodeObject, string[]>();
+  private readonly localFunctions: LocalFunction[] = [];
+  /** References that name a function they declare (an object-literal method typed by its context): no link. */
+  private readonly declarations = new Set<ScipOccurrence>();
+  /** Local functions' objects by document and local symbol. */
+  private readonly localObjects = new Map<string, CodeObject>();
   /** Each class's constructor, which a call of the class calls. */
   private readonly constructors = new Map<CodeObject, CodeObject>();
   /** The packages the documents define symbols of: the project's own. */
@@ -170,7 +184,7 @@ class ScipImporter {
     this.index.documents.forEach((d, i) => {
       for (const info of d.symbols) this.information.set(info.symbol, info);
       this.collectDefinitions(d, files[i]);
-      this.inferBodies(d);
+      this.inferBodies(d, files[i]);
     });
     this.createObjects();
     this.index.documents.forEach((d, i) => this.linkDocument(d, files[i]));
@@ -273,32 +287,35 @@ class ScipImporter {
   }
 
   /**
-   * Functions bound to class properties and object-literal keys get no enclosing range from
-   * scip-typescript. When the source is at hand and shows a function after the name (`= (`, `: async (`,
-   * `= function`), the body is taken to run to the next definition that is not inside it, within the
-   * enclosing body. Object-literal keys take their written name.
+   * scip-typescript gives no enclosing range to functions bound to class properties and
+   * object-literal keys, and gives local functions `local` symbols without one. With the source at
+   * hand, TypeScript's parser finds those functions' bodies; object-literal keys take their written
+   * name (scip-typescript numbers them: `send0:`).
    */
-  private inferBodies(document: ScipDocument): void {
-    const source = this.sourceOf(document);
-    if (!source) return;
-    const own = [...this.definitions.values()].filter((d) => d.document === document);
-    const starts = own.map((d) => d.span.start).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    for (const d of own) {
+  private inferBodies(document: ScipDocument, file: CodeObject): void {
+    if (file.language !== "TypeScript" && file.language !== "JavaScript") return;
+    const text = this.sourceTextOf(document);
+    if (text === null) return;
+    const syntax = new TsSyntax(document.relativePath, text);
+    for (const d of this.definitions.values()) {
       const last = d.parsed.descriptors.at(-1)!;
-      if (d.hasBody || (last.suffix !== "term" && last.suffix !== "meta")) continue;
-      const [line, start, end] = d.occurrence.range;
-      const at = source.range(line, start, d.occurrence.range.length === 3 ? end : d.occurrence.range[3]);
-      if (!at) continue;
-      if (last.suffix === "meta") d.sourceName = at.text.slice(at.start, at.end).replace(/^["'`]|["'`]$/g, "") || null;
-      if (!FUNCTION_INITIALIZER.test(at.text.slice(at.end))) continue;
-      const next = starts.find((p) => p[0] > line || (p[0] === line && p[1] > start));
-      const enclosing = own
-        .filter((o) => o !== d && o.hasBody && before(o.span.start, d.span.start) && before(d.span.start, o.span.end))
-        .map((o) => o.span.end)
-        .sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
-      const stop = [next, enclosing].filter((p): p is Span["end"] => !!p).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
-      d.span = { start: d.span.start, end: stop ?? [Number.MAX_SAFE_INTEGER, 0] };
+      if (d.document !== document || d.hasBody || (last.suffix !== "term" && last.suffix !== "meta")) continue;
+      const body = syntax.functionAt(d.occurrence.range[0], d.occurrence.range[1]);
+      if (!body) continue;
+      d.span = body.span;
       d.hasBody = true;
+      if (last.suffix === "meta") d.sourceName = body.name;
+    }
+    // Local functions; and object-literal methods typed by their context (`{ open(ws) {…} }` given where an
+    // interface is expected), which scip-typescript records as references to the interface's member.
+    for (const occurrence of document.occurrences) {
+      const definition = occurrence.symbolRoles & SymbolRole.Definition;
+      if (definition ? !isLocalSymbol(occurrence.symbol) : !/[.:]$/.test(occurrence.symbol)) continue;
+      const body = syntax.functionAt(occurrence.range[0], occurrence.range[1]);
+      if (!body) continue;
+      const symbol = definition ? occurrence.symbol : `${occurrence.range[0]}:${occurrence.range[1]}`;
+      this.localFunctions.push({ document, file, symbol, ...body });
+      if (!definition) this.declarations.add(occurrence);
     }
   }
 
@@ -363,6 +380,58 @@ class ScipImporter {
       )
         o.kind = "interface";
     }
+    this.createLocalFunctions();
+  }
+
+  /** Local functions, outer ones first: each one's parent is the innermost object whose body holds it. */
+  private createLocalFunctions(): void {
+    const sorted = [...this.localFunctions].sort((a, b) =>
+      before(a.span.start, b.span.start)
+        ? -1
+        : before(b.span.start, a.span.start)
+          ? 1
+          : before(b.span.end, a.span.end)
+            ? -1
+            : 1,
+    );
+    const bodies = new Map<ScipDocument, { span: Span; object: CodeObject }[]>();
+    for (const d of this.definitions.values()) {
+      const object = this.objects.get(d.symbol);
+      if (object && object !== d.file)
+        bodies.set(d.document, [...(bodies.get(d.document) ?? []), { span: d.span, object }]);
+    }
+    for (const local of sorted) {
+      const own = bodies.get(local.document) ?? [];
+      const parent = spansContaining(own, [local.span])[0].at(-1)?.object ?? local.file;
+      const object = this.model.add({
+        id: this.ids.idFor(`scip:${local.document.relativePath}:${local.symbol}`),
+        name: local.name,
+        fullName: this.names.unique(
+          `${parent.kind === "file" ? `"${parent.fullName}"` : parent.fullName}.${local.name}`,
+        ),
+        kind: "function",
+        packageKind: null,
+        language: local.file.language,
+        filePath: local.file.filePath,
+        mangling: "",
+        external: false,
+        annotations: [],
+        tags: new Set(["local"]),
+        parent,
+        checksum: "",
+        location: {
+          fileId: local.file.location!.fileId,
+          startLine: local.span.start[0] + 1,
+          endLine: local.span.end[0] + 1,
+        },
+        role: null,
+        packageName: null,
+      });
+      this.fingerprints.set(object, [`local ${local.name} ${local.span.end[0] - local.span.start[0]}`]);
+      this.localObjects.set(localKey(local.document, local.symbol), object);
+      own.push({ span: local.span, object });
+      bodies.set(local.document, own);
+    }
   }
 
   /** SymbolInformation.enclosing_symbol, else the nearest owner in the descriptor path that is an object, else the file. */
@@ -380,7 +449,8 @@ class ScipImporter {
 
   /** The object a referenced symbol stands for: the project's, an external one, or null (locals, fields, parameters). */
   private target(symbol: string, document: ScipDocument, occurrence: ScipOccurrence): CodeObject | null {
-    if (!symbol || isLocalSymbol(symbol)) return null;
+    if (!symbol) return null;
+    if (isLocalSymbol(symbol)) return this.localObjects.get(localKey(document, symbol)) ?? null;
     if (this.objects.has(symbol)) return this.objects.get(symbol)!;
     const parsed = this.parse(symbol, document, occurrence);
     const last = parsed.descriptors.at(-1)!;
@@ -401,6 +471,9 @@ class ScipImporter {
       const object = this.objects.get(d.symbol);
       if (d.document === document && object && object !== file) spans.push({ span: d.span, object });
     }
+    for (const local of this.localFunctions)
+      if (local.document === document)
+        spans.push({ span: local.span, object: this.localObjects.get(localKey(document, local.symbol))! });
     const attributed = spansContaining(
       spans,
       document.occurrences.map((o) => spanOf(o.range)!),
@@ -421,7 +494,9 @@ class ScipImporter {
           .push(`${line - o.location!.startLine + 1} ${rest} ${occurrence.symbolRoles} ${occurrence.symbol}`);
       }
       const target =
-        occurrence.symbolRoles & SymbolRole.Definition ? null : this.target(occurrence.symbol, document, occurrence);
+        occurrence.symbolRoles & SymbolRole.Definition || this.declarations.has(occurrence)
+          ? null
+          : this.target(occurrence.symbol, document, occurrence);
       if (from !== file || occurrence.symbolRoles & SymbolRole.Definition) run = [];
       if (!target) return;
       if (this.isModule(target)) {
@@ -474,12 +549,16 @@ class ScipImporter {
   }
 
   /** The document's text: the index's, else the file under the project root when the index was made on this machine. */
-  private sourceOf(document: ScipDocument): SourceLines | null {
-    if (document.text) return new SourceLines(document.text, document.positionEncoding);
+  private sourceTextOf(document: ScipDocument): string | null {
+    if (document.text) return document.text;
     const root = this.projectRoot();
     const path = root && join(root, document.relativePath);
-    if (!path || !existsSync(path)) return null;
-    return new SourceLines(readFileSync(path, "utf8"), document.positionEncoding);
+    return path && existsSync(path) ? readFileSync(path, "utf8") : null;
+  }
+
+  private sourceOf(document: ScipDocument): SourceLines | null {
+    const text = this.sourceTextOf(document);
+    return text === null ? null : new SourceLines(text, document.positionEncoding);
   }
 
   /** Relationships marked is_implementation: a type's bases (INHERIT), a method's overridden members (INHERIT, and DISPATCH back). */
