@@ -156,11 +156,13 @@ class ScipImporter {
   private readonly parsed = new Map<string, GlobalSymbol>();
   private readonly information = new Map<string, ScipSymbolInformation>();
   private readonly definitions = new Map<string, Definition>();
+  /** The same, by the document that defines them. */
+  private readonly documentDefinitions = new Map<ScipDocument, Definition[]>();
   /** What each global symbol of the project stands for: an object, or null when it makes none (a field, a parameter). */
   private readonly objects = new Map<string, CodeObject | null>();
   private readonly fileImports = new Map<CodeObject, Set<string>>();
   private readonly fingerprints = new Map<CodeObject, string[]>();
-  private readonly localFunctions: LocalFunction[] = [];
+  private readonly documentLocals = new Map<ScipDocument, LocalFunction[]>();
   /** References that name a function they declare (an object-literal method typed by its context): no link. */
   private readonly declarations = new Set<ScipOccurrence>();
   /** Local functions' objects by document and local symbol. */
@@ -244,6 +246,8 @@ class ScipImporter {
   }
 
   private collectDefinitions(document: ScipDocument, file: CodeObject): void {
+    const own: Definition[] = [];
+    this.documentDefinitions.set(document, own);
     let lastLine = 0;
     for (const occurrence of document.occurrences) {
       const span = spanOf(occurrence.range);
@@ -272,7 +276,7 @@ class ScipImporter {
         continue;
       }
       this.ownPackages.add(packageKey(parsed));
-      this.definitions.set(occurrence.symbol, {
+      const definition: Definition = {
         symbol: occurrence.symbol,
         parsed,
         document,
@@ -281,7 +285,9 @@ class ScipImporter {
         span: enclosing,
         hasBody: occurrence.enclosingRange.length > 0,
         sourceName: null,
-      });
+      };
+      this.definitions.set(occurrence.symbol, definition);
+      own.push(definition);
     }
     file.location!.endLine = lastLine + 1;
   }
@@ -297,9 +303,9 @@ class ScipImporter {
     const text = this.sourceTextOf(document);
     if (text === null) return;
     const syntax = new TsSyntax(document.relativePath, text);
-    for (const d of this.definitions.values()) {
+    for (const d of this.documentDefinitions.get(document)!) {
       const last = d.parsed.descriptors.at(-1)!;
-      if (d.document !== document || d.hasBody || (last.suffix !== "term" && last.suffix !== "meta")) continue;
+      if (d.hasBody || (last.suffix !== "term" && last.suffix !== "meta")) continue;
       const body = syntax.functionAt(d.occurrence.range[0], d.occurrence.range[1]);
       if (!body) continue;
       d.span = body.span;
@@ -314,7 +320,10 @@ class ScipImporter {
       const body = syntax.functionAt(occurrence.range[0], occurrence.range[1]);
       if (!body) continue;
       const symbol = definition ? occurrence.symbol : `${occurrence.range[0]}:${occurrence.range[1]}`;
-      this.localFunctions.push({ document, file, symbol, ...body });
+      this.documentLocals.set(document, [
+        ...(this.documentLocals.get(document) ?? []),
+        { document, file, symbol, ...body },
+      ]);
       if (!definition) this.declarations.add(occurrence);
     }
   }
@@ -385,15 +394,17 @@ class ScipImporter {
 
   /** Local functions, outer ones first: each one's parent is the innermost object whose body holds it. */
   private createLocalFunctions(): void {
-    const sorted = [...this.localFunctions].sort((a, b) =>
-      before(a.span.start, b.span.start)
-        ? -1
-        : before(b.span.start, a.span.start)
-          ? 1
-          : before(b.span.end, a.span.end)
-            ? -1
-            : 1,
-    );
+    const sorted = [...this.documentLocals.values()]
+      .flat()
+      .sort((a, b) =>
+        before(a.span.start, b.span.start)
+          ? -1
+          : before(b.span.start, a.span.start)
+            ? 1
+            : before(b.span.end, a.span.end)
+              ? -1
+              : 1,
+      );
     const bodies = new Map<ScipDocument, { span: Span; object: CodeObject }[]>();
     for (const d of this.definitions.values()) {
       const object = this.objects.get(d.symbol);
@@ -467,13 +478,12 @@ class ScipImporter {
 
   private linkDocument(document: ScipDocument, file: CodeObject): void {
     const spans: { span: Span; object: CodeObject }[] = [];
-    for (const d of this.definitions.values()) {
+    for (const d of this.documentDefinitions.get(document)!) {
       const object = this.objects.get(d.symbol);
-      if (d.document === document && object && object !== file) spans.push({ span: d.span, object });
+      if (object && object !== file) spans.push({ span: d.span, object });
     }
-    for (const local of this.localFunctions)
-      if (local.document === document)
-        spans.push({ span: local.span, object: this.localObjects.get(localKey(document, local.symbol))! });
+    for (const local of this.documentLocals.get(document) ?? [])
+      spans.push({ span: local.span, object: this.localObjects.get(localKey(document, local.symbol))! });
     const attributed = spansContaining(
       spans,
       document.occurrences.map((o) => spanOf(o.range)!),

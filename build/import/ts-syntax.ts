@@ -33,8 +33,9 @@ export class TsSyntax {
     if (!(position < (starts[line + 1] ?? this.sf.text.length + 1))) return null;
     let node: ts.Node = this.sf;
     for (;;) {
+      // By full extents (leading trivia included): cheap, and the token is checked once at the end.
       const child: ts.Node | undefined = ts.forEachChild(node, (c) =>
-        c.getStart(this.sf) <= position && position < c.end ? c : undefined,
+        c.pos <= position && position < c.end ? c : undefined,
       );
       if (!child) break;
       node = child;
