@@ -78,8 +78,8 @@ interface LocalFunction {
 
 const localKey = (document: ScipDocument, symbol: string) => `${document.relativePath}\n${symbol}`;
 
-/** A descriptor's name as the object's name: scip-typescript's `<constructor>` is named `constructor`, as `analyze` names it. */
-const nameOf = (d: Descriptor) => (d.name === "<constructor>" ? "constructor" : d.name);
+/** A descriptor's name as the object's name: scip-typescript's `<constructor>` is `constructor` and `<get>x` is `x`, as `analyze` names them. */
+const nameOf = (d: Descriptor) => (d.name === "<constructor>" ? "constructor" : d.name.replace(/^<[gs]et>/, ""));
 
 interface Definition {
   symbol: string;
@@ -305,7 +305,7 @@ class ScipImporter {
     const syntax = new TsSyntax(document.relativePath, text);
     for (const d of this.documentDefinitions.get(document)!) {
       const last = d.parsed.descriptors.at(-1)!;
-      if (d.hasBody || (last.suffix !== "term" && last.suffix !== "meta")) continue;
+      if (d.hasBody || !(last.suffix === "term" || last.suffix === "meta" || /^<[gs]et>/.test(last.name))) continue;
       const body = syntax.functionAt(d.occurrence.range[0], d.occurrence.range[1]);
       if (!body) continue;
       d.span = body.span;

@@ -70,6 +70,9 @@ export function objectKindOf(facts: DefinitionFacts): ObjectKind | null {
       return "class";
     case "method":
       if (CONSTRUCTOR_NAMES.has(descriptor.name)) return "classConstructor";
+      // scip-typescript names accessors `<get>name().` and `<set>name().`.
+      if (descriptor.name.startsWith("<get>")) return "getter";
+      if (descriptor.name.startsWith("<set>")) return "setter";
       if (!underType) return "function";
       // A method without a body is a signature: an interface's or an abstract one.
       return hasBody ? "method" : "interfaceMethod";

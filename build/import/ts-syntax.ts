@@ -24,7 +24,7 @@ export class TsSyntax {
    * The function whose name starts at (line, character): a function declaration, or a function
    * bound to a variable, a class property or an object-literal key (`const f = () => …`,
    * `handle = async (req) => …`, `send: function () {…}`), or an object-literal method
-   * (`{ open(ws) {…} }`); null when the name binds no function.
+   * (`{ open(ws) {…} }`), or an accessor (`get res() {…}`); null when the name binds no function.
    */
   functionAt(line: number, character: number): FunctionBody | null {
     // A range outside the text (the file changed since it was indexed) names nothing.
@@ -48,6 +48,9 @@ export class TsSyntax {
     const declaration = node.parent;
     const bound =
       (ts.isFunctionDeclaration(declaration) && declaration.name === node && declaration.body) ||
+      ((ts.isGetAccessorDeclaration(declaration) || ts.isSetAccessorDeclaration(declaration)) &&
+        declaration.name === node &&
+        declaration.body) ||
       (ts.isMethodDeclaration(declaration) &&
         ts.isObjectLiteralExpression(declaration.parent) &&
         declaration.name === node &&

@@ -49,7 +49,7 @@ describe("appstruct import of a scip-typescript index", () => {
 
   it("makes an object of each definition, typed by its descriptor, in its enclosing range", () => {
     expect(objectLines(d).sort()).toEqual([
-      'TypeScript Class | "src/report.ts".Report | src/report.ts:7-24',
+      'TypeScript Class | "src/report.ts".Report | src/report.ts:7-28',
       'TypeScript Class | "src/shapes.ts".Base | src/shapes.ts:5-10',
       'TypeScript Class | "src/shapes.ts".Square | src/shapes.ts:12-19',
       'TypeScript Constructor | "src/shapes.ts".Square.constructor | src/shapes.ts:13-15',
@@ -58,15 +58,16 @@ describe("appstruct import of a scip-typescript index", () => {
       'TypeScript Function | "src/index.ts".main | src/index.ts:4-8',
       'TypeScript Function | "src/report.ts".Report.add | src/report.ts:10-12',
       'TypeScript Function | "src/report.ts".Report.format | src/report.ts:15-17',
-      'TypeScript Function | "src/report.ts".Report.render.join | src/report.ts:21-21',
-      'TypeScript Function | "src/report.ts".label | src/report.ts:26-28',
+      'TypeScript Function | "src/report.ts".Report.render.join | src/report.ts:25-25',
+      'TypeScript Function | "src/report.ts".label | src/report.ts:30-32',
       'TypeScript Function | "src/store.ts".round | src/store.ts:4-4',
       'TypeScript Function | "src/store.ts".save | src/store.ts:6-9',
+      'TypeScript Getter | "src/report.ts".Report.count | src/report.ts:20-22',
       'TypeScript Interface Method | "src/report.ts".Formatter.format | src/report.ts:4-4',
       'TypeScript Interface Method | "src/shapes.ts".Shape.area | src/shapes.ts:2-2',
       'TypeScript Interface | "src/report.ts".Formatter | src/report.ts:3-5',
       'TypeScript Interface | "src/shapes.ts".Shape | src/shapes.ts:1-3',
-      'TypeScript Method | "src/report.ts".Report.render | src/report.ts:20-23',
+      'TypeScript Method | "src/report.ts".Report.render | src/report.ts:24-27',
       'TypeScript Method | "src/shapes.ts".Base.area | src/shapes.ts:6-6',
       'TypeScript Method | "src/shapes.ts".Base.describe | src/shapes.ts:7-9',
       'TypeScript Method | "src/shapes.ts".Square.area | src/shapes.ts:16-18',
@@ -77,9 +78,11 @@ describe("appstruct import of a scip-typescript index", () => {
       parent: object(d, '"src/shapes.ts".Square').id,
     });
     expect(object(d, '"src/shapes.ts".Square').parent).toBe(object(d, "src/shapes.ts").id);
-    // Bodies scip-typescript gives no range, from the parser: a class-property arrow function, a method
-    // of an object literal typed by its context, a local function (the last two have no global symbol).
+    // Bodies scip-typescript gives no range, from the parser: a class-property arrow function, a getter
+    // (`<get>count().`), a method of an object literal typed by its context, a local function (the last two
+    // have no global symbol).
     expect(object(d, '"src/report.ts".Report.add')).toMatchObject({ parent: object(d, '"src/report.ts".Report').id });
+    expect(object(d, '"src/report.ts".Report.count').typeId).toBe("TS_GETTER");
     expect(object(d, '"src/report.ts".Report.format').tags).toEqual(["local"]);
     expect(object(d, '"src/report.ts".Report.render.join')).toMatchObject({
       parent: object(d, '"src/report.ts".Report.render').id,
@@ -95,6 +98,7 @@ describe("appstruct import of a scip-typescript index", () => {
       'CALL "src/index.ts".main -> "src/store.ts".save',
       'CALL "src/report.ts".Report.add -> "src/report.ts".Formatter.format',
       'CALL "src/report.ts".Report.add -> ECMAScript.Array.push',
+      'CALL "src/report.ts".Report.count -> "src/report.ts".label',
       'CALL "src/report.ts".Report.format -> "src/report.ts".label',
       'CALL "src/report.ts".Report.format -> "src/shapes.ts".Shape.area',
       'CALL "src/report.ts".Report.render -> "src/report.ts".Report.render.join',
