@@ -14,7 +14,7 @@ import { DEFAULT_RULES, type Rules } from "../analyze/rules.ts";
 import { buildTaxonomy } from "../analyze/taxonomy.ts";
 import { type AnalysisDocument, analysisDocument } from "../analyze/write-analysis.ts";
 import { type ReferenceForm, referenceForm, SourceLines } from "./call-syntax.ts";
-import { type Span, spanOf, spansContaining } from "./ranges.ts";
+import { before, outerFirst, type Span, spanOf, spansContaining } from "./ranges.ts";
 import { externalKindOf, isModuleDescriptor, languageOf, objectKindOf } from "./scip-kinds.ts";
 import {
   decodeScipIndex,
@@ -65,7 +65,6 @@ const KINDS_USED: ReadonlySet<ObjectKind> = new Set([
 const TYPE_KINDS: ReadonlySet<ObjectKind> = new Set(["class", "interface", "enum", "typeAlias"]);
 /** Standard libraries as indexers name their packages: no USE links into them, as `analyze` makes none into ECMAScript. */
 const STANDARD_LIBRARIES = new Set([STDLIB_PACKAGE, "python-stdlib", "jdk", "github.com/golang/go/src"]);
-const before = (a: Span["start"], b: Span["start"]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
 /** A function of a TypeScript or JavaScript document without a global symbol: a local one (`local …`), or an object-literal method keyed by its position. */
 interface LocalFunction {
@@ -394,17 +393,7 @@ class ScipImporter {
 
   /** Local functions, outer ones first: each one's parent is the innermost object whose body holds it. */
   private createLocalFunctions(): void {
-    const sorted = [...this.documentLocals.values()]
-      .flat()
-      .sort((a, b) =>
-        before(a.span.start, b.span.start)
-          ? -1
-          : before(b.span.start, a.span.start)
-            ? 1
-            : before(b.span.end, a.span.end)
-              ? -1
-              : 1,
-      );
+    const sorted = [...this.documentLocals.values()].flat().sort((a, b) => outerFirst(a.span, b.span));
     const bodies = new Map<ScipDocument, { span: Span; object: CodeObject }[]>();
     for (const d of this.definitions.values()) {
       const object = this.objects.get(d.symbol);

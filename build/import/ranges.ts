@@ -7,7 +7,11 @@ export interface Span {
   end: Position;
 }
 
-const before = (a: Position, b: Position) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+export const before = (a: Position, b: Position) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
+/** Spans by start, an outer span before the spans it holds. */
+export const outerFirst = (a: Span, b: Span) =>
+  before(a.start, b.start) ? -1 : before(b.start, a.start) ? 1 : before(b.end, a.end) ? -1 : 1;
 
 /** A range of scip.proto: `[startLine, startCharacter, endLine, endCharacter]`, or three numbers on one line; null when malformed. */
 export function spanOf(range: readonly number[]): Span | null {
@@ -23,15 +27,7 @@ export function spanOf(range: readonly number[]): Span | null {
  * start: a stack holds the spans open at the current point (definition bodies nest).
  */
 export function spansContaining<T extends { span: Span }>(spans: readonly T[], points: readonly Span[]): T[][] {
-  const order = [...spans].sort((a, b) =>
-    before(a.span.start, b.span.start)
-      ? -1
-      : before(b.span.start, a.span.start)
-        ? 1
-        : before(b.span.end, a.span.end)
-          ? -1
-          : 1,
-  );
+  const order = [...spans].sort((a, b) => outerFirst(a.span, b.span));
   const pointOrder = points
     .map((_, i) => i)
     .sort((a, b) =>
