@@ -104,7 +104,7 @@ function fullNameOf(d: Definition): string {
 
 const packageKey = (p: GlobalSymbol) => `${p.scheme} ${p.manager} ${p.packageName} ${p.version}`;
 
-/** SCIP says nothing of exports: every top-level name counts as exported but Python's `_private` ones and Go's lower-case ones. */
+/** SCIP says nothing of exports: without TypeScript's syntax, every top-level name counts as exported but Python's `_private` ones and Go's lower-case ones. */
 const looksExported = (name: string, language: string) =>
   !name.startsWith("_") && (language !== "Go" || /^\p{Lu}/u.test(name));
 
@@ -162,6 +162,8 @@ class ScipImporter {
   private readonly fileImports = new Map<CodeObject, Set<string>>();
   private readonly fingerprints = new Map<CodeObject, string[]>();
   private readonly documentLocals = new Map<ScipDocument, LocalFunction[]>();
+  /** What each TypeScript or JavaScript module exports, when its source is at hand. */
+  private readonly exportedNames = new Map<ScipDocument, Set<string>>();
   /** References that name a function they declare (an object-literal method typed by its context): no link. */
   private readonly declarations = new Set<ScipOccurrence>();
   /** Local functions' objects by document and local symbol. */
@@ -302,6 +304,7 @@ class ScipImporter {
     const text = this.sourceTextOf(document);
     if (text === null) return;
     const syntax = new TsSyntax(document.relativePath, text);
+    this.exportedNames.set(document, syntax.exportedNames());
     for (const d of this.documentDefinitions.get(document)!) {
       const last = d.parsed.descriptors.at(-1)!;
       if (d.hasBody || !(last.suffix === "term" || last.suffix === "meta" || /^<[gs]et>/.test(last.name))) continue;
@@ -373,7 +376,12 @@ class ScipImporter {
     for (const [d, object] of created) {
       object.parent = this.parentOf(d);
       if (object.kind === "classConstructor") this.constructors.set(object.parent, object);
-      if (object.parent === d.file && looksExported(object.name, d.file.language!)) object.tags.add("exported");
+      const exported = this.exportedNames.get(d.document);
+      if (
+        object.parent === d.file &&
+        (exported ? exported.has(object.name) : looksExported(object.name, d.file.language!))
+      )
+        object.tags.add("exported");
     }
     // Without a SCIP kind, a type whose members are all bodiless method signatures is an interface.
     const members = new Map<CodeObject, ObjectKind[]>();

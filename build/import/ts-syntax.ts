@@ -20,6 +20,34 @@ export class TsSyntax {
     this.sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   }
 
+  /** Names the module exports: declarations marked `export`, `export { a, b as c }` (a, b), `export default a`. */
+  exportedNames(): Set<string> {
+    const names = new Set<string>();
+    for (const statement of this.sf.statements) {
+      if (
+        ts.isExportDeclaration(statement) &&
+        !statement.moduleSpecifier &&
+        statement.exportClause &&
+        ts.isNamedExports(statement.exportClause)
+      )
+        for (const e of statement.exportClause.elements) names.add((e.propertyName ?? e.name).text);
+      else if (ts.isExportAssignment(statement) && ts.isIdentifier(statement.expression))
+        names.add(statement.expression.text);
+      else if (
+        ts.canHaveModifiers(statement) &&
+        ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+      ) {
+        if (ts.isVariableStatement(statement))
+          for (const d of statement.declarationList.declarations) ts.isIdentifier(d.name) && names.add(d.name.text);
+        else {
+          const name = (statement as ts.DeclarationStatement).name;
+          if (name && ts.isIdentifier(name)) names.add(name.text);
+        }
+      }
+    }
+    return names;
+  }
+
   /**
    * The function whose name starts at (line, character): a function declaration, or a function
    * bound to a variable, a class property or an object-literal key (`const f = () => …`,

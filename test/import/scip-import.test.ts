@@ -78,6 +78,11 @@ describe("appstruct import of a scip-typescript index", () => {
       parent: object(d, '"src/shapes.ts".Square').id,
     });
     expect(object(d, '"src/shapes.ts".Square').parent).toBe(object(d, "src/shapes.ts").id);
+    // Exports from the source: `export function`, `export { describeOne }`; `round` and `label` are module-private.
+    expect(object(d, '"src/store.ts".save').tags).toEqual(["exported"]);
+    expect(object(d, '"src/index.ts".describeOne').tags).toEqual(["exported"]);
+    expect(object(d, '"src/store.ts".round').tags).toBeUndefined();
+    expect(object(d, '"src/report.ts".label').tags).toBeUndefined();
     // Bodies scip-typescript gives no range, from the parser: a class-property arrow function, a getter
     // (`<get>count().`), a method of an object literal typed by its context, a local function (the last two
     // have no global symbol).
