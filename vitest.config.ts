@@ -16,6 +16,7 @@ export default defineConfig({
             "test/node/**/*.test.ts",
             "test/web/**/*.test.ts",
             "test/analyze/**/*.test.ts",
+            "test/import/**/*.test.ts",
           ],
           environment: "node",
           testTimeout: 60_000,

@@ -1,4 +1,4 @@
-// @module The appstruct command line: validate, compile, inspect, generate (and publish, list, serve, analyze).
+// @module The appstruct command line: validate, compile, inspect, generate (and publish, list, serve, analyze, import).
 
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -378,6 +378,42 @@ program
       }
     },
   );
+
+program
+  .command("import")
+  .description(
+    "turn a SCIP index (scip-typescript, scip-python, scip-java ...) into an analysis (.json); see docs/import.md",
+  )
+  .argument("<index>", "SCIP index file (index.scip)")
+  .requiredOption("-o, --out <file>", "analysis file to write (.json)")
+  .option("--name <application>", "application name (default: the package the index defines)")
+  .option("--rules <file>", "taxonomy and start/end point rules (JSON; sections left out keep their defaults)")
+  .option("--analyzed-at <date>", "RFC 3339 date-time of the analysis (default: now)")
+  .action(async (file: string, options: { out: string; name?: string; rules?: string; analyzedAt?: string }) => {
+    const started = performance.now();
+    const { readFile } = await import("node:fs/promises");
+    const { ScipImportError, importScip } = await import("./import/import-scip.ts");
+    const { RulesError, loadRules } = await import("./analyze/rules.ts");
+    const { writeAnalysisFile } = await import("./analyze/write-analysis.ts");
+    if (!/\.json$/i.test(options.out)) throw new ExitError(EXIT.usage, `--out ${options.out}: must end in .json`);
+    try {
+      const rules = await loadRules(options.rules);
+      const { document: d, tool } = importScip(await readFile(file), {
+        source: file,
+        application: options.name,
+        analyzedAt: options.analyzedAt,
+        rules,
+      });
+      await writeAnalysisFile(options.out, d);
+      console.log(
+        `${options.out}: ${d.application} — from ${tool}: ${d.files.length} files, ${d.objects.length} objects (${d.objects.filter((o) => o.external).length} external), ${d.links.length} links, ${d.objects.filter((o) => o.role === "start").length} start and ${d.objects.filter((o) => o.role === "end").length} end points, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    } catch (error) {
+      if (error instanceof ScipImportError || error instanceof RulesError)
+        throw new ExitError(EXIT.usage, error.message);
+      throw error;
+    }
+  });
 
 export async function main(argv: string[]): Promise<number> {
   try {

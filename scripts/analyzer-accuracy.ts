@@ -1,9 +1,12 @@
 // @module Accuracy of `appstruct analyze` on a project against an independent checker-based reference: declaration recall, CALL precision and recall.
-// Usage: node scripts/analyzer-accuracy.ts <folder> [--tsconfig <file>] [--json] [--misses N]
+// Usage: node scripts/analyzer-accuracy.ts <folder> [--tsconfig <file>] [--scip <index.scip>] [--json] [--misses N]
+// With --scip, the analysis measured is `appstruct import` of that index (made from the same folder) instead of `appstruct analyze`.
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import ts from "typescript";
 import { analyzeProject } from "../build/analyze/analyze.ts";
 import { loadProject, projectPath } from "../build/analyze/load-program.ts";
+import { importScip } from "../build/import/import-scip.ts";
 
 interface Declaration {
   file: string;
@@ -13,10 +16,17 @@ interface Declaration {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { tsconfig: { type: "string" }, json: { type: "boolean" }, misses: { type: "string", default: "0" } },
+  options: {
+    tsconfig: { type: "string" },
+    scip: { type: "string" },
+    json: { type: "boolean" },
+    misses: { type: "string", default: "0" },
+  },
 });
 if (positionals.length !== 1) {
-  process.stderr.write("usage: node scripts/analyzer-accuracy.ts <folder> [--tsconfig <file>] [--json] [--misses N]\n");
+  process.stderr.write(
+    "usage: node scripts/analyzer-accuracy.ts <folder> [--tsconfig <file>] [--scip <index.scip>] [--json] [--misses N]\n",
+  );
   process.exit(2);
 }
 const folder = positionals[0];
@@ -172,7 +182,9 @@ function reference(folder: string, tsconfig: string | undefined) {
 const t0 = performance.now();
 const ref = reference(folder, values.tsconfig);
 const t1 = performance.now();
-const { document } = analyzeProject({ folder, tsconfig: values.tsconfig });
+const { document } = values.scip
+  ? importScip(readFileSync(values.scip), { source: values.scip })
+  : analyzeProject({ folder, tsconfig: values.tsconfig });
 const t2 = performance.now();
 
 // Match every reference declaration to one of ours: same file and name, start line within 3 (the closest).

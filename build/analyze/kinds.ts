@@ -33,14 +33,6 @@ export type ObjectKind =
 export type Language = "TypeScript" | "JavaScript" | "SQL" | "Prisma" | "MongoDB";
 
 /** The typeId prefix of each language's objects. */
-const TYPE_ID_PREFIX: Record<string, string> = {
-  TypeScript: "TS",
-  JavaScript: "JS",
-  SQL: "SQL",
-  Prisma: "PRISMA",
-  MongoDB: "MONGODB",
-};
-
 const INTERNAL = {
   file: ["File", "FILE"],
   class: ["Class", "CLASS"],
@@ -80,10 +72,33 @@ export const PACKAGE_TYPES = {
   node: ["Node.js Built-in Module", "NODE_MODULE", "Node.js"],
   stdlib: ["ECMAScript Standard Library", "ES_LIB", "ECMAScript"],
   unresolved: ["Unresolved Module", "UNRESOLVED_MODULE", "Unresolved"],
+  /** A package of another ecosystem, as a SCIP index names it (PyPI, Maven, Go modules ...). */
+  library: ["Package", "PACKAGE", "Package"],
 } as const;
 export type PackageKind = keyof typeof PACKAGE_TYPES;
 
-/** Display type and typeId: internal kinds are prefixed by the language ("TypeScript Method", TS_METHOD / JS_METHOD, "SQL Table", SQL_TABLE). */
+const TYPE_ID_PREFIXES: Record<string, string> = {
+  TypeScript: "TS",
+  JavaScript: "JS",
+  Python: "PY",
+  Java: "JV",
+  "C#": "CS",
+  Go: "GO",
+  Kotlin: "KT",
+  Scala: "SC",
+  Ruby: "RB",
+  Rust: "RS",
+  "C++": "CPP",
+  SQL: "SQL",
+  Prisma: "PRISMA",
+  MongoDB: "MONGODB",
+};
+
+/** The typeId prefix of a language: the table's, else the language's letters and digits in capitals. */
+const typeIdPrefix = (language: string) =>
+  TYPE_ID_PREFIXES[language] ?? (language.toUpperCase().replace(/[^A-Z0-9]/g, "") || "CODE");
+
+/** Display type and typeId: internal kinds are prefixed by the language ("TypeScript Method", TS_METHOD / PY_METHOD, "SQL Table", SQL_TABLE). */
 export function displayType(
   kind: ObjectKind,
   language: string,
@@ -93,7 +108,7 @@ export function displayType(
   const external = EXTERNAL[kind];
   if (external) return { type: external[0], typeId: external[1] };
   const [type, key] = INTERNAL[kind as keyof typeof INTERNAL];
-  return { type: `${language} ${type}`, typeId: `${TYPE_ID_PREFIX[language] ?? "TS"}_${key}` };
+  return { type: `${language} ${type}`, typeId: `${typeIdPrefix(language)}_${key}` };
 }
 
 /** Kinds that stand for stored data: tables, views, collections. */
