@@ -1,11 +1,14 @@
 // @module startNodeServer: the same Hono app on Node, over a FolderCatalog, with the in-process source service.
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "../src/app.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { delayedSource } from "../src/format/snapshot.ts";
 import { parseAccessPolicy } from "../src/http/access.ts";
 import { SnapshotSourceLocator } from "../src/query/source-locator.ts";
+import { explorerFiles } from "./explorer-files.ts";
 import { loadFolderCatalog } from "./folder-catalog.ts";
+import { PROJECT_ROOT } from "./store.ts";
 
 /**
  * `sectionBudgetBytes`: decoded sections kept, least recently used evicted first, as the worker's
@@ -29,11 +32,15 @@ export async function startNodeServer(options: {
     access: await parseAccessPolicy(process.env.API_KEYS),
   };
   const app = createApp(() => deps);
+  // The explorer's files first, as Workers static assets go before the worker; the API answers the rest.
+  const files = await explorerFiles(join(PROJECT_ROOT, "web/dist"));
+  if (!files) console.error("the explorer is not built (npm run build): serving the API alone");
+  const fetch = files ? async (request: Request) => (await files(request)) ?? app.fetch(request) : app.fetch;
   await new Promise<void>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
-      console.log(
-        `appstruct serving ${options.data} on http://${options.host}:${info.port}/rest/applications/{name}/objects?limit=10`,
-      );
+    const server = serve({ fetch, port: options.port, hostname: options.host }, (info) => {
+      const origin = `http://${options.host}:${info.port}`;
+      console.log(`appstruct serving ${options.data} on ${origin}/rest/applications/{name}/objects?limit=10`);
+      if (files) console.log(`the explorer: ${origin}/`);
       resolve();
     });
     server.once("error", (error: NodeJS.ErrnoException) =>

@@ -1,0 +1,82 @@
+// @module explorerFiles: the explorer's built files (web/dist) answered on Node as Workers static assets answers them in the worker, with the headers of their _headers file.
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize, sep } from "node:path";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/** Files that are instructions to the asset server, not content: Workers does not serve them either. */
+const NOT_SERVED = new Set(["/_headers", "/_redirects"]);
+
+/**
+ * The header rules of a Cloudflare `_headers` file: a path pattern (`/*` or an exact path) on its
+ * own line, then indented `Name: value` lines. Only what the explorer's file uses is understood.
+ */
+export function parseHeaderRules(text: string): { pattern: string; headers: [string, string][] }[] {
+  const rules: { pattern: string; headers: [string, string][] }[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim() || line.trimStart().startsWith("#")) continue;
+    if (!/^\s/.test(line)) rules.push({ pattern: line.trim(), headers: [] });
+    else {
+      const colon = line.indexOf(":");
+      if (colon > 0 && rules.length)
+        rules[rules.length - 1].headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+    }
+  }
+  return rules;
+}
+
+const matches = (pattern: string, path: string) =>
+  pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
+
+/**
+ * A handler answering GET and HEAD of a file under `folder` (`/` is index.html), or null to let the
+ * API answer: paths without a file, and every path the API owns, fall through to it. Null when the
+ * explorer is not built (no index.html).
+ */
+export async function explorerFiles(folder: string): Promise<((request: Request) => Promise<Response | null>) | null> {
+  let rules: ReturnType<typeof parseHeaderRules> = [];
+  try {
+    await readFile(join(folder, "index.html"));
+  } catch {
+    return null;
+  }
+  try {
+    rules = parseHeaderRules(await readFile(join(folder, "_headers"), "utf8"));
+  } catch {
+    // No _headers: files go out with their content type only.
+  }
+  const root = normalize(folder) + sep;
+  return async (request) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return null;
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(request.url).pathname);
+    } catch {
+      return null; // not UTF-8 once decoded: no file has that name, and the API says what is wrong
+    }
+    if (NOT_SERVED.has(path)) return null;
+    const file = normalize(join(folder, path === "/" ? "index.html" : path));
+    // URL parsing already drops `..`; this keeps an encoded one (%2e%2e) from leaving the folder too.
+    if (!file.startsWith(root)) return null;
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      return null;
+    }
+    const headers = new Headers({ "Content-Type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" });
+    for (const rule of rules)
+      if (matches(rule.pattern, path)) for (const [name, value] of rule.headers) headers.set(name, value);
+    return new Response(request.method === "HEAD" ? null : new Uint8Array(body), { headers });
+  };
+}
