@@ -114,6 +114,17 @@ export function displayType(
 /** Kinds that stand for stored data: tables, views, collections. */
 export const DATA_KINDS: ReadonlySet<ObjectKind> = new Set(["table", "view", "collection"]);
 
+/** Kinds a type reference names, internal or external: a reference to one is a USE link. */
+export const USED_TYPE_KINDS: ReadonlySet<ObjectKind> = new Set([
+  "class",
+  "interface",
+  "enum",
+  "typeAlias",
+  "externalClass",
+  "externalInterface",
+  "externalType",
+]);
+
 /** Kinds that contain executable code: calls inside them are theirs. */
 export const CALLABLE_KINDS: ReadonlySet<ObjectKind> = new Set([
   "function",

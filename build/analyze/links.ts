@@ -2,6 +2,7 @@
 import ts from "typescript";
 import type { CheckerGuard } from "./checker-guard.ts";
 import type { Externals } from "./externals.ts";
+import { USED_TYPE_KINDS } from "./kinds.ts";
 import type { CodeModel, CodeObject } from "./model.ts";
 import type { CallLike, TargetResolver } from "./resolve.ts";
 import type { RouteFinder } from "./routes.ts";
@@ -26,15 +27,6 @@ const FUNCTION_KINDS = new Set([
 ]);
 /** Kinds of the functions an assignment binds to a name (`obj.f = function`, `A.prototype.m = function`). */
 const ASSIGNED_KINDS: ReadonlySet<string> = new Set(["arrowFunction", "functionExpression", "method"]);
-const TYPE_KINDS = new Set([
-  "class",
-  "interface",
-  "enum",
-  "typeAlias",
-  "externalClass",
-  "externalInterface",
-  "externalType",
-]);
 
 export class Linker {
   private readonly model: CodeModel;
@@ -162,7 +154,7 @@ export class Linker {
     const target = this.resolver.typeTarget(
       this.checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name),
     );
-    if (target && TYPE_KINDS.has(target.kind) && target !== owner && target.packageName !== "ECMAScript")
+    if (target && USED_TYPE_KINDS.has(target.kind) && target !== owner && target.packageName !== "ECMAScript")
       this.model.link(owner, target, "USE");
   }
 

@@ -7,7 +7,7 @@ import { validateDocument } from "../analysis/document.ts";
 import { escalateLinks } from "../analyze/escalate.ts";
 import { Externals, packageOfSpecifier, STDLIB_PACKAGE } from "../analyze/externals.ts";
 import { checksumOf, IdAllocator, UniqueNames } from "../analyze/ids.ts";
-import type { ObjectKind, PackageKind } from "../analyze/kinds.ts";
+import { type ObjectKind, type PackageKind, USED_TYPE_KINDS } from "../analyze/kinds.ts";
 import { CodeModel, type CodeObject } from "../analyze/model.ts";
 import { assignEndPoints, assignStartPoints } from "../analyze/roles.ts";
 import { DEFAULT_RULES, type Rules } from "../analyze/rules.ts";
@@ -52,15 +52,6 @@ const KINDS_CALLED: ReadonlySet<ObjectKind> = new Set([
   "setter",
   "externalFunction",
   "externalMethod",
-]);
-const KINDS_USED: ReadonlySet<ObjectKind> = new Set([
-  "class",
-  "interface",
-  "enum",
-  "typeAlias",
-  "externalClass",
-  "externalInterface",
-  "externalType",
 ]);
 const TYPE_KINDS: ReadonlySet<ObjectKind> = new Set(["class", "interface", "enum", "typeAlias"]);
 /** Standard libraries as indexers name their packages: no USE links into them, as `analyze` makes none into ECMAScript. */
@@ -548,7 +539,7 @@ class ScipImporter {
     if (KINDS_CALLED.has(target.kind)) {
       if (form === null || form === "call") this.model.link(from, target, "CALL");
       else if (form === "argument") this.model.link(from, target, "REFER");
-    } else if (KINDS_USED.has(target.kind)) {
+    } else if (USED_TYPE_KINDS.has(target.kind)) {
       if (form === "call" && (target.kind === "class" || target.kind === "externalClass"))
         this.model.link(from, this.constructors.get(target) ?? target, "CALL");
       else if (!target.external || !STANDARD_LIBRARIES.has(target.packageName!)) this.model.link(from, target, "USE");
