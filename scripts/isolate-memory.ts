@@ -69,6 +69,7 @@ async function main(): Promise<void> {
       requests: { type: "string", default: "700" },
       every: { type: "string", default: "25" },
       "latency-ms": { type: "string", default: "0" },
+      "section-cache-mb": { type: "string", default: "64" },
       out: { type: "string" },
     },
   });
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   const server = await startDevServer({
     files: [join(dir, "analysis.snap")],
     persistDir,
-    vars: { STORAGE_LATENCY_MS: values["latency-ms"]! },
+    vars: { STORAGE_LATENCY_MS: values["latency-ms"]!, SECTION_CACHE_MB: values["section-cache-mb"]! },
     log,
   });
   const MiB = 1024 * 1024;
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     const summary = {
       requests,
       latencyMs: Number(values["latency-ms"]),
+      sectionCacheMb: Number(values["section-cache-mb"]),
       heapUsedMaxMiB: most((s) => s.heap.usedSize) / MiB,
       heapTotalMaxMiB: most((s) => s.heap.totalSize) / MiB,
       arrayBuffersMaxMiB: most((s) => s.heap.backingStorageSize) / MiB,
