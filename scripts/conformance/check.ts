@@ -173,7 +173,11 @@ export async function checkImpact(
       );
     }
 
-    const files = [...a.files.slice(0, 3), ...Array.from({ length: 3 }, () => pick(a.files)).filter(Boolean)];
+    const files = [
+      ...a.files.slice(0, 3),
+      ...a.files.filter((f) => f.text === "").slice(0, 2),
+      ...Array.from({ length: 3 }, () => pick(a.files)).filter(Boolean),
+    ];
     for (const f of files)
       for (const [s, e] of [
         [undefined, undefined],
