@@ -87,6 +87,9 @@ export async function checkImpact(
     for (const id of ids) {
       for (const inc of [false, true])
         await ask(`/objects/${id}/callers?includeEscalated=${inc}&${date}`, ref.callers(id, inc));
+      const select = pick([{ parent: true }, { sourceLocations: true }, { parent: true, sourceLocations: true }]);
+      const selectParams = `${select.parent ? "&select=parent" : ""}${select.sourceLocations ? "&select=source-locations" : ""}`;
+      await ask(`/objects/${id}/callers?includeEscalated=true${selectParams}&${date}`, ref.callers(id, true, select));
       const direction = pick(["callees", "callers", "both"]);
       const hops = 1 + Math.floor(rnd() * 5);
       const types = rnd() < 0.3 && linkTypes.length > 0 ? [pick(linkTypes)] : null;

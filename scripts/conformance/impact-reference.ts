@@ -10,6 +10,7 @@ export interface Obj {
   role?: "start" | "end" | null;
   checksum?: string;
   parent?: string | null;
+  sourceLocations?: { fileId: string; startLine: number; endLine: number }[];
 }
 export interface Link {
   from: string;
@@ -74,7 +75,7 @@ export class Reference {
     this.qualifying = a.links.filter((l) => l.escalated !== true);
   }
 
-  callers(id: string, includeEscalated: boolean) {
+  callers(id: string, includeEscalated: boolean, select: { parent?: boolean; sourceLocations?: boolean } = {}) {
     if (!this.byId.has(id)) return err(404, "object_not_found");
     const groups = new Map<string, { caller: string; linkType: string; direct: boolean; escalated: boolean }>();
     for (const l of this.a.links.filter((l) => l.to === id)) {
@@ -95,7 +96,18 @@ export class Reference {
       .filter((g) => direct.has(g.caller) && (includeEscalated || !escalated.has(g.caller)))
       .map((g) => ({ o: this.byId.get(g.caller)!, linkType: g.linkType }));
     rows.sort((x, y) => byName(x.o, y.o) || cmpStr(x.linkType, y.linkType));
-    return rows.map(({ o, linkType }) => ({ id: o.id, name: o.name, type: o.type, typeId: o.typeId, linkType }));
+    return rows.map(({ o, linkType }) => {
+      const parent = o.parent == null ? undefined : this.byId.get(o.parent);
+      return {
+        id: o.id,
+        name: o.name,
+        type: o.type,
+        typeId: o.typeId,
+        linkType,
+        ...(select.parent ? { parent: parent ? { type: parent.type, typeId: parent.typeId } : null } : {}),
+        ...(select.sourceLocations ? { sourceLocations: o.sourceLocations ?? [] } : {}),
+      };
+    });
   }
 
   /** Breadth-first distances from `id` over `links`, forward or backward, up to `hops`, not walking past `stop`. */
