@@ -73,11 +73,15 @@ export async function checkImpact(
       .filter((l) => l.escalated === true)
       .slice(0, 5)
       .flatMap((l) => [l.to, l.from]);
+    // Objects called by one caller through both a direct and an escalated link: where includeEscalated matters.
+    const direct = new Set(a.links.filter((l) => l.escalated !== true).map((l) => `${l.from} ${l.to}`));
+    const mixed = a.links.filter((l) => l.escalated === true && direct.has(`${l.from} ${l.to}`)).map((l) => l.to);
     const starts = a.objects.filter((o) => o.role === "start");
     const ends = a.objects.filter((o) => o.role === "end");
     const ids = [
       ...busiest,
       ...escalatedEnds,
+      ...mixed.slice(0, 10),
       ...starts.slice(0, 3).map((o) => o.id),
       ...ends.slice(0, 3).map((o) => o.id),
       ...Array.from({ length: options.objectsPerVersion }, () => pick(a.objects).id),
@@ -111,6 +115,18 @@ export async function checkImpact(
         );
       }
     }
+    // `date` is an instant: the same one in UTC selects this version, a second earlier the one before.
+    const instant = Date.parse(a.analyzedAt);
+    const probe = ids[0];
+    await ask(
+      `/objects/${probe}/call-hierarchy?direction=both&date=${new Date(instant).toISOString()}`,
+      ref.callHierarchy(probe, "both", 3, null, 1000),
+    );
+    if (index > 0)
+      await ask(
+        `/objects/${probe}/call-hierarchy?direction=both&date=${new Date(instant - 1000).toISOString()}`,
+        new Reference(versions[index - 1]).callHierarchy(probe, "both", 3, null, 1000),
+      );
     await ask(`/objects/${someId}/paths?to=999999999999999999&${date}`, ref.paths(someId, "999999999999999999", 8, 10));
 
     for (const [role, list, key] of [
