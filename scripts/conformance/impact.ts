@@ -30,6 +30,11 @@ const server = await startChildServer(
   port,
   "appstruct serving",
 );
+/** An answer as printed: a whole graph is too long to read, so its head. */
+const shown = (answer: unknown) => {
+  const json = JSON.stringify(answer);
+  return json.length > 1500 ? `${json.slice(0, 1500)}… (${json.length} characters)` : json;
+};
 let requests = 0;
 let differ = 0;
 try {
@@ -47,9 +52,7 @@ try {
     requests += result.requests;
     differ += result.differences.length;
     for (const d of result.differences)
-      console.log(
-        `${application} ${d.request}\n  expected ${JSON.stringify(d.expected)}\n  got      ${JSON.stringify(d.got)}`,
-      );
+      console.log(`${application} ${d.request}\n  expected ${shown(d.expected)}\n  got      ${shown(d.got)}`);
   }
 } finally {
   await server.stop();
