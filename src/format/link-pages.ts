@@ -123,6 +123,32 @@ export interface LinkRow {
   callerFlags: Uint8Array;
 }
 
+/**
+ * The columns a page is decoded into before they are cut to its entries, shared by every decode
+ * (decoding is synchronous): a walk decodes thousands of pages, and five fresh arrays of a page's
+ * byte length each made most of its garbage. Every entry takes at least one byte per varint: the
+ * byte length bounds the entry counts.
+ */
+let scratch = {
+  targets: new Uint32Array(0),
+  types: new Uint32Array(0),
+  targetFlags: new Uint8Array(0),
+  callers: new Uint32Array(0),
+  callerFlags: new Uint8Array(0),
+};
+
+function scratchFor(length: number): typeof scratch {
+  if (scratch.targets.length < length)
+    scratch = {
+      targets: new Uint32Array(length),
+      types: new Uint32Array(length),
+      targetFlags: new Uint8Array(length),
+      callers: new Uint32Array(length),
+      callerFlags: new Uint8Array(length),
+    };
+  return scratch;
+}
+
 /** The decoded links of the ranks [first, end) of one page. */
 export class LinkPage {
   readonly first: number;
@@ -139,12 +165,7 @@ export class LinkPage {
     this.first = first;
     const count = end - first;
     const read = new VarintReader(bytes, what);
-    // Every entry takes at least one byte per varint: the byte length bounds the entry counts.
-    const targets = new Uint32Array(bytes.length);
-    const types = new Uint32Array(bytes.length);
-    const targetFlags = new Uint8Array(bytes.length);
-    const callers = new Uint32Array(bytes.length);
-    const callerFlags = new Uint8Array(bytes.length);
+    const { targets, types, targetFlags, callers, callerFlags } = scratchFor(bytes.length);
     this.flags = new Uint8Array(count);
     this.calleeStarts = new Uint32Array(count + 1);
     this.callerStarts = new Uint32Array(count + 1);
@@ -164,10 +185,9 @@ export class LinkPage {
         const type = Math.floor(packed / 8);
         const kinds = packed & (LINK_DIRECT | LINK_ESCALATED);
         target += gap;
-        check(
-          target < objects && type < linkTypes && kinds !== 0 && (gap > 0 || type > previousType),
-          () => `${what}: callee entry ${i} of object ${first + r} is malformed`,
-        );
+        // Tested before calling check: a message closure made per entry cost a third of a walk.
+        if (!(target < objects && type < linkTypes && kinds !== 0 && (gap > 0 || type > previousType)))
+          check(false, `${what}: callee entry ${i} of object ${first + r} is malformed`);
         targets[e] = target;
         types[e] = type;
         targetFlags[e++] = packed & 7;
@@ -180,7 +200,7 @@ export class LinkPage {
       for (let i = 0; i < callerCount; i++) {
         const packed = read.next();
         caller += Math.floor(packed / 2) + 1;
-        check(caller < objects, () => `${what}: caller ${i} of object ${first + r} is out of range`);
+        if (caller >= objects) check(false, `${what}: caller ${i} of object ${first + r} is out of range`);
         callers[c] = caller;
         callerFlags[c++] = packed & SOURCE_IS_START;
       }

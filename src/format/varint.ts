@@ -52,13 +52,12 @@ export class VarintReader {
     let scale = 1;
     let byte: number;
     do {
-      check(
-        this.at < this.bytes.length && scale <= 2 ** 49,
-        () => `${this.what}: a varint runs past the end or past 2^53`,
-      );
+      // Tested before calling check: a message closure made per byte cost more than the decoding.
+      if (!(this.at < this.bytes.length && scale <= 2 ** 49))
+        check(false, `${this.what}: a varint runs past the end or past 2^53`);
       byte = this.bytes[this.at++];
       // The eighth byte carries bits 49–55: only bits 49–52 fit below 2^53, and it must be the last.
-      check(scale < 2 ** 49 || byte <= 0x0f, () => `${this.what}: a varint runs past 2^53`);
+      if (!(scale < 2 ** 49 || byte <= 0x0f)) check(false, `${this.what}: a varint runs past 2^53`);
       value += (byte & 0x7f) * scale;
       scale *= 0x80;
     } while (byte & 0x80);
