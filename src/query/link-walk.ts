@@ -8,12 +8,13 @@ import { type LinkRows, linkRows } from "./link-rows.ts";
 export type Direction = "forward" | "backward";
 
 /**
- * Link entries one walk may examine. At 300k objects (5 links an object) a transaction graph
- * walked to this budget finds some 15k objects in 30 ms of CPU and a data graph 13k in 60 ms
- * (docs/benchmarks.md "Impact routes"): the speed targets' worth of work. Past it a walk answers
- * what it has found, marked truncated; a call hierarchy of 3 hops seldom comes near it.
+ * Link entries one walk may examine. A graph's `totalNodes` counts every node the contract's walk
+ * reaches, so the budget must cover whole graphs of the analyses people publish: 500,000 entries is
+ * every graph of an application of some 100k links, and bounds the worst walk at 1M objects to a few
+ * seconds of CPU (docs/benchmarks.md "Impact routes"), inside a Worker's limit. Past it a walk
+ * answers what it has found, marked truncated, rather than time out.
  */
-export const WALK_BUDGET = 20_000;
+export const WALK_BUDGET = 500_000;
 
 /** Frontier ranks whose links are loaded at a time, so a wide walk holds a few MB of pages at once. */
 const CHUNK = 512;
