@@ -41,9 +41,11 @@ export class TargetResolver {
 
   /** The object a declaration stands for: the project's own object, an external one, or null (a parameter, a local callback type ...). */
   declarationTarget(declaration: ts.Node): CodeObject | null {
-    if (!this.projectFiles.has(declaration.getSourceFile()))
-      return declaration.getSourceFile().isDeclarationFile ||
-        declaration.getSourceFile().fileName.includes("/node_modules/")
+    const file = declaration.getSourceFile() as ts.SourceFile | undefined;
+    // The checker makes some declarations itself (a JSX element's signature, for one): no file, no object.
+    if (!file) return null;
+    if (!this.projectFiles.has(file))
+      return file.isDeclarationFile || file.fileName.includes("/node_modules/")
         ? this.externals.forDeclaration(declaration as ts.Declaration)
         : null;
     const own = this.nodeObjects.get(declaration);

@@ -1,4 +1,4 @@
-// @module Patterns the analyzer once missed, each in a fixture written from the pattern: CommonJS apps and prototypes, entry points without main or in build output, an extended tsconfig that is not installed.
+// @module Patterns the analyzer once missed, each in a fixture written from the pattern: CommonJS apps and prototypes, entry points without main or in build output, an extended tsconfig that is not installed, JSX without its runtime.
 import { describe, expect, it } from "vitest";
 import { analyzeFixture, linkLines, object, objectLines } from "./fixture-project.ts";
 
@@ -120,5 +120,14 @@ describe("appstruct analyze: blind spots", () => {
       'CALL "src/cache".cached -> ECMAScript.PromiseConstructor.reject',
       "CALL src/cache.ts -> ECMAScript.MapConstructor.constructor",
     ]);
+  });
+
+  it("JSX whose runtime is not installed: the elements the checker types itself link nowhere, and the components still link", () => {
+    const d = analyzeFixture("jsx-unknown-runtime").document;
+    expect(objectLines(d)).toEqual([
+      'TypeScript Function | "src/page".Page | src/page.tsx:1-3',
+      'TypeScript Function | "src/page".Title | src/page.tsx:4-6',
+    ]);
+    expect(linkLines(d, ["CALL"])).toEqual(['CALL "src/page".Page -> "src/page".Title']);
   });
 });
