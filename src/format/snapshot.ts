@@ -301,6 +301,8 @@ export function memorySource(bytes: Uint8Array, key = "memory"): ByteSource {
  * of ms): `appstruct serve --read-latency-ms`, the Node counterpart of the worker's STORAGE_LATENCY_MS (DelayedStore).
  */
 export function delayedSource(source: ByteSource, delayMs: number): ByteSource {
+  // A timer of 0 ms still waits for the next turn of the event loop, about a millisecond in Node.
+  if (delayMs <= 0) return source;
   return {
     key: source.key,
     size: source.size,
