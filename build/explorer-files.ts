@@ -1,5 +1,5 @@
 // @module explorerFiles: the explorer's built files (web/dist) answered on Node as Workers static assets answers them in the worker, with the headers of their _headers file.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -41,7 +41,9 @@ const matches = (pattern: string, path: string) =>
 /**
  * A handler answering GET and HEAD of a file under `folder` (`/` is index.html), or null to let the
  * API answer: paths without a file, and every path the API owns, fall through to it. Null when the
- * explorer is not built (no index.html).
+ * explorer is not built (no index.html). The folder's files are listed once, here: looking for a
+ * file on disk at every request cost each API answer a failed open. A rebuilt explorer is served
+ * after a restart, as a redeployed worker's assets are.
  */
 export async function explorerFiles(folder: string): Promise<((request: Request) => Promise<Response | null>) | null> {
   let rules: ReturnType<typeof parseHeaderRules> = [];
@@ -56,6 +58,11 @@ export async function explorerFiles(folder: string): Promise<((request: Request)
     // No _headers: files go out with their content type only.
   }
   const root = normalize(folder) + sep;
+  const files = new Set(
+    (await readdir(folder, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => normalize(join(entry.parentPath, entry.name))),
+  );
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
     let path: string;
@@ -67,7 +74,7 @@ export async function explorerFiles(folder: string): Promise<((request: Request)
     if (NOT_SERVED.has(path)) return null;
     const file = normalize(join(folder, path === "/" ? "index.html" : path));
     // URL parsing already drops `..`; this keeps an encoded one (%2e%2e) from leaving the folder too.
-    if (!file.startsWith(root)) return null;
+    if (!file.startsWith(root) || !files.has(file)) return null;
     let body: Buffer;
     try {
       body = await readFile(file);
