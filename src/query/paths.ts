@@ -14,10 +14,44 @@ export const MAX_TOTAL_PATHS = 100_000;
 
 const CHUNK = 512;
 
+/** Links from an object to the next objects of a shortest path: from → to → link type indices. */
+type Successors = Map<number, Map<number, number[]>>;
+
 /**
- * Breadth-first from the origin until the level that reaches `to` (or `hops` levels), keeping the
- * links from each level to the next: the shortest paths are the walks along them that end at `to`.
- * Like start and end points, a walk past the traversal budget is a 400 (hops), not a cut answer:
+ * One end of the search: objects by distance from its end (counted along links forward from the
+ * origin, backward from `to`), the last level found, and the links between consecutive levels,
+ * always stored caller → callee.
+ */
+class SearchSide {
+  readonly distance: Map<number, number>;
+  readonly next: Successors = new Map();
+  frontier: Uint32Array;
+  level = 0;
+
+  constructor(end: number) {
+    this.distance = new Map([[end, 0]]);
+    this.frontier = Uint32Array.of(end);
+  }
+
+  link(from: number, to: number, type: number): void {
+    let out = this.next.get(from);
+    if (!out) this.next.set(from, (out = new Map()));
+    const types = out.get(to);
+    if (types) types.push(type);
+    else out.set(to, [type]);
+  }
+}
+
+/**
+ * A search from both ends: breadth-first forward from the origin and backward from `to`, each time
+ * extending the side whose frontier is smaller, until the two meet or their levels add up to
+ * `hops`. When they first meet, after levels kF and kB, the shortest paths are kF + kB links long
+ * and each passes through an object at distance kF from the origin and kB from `to`; the links kept
+ * between consecutive levels of either side are those of the shortest paths, and some that lead
+ * nowhere, which counting drops. From one end alone, a path between two busy objects walked the
+ * origin's whole neighbourhood up to the path's length; from both, two neighbourhoods of half of it.
+ *
+ * Like start and end points, a search past the traversal budget is a 400 (hops), not a cut answer:
  * an answer without the shortest paths would say there are none.
  */
 export async function objectPaths(
@@ -33,22 +67,28 @@ export async function objectPaths(
       parameter: "to",
     });
   const linkTypes = (await linkRows(snapshot, [origin])).linkTypes;
-  const depth = new Map<number, number>([[origin, 0]]);
-  /** The links from a level to the next: from → to → link type indices. */
-  const next = new Map<number, Map<number, number[]>>();
-  let frontier = Uint32Array.of(origin);
+  const forward = new SearchSide(origin);
+  const backward = new SearchSide(target);
+  let met = origin === target;
   let budget = TRAVERSAL_BUDGET;
-  for (let d = 0; d < query.hops && !depth.has(target) && frontier.length > 0; d++) {
+  while (!met && forward.level + backward.level < query.hops) {
+    if (forward.frontier.length === 0 || backward.frontier.length === 0) break;
+    const side = forward.frontier.length <= backward.frontier.length ? forward : backward;
+    const other = side === forward ? backward : forward;
+    const level = side.level + 1;
     const reached: number[] = [];
-    for (let at = 0; at < frontier.length; at += CHUNK) {
-      const { examined } = await expand(snapshot, frontier.subarray(at, at + CHUNK), "forward", null, (u, w, t) => {
-        if (!depth.has(w)) depth.set(w, d + 1), reached.push(w);
-        if (depth.get(w) !== d + 1) return;
-        let out = next.get(u);
-        if (!out) next.set(u, (out = new Map()));
-        const types = out.get(w);
-        if (types) types.push(t);
-        else out.set(w, [t]);
+    for (let at = 0; at < side.frontier.length; at += CHUNK) {
+      const chunk = side.frontier.subarray(at, at + CHUNK);
+      const direction = side === forward ? "forward" : "backward";
+      const { examined } = await expand(snapshot, chunk, direction, null, (rank, neighbour, type) => {
+        if (!side.distance.has(neighbour)) {
+          side.distance.set(neighbour, level);
+          reached.push(neighbour);
+          if (other.distance.has(neighbour)) met = true;
+        }
+        if (side.distance.get(neighbour) !== level) return;
+        if (side === forward) side.link(rank, neighbour, type);
+        else side.link(neighbour, rank, type);
       });
       budget -= examined;
       if (budget < 0)
@@ -58,31 +98,40 @@ export async function objectPaths(
           { parameter: "hops" },
         );
     }
-    frontier = Uint32Array.from(reached).sort();
+    side.level = level;
+    side.frontier = Uint32Array.from(reached).sort();
   }
-  const length = depth.get(target);
-  if (length === undefined) return { length: null, totalPaths: 0, paths: [] };
-  const ways = pathCounts(next, depth, target, length);
+  if (!met) return { length: null, totalPaths: 0, paths: [] };
+  const next: Successors = new Map([...forward.next, ...backward.next]);
+  const ways = pathCounts(forward, backward, target);
   const paths = firstPaths(origin, target, next, ways, query.limit);
-  return { length, totalPaths: ways.get(origin)!, paths: await renderPaths(snapshot, paths, next, linkTypes) };
+  return {
+    length: forward.level + backward.level,
+    totalPaths: ways.get(origin)!,
+    paths: await renderPaths(snapshot, paths, next, linkTypes),
+  };
 }
 
-/** For each object on a shortest path, how many shortest paths lead from it to `target` (capped). */
-function pathCounts(
-  next: Map<number, Map<number, number[]>>,
-  depth: Map<number, number>,
-  target: number,
-  length: number,
-): Map<number, number> {
+/**
+ * For each object on a shortest path, how many shortest paths lead from it to `target` (capped):
+ * level by level away from `to`, over the backward side's links, then over the forward side's.
+ */
+function pathCounts(forward: SearchSide, backward: SearchSide, target: number): Map<number, number> {
   const ways = new Map<number, number>([[target, 1]]);
-  const byLevel: number[][] = Array.from({ length }, () => []);
-  for (const u of next.keys()) byLevel[depth.get(u)!].push(u);
-  for (let d = length - 1; d >= 0; d--)
-    for (const u of byLevel[d]) {
-      let sum = 0;
-      for (const w of next.get(u)!.keys()) sum += ways.get(w) ?? 0;
-      if (sum > 0) ways.set(u, Math.min(sum, MAX_TOTAL_PATHS));
-    }
+  const count = (side: SearchSide, stepsFromMeeting: (distance: number) => number) => {
+    const byStep: number[][] = Array.from({ length: side.level + 1 }, () => []);
+    for (const from of side.next.keys()) byStep[stepsFromMeeting(side.distance.get(from)!)].push(from);
+    for (const step of byStep)
+      for (const from of step) {
+        let sum = 0;
+        for (const to of side.next.get(from)!.keys()) sum += ways.get(to) ?? 0;
+        if (sum > 0) ways.set(from, Math.min(sum, MAX_TOTAL_PATHS));
+      }
+  };
+  // Backward, a caller lies one level further from `to` than its callee: nearest to `to` first.
+  count(backward, (distance) => distance);
+  // Forward, a callee lies one level further from the origin: nearest to the meeting level first.
+  count(forward, (distance) => forward.level - distance);
   return ways;
 }
 
@@ -90,7 +139,7 @@ function pathCounts(
 function firstPaths(
   origin: number,
   target: number,
-  next: Map<number, Map<number, number[]>>,
+  next: Successors,
   ways: Map<number, number>,
   limit: number,
 ): number[][] {
@@ -113,7 +162,7 @@ function firstPaths(
 async function renderPaths(
   snapshot: Snapshot,
   paths: number[][],
-  next: Map<number, Map<number, number[]>>,
+  next: Successors,
   linkTypes: readonly string[],
 ): Promise<ApiPathStep[][]> {
   const ranks = Uint32Array.from(new Set(paths.flat())).sort();
