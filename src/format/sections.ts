@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 4): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 5): each tag with its encoder and decoder, side by side.
 import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
@@ -7,6 +7,7 @@ import { check } from "./errors.ts";
 import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
 import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
+import { encodeMemberDirectory, encodeMemberPages, MemberDirectory } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
 import { encodeObjectCore, ObjectCore, ranksById } from "./object-core.ts";
 import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "./object-rows.ts";
@@ -94,6 +95,7 @@ const linkPages = perModel((m) => encodeLinkPages(m));
 const idOrder = perModel((m) => ranksById(m.objects));
 const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
 const textPages = perModel((m) => encodeTextPages(m.files));
+const memberPages = perModel(encodeMemberPages);
 
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
@@ -103,6 +105,9 @@ const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byte
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "blocks",
 });
+
+/** A section every reader needs (written with the required flag), from a codec otherwise optional. */
+const required = <T>({ optional: _, ...codec }: SectionCodec<T>): SectionCodec<T> => codec;
 
 /**
  * A paged section's directory, encoded from the same layout as its pages. Written after them, it
@@ -255,7 +260,7 @@ export const SECTIONS = {
     decode: (b, c) => new CallerIndex(b, rows(c)),
   } as SectionCodec<CallerIndex>,
   TAXO: {
-    blocks: 42,
+    blocks: 40,
     encode: encodeTaxonomy,
     decode: (b, c) => new Taxonomy(b, rows(c), c.meta.counts.levels),
   } as SectionCodec<Taxonomy>,
@@ -315,6 +320,16 @@ export const SECTIONS = {
   // Minor 4: the files' source text, in pages of whole lines read by range.
   SRCP: pagedData(textPages),
   SRCD: pageDirectory(6, textPages, encodeTextDirectory, (b, _, c) => new TextDirectory(b, c.meta.counts.files)),
+  // Minor 5: each level-5 node's members as its children answer lists them, in place of TAXO's member lists.
+  MEMP: required(pagedData(memberPages)),
+  MEMD: required(
+    pageDirectory(
+      5,
+      memberPages,
+      encodeMemberDirectory,
+      (b, n, c) => new MemberDirectory(b, c.meta.counts.levels[4], n),
+    ),
+  ),
 } satisfies Record<string, SectionCodec<unknown>>;
 
 export type SectionTag = keyof typeof SECTIONS;

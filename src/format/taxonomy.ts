@@ -1,7 +1,7 @@
-// @module Taxonomy: the nodes of levels 1–5 with object counts, level-5 members, and each level's precomputed graph.
+// @module Taxonomy: the nodes of levels 1–5 with object counts, and each level's precomputed graph (level-5 members: MEMP).
 
 import { forEachDistinctTarget } from "./adjacency.ts";
-import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
+import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { NONE, type SnapshotModel, type TaxonomyNode } from "./model.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
@@ -11,8 +11,7 @@ const BLOCKS_PER_LEVEL = 8;
 
 /**
  * Per level (1 to 5), eight blocks: names, fullNames, keys (three StringLists), u32 parent index
- * (NONE at level 1), u32 nbObjects. Then two blocks: u32 member offsets by level-5 node and u32
- * member ranks, ascending (so in name order).
+ * (NONE at level 1), u32 nbObjects. A level-5 node's members are in its member pages (MEMP).
  */
 export function encodeTaxonomy(model: SnapshotModel): Block[] {
   const nb = model.levels.map((nodes) => new Uint32Array(nodes.length));
@@ -23,22 +22,13 @@ export function encodeTaxonomy(model: SnapshotModel): Block[] {
       if (l === LEVELS - 1) nb[l][i] = memberCounts[i + 1];
       if (l > 0) nb[l - 1][node.parent] += nb[l][i];
     });
-  const offsets = memberCounts.slice();
-  for (let i = 0; i < model.levels[4].length; i++) offsets[i + 1] += offsets[i];
-  const members = new Uint32Array(model.objects.length);
-  const cursor = offsets.slice();
-  model.objects.forEach((o, rank) => (members[cursor[o.level5]++] = rank));
-  return [
-    ...model.levels.flatMap((nodes, l) => [
-      ...encodeStringList(nodes.map((n) => n.name)),
-      ...encodeStringList(nodes.map((n) => n.fullName)),
-      ...encodeStringList(nodes.map((n) => n.key)),
-      Uint32Array.from(nodes, (n) => n.parent),
-      nb[l],
-    ]),
-    offsets,
-    members,
-  ];
+  return model.levels.flatMap((nodes, l) => [
+    ...encodeStringList(nodes.map((n) => n.name)),
+    ...encodeStringList(nodes.map((n) => n.fullName)),
+    ...encodeStringList(nodes.map((n) => n.key)),
+    Uint32Array.from(nodes, (n) => n.parent),
+    nb[l],
+  ]);
 }
 
 export interface TaxonomyLevel {
@@ -52,8 +42,6 @@ export interface TaxonomyLevel {
 
 export class Taxonomy {
   readonly levels: TaxonomyLevel[];
-  private readonly memberOffsets: Uint32Array;
-  private readonly memberRanks: Uint32Array;
   private childLists: Uint32Array[][] | undefined;
 
   constructor(blocks: Blocks, objectCount: number, levelCounts: readonly number[]) {
@@ -81,11 +69,8 @@ export class Taxonomy {
       else checkBelow(level.parents, this.levels[l - 1].count, `level ${l + 1} parents`);
       this.levels.push(level);
     }
-    this.memberOffsets = blocks.u32(LEVELS * BLOCKS_PER_LEVEL);
-    this.memberRanks = blocks.u32(LEVELS * BLOCKS_PER_LEVEL + 1);
-    checkOffsets(this.memberOffsets, this.levels[4].count, this.memberRanks.length, "level-5 members");
-    check(this.memberRanks.length === objectCount, "level-5 members do not cover every object");
-    checkBelow(this.memberRanks, objectCount, "level-5 member ranks");
+    const counted = this.levels[4].nbObjects.reduce((sum, n) => sum + n, 0);
+    check(counted === objectCount, `level-5 nodes count ${counted} objects, META says ${objectCount}`);
   }
 
   /** Nodes of level `level` (1–5) as model records. */
@@ -111,13 +96,8 @@ export class Taxonomy {
     return this.childLists[level - 1][index];
   }
 
-  /** Ranks of the objects of level-5 node `index`, ascending (name order). */
-  members(index: number): Uint32Array {
-    return this.memberRanks.subarray(this.memberOffsets[index], this.memberOffsets[index + 1]);
-  }
-
   get byteSize(): number {
-    let size = this.memberOffsets.byteLength + this.memberRanks.byteLength;
+    let size = 0;
     for (const l of this.levels) size += l.names.byteSize + l.fullNames.byteSize + l.keys.byteSize + l.count * 8;
     // Child lists, once built: one typed array (about 64 bytes of header) per node of levels 1-4, and its ranks.
     if (this.childLists)

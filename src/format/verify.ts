@@ -81,13 +81,14 @@ const trigramsOfChunks = new Map<string, TrigramTag>(
   Object.entries(CHUNKS_OF).map(([trigrams, chunks]) => [chunks, trigrams as TrigramTag]),
 );
 type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
-type PagesTag = "ROWP" | "LNKP" | "IDXP" | "KFUL" | "KMNG" | "SRCP";
-type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "DFUL" | "DMNG" | "SRCD";
-/** Each paged section's directory and the pages it locates, checked together; link, id and row pages first, against OBJC, CALE and CALR. */
+type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "KFUL" | "KMNG" | "SRCP";
+type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "DFUL" | "DMNG" | "SRCD";
+/** Each paged section's directory and the pages it locates, checked together; link, id, row and member pages first, against OBJC, CALE and CALR. */
 const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   LNKD: "LNKP",
   IDXD: "IDXP",
   ROWD: "ROWP",
+  MEMD: "MEMP",
   DFUL: "KFUL",
   DMNG: "KMNG",
   SRCD: "SRCP",
@@ -194,8 +195,9 @@ class Verification {
       for (let part = 0; part < parts; part++)
         add(`${directory} part ${part + 1} of ${parts}`, (s) => this.pagesPart(s, directory, part), crossChecked);
     };
-    for (const directory of ["LNKD", "IDXD", "ROWD"] as const) if (snapshot.has(directory)) pagedParts(directory, true);
-    const done = new Set<string>(["OBJC", "TAXO", "CALE", "CALR", "LNKD", "IDXD", "ROWD", ...PAGES]);
+    for (const directory of ["LNKD", "IDXD", "ROWD", "MEMD"] as const)
+      if (snapshot.has(directory)) pagedParts(directory, true);
+    const done = new Set<string>(["OBJC", "TAXO", "CALE", "CALR", "LNKD", "IDXD", "ROWD", "MEMD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
       if (!snapshot.has(tag) || done.has(tag)) continue;
       if (tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
@@ -321,25 +323,20 @@ class Verification {
       check(next[to] === callers.offsets[to + 1], () => `CALR: object ${to} has callers CALE does not know`);
   }
 
-  /** Every node's strings; object counts that add up level by level; level-5 members that are exactly the objects OBJC places there. */
+  /** Every node's strings; object counts that add up level by level, at level 5 those of the objects OBJC places there. */
   private async taxonomy(snapshot: Snapshot): Promise<void> {
     const { level5 } = await this.objectsOf();
     const taxonomy = await snapshot.section("TAXO");
     for (let level = 1; level <= 5; level++) taxonomy.nodes(level);
     const { levels } = taxonomy;
-    for (let node = 0; node < levels[4].count; node++) {
-      const members = taxonomy.members(node);
+    const placed = new Float64Array(levels[4].count);
+    for (const node of level5) placed[node]++;
+    for (let node = 0; node < levels[4].count; node++)
       check(
-        levels[4].nbObjects[node] === members.length,
+        levels[4].nbObjects[node] === placed[node],
         () =>
-          `TAXO: level-5 node ${node} counts ${levels[4].nbObjects[node]} objects but has ${members.length} members`,
+          `TAXO: level-5 node ${node} counts ${levels[4].nbObjects[node]} objects, OBJC places ${placed[node]} there`,
       );
-      for (let i = 0; i < members.length; i++)
-        check(
-          level5[members[i]] === node && (i === 0 || members[i - 1] < members[i]),
-          () => `TAXO: the members of level-5 node ${node} are not the objects OBJC places there, ascending`,
-        );
-    }
     for (let level = 4; level >= 1; level--) {
       const sums = new Float64Array(levels[level - 1].count);
       levels[level].parents.forEach((parent, node) => (sums[parent] += levels[level].nbObjects[node]));
@@ -498,6 +495,37 @@ class Verification {
               check(
                 BigInt(row.id) === ids[rank] && row.external === ((flags[rank] & EXTERNAL) !== 0),
                 () => `row ${rank} differs from OBJC`,
+              );
+            }),
+        };
+      }
+      case "MEMD": {
+        const { ids, level5 } = await this.objectsOf();
+        const directory = await snapshot.section(tag);
+        // OBJC's objects grouped by level-5 node, ascending within each: the members each node's pages must list.
+        const starts = new Uint32Array(directory.firstPages.length);
+        for (const node of level5) starts[node + 1]++;
+        for (let n = 1; n < starts.length; n++) starts[n] += starts[n - 1];
+        for (let n = 0; n + 1 < starts.length; n++)
+          check(
+            directory.memberCount(n) === starts[n + 1] - starts[n],
+            () =>
+              `MEMD: level-5 node ${n} has ${directory.memberCount(n)} members, OBJC places ${starts[n + 1] - starts[n]} there`,
+          );
+        const members = new Uint32Array(this.objects);
+        const next = starts.slice();
+        level5.forEach((node, rank) => (members[next[node]++] = rank));
+        // Where each page's members start in that grouping: the pages lie in node order, each node's together.
+        const pageStarts = new Float64Array(directory.pageCount);
+        for (let p = 1; p < directory.pageCount; p++) pageStarts[p] = pageStarts[p - 1] + directory.memberCounts[p - 1];
+        return {
+          directory,
+          page: (p, bytes) =>
+            directory.decodePage(p, bytes).forEach((member, i) => {
+              const rank = members[pageStarts[p] + i];
+              check(
+                BigInt(member.id) === ids[rank],
+                () => `member page ${p}: member ${i} is not object ${rank} of level-5 node ${directory.nodeOf(p)}`,
               );
             }),
         };

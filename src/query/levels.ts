@@ -8,8 +8,8 @@ import type {
   ApiLevelObject,
   ApiNodeRef,
 } from "../contract/api-schemas.ts";
+import { memberPages } from "../format/member-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { summaryBatches } from "./object-rows.ts";
 import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };
@@ -19,7 +19,7 @@ export type StreamedLevel5Node = Omit<ApiLevel5Node, "children"> & { children: S
 
 /**
  * Nodes of `level` (2–5) whose name contains `name` (case-insensitive) and/or whose `_id` is `id`,
- * in name order. Children of level-5 nodes are read when the answer is written, one node after the other.
+ * in name order. Children of level-5 nodes (their member pages) are read when the answer is written, one node after the other.
  */
 export async function levelNodes(
   snapshot: Snapshot,
@@ -47,14 +47,11 @@ export async function levelNodes(
       ),
     }));
   }
-  const summaries = summaryBatches(
-    snapshot,
-    matches.reduce((sum, i) => sum + taxonomy.members(i).length, 0),
-  );
+  // Each node's children are its member pages, read by range as the answer is written (not cached).
   return matches.map((i) => ({
     ...node(i),
     level: 5 as const,
-    children: new StreamedList(() => summaries(taxonomy.members(i))),
+    children: new StreamedList(() => memberPages(snapshot, i)),
   }));
 }
 

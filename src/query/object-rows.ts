@@ -9,7 +9,7 @@ import { streamedColumns, streamedStrings, type TextColumnTag } from "./streamed
 export type { ObjectRow };
 
 /**
- * Past this share of all objects (a big level-5 node's members), whole columns cost less than
+ * Past this share of all objects (the start and end points of a long walk), whole columns cost less than
  * nearly every page: the answer is then read column by column.
  */
 const PAGES_UP_TO_SHARE = 1 / 16;
@@ -31,7 +31,7 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
     : fromColumns(snapshot, ranks);
 }
 
-/** What a level-5 node lists of each of its objects. */
+/** What answers listing many objects (start and end points, flows, changes) give of each. */
 export type ObjectSummary = Pick<ObjectRow, "id" | "name" | "fullName" | "type" | "typeId">;
 
 /** Objects an answer written as it is read takes at a time: some 100 KiB of JSON. */
@@ -82,13 +82,12 @@ const CACHED_TEXT_SHARE = 1 / 2;
 
 /**
  * How the summaries of an answer listing `count` objects in all are read, chosen for the whole
- * answer even when it lists them in several lists (a level-5 answer's nodes, start and end points),
+ * answer even when it lists them in several lists (start and end points),
  * each read in its turn as the answer is written. Up to a batch: from the row store's pages. More,
  * when NAME and FULL fit in the cache: from five columns, those two cached. The objects of such
  * answers are scattered over the name order, so pages cost a page decoded per object: at 300k
- * objects, the 124 nodes of "name=e" (nearly every object, a few thousand a node) took 11 s, each
- * node decoding most row pages again (the cache is smaller than the row store), and 13.8k start and
- * end points 2 s; from the cached columns, 0.9 s and 0.1 s. Where those do not fit, each list is
+ * objects, 13.8k start and end points took 2 s from pages (the cache is smaller than the row
+ * store), 0.1 s from the cached columns. Where those do not fit, each list is
  * read as its size says: a few objects from pages, many with NAME and FULL streamed by.
  */
 export function summaryBatches(snapshot: Snapshot, count: number): SummaryBatches {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadStatusBase } from "../../build/compile/compile.ts";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
+import { memberPages } from "../../src/format/member-pages.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { memoryKeys, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
 
@@ -212,9 +213,14 @@ describe("compiled facts of a hand-worked analysis", () => {
   it("lists the level-5 members in rank order and counts objects per node at every level", async () => {
     const taxo = await snapshot.section("TAXO");
     // Column (t5b): ids 4, 2, 3, 1, 6; page (t5a): ids 5, 8, 7, 10, 9.
-    expect(Array.from(taxo.members(0))).toEqual([0, 2, 4, 7, 9]);
-    expect(Array.from(taxo.members(1))).toEqual([1, 3, 5, 6, 8]);
-    expect(Array.from(taxo.members(0), idAt)).toEqual(["4", "2", "3", "1", "6"]);
+    const members = async (node: number) => {
+      const out: string[] = [];
+      for await (const page of memberPages(snapshot, node)) out.push(...page.map((m) => `${m.id} ${m.name}`));
+      return out;
+    };
+    expect(await members(0)).toEqual([0, 2, 4, 7, 9].map((r) => `${idAt(r)} ${model.objects[r].name}`));
+    expect(await members(1)).toEqual([1, 3, 5, 6, 8].map((r) => `${idAt(r)} ${model.objects[r].name}`));
+    expect((await members(0)).map((m) => m.split(" ")[0])).toEqual(["4", "2", "3", "1", "6"]);
     expect(taxo.levels.map((l) => Array.from(l.nbObjects))).toEqual([
       [0, 10], // Alpha, zeta
       [0, 10], // Orphans, Services

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { FORMAT_MINOR } from "../../src/format/container.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
@@ -23,7 +24,7 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.5/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
@@ -134,13 +135,22 @@ describe("the header", () => {
     for (const at of [10, 12, 16, 24, 28, 32, 39, 40, 43]) await refuses(open(flip(GOOD, at)), message);
   });
 
-  it("ignores the reserved bytes and the minor revision (when its checksum is right)", async () => {
+  it("ignores the reserved bytes and a later minor revision (when its checksum is right)", async () => {
     const reserved = GOOD.slice();
     reserved.fill(0xee, 44, 64);
     expect((await decodeSnapshotModel(await open(reserved))).objects).toHaveLength(N);
-    const minor = withU16(GOOD, 10, 7);
+    const minor = withU16(GOOD, 10, FORMAT_MINOR + 2);
     resealHeader(minor);
     expect((await decodeSnapshotModel(await open(minor))).objects).toHaveLength(N);
+  });
+
+  it("refuses an earlier minor revision, saying to recompile", async () => {
+    const minor = withU16(GOOD, 10, FORMAT_MINOR - 1);
+    resealHeader(minor);
+    await refuses(
+      open(minor),
+      `snapshot is format 1.${FORMAT_MINOR - 1} but this reader reads 1.${FORMAT_MINOR} and later minors; recompile the analysis`,
+    );
   });
 
   it("refuses a TOC length that disagrees with the entry count, and a TOC past the end", async () => {
@@ -366,10 +376,10 @@ describe("out-of-range values behind valid checksums", () => {
     ],
     ["a level-1 node with a parent", "TAXO", (b) => setU32(b, 6, 1, 0), "a level-1 node has a parent"],
     [
-      "a level-5 member rank ≥ the object count",
+      "level-5 object counts that do not add up to the object count",
       "TAXO",
-      (b) => setU32(b, 41, 3, N),
-      `level-5 member ranks: value ${N} at 3 is out of range (limit ${N})`,
+      (b) => setU32(b, 39, 0, getU32(b, 39, 0) + 1),
+      `level-5 nodes count ${N + 1} objects, META says ${N}`,
     ],
     [
       "a level-graph origin ≥ the level size",

@@ -62,8 +62,8 @@ describe("test/fixtures/examples/requests.json with SECTION_CACHE_MB = 0.001", (
 });
 
 describe("an answer written as it is read, under the tiny budget", () => {
-  // 1200 objects of long names spread over the five level-5 nodes: each node's children are read
-  // from storage (NAME and FULL streamed, the rest evicted and read again) as the answer reaches it.
+  // 1200 objects of long names spread over the five level-5 nodes: each node's children (its member
+  // pages, never cached) are read from storage as the answer reaches it.
   const application = "Spread & Co";
   const nodes = petstoreV1.taxonomy.filter((t) => t.level === 5).map((t) => t.key);
   const large = largeAnalysis(application, "2026-03-01T00:00:00Z", 1200);
@@ -79,13 +79,24 @@ describe("an answer written as it is read, under the tiny budget", () => {
     const reference = await Snapshot.open(memorySource(bytes[0]));
     const expected = JSON.stringify(await collect(await levelNodes(reference, 5, { name: "a" })));
     expect(expected.length).toBeGreaterThan(4 * 64 * 1024);
-    const response = await fetchTiny(
-      new Request(`${BASE}/rest/applications/${encodeURIComponent(application)}/levels/5/nodes?name=a&select=children`),
+    // The bucket's reads counted: this request opens the snapshot, so its reads go through here.
+    let reads = 0;
+    const bucket = testEnv.SNAPSHOTS;
+    const counted = Object.assign(Object.create(bucket) as R2Bucket, {
+      get: ((...args: Parameters<R2Bucket["get"]>) => (reads++, bucket.get(...args))) as R2Bucket["get"],
+    });
+    const env = { ...tinyEnv, SNAPSHOTS: counted } as Env;
+    const response = await workerModule.fetch!(
+      new Request(
+        `${BASE}/rest/applications/${encodeURIComponent(application)}/levels/5/nodes?name=a&select=children`,
+      ) as Request<unknown, IncomingRequestCfProperties>,
+      env,
+      ctx,
     );
     expect(response.status).toBe(200);
-    const missesBeforeBody = tiny.stats().misses;
+    const readsBeforeBody = reads;
     expect(await response.text()).toBe(expected);
-    // Sections loaded while the body was read: the later nodes' children came from storage then.
-    expect(tiny.stats().misses).toBeGreaterThan(missesBeforeBody);
+    // Storage read while the body was read: the later nodes' children came from storage then.
+    expect(reads).toBeGreaterThan(readsBeforeBody);
   });
 });

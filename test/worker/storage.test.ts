@@ -348,6 +348,8 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       "LGRA",
       "LNKD",
       "LNKP",
+      "MEMD",
+      "MEMP",
       "NAME",
       "ROWD",
       "ROWP",

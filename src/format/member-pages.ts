@@ -1,0 +1,228 @@
+// @module MemberPages: each level-5 node's members as its children answer lists them (MEMP pages, MEMD directory), a covering index read by range and never cached.
+//
+// A level-5 node's members are scattered over the name order (a few thousand among a million
+// objects), so reading their summaries from the row store or the columns costs most row pages or
+// whole text columns per answer. Here a node's members are contiguous pages holding exactly what
+// the answer lists of each (id, name, fullName, type, typeId), in its order: one node costs a read
+// or two of its own bytes. Names, full names and types are stored again for that: a covering index.
+// Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.
+import { deflateSync } from "fflate";
+import { type Block, type Blocks, checkBelow } from "./blocks.ts";
+import { CorruptSnapshotError, check } from "./errors.ts";
+import { inflateExactly } from "./inflate.ts";
+import type { SnapshotModel } from "./model.ts";
+import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import type { Snapshot } from "./snapshot.ts";
+import { decodeUtf8 } from "./string-list.ts";
+
+/** A node's pages are cut once their JSON reaches this many bytes: a few pages for a node of thousands. */
+export const MEMBER_PAGE_BYTES = 64 * 1024;
+
+/** Largest JSON a page may hold: room for one member far larger than any analysis shows, bounded for readers. */
+export const MAX_MEMBER_PAGE = 16 * MEMBER_PAGE_BYTES;
+
+/** How many times its stored bytes a page's JSON may be: a reader inflates no more per byte read, however MEMD is forged. */
+export const MAX_MEMBER_INFLATION = 16;
+
+/** Consecutive pages of a node are read together, up to this many stored bytes a read (18k members take about 600 KB). */
+const MAX_READ_BYTES = 512 * 1024;
+
+/** What a level-5 node's children list of each member. */
+export interface MemberSummary {
+  id: string;
+  name: string;
+  fullName: string;
+  type: string;
+  typeId: string;
+}
+
+export interface MemberPages {
+  /** MEMP's one block: the pages back to back, each a raw-deflated UTF-8 JSON array of member arrays. */
+  pages: Uint8Array;
+  firstPages: Uint32Array;
+  offsets: Uint32Array;
+  crcs: Uint32Array;
+  rawLengths: Uint32Array;
+  memberCounts: Uint32Array;
+}
+
+const encoder = new TextEncoder();
+
+/** Lays out each level-5 node's members (ascending rank, so name order) as pages of its own. */
+export function encodeMemberPages(model: SnapshotModel): MemberPages {
+  const nodes = model.levels[4].length;
+  const byNode: number[][] = Array.from({ length: nodes }, () => []);
+  model.objects.forEach((o, rank) => byNode[o.level5].push(rank));
+  const out = new PageWriter();
+  const firstPages = new Uint32Array(nodes + 1);
+  const rawLengths: number[] = [];
+  const memberCounts: number[] = [];
+  let page: string[] = [];
+  let pageBytes = 0;
+  const cut = () => {
+    const json = encoder.encode(`[${page.join(",")}]`);
+    check(
+      json.length <= MAX_MEMBER_PAGE,
+      `a level-5 member takes more than a member page may hold (${MAX_MEMBER_PAGE})`,
+    );
+    const deflated = deflateSync(json, { level: 6 });
+    // Members repetitive enough to deflate past the bound are stored uncompressed (DEFLATE's stored blocks).
+    out.add(json.length <= MAX_MEMBER_INFLATION * deflated.length ? deflated : deflateSync(json, { level: 0 }));
+    rawLengths.push(json.length);
+    memberCounts.push(page.length);
+    page = [];
+    pageBytes = 0;
+  };
+  byNode.forEach((ranks, node) => {
+    firstPages[node] = out.pageCount;
+    for (const rank of ranks) {
+      const { id, name, fullName, type, typeId } = model.objects[rank];
+      const text = JSON.stringify([id, name, fullName, type, typeId]);
+      page.push(text);
+      pageBytes += text.length + 1;
+      if (pageBytes >= MEMBER_PAGE_BYTES) cut();
+    }
+    if (page.length) cut();
+  });
+  firstPages[nodes] = out.pageCount;
+  return {
+    firstPages,
+    rawLengths: Uint32Array.from(rawLengths),
+    memberCounts: Uint32Array.from(memberCounts),
+    ...out.finish(),
+  };
+}
+
+/**
+ * MEMD's five blocks: u32 first page of each level-5 node (N + 1), u32 byte offset of each page in
+ * MEMP's block (P + 1), u32 CRC-32 of each page's stored bytes (P), u32 length of each page's JSON
+ * (P), u32 members on each page (P).
+ */
+export function encodeMemberDirectory(pages: MemberPages): Block[] {
+  return [pages.firstPages, pages.offsets, pages.crcs, pages.rawLengths, pages.memberCounts];
+}
+
+/** Where each level-5 node's member pages lie, and what each holds. */
+export class MemberDirectory extends PageDirectory {
+  readonly firstPages: Uint32Array;
+  readonly rawLengths: Uint32Array;
+  readonly memberCounts: Uint32Array;
+
+  constructor(blocks: Blocks, nodes: number, objects: number) {
+    super(blocks.u32(1), blocks.u32(2), "member pages");
+    this.firstPages = blocks.u32(0);
+    this.rawLengths = blocks.u32(3);
+    this.memberCounts = blocks.u32(4);
+    const pages = this.crcs.length;
+    check(
+      this.firstPages.length === nodes + 1 && this.rawLengths.length === pages && this.memberCounts.length === pages,
+      `member directory: ${nodes} level-5 nodes and ${pages} pages, but ${this.firstPages.length} first pages, ${this.rawLengths.length} lengths and ${this.memberCounts.length} counts`,
+    );
+    check(
+      this.firstPages[0] === 0 && this.firstPages[nodes] === pages,
+      "member directory: the nodes' pages do not run from the first page to the last",
+    );
+    for (let n = 0; n < nodes; n++)
+      check(this.firstPages[n] <= this.firstPages[n + 1], `member directory: node ${n}'s pages end before they start`);
+    checkBelow(this.rawLengths, MAX_MEMBER_PAGE + 1, "member directory page lengths");
+    let members = 0;
+    for (let p = 0; p < pages; p++) {
+      const stored = this.offsets[p + 1] - this.offsets[p];
+      check(
+        this.rawLengths[p] <= MAX_MEMBER_INFLATION * stored,
+        () =>
+          `member directory: page ${p} states ${this.rawLengths[p]} bytes of JSON from ${stored} stored bytes, more than ${MAX_MEMBER_INFLATION} times as many`,
+      );
+      check(this.memberCounts[p] > 0, `member directory: page ${p} holds no members`);
+      members += this.memberCounts[p];
+    }
+    check(members === objects, `member directory: its pages hold ${members} members of ${objects} objects`);
+  }
+
+  /** Members of level-5 node `node`: what its pages hold. */
+  memberCount(node: number): number {
+    let count = 0;
+    for (let p = this.firstPages[node]; p < this.firstPages[node + 1]; p++) count += this.memberCounts[p];
+    return count;
+  }
+
+  /** The level-5 node whose members page `p` holds. */
+  nodeOf(p: number): number {
+    // The last node starting at or before p: nodes without members before it share its start.
+    return pageStartingAtOrBefore(this.firstPages, p);
+  }
+
+  /** Decodes page `p` (its stored bytes exactly), after checking its checksum; then its length, JSON and members. */
+  decodePage(p: number, bytes: Uint8Array): MemberSummary[] {
+    this.verify(p, bytes);
+    let members: unknown;
+    try {
+      members = JSON.parse(decodeUtf8(inflateExactly(bytes, this.rawLengths[p], `member page ${p}`)));
+    } catch (error) {
+      if (error instanceof CorruptSnapshotError) throw error;
+      check(false, `member page ${p} is not deflated UTF-8 JSON`);
+    }
+    check(
+      Array.isArray(members) && members.length === this.memberCounts[p],
+      `member page ${p} holds ${Array.isArray(members) ? members.length : "no"} members, expected ${this.memberCounts[p]}`,
+    );
+    return (members as unknown[]).map((member) => toSummary(member, p));
+  }
+
+  override get byteSize(): number {
+    return super.byteSize + this.firstPages.byteLength + this.rawLengths.byteLength + this.memberCounts.byteLength;
+  }
+}
+
+/** A member array checked field by field: a page that passed its checksum may still come from a faulty writer. */
+function toSummary(member: unknown, p: number): MemberSummary {
+  check(
+    Array.isArray(member) &&
+      member.length === 5 &&
+      member.every((field) => typeof field === "string") &&
+      /^-?[0-9]+$/.test(member[0]),
+    () => `member page ${p} holds a member that is not [id, name, fullName, type, typeId]`,
+  );
+  const [id, name, fullName, type, typeId] = member as string[];
+  return { id, name, fullName, type, typeId };
+}
+
+/**
+ * The members of level-5 node `node`, a page at a time, in the answer's order. Read by range (a run
+ * of pages up to MAX_READ_BYTES a read, the next run read while this one is decoded) and never put
+ * in the section cache: a node's pages are read once per answer, and kept they would push out the
+ * small sections and pages that most answers share.
+ */
+export async function* memberPages(snapshot: Snapshot, node: number): AsyncGenerator<MemberSummary[]> {
+  const directory = await snapshot.section("MEMD");
+  check(node >= 0 && node + 1 < directory.firstPages.length, `no level-5 node ${node}`);
+  const first = directory.firstPages[node];
+  const end = directory.firstPages[node + 1];
+  if (first === end) return;
+  const { start, length } = await snapshot.pagesBlock("MEMP");
+  const { offsets, pageCount } = directory;
+  check(
+    offsets[pageCount] === length,
+    `MEMP: its directory's pages end at ${offsets[pageCount]}, its block at ${length}`,
+  );
+  const runEnd = (from: number) => {
+    let to = from + 1;
+    while (to < end && offsets[to + 1] - offsets[from] <= MAX_READ_BYTES) to++;
+    return to;
+  };
+  const read = (from: number, to: number) =>
+    snapshot.readPart("MEMP", start + offsets[from], offsets[to] - offsets[from]);
+  let from = first;
+  let to = runEnd(from);
+  let run = read(from, to);
+  while (from < end) {
+    const bytes = await run;
+    const next = to < end ? runEnd(to) : to;
+    if (next > to) run = read(to, next);
+    // Not awaited until the loop comes round: a failed read of the next run must not go unhandled meanwhile.
+    run.catch(() => {});
+    for (let p = from; p < to; p++)
+      yield directory.decodePage(p, bytes.subarray(offsets[p] - offsets[from], offsets[p + 1] - offsets[from]));
+    [from, to] = [to, next];
+  }
+}
