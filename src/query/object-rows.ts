@@ -1,6 +1,6 @@
 // @module objectRows: the displayed fields of some objects, from the row store (format 1.1) page by page, or from the columns in older files; whole, or a batch at a time for answers written as they are read.
 import { check } from "../format/errors.ts";
-import type { ObjectRow, RowDirectory } from "../format/object-rows.ts";
+import type { ObjectRow, RowDirectory, RowPage } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
@@ -172,16 +172,22 @@ async function* streamedColumnBatches<T>(
 async function fromPages(snapshot: Snapshot, directory: RowDirectory, ranks: readonly number[]): Promise<ObjectRow[]> {
   const pageOfRank = ranks.map((r) => directory.pageOf(r));
   const wanted = distinctAscending(Uint32Array.from(pageOfRank), directory.pageCount);
-  // Decoded rows take about twice their JSON's bytes on the heap (strings, arrays and objects with headers).
-  const pages = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => ({
-    rows: directory.decodePage(p, bytes),
-    byteSize: 64 + directory.rawLengths[p] * 2,
-  }));
-  return ranks.map((r, i) => {
-    const row = pages.get(pageOfRank[i])!.rows[r - directory.firstRanks[pageOfRank[i]]];
-    check(row !== undefined, `rank ${r} is not an object`);
-    return row;
-  });
+  if (process.env.ROWS_CACHE === "stored") {
+    const stored = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => {
+      directory.verify(p, bytes);
+      return { bytes, byteSize: 64 + bytes.byteLength };
+    });
+    const open = new Map<number, RowPage>();
+    return ranks.map((r, i) => {
+      const p = pageOfRank[i];
+      let page = open.get(p);
+      if (!page) open.set(p, (page = directory.inflatePage(p, stored.get(p)!.bytes)));
+      return page.row(r);
+    });
+  }
+  // Each page is inflated once; of its rows, only those asked for are decoded.
+  const pages = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.decodePage(p, bytes));
+  return ranks.map((r, i) => pages.get(pageOfRank[i])!.row(r));
 }
 
 async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {

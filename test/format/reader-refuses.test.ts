@@ -23,7 +23,7 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.5/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
@@ -127,6 +127,17 @@ describe("the header", () => {
       open(withU16(GOOD, 8, 0)),
       "snapshot is format version 0 but this reader supports version 1; recompile the analysis",
     );
+  });
+
+  it("refuses a revision older than 1.5, whose row pages it no longer reads, and says to recompile", async () => {
+    for (const minor of [0, 4]) {
+      const older = withU16(GOOD, 10, minor);
+      resealHeader(older);
+      await refuses(
+        open(older),
+        `snapshot is format 1.${minor} but this reader supports 1.5 and later; recompile the analysis`,
+      );
+    }
   });
 
   it("refuses a header whose checksum does not match", async () => {
