@@ -13,6 +13,7 @@ import { inflateExactly } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
+import { VarintReader, VarintWriter } from "./varint.ts";
 
 /**
  * Pages are cut once their body (offset table and rows) reaches this many bytes, then deflated (to
@@ -72,11 +73,8 @@ export const MAX_RAW_PAGE = 1024 * 1024;
  */
 export const MAX_INFLATION = 16;
 
-/** Bytes of a row end in a page's offset table. */
-const END_BYTES = 4;
-
 export interface RowPages {
-  /** ROWP's one block: the pages back to back, each a raw-deflated body (row ends, then rows). */
+  /** ROWP's one block: the pages back to back, each a raw-deflated body (row lengths, then rows). */
   pages: Uint8Array;
   firstRanks: Uint32Array;
   offsets: Uint32Array;
@@ -85,18 +83,25 @@ export interface RowPages {
   rawLengths: Uint32Array;
 }
 
-/** A page's body: the u32 end of each row (from the end of the table), then each row's JSON. */
+/** A page's body: each row's length in bytes (LEB128), then each row's JSON. */
 function pageBody(rows: readonly Uint8Array[]): Uint8Array {
-  const table = rows.length * END_BYTES;
-  const body = new Uint8Array(table + rows.reduce((sum, row) => sum + row.length, 0));
-  const view = new DataView(body.buffer);
-  let end = 0;
-  rows.forEach((row, i) => {
-    body.set(row, table + end);
-    end += row.length;
-    view.setUint32(i * END_BYTES, end, true);
-  });
+  const lengths = new VarintWriter();
+  for (const row of rows) lengths.put(row.length);
+  const body = new Uint8Array(lengths.length + rows.reduce((sum, row) => sum + row.length, 0));
+  body.set(lengths.slice());
+  let at = lengths.length;
+  for (const row of rows) {
+    body.set(row, at);
+    at += row.length;
+  }
   return body;
+}
+
+/** Bytes of `n` as LEB128. */
+function varintSize(n: number): number {
+  let size = 1;
+  for (let v = n; v >= 0x80; v = Math.floor(v / 0x80)) size++;
+  return size;
 }
 
 /** Lays out the rows of `objects` (in rank order) as pages. */
@@ -139,7 +144,7 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
     ];
     const json = encoder.encode(JSON.stringify(row));
     page.push(json);
-    pageBytes += END_BYTES + json.length;
+    pageBytes += varintSize(json.length) + json.length;
     if (pageBytes >= ROW_PAGE_BYTES) cut();
   });
   if (page.length) cut();
@@ -252,20 +257,19 @@ export class RowDirectory extends PageDirectory {
   inflatePage(p: number, bytes: Uint8Array): RowPage {
     const body = inflateExactly(bytes, this.rawLengths[p], `row page ${p}`);
     const count = this.countOf(p);
-    const table = count * END_BYTES;
-    check(table <= body.length, `row page ${p} is ${body.length} bytes, too short for the ends of its ${count} rows`);
-    const view = new DataView(body.buffer, body.byteOffset, table);
+    const lengths = new VarintReader(body, `row page ${p}`);
     const ends = new Uint32Array(count);
-    for (let i = 0, last = 0; i < count; last = ends[i++]) {
-      ends[i] = view.getUint32(i * END_BYTES, true);
-      check(ends[i] > last, `row page ${p}: row ${i} ends at ${ends[i]}, not after ${last}`);
+    for (let i = 0, end = 0; i < count; i++) {
+      const length = lengths.next();
+      check(length > 0, `row page ${p}: row ${i} is empty`);
+      ends[i] = end += length;
     }
     check(
-      table + ends[count - 1] === body.length,
-      `row page ${p}: its rows end at byte ${table + ends[count - 1]}, its body at ${body.length}`,
+      lengths.at + ends[count - 1] === body.length,
+      `row page ${p}: its rows end at byte ${lengths.at + ends[count - 1]}, its body at ${body.length}`,
     );
     // A copy, not a view: the inflater's output may share a larger pooled buffer the cache would keep.
-    return new RowPage(this.firstRanks[p], new Uint8Array(body.subarray(table)), ends, this.rows);
+    return new RowPage(this.firstRanks[p], new Uint8Array(body.subarray(lengths.at)), ends, this.rows);
   }
 
   override get byteSize(): number {

@@ -16,6 +16,7 @@ import {
   type RowPages,
 } from "../../src/format/object-rows.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { VarintReader, VarintWriter } from "../../src/format/varint.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { blockBody } from "./snapshot-bytes.ts";
 
@@ -47,17 +48,25 @@ const directoryOf = (pages: RowPages, rows: number) =>
   new RowDirectory(new Blocks(blockBody(encodeRowDirectory(pages)), "ROWD"), rows);
 const storedPage = (pages: RowPages, p: number) => pages.pages.subarray(pages.offsets[p], pages.offsets[p + 1]);
 
-/** `pages` with page 0's body replaced by what `forge` makes of it, deflated and checksummed again. */
-function forged(pages: RowPages, forge: (body: Uint8Array, view: DataView) => void): RowPages {
+/**
+ * `pages` cut to its page 0, whose body (the row lengths, the rows' bytes) is replaced by what
+ * `forge` makes of it, then deflated and checksummed again.
+ */
+function forged(pages: RowPages, forge: (lengths: number[], rows: Uint8Array) => void): RowPages {
   const body = new Uint8Array(inflateRawSync(storedPage(pages, 0)));
-  forge(body, new DataView(body.buffer));
-  const stored = deflateSync(body);
+  const reader = new VarintReader(body, "page 0");
+  const lengths = Array.from({ length: pages.firstRanks[1] }, () => reader.next());
+  const rows = body.slice(reader.at);
+  forge(lengths, rows);
+  const writer = new VarintWriter();
+  for (const length of lengths) writer.put(length);
+  const stored = deflateSync(new Uint8Array([...writer.slice(), ...rows]));
   return {
     pages: stored,
     firstRanks: pages.firstRanks.subarray(0, 1),
     offsets: Uint32Array.of(0, stored.length),
     crcs: Uint32Array.of(crc32(stored)),
-    rawLengths: Uint32Array.of(body.length),
+    rawLengths: Uint32Array.of(writer.length + rows.length),
   };
 }
 
@@ -77,20 +86,19 @@ describe("row pages", () => {
     }
   });
 
-  it("refuse a page whose row ends do not ascend, or do not end where its body does", () => {
+  it("refuse a page with an empty row, or whose rows do not end where its body does", () => {
     const pages = encodeRowPages(objects);
     const count = pages.firstRanks[1];
-    const swapped = forged(pages, (_body, view) => {
-      const [first, second] = [view.getUint32(0, true), view.getUint32(4, true)];
-      view.setUint32(0, second, true);
-      view.setUint32(4, first, true);
+    const empty = forged(pages, (lengths) => {
+      lengths[0] += lengths[1];
+      lengths[1] = 0;
     });
-    expect(() => directoryOf(swapped, count).decodePage(0, swapped.pages)).toThrow(
-      /^row page 0: row 1 ends at \d+, not after \d+$/,
+    expect(() => directoryOf(empty, count).decodePage(0, empty.pages)).toThrow(
+      new CorruptSnapshotError("row page 0: row 1 is empty"),
     );
-    const short = forged(pages, (_body, view) =>
-      view.setUint32(4 * (count - 1), view.getUint32(4 * (count - 1), true) - 1, true),
-    );
+    const short = forged(pages, (lengths) => {
+      lengths[count - 1]--;
+    });
     expect(() => directoryOf(short, count).decodePage(0, short.pages)).toThrow(
       /^row page 0: its rows end at byte \d+, its body at \d+$/,
     );
@@ -104,9 +112,8 @@ describe("row pages", () => {
   it("refuse a damaged row when it is read, while the page's other rows still answer", () => {
     const pages = encodeRowPages(objects);
     const count = pages.firstRanks[1];
-    const broken = forged(pages, (body, view) => {
-      const start = 4 * count + view.getUint32(4, true); // row 2's first byte: "["
-      body[start] = 0x7b;
+    const broken = forged(pages, (lengths, rows) => {
+      rows[lengths[0] + lengths[1]] = 0x7b; // row 2's "[" becomes "{"
     });
     const page = directoryOf(broken, count).decodePage(0, broken.pages);
     expect(() => page.row(2)).toThrow(new CorruptSnapshotError("row 2 is not UTF-8 JSON"));
