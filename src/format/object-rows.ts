@@ -20,7 +20,7 @@ import { VarintReader, VarintWriter } from "./varint.ts";
  * about a fifth: rows in name order share packages and types). Reading one row inflates its whole
  * page, so pages are small; smaller still deflate worse.
  */
-export const ROW_PAGE_BYTES = Number(process.env.ROW_PAGE_BYTES ?? 4096);
+export const ROW_PAGE_BYTES = 4096;
 
 /** One object's displayed fields. */
 export interface ObjectRow {
@@ -160,8 +160,8 @@ export function encodeRowDirectory(pages: RowPages): Block[] {
 }
 
 /**
- * One page of rows, inflated, its offset table checked: a row is decoded when asked for, alone.
- * What the section cache keeps of a page (its body weighs about a third of its rows decoded).
+ * One page of rows, inflated, its row lengths checked: a row is decoded when first asked for, alone,
+ * then kept (an answer read again lists the same rows).
  */
 export class RowPage {
   readonly firstRank: number;
@@ -169,6 +169,9 @@ export class RowPage {
   private readonly rows: Uint8Array;
   private readonly ends: Uint32Array;
   private readonly objects: number;
+  private readonly decoded: (ObjectRow | undefined)[] = [];
+  /** What the decoded rows weigh on the heap: about twice their JSON (strings, arrays, objects). */
+  private decodedBytes = 0;
 
   constructor(firstRank: number, rows: Uint8Array, ends: Uint32Array, objects: number) {
     this.firstRank = firstRank;
@@ -184,27 +187,60 @@ export class RowPage {
   /** The row of rank `rank`, which the page must hold. */
   row(rank: number): ObjectRow {
     const i = rank - this.firstRank;
+    const kept = this.decoded[i];
+    if (kept) return kept;
     check(i >= 0 && i < this.ends.length, `rank ${rank} is not an object`);
     const what = `row ${rank}`;
+    const start = i === 0 ? 0 : this.ends[i - 1];
     let row: unknown;
     try {
-      row = JSON.parse(decodeUtf8(this.rows.subarray(i === 0 ? 0 : this.ends[i - 1], this.ends[i])));
+      row = JSON.parse(decodeUtf8(this.rows.subarray(start, this.ends[i])));
     } catch {
       check(false, `${what} is not UTF-8 JSON`);
     }
-    return toRow(row, what, this.objects);
+    const decoded = toRow(row, what, this.objects);
+    this.decoded[i] = decoded;
+    this.decodedBytes += 64 + 2 * (this.ends[i] - start);
+    return decoded;
   }
 
+  /** Grows as rows are decoded. */
   get byteSize(): number {
-    return 64 + this.rows.byteLength + this.ends.byteLength;
+    return 64 + this.rows.byteLength + this.ends.byteLength + this.decodedBytes;
   }
 }
 
-/** Where each page of rows lies and what its checksum is. */
+/**
+ * A page as stored (deflated), its checksum checked: what the section cache keeps of a page. Five
+ * times as many pages fit as inflated (at 300k objects the whole row store takes 17 MB so), and
+ * each missed page costs a read, where inflating one again costs some 20 µs.
+ */
+export class StoredRowPage {
+  readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
+
+  get byteSize(): number {
+    return 64 + this.bytes.byteLength;
+  }
+}
+
+/**
+ * Bytes of the pages a directory keeps inflated (with the rows decoded from them), the latest used:
+ * the rows answers list again and again (a popular find's page, a filter's candidates) are not
+ * inflated and decoded at each answer.
+ */
+const INFLATED_BYTES = 1024 * 1024;
+
+/** Where each page of rows lies and what its checksum is; and the pages inflated last. */
 export class RowDirectory extends PageDirectory {
   readonly firstRanks: Uint32Array;
   readonly rawLengths: Uint32Array;
   private readonly rows: number;
+  /** Inflated pages by page, least recently used first. */
+  private readonly inflated = new Map<number, RowPage>();
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(1), blocks.u32(2), "row pages");
@@ -244,9 +280,34 @@ export class RowDirectory extends PageDirectory {
     return (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
   }
 
+  /** Page `p` from its stored bytes exactly (a part of a larger read), checked against its checksum and copied. */
+  storedPage(p: number, bytes: Uint8Array): StoredRowPage {
+    this.verify(p, bytes);
+    return new StoredRowPage(bytes.slice());
+  }
+
+  /** Page `p`, inflated from `stored` unless it was lately. */
+  page(p: number, stored: StoredRowPage): RowPage {
+    let page = this.inflated.get(p);
+    if (page) this.inflated.delete(p);
+    else {
+      page = this.inflatePage(p, stored.bytes);
+      // Pages grow as their rows are decoded: weighed again as one joins, the oldest leaving.
+      let bytes = page.byteSize;
+      for (const kept of this.inflated.values()) bytes += kept.byteSize;
+      for (const [q, old] of this.inflated) {
+        if (bytes <= INFLATED_BYTES) break;
+        this.inflated.delete(q);
+        bytes -= old.byteSize;
+      }
+    }
+    this.inflated.set(p, page);
+    return page;
+  }
+
   /**
    * Page `p` from its stored bytes exactly: checked against its checksum, inflated to its stated
-   * length, its offset table checked (the rows themselves are checked as each is decoded).
+   * length, its row lengths checked (the rows themselves are checked as each is decoded).
    */
   decodePage(p: number, bytes: Uint8Array): RowPage {
     this.verify(p, bytes);
@@ -254,7 +315,7 @@ export class RowDirectory extends PageDirectory {
   }
 
   /** `decodePage` of stored bytes whose checksum was checked already. */
-  inflatePage(p: number, bytes: Uint8Array): RowPage {
+  private inflatePage(p: number, bytes: Uint8Array): RowPage {
     const body = inflateExactly(bytes, this.rawLengths[p], `row page ${p}`);
     const count = this.countOf(p);
     const lengths = new VarintReader(body, `row page ${p}`);
@@ -272,8 +333,11 @@ export class RowDirectory extends PageDirectory {
     return new RowPage(this.firstRanks[p], new Uint8Array(body.subarray(lengths.at)), ends, this.rows);
   }
 
+  /** Grows and shrinks with the pages it keeps inflated: the section cache measures it again. */
   override get byteSize(): number {
-    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength;
+    let inflated = 0;
+    for (const page of this.inflated.values()) inflated += page.byteSize;
+    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + inflated;
   }
 }
 
