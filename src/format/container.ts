@@ -6,7 +6,7 @@
 //   1.2: optional paged links (LNKP pages, LNKD directory) and paged id index (IDXP, IDXD); earlier readers skip them.
 //   1.3: optional trigram chunk directories (CNAM…CPST) and key pages of fullName and mangling (KFUL/DFUL, KMNG/DMNG), so those are read by range; earlier readers skip them.
 //   1.4: optional source text of the files (SRCP pages, SRCD directory); earlier readers skip them.
-//   1.5: row pages (ROWP) hold an offset table then each row, so one row is decoded alone; files before 1.5 are refused.
+//   1.5: row pages (ROWP) hold each row's length then each row's JSON, so one row is decoded alone; files before 1.5 are refused.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
