@@ -6,14 +6,16 @@
 //   1.2: optional paged links (LNKP pages, LNKD directory) and paged id index (IDXP, IDXD); earlier readers skip them.
 //   1.3: optional trigram chunk directories (CNAM…CPST) and key pages of fullName and mangling (KFUL/DFUL, KMNG/DMNG), so those are read by range; earlier readers skip them.
 //   1.4: optional source text of the files (SRCP pages, SRCD directory); earlier readers skip them.
-//   1.5: level-5 members in pages of their own (MEMP pages, MEMD directory, both required) instead of TAXO's member lists; readers refuse earlier minors.
+//   1.5: row pages (ROWP) hold each row's length then each row's JSON, so one row is decoded alone; level-5 members in pages of their own (MEMP pages, MEMD directory, both required) instead of TAXO's member lists; files before 1.5 are refused.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
-/** Minor revision written, and the earliest this reader reads (older files are recompiled, not read). */
+/** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
 export const FORMAT_MINOR = 5;
+/** Oldest minor revision read: 1.5 changed the row pages' encoding (ROWP), so older files are recompiled. */
+export const OLDEST_MINOR = 5;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */
@@ -140,10 +142,11 @@ export function decodeHeader(bytes: Uint8Array): ContainerHeader {
         (version > FORMAT_VERSION ? "; upgrade appstruct" : "; recompile the analysis"),
     );
   check(crc32(bytes.subarray(0, 40)) === view.getUint32(40, true), "snapshot header checksum mismatch");
+  // Revisions before OLDEST_MINOR encode some sections as this reader no longer reads them.
   const minor = view.getUint16(10, true);
-  if (minor < FORMAT_MINOR)
+  if (minor < OLDEST_MINOR)
     throw new CorruptSnapshotError(
-      `snapshot is format ${version}.${minor} but this reader reads ${FORMAT_VERSION}.${FORMAT_MINOR} and later minors; recompile the analysis`,
+      `snapshot is format ${version}.${minor} but this reader supports ${FORMAT_VERSION}.${OLDEST_MINOR} and later; recompile the analysis`,
     );
   const header = {
     version,

@@ -8,17 +8,19 @@
 // gives the same bytes, and node:zlib, in Node and in workerd, is about three times faster).
 import { deflateSync } from "fflate";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
-import { CorruptSnapshotError, check } from "./errors.ts";
+import { check } from "./errors.ts";
 import { inflateExactly } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
+import { VarintReader, VarintWriter } from "./varint.ts";
 
 /**
- * Pages are cut once their JSON reaches this many bytes, then deflated (to about a quarter: rows in
- * name order share packages and types): one object costs one read of a few KiB.
+ * Pages are cut once their body (offset table and rows) reaches this many bytes, then deflated (to
+ * about a fifth: rows in name order share packages and types). Reading one row inflates its whole
+ * page, so pages are small; smaller still deflate worse.
  */
-export const ROW_PAGE_BYTES = 16384;
+export const ROW_PAGE_BYTES = 4096;
 
 /** One object's displayed fields. */
 export interface ObjectRow {
@@ -60,25 +62,46 @@ type RowJson = [
 const encoder = new TextEncoder();
 
 /**
- * Largest JSON a page may hold: 64 pages' worth, room for one row far larger than any analysis
- * shows, while a page still costs a reader a few MiB to inflate and parse, not hundreds.
+ * Largest body a page may hold: room for one row far larger than any analysis shows, while a page
+ * still costs a reader a MiB to inflate, not hundreds.
  */
-export const MAX_RAW_PAGE = 64 * ROW_PAGE_BYTES;
+export const MAX_RAW_PAGE = 1024 * 1024;
 
 /**
- * How many times its stored bytes a page's JSON may be (rows deflate about 4 to 8 times): a reader
+ * How many times its stored bytes a page's body may be (rows deflate about 4 to 6 times): a reader
  * then inflates no more than this for each byte it reads, however the directory is forged.
  */
 export const MAX_INFLATION = 16;
 
 export interface RowPages {
-  /** ROWP's one block: the pages back to back, each a raw-deflated UTF-8 JSON array of row arrays. */
+  /** ROWP's one block: the pages back to back, each a raw-deflated body (row lengths, then rows). */
   pages: Uint8Array;
   firstRanks: Uint32Array;
   offsets: Uint32Array;
   crcs: Uint32Array;
-  /** Bytes of each page's JSON, before deflating. */
+  /** Bytes of each page's body, before deflating. */
   rawLengths: Uint32Array;
+}
+
+/** A page's body: each row's length in bytes (LEB128), then each row's JSON. */
+function pageBody(rows: readonly Uint8Array[]): Uint8Array {
+  const lengths = new VarintWriter();
+  for (const row of rows) lengths.put(row.length);
+  const body = new Uint8Array(lengths.length + rows.reduce((sum, row) => sum + row.length, 0));
+  body.set(lengths.slice());
+  let at = lengths.length;
+  for (const row of rows) {
+    body.set(row, at);
+    at += row.length;
+  }
+  return body;
+}
+
+/** Bytes of `n` as LEB128. */
+function varintSize(n: number): number {
+  let size = 1;
+  for (let v = n; v >= 0x80; v = Math.floor(v / 0x80)) size++;
+  return size;
 }
 
 /** Lays out the rows of `objects` (in rank order) as pages. */
@@ -86,18 +109,18 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
   const out = new PageWriter();
   const firstRanks: number[] = [];
   const rawLengths: number[] = [];
-  let page: string[] = [];
+  let page: Uint8Array[] = [];
   let pageBytes = 0;
   const cut = () => {
-    const json = encoder.encode(`[${page.join(",")}]`);
+    const body = pageBody(page);
     check(
-      json.length <= MAX_RAW_PAGE,
-      `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${json.length} bytes of row JSON, more than a page may hold (${MAX_RAW_PAGE})`,
+      body.length <= MAX_RAW_PAGE,
+      `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${body.length} bytes of rows, more than a page may hold (${MAX_RAW_PAGE})`,
     );
-    rawLengths.push(json.length);
-    const deflated = deflateSync(json, { level: 6 });
+    rawLengths.push(body.length);
+    const deflated = deflateSync(body, { level: 6 });
     // Rows repetitive enough to deflate past the bound are stored uncompressed (DEFLATE's stored blocks).
-    out.add(json.length <= MAX_INFLATION * deflated.length ? deflated : deflateSync(json, { level: 0 }));
+    out.add(body.length <= MAX_INFLATION * deflated.length ? deflated : deflateSync(body, { level: 0 }));
     page = [];
     pageBytes = 0;
   };
@@ -119,9 +142,9 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
       statusCode(o.explicitStatus),
       statusCode(o.status),
     ];
-    const text = JSON.stringify(row);
-    page.push(text);
-    pageBytes += text.length + 1;
+    const json = encoder.encode(JSON.stringify(row));
+    page.push(json);
+    pageBytes += varintSize(json.length) + json.length;
     if (pageBytes >= ROW_PAGE_BYTES) cut();
   });
   if (page.length) cut();
@@ -130,17 +153,94 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
 
 /**
  * ROWD's four blocks: u32 first rank of each page (P), u32 byte offset of each page in ROWP's block
- * (P + 1), u32 CRC-32 of each page's stored (deflated) bytes (P), u32 length of each page's JSON (P).
+ * (P + 1), u32 CRC-32 of each page's stored (deflated) bytes (P), u32 length of each page's body (P).
  */
 export function encodeRowDirectory(pages: RowPages): Block[] {
   return [pages.firstRanks, pages.offsets, pages.crcs, pages.rawLengths];
 }
 
-/** Where each page of rows lies and what its checksum is. */
+/**
+ * One page of rows, inflated, its row lengths checked: a row is decoded when first asked for, alone,
+ * then kept (an answer read again lists the same rows).
+ */
+export class RowPage {
+  readonly firstRank: number;
+  /** The rows' JSON back to back, and where each ends in it. */
+  private readonly rows: Uint8Array;
+  private readonly ends: Uint32Array;
+  private readonly objects: number;
+  private readonly decoded: (ObjectRow | undefined)[] = [];
+  /** What the decoded rows weigh on the heap: about twice their JSON (strings, arrays, objects). */
+  private decodedBytes = 0;
+
+  constructor(firstRank: number, rows: Uint8Array, ends: Uint32Array, objects: number) {
+    this.firstRank = firstRank;
+    this.rows = rows;
+    this.ends = ends;
+    this.objects = objects;
+  }
+
+  get count(): number {
+    return this.ends.length;
+  }
+
+  /** The row of rank `rank`, which the page must hold. */
+  row(rank: number): ObjectRow {
+    const i = rank - this.firstRank;
+    const kept = this.decoded[i];
+    if (kept) return kept;
+    check(i >= 0 && i < this.ends.length, `rank ${rank} is not an object`);
+    const what = `row ${rank}`;
+    const start = i === 0 ? 0 : this.ends[i - 1];
+    let row: unknown;
+    try {
+      row = JSON.parse(decodeUtf8(this.rows.subarray(start, this.ends[i])));
+    } catch {
+      check(false, `${what} is not UTF-8 JSON`);
+    }
+    const decoded = toRow(row, what, this.objects);
+    this.decoded[i] = decoded;
+    this.decodedBytes += 64 + 2 * (this.ends[i] - start);
+    return decoded;
+  }
+
+  /** Grows as rows are decoded. */
+  get byteSize(): number {
+    return 64 + this.rows.byteLength + this.ends.byteLength + this.decodedBytes;
+  }
+}
+
+/**
+ * A page as stored (deflated), its checksum checked: what the section cache keeps of a page. Five
+ * times as many pages fit as inflated (at 300k objects the whole row store takes 17 MB so), and
+ * each missed page costs a read, where inflating one again costs some 20 µs.
+ */
+export class StoredRowPage {
+  readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
+
+  get byteSize(): number {
+    return 64 + this.bytes.byteLength;
+  }
+}
+
+/**
+ * Bytes of the pages a directory keeps inflated (with the rows decoded from them), the latest used:
+ * the rows answers list again and again (a popular find's page, a filter's candidates) are not
+ * inflated and decoded at each answer.
+ */
+const INFLATED_BYTES = 1024 * 1024;
+
+/** Where each page of rows lies and what its checksum is; and the pages inflated last. */
 export class RowDirectory extends PageDirectory {
   readonly firstRanks: Uint32Array;
   readonly rawLengths: Uint32Array;
   private readonly rows: number;
+  /** Inflated pages by page, least recently used first. */
+  private readonly inflated = new Map<number, RowPage>();
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(1), blocks.u32(2), "row pages");
@@ -158,7 +258,7 @@ export class RowDirectory extends PageDirectory {
       check(
         this.rawLengths[p] <= MAX_INFLATION * stored,
         () =>
-          `row directory: page ${p} states ${this.rawLengths[p]} bytes of JSON from ${stored} stored bytes, more than ${MAX_INFLATION} times as many`,
+          `row directory: page ${p} states ${this.rawLengths[p]} bytes of rows from ${stored} stored bytes, more than ${MAX_INFLATION} times as many`,
       );
     }
     check(
@@ -175,26 +275,69 @@ export class RowDirectory extends PageDirectory {
     return pageStartingAtOrBefore(this.firstRanks, rank);
   }
 
-  /** Decodes page `p` (its stored bytes exactly), after checking its checksum; then its length, JSON and rows. */
-  decodePage(p: number, bytes: Uint8Array): ObjectRow[] {
-    this.verify(p, bytes);
-    const count = (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
-    let rows: unknown;
-    try {
-      rows = JSON.parse(decodeUtf8(inflateExactly(bytes, this.rawLengths[p], `row page ${p}`)));
-    } catch (error) {
-      if (error instanceof CorruptSnapshotError) throw error;
-      check(false, `row page ${p} is not deflated UTF-8 JSON`);
-    }
-    check(
-      Array.isArray(rows) && rows.length === count,
-      `row page ${p} holds ${Array.isArray(rows) ? rows.length : "no"} rows, expected ${count}`,
-    );
-    return (rows as unknown[]).map((row, i) => toRow(row, `row ${this.firstRanks[p] + i}`, this.rows));
+  /** Rows on page `p`. */
+  countOf(p: number): number {
+    return (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
   }
 
+  /** Page `p` from its stored bytes exactly (a part of a larger read), checked against its checksum and copied. */
+  storedPage(p: number, bytes: Uint8Array): StoredRowPage {
+    this.verify(p, bytes);
+    return new StoredRowPage(bytes.slice());
+  }
+
+  /** Page `p`, inflated from `stored` unless it was lately. */
+  page(p: number, stored: StoredRowPage): RowPage {
+    let page = this.inflated.get(p);
+    if (page) this.inflated.delete(p);
+    else {
+      page = this.inflatePage(p, stored.bytes);
+      // Pages grow as their rows are decoded: weighed again as one joins, the oldest leaving.
+      let bytes = page.byteSize;
+      for (const kept of this.inflated.values()) bytes += kept.byteSize;
+      for (const [q, old] of this.inflated) {
+        if (bytes <= INFLATED_BYTES) break;
+        this.inflated.delete(q);
+        bytes -= old.byteSize;
+      }
+    }
+    this.inflated.set(p, page);
+    return page;
+  }
+
+  /**
+   * Page `p` from its stored bytes exactly: checked against its checksum, inflated to its stated
+   * length, its row lengths checked (the rows themselves are checked as each is decoded).
+   */
+  decodePage(p: number, bytes: Uint8Array): RowPage {
+    this.verify(p, bytes);
+    return this.inflatePage(p, bytes);
+  }
+
+  /** `decodePage` of stored bytes whose checksum was checked already. */
+  private inflatePage(p: number, bytes: Uint8Array): RowPage {
+    const body = inflateExactly(bytes, this.rawLengths[p], `row page ${p}`);
+    const count = this.countOf(p);
+    const lengths = new VarintReader(body, `row page ${p}`);
+    const ends = new Uint32Array(count);
+    for (let i = 0, end = 0; i < count; i++) {
+      const length = lengths.next();
+      check(length > 0, `row page ${p}: row ${i} is empty`);
+      ends[i] = end += length;
+    }
+    check(
+      lengths.at + ends[count - 1] === body.length,
+      `row page ${p}: its rows end at byte ${lengths.at + ends[count - 1]}, its body at ${body.length}`,
+    );
+    // A copy, not a view: the inflater's output may share a larger pooled buffer the cache would keep.
+    return new RowPage(this.firstRanks[p], new Uint8Array(body.subarray(lengths.at)), ends, this.rows);
+  }
+
+  /** Grows and shrinks with the pages it keeps inflated: the section cache measures it again. */
   override get byteSize(): number {
-    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength;
+    let inflated = 0;
+    for (const page of this.inflated.values()) inflated += page.byteSize;
+    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + inflated;
   }
 }
 

@@ -489,14 +489,16 @@ class Verification {
         // Each row's id and external flag those of OBJC.
         return {
           directory,
-          page: (p, bytes) =>
-            directory.decodePage(p, bytes).forEach((row, i) => {
-              const rank = directory.firstRanks[p] + i;
+          page: (p, bytes) => {
+            const page = directory.decodePage(p, bytes);
+            for (let rank = page.firstRank; rank < page.firstRank + page.count; rank++) {
+              const row = page.row(rank);
               check(
                 BigInt(row.id) === ids[rank] && row.external === ((flags[rank] & EXTERNAL) !== 0),
                 () => `row ${rank} differs from OBJC`,
               );
-            }),
+            }
+          },
         };
       }
       case "MEMD": {

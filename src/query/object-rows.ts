@@ -1,6 +1,6 @@
-// @module objectRows: the displayed fields of some objects, from the row store (format 1.1) page by page, or from the columns in older files; whole, or a batch at a time for answers written as they are read.
+// @module objectRows: the displayed fields of some objects, from the row store (ROWP) row by row, or from the columns; whole, or a batch at a time for answers written as they are read.
 import { check } from "../format/errors.ts";
-import type { ObjectRow, RowDirectory } from "../format/object-rows.ts";
+import type { ObjectRow, RowDirectory, RowPage } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
@@ -39,9 +39,9 @@ const ROW_BATCH = 256;
 
 /**
  * Row pages one batch holds at most. Objects far apart in the name order (start points, a level-5
- * node's members) each need a page of their own, decoded to some 100 KB: a batch of 256 of them
- * held 26 MB. At 300k objects, 13.8k start and end points read whole held all 4,000 row pages at
- * once, most of the 148 MB a 32-hop walk took.
+ * node's members) each need a page of their own: when a page was decoded whole (some 100 KB), a
+ * batch of 256 of them held 26 MB, and at 300k objects 13.8k start and end points read whole held
+ * all 4,000 row pages at once, most of the 148 MB a 32-hop walk took.
  */
 const PAGES_PER_BATCH = 32;
 
@@ -171,15 +171,13 @@ async function* streamedColumnBatches<T>(
 async function fromPages(snapshot: Snapshot, directory: RowDirectory, ranks: readonly number[]): Promise<ObjectRow[]> {
   const pageOfRank = ranks.map((r) => directory.pageOf(r));
   const wanted = distinctAscending(Uint32Array.from(pageOfRank), directory.pageCount);
-  // Decoded rows take about twice their JSON's bytes on the heap (strings, arrays and objects with headers).
-  const pages = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => ({
-    rows: directory.decodePage(p, bytes),
-    byteSize: 64 + directory.rawLengths[p] * 2,
-  }));
+  // The cache keeps pages as stored; each is inflated once here (or kept inflated by the directory).
+  const stored = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.storedPage(p, bytes));
+  let last = -1;
+  let page: RowPage | undefined;
   return ranks.map((r, i) => {
-    const row = pages.get(pageOfRank[i])!.rows[r - directory.firstRanks[pageOfRank[i]]];
-    check(row !== undefined, `rank ${r} is not an object`);
-    return row;
+    if (pageOfRank[i] !== last) page = directory.page((last = pageOfRank[i]), stored.get(last)!);
+    return page!.row(r);
   });
 }
 

@@ -46,7 +46,7 @@ describe("row store", () => {
     expect(paged.some((row) => row.parent !== NONE)).toBe(true);
   });
 
-  it("cuts pages once their JSON reaches ROW_PAGE_BYTES, and deflates them to well under half", async () => {
+  it("cuts pages once their body reaches ROW_PAGE_BYTES, and deflates them to well under half", async () => {
     const snapshot = await Snapshot.open(memorySource(bytes));
     const { offsets, rawLengths } = await snapshot.section("ROWD");
     for (let p = 0; p + 1 < rawLengths.length; p++) expect(rawLengths[p]).toBeGreaterThanOrEqual(ROW_PAGE_BYTES);
@@ -107,7 +107,7 @@ describe("row store", () => {
 describe("row pages inflate to a bounded multiple of what is read", () => {
   const MiB = 1024 * 1024;
 
-  it("a directory stating more JSON than 1 MiB (a 16 KiB page stating 64 MiB) is refused by the directory itself", async () => {
+  it("a directory stating a body of more than 1 MiB (a 4 KiB page stating 64 MiB) is refused by the directory itself", async () => {
     const forged = patchSection(bytes, "ROWD", (body) => setU32(body, 3, 0, 64 * MiB));
     const snapshot = await Snapshot.open(memorySource(forged));
     await expect(snapshot.section("ROWD")).rejects.toThrow(
@@ -128,7 +128,7 @@ describe("row pages inflate to a bounded multiple of what is read", () => {
     expect(claimed).toBeLessThanOrEqual(MAX_RAW_PAGE);
     await expect((await Snapshot.open(memorySource(forged))).section("ROWD")).rejects.toThrow(
       new CorruptSnapshotError(
-        `row directory: page 0 states ${claimed} bytes of JSON from ${(claimed - 1) / MAX_INFLATION} stored bytes, more than 16 times as many`,
+        `row directory: page 0 states ${claimed} bytes of rows from ${(claimed - 1) / MAX_INFLATION} stored bytes, more than 16 times as many`,
       ),
     );
   });
@@ -155,7 +155,7 @@ describe("row pages inflate to a bounded multiple of what is read", () => {
   it("the writer refuses an object whose row alone exceeds 1 MiB of JSON", () => {
     const annotations = Array.from({ length: 12_000 }, (_, i) => `@A${i}(${"x".repeat(100)})`);
     expect(() => compileDocument(withAnnotations(annotations))).toThrow(
-      /objects ranked \d+… take \d+ bytes of row JSON, more than a page may hold \(1048576\)/,
+      /objects ranked \d+… take \d+ bytes of rows, more than a page may hold \(1048576\)/,
     );
   });
 });

@@ -1,5 +1,4 @@
 // @module Test helpers that read, patch and reassemble snapshot bytes by hand (from SNAPSHOT-FORMAT.md, not the reader), keeping checksums valid.
-
 import { FORMAT_MINOR } from "../../src/format/container.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 

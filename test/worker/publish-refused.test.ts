@@ -205,7 +205,7 @@ function v1WithRowPage(json: Uint8Array): Uint8Array {
   return withSection(pages, "ROWD", (s) => ({ ...s, body: directory }));
 }
 
-/** The JSON of petstore-v1's one row page, as written. */
+/** The body (row lengths, rows) of petstore-v1's one row page, as written. */
 function v1RowJson(): Uint8Array {
   const rowp = sectionSpecs(v1).find((s) => s.tag === "ROWP")!.body;
   const { offset, length } = block(rowp, 0);
@@ -338,13 +338,13 @@ describe("a snapshot whose sections disagree is refused before the manifest move
 });
 
 describe("a row page must not inflate past 16 times its stored bytes, nor past 1 MiB", () => {
-  it("a page of a few KiB stating 1 MiB of JSON (valid JSON, valid checksums) is refused", async () => {
+  it("a page of a few KiB stating a body of 1 MiB (valid rows, valid checksums) is refused", async () => {
     const rows = v1RowJson();
     const json = new Uint8Array(1024 * 1024).fill(0x20);
     json.set(rows);
     await expectPublishRefused(
       v1WithRowPage(json),
-      /row directory: page 0 states 1048576 bytes of JSON from \d+ stored bytes, more than 16 times as many/,
+      /row directory: page 0 states 1048576 bytes of rows from \d+ stored bytes, more than 16 times as many/,
     );
   });
 
