@@ -12,12 +12,18 @@ export type { LinkRow };
 export interface LinkRows {
   /** Link type names; LinkRow.types index them. */
   linkTypes: readonly string[];
-  /** The links of `rank`, which must be one of the ranks asked for. */
+  /** The links of `rank`, which must be one of the ranks asked for, copied into columns. */
   row(rank: number): LinkRow;
-  /** The same, without views on them, for walks: each callee entry of `rank`; the entries of `rank` to `target`; the distinct callers of `rank`. */
-  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): void;
+  /** The object's own flags (OBJC block 2). */
+  flagsOf(rank: number): number;
+  /**
+   * The same links read in place, for walks: each callee entry of `rank` (returning their count);
+   * the entries of `rank` to `target`; each distinct caller of `rank`, ascending, with
+   * SOURCE_IS_START or 0 (returning their count).
+   */
+  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number;
   forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void;
-  callersOf(rank: number): Uint32Array;
+  forEachCaller(rank: number, visit: (caller: number, flags: number) => void): number;
 }
 
 /** The links of `ranks` (repeats allowed). */
@@ -36,9 +42,10 @@ async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<
   return {
     linkTypes: directory.linkTypes,
     row: (rank) => page(rank).row(rank),
+    flagsOf: (rank) => page(rank).flagsOf(rank),
     forEachCallee: (rank, visit) => page(rank).forEachCallee(rank, visit),
     forEachLinkTo: (rank, target, visit) => page(rank).forEachLinkTo(rank, target, visit),
-    callersOf: (rank) => page(rank).callersOf(rank),
+    forEachCaller: (rank, visit) => page(rank).forEachCaller(rank, visit),
   };
 }
 
@@ -67,14 +74,20 @@ async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
   return {
     linkTypes: callees.linkTypes,
     row,
+    flagsOf: (rank) => core.flags[rank],
     forEachCallee: (rank, visit) => {
       const { targets, types, targetFlags } = row(rank);
       for (let i = 0; i < targets.length; i++) visit(targets[i], types[i], targetFlags[i]);
+      return targets.length;
     },
     forEachLinkTo: (rank, target, visit) => {
       const { targets, types, targetFlags } = row(rank);
       for (let i = 0; i < targets.length; i++) if (targets[i] === target) visit(types[i], targetFlags[i]);
     },
-    callersOf: (rank) => row(rank).callers,
+    forEachCaller: (rank, visit) => {
+      const { callers, callerFlags } = row(rank);
+      for (let i = 0; i < callers.length; i++) visit(callers[i], callerFlags[i]);
+      return callers.length;
+    },
   };
 }
