@@ -17,6 +17,15 @@ import { VarintReader, VarintWriter } from "./varint.ts";
 /** Pages are cut once they reach this many bytes: one object's links cost one read of a few KiB. */
 export const LINK_PAGE_BYTES = 4096;
 
+/**
+ * Consecutive pages read and cached together, as one window. A walk reads a page for one or a
+ * few objects of it, and comes back to the same page hundreds of answers later: too late for the
+ * section cache to see a page used twice, so single pages were read again and again. A window of
+ * 16 is used 16 times as often, and kept; one read of 64 KiB costs storage about what one of 4 KiB
+ * does. Its pages are checked and indexed only when first read.
+ */
+export const LINK_PAGES_PER_WINDOW = 16;
+
 /** In a decoded callee flag byte, beside LINK_DIRECT and LINK_ESCALATED: the callee is an end point. */
 export const TARGET_IS_END = 4;
 /** In a decoded caller flag byte: the caller is a start point. */
@@ -76,6 +85,8 @@ export class LinkDirectory extends PageDirectory {
   readonly linkTypes: string[];
   readonly firstRanks: Uint32Array;
   readonly rows: number;
+  /** Where each window lies in LNKP's block (every LINK_PAGES_PER_WINDOW-th page offset, and the end), as loadPages reads pages. */
+  readonly windows: { offsets: Uint32Array; pageCount: number };
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(3), blocks.u32(4), "link pages");
@@ -91,22 +102,84 @@ export class LinkDirectory extends PageDirectory {
     checkBelow(this.firstRanks, Math.max(rows, 1), "link directory first ranks");
     for (let p = 1; p < pages; p++)
       check(this.firstRanks[p - 1] < this.firstRanks[p], `link directory: first ranks do not ascend at page ${p}`);
+    const windows = Math.ceil(pages / LINK_PAGES_PER_WINDOW);
+    this.windows = {
+      offsets: Uint32Array.from(
+        { length: windows + 1 },
+        (_, w) => this.offsets[Math.min(w * LINK_PAGES_PER_WINDOW, pages)],
+      ),
+      pageCount: windows,
+    };
   }
 
   pageOf(rank: number): number {
     return pageStartingAtOrBefore(this.firstRanks, rank);
   }
 
-  /** Checks and decodes page `p` (its stored bytes exactly). */
+  /** The window holding `rank`'s page. */
+  windowOf(rank: number): number {
+    return Math.floor(this.pageOf(rank) / LINK_PAGES_PER_WINDOW);
+  }
+
+  /** Window `w` (its stored bytes exactly), its pages checked as they are first read. */
+  decodeWindow(w: number, bytes: Uint8Array): LinkWindow {
+    return new LinkWindow(this, w, bytes);
+  }
+
+  /** Checks and indexes page `p` (its stored bytes exactly). */
   decodePage(p: number, bytes: Uint8Array): LinkPage {
     this.verify(p, bytes);
     const first = this.firstRanks[p];
-    const end = p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows;
-    return new LinkPage(bytes, first, end, this.rows, this.linkTypes.length, `link page ${p}`);
+    return new LinkPage(bytes, first, this.endOf(p), this.rows, this.linkTypes.length, `link page ${p}`);
+  }
+
+  /** The rank after page `p`'s last. */
+  endOf(p: number): number {
+    return p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows;
   }
 
   override get byteSize(): number {
-    return super.byteSize + this.firstRanks.byteLength;
+    return super.byteSize + this.firstRanks.byteLength + this.windows.offsets.byteLength;
+  }
+}
+
+/** Consecutive link pages read together; each is checked against its CRC and indexed when first asked for. */
+export class LinkWindow {
+  private readonly directory: LinkDirectory;
+  private readonly firstPage: number;
+  private readonly bytes: Uint8Array;
+  private readonly pages: (LinkPage | undefined)[];
+  /** Counted whole from the start, as if every page were indexed: a cached entry's size does not change. */
+  readonly byteSize: number;
+
+  constructor(directory: LinkDirectory, w: number, bytes: Uint8Array) {
+    this.directory = directory;
+    this.firstPage = w * LINK_PAGES_PER_WINDOW;
+    const end = Math.min(this.firstPage + LINK_PAGES_PER_WINDOW, directory.pageCount);
+    const { offsets } = directory;
+    check(
+      bytes.length === offsets[end] - offsets[this.firstPage],
+      `${directory.what}: window ${w} is ${bytes.length} bytes, expected ${offsets[end] - offsets[this.firstPage]}`,
+    );
+    // Its own copy: the bytes may be a view into a read of many windows, which the cache must not pin.
+    this.bytes = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    this.pages = new Array(end - this.firstPage);
+    let size = 64 + this.bytes.byteLength;
+    for (let p = this.firstPage; p < end; p++)
+      size += 64 + LinkPage.indexBytes(directory.endOf(p) - directory.firstRanks[p], offsets[p + 1] - offsets[p]);
+    this.byteSize = size;
+  }
+
+  /** Page `p`, which must lie in this window. */
+  page(p: number): LinkPage {
+    const i = p - this.firstPage;
+    check(i >= 0 && i < this.pages.length, () => `link page ${p} is not in the window starting at ${this.firstPage}`);
+    const at = this.directory.offsets[this.firstPage];
+    this.pages[i] ??= this.directory.decodePage(
+      p,
+      this.bytes.subarray(this.directory.offsets[p] - at, this.directory.offsets[p + 1] - at),
+    );
+    return this.pages[i];
   }
 }
 
@@ -159,10 +232,9 @@ export class LinkPage {
 
   constructor(bytes: Uint8Array, first: number, end: number, objects: number, linkTypes: number, what: string) {
     this.first = first;
-    // Its own copy: the bytes may be a view into a read of many pages, which the cache must not pin.
-    this.bytes = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    this.bytes = bytes;
     const count = end - first;
-    const starts = bytes.length < 0x10000 ? new Uint16Array(2 * count) : new Uint32Array(2 * count);
+    const starts = bytes.length <= 0xffff ? new Uint16Array(2 * count) : new Uint32Array(2 * count);
     const read = new VarintReader(bytes, what);
     for (let r = 0; r < count; r++) {
       starts[2 * r] = read.at;
@@ -178,7 +250,14 @@ export class LinkPage {
         const type = Math.floor(packed / 8);
         target += gap;
         // Tested before calling check: a message closure made per entry cost a third of a walk.
-        if (!(target < objects && type < linkTypes && (packed & (LINK_DIRECT | LINK_ESCALATED)) !== 0 && (gap > 0 || type > previousType)))
+        if (
+          !(
+            target < objects &&
+            type < linkTypes &&
+            (packed & (LINK_DIRECT | LINK_ESCALATED)) !== 0 &&
+            (gap > 0 || type > previousType)
+          )
+        )
           check(false, `${what}: callee entry ${i} of object ${first + r} is malformed`);
         previousType = type;
       }
@@ -276,14 +355,12 @@ export class LinkPage {
 
   private offsetOf(rank: number): number {
     const r = rank - this.first;
-    check(
-      r >= 0 && 2 * r < this.starts.length,
-      () => `rank ${rank} is not on the link page starting at ${this.first}`,
-    );
+    check(r >= 0 && 2 * r < this.starts.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
     return r;
   }
 
-  get byteSize(): number {
-    return 64 + this.bytes.byteLength + this.starts.byteLength;
+  /** The bytes of the offsets a page of `objects` objects and `length` bytes keeps beside its bytes. */
+  static indexBytes(objects: number, length: number): number {
+    return 2 * objects * (length <= 0xffff ? 2 : 4);
   }
 }

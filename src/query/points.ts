@@ -51,8 +51,7 @@ async function reach(
   const seen = new Uint32Array(words);
   const found = new Uint32Array(words);
   seen[origin >>> 5] |= 1 << (origin & 31);
-  if ((await linkRows(snapshot, [origin])).flagsOf(origin) & ROLE[direction])
-    found[origin >>> 5] |= 1 << (origin & 31);
+  if ((await linkRows(snapshot, [origin])).flagsOf(origin) & ROLE[direction]) found[origin >>> 5] |= 1 << (origin & 31);
   let frontier: Uint32Array = Uint32Array.of(origin);
   for (let step = 0; step < hops && frontier.length > 0; step++) {
     const next = new Uint32Array(words);
