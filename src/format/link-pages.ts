@@ -120,9 +120,9 @@ export class LinkDirectory extends PageDirectory {
     return pageStartingAtOrBefore(this.firstRanks, rank);
   }
 
-  /** The window holding `rank`'s page. */
-  windowOf(rank: number): number {
-    return Math.floor(this.pageOf(rank) / LINK_PAGES_PER_WINDOW);
+  /** The window holding page `p`. */
+  windowOf(p: number): number {
+    return Math.floor(p / LINK_PAGES_PER_WINDOW);
   }
 
   /** Window `w` (its stored bytes exactly), its pages checked as they are first read. */

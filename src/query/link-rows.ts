@@ -1,6 +1,6 @@
 // @module linkRows: the links of some objects, both ways, from the link pages (format 1.2) or from CALE, CALR and OBJC in older files.
 
-import { LINK_PAGES_PER_WINDOW, type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
+import { type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT, LINK_ESCALATED } from "../format/model.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
@@ -39,16 +39,16 @@ async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<
   );
   const { windows } = directory;
   const wanted = distinctAscending(
-    pages.map((p) => Math.floor(p / LINK_PAGES_PER_WINDOW)),
+    pages.map((p) => directory.windowOf(p)),
     windows.pageCount,
   );
   const loaded = await loadPages(snapshot, "LNKP", windows, wanted, (w, bytes) => directory.decodeWindow(w, bytes));
   const page = (rank: number) => {
     const p = directory.pageOf(rank);
-    return loaded.get(Math.floor(p / LINK_PAGES_PER_WINDOW))!.page(p);
+    return loaded.get(directory.windowOf(p))!.page(p);
   };
   // The pages asked for are checked now, not at their first entry read: a bad page fails the load.
-  for (const p of pages) loaded.get(Math.floor(p / LINK_PAGES_PER_WINDOW))!.page(p);
+  for (const p of pages) loaded.get(directory.windowOf(p))!.page(p);
   return {
     linkTypes: directory.linkTypes,
     row: (rank) => page(rank).row(rank),
