@@ -310,10 +310,16 @@ export class LinkPage {
     let reached = 0;
     for (let i = 0; i < count; i++) {
       reached += varint(bytes, at);
-      const packed = varint(bytes, after);
       at = after;
       if (reached > target) return;
-      if (reached === target) visit(Math.floor(packed / 8), packed & 7);
+      if (reached < target) {
+        // Skipped, not decoded: a hub's callees are passed over once per rank asked about.
+        while (bytes[at++] & 0x80);
+        continue;
+      }
+      const packed = varint(bytes, at);
+      at = after;
+      visit(Math.floor(packed / 8), packed & 7);
     }
   }
 
