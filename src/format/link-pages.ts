@@ -4,6 +4,10 @@
 // object's links, both ways, sit together in a page of a few KiB, read by range. Every link also
 // carries the role of the object at its other end, so a walk for start and end points reads the
 // pages of the objects it expands, never the roles of the objects it only reaches.
+//
+// Readers keep a page as its stored bytes and read one object's entries in place: a walk needs one
+// or a few objects of each page it loads, and pages decoded into columns weighed four to five times
+// their bytes in the section cache.
 
 import { encodeCallers } from "./adjacency.ts";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
@@ -16,6 +20,15 @@ import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** Pages are cut once they reach this many bytes: one object's links cost one read of a few KiB. */
 export const LINK_PAGE_BYTES = 4096;
+
+/**
+ * Consecutive pages read and cached together, as one window. The mixed workload at 300k objects
+ * came back to a page some 400 answers after its last use: too late for the section cache to see
+ * it used twice, so it was dropped and read again (11,508 page reads in 2,000 answers). A window of
+ * 16 pages comes back far sooner and is kept (477 reads); one read of 64 KiB costs storage about
+ * what one of 4 KiB does. Its pages are checked and indexed only when first read.
+ */
+export const LINK_PAGES_PER_WINDOW = 16;
 
 /** In a decoded callee flag byte, beside LINK_DIRECT and LINK_ESCALATED: the callee is an end point. */
 export const TARGET_IS_END = 4;
@@ -76,6 +89,8 @@ export class LinkDirectory extends PageDirectory {
   readonly linkTypes: string[];
   readonly firstRanks: Uint32Array;
   readonly rows: number;
+  /** Where each window lies in LNKP's block (every LINK_PAGES_PER_WINDOW-th page offset, and the end), as loadPages reads pages. */
+  readonly windows: { offsets: Uint32Array; pageCount: number };
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(3), blocks.u32(4), "link pages");
@@ -91,26 +106,88 @@ export class LinkDirectory extends PageDirectory {
     checkBelow(this.firstRanks, Math.max(rows, 1), "link directory first ranks");
     for (let p = 1; p < pages; p++)
       check(this.firstRanks[p - 1] < this.firstRanks[p], `link directory: first ranks do not ascend at page ${p}`);
+    const windows = Math.ceil(pages / LINK_PAGES_PER_WINDOW);
+    this.windows = {
+      offsets: Uint32Array.from(
+        { length: windows + 1 },
+        (_, w) => this.offsets[Math.min(w * LINK_PAGES_PER_WINDOW, pages)],
+      ),
+      pageCount: windows,
+    };
   }
 
   pageOf(rank: number): number {
     return pageStartingAtOrBefore(this.firstRanks, rank);
   }
 
-  /** Checks and decodes page `p` (its stored bytes exactly). */
+  /** The window holding page `p`. */
+  windowOf(p: number): number {
+    return Math.floor(p / LINK_PAGES_PER_WINDOW);
+  }
+
+  /** Window `w` (its stored bytes exactly), its pages checked as they are first read. */
+  decodeWindow(w: number, bytes: Uint8Array): LinkWindow {
+    return new LinkWindow(this, w, bytes);
+  }
+
+  /** Checks and indexes page `p` (its stored bytes exactly). */
   decodePage(p: number, bytes: Uint8Array): LinkPage {
     this.verify(p, bytes);
     const first = this.firstRanks[p];
-    const end = p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows;
-    return new LinkPage(bytes, first, end, this.rows, this.linkTypes.length, `link page ${p}`);
+    return new LinkPage(bytes, first, this.endOf(p), this.rows, this.linkTypes.length, `link page ${p}`);
+  }
+
+  /** The rank after page `p`'s last. */
+  endOf(p: number): number {
+    return p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows;
   }
 
   override get byteSize(): number {
-    return super.byteSize + this.firstRanks.byteLength;
+    return super.byteSize + this.firstRanks.byteLength + this.windows.offsets.byteLength;
   }
 }
 
-/** One object's links, as views into its decoded page. */
+/** Consecutive link pages read together; each is checked against its CRC and indexed when first asked for. */
+export class LinkWindow {
+  private readonly directory: LinkDirectory;
+  private readonly firstPage: number;
+  private readonly bytes: Uint8Array;
+  private readonly pages: (LinkPage | undefined)[];
+  /** Counted whole from the start, as if every page were indexed: a cached entry's size does not change. */
+  readonly byteSize: number;
+
+  constructor(directory: LinkDirectory, w: number, bytes: Uint8Array) {
+    this.directory = directory;
+    this.firstPage = w * LINK_PAGES_PER_WINDOW;
+    const end = Math.min(this.firstPage + LINK_PAGES_PER_WINDOW, directory.pageCount);
+    const { offsets } = directory;
+    check(
+      bytes.length === offsets[end] - offsets[this.firstPage],
+      `${directory.what}: window ${w} is ${bytes.length} bytes, expected ${offsets[end] - offsets[this.firstPage]}`,
+    );
+    // Its own copy: the bytes may be a view into a read of many windows, which the cache must not pin.
+    this.bytes = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    this.pages = new Array(end - this.firstPage);
+    let size = 64 + this.bytes.byteLength;
+    for (let p = this.firstPage; p < end; p++)
+      size += 64 + LinkPage.indexBytes(directory.endOf(p) - directory.firstRanks[p], offsets[p + 1] - offsets[p]);
+    this.byteSize = size;
+  }
+
+  /** Page `p`, which must lie in this window. */
+  page(p: number): LinkPage {
+    const i = p - this.firstPage;
+    check(i >= 0 && i < this.pages.length, () => `link page ${p} is not in the window starting at ${this.firstPage}`);
+    const at = this.directory.offsets[this.firstPage];
+    this.pages[i] ??= this.directory.decodePage(
+      p,
+      this.bytes.subarray(this.directory.offsets[p] - at, this.directory.offsets[p + 1] - at),
+    );
+    return this.pages[i];
+  }
+}
+
+/** One object's links, copied out of its page (for answers listing them; walks read entries in place). */
 export interface LinkRow {
   /** The object's own flags (OBJC block 2): 1 external, 2 start point, 4 end point. */
   flags: number;
@@ -123,154 +200,177 @@ export interface LinkRow {
   callerFlags: Uint8Array;
 }
 
-/**
- * The columns a page is decoded into before they are cut to its entries, shared by every decode
- * (decoding is synchronous): a walk decodes thousands of pages, and five fresh arrays of a page's
- * byte length each made most of its garbage. Every entry takes at least one byte per varint: the
- * byte length bounds the entry counts.
- */
-let scratch = {
-  targets: new Uint32Array(0),
-  types: new Uint32Array(0),
-  targetFlags: new Uint8Array(0),
-  callers: new Uint32Array(0),
-  callerFlags: new Uint8Array(0),
-};
+/** Where `varint` stopped: read right after each call, before anything else can call it. */
+let after = 0;
 
-function scratchFor(length: number): typeof scratch {
-  if (scratch.targets.length < length)
-    scratch = {
-      targets: new Uint32Array(length),
-      types: new Uint32Array(length),
-      targetFlags: new Uint8Array(length),
-      callers: new Uint32Array(length),
-      callerFlags: new Uint8Array(length),
-    };
-  return scratch;
+/** The LEB128 value at `at` of a page already checked whole (so it ends on the page and below 2^53). */
+function varint(bytes: Uint8Array, at: number): number {
+  let byte = bytes[at++];
+  if (byte < 0x80) {
+    after = at;
+    return byte;
+  }
+  let value = byte & 0x7f;
+  let scale = 0x80;
+  do {
+    byte = bytes[at++];
+    value += (byte & 0x7f) * scale;
+    scale *= 0x80;
+  } while (byte & 0x80);
+  after = at;
+  return value;
 }
 
-/** The decoded links of the ranks [first, end) of one page. */
+/**
+ * The links of the ranks [first, end) of one page, kept as the page's stored bytes and read in
+ * place. A walk reads one or a few objects of each page it loads: decoding every object into
+ * columns cost most of a page load and made a cached page weigh four to five times its bytes. The
+ * page is checked whole once, when loaded (so a bad page is refused before any answer uses it),
+ * and that pass notes where each object's values and its callers begin: two offsets an object.
+ */
 export class LinkPage {
   readonly first: number;
-  private readonly flags: Uint8Array;
-  private readonly calleeStarts: Uint32Array;
-  private readonly targets: Uint32Array;
-  private readonly types: Uint32Array;
-  private readonly targetFlags: Uint8Array;
-  private readonly callerStarts: Uint32Array;
-  private readonly callers: Uint32Array;
-  private readonly callerFlags: Uint8Array;
+  private readonly bytes: Uint8Array;
+  /** Per object r of the page: at 2r the offset of its flags, at 2r + 1 that of its caller count. */
+  private readonly starts: Uint16Array | Uint32Array;
 
   constructor(bytes: Uint8Array, first: number, end: number, objects: number, linkTypes: number, what: string) {
     this.first = first;
+    this.bytes = bytes;
     const count = end - first;
+    const starts = bytes.length <= 0xffff ? new Uint16Array(2 * count) : new Uint32Array(2 * count);
     const read = new VarintReader(bytes, what);
-    const { targets, types, targetFlags, callers, callerFlags } = scratchFor(bytes.length);
-    this.flags = new Uint8Array(count);
-    this.calleeStarts = new Uint32Array(count + 1);
-    this.callerStarts = new Uint32Array(count + 1);
-    let e = 0;
-    let c = 0;
     for (let r = 0; r < count; r++) {
+      starts[2 * r] = read.at;
       const flags = read.next();
       check(flags <= 7, () => `${what}: object ${first + r} has flags ${flags}`);
-      this.flags[r] = flags;
       const callees = read.next();
-      check(callees <= bytes.length - e, () => `${what}: object ${first + r} claims ${callees} callees`);
+      check(callees <= bytes.length - read.at, () => `${what}: object ${first + r} claims ${callees} callees`);
       let target = 0;
       let previousType = -1;
       for (let i = 0; i < callees; i++) {
         const gap = read.next();
         const packed = read.next();
         const type = Math.floor(packed / 8);
-        const kinds = packed & (LINK_DIRECT | LINK_ESCALATED);
         target += gap;
         // Tested before calling check: a message closure made per entry cost a third of a walk.
-        if (!(target < objects && type < linkTypes && kinds !== 0 && (gap > 0 || type > previousType)))
+        if (
+          !(
+            target < objects &&
+            type < linkTypes &&
+            (packed & (LINK_DIRECT | LINK_ESCALATED)) !== 0 &&
+            (gap > 0 || type > previousType)
+          )
+        )
           check(false, `${what}: callee entry ${i} of object ${first + r} is malformed`);
-        targets[e] = target;
-        types[e] = type;
-        targetFlags[e++] = packed & 7;
         previousType = type;
       }
-      this.calleeStarts[r + 1] = e;
-      const callerCount = read.next();
-      check(callerCount <= bytes.length - c, () => `${what}: object ${first + r} claims ${callerCount} callers`);
+      starts[2 * r + 1] = read.at;
+      const callers = read.next();
+      check(callers <= bytes.length - read.at, () => `${what}: object ${first + r} claims ${callers} callers`);
       let caller = -1;
-      for (let i = 0; i < callerCount; i++) {
-        const packed = read.next();
-        caller += Math.floor(packed / 2) + 1;
+      for (let i = 0; i < callers; i++) {
+        caller += Math.floor(read.next() / 2) + 1;
         if (caller >= objects) check(false, `${what}: caller ${i} of object ${first + r} is out of range`);
-        callers[c] = caller;
-        callerFlags[c++] = packed & SOURCE_IS_START;
       }
-      this.callerStarts[r + 1] = c;
     }
     check(read.done, `${what}: bytes left after its ${count} objects`);
-    this.targets = targets.slice(0, e);
-    this.types = types.slice(0, e);
-    this.targetFlags = targetFlags.slice(0, e);
-    this.callers = callers.slice(0, c);
-    this.callerFlags = callerFlags.slice(0, c);
+    this.starts = starts;
   }
 
-  row(rank: number): LinkRow {
-    const r = rank - this.first;
-    check(r >= 0 && r < this.flags.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
-    const [from, to] = [this.calleeStarts[r], this.calleeStarts[r + 1]];
-    const [cFrom, cTo] = [this.callerStarts[r], this.callerStarts[r + 1]];
-    return {
-      flags: this.flags[r],
-      targets: this.targets.subarray(from, to),
-      types: this.types.subarray(from, to),
-      targetFlags: this.targetFlags.subarray(from, to),
-      callers: this.callers.subarray(cFrom, cTo),
-      callerFlags: this.callerFlags.subarray(cFrom, cTo),
-    };
+  /** The object's own flags (OBJC block 2). */
+  flagsOf(rank: number): number {
+    return varint(this.bytes, this.starts[2 * this.offsetOf(rank)]);
   }
 
-  /** Calls `visit` for each callee entry of `rank` (a walk's inner loop: no views made). */
-  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): void {
-    const r = this.offsetOf(rank);
-    for (let i = this.calleeStarts[r]; i < this.calleeStarts[r + 1]; i++)
-      visit(this.targets[i], this.types[i], this.targetFlags[i]);
-  }
-
-  /** Calls `visit` for each callee entry of `rank` whose target is `target`, found by bisection (entries ascend by target). */
-  forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void {
-    const r = this.offsetOf(rank);
-    let lo = this.calleeStarts[r];
-    let hi = this.calleeStarts[r + 1];
-    const end = hi;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.targets[mid] < target) lo = mid + 1;
-      else hi = mid;
+  /** Calls `visit` for each callee entry of `rank` (target rank, link type index, kinds | TARGET_IS_END) and returns how many there were. */
+  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number {
+    const { bytes } = this;
+    let at = this.starts[2 * this.offsetOf(rank)];
+    varint(bytes, at);
+    const count = varint(bytes, after);
+    at = after;
+    let target = 0;
+    for (let i = 0; i < count; i++) {
+      target += varint(bytes, at);
+      const packed = varint(bytes, after);
+      at = after;
+      visit(target, Math.floor(packed / 8), packed & 7);
     }
-    for (let i = lo; i < end && this.targets[i] === target; i++) visit(this.types[i], this.targetFlags[i]);
+    return count;
   }
 
-  /** The distinct callers of `rank`, ascending. */
-  callersOf(rank: number): Uint32Array {
+  /** Calls `visit` for each callee entry of `rank` whose target is `target` (entries ascend by target: the reading stops past it). */
+  forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void {
+    const { bytes } = this;
+    let at = this.starts[2 * this.offsetOf(rank)];
+    varint(bytes, at);
+    const count = varint(bytes, after);
+    at = after;
+    let reached = 0;
+    for (let i = 0; i < count; i++) {
+      reached += varint(bytes, at);
+      at = after;
+      if (reached > target) return;
+      if (reached < target) {
+        // Skipped, not decoded: a hub's callees are passed over once per rank asked about.
+        while (bytes[at++] & 0x80);
+        continue;
+      }
+      const packed = varint(bytes, at);
+      at = after;
+      visit(Math.floor(packed / 8), packed & 7);
+    }
+  }
+
+  /** Calls `visit` for each distinct caller of `rank`, ascending, with SOURCE_IS_START or 0, and returns how many there were. */
+  forEachCaller(rank: number, visit: (caller: number, flags: number) => void): number {
+    const { bytes } = this;
+    const count = varint(bytes, this.starts[2 * this.offsetOf(rank) + 1]);
+    let at = after;
+    let caller = -1;
+    for (let i = 0; i < count; i++) {
+      const packed = varint(bytes, at);
+      at = after;
+      caller += Math.floor(packed / 2) + 1;
+      visit(caller, packed & SOURCE_IS_START);
+    }
+    return count;
+  }
+
+  /** The links of `rank`, copied into columns. */
+  row(rank: number): LinkRow {
     const r = this.offsetOf(rank);
-    return this.callers.subarray(this.callerStarts[r], this.callerStarts[r + 1]);
+    const flags = varint(this.bytes, this.starts[2 * r]);
+    const calleeCount = varint(this.bytes, after);
+    const callerCount = varint(this.bytes, this.starts[2 * r + 1]);
+    const targets = new Uint32Array(calleeCount);
+    const types = new Uint32Array(calleeCount);
+    const targetFlags = new Uint8Array(calleeCount);
+    let e = 0;
+    this.forEachCallee(rank, (target, type, kinds) => {
+      targets[e] = target;
+      types[e] = type;
+      targetFlags[e++] = kinds;
+    });
+    const callers = new Uint32Array(callerCount);
+    const callerFlags = new Uint8Array(callerCount);
+    let c = 0;
+    this.forEachCaller(rank, (caller, start) => {
+      callers[c] = caller;
+      callerFlags[c++] = start;
+    });
+    return { flags, targets, types, targetFlags, callers, callerFlags };
   }
 
   private offsetOf(rank: number): number {
     const r = rank - this.first;
-    check(r >= 0 && r < this.flags.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
+    check(r >= 0 && 2 * r < this.starts.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
     return r;
   }
 
-  get byteSize(): number {
-    return (
-      128 +
-      this.flags.byteLength +
-      (this.calleeStarts.byteLength + this.callerStarts.byteLength) +
-      this.targets.byteLength * 2 +
-      this.targetFlags.byteLength +
-      this.callers.byteLength +
-      this.callerFlags.byteLength
-    );
+  /** The bytes of the offsets a page of `objects` objects and `length` bytes keeps beside its bytes. */
+  static indexBytes(objects: number, length: number): number {
+    return 2 * objects * (length <= 0xffff ? 2 : 4);
   }
 }

@@ -26,7 +26,8 @@ export async function objectCallers(
   options: { includeEscalated: boolean; withParent: boolean },
 ): Promise<CallersResult> {
   const rank = await rankOfId(snapshot, id);
-  const distinct = (await linkRows(snapshot, [rank])).callersOf(rank);
+  const distinct: number[] = [];
+  (await linkRows(snapshot, [rank])).forEachCaller(rank, (caller) => distinct.push(caller));
   const links = await linkRows(snapshot, distinct);
   // Callers ascend, and each one's entries to the object ascend by link type.
   const ranks: number[] = [];

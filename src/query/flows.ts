@@ -67,7 +67,7 @@ export async function flowGraph(
 ): Promise<GraphAnswer> {
   const origin = await lookUp(snapshot, id);
   const rows = origin < 0 ? null : await linkRows(snapshot, [origin]);
-  if (!rows || !(rows.row(origin).flags & flow.role))
+  if (!rows || !(rows.flagsOf(origin) & flow.role))
     throw new ApiError(
       flow.notFound,
       `object ${id} of application "${snapshot.meta.application}" is not ${flow.what}`,

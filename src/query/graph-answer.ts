@@ -55,7 +55,7 @@ export async function graphAnswer(
     const { id, name, fullName, type, typeId } = summaries.get(rank)!;
     const node: GraphNode = { id, name, fullName, type, typeId, depth: depth.get(rank)! };
     if (roles) {
-      const flags = roles.row(rank).flags;
+      const flags = roles.flagsOf(rank);
       node.role = flags & START ? "start" : flags & END ? "end" : null;
     }
     return node;

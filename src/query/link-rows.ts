@@ -12,12 +12,18 @@ export type { LinkRow };
 export interface LinkRows {
   /** Link type names; LinkRow.types index them. */
   linkTypes: readonly string[];
-  /** The links of `rank`, which must be one of the ranks asked for. */
+  /** The links of `rank`, which must be one of the ranks asked for, copied into columns. */
   row(rank: number): LinkRow;
-  /** The same, without views on them, for walks: each callee entry of `rank`; the entries of `rank` to `target`; the distinct callers of `rank`. */
-  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): void;
+  /** The object's own flags (OBJC block 2). */
+  flagsOf(rank: number): number;
+  /**
+   * The same links read in place, for walks: each callee entry of `rank` (returning their count);
+   * the entries of `rank` to `target`; each distinct caller of `rank`, ascending, with
+   * SOURCE_IS_START or 0 (returning their count).
+   */
+  forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number;
   forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void;
-  callersOf(rank: number): Uint32Array;
+  forEachCaller(rank: number, visit: (caller: number, flags: number) => void): number;
 }
 
 /** The links of `ranks` (repeats allowed). */
@@ -27,18 +33,29 @@ export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Pr
 
 async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
-  const wanted = distinctAscending(
+  const pages = distinctAscending(
     Uint32Array.from(ranks, (r) => directory.pageOf(r)),
     directory.pageCount,
   );
-  const pages = await loadPages(snapshot, "LNKP", directory, wanted, (p, bytes) => directory.decodePage(p, bytes));
-  const page = (rank: number) => pages.get(directory.pageOf(rank))!;
+  const { windows } = directory;
+  const wanted = distinctAscending(
+    pages.map((p) => directory.windowOf(p)),
+    windows.pageCount,
+  );
+  const loaded = await loadPages(snapshot, "LNKP", windows, wanted, (w, bytes) => directory.decodeWindow(w, bytes));
+  const page = (rank: number) => {
+    const p = directory.pageOf(rank);
+    return loaded.get(directory.windowOf(p))!.page(p);
+  };
+  // The pages asked for are checked now, not at their first entry read: a bad page fails the load.
+  for (const p of pages) loaded.get(directory.windowOf(p))!.page(p);
   return {
     linkTypes: directory.linkTypes,
     row: (rank) => page(rank).row(rank),
+    flagsOf: (rank) => page(rank).flagsOf(rank),
     forEachCallee: (rank, visit) => page(rank).forEachCallee(rank, visit),
     forEachLinkTo: (rank, target, visit) => page(rank).forEachLinkTo(rank, target, visit),
-    callersOf: (rank) => page(rank).callersOf(rank),
+    forEachCaller: (rank, visit) => page(rank).forEachCaller(rank, visit),
   };
 }
 
@@ -67,14 +84,20 @@ async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
   return {
     linkTypes: callees.linkTypes,
     row,
+    flagsOf: (rank) => core.flags[rank],
     forEachCallee: (rank, visit) => {
       const { targets, types, targetFlags } = row(rank);
       for (let i = 0; i < targets.length; i++) visit(targets[i], types[i], targetFlags[i]);
+      return targets.length;
     },
     forEachLinkTo: (rank, target, visit) => {
       const { targets, types, targetFlags } = row(rank);
       for (let i = 0; i < targets.length; i++) if (targets[i] === target) visit(types[i], targetFlags[i]);
     },
-    callersOf: (rank) => row(rank).callers,
+    forEachCaller: (rank, visit) => {
+      const { callers, callerFlags } = row(rank);
+      for (let i = 0; i < callers.length; i++) visit(callers[i], callerFlags[i]);
+      return callers.length;
+    },
   };
 }

@@ -46,22 +46,23 @@ export async function expand(
       });
     return { examined, own };
   }
-  let callerCount = 0;
-  for (const rank of ranks) callerCount += own.callersOf(rank).length;
-  const callers = new Uint32Array(callerCount);
-  let k = 0;
-  for (const rank of ranks) {
-    const from = own.callersOf(rank);
-    callers.set(from, k);
-    k += from.length;
-  }
+  // Every rank's callers, back to back: their pages are then loaded together, one round for the chunk.
+  const callers: number[] = [];
+  const ends = new Uint32Array(ranks.length);
+  ranks.forEach((rank, i) => {
+    own.forEachCaller(rank, (caller) => callers.push(caller));
+    ends[i] = callers.length;
+  });
   const theirs = await linkRows(snapshot, callers);
-  for (const rank of ranks)
-    for (const caller of own.callersOf(rank))
+  ranks.forEach((rank, i) => {
+    for (let k = i === 0 ? 0 : ends[i - 1]; k < ends[i]; k++) {
+      const caller = callers[k];
       theirs.forEachLinkTo(caller, rank, (type, flags) => {
         examined++;
         if (followed(type, flags)) visit(rank, caller, type);
       });
+    }
+  });
   return { examined, own };
 }
 
@@ -135,5 +136,5 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
 /** The ranks of `chunk` walked past: the origin, and those not flagged `stopAt`. */
 async function walkedOf(snapshot: Snapshot, chunk: Uint32Array, origin: number, stopAt: number) {
   const rows = await linkRows(snapshot, chunk);
-  return chunk.filter((r) => r === origin || !(rows.row(r).flags & stopAt));
+  return chunk.filter((r) => r === origin || !(rows.flagsOf(r) & stopAt));
 }

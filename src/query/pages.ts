@@ -15,7 +15,7 @@ const MAX_RUN_BYTES = 256 * 1024;
 export async function loadPages<T extends { byteSize: number }>(
   snapshot: Snapshot,
   tag: SectionTag,
-  directory: PageDirectory,
+  directory: Pick<PageDirectory, "offsets" | "pageCount">,
   wanted: ArrayLike<number>,
   decode: (page: number, bytes: Uint8Array) => T,
   locate: () => Promise<PagesBlock> = () => snapshot.pagesBlock(tag),

@@ -5,7 +5,7 @@ import { ApiError } from "../../src/contract/errors.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
-import { LINK_PAGE_BYTES, LinkDirectory } from "../../src/format/link-pages.ts";
+import { LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
@@ -58,6 +58,45 @@ describe("link pages", () => {
     expect(roles).toBeGreaterThan(0);
   });
 
+  it("read in place, give each object's entries exactly as the encoder was given them (CALE, CALR, OBJC)", async () => {
+    const snapshot = await open(bytes);
+    const [core, callees, callers] = await Promise.all([
+      snapshot.section("OBJC"),
+      snapshot.section("CALE"),
+      snapshot.section("CALR"),
+    ]);
+    const ranks = Array.from({ length: OBJECTS }, (_, r) => r);
+    const links = await linkRows(snapshot, ranks);
+    for (const r of ranks) {
+      expect(links.flagsOf(r)).toBe(core.flags[r]);
+      const entries: number[][] = [];
+      const count = links.forEachCallee(r, (target, type, flags) => entries.push([target, type, flags]));
+      const [from, to] = [callees.offsets[r], callees.offsets[r + 1]];
+      expect(count).toBe(to - from);
+      expect(entries).toEqual(
+        Array.from({ length: to - from }, (_, i) => {
+          const target = callees.targets[from + i];
+          return [target, callees.types[from + i], callees.flags[from + i] | (core.flags[target] & 4 ? 4 : 0)];
+        }),
+      );
+      for (const [target] of entries) {
+        const toTarget: number[][] = [];
+        links.forEachLinkTo(r, target, (type, flags) => toTarget.push([target, type, flags]));
+        expect(toTarget).toEqual(entries.filter((e) => e[0] === target));
+      }
+      const distinct: number[][] = [];
+      expect(links.forEachCaller(r, (caller, flags) => distinct.push([caller, flags]))).toBe(
+        callers.offsets[r + 1] - callers.offsets[r],
+      );
+      expect(distinct).toEqual(
+        Array.from(callers.callers.subarray(callers.offsets[r], callers.offsets[r + 1]), (c) => [
+          c,
+          core.flags[c] & 2 ? 1 : 0,
+        ]),
+      );
+    }
+  });
+
   it("cut pages once they reach LINK_PAGE_BYTES", async () => {
     const directory = await (await open(bytes)).section("LNKD");
     const { offsets } = directory;
@@ -108,7 +147,7 @@ describe("link pages", () => {
     expect(await outcome(snapshot)).toBe(await outcome(withoutPagedLinks(snapshot)));
   });
 
-  it("let one object's callees read a few KiB: no CALE, CALR or OBJC", async () => {
+  it("let one object's callees read a window of pages: no CALE, CALR or OBJC", async () => {
     const source = countingSource(memorySource(bytes, "counted"));
     const snapshot = await Snapshot.open(source);
     const opened = source.bytesRead;
@@ -119,7 +158,7 @@ describe("link pages", () => {
     const directories = sizeOf("LNKD") + sizeOf("IDXD") + sizeOf("ROWD");
     const pages = source.bytesRead - opened - directories;
     expect(pages).toBeGreaterThan(0);
-    expect(pages).toBeLessThan(Math.min(sizeOf("CALE"), sizeOf("CALR"), sizeOf("OBJC")) / 4);
+    expect(pages).toBeLessThan(Math.min(sizeOf("CALE"), sizeOf("CALR"), sizeOf("OBJC")) / 2);
   });
 });
 
@@ -181,6 +220,26 @@ describe("damaged pages", () => {
     await expect(linkRows(await open(forged), [0])).rejects.toThrow(
       new CorruptSnapshotError("link page 0: object 0 has flags 8"),
     );
+  });
+
+  it("a link page forged under a valid checksum is refused for its objects, while its window's other pages answer", async () => {
+    const snapshot = await open(bytes);
+    const directory = await snapshot.section("LNKD");
+    const p = LINK_PAGES_PER_WINDOW + 1; // the second page of the second window
+    expect(directory.pageCount).toBeGreaterThan(p + 1);
+    const bad = bytes.slice();
+    const page = bad.subarray(firstPage("LNKP") + directory.offsets[p], firstPage("LNKP") + directory.offsets[p + 1]);
+    expect(page[0]).toBeLessThan(8); // its first object's flags, one byte
+    page[0] = 8; // a flag bit the format does not have
+    const forged = await open(patchSection(bad, "LNKD", (body) => setU32(body, 4, p, crc32(page))));
+    const [first, last] = [directory.firstRanks[p], directory.firstRanks[p + 1] - 1];
+    const refusal = new CorruptSnapshotError(`link page ${p}: object ${first} has flags 8`);
+    await expect(linkRows(forged, [first])).rejects.toThrow(refusal);
+    await expect(linkRows(forged, [last])).rejects.toThrow(refusal);
+    // The page before it, in the same window, read from the same cached window.
+    const before = directory.firstRanks[p - 1];
+    const [good, same] = [await linkRows(snapshot, [before]), await linkRows(forged, [before])];
+    expect(plain(same.row(before))).toEqual(plain(good.row(before)));
   });
 
   it("an id page whose checksum was forged over an id past the next page's first is refused", async () => {
