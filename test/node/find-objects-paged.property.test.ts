@@ -80,14 +80,7 @@ const analyses = fc
 /** The file, and the same file without its 1.3 sections. */
 function bothRevisions(analysis: unknown): [Uint8Array, Uint8Array] {
   const bytes = compileDocument(analysis).bytes;
-  return [
-    bytes,
-    assemble(
-      sectionSpecs(bytes).filter((s) => !REVISION_3.has(s.tag)),
-      1,
-      2,
-    ),
-  ];
+  return [bytes, assemble(sectionSpecs(bytes).filter((s) => !REVISION_3.has(s.tag)))];
 }
 
 /** Values a filter may look for: substrings (by code point) of the analysis's own texts, in any case, and words. */

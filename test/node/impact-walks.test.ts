@@ -1,4 +1,4 @@
-// @module The impact walks in process: past the traversal budget they answer what they found, truncated; files without link pages (revisions 1.0, 1.1) answer as paged ones.
+// @module The impact walks in process: past the traversal budget they answer what they found, truncated; a file without its optional link and id pages answers as a paged one.
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
@@ -13,16 +13,12 @@ import corner from "../fixtures/corner/corner-v2.json";
 import { assemble, sectionSpecs } from "../format/snapshot-bytes.ts";
 
 let snapshot: Snapshot;
-/** The same analysis without the link and id pages: links read from CALE, CALR and OBJC, as in files of revision 1.0 and 1.1. */
+/** The same analysis without its optional link and id pages: links read from CALE, CALR and OBJC. */
 let withoutPages: Snapshot;
 beforeAll(async () => {
   const bytes = compileDocument(corner).bytes;
   snapshot = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(1 << 24) });
-  const older = assemble(
-    sectionSpecs(bytes).filter((s) => !["LNKP", "LNKD", "IDXP", "IDXD"].includes(s.tag)),
-    1,
-    1,
-  );
+  const older = assemble(sectionSpecs(bytes).filter((s) => !["LNKP", "LNKD", "IDXP", "IDXD"].includes(s.tag)));
   withoutPages = await Snapshot.open(memorySource(older), { sections: new SectionCache(1 << 24) });
   expect(withoutPages.has("LNKP")).toBe(false);
 });
