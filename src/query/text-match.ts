@@ -1,6 +1,7 @@
 // @module Text filters (docs/api.md#text-matching): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 
 import type { Operator } from "../contract/params.ts";
+import { firstFailing } from "../format/page-directory.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import {
@@ -60,11 +61,65 @@ export async function matchRanksWithin(
     }
     return false;
   };
+  let holding: Uint32Array | undefined;
+  const narrowing: KeyNarrowing = {
+    worthChecking: hasRankWithin,
+    keys: (rarestCount) => {
+      if (!keysFirst(field.index, within.length, rarestCount)) return null;
+      holding ??= keysHoldingAny(field.index, within, inWithin);
+      return holding;
+    },
+  };
   const sets: Uint32Array[] = [];
   for (const value of distinctLower(values))
-    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value, hasRankWithin), universe));
+    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value, narrowing), universe));
   const matched = unionRanks(sets, universe);
   return matched.filter((rank) => (inWithin[rank >>> 5] & (1 << (rank & 31))) !== 0);
+}
+
+/**
+ * What a `contains` beside other filters may narrow its keys by: a test of one key (does it hold a
+ * candidate?), and, when cheaper than decoding and testing the rarest trigram's `rarestCount` keys,
+ * every key holding a candidate (else null).
+ */
+interface KeyNarrowing {
+  worthChecking: (key: number) => boolean;
+  keys: (rarestCount: number) => Uint32Array | null;
+}
+
+/**
+ * Whether the keys holding `candidates` ranks are found at less cost than the rarest trigram's
+ * keys are decoded and tested one by one (some 50 ns each): through a name index, a binary search
+ * per candidate; else one pass over the postings (about 1 ns each). `name=tobeack&fullname=acme.bill`
+ * at 1M objects had 120k keys of its rarest trigram tested for its 500 candidates.
+ */
+function keysFirst(index: SearchIndex, candidates: number, rarestCount: number): boolean {
+  const perKey = 50;
+  return index.postingsAreRanks
+    ? candidates * Math.log2(index.keyCount + 2) < rarestCount * perKey
+    : index.postings.length < rarestCount * perKey;
+}
+
+/** The keys (ascending) holding at least one rank of `within` (ascending; `inWithin` its bitmap). */
+function keysHoldingAny(index: SearchIndex, within: Uint32Array, inWithin: Uint32Array): Uint32Array {
+  const { offsets, postings, keyCount } = index;
+  const out: number[] = [];
+  if (index.postingsAreRanks) {
+    // Key k holds the ranks offsets[k] to offsets[k + 1] − 1: each candidate's key by binary search.
+    for (let i = 0; i < within.length; i++) {
+      const k = firstFailing(0, keyCount, (key) => offsets[key + 1] <= within[i]);
+      if (out[out.length - 1] !== k) out.push(k);
+    }
+    return Uint32Array.from(out);
+  }
+  // One pass over the postings, the key of each position walked along the offsets.
+  for (let p = 0, k = 0; p < postings.length; p++) {
+    const rank = postings[p];
+    if ((inWithin[rank >>> 5] & (1 << (rank & 31))) === 0) continue;
+    while (offsets[k + 1] <= p) k++;
+    if (out[out.length - 1] !== k) out.push(k);
+  }
+  return Uint32Array.from(out);
 }
 
 /**
@@ -188,7 +243,7 @@ async function matchingKeys(
   field: FieldIndex,
   operator: Operator,
   value: string,
-  worthChecking?: (key: number) => boolean,
+  narrowing?: KeyNarrowing,
 ): Promise<ArrayLike<number>> {
   const { index, keys, trigrams } = field;
   switch (operator) {
@@ -200,7 +255,7 @@ async function matchingKeys(
     case "endswith":
       return suffixKeys(keys, index.byReversed, value);
     case "contains":
-      if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value, worthChecking);
+      if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value, narrowing);
       if (trigrams && value.length === 2 && isAscii(value))
         return (await bigramKeys(keys, trigrams, value)) ?? keys.including(null, lowerNeedle(value));
       return keys.including(null, lowerNeedle(value));
@@ -215,13 +270,15 @@ async function matchingKeys(
  * INTERSECT_RATIO times longer than the candidates left (past that, verifying the candidates costs
  * less), and only until one removes less than MIN_NARROWING of them: the trigrams of one word come
  * together, so the next lists would remove as little. A bitmap list costs one bit test per
- * candidate: every one is applied.
+ * candidate: every one is applied. Beside other filters (`narrowing`), the keys start as those
+ * holding a candidate when that costs less than decoding the rarest list, which then narrows them
+ * like the others.
  */
 async function trigramKeys(
   keys: SearchKeys,
   trigrams: TrigramIndex,
   value: string,
-  worthChecking?: (key: number) => boolean,
+  narrowing?: KeyNarrowing,
 ): Promise<Uint32Array> {
   const positions = new Map<number, number[]>();
   for (let at = 0; at + 3 <= value.length; at++) {
@@ -230,13 +287,18 @@ async function trigramKeys(
     positions.set(slot, [...(positions.get(slot) ?? []), at]);
   }
   const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
-  // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
+  // The keys holding a candidate, when they come cheaper than the rarest list: every list then narrows them.
+  const start = narrowing?.keys(trigrams.count(rarest)) ?? null;
+  // The lists worth reading: the rarest (unless the start is those keys), those short enough to intersect, and every bitmap.
   const worthReading = (slot: number) =>
-    slot === rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= trigrams.count(rarest) * INTERSECT_RATIO;
+    trigrams.isBitmap(slot) ||
+    (start
+      ? trigrams.count(slot) <= start.length * INTERSECT_RATIO
+      : slot === rarest || trigrams.count(slot) <= trigrams.count(rarest) * INTERSECT_RATIO);
   const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
-  let candidates = lists.keys(rarest);
+  let candidates = start ?? lists.keys(rarest);
   // Keys the caller has no use for need neither intersecting nor checking.
-  if (worthChecking) candidates = candidates.filter(worthChecking);
+  if (!start && narrowing) candidates = candidates.filter(narrowing.worthChecking);
   const distance = (slot: number) =>
     Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
   const eligible = (slot: number) =>
@@ -244,15 +306,21 @@ async function trigramKeys(
   const second = rest
     .filter(eligible)
     .sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
+  const others = second === undefined ? rest : [second, ...rest.filter((s) => s !== second)];
   const bitmaps: number[] = [];
-  let narrowing = true;
-  for (const slot of second === undefined ? rest : [second, ...rest.filter((s) => s !== second)]) {
+  let narrowingOn = true;
+  // Whether the rarest list bounds the candidates (it does when they start from it).
+  let rarestApplied = !start;
+  for (const slot of start ? [rarest, ...others] : others) {
     if (candidates.length === 0) break;
-    if (trigrams.isBitmap(slot)) bitmaps.push(slot);
-    else if (narrowing && eligible(slot)) {
+    if (trigrams.isBitmap(slot)) {
+      bitmaps.push(slot);
+      rarestApplied ||= slot === rarest;
+    } else if (narrowingOn && eligible(slot)) {
       const narrowed = intersectTwo(candidates, lists.keys(slot));
-      narrowing = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
+      narrowingOn = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
       candidates = narrowed;
+      rarestApplied ||= slot === rarest;
     }
   }
   for (const slot of bitmaps) {
@@ -267,7 +335,9 @@ async function trigramKeys(
     candidates = kept.subarray(0, n);
   }
   // One ASCII trigram is exact: its list is the answer.
-  return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
+  return value.length === 3 && isAscii(value) && rarestApplied
+    ? candidates
+    : keys.including(candidates, lowerNeedle(value));
 }
 
 /**
