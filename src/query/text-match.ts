@@ -289,12 +289,11 @@ async function trigramKeys(
   const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
   // The keys holding a candidate, when they come cheaper than the rarest list: every list then narrows them.
   const start = narrowing?.keys(trigrams.count(rarest)) ?? null;
-  // The lists worth reading: the rarest (unless the start is those keys), those short enough to intersect, and every bitmap.
+  // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
   const worthReading = (slot: number) =>
+    slot === rarest ||
     trigrams.isBitmap(slot) ||
-    (start
-      ? trigrams.count(slot) <= start.length * INTERSECT_RATIO
-      : slot === rarest || trigrams.count(slot) <= trigrams.count(rarest) * INTERSECT_RATIO);
+    trigrams.count(slot) <= (start ? start.length : trigrams.count(rarest)) * INTERSECT_RATIO;
   const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
   let candidates = start ?? lists.keys(rarest);
   // Keys the caller has no use for need neither intersecting nor checking.
@@ -309,18 +308,14 @@ async function trigramKeys(
   const others = second === undefined ? rest : [second, ...rest.filter((s) => s !== second)];
   const bitmaps: number[] = [];
   let narrowingOn = true;
-  // Whether the rarest list bounds the candidates (it does when they start from it).
-  let rarestApplied = !start;
   for (const slot of start ? [rarest, ...others] : others) {
     if (candidates.length === 0) break;
-    if (trigrams.isBitmap(slot)) {
-      bitmaps.push(slot);
-      rarestApplied ||= slot === rarest;
-    } else if (narrowingOn && eligible(slot)) {
+    if (trigrams.isBitmap(slot)) bitmaps.push(slot);
+    else if (slot === rarest || (narrowingOn && eligible(slot))) {
+      // The rarest list always narrows keys started elsewhere: decoding it costs less than checking what it removes.
       const narrowed = intersectTwo(candidates, lists.keys(slot));
       narrowingOn = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
       candidates = narrowed;
-      rarestApplied ||= slot === rarest;
     }
   }
   for (const slot of bitmaps) {
@@ -335,9 +330,7 @@ async function trigramKeys(
     candidates = kept.subarray(0, n);
   }
   // One ASCII trigram is exact: its list is the answer.
-  return value.length === 3 && isAscii(value) && rarestApplied
-    ? candidates
-    : keys.including(candidates, lowerNeedle(value));
+  return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
 }
 
 /**
