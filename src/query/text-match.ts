@@ -1,6 +1,7 @@
 // @module Text filters (docs/api.md#text-matching): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 
 import type { Operator } from "../contract/params.ts";
+import { NONE } from "../format/model.ts";
 import { firstFailing } from "../format/page-directory.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
@@ -64,9 +65,11 @@ export async function matchRanksWithin(
   let holding: Uint32Array | undefined;
   const narrowing: KeyNarrowing = {
     worthChecking: hasRankWithin,
-    keys: (rarestCount) => {
-      if (!keysFirst(field.index, within.length, rarestCount)) return null;
-      holding ??= keysHoldingAny(field.index, within, inWithin);
+    keys: async (rarestCount) => {
+      if (!keysFirst(field, within.length, rarestCount)) return null;
+      holding ??= field.keyOfRank
+        ? keysOfRanks(await field.keyOfRank(), within)
+        : keysHoldingAny(field.index, within, inWithin);
       return holding;
     },
   };
@@ -84,7 +87,7 @@ export async function matchRanksWithin(
  */
 interface KeyNarrowing {
   worthChecking: (key: number) => boolean;
-  keys: (rarestCount: number) => Uint32Array | null;
+  keys: (rarestCount: number) => Promise<Uint32Array | null>;
 }
 
 /**
@@ -93,11 +96,24 @@ interface KeyNarrowing {
  * per candidate; else one pass over the postings (about 1 ns each). `name=tobeack&fullname=acme.bill`
  * at 1M objects had 120k keys of its rarest trigram tested for its 500 candidates.
  */
-function keysFirst(index: SearchIndex, candidates: number, rarestCount: number): boolean {
+function keysFirst(field: FieldIndex, candidates: number, rarestCount: number): boolean {
   const perKey = 50;
+  const { index } = field;
+  if (field.keyOfRank) return candidates < rarestCount * perKey;
   return index.postingsAreRanks
     ? candidates * Math.log2(index.keyCount + 2) < rarestCount * perKey
     : index.postings.length < rarestCount * perKey;
+}
+
+/** The distinct keys (ascending) of the ranks `within`, read off `keyOfRank`. */
+function keysOfRanks(keyOfRank: Uint32Array, within: Uint32Array): Uint32Array {
+  const keys = new Uint32Array(within.length);
+  let n = 0;
+  for (let i = 0; i < within.length; i++) if (keyOfRank[within[i]] !== NONE) keys[n++] = keyOfRank[within[i]];
+  const sorted = keys.subarray(0, n).sort();
+  let m = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i];
+  return sorted.subarray(0, m);
 }
 
 /** The keys (ascending) holding at least one rank of `within` (ascending; `inWithin` its bitmap). */
@@ -288,7 +304,7 @@ async function trigramKeys(
   }
   const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
   // The keys holding a candidate, when they come cheaper than the rarest list: every list then narrows them.
-  const start = narrowing?.keys(trigrams.count(rarest)) ?? null;
+  const start = (await narrowing?.keys(trigrams.count(rarest))) ?? null;
   // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
   const worthReading = (slot: number) =>
     slot === rarest ||
