@@ -58,6 +58,15 @@ const ROW_CHECK_LIMIT = 256;
  * one section of 3.8 MB where it read two.
  */
 const CODED_FIELDS: ReadonlySet<FilterName> = new Set(["type", "filepath"]);
+/**
+ * Coded filters are checked on their column without estimating them when the others are estimated
+ * to leave at most this share of the objects. Past it, a coded filter estimated more selective
+ * than every other goes first, through its index: `name=de&type=oracle procedure` (a quarter of a
+ * million names, 234 matches) then takes 0.7 ms warm at 1M objects, not 4 to 11; while
+ * `name=get&type=java method` (80k names, half the objects of that type) stays faster checked on
+ * the column (3 ms) than intersected through the index (16 ms).
+ */
+const CODED_CHECK_SHARE = 1 / 64;
 
 export interface FindObjectsQuery {
   filters: Partial<Record<FilterName, string[]>>;
@@ -199,19 +208,22 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
     (f): f is RowFilter =>
       f.name !== "post-it" && footprints.get(f)! > Math.max(smallest, snapshot.budgetBytes * LARGE_FILTER_SHARE),
   );
-  const waiting = new Set<RequestedFilter>(deferred);
-  const coded = codedChecks(
+  const indexed = requested.filter((f) => !deferred.includes(f as RowFilter));
+  let coded = codedChecks(snapshot, indexed, footprints);
+  let filters = await planFilters(
     snapshot,
-    requested.filter((f) => !waiting.has(f)),
-    footprints,
-  );
-  for (const f of coded) waiting.add(f);
-  const filters = await planFilters(
-    snapshot,
-    requested.filter((f) => !waiting.has(f)),
+    indexed.filter((f) => !coded.includes(f)),
     universe,
   );
-  if (filters.length === 1 && waiting.size === 0 && query.searchtype === "all") {
+  if (coded.length > 0 && filters[0].estimate > universe * CODED_CHECK_SHARE) {
+    // The others leave many candidates: a coded filter more selective than all goes first, through its index.
+    const all = await planFilters(snapshot, indexed, universe);
+    if (coded.some((f) => f.name === all[0].name)) {
+      coded = [];
+      filters = all;
+    }
+  }
+  if (filters.length === 1 && deferred.length === 0 && coded.length === 0 && query.searchtype === "all") {
     // One filter: its count and page come from its keys, without building every matching rank.
     const [only] = filters;
     const matched = await matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);

@@ -101,8 +101,13 @@ function keysFirst(field: FieldIndex, candidates: number, rarestCount: number): 
   const { index } = field;
   if (field.keyOfRank) return candidates < rarestCount * perKey;
   return index.postingsAreRanks
-    ? candidates * Math.log2(index.keyCount + 2) < rarestCount * perKey
+    ? rankKeysCost(candidates, index.keyCount) < rarestCount * perKey
     : index.postings.length < rarestCount * perKey;
+}
+
+/** Steps finding the keys of `candidates` ranks in a name index of `keyCount` keys: a binary search each (some four steps a level), or one walk along the keys. */
+function rankKeysCost(candidates: number, keyCount: number): number {
+  return Math.min(candidates * Math.log2(keyCount + 2) * 4, candidates + keyCount);
 }
 
 /** The distinct keys (ascending) of the ranks `within`, read off `keyOfRank`. */
@@ -119,23 +124,28 @@ function keysOfRanks(keyOfRank: Uint32Array, within: Uint32Array): Uint32Array {
 /** The keys (ascending) holding at least one rank of `within` (ascending; `inWithin` its bitmap). */
 function keysHoldingAny(index: SearchIndex, within: Uint32Array, inWithin: Uint32Array): Uint32Array {
   const { offsets, postings, keyCount } = index;
-  const out: number[] = [];
+  const out = new Uint32Array(Math.min(keyCount, within.length));
+  let n = 0;
   if (index.postingsAreRanks) {
-    // Key k holds the ranks offsets[k] to offsets[k + 1] − 1: each candidate's key by binary search.
-    for (let i = 0; i < within.length; i++) {
-      const k = firstFailing(0, keyCount, (key) => offsets[key + 1] <= within[i]);
-      if (out[out.length - 1] !== k) out.push(k);
+    // Key k holds the ranks offsets[k] to offsets[k + 1] − 1: each candidate's key by binary search
+    // from the last one's (candidates ascend), or, for many candidates, by walking along the keys.
+    const walk = within.length + keyCount <= rankKeysCost(within.length, keyCount);
+    for (let i = 0, k = 0; i < within.length; i++) {
+      const rank = within[i];
+      if (walk) while (offsets[k + 1] <= rank) k++;
+      else k = firstFailing(k, keyCount, (key) => offsets[key + 1] <= rank);
+      if (n === 0 || out[n - 1] !== k) out[n++] = k;
     }
-    return Uint32Array.from(out);
+    return out.subarray(0, n);
   }
   // One pass over the postings, the key of each position walked along the offsets.
   for (let p = 0, k = 0; p < postings.length; p++) {
     const rank = postings[p];
     if ((inWithin[rank >>> 5] & (1 << (rank & 31))) === 0) continue;
     while (offsets[k + 1] <= p) k++;
-    if (out[out.length - 1] !== k) out.push(k);
+    if (n === 0 || out[n - 1] !== k) out[n++] = k;
   }
-  return Uint32Array.from(out);
+  return out.subarray(0, n);
 }
 
 /**
