@@ -321,7 +321,12 @@ async function trigramKeys(
     trigrams.isBitmap(slot) ||
     trigrams.count(slot) <= (start ? start.length : trigrams.count(rarest)) * INTERSECT_RATIO;
   const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
-  let candidates = start ?? lists.keys(rarest);
+  // Keys started elsewhere are narrowed by the rarest list first: then they are those starting from it would give.
+  let candidates = start
+    ? trigrams.isBitmap(rarest)
+      ? keepBits(start, lists.bitmap(rarest))
+      : intersectTwo(start, lists.keys(rarest))
+    : lists.keys(rarest);
   // Keys the caller has no use for need neither intersecting nor checking.
   if (!start && narrowing) candidates = candidates.filter(narrowing.worthChecking);
   const distance = (slot: number) =>
@@ -334,29 +339,30 @@ async function trigramKeys(
   const others = second === undefined ? rest : [second, ...rest.filter((s) => s !== second)];
   const bitmaps: number[] = [];
   let narrowingOn = true;
-  for (const slot of start ? [rarest, ...others] : others) {
+  for (const slot of others) {
     if (candidates.length === 0) break;
     if (trigrams.isBitmap(slot)) bitmaps.push(slot);
-    else if (slot === rarest || (narrowingOn && eligible(slot))) {
-      // The rarest list always narrows keys started elsewhere: decoding it costs less than checking what it removes.
+    else if (narrowingOn && eligible(slot)) {
       const narrowed = intersectTwo(candidates, lists.keys(slot));
       narrowingOn = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
       candidates = narrowed;
     }
   }
-  for (const slot of bitmaps) {
-    // One bitmap at a time over every candidate: a tight loop of bit tests.
-    const bits = lists.bitmap(slot);
-    const kept = new Uint32Array(candidates.length);
-    let n = 0;
-    for (let i = 0; i < candidates.length; i++) {
-      const k = candidates[i];
-      if (bits[k >>> 3] & (1 << (k & 7))) kept[n++] = k;
-    }
-    candidates = kept.subarray(0, n);
-  }
+  // One bitmap at a time over every candidate: a tight loop of bit tests.
+  for (const slot of bitmaps) candidates = keepBits(candidates, lists.bitmap(slot));
   // One ASCII trigram is exact: its list is the answer.
   return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
+}
+
+/** The keys of `candidates` whose bit is set in `bits` (key k: bit `k & 7` of byte `k >>> 3`), in a new array. */
+function keepBits(candidates: Uint32Array, bits: Uint8Array): Uint32Array {
+  const kept = new Uint32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const k = candidates[i];
+    if (bits[k >>> 3] & (1 << (k & 7))) kept[n++] = k;
+  }
+  return kept.subarray(0, n);
 }
 
 /**
