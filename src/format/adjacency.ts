@@ -28,8 +28,10 @@ export class CalleeIndex implements CalleeLinks {
     check(this.types.length === n && this.flags.length === n, "callee columns differ in length");
     checkBelow(this.targets, rows, "callee targets");
     checkBelow(this.types, this.linkTypes.length, "callee link types");
+    // The message is built only on failure: a template per link cost more than the test.
     for (let i = 0; i < n; i++)
-      check(this.flags[i] !== 0 && this.flags[i] <= (LINK_DIRECT | LINK_ESCALATED), `callee flags invalid at ${i}`);
+      if (this.flags[i] === 0 || this.flags[i] > (LINK_DIRECT | LINK_ESCALATED))
+        check(false, `callee flags invalid at ${i}`);
   }
 
   get byteSize(): number {

@@ -93,7 +93,8 @@ export class Blocks {
 export function checkOffsets(offsets: Uint32Array, rows: number, total: number, what: string): void {
   check(offsets.length === rows + 1, `${what}: ${offsets.length} offsets for ${rows} rows`);
   check(offsets[0] === 0 && offsets[rows] === total, `${what}: offsets do not span the ${total} entries`);
-  for (let i = 0; i < rows; i++) check(offsets[i] <= offsets[i + 1], `${what}: offsets decrease at row ${i}`);
+  // The message is built only on failure: a template per row made a 1M-row check take 100 ms.
+  for (let i = 0; i < rows; i++) if (offsets[i] > offsets[i + 1]) check(false, `${what}: offsets decrease at row ${i}`);
 }
 
 /** Checks that every value of `values` is below `limit` (or equals `allowed`, a sentinel such as NONE). */

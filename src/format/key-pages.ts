@@ -247,7 +247,7 @@ export class KeyDirectory extends PageDirectory {
     );
     check(this.firstKeys[0] === 0, `${what}: the first page does not start at key 0`);
     for (let p = 0; p < pages; p++) {
-      check(this.firstKeys[p] < this.firstKeys[p + 1], `${what}: page ${p} holds no key`);
+      if (this.firstKeys[p] >= this.firstKeys[p + 1]) check(false, `${what}: page ${p} holds no key`);
       check(
         p === 0 || this.firstStrings.get(p - 1) < this.firstStrings.get(p),
         () => `${what}: first keys do not ascend at page ${p}`,

@@ -18,7 +18,7 @@ export class PageDirectory {
     this.what = what;
     check(offsets.length === crcs.length + 1, `${what}: ${crcs.length} pages but ${offsets.length} offsets`);
     check(offsets[0] === 0, `${what}: pages do not start at offset 0`);
-    for (let p = 0; p < crcs.length; p++) check(offsets[p] < offsets[p + 1], `${what}: page ${p} is empty`);
+    for (let p = 0; p < crcs.length; p++) if (offsets[p] >= offsets[p + 1]) check(false, `${what}: page ${p} is empty`);
   }
 
   get pageCount(): number {

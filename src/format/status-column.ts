@@ -27,7 +27,7 @@ export class StatusColumn {
       "status columns differ in length",
     );
     for (let i = 0; i < rows; i++)
-      check(this.explicit[i] <= 3 && this.served[i] <= 3, `status code out of range at ${i}`);
+      if (this.explicit[i] > 3 || this.served[i] > 3) check(false, `status code out of range at ${i}`);
   }
 
   checksum(rank: number): string | null {

@@ -188,20 +188,18 @@ export class TrigramIndex {
     );
     checkBelow(this.codes, TRIGRAM_SPACE, `${what} trigram codes`);
     for (let i = 1; i < g; i++)
-      check(this.codes[i - 1] < this.codes[i], `${what}: trigram codes are not ascending at ${i}`);
+      if (this.codes[i - 1] >= this.codes[i]) check(false, `${what}: trigram codes are not ascending at ${i}`);
     check(
       this.offsets[0] === 0 && this.offsets[g] === postingLength,
       `${what}: posting offsets do not span the posting bytes`,
     );
     for (let i = 0; i < g; i++) {
       const count = this.counts[i] & COUNT;
-      check(this.offsets[i] < this.offsets[i + 1], `${what}: trigram ${i} has no posting bytes`);
-      check(count >= 1 && count <= keyCount, `${what}: trigram ${i} claims ${count} keys of ${keyCount}`);
-      if (this.counts[i] & BITMAP)
-        check(
-          this.offsets[i + 1] - this.offsets[i] === Math.ceil(keyCount / 8),
-          `${what}: bitmap list ${i} does not cover the ${keyCount} keys`,
-        );
+      // Messages are built only on failure (a template per trigram costs more than the test).
+      if (this.offsets[i] >= this.offsets[i + 1]) check(false, `${what}: trigram ${i} has no posting bytes`);
+      if (count < 1 || count > keyCount) check(false, `${what}: trigram ${i} claims ${count} keys of ${keyCount}`);
+      if (this.counts[i] & BITMAP && this.offsets[i + 1] - this.offsets[i] !== Math.ceil(keyCount / 8))
+        check(false, `${what}: bitmap list ${i} does not cover the ${keyCount} keys`);
     }
     const bytes = this.bytes;
     this.whole = bytes && {

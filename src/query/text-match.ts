@@ -1,6 +1,8 @@
 // @module Text filters (docs/api.md#text-matching): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 
 import type { Operator } from "../contract/params.ts";
+import { NONE } from "../format/model.ts";
+import { firstFailing } from "../format/page-directory.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import {
@@ -60,11 +62,90 @@ export async function matchRanksWithin(
     }
     return false;
   };
+  let holding: Uint32Array | undefined;
+  const narrowing: KeyNarrowing = {
+    worthChecking: hasRankWithin,
+    keys: async (rarestCount) => {
+      if (!keysFirst(field, within.length, rarestCount)) return null;
+      holding ??= field.keyOfRank
+        ? keysOfRanks(await field.keyOfRank(), within)
+        : keysHoldingAny(field.index, within, inWithin);
+      return holding;
+    },
+  };
   const sets: Uint32Array[] = [];
   for (const value of distinctLower(values))
-    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value, hasRankWithin), universe));
+    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value, narrowing), universe));
   const matched = unionRanks(sets, universe);
   return matched.filter((rank) => (inWithin[rank >>> 5] & (1 << (rank & 31))) !== 0);
+}
+
+/**
+ * What a `contains` beside other filters may narrow its keys by: a test of one key (does it hold a
+ * candidate?), and, when cheaper than decoding and testing the rarest trigram's `rarestCount` keys,
+ * every key holding a candidate (else null).
+ */
+interface KeyNarrowing {
+  worthChecking: (key: number) => boolean;
+  keys: (rarestCount: number) => Promise<Uint32Array | null>;
+}
+
+/**
+ * Whether the keys holding `candidates` ranks are found at less cost than the rarest trigram's
+ * keys are decoded and tested one by one (some 50 ns each): through a name index, a binary search
+ * per candidate; else one pass over the postings (about 1 ns each). `name=tobeack&fullname=acme.bill`
+ * at 1M objects had 120k keys of its rarest trigram tested for its 500 candidates.
+ */
+function keysFirst(field: FieldIndex, candidates: number, rarestCount: number): boolean {
+  const perKey = 50;
+  const { index } = field;
+  if (field.keyOfRank) return candidates < rarestCount * perKey;
+  return index.postingsAreRanks
+    ? rankKeysCost(candidates, index.keyCount) < rarestCount * perKey
+    : index.postings.length < rarestCount * perKey;
+}
+
+/** Steps finding the keys of `candidates` ranks in a name index of `keyCount` keys: a binary search each (some four steps a level), or one walk along the keys. */
+function rankKeysCost(candidates: number, keyCount: number): number {
+  return Math.min(candidates * Math.log2(keyCount + 2) * 4, candidates + keyCount);
+}
+
+/** The distinct keys (ascending) of the ranks `within`, read off `keyOfRank`. */
+function keysOfRanks(keyOfRank: Uint32Array, within: Uint32Array): Uint32Array {
+  const keys = new Uint32Array(within.length);
+  let n = 0;
+  for (let i = 0; i < within.length; i++) if (keyOfRank[within[i]] !== NONE) keys[n++] = keyOfRank[within[i]];
+  const sorted = keys.subarray(0, n).sort();
+  let m = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i];
+  return sorted.subarray(0, m);
+}
+
+/** The keys (ascending) holding at least one rank of `within` (ascending; `inWithin` its bitmap). */
+function keysHoldingAny(index: SearchIndex, within: Uint32Array, inWithin: Uint32Array): Uint32Array {
+  const { offsets, postings, keyCount } = index;
+  const out = new Uint32Array(Math.min(keyCount, within.length));
+  let n = 0;
+  if (index.postingsAreRanks) {
+    // Key k holds the ranks offsets[k] to offsets[k + 1] − 1: each candidate's key by binary search
+    // from the last one's (candidates ascend), or, for many candidates, by walking along the keys.
+    const walk = within.length + keyCount <= rankKeysCost(within.length, keyCount);
+    for (let i = 0, k = 0; i < within.length; i++) {
+      const rank = within[i];
+      if (walk) while (offsets[k + 1] <= rank) k++;
+      else k = firstFailing(k, keyCount, (key) => offsets[key + 1] <= rank);
+      if (n === 0 || out[n - 1] !== k) out[n++] = k;
+    }
+    return out.subarray(0, n);
+  }
+  // One pass over the postings, the key of each position walked along the offsets.
+  for (let p = 0, k = 0; p < postings.length; p++) {
+    const rank = postings[p];
+    if ((inWithin[rank >>> 5] & (1 << (rank & 31))) === 0) continue;
+    while (offsets[k + 1] <= p) k++;
+    if (n === 0 || out[n - 1] !== k) out[n++] = k;
+  }
+  return out.subarray(0, n);
 }
 
 /**
@@ -188,7 +269,7 @@ async function matchingKeys(
   field: FieldIndex,
   operator: Operator,
   value: string,
-  worthChecking?: (key: number) => boolean,
+  narrowing?: KeyNarrowing,
 ): Promise<ArrayLike<number>> {
   const { index, keys, trigrams } = field;
   switch (operator) {
@@ -200,7 +281,7 @@ async function matchingKeys(
     case "endswith":
       return suffixKeys(keys, index.byReversed, value);
     case "contains":
-      if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value, worthChecking);
+      if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value, narrowing);
       if (trigrams && value.length === 2 && isAscii(value))
         return (await bigramKeys(keys, trigrams, value)) ?? keys.including(null, lowerNeedle(value));
       return keys.including(null, lowerNeedle(value));
@@ -215,13 +296,15 @@ async function matchingKeys(
  * INTERSECT_RATIO times longer than the candidates left (past that, verifying the candidates costs
  * less), and only until one removes less than MIN_NARROWING of them: the trigrams of one word come
  * together, so the next lists would remove as little. A bitmap list costs one bit test per
- * candidate: every one is applied.
+ * candidate: every one is applied. Beside other filters (`narrowing`), the keys start as those
+ * holding a candidate when that costs less than decoding the rarest list, which then narrows them
+ * like the others.
  */
 async function trigramKeys(
   keys: SearchKeys,
   trigrams: TrigramIndex,
   value: string,
-  worthChecking?: (key: number) => boolean,
+  narrowing?: KeyNarrowing,
 ): Promise<Uint32Array> {
   const positions = new Map<number, number[]>();
   for (let at = 0; at + 3 <= value.length; at++) {
@@ -230,13 +313,22 @@ async function trigramKeys(
     positions.set(slot, [...(positions.get(slot) ?? []), at]);
   }
   const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
+  // The keys holding a candidate, when they come cheaper than the rarest list: every list then narrows them.
+  const start = (await narrowing?.keys(trigrams.count(rarest))) ?? null;
   // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
   const worthReading = (slot: number) =>
-    slot === rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= trigrams.count(rarest) * INTERSECT_RATIO;
+    slot === rarest ||
+    trigrams.isBitmap(slot) ||
+    trigrams.count(slot) <= (start ? start.length : trigrams.count(rarest)) * INTERSECT_RATIO;
   const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
-  let candidates = lists.keys(rarest);
+  // Keys started elsewhere are narrowed by the rarest list first: then they are those starting from it would give.
+  let candidates = start
+    ? trigrams.isBitmap(rarest)
+      ? keepBits(start, lists.bitmap(rarest))
+      : intersectTwo(start, lists.keys(rarest))
+    : lists.keys(rarest);
   // Keys the caller has no use for need neither intersecting nor checking.
-  if (worthChecking) candidates = candidates.filter(worthChecking);
+  if (!start && narrowing) candidates = candidates.filter(narrowing.worthChecking);
   const distance = (slot: number) =>
     Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
   const eligible = (slot: number) =>
@@ -244,30 +336,33 @@ async function trigramKeys(
   const second = rest
     .filter(eligible)
     .sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
+  const others = second === undefined ? rest : [second, ...rest.filter((s) => s !== second)];
   const bitmaps: number[] = [];
-  let narrowing = true;
-  for (const slot of second === undefined ? rest : [second, ...rest.filter((s) => s !== second)]) {
+  let narrowingOn = true;
+  for (const slot of others) {
     if (candidates.length === 0) break;
     if (trigrams.isBitmap(slot)) bitmaps.push(slot);
-    else if (narrowing && eligible(slot)) {
+    else if (narrowingOn && eligible(slot)) {
       const narrowed = intersectTwo(candidates, lists.keys(slot));
-      narrowing = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
+      narrowingOn = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
       candidates = narrowed;
     }
   }
-  for (const slot of bitmaps) {
-    // One bitmap at a time over every candidate: a tight loop of bit tests.
-    const bits = lists.bitmap(slot);
-    const kept = new Uint32Array(candidates.length);
-    let n = 0;
-    for (let i = 0; i < candidates.length; i++) {
-      const k = candidates[i];
-      if (bits[k >>> 3] & (1 << (k & 7))) kept[n++] = k;
-    }
-    candidates = kept.subarray(0, n);
-  }
+  // One bitmap at a time over every candidate: a tight loop of bit tests.
+  for (const slot of bitmaps) candidates = keepBits(candidates, lists.bitmap(slot));
   // One ASCII trigram is exact: its list is the answer.
   return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
+}
+
+/** The keys of `candidates` whose bit is set in `bits` (key k: bit `k & 7` of byte `k >>> 3`), in a new array. */
+function keepBits(candidates: Uint32Array, bits: Uint8Array): Uint32Array {
+  const kept = new Uint32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const k = candidates[i];
+    if (bits[k >>> 3] & (1 << (k & 7))) kept[n++] = k;
+  }
+  return kept.subarray(0, n);
 }
 
 /**

@@ -119,7 +119,7 @@ describe("contains through trigrams", () => {
       "test",
       "stored",
     );
-    return { index, keys: memoryKeys(index.keys!), trigrams: withTrigrams ? decode(keys) : null };
+    return { index, keys: memoryKeys(index.keys!), trigrams: withTrigrams ? decode(keys) : null, keyOfRank: null };
   };
 
   it("finds a two-letter value through trigrams around it: xq? and ?xq, non-ASCII neighbours, the two-letter key itself", async () => {
