@@ -9,8 +9,9 @@ import { bucketKeys, clientFor, publishing, publishingInSteps, recording, TOKEN 
 
 const MiB = 1024 * 1024;
 const APP = "Big / Upload";
-// ~7 MB: two parts of R2's smallest size (5 MiB), the second shorter.
-const document = largeAnalysis(APP, "2026-10-01T00:00:00Z", 8_000);
+/** Objects of the uploaded analyses: some 9.5 MB compiled, two parts of R2's smallest size (5 MiB), the second shorter. */
+const OBJECTS = 7_500;
+const document = largeAnalysis(APP, "2026-10-01T00:00:00Z", OBJECTS);
 let bytes: Uint8Array;
 let sha256: string;
 
@@ -50,7 +51,7 @@ describe("a multi-part upload", () => {
     expect(keys).toContain(snapshotKey(sha256));
     expect(keys).toContain(manifestKey(APP));
     expect(keys.filter((k) => k.startsWith("uploads/"))).toEqual([]);
-    const served = await call(`${appPath(APP)}/objects?limit=3&name=Generated7999_`, undefined, publishing);
+    const served = await call(`${appPath(APP)}/objects?limit=3&name=Generated${OBJECTS - 1}_`, undefined, publishing);
     expect(served.status, served.text).toBe(200);
     expect(served.body).toMatchObject({
       totalObjects: 1,
@@ -109,7 +110,7 @@ describe("verification over several requests (a Worker's CPU limit)", () => {
 });
 
 describe("a broken upload", () => {
-  const other = largeAnalysis("Resumed App", "2026-10-02T00:00:00Z", 8_000, 7);
+  const other = largeAnalysis("Resumed App", "2026-10-02T00:00:00Z", OBJECTS, 7);
   let otherBytes: Uint8Array;
   let otherSha: string;
   beforeAll(async () => {
@@ -154,7 +155,7 @@ describe("a broken upload", () => {
   });
 
   it("a part of the wrong length is refused (400) and not recorded", async () => {
-    const third = compileDocument(largeAnalysis("Aborted App", "2026-10-03T00:00:00Z", 8_000, 9), null).bytes;
+    const third = compileDocument(largeAnalysis("Aborted App", "2026-10-03T00:00:00Z", OBJECTS, 9), null).bytes;
     const thirdSha = await sha256Hex(third);
     await call(
       "/publish/uploads",
