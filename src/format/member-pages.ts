@@ -6,10 +6,9 @@
 // the answer lists of each (id, name, fullName, type, typeId), in its order: one node costs a read
 // or two of its own bytes. Names, full names and types are stored again for that: a covering index.
 // Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.
-import { deflateSync } from "fflate";
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { inflateExactly } from "./inflate.ts";
+import { deflatePage, inflateExactly, MAX_INFLATION } from "./inflate.ts";
 import type { SnapshotModel } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -20,9 +19,6 @@ export const MEMBER_PAGE_BYTES = 64 * 1024;
 
 /** Largest JSON a page may hold: room for one member far larger than any analysis shows, bounded for readers. */
 export const MAX_MEMBER_PAGE = 16 * MEMBER_PAGE_BYTES;
-
-/** How many times its stored bytes a page's JSON may be: a reader inflates no more per byte read, however MEMD is forged. */
-export const MAX_MEMBER_INFLATION = 16;
 
 /** Consecutive pages of a node are read together, up to this many stored bytes a read (18k members take about 600 KB). */
 const MAX_READ_BYTES = 512 * 1024;
@@ -65,9 +61,7 @@ export function encodeMemberPages(model: SnapshotModel): MemberPages {
       json.length <= MAX_MEMBER_PAGE,
       `a level-5 member takes more than a member page may hold (${MAX_MEMBER_PAGE})`,
     );
-    const deflated = deflateSync(json, { level: 6 });
-    // Members repetitive enough to deflate past the bound are stored uncompressed (DEFLATE's stored blocks).
-    out.add(json.length <= MAX_MEMBER_INFLATION * deflated.length ? deflated : deflateSync(json, { level: 0 }));
+    out.add(deflatePage(json));
     rawLengths.push(json.length);
     memberCounts.push(page.length);
     page = [];
@@ -129,9 +123,9 @@ export class MemberDirectory extends PageDirectory {
     for (let p = 0; p < pages; p++) {
       const stored = this.offsets[p + 1] - this.offsets[p];
       check(
-        this.rawLengths[p] <= MAX_MEMBER_INFLATION * stored,
+        this.rawLengths[p] <= MAX_INFLATION * stored,
         () =>
-          `member directory: page ${p} states ${this.rawLengths[p]} bytes of JSON from ${stored} stored bytes, more than ${MAX_MEMBER_INFLATION} times as many`,
+          `member directory: page ${p} states ${this.rawLengths[p]} bytes of JSON from ${stored} stored bytes, more than ${MAX_INFLATION} times as many`,
       );
       check(this.memberCounts[p] > 0, `member directory: page ${p} holds no members`);
       members += this.memberCounts[p];

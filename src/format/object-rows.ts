@@ -3,13 +3,10 @@
 // Answers list objects that are far apart in rank (a contains filter's matches, an object's callees):
 // column by column that is a read per field per object, or whole columns. A row store puts one
 // object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
-// Pages are deflated by fflate (pure JS: the same bytes on every machine, as content addressing
-// needs; native zlib's output may vary with the CPU) and inflated natively (any correct inflater
-// gives the same bytes, and node:zlib, in Node and in workerd, is about three times faster).
-import { deflateSync } from "fflate";
+// Pages are deflated and inflated as every deflated page is (inflate.ts).
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { inflateExactly } from "./inflate.ts";
+import { deflatePage, inflateExactly, MAX_INFLATION } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
@@ -67,12 +64,6 @@ const encoder = new TextEncoder();
  */
 export const MAX_RAW_PAGE = 1024 * 1024;
 
-/**
- * How many times its stored bytes a page's body may be (rows deflate about 4 to 6 times): a reader
- * then inflates no more than this for each byte it reads, however the directory is forged.
- */
-export const MAX_INFLATION = 16;
-
 export interface RowPages {
   /** ROWP's one block: the pages back to back, each a raw-deflated body (row lengths, then rows). */
   pages: Uint8Array;
@@ -118,9 +109,7 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
       `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${body.length} bytes of rows, more than a page may hold (${MAX_RAW_PAGE})`,
     );
     rawLengths.push(body.length);
-    const deflated = deflateSync(body, { level: 6 });
-    // Rows repetitive enough to deflate past the bound are stored uncompressed (DEFLATE's stored blocks).
-    out.add(body.length <= MAX_INFLATION * deflated.length ? deflated : deflateSync(body, { level: 0 }));
+    out.add(deflatePage(body));
     page = [];
     pageBytes = 0;
   };

@@ -3,12 +3,10 @@
 // A file is read by line range: the directory gives each page's first line, so a 40-line range of a
 // large file costs one or two pages of a few KiB, not the file. Pages are deflated by fflate, as row
 // pages are (the same bytes on every machine), and inflated natively.
-import { deflateSync } from "fflate";
 import { type Block, Blocks, checkOffsets } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { inflateExactly } from "./inflate.ts";
+import { deflatePage, inflateExactly, MAX_INFLATION } from "./inflate.ts";
 import { NONE, type SourceFile } from "./model.ts";
-import { MAX_INFLATION } from "./object-rows.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 
 /** A page is cut after the line that takes its text to this many UTF-16 code units (a longer line makes a longer page). */
@@ -64,9 +62,7 @@ export function encodeTextPages(files: readonly SourceFile[]): TextPages {
       let units = 0;
       const cut = (end: number) => {
         const raw = encoder.encode(lines.slice(first, end).join(""));
-        const deflated = deflateSync(raw, { level: 6 });
-        // Text repetitive enough to deflate past the bound is stored uncompressed (DEFLATE's stored blocks).
-        out.add(raw.length <= MAX_INFLATION * deflated.length ? deflated : deflateSync(raw, { level: 0 }));
+        out.add(deflatePage(raw));
         firstLines.push(first + 1);
         rawLengths.push(raw.length);
         first = end;
