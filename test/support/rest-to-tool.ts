@@ -53,9 +53,11 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
   const known = (...names: string[]) => [...values.keys()].every((n) => names.includes(n));
   const selects = values.get("select")?.map((s) => s.toLowerCase()) ?? [];
   const rest = m[2];
-
-  if (rest === "/objects") {
-    if (!known("limit", "skip", "operator", "searchtype", "select", "date", ...FILTERS)) return null;
+  /**
+   * The arguments `limit` and `skip` give a paged tool, or null when the call is not the route's:
+   * not whole numbers, or no limit or one past the tool's own cap (the tool answers its own error there).
+   */
+  const paged = (): Record<string, unknown> | null => {
     const args: Record<string, unknown> = { application };
     for (const name of ["limit", "skip"]) {
       if (!values.has(name)) continue;
@@ -63,8 +65,13 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
       if (n === null) return null;
       args[name] = n;
     }
-    // Past the tool's own cap the tool answers its own error, not the route's.
-    if (args.limit === undefined || (args.limit as number) > MAX_TOOL_LIMIT) return null;
+    return args.limit === undefined || (args.limit as number) > MAX_TOOL_LIMIT ? null : args;
+  };
+
+  if (rest === "/objects") {
+    if (!known("limit", "skip", "operator", "searchtype", "select", "date", ...FILTERS)) return null;
+    const args = paged();
+    if (!args) return null;
     for (const name of FILTERS) {
       const list = values.get(name);
       if (!list) continue;
@@ -198,14 +205,8 @@ export function toolCallFor(pathAndQuery: string): ToolCall | null {
 
   if (rest === "/changes") {
     if (!known("from", "to", "status", "limit", "skip")) return null;
-    const args: Record<string, unknown> = { application };
-    for (const name of ["limit", "skip"]) {
-      if (!values.has(name)) continue;
-      const n = integer(single(name) ?? "");
-      if (n === null) return null;
-      args[name] = n;
-    }
-    if (args.limit === undefined || (args.limit as number) > MAX_TOOL_LIMIT) return null;
+    const args = paged();
+    if (!args) return null;
     for (const name of ["from", "to"]) {
       if (!values.has(name)) continue;
       if (single(name) === null) return null;
