@@ -4,7 +4,7 @@ import { basename, dirname } from "node:path";
 import ts from "typescript";
 import { checksumOf, type IdAllocator } from "./ids.ts";
 import type { ObjectKind, PackageKind } from "./kinds.ts";
-import type { CodeModel, CodeObject } from "./model.ts";
+import { type CodeModel, type CodeObject, codeObject } from "./model.ts";
 import type { ImportOrigin } from "./origin.ts";
 
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
@@ -76,24 +76,19 @@ export class Externals {
   packageObject(name: string, kind: PackageKind): CodeObject {
     let object = this.packages.get(name);
     if (!object) {
-      object = this.model.add({
-        id: this.ids.idFor(`package:${name}`),
-        name,
-        fullName: name,
-        kind: "package",
-        packageKind: kind,
-        language: null,
-        filePath: null,
-        mangling: "",
-        external: true,
-        annotations: [],
-        tags: new Set(kind === "unresolved" ? ["unresolved"] : []),
-        parent: null,
-        checksum: checksumOf(`package:${name}`),
-        location: null,
-        role: null,
-        packageName: name,
-      });
+      object = this.model.add(
+        codeObject({
+          id: this.ids.idFor(`package:${name}`),
+          name,
+          fullName: name,
+          kind: "package",
+          packageKind: kind,
+          external: true,
+          tags: new Set(kind === "unresolved" ? ["unresolved"] : []),
+          checksum: checksumOf(`package:${name}`),
+          packageName: name,
+        }),
+      );
       this.packages.set(name, object);
     }
     return object;
@@ -104,24 +99,18 @@ export class Externals {
     const fullName = `${pkg.name}.${path.join(".")}`;
     let object = this.members.get(fullName);
     if (!object) {
-      object = this.model.add({
-        id: this.ids.idFor(`external:${fullName}`),
-        name: path[path.length - 1],
-        fullName,
-        kind,
-        packageKind: null,
-        language: null,
-        filePath: null,
-        mangling: "",
-        external: true,
-        annotations: [],
-        tags: new Set(),
-        parent: pkg,
-        checksum: checksumOf(`external:${fullName}`),
-        location: null,
-        role: null,
-        packageName: pkg.name,
-      });
+      object = this.model.add(
+        codeObject({
+          id: this.ids.idFor(`external:${fullName}`),
+          name: path[path.length - 1],
+          fullName,
+          kind,
+          external: true,
+          parent: pkg,
+          checksum: checksumOf(`external:${fullName}`),
+          packageName: pkg.name,
+        }),
+      );
       this.members.set(fullName, object);
     }
     return object;

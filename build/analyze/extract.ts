@@ -4,7 +4,7 @@ import type { CheckerGuard } from "./checker-guard.ts";
 import { packageOfSpecifier } from "./externals.ts";
 import { checksumOf, type IdAllocator, UniqueNames } from "./ids.ts";
 import type { ObjectKind } from "./kinds.ts";
-import { type CodeModel, type CodeObject, fileObjectOf, type ProjectFile } from "./model.ts";
+import { type CodeModel, type CodeObject, codeObject, fileObjectOf, type ProjectFile } from "./model.ts";
 import type { RouteFinder } from "./routes.ts";
 import {
   decoratorsOf,
@@ -121,24 +121,21 @@ export class Extractor {
     extraTags: string[] = [],
   ): CodeObject {
     const key = this.keys.unique(`${kind}:${fullName}`);
-    const object = this.model.add({
-      id: this.ids.idFor(key),
-      name,
-      fullName: key.slice(kind.length + 1),
-      kind,
-      packageKind: null,
-      language: ctx.file.language,
-      filePath: ctx.file.path,
-      mangling: "",
-      external: false,
-      annotations: decoratorsOf(node),
-      tags: new Set([...syntaxTags(node), ...extraTags]),
-      parent,
-      checksum: checksumOf(sourceText(node, ctx.sf)),
-      location: { fileId: ctx.file.id, ...lineSpan(node, ctx.sf) },
-      role: null,
-      packageName: null,
-    });
+    const object = this.model.add(
+      codeObject({
+        id: this.ids.idFor(key),
+        name,
+        fullName: key.slice(kind.length + 1),
+        kind,
+        language: ctx.file.language,
+        filePath: ctx.file.path,
+        annotations: decoratorsOf(node),
+        tags: new Set([...syntaxTags(node), ...extraTags]),
+        parent,
+        checksum: checksumOf(sourceText(node, ctx.sf)),
+        location: { fileId: ctx.file.id, ...lineSpan(node, ctx.sf) },
+      }),
+    );
     if (ctx.exported.has(node) || hasExportModifier(node)) object.tags.add("exported");
     this.nodeObjects.set(node, object);
     return object;

@@ -30,6 +30,28 @@ export interface CodeObject {
   packageName: string | null;
 }
 
+/** What an object is named and declared as; the rest of a CodeObject, when not given, is that of an object of the analysed code with no file, parent, annotation, tag or role. */
+export type CodeObjectFields = Pick<CodeObject, "id" | "name" | "fullName" | "kind"> & Partial<CodeObject>;
+
+/** A CodeObject of `fields`, every field not given at its default (`codeObject` is the one place the defaults are written). */
+export function codeObject(fields: CodeObjectFields): CodeObject {
+  return {
+    packageKind: null,
+    language: null,
+    filePath: null,
+    mangling: "",
+    external: false,
+    annotations: [],
+    tags: new Set(),
+    parent: null,
+    checksum: "",
+    location: null,
+    role: null,
+    packageName: null,
+    ...fields,
+  };
+}
+
 export interface CodeLink {
   from: CodeObject;
   to: CodeObject;
@@ -79,24 +101,16 @@ export class CodeModel {
 
 /** The object of a project file: named by its path, spanning all its lines, its checksum that of its whole text. */
 export function fileObjectOf(file: ProjectFile, id: string, text: string): CodeObject {
-  return {
+  return codeObject({
     id,
     name: basename(file.path),
     fullName: file.path,
     kind: "file",
-    packageKind: null,
     language: file.language,
     filePath: file.path,
-    mangling: "",
-    external: false,
-    annotations: [],
-    tags: new Set(),
-    parent: null,
     checksum: checksumOf(text),
     location: { fileId: file.id, startLine: 1, endLine: text.split("\n").length },
-    role: null,
-    packageName: null,
-  };
+  });
 }
 
 /** Where a declaration that is not TypeScript (a table, a Prisma model) is: its file, the file's object, its lines and text. */
@@ -113,18 +127,11 @@ export function declaredObject(
   fields: Pick<CodeObject, "id" | "name" | "fullName" | "kind" | "language">,
   place: DeclarationPlace | null,
 ): CodeObject {
-  return {
+  return codeObject({
     ...fields,
-    packageKind: null,
     filePath: place?.file.path ?? null,
-    mangling: "",
-    external: false,
-    annotations: [],
-    tags: new Set(),
     parent: place?.fileObject ?? null,
     checksum: checksumOf(place?.text ?? fields.fullName),
     location: place ? { fileId: place.file.id, startLine: place.startLine, endLine: place.endLine } : null,
-    role: null,
-    packageName: null,
-  };
+  });
 }

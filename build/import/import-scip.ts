@@ -8,7 +8,7 @@ import { escalateLinks } from "../analyze/escalate.ts";
 import { Externals, packageOfSpecifier, STDLIB_PACKAGE } from "../analyze/externals.ts";
 import { checksumOf, IdAllocator, UniqueNames } from "../analyze/ids.ts";
 import { type ObjectKind, type PackageKind, USED_TYPE_KINDS } from "../analyze/kinds.ts";
-import { CodeModel, type CodeObject } from "../analyze/model.ts";
+import { CodeModel, type CodeObject, codeObject } from "../analyze/model.ts";
 import { assignEndPoints, assignStartPoints } from "../analyze/roles.ts";
 import { DEFAULT_RULES, type Rules } from "../analyze/rules.ts";
 import { buildTaxonomy } from "../analyze/taxonomy.ts";
@@ -214,24 +214,17 @@ class ScipImporter {
     const path = document.relativePath;
     const language = languageOf(document.language, path);
     this.model.files.push({ id: String(i + 1), path, language });
-    const file = this.model.add({
-      id: this.ids.idFor(`file:${path}`),
-      name: basename(path),
-      fullName: path,
-      kind: "file",
-      packageKind: null,
-      language,
-      filePath: path,
-      mangling: "",
-      external: false,
-      annotations: [],
-      tags: new Set(),
-      parent: null,
-      checksum: "",
-      location: { fileId: String(i + 1), startLine: 1, endLine: 1 },
-      role: null,
-      packageName: null,
-    });
+    const file = this.model.add(
+      codeObject({
+        id: this.ids.idFor(`file:${path}`),
+        name: basename(path),
+        fullName: path,
+        kind: "file",
+        language,
+        filePath: path,
+        location: { fileId: String(i + 1), startLine: 1, endLine: 1 },
+      }),
+    );
     this.fingerprints.set(file, [`file ${path}`]);
     this.fileImports.set(file, new Set());
     return file;
@@ -342,24 +335,17 @@ class ScipImporter {
         continue;
       }
       const fullName = this.names.unique(fullNameOf(d));
-      const object = this.model.add({
-        id: this.ids.idFor(`scip:${d.symbol}`),
-        name: d.sourceName ?? nameOf(last),
-        fullName,
-        kind,
-        packageKind: null,
-        language: d.file.language,
-        filePath: d.file.filePath,
-        mangling: "",
-        external: false,
-        annotations: [],
-        tags: new Set(),
-        parent: null,
-        checksum: "",
-        location: { fileId: d.file.location!.fileId, startLine: d.span.start[0] + 1, endLine: d.span.end[0] + 1 },
-        role: null,
-        packageName: null,
-      });
+      const object = this.model.add(
+        codeObject({
+          id: this.ids.idFor(`scip:${d.symbol}`),
+          name: d.sourceName ?? nameOf(last),
+          fullName,
+          kind,
+          language: d.file.language,
+          filePath: d.file.filePath,
+          location: { fileId: d.file.location!.fileId, startLine: d.span.start[0] + 1, endLine: d.span.end[0] + 1 },
+        }),
+      );
       this.objects.set(d.symbol, object);
       this.fingerprints.set(object, [`${kind} ${d.symbol} ${d.span.end[0] - d.span.start[0]}`]);
       created.push([d, object]);
@@ -402,30 +388,25 @@ class ScipImporter {
     for (const local of sorted) {
       const own = bodies.get(local.document) ?? [];
       const parent = spansContaining(own, [local.span])[0].at(-1)?.object ?? local.file;
-      const object = this.model.add({
-        id: this.ids.idFor(`scip:${local.document.relativePath}:${local.symbol}`),
-        name: local.name,
-        fullName: this.names.unique(
-          `${parent.kind === "file" ? `"${parent.fullName}"` : parent.fullName}.${local.name}`,
-        ),
-        kind: "function",
-        packageKind: null,
-        language: local.file.language,
-        filePath: local.file.filePath,
-        mangling: "",
-        external: false,
-        annotations: [],
-        tags: new Set(["local"]),
-        parent,
-        checksum: "",
-        location: {
-          fileId: local.file.location!.fileId,
-          startLine: local.span.start[0] + 1,
-          endLine: local.span.end[0] + 1,
-        },
-        role: null,
-        packageName: null,
-      });
+      const object = this.model.add(
+        codeObject({
+          id: this.ids.idFor(`scip:${local.document.relativePath}:${local.symbol}`),
+          name: local.name,
+          fullName: this.names.unique(
+            `${parent.kind === "file" ? `"${parent.fullName}"` : parent.fullName}.${local.name}`,
+          ),
+          kind: "function",
+          language: local.file.language,
+          filePath: local.file.filePath,
+          tags: new Set(["local"]),
+          parent,
+          location: {
+            fileId: local.file.location!.fileId,
+            startLine: local.span.start[0] + 1,
+            endLine: local.span.end[0] + 1,
+          },
+        }),
+      );
       this.fingerprints.set(object, [`local ${local.name} ${local.span.end[0] - local.span.start[0]}`]);
       this.localObjects.set(localKey(local.document, local.symbol), object);
       own.push({ span: local.span, object });
