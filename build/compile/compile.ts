@@ -9,6 +9,7 @@ import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { readAnalysis } from "../analysis/read.ts";
 import { buildModel, type StatusBase } from "./build-model.ts";
+import { DeflatePool } from "./deflate-pool.ts";
 
 export interface CompiledSnapshot {
   bytes: Uint8Array;
@@ -46,7 +47,12 @@ export async function compileAnalysis(
   const model = await modelAnalysis(path, previous, onProgress);
   const sink = new MemorySink();
   let encoded = 0;
-  writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount));
+  const deflater = new DeflatePool();
+  try {
+    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), deflater);
+  } finally {
+    await deflater.close();
+  }
   const bytes = sink.bytes();
   return { bytes, meta: model.meta, sha256: sha256Hex(bytes) };
 }
@@ -72,12 +78,14 @@ export async function compileAnalysisToFile(
       `cannot write ${out}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "its folder does not exist" : (error as Error).message}`,
     );
   }
+  const deflater = new DeflatePool();
   try {
     let encoded = 0;
     const size = writeSnapshot(
       model,
       { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) },
       () => onProgress?.("encode", ++encoded, sectionCount),
+      deflater,
     );
     fsyncSync(fd);
     closeSync(fd);
@@ -92,6 +100,8 @@ export async function compileAnalysisToFile(
     }
     await rm(temporary, { force: true });
     throw error;
+  } finally {
+    await deflater.close();
   }
 }
 

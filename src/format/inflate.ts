@@ -19,6 +19,23 @@ export function deflatePage(raw: Uint8Array): Uint8Array {
   return raw.length <= MAX_INFLATION * deflated.length ? deflated : deflateSync(raw, { level: 0 });
 }
 
+/**
+ * Deflates batches of raw pages as deflatePage does, here or on other threads: `deflate` starts a
+ * batch and returns what gives its pages back, in the batch's order, once asked for (blocking
+ * until they are done). The raw pages are left as they were.
+ */
+export interface PageDeflater {
+  deflate(raws: Uint8Array[]): () => Uint8Array[];
+}
+
+/** Deflates each batch on this thread, at once. */
+export const deflateHere: PageDeflater = {
+  deflate: (raws) => {
+    const pages = raws.map(deflatePage);
+    return () => pages;
+  },
+};
+
 /** zlib's default output chunk, the first buffer an inflater grows. */
 const INFLATE_CHUNK = 16 * 1024;
 

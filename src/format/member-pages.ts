@@ -8,7 +8,7 @@
 // Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { deflatePage, inflateExactly, MAX_INFLATION } from "./inflate.ts";
+import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 import type { SnapshotModel } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -45,11 +45,11 @@ export interface MemberPages {
 const encoder = new TextEncoder();
 
 /** Lays out each level-5 node's members (ascending rank, so name order) as pages of its own. */
-export function encodeMemberPages(model: SnapshotModel): MemberPages {
+export function encodeMemberPages(model: SnapshotModel, deflater: PageDeflater = deflateHere): MemberPages {
   const nodes = model.levels[4].length;
   const byNode: number[][] = Array.from({ length: nodes }, () => []);
   model.objects.forEach((o, rank) => byNode[o.level5].push(rank));
-  const out = new PageWriter();
+  const out = new PageWriter(deflater);
   const firstPages = new Uint32Array(nodes + 1);
   const rawLengths: number[] = [];
   const memberCounts: number[] = [];
@@ -61,7 +61,7 @@ export function encodeMemberPages(model: SnapshotModel): MemberPages {
       json.length <= MAX_MEMBER_PAGE,
       `a level-5 member takes more than a member page may hold (${MAX_MEMBER_PAGE})`,
     );
-    out.add(deflatePage(json));
+    out.add(json);
     rawLengths.push(json.length);
     memberCounts.push(page.length);
     page = [];

@@ -5,6 +5,7 @@ import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
 import { check } from "./errors.ts";
 import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
+import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
 import { encodeMemberDirectory, encodeMemberPages, MemberDirectory } from "./member-pages.ts";
@@ -38,7 +39,8 @@ interface SectionCodec<T> {
   blocks: number;
   /** Written without the required flag (minor 1 and 2): readers that do not know it skip it; files without it still read. */
   optional?: true;
-  encode(model: SnapshotModel): Block[];
+  /** `deflater` deflates the pages of a paged section (its directory is encoded from the same layout). */
+  encode(model: SnapshotModel, deflater: PageDeflater): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
   /** Sections its decoder asks for, in a file that has the sections `has` says: read along with it, in the same round trip. */
   consults?(has: (tag: string) => boolean): readonly string[];
@@ -76,32 +78,32 @@ const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCode
  * id order of OBJC and IDXP), kept per model until the last of them is encoded.
  */
 interface PerModel<T> {
-  of(m: SnapshotModel): T;
+  of(m: SnapshotModel, deflater?: PageDeflater): T;
   done(m: SnapshotModel): void;
 }
-function perModel<T>(compute: (m: SnapshotModel) => T): PerModel<T> {
+function perModel<T>(compute: (m: SnapshotModel, deflater: PageDeflater) => T): PerModel<T> {
   const values = new WeakMap<SnapshotModel, T>();
   return {
-    of: (m) => {
+    of: (m, deflater = deflateHere) => {
       let value = values.get(m);
-      if (value === undefined) values.set(m, (value = compute(m)));
+      if (value === undefined) values.set(m, (value = compute(m, deflater)));
       return value;
     },
     done: (m) => void values.delete(m),
   };
 }
-const rowPages = perModel<RowPages>((m) => encodeRowPages(m.objects));
+const rowPages = perModel<RowPages>((m, deflater) => encodeRowPages(m.objects, deflater));
 const linkPages = perModel((m) => encodeLinkPages(m));
 const idOrder = perModel((m) => ranksById(m.objects));
 const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
-const textPages = perModel((m) => encodeTextPages(m.files));
+const textPages = perModel((m, deflater) => encodeTextPages(m.files, deflater));
 const memberPages = perModel(encodeMemberPages);
 
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
   optional: true,
-  encode: (m) => [layout.of(m).pages],
+  encode: (m, deflater) => [layout.of(m, deflater).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "blocks",
 });
@@ -122,8 +124,8 @@ const pageDirectory = <L, D>(
 ): SectionCodec<D> => ({
   blocks,
   optional: true,
-  encode: (m) => {
-    const encoded = encode(layout.of(m));
+  encode: (m, deflater) => {
+    const encoded = encode(layout.of(m, deflater));
     for (const released of [layout, ...alsoReleased]) released.done(m);
     return encoded;
   },
@@ -144,7 +146,7 @@ const keepKeys = (m: SnapshotModel, tag: SearchIndexTag) => (keys: readonly stri
 /** The keys of search index `of`, as its encoder sorted them (grouped again when it was encoded on its own). */
 const indexKeys = (of: SearchIndexTag): PerModel<readonly string[]> => ({
   of: (m) => {
-    if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m);
+    if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m, deflateHere);
     return encodedKeys.get(m)!.get(of)!;
   },
   done: (m) => void encodedKeys.get(m)?.delete(of),
@@ -201,7 +203,7 @@ const trigramChunks = (
   blocks: 2,
   optional: true,
   encode: (m) => {
-    const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m) as Block[]);
+    const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m, deflateHere) as Block[]);
     trigramBlocks.get(m)?.delete(of);
     return encodeTrigramChunks(blocks);
   },
@@ -385,8 +387,8 @@ export type Decoded<T extends SectionTag> = Awaited<ReturnType<(typeof SECTIONS)
 /** The metadata section, JSON in UTF-8: small, read with the header on open. */
 export const META_TAG = "META";
 
-export function encodeSection(tag: SectionTag, model: SnapshotModel): Uint8Array {
-  return encodeBlocks(SECTIONS[tag].encode(model));
+export function encodeSection(tag: SectionTag, model: SnapshotModel, deflater = deflateHere): Uint8Array {
+  return encodeBlocks(SECTIONS[tag].encode(model, deflater));
 }
 
 export async function decodeSection<T extends SectionTag>(
