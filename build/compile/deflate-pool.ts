@@ -20,9 +20,10 @@ export type DeflatedBatch = DeflateBatch | { id: number; error: string };
 
 /**
  * Batches posted and not yet collected, per worker: a bound on the raw pages waiting in memory when
- * the encoder runs ahead of the workers (rows encode faster than they deflate).
+ * the encoder runs ahead of the workers (rows encode faster than they deflate), 4 MiB each; while
+ * other sections are encoded, about a second of deflating.
  */
-const IN_FLIGHT_PER_WORKER = 8;
+const IN_FLIGHT_PER_WORKER = 16;
 
 export class DeflatePool implements PageDeflater {
   private readonly ports: MessagePort[] = [];
@@ -46,8 +47,13 @@ export class DeflatePool implements PageDeflater {
     }
   }
 
+  hasRoom(): boolean {
+    this.poll();
+    return this.posted - this.received < IN_FLIGHT_PER_WORKER * this.ports.length;
+  }
+
   deflate(raws: Uint8Array[]): () => Uint8Array[] {
-    while (this.posted - this.received >= IN_FLIGHT_PER_WORKER * this.ports.length) this.receive();
+    while (!this.hasRoom()) this.receive();
     const id = this.posted++;
     const batch: DeflateBatch = { id, ...pack(raws) };
     this.ports[id % this.ports.length].postMessage(batch, [batch.bytes.buffer]);
@@ -67,18 +73,23 @@ export class DeflatePool implements PageDeflater {
   private receive(): void {
     for (;;) {
       const seen = Atomics.load(this.signal, 0);
-      let got = false;
-      for (const port of this.ports) {
-        for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
-          const reply = m.message as DeflatedBatch;
-          this.replies.set(reply.id, reply);
-          this.received++;
-          got = true;
-        }
-      }
-      if (got) return;
+      if (this.poll()) return;
       Atomics.wait(this.signal, 0, seen);
     }
+  }
+
+  /** Collects the replies the workers have posted; whether there were any. */
+  private poll(): boolean {
+    let got = false;
+    for (const port of this.ports) {
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
+        const reply = m.message as DeflatedBatch;
+        this.replies.set(reply.id, reply);
+        this.received++;
+        got = true;
+      }
+    }
+    return got;
   }
 
   async close(): Promise<void> {

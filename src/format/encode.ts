@@ -3,7 +3,7 @@ import { type ByteSink, ContainerWriter, MemorySink, SECTION_REQUIRED } from "./
 import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
-import { encodeSection, isOptionalSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
+import { encodeAhead, encodeSection, isOptionalSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
 
 /**
  * Writes every section of `model` to `sink`, one at a time; returns the file length. `deflater`
@@ -18,7 +18,9 @@ export function writeSnapshot(
   const tags = Object.keys(SECTIONS) as SectionTag[];
   const writer = new ContainerWriter(sink, tags.length + 1);
   writer.add(META_TAG, encodeMeta(model.meta));
+  const ahead = encodeAhead(model, deflater);
   for (const tag of tags) {
+    ahead();
     onSection?.(tag);
     writer.add(tag, encodeSection(tag, model, deflater), isOptionalSection(tag) ? 0 : SECTION_REQUIRED);
   }

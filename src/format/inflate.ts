@@ -26,6 +26,11 @@ export function deflatePage(raw: Uint8Array): Uint8Array {
  */
 export interface PageDeflater {
   deflate(raws: Uint8Array[]): () => Uint8Array[];
+  /**
+   * Whether it would take another batch without waiting: a deflater on other threads says so, and
+   * paged sections are then encoded ahead of their turn, deflated while other sections are encoded.
+   */
+  hasRoom?(): boolean;
 }
 
 /** Deflates each batch on this thread, at once. */

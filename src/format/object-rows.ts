@@ -8,7 +8,7 @@ import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
 import { VarintReader } from "./varint.ts";
 
@@ -128,8 +128,16 @@ function varintSize(n: number): number {
   return size;
 }
 
+/** Rows encoded between two steps of `rowPageSteps`: a few batches of pages. */
+const ROWS_PER_STEP = 512;
+
 /** Lays out the rows of `objects` (in rank order) as pages, deflated by `deflater`. */
 export function encodeRowPages(objects: readonly ObjectRecord[], deflater: PageDeflater = deflateHere): RowPages {
+  return new Stepwise(rowPageSteps(objects, deflater)).finish();
+}
+
+/** `encodeRowPages` in steps of ROWS_PER_STEP rows. */
+export function* rowPageSteps(objects: readonly ObjectRecord[], deflater: PageDeflater): Generator<void, RowPages> {
   const out = new PageWriter(deflater);
   const firstRanks: number[] = [];
   const rawLengths: number[] = [];
@@ -163,6 +171,7 @@ export function encodeRowPages(objects: readonly ObjectRecord[], deflater: PageD
     ];
     page.add(JSON.stringify(row));
     if (page.bytes >= ROW_PAGE_BYTES) cut();
+    if (rank % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   if (page.count) cut();
   return { firstRanks: Uint32Array.from(firstRanks), rawLengths: Uint32Array.from(rawLengths), ...out.finish() };

@@ -134,3 +134,29 @@ export class PageWriter {
     return { pages, offsets, crcs };
   }
 }
+
+/**
+ * An encoder run in steps (a generator yielding between steps): ahead of its turn while the
+ * deflater of its pages has room for more, then to the end when its result is needed.
+ */
+export class Stepwise<T> {
+  private readonly steps: Generator<void, T>;
+  private result: { value: T } | undefined;
+
+  constructor(steps: Generator<void, T>) {
+    this.steps = steps;
+  }
+
+  /** Runs one step; false once there are none left. */
+  step(): boolean {
+    if (this.result) return false;
+    const next = this.steps.next();
+    if (next.done) this.result = { value: next.value };
+    return !next.done;
+  }
+
+  finish(): T {
+    while (this.step());
+    return (this.result as { value: T }).value;
+  }
+}

@@ -8,10 +8,11 @@ import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
-import { encodeMemberDirectory, encodeMemberPages, MemberDirectory } from "./member-pages.ts";
+import { encodeMemberDirectory, MemberDirectory, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
 import { encodeObjectCore, ObjectCore, ranksById } from "./object-core.ts";
-import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "./object-rows.ts";
+import { encodeRowDirectory, RowDirectory, type RowPages, rowPageSteps } from "./object-rows.ts";
+import { Stepwise } from "./page-directory.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import { encodeColumnSearchIndex, encodeSearchIndex, SearchIndex } from "./search-index.ts";
 import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
@@ -92,12 +93,45 @@ function perModel<T>(compute: (m: SnapshotModel, deflater: PageDeflater) => T): 
     done: (m) => void values.delete(m),
   };
 }
-const rowPages = perModel<RowPages>((m, deflater) => encodeRowPages(m.objects, deflater));
+/**
+ * A paged layout whose encoder runs in steps: started ahead of its sections (see `encodeAhead`), it
+ * is finished when they are encoded; else encoded then, whole.
+ */
+function steppedLayout<T>(steps: (m: SnapshotModel, deflater: PageDeflater) => Generator<void, T>) {
+  const started = new WeakMap<SnapshotModel, Stepwise<T>>();
+  const layout = perModel<T>((m, deflater) => {
+    const run = started.get(m) ?? new Stepwise(steps(m, deflater));
+    started.delete(m);
+    return run.finish();
+  });
+  const start = (m: SnapshotModel, deflater: PageDeflater): Stepwise<T> => {
+    let run = started.get(m);
+    if (!run) started.set(m, (run = new Stepwise(steps(m, deflater))));
+    return run;
+  };
+  return { ...layout, start };
+}
+const rowPages = steppedLayout<RowPages>((m, deflater) => rowPageSteps(m.objects, deflater));
 const linkPages = perModel((m) => encodeLinkPages(m));
 const idOrder = perModel((m) => ranksById(m.objects));
 const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
 const textPages = perModel((m, deflater) => encodeTextPages(m.files, deflater));
-const memberPages = perModel(encodeMemberPages);
+const memberPages = steppedLayout(memberPageSteps);
+
+/**
+ * Starts the row and member pages of `m` (most of what is deflated) and returns what encodes more
+ * of them, while `deflater` has room (only one deflating on other threads has): called between
+ * sections, so that its threads deflate those pages while the sections before them are encoded.
+ * The pages are the same, in the same order, as when encoded in their turn.
+ */
+export function encodeAhead(m: SnapshotModel, deflater: PageDeflater): () => void {
+  const hasRoom = deflater.hasRoom?.bind(deflater);
+  if (!hasRoom) return () => {};
+  const runs = [rowPages.start(m, deflater), memberPages.start(m, deflater)];
+  return () => {
+    for (const run of runs) while (hasRoom() && run.step());
+  };
+}
 
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
