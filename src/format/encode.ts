@@ -1,17 +1,28 @@
 // @module encodeSnapshot: a SnapshotModel to the bytes of one version-1 snapshot, in memory or through any ByteSink.
 import { type ByteSink, ContainerWriter, MemorySink, SECTION_REQUIRED } from "./container.ts";
+import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
-import { encodeSection, isOptionalSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
+import { encodeAhead, encodeSection, isOptionalSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
 
-/** Writes every section of `model` to `sink`, one at a time; returns the file length. */
-export function writeSnapshot(model: SnapshotModel, sink: ByteSink, onSection?: (tag: string) => void): number {
+/**
+ * Writes every section of `model` to `sink`, one at a time; returns the file length. `deflater`
+ * deflates the pages of paged sections (the bytes are the same whichever deflates them).
+ */
+export function writeSnapshot(
+  model: SnapshotModel,
+  sink: ByteSink,
+  onSection?: (tag: string) => void,
+  deflater: PageDeflater = deflateHere,
+): number {
   const tags = Object.keys(SECTIONS) as SectionTag[];
   const writer = new ContainerWriter(sink, tags.length + 1);
   writer.add(META_TAG, encodeMeta(model.meta));
+  const ahead = encodeAhead(model, deflater);
   for (const tag of tags) {
+    ahead();
     onSection?.(tag);
-    writer.add(tag, encodeSection(tag, model), isOptionalSection(tag) ? 0 : SECTION_REQUIRED);
+    writer.add(tag, encodeSection(tag, model, deflater), isOptionalSection(tag) ? 0 : SECTION_REQUIRED);
   }
   return writer.finish();
 }

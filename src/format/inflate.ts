@@ -19,6 +19,28 @@ export function deflatePage(raw: Uint8Array): Uint8Array {
   return raw.length <= MAX_INFLATION * deflated.length ? deflated : deflateSync(raw, { level: 0 });
 }
 
+/**
+ * Deflates batches of raw pages as deflatePage does, here or on other threads: `deflate` starts a
+ * batch and returns what gives its pages back, in the batch's order, once asked for (blocking
+ * until they are done). The raw pages are left as they were.
+ */
+export interface PageDeflater {
+  deflate(raws: Uint8Array[]): () => Uint8Array[];
+  /**
+   * Whether it would take another batch without waiting: a deflater on other threads says so, and
+   * paged sections are then encoded ahead of their turn, deflated while other sections are encoded.
+   */
+  hasRoom?(): boolean;
+}
+
+/** Deflates each batch on this thread, at once. */
+export const deflateHere: PageDeflater = {
+  deflate: (raws) => {
+    const pages = raws.map(deflatePage);
+    return () => pages;
+  },
+};
+
 /** zlib's default output chunk, the first buffer an inflater grows. */
 const INFLATE_CHUNK = 16 * 1024;
 

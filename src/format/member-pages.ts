@@ -8,9 +8,9 @@
 // Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { deflatePage, inflateExactly, MAX_INFLATION } from "./inflate.ts";
+import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 import type { SnapshotModel } from "./model.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { decodeUtf8 } from "./string-list.ts";
 
@@ -45,11 +45,16 @@ export interface MemberPages {
 const encoder = new TextEncoder();
 
 /** Lays out each level-5 node's members (ascending rank, so name order) as pages of its own. */
-export function encodeMemberPages(model: SnapshotModel): MemberPages {
+export function encodeMemberPages(model: SnapshotModel, deflater: PageDeflater = deflateHere): MemberPages {
+  return new Stepwise(memberPageSteps(model, deflater)).finish();
+}
+
+/** `encodeMemberPages` in steps of one level-5 node. */
+export function* memberPageSteps(model: SnapshotModel, deflater: PageDeflater): Generator<void, MemberPages> {
   const nodes = model.levels[4].length;
   const byNode: number[][] = Array.from({ length: nodes }, () => []);
   model.objects.forEach((o, rank) => byNode[o.level5].push(rank));
-  const out = new PageWriter();
+  const out = new PageWriter(deflater);
   const firstPages = new Uint32Array(nodes + 1);
   const rawLengths: number[] = [];
   const memberCounts: number[] = [];
@@ -61,14 +66,15 @@ export function encodeMemberPages(model: SnapshotModel): MemberPages {
       json.length <= MAX_MEMBER_PAGE,
       `a level-5 member takes more than a member page may hold (${MAX_MEMBER_PAGE})`,
     );
-    out.add(deflatePage(json));
+    out.add(json);
     rawLengths.push(json.length);
     memberCounts.push(page.length);
     page = [];
     pageBytes = 0;
   };
-  byNode.forEach((ranks, node) => {
+  for (let node = 0; node < nodes; node++) {
     firstPages[node] = out.pageCount;
+    const ranks = byNode[node];
     for (const rank of ranks) {
       const { id, name, fullName, type, typeId } = model.objects[rank];
       const text = JSON.stringify([id, name, fullName, type, typeId]);
@@ -77,7 +83,8 @@ export function encodeMemberPages(model: SnapshotModel): MemberPages {
       if (pageBytes >= MEMBER_PAGE_BYTES) cut();
     }
     if (page.length) cut();
-  });
+    yield;
+  }
   firstPages[nodes] = out.pageCount;
   return {
     firstPages,

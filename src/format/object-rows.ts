@@ -6,11 +6,11 @@
 // Pages are deflated and inflated as every deflated page is (inflate.ts).
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { deflatePage, inflateExactly, MAX_INFLATION } from "./inflate.ts";
+import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
-import { VarintReader, VarintWriter } from "./varint.ts";
+import { VarintReader } from "./varint.ts";
 
 /**
  * Pages are cut once their body (offset table and rows) reaches this many bytes, then deflated (to
@@ -74,18 +74,51 @@ export interface RowPages {
   rawLengths: Uint32Array;
 }
 
-/** A page's body: each row's length in bytes (LEB128), then each row's JSON. */
-function pageBody(rows: readonly Uint8Array[]): Uint8Array {
-  const lengths = new VarintWriter();
-  for (const row of rows) lengths.put(row.length);
-  const body = new Uint8Array(lengths.length + rows.reduce((sum, row) => sum + row.length, 0));
-  body.set(lengths.slice());
-  let at = lengths.length;
-  for (const row of rows) {
-    body.set(row, at);
-    at += row.length;
+/**
+ * A page being filled: its rows' JSON encoded back to back into one buffer kept from page to page
+ * (a buffer per row, a million times over, cost more than the encoding) and each row's length.
+ */
+class PageBody {
+  private rows = new Uint8Array(2 * ROW_PAGE_BYTES);
+  private used = 0;
+  private readonly lengths: number[] = [];
+  /** Bytes the body takes so far: row lengths (LEB128) and rows. */
+  bytes = 0;
+
+  get count(): number {
+    return this.lengths.length;
   }
-  return body;
+
+  add(json: string): void {
+    // UTF-8 takes at most three bytes per UTF-16 code unit.
+    if (this.rows.length - this.used < 3 * json.length) {
+      const bigger = new Uint8Array(2 * (this.used + 3 * json.length));
+      bigger.set(this.rows.subarray(0, this.used));
+      this.rows = bigger;
+    }
+    const { written } = encoder.encodeInto(json, this.rows.subarray(this.used));
+    this.used += written;
+    this.lengths.push(written);
+    this.bytes += varintSize(written) + written;
+  }
+
+  /** The body (each row's length in bytes as LEB128, then each row's JSON), and a fresh start. */
+  take(): Uint8Array {
+    const body = new Uint8Array(this.bytes);
+    let at = 0;
+    for (let length of this.lengths) {
+      while (length >= 0x80) {
+        body[at++] = (length % 0x80) | 0x80;
+        length = Math.floor(length / 0x80);
+      }
+      body[at++] = length;
+    }
+    body.set(this.rows.subarray(0, this.used), at);
+    this.used = 0;
+    this.lengths.length = 0;
+    this.bytes = 0;
+    return body;
+  }
 }
 
 /** Bytes of `n` as LEB128. */
@@ -95,26 +128,31 @@ function varintSize(n: number): number {
   return size;
 }
 
-/** Lays out the rows of `objects` (in rank order) as pages. */
-export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
-  const out = new PageWriter();
+/** Rows encoded between two steps of `rowPageSteps`: a few batches of pages. */
+const ROWS_PER_STEP = 512;
+
+/** Lays out the rows of `objects` (in rank order) as pages, deflated by `deflater`. */
+export function encodeRowPages(objects: readonly ObjectRecord[], deflater: PageDeflater = deflateHere): RowPages {
+  return new Stepwise(rowPageSteps(objects, deflater)).finish();
+}
+
+/** `encodeRowPages` in steps of ROWS_PER_STEP rows. */
+export function* rowPageSteps(objects: readonly ObjectRecord[], deflater: PageDeflater): Generator<void, RowPages> {
+  const out = new PageWriter(deflater);
   const firstRanks: number[] = [];
   const rawLengths: number[] = [];
-  let page: Uint8Array[] = [];
-  let pageBytes = 0;
+  const page = new PageBody();
   const cut = () => {
-    const body = pageBody(page);
     check(
-      body.length <= MAX_RAW_PAGE,
-      `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${body.length} bytes of rows, more than a page may hold (${MAX_RAW_PAGE})`,
+      page.bytes <= MAX_RAW_PAGE,
+      `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${page.bytes} bytes of rows, more than a page may hold (${MAX_RAW_PAGE})`,
     );
-    rawLengths.push(body.length);
-    out.add(deflatePage(body));
-    page = [];
-    pageBytes = 0;
+    rawLengths.push(page.bytes);
+    out.add(page.take());
   };
-  objects.forEach((o, rank) => {
-    if (page.length === 0) firstRanks.push(rank);
+  for (let rank = 0; rank < objects.length; rank++) {
+    const o = objects[rank];
+    if (page.count === 0) firstRanks.push(rank);
     const row: RowJson = [
       o.id,
       o.name,
@@ -131,12 +169,11 @@ export function encodeRowPages(objects: readonly ObjectRecord[]): RowPages {
       statusCode(o.explicitStatus),
       statusCode(o.status),
     ];
-    const json = encoder.encode(JSON.stringify(row));
-    page.push(json);
-    pageBytes += varintSize(json.length) + json.length;
-    if (pageBytes >= ROW_PAGE_BYTES) cut();
-  });
-  if (page.length) cut();
+    page.add(JSON.stringify(row));
+    if (page.bytes >= ROW_PAGE_BYTES) cut();
+    if (rank % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
+  }
+  if (page.count) cut();
   return { firstRanks: Uint32Array.from(firstRanks), rawLengths: Uint32Array.from(rawLengths), ...out.finish() };
 }
 

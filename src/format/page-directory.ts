@@ -5,6 +5,7 @@
 // gives every page's byte range and checksum instead, as PMTiles' directories locate tiles.
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
+import type { PageDeflater } from "./inflate.ts";
 
 export class PageDirectory {
   /** Byte offset of each page in the paged section's one block (P + 1, strictly increasing from 0). */
@@ -75,26 +76,87 @@ export function pageStartingAtOrBefore<T extends number | bigint>(firsts: ArrayL
   return lo;
 }
 
-/** Cuts a stream of encoded items into pages of about `pageBytes`, recording offsets and checksums. */
+/**
+ * Raw pages are handed to a PageDeflater in batches of about this many bytes: few enough messages
+ * when it deflates on other threads, small enough that the first batch starts early.
+ */
+const DEFLATE_BATCH_BYTES = 256 * 1024;
+
+/**
+ * Cuts a stream of encoded items into pages of about `pageBytes`, recording offsets and checksums.
+ * Given a deflater, it stores each page added deflated (deflatePage), in the order added, whichever
+ * thread deflated it: the same raw pages give the same bytes.
+ */
 export class PageWriter {
-  private readonly chunks: Uint8Array[] = [];
-  private readonly offsets = [0];
-  private readonly crcs: number[] = [];
+  private readonly deflater: PageDeflater | undefined;
+  /** Pages as stored, or for a deflating writer, each batch's pages once it is asked for. */
+  private readonly chunks: (Uint8Array | (() => Uint8Array[]))[] = [];
+  private batch: Uint8Array[] = [];
+  private batchBytes = 0;
+  private pages = 0;
+
+  constructor(deflater?: PageDeflater) {
+    this.deflater = deflater;
+  }
 
   add(page: Uint8Array): void {
-    this.chunks.push(page);
-    this.crcs.push(crc32(page));
-    this.offsets.push(this.offsets[this.offsets.length - 1] + page.length);
+    this.pages++;
+    if (!this.deflater) return void this.chunks.push(page);
+    this.batch.push(page);
+    this.batchBytes += page.length;
+    if (this.batchBytes >= DEFLATE_BATCH_BYTES) this.flush();
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0 || !this.deflater) return;
+    this.chunks.push(this.deflater.deflate(this.batch));
+    this.batch = [];
+    this.batchBytes = 0;
   }
 
   get pageCount(): number {
-    return this.chunks.length;
+    return this.pages;
   }
 
   finish(): { pages: Uint8Array; offsets: Uint32Array; crcs: Uint32Array } {
-    const pages = new Uint8Array(this.offsets[this.offsets.length - 1]);
-    this.chunks.forEach((c, p) => pages.set(c, this.offsets[p]));
-    check(pages.length <= 0xffffffff, "paged section larger than 4 GiB");
-    return { pages, offsets: Uint32Array.from(this.offsets), crcs: Uint32Array.from(this.crcs) };
+    this.flush();
+    const stored = this.chunks.flatMap((chunk) => (typeof chunk === "function" ? chunk() : [chunk]));
+    const offsets = new Uint32Array(stored.length + 1);
+    const crcs = new Uint32Array(stored.length);
+    let length = 0;
+    stored.forEach((page, p) => {
+      crcs[p] = crc32(page);
+      offsets[p + 1] = length += page.length;
+    });
+    check(length <= 0xffffffff, "paged section larger than 4 GiB");
+    const pages = new Uint8Array(length);
+    stored.forEach((page, p) => pages.set(page, offsets[p]));
+    return { pages, offsets, crcs };
+  }
+}
+
+/**
+ * An encoder run in steps (a generator yielding between steps): ahead of its turn while the
+ * deflater of its pages has room for more, then to the end when its result is needed.
+ */
+export class Stepwise<T> {
+  private readonly steps: Generator<void, T>;
+  private result: { value: T } | undefined;
+
+  constructor(steps: Generator<void, T>) {
+    this.steps = steps;
+  }
+
+  /** Runs one step; false once there are none left. */
+  step(): boolean {
+    if (this.result) return false;
+    const next = this.steps.next();
+    if (next.done) this.result = { value: next.value };
+    return !next.done;
+  }
+
+  finish(): T {
+    while (this.step());
+    return (this.result as { value: T }).value;
   }
 }

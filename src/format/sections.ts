@@ -5,12 +5,14 @@ import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
 import { check } from "./errors.ts";
 import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
+import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
-import { encodeMemberDirectory, encodeMemberPages, MemberDirectory } from "./member-pages.ts";
+import { encodeMemberDirectory, MemberDirectory, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
 import { encodeObjectCore, ObjectCore, ranksById } from "./object-core.ts";
-import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "./object-rows.ts";
+import { encodeRowDirectory, RowDirectory, type RowPages, rowPageSteps } from "./object-rows.ts";
+import { Stepwise } from "./page-directory.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import { encodeColumnSearchIndex, encodeSearchIndex, SearchIndex } from "./search-index.ts";
 import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
@@ -38,7 +40,8 @@ interface SectionCodec<T> {
   blocks: number;
   /** Written without the required flag (minor 1 and 2): readers that do not know it skip it; files without it still read. */
   optional?: true;
-  encode(model: SnapshotModel): Block[];
+  /** `deflater` deflates the pages of a paged section (its directory is encoded from the same layout). */
+  encode(model: SnapshotModel, deflater: PageDeflater): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
   /** Sections its decoder asks for, in a file that has the sections `has` says: read along with it, in the same round trip. */
   consults?(has: (tag: string) => boolean): readonly string[];
@@ -76,32 +79,65 @@ const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCode
  * id order of OBJC and IDXP), kept per model until the last of them is encoded.
  */
 interface PerModel<T> {
-  of(m: SnapshotModel): T;
+  of(m: SnapshotModel, deflater?: PageDeflater): T;
   done(m: SnapshotModel): void;
 }
-function perModel<T>(compute: (m: SnapshotModel) => T): PerModel<T> {
+function perModel<T>(compute: (m: SnapshotModel, deflater: PageDeflater) => T): PerModel<T> {
   const values = new WeakMap<SnapshotModel, T>();
   return {
-    of: (m) => {
+    of: (m, deflater = deflateHere) => {
       let value = values.get(m);
-      if (value === undefined) values.set(m, (value = compute(m)));
+      if (value === undefined) values.set(m, (value = compute(m, deflater)));
       return value;
     },
     done: (m) => void values.delete(m),
   };
 }
-const rowPages = perModel<RowPages>((m) => encodeRowPages(m.objects));
+/**
+ * A paged layout whose encoder runs in steps: started ahead of its sections (see `encodeAhead`), it
+ * is finished when they are encoded; else encoded then, whole.
+ */
+function steppedLayout<T>(steps: (m: SnapshotModel, deflater: PageDeflater) => Generator<void, T>) {
+  const started = new WeakMap<SnapshotModel, Stepwise<T>>();
+  const layout = perModel<T>((m, deflater) => {
+    const run = started.get(m) ?? new Stepwise(steps(m, deflater));
+    started.delete(m);
+    return run.finish();
+  });
+  const start = (m: SnapshotModel, deflater: PageDeflater): Stepwise<T> => {
+    let run = started.get(m);
+    if (!run) started.set(m, (run = new Stepwise(steps(m, deflater))));
+    return run;
+  };
+  return { ...layout, start };
+}
+const rowPages = steppedLayout<RowPages>((m, deflater) => rowPageSteps(m.objects, deflater));
 const linkPages = perModel((m) => encodeLinkPages(m));
 const idOrder = perModel((m) => ranksById(m.objects));
 const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
-const textPages = perModel((m) => encodeTextPages(m.files));
-const memberPages = perModel(encodeMemberPages);
+const textPages = perModel((m, deflater) => encodeTextPages(m.files, deflater));
+const memberPages = steppedLayout(memberPageSteps);
+
+/**
+ * Starts the row and member pages of `m` (most of what is deflated) and returns what encodes more
+ * of them, while `deflater` has room (only one deflating on other threads has): called between
+ * sections, so that its threads deflate those pages while the sections before them are encoded.
+ * The pages are the same, in the same order, as when encoded in their turn.
+ */
+export function encodeAhead(m: SnapshotModel, deflater: PageDeflater): () => void {
+  const hasRoom = deflater.hasRoom?.bind(deflater);
+  if (!hasRoom) return () => {};
+  const runs = [rowPages.start(m, deflater), memberPages.start(m, deflater)];
+  return () => {
+    for (const run of runs) while (hasRoom() && run.step());
+  };
+}
 
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
   optional: true,
-  encode: (m) => [layout.of(m).pages],
+  encode: (m, deflater) => [layout.of(m, deflater).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "blocks",
 });
@@ -122,8 +158,8 @@ const pageDirectory = <L, D>(
 ): SectionCodec<D> => ({
   blocks,
   optional: true,
-  encode: (m) => {
-    const encoded = encode(layout.of(m));
+  encode: (m, deflater) => {
+    const encoded = encode(layout.of(m, deflater));
     for (const released of [layout, ...alsoReleased]) released.done(m);
     return encoded;
   },
@@ -144,7 +180,7 @@ const keepKeys = (m: SnapshotModel, tag: SearchIndexTag) => (keys: readonly stri
 /** The keys of search index `of`, as its encoder sorted them (grouped again when it was encoded on its own). */
 const indexKeys = (of: SearchIndexTag): PerModel<readonly string[]> => ({
   of: (m) => {
-    if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m);
+    if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m, deflateHere);
     return encodedKeys.get(m)!.get(of)!;
   },
   done: (m) => void encodedKeys.get(m)?.delete(of),
@@ -201,7 +237,7 @@ const trigramChunks = (
   blocks: 2,
   optional: true,
   encode: (m) => {
-    const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m) as Block[]);
+    const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m, deflateHere) as Block[]);
     trigramBlocks.get(m)?.delete(of);
     return encodeTrigramChunks(blocks);
   },
@@ -385,8 +421,8 @@ export type Decoded<T extends SectionTag> = Awaited<ReturnType<(typeof SECTIONS)
 /** The metadata section, JSON in UTF-8: small, read with the header on open. */
 export const META_TAG = "META";
 
-export function encodeSection(tag: SectionTag, model: SnapshotModel): Uint8Array {
-  return encodeBlocks(SECTIONS[tag].encode(model));
+export function encodeSection(tag: SectionTag, model: SnapshotModel, deflater = deflateHere): Uint8Array {
+  return encodeBlocks(SECTIONS[tag].encode(model, deflater));
 }
 
 export async function decodeSection<T extends SectionTag>(

@@ -5,7 +5,7 @@
 // pages are (the same bytes on every machine), and inflated natively.
 import { type Block, Blocks, checkOffsets } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { deflatePage, inflateExactly, MAX_INFLATION } from "./inflate.ts";
+import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 import { NONE, type SourceFile } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 
@@ -46,8 +46,8 @@ export interface TextPages {
 }
 
 /** Lays out the text of `files` (in the analysis's order) as pages of whole lines. */
-export function encodeTextPages(files: readonly SourceFile[]): TextPages {
-  const out = new PageWriter();
+export function encodeTextPages(files: readonly SourceFile[], deflater: PageDeflater = deflateHere): TextPages {
+  const out = new PageWriter(deflater);
   const lineCounts = new Uint32Array(files.length);
   const filePages = new Uint32Array(files.length + 1);
   const firstLines: number[] = [];
@@ -62,7 +62,7 @@ export function encodeTextPages(files: readonly SourceFile[]): TextPages {
       let units = 0;
       const cut = (end: number) => {
         const raw = encoder.encode(lines.slice(first, end).join(""));
-        out.add(deflatePage(raw));
+        out.add(raw);
         firstLines.push(first + 1);
         rawLengths.push(raw.length);
         first = end;

@@ -1,0 +1,118 @@
+// @module DeflatePool: a PageDeflater that deflates batches of pages on worker threads while the compile goes on encoding.
+//
+// Section encoders are synchronous, so the pool is too: a batch is posted at once, and its pages are
+// collected (waiting on a shared counter the workers bump, then reading their ports with
+// receiveMessageOnPort) only when its section is finished. Each page is deflated by the same
+// deflatePage whichever worker takes it, and pages are put back in the order they were given:
+// the snapshot's bytes do not depend on the threads' timing.
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { PageDeflater } from "../../src/format/inflate.ts";
+
+export interface DeflateBatch {
+  id: number;
+  bytes: Uint8Array<ArrayBuffer>;
+  lengths: Uint32Array;
+}
+
+export type DeflatedBatch = DeflateBatch | { id: number; error: string };
+
+/**
+ * Batches posted and not yet collected, per worker: a bound on the raw pages waiting in memory when
+ * the encoder runs ahead of the workers (rows encode faster than they deflate), 4 MiB each; while
+ * other sections are encoded, about a second of deflating.
+ */
+const IN_FLIGHT_PER_WORKER = 16;
+
+export class DeflatePool implements PageDeflater {
+  private readonly ports: MessagePort[] = [];
+  private readonly workers: Worker[] = [];
+  /** Bumped by a worker after each reply it posts. */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly replies = new Map<number, DeflatedBatch>();
+  private posted = 0;
+  private received = 0;
+
+  constructor(threads = availableParallelism()) {
+    for (let t = 0; t < Math.max(1, threads); t++) {
+      const { port1, port2 } = new MessageChannel();
+      const worker = new Worker(fileURLToPath(new URL("./deflate-worker.ts", import.meta.url).href), {
+        workerData: { port: port2, signal: this.signal },
+        transferList: [port2],
+      });
+      worker.unref();
+      this.workers.push(worker);
+      this.ports.push(port1);
+    }
+  }
+
+  hasRoom(): boolean {
+    this.poll();
+    return this.posted - this.received < IN_FLIGHT_PER_WORKER * this.ports.length;
+  }
+
+  deflate(raws: Uint8Array[]): () => Uint8Array[] {
+    while (!this.hasRoom()) this.receive();
+    const id = this.posted++;
+    const batch: DeflateBatch = { id, ...pack(raws) };
+    this.ports[id % this.ports.length].postMessage(batch, [batch.bytes.buffer]);
+    return () => this.take(id);
+  }
+
+  /** Batch `id`'s pages, waiting for them if need be. */
+  private take(id: number): Uint8Array[] {
+    while (!this.replies.has(id)) this.receive();
+    const reply = this.replies.get(id) as DeflatedBatch;
+    this.replies.delete(id);
+    if ("error" in reply) throw new Error(`deflating pages failed on a worker: ${reply.error}`);
+    return unpack(reply);
+  }
+
+  /** Collects the replies the workers have posted, waiting until there is at least one. */
+  private receive(): void {
+    for (;;) {
+      const seen = Atomics.load(this.signal, 0);
+      if (this.poll()) return;
+      Atomics.wait(this.signal, 0, seen);
+    }
+  }
+
+  /** Collects the replies the workers have posted; whether there were any. */
+  private poll(): boolean {
+    let got = false;
+    for (const port of this.ports) {
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
+        const reply = m.message as DeflatedBatch;
+        this.replies.set(reply.id, reply);
+        this.received++;
+        got = true;
+      }
+    }
+    return got;
+  }
+
+  async close(): Promise<void> {
+    for (const port of this.ports) port.close();
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+}
+
+/** `pages` back to back in one buffer, and the length of each: one transfer for a whole batch. */
+export function pack(pages: readonly Uint8Array[]): { bytes: Uint8Array<ArrayBuffer>; lengths: Uint32Array } {
+  const lengths = Uint32Array.from(pages, (page) => page.length);
+  const bytes = new Uint8Array(lengths.reduce((sum, length) => sum + length, 0));
+  let at = 0;
+  for (const page of pages) {
+    bytes.set(page, at);
+    at += page.length;
+  }
+  return { bytes, lengths };
+}
+
+/** The pages `pack` laid back to back (views of its buffer). */
+export function unpack({ bytes, lengths }: { bytes: Uint8Array; lengths: Uint32Array }): Uint8Array[] {
+  const pages: Uint8Array[] = [];
+  for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]) pages.push(bytes.subarray(at, at + lengths[i]));
+  return pages;
+}
