@@ -300,26 +300,36 @@ export class LinkPage {
     return count;
   }
 
-  /** Calls `visit` for each callee entry of `rank` whose target is `target` (entries ascend by target: the reading stops past it). */
-  forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void {
+  /**
+   * Calls `visit` for each callee entry of `rank` whose target is one of `targets` (ascending).
+   * Entries ascend by target too: one pass over them, stopping past the last target, serves every
+   * target, however many a busy caller calls.
+   */
+  forEachLinkTo(
+    rank: number,
+    targets: ArrayLike<number>,
+    visit: (target: number, type: number, flags: number) => void,
+  ): void {
+    if (targets.length === 0) return;
     const { bytes } = this;
     let at = this.starts[2 * this.offsetOf(rank)];
     varint(bytes, at);
     const count = varint(bytes, after);
     at = after;
     let reached = 0;
+    let t = 0;
     for (let i = 0; i < count; i++) {
       reached += varint(bytes, at);
       at = after;
-      if (reached > target) return;
-      if (reached < target) {
-        // Skipped, not decoded: a hub's callees are passed over once per rank asked about.
+      while (reached > targets[t]) if (++t === targets.length) return;
+      if (reached < targets[t]) {
+        // Skipped, not decoded.
         while (bytes[at++] & 0x80);
         continue;
       }
       const packed = varint(bytes, at);
       at = after;
-      visit(Math.floor(packed / 8), packed & 7);
+      visit(reached, Math.floor(packed / 8), packed & 7);
     }
   }
 
@@ -361,6 +371,11 @@ export class LinkPage {
       callerFlags[c++] = start;
     });
     return { flags, targets, types, targetFlags, callers, callerFlags };
+  }
+
+  /** Whether `rank` is one of this page's objects. */
+  holds(rank: number): boolean {
+    return rank >= this.first && 2 * (rank - this.first) < this.starts.length;
   }
 
   private offsetOf(rank: number): number {
