@@ -291,10 +291,13 @@ export class LinkPage {
     const count = varint(bytes, after);
     at = after;
     let target = 0;
+    // Most gaps and types take one byte: read in line, the rest through varint.
     for (let i = 0; i < count; i++) {
-      target += varint(bytes, at);
-      const packed = varint(bytes, after);
-      at = after;
+      let gap = bytes[at++];
+      if (gap >= 0x80) (gap = varint(bytes, at - 1)), (at = after);
+      target += gap;
+      let packed = bytes[at++];
+      if (packed >= 0x80) (packed = varint(bytes, at - 1)), (at = after);
       visit(target, Math.floor(packed / 8), packed & 7);
     }
     return count;
@@ -380,7 +383,9 @@ export class LinkPage {
 
   private offsetOf(rank: number): number {
     const r = rank - this.first;
-    check(r >= 0 && 2 * r < this.starts.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
+    // Tested before calling check: a walk asks once per object it expands.
+    if (!(r >= 0 && 2 * r < this.starts.length))
+      check(false, `rank ${rank} is not on the link page starting at ${this.first}`);
     return r;
   }
 

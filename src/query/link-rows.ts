@@ -37,10 +37,13 @@ export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Pr
 
 async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
-  const pages = distinctAscending(
-    Uint32Array.from(ranks, (r) => directory.pageOf(r)),
-    directory.pageCount,
-  );
+  // Ranks mostly come ascending: a rank on the page of the one before costs no search.
+  let [p, end] = [-1, 0];
+  const pageOf = (r: number) => {
+    if (p < 0 || r < directory.firstRanks[p] || r >= end) end = directory.endOf((p = directory.pageOf(r)));
+    return p;
+  };
+  const pages = distinctAscending(Uint32Array.from(ranks, pageOf), directory.pageCount);
   const { windows } = directory;
   const wanted = distinctAscending(
     pages.map((p) => directory.windowOf(p)),
