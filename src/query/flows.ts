@@ -74,6 +74,7 @@ export async function flowGraph(
     hops: Number.POSITIVE_INFINITY,
     types: null,
     stopAtFlowEnds: true,
+    recordLinksUpTo: limit,
     budget,
   });
   return graphAnswer(snapshot, [w], limit, rows.linkTypes, true);

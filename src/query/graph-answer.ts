@@ -51,13 +51,20 @@ export async function graphAnswer(
     return node;
   });
   const links: ApiGraphLink[] = [];
+  const link = (from: number, to: number, type: number) => {
+    const [a, b] = [summaries.get(from), summaries.get(to)];
+    if (a && b) links.push({ from: a.id, to: b.id, linkType: linkTypes[type] });
+  };
   for (const w of walks) {
     const forward = w.direction === "forward";
+    if (w.links) {
+      const { from, to, type } = w.links;
+      for (let i = 0; i < from.length; i++) link(from[i], to[i], type[i]);
+      continue;
+    }
     await expand(snapshot, ascending.filter(w.expanded), w.direction, w.types, (rank, neighbour, type) => {
-      const other = summaries.get(neighbour);
-      if (!other) return;
-      const own = summaries.get(rank)!;
-      links.push({ from: forward ? own.id : other.id, to: forward ? other.id : own.id, linkType: linkTypes[type] });
+      if (forward) link(rank, neighbour, type);
+      else link(neighbour, rank, type);
     });
   }
   links.sort(

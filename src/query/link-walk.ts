@@ -90,6 +90,12 @@ export interface Walk {
   truncated: boolean;
   /** Link entries examined, counted against the budget. */
   examined: number;
+  /**
+   * The links the walk followed, as parallel columns (link `i` runs from `from[i]` to `to[i]` with
+   * link type index `type[i]`), while it reached no more objects than `recordLinksUpTo`; past that,
+   * null, and an answer reads the links of the nodes it keeps again.
+   */
+  links: { from: number[]; to: number[]; type: number[] } | null;
 }
 
 export interface WalkOptions {
@@ -101,6 +107,11 @@ export interface WalkOptions {
   /** Whether objects that end a flow this way (end points forward, start points backward) are reached but not walked past; the origin is always walked. */
   stopAtFlowEnds: boolean;
   budget: number;
+  /**
+   * Links are recorded while the walk has reached at most this many objects (an answer's limit): a
+   * small walk's answer then reads no link twice, a large one records none it would drop.
+   */
+  recordLinksUpTo: number;
 }
 
 /**
@@ -112,7 +123,7 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
   const objects = snapshot.meta.counts.objects;
   const reached = new RankBitmap(objects);
   const expanded = new RankBitmap(objects);
-  const flowEnds = new RankBitmap(objects);
+  const flowEnds = options.stopAtFlowEnds ? new RankBitmap(objects) : null;
   reached.add(origin);
   const result: Walk = {
     levels: [Uint32Array.of(origin)],
@@ -123,21 +134,30 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
     types: options.types,
     truncated: false,
     examined: 0,
+    links: { from: [], to: [], type: [] },
   };
   const { levels } = result;
+  const forward = options.direction === "forward";
   let next: number[] = [];
-  const found = (_rank: number, neighbour: number, _type: number, endsFlow: boolean) => {
+  let count = 1;
+  const found = (rank: number, neighbour: number, type: number, endsFlow: boolean) => {
+    if (result.links) {
+      result.links.from.push(forward ? rank : neighbour);
+      result.links.to.push(forward ? neighbour : rank);
+      result.links.type.push(type);
+    }
     if (reached.has(neighbour)) return;
     reached.add(neighbour);
     next.push(neighbour);
-    if (endsFlow) flowEnds.add(neighbour);
+    if (endsFlow) flowEnds?.add(neighbour);
+    if (++count > options.recordLinksUpTo) result.links = null;
   };
   for (let d = 0; d < options.hops && levels[d].length > 0; d++) {
     const frontier = levels[d];
     next = [];
     for (let at = 0; at < frontier.length && !result.truncated; at += CHUNK) {
       let chunk = frontier.subarray(at, at + CHUNK);
-      if (options.stopAtFlowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
+      if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
       for (const rank of chunk) expanded.add(rank);
       result.examined += (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
       result.truncated = result.examined > options.budget;
