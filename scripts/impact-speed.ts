@@ -19,6 +19,8 @@ const { values, positionals } = parseArgs({
     sample: { type: "string", default: "30" },
     seed: { type: "string", default: "1" },
     "section-cache-mb": { type: "string", default: "64" },
+    /** Only the classes whose name contains one of these (comma-separated), e.g. "transaction,data". */
+    only: { type: "string" },
   },
 });
 const sections = new SectionCache(Number(values["section-cache-mb"]) << 20);
@@ -48,7 +50,7 @@ for (const s of pick(starts, sample)) {
 }
 
 type Case = { cls: string; run: () => Promise<number> };
-const cases: Case[] = [
+const allCases: Case[] = [
   ...objects.map((r) => ({
     cls: "callers",
     run: async () =>
@@ -79,6 +81,8 @@ const cases: Case[] = [
     run: async () => (await flowGraph(snapshot, DATA_GRAPH, idOf(r), 1000)).totalNodes,
   })),
 ];
+const only = values.only?.split(",");
+const cases = only ? allCases.filter((c) => only.some((o) => c.cls.includes(o))) : allCases;
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];

@@ -1,6 +1,7 @@
 // @module History benchmark: pages of changes between two generated analyses, and line ranges of a large source file, timed in process with the default section budget.
 //
 // Usage: npx node scripts/bench/history.ts [--objects 300000] [--dir /tmp/bench-history] [--runs 50]
+//        [--first DIR]  (the first analysis from a bench dataset: DIR/analysis.ndjson and DIR/analysis.snap, read only)
 //
 // The second analysis is the first (`appstruct generate`) with 1% of the objects gone (their links
 // and post-its too, their children without parent), 2% of the checksums changed and 1% new objects.
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     objects: { type: "string", default: "300000" },
     dir: { type: "string", default: "/tmp/bench-history" },
     runs: { type: "string", default: "50" },
+    first: { type: "string" },
   },
 });
 const objects = Number(values.objects);
@@ -87,15 +89,17 @@ async function secondAnalysis(from: string, to: string): Promise<void> {
   await once(out, "finish");
 }
 
-const v1 = join(dir, "v1.ndjson");
+const v1 = values.first ? join(values.first, "analysis.ndjson") : join(dir, "v1.ndjson");
 const v2 = join(dir, "v2.ndjson");
-const s1 = join(dir, "v1.snap");
+const s1 = values.first ? join(values.first, "analysis.snap") : join(dir, "v1.snap");
 const s2 = join(dir, "v2.snap");
 if (!existsSync(s2)) {
-  console.log(`generating ${objects} objects …`);
-  await appstruct(["generate", "--objects", String(objects), "-o", v1]);
+  if (!values.first) {
+    console.log(`generating ${objects} objects …`);
+    await appstruct(["generate", "--objects", String(objects), "-o", v1]);
+    console.log(`compile v1: ${(await appstruct(["compile", v1, "-o", s1])).toFixed(1)} s`);
+  }
   await secondAnalysis(v1, v2);
-  console.log(`compile v1: ${(await appstruct(["compile", v1, "-o", s1])).toFixed(1)} s`);
   console.log(`compile v2: ${(await appstruct(["compile", v2, "--previous", s1, "-o", s2])).toFixed(1)} s`);
 }
 

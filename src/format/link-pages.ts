@@ -291,35 +291,48 @@ export class LinkPage {
     const count = varint(bytes, after);
     at = after;
     let target = 0;
+    // Most gaps and types take one byte: read in line, the rest through varint.
     for (let i = 0; i < count; i++) {
-      target += varint(bytes, at);
-      const packed = varint(bytes, after);
-      at = after;
+      let gap = bytes[at++];
+      if (gap >= 0x80) (gap = varint(bytes, at - 1)), (at = after);
+      target += gap;
+      let packed = bytes[at++];
+      if (packed >= 0x80) (packed = varint(bytes, at - 1)), (at = after);
       visit(target, Math.floor(packed / 8), packed & 7);
     }
     return count;
   }
 
-  /** Calls `visit` for each callee entry of `rank` whose target is `target` (entries ascend by target: the reading stops past it). */
-  forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void {
+  /**
+   * Calls `visit` for each callee entry of `rank` whose target is one of `targets` (ascending).
+   * Entries ascend by target too: one pass over them, stopping past the last target, serves every
+   * target, however many a busy caller calls.
+   */
+  forEachLinkTo(
+    rank: number,
+    targets: ArrayLike<number>,
+    visit: (target: number, type: number, flags: number) => void,
+  ): void {
+    if (targets.length === 0) return;
     const { bytes } = this;
     let at = this.starts[2 * this.offsetOf(rank)];
     varint(bytes, at);
     const count = varint(bytes, after);
     at = after;
     let reached = 0;
+    let t = 0;
     for (let i = 0; i < count; i++) {
       reached += varint(bytes, at);
       at = after;
-      if (reached > target) return;
-      if (reached < target) {
-        // Skipped, not decoded: a hub's callees are passed over once per rank asked about.
+      while (reached > targets[t]) if (++t === targets.length) return;
+      if (reached < targets[t]) {
+        // Skipped, not decoded.
         while (bytes[at++] & 0x80);
         continue;
       }
       const packed = varint(bytes, at);
       at = after;
-      visit(Math.floor(packed / 8), packed & 7);
+      visit(reached, Math.floor(packed / 8), packed & 7);
     }
   }
 
@@ -363,9 +376,16 @@ export class LinkPage {
     return { flags, targets, types, targetFlags, callers, callerFlags };
   }
 
+  /** Whether `rank` is one of this page's objects. */
+  holds(rank: number): boolean {
+    return rank >= this.first && 2 * (rank - this.first) < this.starts.length;
+  }
+
   private offsetOf(rank: number): number {
     const r = rank - this.first;
-    check(r >= 0 && 2 * r < this.starts.length, () => `rank ${rank} is not on the link page starting at ${this.first}`);
+    // Tested before calling check: a walk asks once per object it expands.
+    if (!(r >= 0 && 2 * r < this.starts.length))
+      check(false, `rank ${rank} is not on the link page starting at ${this.first}`);
     return r;
   }
 

@@ -36,7 +36,14 @@ export async function callHierarchy(
   const walks = [];
   for (const direction of WALKS[query.direction]) {
     if (budget < 0) break;
-    const w = await walk(snapshot, origin, { direction, hops: query.hops, types, stopAt: 0, budget });
+    const w = await walk(snapshot, origin, {
+      direction,
+      hops: query.hops,
+      types,
+      stopAtFlowEnds: false,
+      budget,
+      recordLinksUpTo: query.limit,
+    });
     budget -= w.examined;
     walks.push(w);
   }

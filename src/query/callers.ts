@@ -35,7 +35,7 @@ export async function objectCallers(
   for (const caller of distinct) {
     const types: number[] = [];
     let flags = 0;
-    links.forEachLinkTo(caller, rank, (type, kinds) => {
+    links.forEachLinkTo(caller, [rank], (_target, type, kinds) => {
       types.push(type);
       flags |= kinds;
     });

@@ -14,8 +14,6 @@ import { summaryBatches } from "./object-rows.ts";
 export interface Flow {
   role: number;
   direction: "forward" | "backward";
-  /** The role a walk does not go past. */
-  stopAt: number;
   notFound: "transaction_not_found" | "data_graph_not_found";
   what: string;
 }
@@ -23,14 +21,12 @@ export interface Flow {
 export const TRANSACTION: Flow = {
   role: START,
   direction: "forward",
-  stopAt: END,
   notFound: "transaction_not_found",
   what: "a start point (a transaction)",
 };
 export const DATA_GRAPH: Flow = {
   role: END,
   direction: "backward",
-  stopAt: START,
   notFound: "data_graph_not_found",
   what: "an end point (a data graph)",
 };
@@ -77,7 +73,8 @@ export async function flowGraph(
     direction: flow.direction,
     hops: Number.POSITIVE_INFINITY,
     types: null,
-    stopAt: flow.stopAt,
+    stopAtFlowEnds: true,
+    recordLinksUpTo: limit,
     budget,
   });
   return graphAnswer(snapshot, [w], limit, rows.linkTypes, true);

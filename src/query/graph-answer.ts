@@ -4,8 +4,9 @@ import type { ApiGraphLink } from "../contract/api-schemas.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { linkRows } from "./link-rows.ts";
-import type { Walk } from "./link-walk.ts";
+import { expand, type Walk } from "./link-walk.ts";
 import { type ObjectSummary, summaryBatches } from "./object-rows.ts";
+import { unionRanks } from "./rank-set.ts";
 
 export interface GraphNode extends ObjectSummary {
   depth: number;
@@ -26,6 +27,8 @@ export const byNumericId = (a: string, b: string): number => a.length - b.length
  * The union of `walks`: each node at its smallest depth, sorted by depth then name (rank order is
  * name order), the first `limit` kept; the links between kept nodes, each (from, to, type) once,
  * sorted by from and to (numeric id order), then link type. `withRole` adds each node's role.
+ * Only the levels up to the cut are ordered and described; the rest are only counted, and the
+ * links are read again for the kept nodes rather than recorded for every node a walk expands.
  */
 export async function graphAnswer(
   snapshot: Snapshot,
@@ -34,26 +37,13 @@ export async function graphAnswer(
   linkTypes: readonly string[],
   withRole: boolean,
 ): Promise<GraphAnswer> {
-  const depth = new Map<number, number>();
-  for (const w of walks)
-    for (const [rank, d] of w.depth) {
-      const known = depth.get(rank);
-      if (known === undefined || d < known) depth.set(rank, d);
-    }
-  // Sorted as one number each, depth·2^32 + rank: a comparator looking both depths up in the map
-  // took longer than the rest of the answer over a transaction's ~17k nodes.
-  // Exact below 2^53: a walk within its budget of link entries is far less than 2^21 deep.
-  const keys = new Float64Array(depth.size);
-  let k = 0;
-  for (const [rank, d] of depth) keys[k++] = d * 2 ** 32 + rank;
-  const order = Array.from(keys.sort(), (key) => key % 2 ** 32);
-  const kept = order.slice(0, limit);
+  const { kept, depths } = firstNodes(walks, limit, snapshot.meta.counts.objects);
   const ascending = Uint32Array.from(kept).sort();
   const summaries = await summariesOf(snapshot, ascending);
   const roles = withRole ? await linkRows(snapshot, ascending) : null;
-  const nodes = kept.map((rank): GraphNode => {
+  const nodes = kept.map((rank, i): GraphNode => {
     const { id, name, fullName, type, typeId } = summaries.get(rank)!;
-    const node: GraphNode = { id, name, fullName, type, typeId, depth: depth.get(rank)! };
+    const node: GraphNode = { id, name, fullName, type, typeId, depth: depths[i] };
     if (roles) {
       const flags = roles.flagsOf(rank);
       node.role = flags & START ? "start" : flags & END ? "end" : null;
@@ -61,12 +51,22 @@ export async function graphAnswer(
     return node;
   });
   const links: ApiGraphLink[] = [];
-  for (const w of walks)
-    for (let i = 0; i < w.from.length; i++) {
-      const from = summaries.get(w.from[i]);
-      const to = summaries.get(w.to[i]);
-      if (from && to) links.push({ from: from.id, to: to.id, linkType: linkTypes[w.type[i]] });
+  const link = (from: number, to: number, type: number) => {
+    const [a, b] = [summaries.get(from), summaries.get(to)];
+    if (a && b) links.push({ from: a.id, to: b.id, linkType: linkTypes[type] });
+  };
+  for (const w of walks) {
+    const forward = w.direction === "forward";
+    if (w.links) {
+      const { from, to, type } = w.links;
+      for (let i = 0; i < from.length; i++) link(from[i], to[i], type[i]);
+      continue;
     }
+    await expand(snapshot, ascending.filter(w.expanded), w.direction, w.types, (rank, neighbour, type) => {
+      if (forward) link(rank, neighbour, type);
+      else link(neighbour, rank, type);
+    });
+  }
   links.sort(
     (a, b) =>
       byNumericId(a.from, b.from) ||
@@ -77,12 +77,49 @@ export async function graphAnswer(
     (l, i) =>
       i === 0 || l.from !== links[i - 1].from || l.to !== links[i - 1].to || l.linkType !== links[i - 1].linkType,
   );
+  const totalNodes = unionSize(walks);
   return {
-    totalNodes: order.length,
-    truncated: order.length > limit || walks.some((w) => w.truncated),
+    totalNodes,
+    truncated: totalNodes > limit || walks.some((w) => w.truncated),
     nodes,
     links: distinct,
   };
+}
+
+/**
+ * The first `limit` nodes of the union of `walks` in node order, with their depths: level by level,
+ * each level the union of the walks' levels at that depth less the nodes a lower level already
+ * holds (all kept: a level is read only when every lower one was kept whole).
+ */
+function firstNodes(walks: readonly Walk[], limit: number, objects: number): { kept: number[]; depths: number[] } {
+  const kept: number[] = [];
+  const depths: number[] = [];
+  const shallower = new Set<number>();
+  for (let d = 0; kept.length < limit; d++) {
+    const parts = walks.map((w) => w.levels[d]).filter((level) => level !== undefined);
+    if (parts.length === 0) break;
+    const level = unionRanks(parts, objects);
+    const first = kept.length;
+    for (let i = 0; i < level.length && kept.length < limit; i++) {
+      if (walks.length > 1 && shallower.has(level[i])) continue;
+      kept.push(level[i]);
+      depths.push(d);
+    }
+    if (walks.length > 1) for (let i = first; i < kept.length; i++) shallower.add(kept[i]);
+  }
+  return { kept, depths };
+}
+
+/** How many objects one walk or another reached. */
+function unionSize(walks: readonly Walk[]): number {
+  let size = 0;
+  walks.forEach((w, i) => {
+    size += w.reachedCount;
+    const earlier = walks.slice(0, i);
+    for (const level of w.levels)
+      for (let k = 0; k < level.length; k++) if (earlier.some((e) => e.reached(level[k]))) size--;
+  });
+  return size;
 }
 
 /** The summaries of `ranks` (ascending), by rank. */

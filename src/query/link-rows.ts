@@ -1,6 +1,6 @@
 // @module linkRows: the links of some objects, both ways, from the link pages (format 1.2) or from CALE, CALR and OBJC in older files.
 
-import { type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
+import { type LinkPage, type LinkRow, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT, LINK_ESCALATED } from "../format/model.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
@@ -18,11 +18,15 @@ export interface LinkRows {
   flagsOf(rank: number): number;
   /**
    * The same links read in place, for walks: each callee entry of `rank` (returning their count);
-   * the entries of `rank` to `target`; each distinct caller of `rank`, ascending, with
+   * the entries of `rank` to any of `targets` (ascending); each distinct caller of `rank`, ascending, with
    * SOURCE_IS_START or 0 (returning their count).
    */
   forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number;
-  forEachLinkTo(rank: number, target: number, visit: (type: number, flags: number) => void): void;
+  forEachLinkTo(
+    rank: number,
+    targets: ArrayLike<number>,
+    visit: (target: number, type: number, flags: number) => void,
+  ): void;
   forEachCaller(rank: number, visit: (caller: number, flags: number) => void): number;
 }
 
@@ -33,19 +37,26 @@ export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Pr
 
 async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
-  const pages = distinctAscending(
-    Uint32Array.from(ranks, (r) => directory.pageOf(r)),
-    directory.pageCount,
-  );
+  // Ranks mostly come ascending: a rank on the page of the one before costs no search.
+  let [p, end] = [-1, 0];
+  const pageOf = (r: number) => {
+    if (p < 0 || r < directory.firstRanks[p] || r >= end) end = directory.endOf((p = directory.pageOf(r)));
+    return p;
+  };
+  const pages = distinctAscending(Uint32Array.from(ranks, pageOf), directory.pageCount);
   const { windows } = directory;
   const wanted = distinctAscending(
     pages.map((p) => directory.windowOf(p)),
     windows.pageCount,
   );
   const loaded = await loadPages(snapshot, "LNKP", windows, wanted, (w, bytes) => directory.decodeWindow(w, bytes));
+  // Walks ask rank after rank in ascending order: the page of the last one asked usually holds the next.
+  let last: LinkPage | undefined;
   const page = (rank: number) => {
+    if (last?.holds(rank)) return last;
     const p = directory.pageOf(rank);
-    return loaded.get(directory.windowOf(p))!.page(p);
+    last = loaded.get(directory.windowOf(p))!.page(p);
+    return last;
   };
   // The pages asked for are checked now, not at their first entry read: a bad page fails the load.
   for (const p of pages) loaded.get(directory.windowOf(p))!.page(p);
@@ -54,7 +65,7 @@ async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<
     row: (rank) => page(rank).row(rank),
     flagsOf: (rank) => page(rank).flagsOf(rank),
     forEachCallee: (rank, visit) => page(rank).forEachCallee(rank, visit),
-    forEachLinkTo: (rank, target, visit) => page(rank).forEachLinkTo(rank, target, visit),
+    forEachLinkTo: (rank, targets, visit) => page(rank).forEachLinkTo(rank, targets, visit),
     forEachCaller: (rank, visit) => page(rank).forEachCaller(rank, visit),
   };
 }
@@ -90,9 +101,10 @@ async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
       for (let i = 0; i < targets.length; i++) visit(targets[i], types[i], targetFlags[i]);
       return targets.length;
     },
-    forEachLinkTo: (rank, target, visit) => {
+    forEachLinkTo: (rank, wanted, visit) => {
       const { targets, types, targetFlags } = row(rank);
-      for (let i = 0; i < targets.length; i++) if (targets[i] === target) visit(types[i], targetFlags[i]);
+      const set = new Set(Array.from(wanted));
+      for (let i = 0; i < targets.length; i++) if (set.has(targets[i])) visit(targets[i], types[i], targetFlags[i]);
     },
     forEachCaller: (rank, visit) => {
       const { callers, callerFlags } = row(rank);

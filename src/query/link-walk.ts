@@ -1,8 +1,10 @@
 // @module Walks over qualifying links (not escalated) forward or backward, page by page, within a traversal budget: the call hierarchy, paths, transactions and data graphs.
 
+import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { type LinkRows, linkRows } from "./link-rows.ts";
+import { distinctAscending, RankBitmap } from "./rank-set.ts";
 
 /** Forward follows links from caller to callee; backward from callee to caller. */
 export type Direction = "forward" | "backward";
@@ -19,14 +21,18 @@ export const WALK_BUDGET = 500_000;
 /** Frontier ranks whose links are loaded at a time, so a wide walk holds a few MB of pages at once. */
 const CHUNK = 512;
 
-/** One qualifying link met while expanding `rank`: the object at its other end and the link type index. */
-export type Visit = (rank: number, neighbour: number, type: number) => void;
+/**
+ * One qualifying link met while expanding `rank`: the object at its other end, the link type index,
+ * and whether that object ends a flow this way (it is an end point forward, a start point backward;
+ * the link entries carry it, so no walk reads the roles of the objects it only reaches).
+ */
+export type Visit = (rank: number, neighbour: number, type: number, endsFlow: boolean) => void;
 
 /**
  * Calls `visit` for every qualifying link at each of `ranks` (ascending) in `direction`, of the
- * types `types` allows (null: all), and returns how many link entries it examined. Forward, a
- * rank's own page says it all; backward, its page lists its distinct callers and the callers' pages
- * say with which types and kinds they call it.
+ * types `types` allows (null: all), in no particular order, and returns how many link entries it
+ * examined. Forward, a rank's own page says it all; backward, its page lists its distinct callers
+ * and the callers' pages say with which types and kinds they call it.
  */
 export async function expand(
   snapshot: Snapshot,
@@ -42,41 +48,54 @@ export async function expand(
     for (const rank of ranks)
       own.forEachCallee(rank, (target, type, flags) => {
         examined++;
-        if (followed(type, flags)) visit(rank, target, type);
+        if (followed(type, flags)) visit(rank, target, type, (flags & TARGET_IS_END) !== 0);
       });
     return { examined, own };
   }
-  // Every rank's callers, back to back: their pages are then loaded together, one round for the chunk.
-  const callers: number[] = [];
-  const ends = new Uint32Array(ranks.length);
-  ranks.forEach((rank, i) => {
-    own.forEachCaller(rank, (caller) => callers.push(caller));
-    ends[i] = callers.length;
-  });
+  // Each caller's entries are read once for all the ranks of the chunk it calls: read once per
+  // (rank, caller), a busy caller's entries were passed over once per rank it calls, most of a data
+  // graph's time. Pairs sort as one number each: (caller·2 + start)·|ranks| + the rank's index.
+  const pairs: number[] = [];
+  const n = ranks.length;
+  ranks.forEach((rank, i) => own.forEachCaller(rank, (caller, start) => pairs.push((caller * 2 + start) * n + i)));
+  const sorted = Float64Array.from(pairs).sort();
+  const callers = new Float64Array(sorted.length);
+  for (let k = 0; k < sorted.length; k++) callers[k] = Math.floor(sorted[k] / n / 2);
   const theirs = await linkRows(snapshot, callers);
-  ranks.forEach((rank, i) => {
-    for (let k = i === 0 ? 0 : ends[i - 1]; k < ends[i]; k++) {
-      const caller = callers[k];
-      theirs.forEachLinkTo(caller, rank, (type, flags) => {
-        examined++;
-        if (followed(type, flags)) visit(rank, caller, type);
-      });
-    }
-  });
+  const targets = new Uint32Array(n);
+  for (let k = 0; k < sorted.length; ) {
+    const caller = callers[k];
+    const start = Math.floor(sorted[k] / n) % 2 === SOURCE_IS_START;
+    let count = 0;
+    for (; k < sorted.length && callers[k] === caller; k++) targets[count++] = ranks[sorted[k] % n];
+    theirs.forEachLinkTo(caller, targets.subarray(0, count), (target, type, flags) => {
+      examined++;
+      if (followed(type, flags)) visit(target, caller, type, start);
+    });
+  }
   return { examined, own };
 }
 
 export interface Walk {
-  /** Depth of every object reached (the origin: 0), by rank. */
-  depth: Map<number, number>;
-  /** The links met, as parallel columns: link `i` runs from `from[i]` to `to[i]` with link type index `type[i]`. */
-  from: number[];
-  to: number[];
-  type: number[];
+  /** The objects reached by depth: `levels[d]` those first reached at depth d (the origin alone at 0), ascending. */
+  levels: Uint32Array[];
+  /** How many objects the walk reached: the levels' lengths summed. */
+  reachedCount: number;
+  reached(rank: number): boolean;
+  /** Whether the walk followed the links of `rank`: an answer reads them again for the few objects it keeps. */
+  expanded(rank: number): boolean;
+  direction: Direction;
+  types: ReadonlySet<number> | null;
   /** The budget ran out before the walk was done. */
   truncated: boolean;
   /** Link entries examined, counted against the budget. */
   examined: number;
+  /**
+   * The links the walk followed, as parallel columns (link `i` runs from `from[i]` to `to[i]` with
+   * link type index `type[i]`), while it reached no more objects than `recordLinksUpTo`; past that,
+   * null, and an answer reads the links of the nodes it keeps again.
+   */
+  links: { from: number[]; to: number[]; type: number[] } | null;
 }
 
 export interface WalkOptions {
@@ -85,56 +104,68 @@ export interface WalkOptions {
   hops: number;
   /** Link type indices followed (null: every type). */
   types: ReadonlySet<number> | null;
-  /** Object flags (OBJC: 2 start, 4 end) of objects reached but not walked past; the origin is always walked. */
-  stopAt: number;
+  /** Whether objects that end a flow this way (end points forward, start points backward) are reached but not walked past; the origin is always walked. */
+  stopAtFlowEnds: boolean;
   budget: number;
+  /**
+   * Links are recorded while the walk has reached at most this many objects (an answer's limit): a
+   * small walk's answer then reads no link twice, a large one records none it would drop.
+   */
+  recordLinksUpTo: number;
 }
 
 /**
- * Breadth-first from `origin`: expands every object at depth < `hops` (except those flagged
- * `stopAt`), frontier by frontier in rank order, recording each qualifying link it expands along.
- * Which objects and links a complete walk finds does not depend on that order; a walk cut by the
- * budget keeps what it found up to there.
+ * Breadth-first from `origin`: expands every object at depth < `hops` (except those that end a flow,
+ * if asked), frontier by frontier in rank order. Which objects a complete walk finds does not
+ * depend on that order; a walk cut by the budget keeps what it found up to there.
  */
 export async function walk(snapshot: Snapshot, origin: number, options: WalkOptions): Promise<Walk> {
+  const objects = snapshot.meta.counts.objects;
+  const reached = new RankBitmap(objects);
+  const expanded = new RankBitmap(objects);
+  const flowEnds = options.stopAtFlowEnds ? new RankBitmap(objects) : null;
+  reached.add(origin);
   const result: Walk = {
-    depth: new Map([[origin, 0]]),
-    from: [],
-    to: [],
-    type: [],
+    levels: [Uint32Array.of(origin)],
+    reachedCount: 1,
+    reached: (rank) => reached.has(rank),
+    expanded: (rank) => expanded.has(rank),
+    direction: options.direction,
+    types: options.types,
     truncated: false,
     examined: 0,
+    links: { from: [], to: [], type: [] },
   };
-  const { depth } = result;
+  const { levels } = result;
   const forward = options.direction === "forward";
-  let frontier = Uint32Array.of(origin);
-  for (let d = 0; d < options.hops && frontier.length > 0; d++) {
-    const next: number[] = [];
-    for (let at = 0; at < frontier.length; at += CHUNK) {
-      const chunk = frontier.subarray(at, at + CHUNK);
-      const walked = options.stopAt ? await walkedOf(snapshot, chunk, origin, options.stopAt) : chunk;
-      const { examined } = await expand(snapshot, walked, options.direction, options.types, (rank, neighbour, t) => {
-        result.from.push(forward ? rank : neighbour);
-        result.to.push(forward ? neighbour : rank);
-        result.type.push(t);
-        if (!depth.has(neighbour)) {
-          depth.set(neighbour, d + 1);
-          next.push(neighbour);
-        }
-      });
-      result.examined += examined;
-      if (result.examined > options.budget) {
-        result.truncated = true;
-        return result;
-      }
+  let next: number[] = [];
+  let count = 1;
+  const found = (rank: number, neighbour: number, type: number, endsFlow: boolean) => {
+    if (result.links) {
+      result.links.from.push(forward ? rank : neighbour);
+      result.links.to.push(forward ? neighbour : rank);
+      result.links.type.push(type);
     }
-    frontier = Uint32Array.from(next).sort();
+    if (reached.has(neighbour)) return;
+    reached.add(neighbour);
+    next.push(neighbour);
+    if (endsFlow) flowEnds?.add(neighbour);
+    if (++count > options.recordLinksUpTo) result.links = null;
+  };
+  for (let d = 0; d < options.hops && levels[d].length > 0; d++) {
+    const frontier = levels[d];
+    next = [];
+    for (let at = 0; at < frontier.length && !result.truncated; at += CHUNK) {
+      let chunk = frontier.subarray(at, at + CHUNK);
+      if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
+      for (const rank of chunk) expanded.add(rank);
+      result.examined += (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
+      result.truncated = result.examined > options.budget;
+    }
+    if (next.length === 0) break;
+    levels.push(distinctAscending(Uint32Array.from(next), objects));
+    result.reachedCount += next.length;
+    if (result.truncated) break;
   }
   return result;
-}
-
-/** The ranks of `chunk` walked past: the origin, and those not flagged `stopAt`. */
-async function walkedOf(snapshot: Snapshot, chunk: Uint32Array, origin: number, stopAt: number) {
-  const rows = await linkRows(snapshot, chunk);
-  return chunk.filter((r) => r === origin || !(rows.flagsOf(r) & stopAt));
 }

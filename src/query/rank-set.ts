@@ -31,6 +31,23 @@ export function distinctAscending(values: Uint32Array, universe: number): Uint32
   return ranksOfBitmap(words);
 }
 
+/** A set of numbers below a universe fixed at creation, one bit each: membership costs no hashing. */
+export class RankBitmap {
+  private readonly words: Uint32Array;
+
+  constructor(universe: number) {
+    this.words = new Uint32Array((universe + 31) >>> 5);
+  }
+
+  has(rank: number): boolean {
+    return (this.words[rank >>> 5] & (1 << (rank & 31))) !== 0;
+  }
+
+  add(rank: number): void {
+    this.words[rank >>> 5] |= 1 << (rank & 31);
+  }
+}
+
 /** The set bits of `words` (bit r of word r/32) as ascending numbers. */
 export function ranksOfBitmap(words: Uint32Array): Uint32Array {
   let count = 0;

@@ -81,9 +81,16 @@ describe("link pages", () => {
       );
       for (const [target] of entries) {
         const toTarget: number[][] = [];
-        links.forEachLinkTo(r, target, (type, flags) => toTarget.push([target, type, flags]));
+        links.forEachLinkTo(r, [target], (to, type, flags) => toTarget.push([to, type, flags]));
         expect(toTarget).toEqual(entries.filter((e) => e[0] === target));
       }
+      // Several targets at once, ascending, some of them not called: one pass finds the entries of each.
+      const some = [...new Set(entries.map((e) => e[0]).filter((_, i) => i % 2 === 0)), OBJECTS - 1].sort(
+        (a, b) => a - b,
+      );
+      const toSome: number[][] = [];
+      links.forEachLinkTo(r, some, (to, type, flags) => toSome.push([to, type, flags]));
+      expect(toSome).toEqual(entries.filter((e) => some.includes(e[0])));
       const distinct: number[][] = [];
       expect(links.forEachCaller(r, (caller, flags) => distinct.push([caller, flags]))).toBe(
         callers.offsets[r + 1] - callers.offsets[r],
