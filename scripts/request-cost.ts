@@ -6,14 +6,17 @@
 // one request at a time. Per route and side: wall time per request (median of the rounds, the
 // sides alternating within a round) and the server process's CPU time per request (from /proc,
 // less sensitive to the machine's other load than wall time). In process: the same requests
-// through `nodeFetch` (the app with the explorer's files before it, as serve runs it), without
-// Node's HTTP server and its adapter; the difference to the HTTP figure is what HTTP costs.
+// through `nodeFetch` (the app with the explorer's files before it, as serve runs it) and the
+// adapter (@hono/node-server's request listener), handed stand-ins for Node's request and response:
+// the difference to the HTTP figure is what Node's HTTP server and the sockets cost.
 // `--cpu-prof-dir` writes a CPU profile of `appstruct serve` there (summarize it with a
 // .cpuprofile reader).
-import { mkdtemp, rm, symlink } from "node:fs/promises";
+import { EventEmitter } from "node:events";
+import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { getRequestListener } from "@hono/node-server";
 import { nodeFetch } from "../build/serve.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
 import { startAppstructServe } from "./bench/appstruct-serve.ts";
@@ -39,12 +42,11 @@ const BASE = `/rest/applications/${encodeURIComponent(APPLICATION)}`;
 /** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** User + system CPU seconds `pid` has used so far. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const { readFile } = await import("node:fs/promises");
+/** User and system CPU seconds `pid` has used so far. */
+async function cpuSeconds(pid: number): Promise<{ user: number; system: number }> {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
 }
 
 const median = (xs: readonly number[]) => {
@@ -58,31 +60,77 @@ interface Side {
   get(path: string): Promise<string>;
 }
 
+/** µs per request: wall time, CPU time of the answering process, and the part of it spent in the kernel. */
+interface Sample {
+  wallUs: number;
+  cpuUs: number;
+  systemUs: number;
+}
+
 /** µs of wall time and of the server's CPU per request, over `requests` sequential requests of `path`. */
-async function timeSide(side: Side, path: string): Promise<{ wallUs: number; cpuUs: number }> {
-  const cpuBefore = await cpuSeconds(side.server.pid);
+async function timeSide(side: Side, path: string): Promise<Sample> {
+  const before = await cpuSeconds(side.server.pid);
   const started = performance.now();
   for (let i = 0; i < requests; i++) await side.get(path);
   const wallUs = ((performance.now() - started) * 1000) / requests;
-  const cpuUs = (((await cpuSeconds(side.server.pid)) - cpuBefore) * 1e6) / requests;
-  return { wallUs, cpuUs };
+  const after = await cpuSeconds(side.server.pid);
+  const perRequest = (seconds: number) => (seconds * 1e6) / requests;
+  return {
+    wallUs,
+    cpuUs: perRequest(after.user + after.system - before.user - before.system),
+    systemUs: perRequest(after.system - before.system),
+  };
 }
 
-/** µs of wall time and of this process's CPU per answer of `fetch`, body read, without HTTP. */
-async function timeInProcess(
-  fetch: (request: Request) => Response | Promise<Response>,
-  path: string,
-): Promise<{ wallUs: number; cpuUs: number }> {
+type Listener = ReturnType<typeof getRequestListener>;
+
+/**
+ * One GET of `path` through the adapter's request listener, as `serve` hands it Node's request and
+ * response, with stand-ins for both: what the adapter and the app cost without sockets and HTTP
+ * parsing. Resolves with the status once the answer has ended.
+ */
+function throughAdapter(listener: Listener, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const incoming = Object.assign(new EventEmitter(), {
+      method: "GET",
+      url: path,
+      headers: { host: "127.0.0.1" },
+      rawHeaders: ["Host", "127.0.0.1"],
+      socket: { encrypted: false },
+    });
+    let status = 0;
+    const outgoing = Object.assign(new EventEmitter(), {
+      writable: true,
+      destroyed: false,
+      writableFinished: false,
+      hasHeader: () => false,
+      flushHeaders: () => {},
+      writeHead: (code: number) => {
+        status = code;
+      },
+      write: () => true,
+      end: () => {
+        outgoing.writableFinished = true;
+        outgoing.emit("finish");
+        resolve(status);
+      },
+      destroy: (error?: Error) => reject(error ?? new Error(`${path}: the answer was destroyed`)),
+    });
+    Promise.resolve(listener(incoming as never, outgoing as never)).catch(reject);
+  });
+}
+
+/** µs of wall time and of this process's CPU per answer through `listener`, without HTTP. */
+async function timeInProcess(listener: Listener, path: string): Promise<Sample> {
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < requests; i++) {
-    const response = await fetch(new Request(`http://127.0.0.1${path}`));
-    if (response.status !== 200) throw new Error(`in process: ${path} answered ${response.status}`);
-    await response.text();
+    const status = await throughAdapter(listener, path);
+    if (status !== 200) throw new Error(`in process: ${path} answered ${status}`);
   }
   const wallUs = ((performance.now() - started) * 1000) / requests;
   const cpu = process.cpuUsage(cpuBefore);
-  return { wallUs, cpuUs: (cpu.user + cpu.system) / requests };
+  return { wallUs, cpuUs: (cpu.user + cpu.system) / requests, systemUs: cpu.system / requests };
 }
 
 const folder = await mkdtemp(join(tmpdir(), "appstruct-request-cost-"));
@@ -120,30 +168,32 @@ try {
   for (const path of Object.values(paths)) for (const side of sides) for (let i = 0; i < 200; i++) await side.get(path);
 
   await symlink(join(dir, "analysis.snap"), join(folder, "bench.snap"));
-  const inProcess = await nodeFetch({
-    data: folder,
-    sectionBudgetBytes: DEFAULT_SECTION_CACHE_MB * 1024 * 1024,
-    readLatencyMs: 0,
-  });
-  for (const path of Object.values(paths)) await timeInProcess(inProcess.fetch, path);
+  // As `serve` does: the adapter's Request and Response stand in for the global ones from here on.
+  const listener = getRequestListener(
+    (await nodeFetch({ data: folder, sectionBudgetBytes: DEFAULT_SECTION_CACHE_MB * 1024 * 1024, readLatencyMs: 0 }))
+      .fetch,
+  );
+  for (const path of Object.values(paths)) for (let i = 0; i < 200; i++) await throughAdapter(listener, path);
 
   console.log(
     `${requests} sequential requests × ${rounds} rounds per route and side (${dir}, object ${id}); medians of the rounds, µs per request`,
   );
-  console.log("route            | serve wall | serve CPU | SQLite wall | SQLite CPU | wall ratio | in process (CPU)");
+  console.log(
+    "route            | serve wall | serve CPU (kernel) | SQLite wall | SQLite CPU (kernel) | wall ratio | adapter in process wall, CPU",
+  );
   for (const [route, path] of Object.entries(paths)) {
-    const samples = new Map<string, { wallUs: number; cpuUs: number }[]>();
-    const record = (name: string, sample: { wallUs: number; cpuUs: number }) =>
-      samples.set(name, [...(samples.get(name) ?? []), sample]);
+    const samples = new Map<string, Sample[]>();
+    const record = (name: string, sample: Sample) => samples.set(name, [...(samples.get(name) ?? []), sample]);
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 ? [...sides].reverse() : sides;
       for (const side of order) record(side.name, await timeSide(side, path));
-      record("in process", await timeInProcess(inProcess.fetch, path));
+      record("in process", await timeInProcess(listener, path));
     }
-    const m = (name: string, key: "wallUs" | "cpuUs") => median(samples.get(name)!.map((s) => s[key]));
-    const [ourWall, theirWall] = [m("appstruct serve", "wallUs"), m("SQLite server", "wallUs")];
+    const m = (name: string, key: keyof Sample) => median(samples.get(name)!.map((s) => s[key])).toFixed(0);
+    const cpu = (name: string) => `${m(name, "cpuUs")} (${m(name, "systemUs")})`;
+    const ratio = Number(m("SQLite server", "wallUs")) / Number(m("appstruct serve", "wallUs"));
     console.log(
-      `${route.padEnd(16)} | ${ourWall.toFixed(0).padStart(10)} | ${m("appstruct serve", "cpuUs").toFixed(0).padStart(9)} | ${theirWall.toFixed(0).padStart(11)} | ${m("SQLite server", "cpuUs").toFixed(0).padStart(10)} | ${(theirWall / ourWall).toFixed(2).padStart(10)} | ${m("in process", "wallUs").toFixed(0)} (${m("in process", "cpuUs").toFixed(0)})`,
+      `${route.padEnd(16)} | ${m("appstruct serve", "wallUs").padStart(10)} | ${cpu("appstruct serve").padStart(18)} | ${m("SQLite server", "wallUs").padStart(11)} | ${cpu("SQLite server").padStart(19)} | ${ratio.toFixed(2).padStart(10)} | ${m("in process", "wallUs")}, ${m("in process", "cpuUs")}`,
     );
   }
 } finally {
