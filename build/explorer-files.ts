@@ -64,7 +64,7 @@ export async function explorerFiles(folder: string): Promise<((request: Request)
       .filter((entry) => entry.isFile())
       .map((entry) => {
         const file = join(entry.parentPath, entry.name);
-        return [`/${relative(folder, file).split(sep).join("/")}`, file] as const;
+        return [`/${relative(folder, file).split(sep).join("/")}` as string, file] as const;
       }),
   );
   files.set("/", join(folder, "index.html"));
