@@ -1,6 +1,7 @@
 // @module Per-request cost of a cached answer: `appstruct serve` and the SQLite baseline server over keep-alive HTTP, and the app in process (no HTTP), in one run.
 //
 //   npx node scripts/request-cost.ts [--dir /tmp/final-300k] [--requests 2000] [--rounds 5] [--cpu-prof-dir DIR]
+//                                    [--routes ready,characteristics,callees]
 //
 // Both servers run as their own processes on 127.0.0.1, each asked by one keep-alive connection,
 // one request at a time. Per route and side: wall time per request (median of the rounds, the
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     requests: { type: "string", default: "2000" },
     rounds: { type: "string", default: "5" },
     "cpu-prof-dir": { type: "string" },
+    routes: { type: "string", default: "ready,characteristics,callees" },
   },
 });
 const requests = Number(values.requests);
@@ -156,11 +158,17 @@ try {
       break;
     }
   if (!id) throw new Error("none of the first 50 objects has callees");
-  const paths = {
+  const routes: Record<string, string> = {
     ready: "/rest/ready",
     characteristics: `${BASE}/objects/${id}`,
     callees: `${BASE}/objects/${id}/callees`,
   };
+  const paths = Object.fromEntries(
+    values.routes.split(",").map((route) => {
+      if (!routes[route]) throw new Error(`--routes: ${route} is not one of ${Object.keys(routes).join(", ")}`);
+      return [route, routes[route]];
+    }),
+  );
   const sides: Side[] = [
     { name: "appstruct serve", server: ours, get: ourClient.get },
     { name: "SQLite server", server: baseline, get: baselineClient.get },
