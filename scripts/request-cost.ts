@@ -1,7 +1,10 @@
 // @module Per-request cost of a cached answer: `appstruct serve` and the SQLite baseline server over keep-alive HTTP, and the app in process (no HTTP), in one run.
 //
 //   npx node scripts/request-cost.ts [--dir /tmp/final-300k] [--requests 2000] [--rounds 5] [--cpu-prof-dir DIR]
-//                                    [--routes ready,characteristics,callees]
+//                                    [--routes ready,characteristics,callees] [--against CHECKOUT]
+//
+// `--against` also serves from another checkout of appstruct (its build/bin/appstruct.js), timed
+// in the same rounds: a change measured before and after in one run.
 //
 // Both servers run as their own processes on 127.0.0.1, each asked by one keep-alive connection,
 // one request at a time. Per route and side: wall time per request (median of the rounds, the
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     "cpu-prof-dir": { type: "string" },
     routes: { type: "string", default: "ready,characteristics,callees" },
+    against: { type: "string" },
   },
 });
 const requests = Number(values.requests);
@@ -145,9 +149,17 @@ const profileFlags = values["cpu-prof-dir"]
       'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))',
     ]
   : [];
-const ours = await startAppstructServe(join(dir, "analysis.snap"), DEFAULT_SECTION_CACHE_MB, 0, profileFlags);
+const ours = await startAppstructServe(join(dir, "analysis.snap"), DEFAULT_SECTION_CACHE_MB, 0, {
+  nodeFlags: profileFlags,
+});
+const other = values.against
+  ? await startAppstructServe(join(dir, "analysis.snap"), DEFAULT_SECTION_CACHE_MB, 0, {
+      executable: join(resolve(values.against), "build", "bin", "appstruct.js"),
+    })
+  : null;
 const baseline = await startBaselineServer(join(dir, "baseline.sqlite"), await freePort());
 const [ourClient, baselineClient] = [jsonClient(ours.url), jsonClient(baseline.url)];
+const otherClient = other && jsonClient(other.url);
 try {
   // An object with callees: its characteristics and its callees are the two answers timed.
   const found = JSON.parse(await ourClient.get(`${BASE}/objects?limit=50`)) as { objects: { id: string }[] };
@@ -172,6 +184,7 @@ try {
   const sides: Side[] = [
     { name: "appstruct serve", server: ours, get: ourClient.get },
     { name: "SQLite server", server: baseline, get: baselineClient.get },
+    ...(other && otherClient ? [{ name: "against", server: other, get: otherClient.get }] : []),
   ];
   for (const path of Object.values(paths)) for (const side of sides) for (let i = 0; i < 200; i++) await side.get(path);
 
@@ -186,9 +199,17 @@ try {
   console.log(
     `${requests} sequential requests × ${rounds} rounds per route and side (${dir}, object ${id}); medians of the rounds, µs per request`,
   );
-  console.log(
-    "route            | serve wall | serve CPU (kernel) | SQLite wall | SQLite CPU (kernel) | wall ratio | adapter in process wall, CPU",
-  );
+  const columns = [
+    "route          ",
+    "serve wall",
+    "serve CPU (kernel)",
+    "SQLite wall",
+    "SQLite CPU (kernel)",
+    "SQLite/serve wall",
+    ...(other ? ["against wall", "against CPU (kernel)"] : []),
+    "adapter in process wall, CPU",
+  ];
+  console.log(columns.join(" | "));
   for (const [route, path] of Object.entries(paths)) {
     const samples = new Map<string, Sample[]>();
     const record = (name: string, sample: Sample) => samples.set(name, [...(samples.get(name) ?? []), sample]);
@@ -197,16 +218,24 @@ try {
       for (const side of order) record(side.name, await timeSide(side, path));
       record("in process", await timeInProcess(listener, path));
     }
-    const m = (name: string, key: keyof Sample) => median(samples.get(name)!.map((s) => s[key])).toFixed(0);
-    const cpu = (name: string) => `${m(name, "cpuUs")} (${m(name, "systemUs")})`;
-    const ratio = Number(m("SQLite server", "wallUs")) / Number(m("appstruct serve", "wallUs"));
-    console.log(
-      `${route.padEnd(16)} | ${m("appstruct serve", "wallUs").padStart(10)} | ${cpu("appstruct serve").padStart(18)} | ${m("SQLite server", "wallUs").padStart(11)} | ${cpu("SQLite server").padStart(19)} | ${ratio.toFixed(2).padStart(10)} | ${m("in process", "wallUs")}, ${m("in process", "cpuUs")}`,
-    );
+    const m = (name: string, key: keyof Sample) => median(samples.get(name)!.map((s) => s[key]));
+    const cpu = (name: string) => `${m(name, "cpuUs").toFixed(0)} (${m(name, "systemUs").toFixed(0)})`;
+    const cells = [
+      route,
+      m("appstruct serve", "wallUs").toFixed(0),
+      cpu("appstruct serve"),
+      m("SQLite server", "wallUs").toFixed(0),
+      cpu("SQLite server"),
+      (m("SQLite server", "wallUs") / m("appstruct serve", "wallUs")).toFixed(2),
+      ...(other ? [m("against", "wallUs").toFixed(0), cpu("against")] : []),
+      `${m("in process", "wallUs").toFixed(0)}, ${m("in process", "cpuUs").toFixed(0)}`,
+    ];
+    console.log(cells.map((cell, i) => cell.padStart(columns[i].length)).join(" | "));
   }
 } finally {
   ourClient.close();
   baselineClient.close();
-  await Promise.all([ours.stop(), baseline.stop()]);
+  otherClient?.close();
+  await Promise.all([ours.stop(), baseline.stop(), other?.stop()]);
   await rm(folder, { recursive: true, force: true });
 }

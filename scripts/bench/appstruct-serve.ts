@@ -15,13 +15,14 @@ const SHEBANG_FLAGS = readFileSync(APPSTRUCT, "utf8").split("\n")[0].split(/\s+/
  * Serves `snapshot` with `appstruct serve --section-cache-mb <sectionCacheMB> --read-latency-ms
  * <readLatencyMs>`. The folder holds a link to the snapshot alone (the bench's data folder also
  * holds the NDJSON, which serve would compile), and serve reads the file by range, as the worker reads R2.
- * `nodeFlags` (e.g. `--cpu-prof`) run the executable on this Node with those flags instead of its shebang's.
+ * `nodeFlags` (e.g. `--cpu-prof`) run the executable on this Node with those flags added to its
+ * shebang's; `executable` is another checkout's build/bin/appstruct.js (to compare two versions).
  */
 export async function startAppstructServe(
   snapshot: string,
   sectionCacheMB: number,
   readLatencyMs = 0,
-  nodeFlags: readonly string[] = [],
+  { nodeFlags = [], executable = APPSTRUCT }: { nodeFlags?: readonly string[]; executable?: string } = {},
 ): Promise<ChildServer> {
   const folder = await mkdtemp(join(tmpdir(), "appstruct-bench-serve-"));
   try {
@@ -29,8 +30,8 @@ export async function startAppstructServe(
     const port = await freePort();
     // The executable itself, as `npx appstruct` runs it (its shebang's Node flags included).
     const [command, before] = nodeFlags.length
-      ? [process.execPath, [...SHEBANG_FLAGS, ...nodeFlags, APPSTRUCT]]
-      : [APPSTRUCT, []];
+      ? [process.execPath, [...SHEBANG_FLAGS, ...nodeFlags, executable]]
+      : [executable, []];
     const server = await startChildServer(
       "appstruct serve",
       command,
