@@ -1,6 +1,7 @@
 // @module explorerFiles: the explorer's built files (web/dist) answered on Node as Workers static assets answers them in the worker, with the headers of their _headers file.
 import { readdir, readFile } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
+import { rawPath } from "../src/http/request-target.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -71,7 +72,7 @@ export async function explorerFiles(folder: string): Promise<((request: Request)
   for (const path of NOT_SERVED) files.delete(path);
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
-    const path = filePath(request.url);
+    const path = filePath(request);
     const file = path === null ? undefined : files.get(path);
     if (path === null || file === undefined) return null;
     let body: Buffer;
@@ -88,16 +89,13 @@ export async function explorerFiles(folder: string): Promise<((request: Request)
 }
 
 /**
- * The decoded path of `url`, or null when it is not UTF-8 once decoded (no file has that name, and
- * the API says what is wrong). The path is read from the string as sent; only one with dot segments
- * or backslashes is parsed as a URL, which resolves them as a browser does.
+ * The decoded path of `request`, or null when it is not UTF-8 once decoded (no file has that name,
+ * and the API says what is wrong). The path is read from the string as sent; only one with dot
+ * segments or backslashes is parsed as a URL, which resolves them as a browser does.
  */
-function filePath(url: string): string | null {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start < 0) return "/";
-  const end = url.search(/[?#]/);
-  let path = url.slice(start, end < start ? undefined : end);
-  if (/\\|\/(\.|%2e)/i.test(path)) path = new URL(url).pathname;
+function filePath(request: Request): string | null {
+  let path = rawPath(request);
+  if (/\\|\/(\.|%2e)/i.test(path)) path = new URL(request.url).pathname;
   if (!path.includes("%")) return path;
   try {
     return decodeURIComponent(path);
