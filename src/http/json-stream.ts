@@ -53,6 +53,7 @@ async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<s
       if (i > 0) buffer.add(",");
       // As JSON.stringify: an item it cannot write is null.
       if (!writable(value[i])) buffer.add("null");
+      else if (!holdsStreamedList(value[i])) buffer.add(JSON.stringify(value[i]));
       else yield* writeJson(value[i], buffer);
     }
     buffer.add("]");
@@ -63,7 +64,8 @@ async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<s
       if (!writable(item)) continue;
       buffer.add(`${first ? "" : ","}${JSON.stringify(key)}:`);
       first = false;
-      yield* writeJson(item, buffer);
+      if (!holdsStreamedList(item)) buffer.add(JSON.stringify(item));
+      else yield* writeJson(item, buffer);
     }
     buffer.add("}");
   }
