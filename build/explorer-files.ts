@@ -1,6 +1,7 @@
 // @module explorerFiles: the explorer's built files (web/dist) answered on Node as Workers static assets answers them in the worker, with the headers of their _headers file.
 import { readdir, readFile } from "node:fs/promises";
-import { extname, join, normalize, sep } from "node:path";
+import { extname, join, relative, sep } from "node:path";
+import { rawPath } from "../src/http/request-target.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -57,24 +58,23 @@ export async function explorerFiles(folder: string): Promise<((request: Request)
   } catch {
     // No _headers: files go out with their content type only.
   }
-  const root = normalize(folder) + sep;
-  const files = new Set(
+  // By URL path ("/assets/x.js"): a request names a file exactly or not at all, so a lookup is
+  // the whole check (no path leaves the folder) and costs an API request no path arithmetic.
+  const files = new Map(
     (await readdir(folder, { recursive: true, withFileTypes: true }))
       .filter((entry) => entry.isFile())
-      .map((entry) => normalize(join(entry.parentPath, entry.name))),
+      .map((entry) => {
+        const file = join(entry.parentPath, entry.name);
+        return [`/${relative(folder, file).split(sep).join("/")}` as string, file] as const;
+      }),
   );
+  files.set("/", join(folder, "index.html"));
+  for (const path of NOT_SERVED) files.delete(path);
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
-    let path: string;
-    try {
-      path = decodeURIComponent(new URL(request.url).pathname);
-    } catch {
-      return null; // not UTF-8 once decoded: no file has that name, and the API says what is wrong
-    }
-    if (NOT_SERVED.has(path)) return null;
-    const file = normalize(join(folder, path === "/" ? "index.html" : path));
-    // URL parsing already drops `..`; this keeps an encoded one (%2e%2e) from leaving the folder too.
-    if (!file.startsWith(root) || !files.has(file)) return null;
+    const path = filePath(request);
+    const file = path === null ? undefined : files.get(path);
+    if (path === null || file === undefined) return null;
     let body: Buffer;
     try {
       body = await readFile(file);
@@ -86,4 +86,20 @@ export async function explorerFiles(folder: string): Promise<((request: Request)
       if (matches(rule.pattern, path)) for (const [name, value] of rule.headers) headers.set(name, value);
     return new Response(request.method === "HEAD" ? null : new Uint8Array(body), { headers });
   };
+}
+
+/**
+ * The decoded path of `request`, or null when it is not UTF-8 once decoded (no file has that name,
+ * and the API says what is wrong). The path is read from the string as sent; only one with dot
+ * segments or backslashes is parsed as a URL, which resolves them as a browser does.
+ */
+function filePath(request: Request): string | null {
+  let path = rawPath(request);
+  if (/\\|\/(\.|%2e)/i.test(path)) path = new URL(request.url).pathname;
+  if (!path.includes("%")) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
 }

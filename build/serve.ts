@@ -10,17 +10,20 @@ import { explorerFiles } from "./explorer-files.ts";
 import { loadFolderCatalog } from "./folder-catalog.ts";
 import { PROJECT_ROOT } from "./store.ts";
 
-/**
- * `sectionBudgetBytes`: decoded sections kept, least recently used evicted first, as the worker's
- * SECTION_CACHE_MB. `readLatencyMs`: how long every snapshot read waits first, as the worker's STORAGE_LATENCY_MS.
- */
-export async function startNodeServer(options: {
+export interface NodeServeOptions {
   data: string;
   port: number;
   host: string;
+  /** Decoded sections kept, least recently used evicted first, as the worker's SECTION_CACHE_MB. */
   sectionBudgetBytes: number;
+  /** How long every snapshot read waits first, as the worker's STORAGE_LATENCY_MS. */
   readLatencyMs: number;
-}): Promise<void> {
+}
+
+/** What `appstruct serve` answers with: the explorer's files, else the app; `explorer` false when the explorer is not built. */
+export async function nodeFetch(
+  options: Pick<NodeServeOptions, "data" | "sectionBudgetBytes" | "readLatencyMs">,
+): Promise<{ fetch: (request: Request) => Response | Promise<Response>; explorer: boolean }> {
   const { readLatencyMs } = options;
   const catalog = await loadFolderCatalog(options.data, (line) => console.error(line), {
     sections: new SectionCache(options.sectionBudgetBytes),
@@ -34,8 +37,13 @@ export async function startNodeServer(options: {
   const app = createApp(() => deps);
   // The explorer's files first, as Workers static assets go before the worker; the API answers the rest.
   const files = await explorerFiles(join(PROJECT_ROOT, "web/dist"));
+  if (!files) return { fetch: (request) => app.fetch(request), explorer: false };
+  return { fetch: async (request) => (await files(request)) ?? app.fetch(request), explorer: true };
+}
+
+export async function startNodeServer(options: NodeServeOptions): Promise<void> {
+  const { fetch, explorer: files } = await nodeFetch(options);
   if (!files) console.error("the explorer is not built (npm run build): serving the API alone");
-  const fetch = files ? async (request: Request) => (await files(request)) ?? app.fetch(request) : app.fetch;
   await new Promise<void>((resolve, reject) => {
     const server = serve({ fetch, port: options.port, hostname: options.host }, (info) => {
       const origin = `http://${options.host}:${info.port}`;

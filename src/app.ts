@@ -10,6 +10,7 @@ import { decodeApplicationName } from "./http/application.ts";
 import { conditionalGet, EXPOSED_HEADERS } from "./http/caching.ts";
 import type { AppDeps, AppEnv } from "./http/context.ts";
 import { problemResponse, toApiError } from "./http/problem.ts";
+import { rawPath } from "./http/request-target.ts";
 import { applicationRoutes } from "./http/routes/applications.ts";
 import { changesRoutes } from "./http/routes/changes.ts";
 import { fileRoutes } from "./http/routes/files.ts";
@@ -26,15 +27,6 @@ const ROUTES = [...ROUTE_SPECS.map(honoPath), ...META_PATHS];
 
 /** Longest request URL served (8 KiB), whatever its parameters. */
 export const MAX_URL_LENGTH = 8192;
-
-/** The path exactly as sent: routing must not decode `%2F` inside an application name. */
-function rawPath(request: Request): string {
-  const url = request.url;
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start < 0) return "/";
-  const query = url.indexOf("?", start);
-  return url.slice(start, query < 0 ? undefined : query);
-}
 
 /** A response built outside the context (an error) misses the headers set on it: browsers must still be able to read the error, and not sniff it. */
 function readableCrossOrigin(response: Response): Response {

@@ -1,4 +1,5 @@
 // @module Our service on Node for the bench: `appstruct serve` over a temporary folder holding only the snapshot, as its own process.
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,26 +8,35 @@ import { freePort } from "../dev-server.ts";
 import { type ChildServer, startChildServer } from "./child-server.ts";
 
 const APPSTRUCT = join(PROJECT_ROOT, "build", "bin", "appstruct.js");
+/** The Node flags of the executable's shebang (`#!/usr/bin/env -S node <flags>`). */
+const SHEBANG_FLAGS = readFileSync(APPSTRUCT, "utf8").split("\n")[0].split(/\s+/).slice(3);
 
 /**
  * Serves `snapshot` with `appstruct serve --section-cache-mb <sectionCacheMB> --read-latency-ms
  * <readLatencyMs>`. The folder holds a link to the snapshot alone (the bench's data folder also
  * holds the NDJSON, which serve would compile), and serve reads the file by range, as the worker reads R2.
+ * `nodeFlags` (e.g. `--cpu-prof`) run the executable on this Node with those flags added to its
+ * shebang's; `executable` is another checkout's build/bin/appstruct.js (to compare two versions).
  */
 export async function startAppstructServe(
   snapshot: string,
   sectionCacheMB: number,
   readLatencyMs = 0,
+  { nodeFlags = [], executable = APPSTRUCT }: { nodeFlags?: readonly string[]; executable?: string } = {},
 ): Promise<ChildServer> {
   const folder = await mkdtemp(join(tmpdir(), "appstruct-bench-serve-"));
   try {
     await symlink(resolve(snapshot), join(folder, "bench.snap"));
     const port = await freePort();
     // The executable itself, as `npx appstruct` runs it (its shebang's Node flags included).
+    const [command, before] = nodeFlags.length
+      ? [process.execPath, [...SHEBANG_FLAGS, ...nodeFlags, executable]]
+      : [executable, []];
     const server = await startChildServer(
       "appstruct serve",
-      APPSTRUCT,
+      command,
       [
+        ...before,
         "serve",
         "--data",
         folder,

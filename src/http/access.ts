@@ -1,5 +1,6 @@
 // @module API keys (docs/api.md#access-api-keys): X-API-KEY header or api-key parameter, compared in constant time, scoped per application.
 import { ApiError } from "../contract/errors.ts";
+import { queryParameter } from "./request-target.ts";
 
 /** Parsed from the API_KEYS secret: JSON `{"<key>": "*" | ["<application>", ...]}`. */
 export interface AccessPolicy {
@@ -61,8 +62,7 @@ export function presentedKey(request: Request): string | undefined {
   return (
     request.headers.get("X-API-KEY") ??
     (bearer ? bearer[1].trim() : undefined) ??
-    new URL(request.url).searchParams.get("api-key") ??
-    undefined
+    queryParameter(request.url, "api-key")
   );
 }
 

@@ -7,8 +7,21 @@ import { applicationNameProblem } from "../rules.ts";
 import { type Version, versionAt } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
 
+/** Valid names by raw segment, met lately: a client asks of one application again and again. Cleared past this many. */
+const decodedNames = new Map<string, string>();
+const MAX_DECODED_NAMES = 256;
+
 /** The raw `{name}` segment of /rest/applications/{name}/..., percent-decoded exactly once. */
 export function decodeApplicationName(rawSegment: string): string {
+  const known = decodedNames.get(rawSegment);
+  if (known !== undefined) return known;
+  const name = checkedName(rawSegment);
+  if (decodedNames.size >= MAX_DECODED_NAMES) decodedNames.clear();
+  decodedNames.set(rawSegment, name);
+  return name;
+}
+
+function checkedName(rawSegment: string): string {
   let name: string;
   try {
     name = decodeURIComponent(rawSegment);
@@ -26,8 +39,8 @@ export function decodeApplicationName(rawSegment: string): string {
 
 /** The published versions of the request's application (remembered for the ETag), or a 404. */
 export async function publishedVersions(c: Context<AppEnv>): Promise<Version[]> {
-  const application = c.var.application;
-  const versions = await c.var.deps.catalog.versions(application);
+  const application = c.get("application");
+  const versions = await c.get("deps").catalog.versions(application);
   if (!versions)
     throw new ApiError(
       "application_not_found",
@@ -46,10 +59,10 @@ export async function selectedAnalysis(
   c: Context<AppEnv>,
   date: number | undefined,
 ): Promise<{ version: Version; snapshot: Snapshot; previous: { key: string; open(): Promise<Snapshot> } | null }> {
-  const { catalog } = c.var.deps;
+  const { catalog } = c.get("deps");
   const versions = await publishedVersions(c);
   const version = date === undefined ? versions[versions.length - 1] : versionAt(versions, date);
-  if (!version) throw noAnalysisAt(c.var.application, versions, date!, "date");
+  if (!version) throw noAnalysisAt(c.get("application"), versions, date!, "date");
   const before = versions[versions.indexOf(version) - 1];
   return {
     version,
@@ -69,16 +82,16 @@ export async function comparedAnalyses(
 ): Promise<{ from: Version; to: Version }> {
   const versions = await publishedVersions(c);
   const newer = to === undefined ? versions[versions.length - 1] : versionAt(versions, to);
-  if (!newer) throw noAnalysisAt(c.var.application, versions, to!, "to");
+  if (!newer) throw noAnalysisAt(c.get("application"), versions, to!, "to");
   const older = from === undefined ? versions[versions.indexOf(newer) - 1] : versionAt(versions, from);
   if (older) return { from: older, to: newer };
   throw from === undefined
     ? new ApiError(
         "no_analysis_at_date",
-        `no analysis comes before ${newer.analyzedAt}, the first of ${JSON.stringify(c.var.application)}: give from, or a later to`,
+        `no analysis comes before ${newer.analyzedAt}, the first of ${JSON.stringify(c.get("application"))}: give from, or a later to`,
         { parameter: "from" },
       )
-    : noAnalysisAt(c.var.application, versions, from, "from");
+    : noAnalysisAt(c.get("application"), versions, from, "from");
 }
 
 /** The 404 of a date before the application's first analysis. */

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { hex } from "../hex.ts";
 import type { Version } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
+import { requestTarget } from "./request-target.ts";
 
 /**
  * SHA-256 of each published version set met lately, by the set's addresses: a manifest refresh that
@@ -15,15 +16,24 @@ const MAX_VERSION_SETS = 1024;
 /** The headers of an answer a cross-origin reader may read (Access-Control-Expose-Headers), errors and 304 included. */
 export const EXPOSED_HEADERS = "ETag, Server-Timing";
 
+/** The digest of each version list met lately: a catalog hands out the same list until it changes. */
+const listDigests = new WeakMap<readonly Version[], string>();
+
 async function versionsDigest(versions: readonly Version[]): Promise<string> {
+  const listed = listDigests.get(versions);
+  if (listed) return listed;
   const addresses = versions.map((v) => v.sha256).join(",");
   const known = versionDigests.get(addresses);
-  if (known) return known;
+  if (known) {
+    listDigests.set(versions, known);
+    return known;
+  }
   const digest = hex(
     new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(addresses))).subarray(0, 8),
   );
   if (versionDigests.size >= MAX_VERSION_SETS) versionDigests.clear();
   versionDigests.set(addresses, digest);
+  listDigests.set(versions, digest);
   return digest;
 }
 
@@ -50,8 +60,7 @@ function fnv64(text: string): string {
  * with WebCrypto on every request cost ~70 µs (Node runs it on its thread pool), more than most answers.
  */
 export async function entityTag(versions: readonly Version[], requestUrl: string): Promise<string> {
-  const url = new URL(requestUrl);
-  return `"${await versionsDigest(versions)}${fnv64(url.pathname + url.search)}"`;
+  return `"${await versionsDigest(versions)}${fnv64(requestTarget(requestUrl))}"`;
 }
 
 function matches(ifNoneMatch: string | undefined, tag: string): boolean {
@@ -67,7 +76,7 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
  */
 export const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  const versions = c.var.versions;
+  const versions = c.get("versions");
   if (c.res.status !== 200 || !versions) {
     if (c.res.status >= 400) c.res.headers.set("Cache-Control", "no-store");
     return;

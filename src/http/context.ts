@@ -15,6 +15,7 @@ export interface AppDeps {
   rateLimit?: { limiter: RateLimiter; periodSeconds: number } | null;
 }
 
+/** Read with `c.get(name)`: `c.var` copies every variable into a new object at each access. */
 export interface AppEnv {
   Variables: {
     deps: AppDeps;

@@ -6,41 +6,68 @@ import type { AppEnv } from "./context.ts";
 /** JSON text gathered before a chunk is encoded and handed to the client: big enough that chunks cost little each. */
 const CHUNK_CHARS = 64 * 1024;
 
+/** JSON text gathered until it makes a chunk. */
+class ChunkBuffer {
+  #parts: string[] = [];
+  #length = 0;
+
+  add(part: string): void {
+    this.#parts.push(part);
+    this.#length += part.length;
+  }
+
+  /** The text gathered, once it is a chunk's worth (or `always`); null before. */
+  take(always = false): string | null {
+    if (this.#length === 0 || (!always && this.#length < CHUNK_CHARS)) return null;
+    const chunk = this.#parts.join("");
+    this.#parts = [];
+    this.#length = 0;
+    return chunk;
+  }
+}
+
 /**
- * The JSON text of `value`, as JSON.stringify writes it, in parts: each batch of a StreamedList is
- * stringified on its own (its items are plain), the objects and arrays holding one are walked here,
- * anything else is stringified whole.
+ * Writes the JSON text of `value`, as JSON.stringify writes it, into `buffer`, yielding each chunk
+ * it fills: each batch of a StreamedList is stringified on its own (its items are plain), the
+ * objects and arrays holding one are walked here, anything else is stringified whole. One
+ * generator for the whole answer, nested ones only for values holding a list: each step through
+ * an async generator costs a few turns of the microtask queue, more than a short answer's text.
  */
-async function* jsonParts(value: unknown): AsyncGenerator<string> {
-  if (!holdsStreamedList(value)) yield JSON.stringify(value);
+async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<string> {
+  if (!holdsStreamedList(value)) buffer.add(JSON.stringify(value));
   else if (value instanceof StreamedList) {
     let first = true;
-    yield "[";
+    buffer.add("[");
     for await (const batch of value.batches()) {
       if (batch.length === 0) continue;
       const items = JSON.stringify(batch);
-      yield first ? items.slice(1, -1) : `,${items.slice(1, -1)}`;
+      buffer.add(first ? items.slice(1, -1) : `,${items.slice(1, -1)}`);
       first = false;
+      const chunk = buffer.take();
+      if (chunk !== null) yield chunk;
     }
-    yield "]";
+    buffer.add("]");
   } else if (Array.isArray(value)) {
-    yield "[";
+    buffer.add("[");
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) yield ",";
+      if (i > 0) buffer.add(",");
       // As JSON.stringify: an item it cannot write is null.
-      yield* writable(value[i]) ? jsonParts(value[i]) : ["null"];
+      if (!writable(value[i])) buffer.add("null");
+      else if (!holdsStreamedList(value[i])) buffer.add(JSON.stringify(value[i]));
+      else yield* writeJson(value[i], buffer);
     }
-    yield "]";
+    buffer.add("]");
   } else {
     let first = true;
-    yield "{";
+    buffer.add("{");
     for (const [key, item] of Object.entries(value)) {
       if (!writable(item)) continue;
-      yield `${first ? "" : ","}${JSON.stringify(key)}:`;
+      buffer.add(`${first ? "" : ","}${JSON.stringify(key)}:`);
       first = false;
-      yield* jsonParts(item);
+      if (!holdsStreamedList(item)) buffer.add(JSON.stringify(item));
+      else yield* writeJson(item, buffer);
     }
-    yield "}";
+    buffer.add("}");
   }
 }
 
@@ -60,18 +87,10 @@ const writable = (value: unknown) => value !== undefined && typeof value !== "fu
 
 /** The JSON text of `value` in chunks of about CHUNK_CHARS (a batch longer than that is one chunk). */
 export async function* jsonChunks(value: unknown): AsyncGenerator<string> {
-  let parts: string[] = [];
-  let length = 0;
-  for await (const part of jsonParts(value)) {
-    parts.push(part);
-    length += part.length;
-    if (length >= CHUNK_CHARS) {
-      yield parts.join("");
-      parts = [];
-      length = 0;
-    }
-  }
-  if (parts.length) yield parts.join("");
+  const buffer = new ChunkBuffer();
+  yield* writeJson(value, buffer);
+  const rest = buffer.take(true);
+  if (rest !== null) yield rest;
 }
 
 /**

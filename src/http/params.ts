@@ -50,7 +50,12 @@ export function parseParams<S extends ParamSpecs>(pairs: readonly [string, strin
   }
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const values = grouped.get(name) ?? (spec.default === undefined ? [] : [spec.default]);
+    const given = grouped.get(name);
+    if (given === undefined && spec.default !== undefined) {
+      out[name] = spec.repeatable ? [defaultOf(spec)] : defaultOf(spec);
+      continue;
+    }
+    const values = given ?? [];
     if (values.length > 1 && !spec.repeatable)
       throw new ApiError("invalid_parameter", `${name} may be given only once, got ${values.length} values`, {
         parameter: name,
@@ -70,6 +75,17 @@ export function parseParams<S extends ParamSpecs>(pairs: readonly [string, strin
     out[name] = spec.repeatable ? parsed : parsed[0];
   }
   return out as Parsed<S>;
+}
+
+/** Each spec's default as parsed: the same value every time, parsed once (checked against the schema like any value). */
+const parsedDefaults = new WeakMap<ParamSpec, unknown>();
+
+function defaultOf(spec: ParamSpec): unknown {
+  if (parsedDefaults.has(spec)) return parsedDefaults.get(spec);
+  const result = spec.schema.safeParse(spec.default);
+  if (!result.success) throw new Error(`the default ${JSON.stringify(spec.default)} does not satisfy its own schema`);
+  parsedDefaults.set(spec, result.data);
+  return result.data;
 }
 
 /** The known name nearest to `name`: same letters ignoring case, or at most two edits away. */

@@ -38,7 +38,7 @@ export function mcpCors(app: Hono<AppEnv>): void {
 
 export function mcpRoutes(app: Hono<AppEnv>): void {
   app.post(MCP_PATH, async (c) => {
-    const { access } = c.var.deps;
+    const { access } = c.get("deps");
     const key = presentedKey(c.req.raw);
     // The key is checked here so /mcp itself answers 401; its scope is the REST routes' (403, and the list of applications).
     if (access) await authenticate(access, key);

@@ -39,6 +39,8 @@ export class SnapshotCache {
   private readonly entries = new Map<string, Snapshot>();
   private readonly opening = new SharedLoads<string, Snapshot>();
   private readonly capacity: number;
+  /** The key inserted last: the most recently used entry. */
+  private lastUsed: string | undefined;
 
   constructor(capacity = 16) {
     this.capacity = capacity;
@@ -47,14 +49,19 @@ export class SnapshotCache {
   async get(sha256: string, open: () => Promise<Snapshot>): Promise<Snapshot> {
     const entry = this.entries.get(sha256);
     if (entry) {
-      // Re-insert: Map iteration order makes the oldest entry the least recently used.
-      this.entries.delete(sha256);
-      this.entries.set(sha256, entry);
+      // Re-insert: Map iteration order makes the oldest entry the least recently used. The one used
+      // last is in place already (most requests read the same snapshot as the one before).
+      if (this.lastUsed !== sha256) {
+        this.entries.delete(sha256);
+        this.entries.set(sha256, entry);
+        this.lastUsed = sha256;
+      }
       return entry;
     }
     const snapshot = await this.opening.run(sha256, open, LOAD_DEADLINE_MS);
     this.entries.delete(sha256);
     this.entries.set(sha256, snapshot);
+    this.lastUsed = sha256;
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     return snapshot;
   }

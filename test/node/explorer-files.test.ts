@@ -35,6 +35,7 @@ describe("the explorer's files on Node", () => {
     const response = (await get("/assets/app-1.js"))!;
     expect(response.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
     expect(await response.text()).toBe("console.log(1)");
+    expect(await (await get("/assets/app%2D1.js"))!.text()).toBe("console.log(1)");
     const head = (await get("/assets/app-1.js", "HEAD"))!;
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");

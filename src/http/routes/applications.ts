@@ -15,7 +15,7 @@ export function applicationRoutes(app: Hono<AppEnv>): void {
   app.get(APPLICATIONS_PATH, async (c) => {
     parseParams(parseQuery(c.req.url), APPLICATIONS.query);
     const scope = await admit(c);
-    const { list, versions } = await applicationList(c.var.deps.catalog, scope);
+    const { list, versions } = await applicationList(c.get("deps").catalog, scope);
     c.set("versions", versions);
     return c.json(list);
   });

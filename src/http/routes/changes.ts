@@ -11,7 +11,7 @@ export function changesRoutes(app: Hono<AppEnv>): void {
   app.get(honoPath(CHANGES), async (c) => {
     const p = parseParams(parseQuery(c.req.url), CHANGES.query);
     const { from, to } = await comparedAnalyses(c, p.from, p.to);
-    const [older, newer] = await Promise.all([c.var.deps.catalog.open(from), c.var.deps.catalog.open(to)]);
+    const [older, newer] = await Promise.all([c.get("deps").catalog.open(from), c.get("deps").catalog.open(to)]);
     const statuses = p.status.length ? p.status : CHANGE_STATUSES;
     const page = await changes(older, newer, { statuses, skip: p.skip, limit: p.limit });
     return c.json({ from: from.analyzedAt, to: to.analyzedAt, ...page });

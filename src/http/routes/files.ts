@@ -25,7 +25,7 @@ export function fileRoutes(app: Hono<AppEnv>): void {
         `endLine must not be below startLine (${p.startLine}), got ${p.endLine}`,
         { parameter: "endLine" },
       );
-    const { sources } = c.var.deps;
+    const { sources } = c.get("deps");
     if (!sources)
       throw new ApiError(
         "source_service_unavailable",

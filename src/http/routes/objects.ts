@@ -51,11 +51,11 @@ export function objectRoutes(app: Hono<AppEnv>): void {
       if (list.length) filters[name] = list;
     }
     const withLocations = p.select === "source-locations";
-    if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
+    if (withLocations && !c.get("deps").sources) throw sourcesDisabled();
     const versions = await publishedVersions(c);
     const version = p.date === undefined ? versions[versions.length - 1] : versionAt(versions, p.date);
     if (!version) return c.json({ totalObjects: 0, objects: [] });
-    const snapshot = await c.var.deps.catalog.open(version);
+    const snapshot = await c.get("deps").catalog.open(version);
     const result = await findObjects(snapshot, {
       filters,
       operator: p.operator,
@@ -70,17 +70,17 @@ export function objectRoutes(app: Hono<AppEnv>): void {
   app.get(honoPath(CHARACTERISTICS), async (c) => {
     const p = parseParams(parseQuery(c.req.url), CHARACTERISTICS.query);
     const objectId = pathObjectId(c);
-    if (p.select && !c.var.deps.sources) throw sourcesDisabled();
+    if (p.select && !c.get("deps").sources) throw sourcesDisabled();
     const { version, snapshot, previous } = await selectedAnalysis(c, p.date);
     const { object, rank } = await objectCharacteristics(snapshot, objectId, previous);
-    return c.json(p.select ? (await attachLocations(c.var.deps.sources, version, [object], [rank]))[0] : object);
+    return c.json(p.select ? (await attachLocations(c.get("deps").sources, version, [object], [rank]))[0] : object);
   });
 
   app.get(honoPath(CALLEES), async (c) => {
     const p = parseParams(parseQuery(c.req.url), CALLEES.query);
     const objectId = pathObjectId(c);
     const withLocations = p.select.includes("source-locations");
-    if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
+    if (withLocations && !c.get("deps").sources) throw sourcesDisabled();
     const { version, snapshot } = await selectedAnalysis(c, p.date);
     const result = await objectCallees(snapshot, objectId, {
       includeEscalated: p.includeEscalated,
@@ -96,7 +96,7 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const p = parseParams(parseQuery(c.req.url), CALLERS.query);
     const objectId = pathObjectId(c);
     const withLocations = p.select.includes("source-locations");
-    if (withLocations && !c.var.deps.sources) throw sourcesDisabled();
+    if (withLocations && !c.get("deps").sources) throw sourcesDisabled();
     const { version, snapshot } = await selectedAnalysis(c, p.date);
     const result = await objectCallers(snapshot, objectId, {
       includeEscalated: p.includeEscalated,
@@ -145,7 +145,7 @@ function withSourceLocations<T extends object>(
   ranks: readonly number[],
 ) {
   return list.mapBatches((batch, from) =>
-    attachLocations(c.var.deps.sources, version, batch, ranks.slice(from, from + batch.length)),
+    attachLocations(c.get("deps").sources, version, batch, ranks.slice(from, from + batch.length)),
   );
 }
 
