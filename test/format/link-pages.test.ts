@@ -6,6 +6,7 @@ import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
 import { LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
@@ -159,6 +160,39 @@ describe("link pages", () => {
     const pages = source.bytesRead - opened - directories;
     expect(pages).toBeGreaterThan(0);
     expect(pages).toBeLessThan(Math.min(sizeOf("CALE"), sizeOf("CALR"), sizeOf("OBJC")) / 2);
+  });
+});
+
+describe("link windows", () => {
+  /** Bytes of LNKP one object's links read, and the page and window sizes around it, under `budgetBytes` (none: no cache). */
+  async function linkBytesRead(budgetBytes?: number) {
+    const source = countingSource(memorySource(bytes, `windows ${budgetBytes}`));
+    const sections = budgetBytes === undefined ? undefined : new SectionCache(budgetBytes);
+    const snapshot = await Snapshot.open(source, { sections });
+    const directory = await snapshot.section("LNKD");
+    await snapshot.pagesBlock("LNKP");
+    const before = source.bytesRead;
+    const p = LINK_PAGES_PER_WINDOW + 1; // the second page of the second window
+    await linkRows(snapshot, [directory.firstRanks[p]]);
+    const { offsets } = directory;
+    return {
+      read: source.bytesRead - before,
+      page: offsets[p + 1] - offsets[p],
+      window: offsets[2 * LINK_PAGES_PER_WINDOW] - offsets[LINK_PAGES_PER_WINDOW],
+      linkBytes: snapshot.toc.get("LNKP")!.length,
+    };
+  }
+
+  it("are read whole while the link pages fit in a quarter of the cache's budget, or without a cache", async () => {
+    const { read, window, linkBytes } = await linkBytesRead();
+    expect(read).toBe(window);
+    expect((await linkBytesRead(4 * linkBytes)).read).toBe(window);
+  });
+
+  it("give way to single pages when the link pages outgrow a quarter of the budget: a window would push out 16 pages for one", async () => {
+    const { linkBytes, page, window } = await linkBytesRead();
+    expect(page).toBeLessThan(window);
+    expect((await linkBytesRead(4 * linkBytes - 1)).read).toBe(page);
   });
 });
 
