@@ -1,4 +1,4 @@
-// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC, damaged pages refused, and one object's links cost a page.
+// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC (parents too), damaged pages refused, one object's links cost a page, its row and its parent's one round.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/contract/errors.ts";
@@ -6,11 +6,14 @@ import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
 import { LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
+import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { StorageMeter } from "../../src/format/storage-meter.ts";
 import { objectCallees } from "../../src/query/callees.ts";
+import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
-import { rankOfId } from "../../src/query/lookup.ts";
+import { locateId, rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
@@ -221,6 +224,35 @@ describe("id pages", () => {
       await expect(rankOfId(snapshot, id)).rejects.toThrow(ApiError);
       await expect(rankOfId(withoutPagedLinks(snapshot), id)).rejects.toThrow(ApiError);
     }
+  });
+});
+
+describe("id pages with parents", () => {
+  it("give each object's parent as OBJC does", async () => {
+    const snapshot = await open(bytes);
+    const core = await snapshot.section("OBJC");
+    let parents = 0;
+    for (let r = 0; r < OBJECTS; r++) {
+      const located = await locateId(snapshot, core.id(r));
+      expect(located).toEqual({ rank: r, parent: core.parent(r) });
+      if (located.parent !== NONE) parents++;
+    }
+    expect(parents).toBeGreaterThan(OBJECTS / 2); // the fixture has parents to compare
+  });
+
+  it("let an object's characteristics read its row and its parent's in one round, the id page cached", async () => {
+    const snapshot = await open(bytes);
+    const [core, rows] = await Promise.all([snapshot.section("OBJC"), snapshot.section("ROWD")]);
+    await snapshot.pagesBlock("ROWP");
+    // A child whose parent's row lies on another page.
+    let child = 0;
+    while (core.parent(child) === NONE || rows.pageOf(child) === rows.pageOf(core.parent(child))) child++;
+    const id = core.id(child);
+    await locateId(snapshot, id);
+    const meter = new StorageMeter();
+    const { object } = await meter.measure(() => objectCharacteristics(snapshot, id, null));
+    expect(object.parent?.id).toBe(core.id(core.parent(child)));
+    expect({ reads: meter.reads, rounds: meter.rounds }).toEqual({ reads: 2, rounds: 1 });
   });
 });
 
