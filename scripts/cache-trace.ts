@@ -2,8 +2,11 @@
 //
 //   node scripts/cache-trace.ts --reuse <dir> [--objects 1000000] [--queries 1000] [--warmup 300]
 //                               [--section-cache-mb 64] [--latency-ms 20] [--pool 400] [--workload-seed 7]
+//                               [--workload cache|http]
 //
-// The workload of scripts/cache-policy.ts at concurrency 1, over a source that notes each read: its
+// The workload of scripts/cache-policy.ts (or with --workload http, that of the bench's mixed view,
+// `npm run bench`: its cold then its warm sequence, the warm one measured, --queries and --warmup
+// each) at concurrency 1, over a source that notes each read: its
 // section (from the table of contents), its offset there, and its round (one deeper than the deepest
 // read settled when it started, as StorageMeter counts). A read of an (offset, section) read before
 // in the run is a re-read: its page was evicted meanwhile.
@@ -14,11 +17,13 @@ import { SectionCache } from "../src/format/section-cache.ts";
 import { type ByteSource, delayedSource, Snapshot } from "../src/format/snapshot.ts";
 import { fileSource } from "../src/storage/file-source.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
-import { MIXED_CLASSES, type MixedClass, mixedWorkload } from "./bench/cache-workload.ts";
+import { MIXED_CLASSES, mixedWorkload } from "./bench/cache-workload.ts";
 import { prepareDataset } from "./bench/dataset.ts";
 import { engineAnswer } from "./bench/engine.ts";
-import { pickMix } from "./bench/mix.ts";
+import { CLASSES, pickMix } from "./bench/mix.ts";
+import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
+import type { BenchQuery } from "./bench/queries.ts";
 
 const MiB = 1024 * 1024;
 
@@ -89,6 +94,7 @@ async function main(): Promise<void> {
       "latency-ms": { type: "string", default: "20" },
       pool: { type: "string", default: "400" },
       "workload-seed": { type: "string", default: "7" },
+      workload: { type: "string", default: "cache" },
     },
   });
   if (!values.reuse) throw new Error("--reuse <dir> is required: the trace reads a dataset made by the bench");
@@ -102,17 +108,28 @@ async function main(): Promise<void> {
 
   const dataset = await prepareDataset({ dir, objects, seed: integerOption("seed", values.seed, 0), reuse: true, log });
   const picking = await Snapshot.open(await fileSource(dataset.snapshot));
-  const queries = await mixedWorkload(picking, pickMix(dataset.database), {
-    count: warmup + count,
-    poolSize: integerOption("pool", values.pool, 1),
-    seed: integerOption("workload-seed", values["workload-seed"], 0),
-  });
+  const workload = values.workload;
+  if (workload !== "cache" && workload !== "http") throw new Error(`--workload is cache or http, got ${workload}`);
+  const workloadSeed = integerOption("workload-seed", values["workload-seed"], 0);
+  const poolSize = integerOption("pool", values.pool, 1);
+  const classes: readonly string[] = workload === "http" ? CLASSES : MIXED_CLASSES;
+  const queries: { cls: string; query: BenchQuery }[] =
+    workload === "http"
+      ? (() => {
+          const pools = pickPools(dataset.database, workloadSeed, poolSize);
+          return [...mixedSequence(pools, workloadSeed, warmup), ...mixedSequence(pools, workloadSeed + 1, count)];
+        })()
+      : await mixedWorkload(picking, pickMix(dataset.database), {
+          count: warmup + count,
+          poolSize,
+          seed: workloadSeed,
+        });
   const sections = new SectionCache(budgetBytes);
   const source = new TracingSource(delayedSource(await fileSource(dataset.snapshot), latencyMs), picking.toc.values());
   const snapshot = await Snapshot.open(source, { sections });
 
   interface Answer {
-    cls: MixedClass;
+    cls: string;
     ms: number;
     reads: TracedRead[];
   }
@@ -157,7 +174,7 @@ async function main(): Promise<void> {
         "re-reads",
         "top round signatures",
       ],
-      MIXED_CLASSES.map((cls) => {
+      classes.map((cls) => {
         const mine = answers.filter((a) => a.cls === cls);
         const reads = mine.flatMap((a) => a.reads);
         const signatures = new Map<string, number>();
