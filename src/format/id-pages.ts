@@ -5,7 +5,7 @@
 //
 // The page gives the parent's rank too, so that an answer about an object and its parent (its
 // characteristics) asks for both rows in one round of reads: found in the object's row, the parent
-// cost a round of its own after it (at 1M objects with 20 ms reads, 42 ms at the median instead of 22).
+// cost a round of its own after it (at 1M objects with 20 ms reads, 42 ms at the median; 21 so).
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { NONE, type ObjectRecord } from "./model.ts";
