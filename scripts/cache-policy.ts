@@ -19,6 +19,7 @@ import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
 import { MIXED_CLASSES, type MixedRun, mixedWorkload, runMixed } from "./bench/cache-workload.ts";
 import { prepareDataset } from "./bench/dataset.ts";
 import { pickMix } from "./bench/mix.ts";
+import { integerOption } from "./bench/options.ts";
 
 const MiB = 1024 * 1024;
 
@@ -29,13 +30,6 @@ interface PolicyRun extends MixedRun {
   /** Of the measured queries' cache lookups (sections and pages alike). */
   hitRate: number;
   evictions: number;
-}
-
-/** A whole number ≥ `min` from option `name`, or a clear refusal. */
-function integer(name: string, value: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${value}`);
-  return n;
 }
 
 async function main(): Promise<void> {
@@ -54,18 +48,18 @@ async function main(): Promise<void> {
       out: { type: "string" },
     },
   });
-  const objects = integer("objects", values.objects, 1000);
-  const seed = integer("seed", values.seed, 0);
-  const count = integer("queries", values.queries, 1);
-  const warmup = integer("warmup", values.warmup, 0);
-  const poolSize = integer("pool", values.pool, 1);
-  const workloadSeed = integer("workload-seed", values["workload-seed"], 0);
+  const objects = integerOption("objects", values.objects, 1000);
+  const seed = integerOption("seed", values.seed, 0);
+  const count = integerOption("queries", values.queries, 1);
+  const warmup = integerOption("warmup", values.warmup, 0);
+  const poolSize = integerOption("pool", values.pool, 1);
+  const workloadSeed = integerOption("workload-seed", values["workload-seed"], 0);
   const latencyMs = Number(values["latency-ms"]);
   if (!(latencyMs >= 0)) throw new Error(`--latency-ms must be a number ≥ 0, got ${values["latency-ms"]}`);
   const sectionCacheMB = Number(values["section-cache-mb"]);
   if (!(sectionCacheMB > 0))
     throw new Error(`--section-cache-mb must be a positive number of megabytes, got ${values["section-cache-mb"]}`);
-  const concurrencies = values.concurrency.split(",").map((c) => integer("concurrency", c.trim(), 1));
+  const concurrencies = values.concurrency.split(",").map((c) => integerOption("concurrency", c.trim(), 1));
   const budgetBytes = Math.floor(sectionCacheMB * MiB);
   const started = Date.now();
   const log = (line: string) =>

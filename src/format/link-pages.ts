@@ -22,11 +22,12 @@ import { VarintReader, VarintWriter } from "./varint.ts";
 export const LINK_PAGE_BYTES = 4096;
 
 /**
- * Consecutive pages read and cached together, as one window. The mixed workload at 300k objects
- * came back to a page some 400 answers after its last use: too late for the section cache to see
- * it used twice, so it was dropped and read again (11,508 page reads in 2,000 answers). A window of
- * 16 pages comes back far sooner and is kept (477 reads); one read of 64 KiB costs storage about
- * what one of 4 KiB does. Its pages are checked and indexed only when first read.
+ * Consecutive pages read and cached together, as one window, when a reader keeps link pages by
+ * windows (see linkRows). The mixed workload at 300k objects came back to a page some 400 answers
+ * after its last use: too late for the section cache to see it used twice, so it was dropped and
+ * read again (11,508 page reads in 2,000 answers). A window of 16 pages comes back far sooner and
+ * is kept (477 reads); one read of 64 KiB costs storage about what one of 4 KiB does. Its pages
+ * are checked and indexed only when first read.
  */
 export const LINK_PAGES_PER_WINDOW = 16;
 
@@ -89,8 +90,8 @@ export class LinkDirectory extends PageDirectory {
   readonly linkTypes: string[];
   readonly firstRanks: Uint32Array;
   readonly rows: number;
-  /** Where each window lies in LNKP's block (every LINK_PAGES_PER_WINDOW-th page offset, and the end), as loadPages reads pages. */
-  readonly windows: { offsets: Uint32Array; pageCount: number };
+  /** The windowings asked for so far, by pages per window. */
+  private readonly windowings = new Map<number, LinkWindows>();
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(3), blocks.u32(4), "link pages");
@@ -106,28 +107,17 @@ export class LinkDirectory extends PageDirectory {
     checkBelow(this.firstRanks, Math.max(rows, 1), "link directory first ranks");
     for (let p = 1; p < pages; p++)
       check(this.firstRanks[p - 1] < this.firstRanks[p], `link directory: first ranks do not ascend at page ${p}`);
-    const windows = Math.ceil(pages / LINK_PAGES_PER_WINDOW);
-    this.windows = {
-      offsets: Uint32Array.from(
-        { length: windows + 1 },
-        (_, w) => this.offsets[Math.min(w * LINK_PAGES_PER_WINDOW, pages)],
-      ),
-      pageCount: windows,
-    };
+  }
+
+  /** The pages cut into windows of `pagesPerWindow` (the last may hold fewer). */
+  windows(pagesPerWindow: number): LinkWindows {
+    let windows = this.windowings.get(pagesPerWindow);
+    if (!windows) this.windowings.set(pagesPerWindow, (windows = new LinkWindows(this, pagesPerWindow)));
+    return windows;
   }
 
   pageOf(rank: number): number {
     return pageStartingAtOrBefore(this.firstRanks, rank);
-  }
-
-  /** The window holding page `p`. */
-  windowOf(p: number): number {
-    return Math.floor(p / LINK_PAGES_PER_WINDOW);
-  }
-
-  /** Window `w` (its stored bytes exactly), its pages checked as they are first read. */
-  decodeWindow(w: number, bytes: Uint8Array): LinkWindow {
-    return new LinkWindow(this, w, bytes);
   }
 
   /** Checks and indexes page `p` (its stored bytes exactly). */
@@ -143,7 +133,45 @@ export class LinkDirectory extends PageDirectory {
   }
 
   override get byteSize(): number {
-    return super.byteSize + this.firstRanks.byteLength + this.windows.offsets.byteLength;
+    let windows = 0;
+    for (const w of this.windowings.values()) windows += w.offsets.byteLength;
+    return super.byteSize + this.firstRanks.byteLength + windows;
+  }
+}
+
+/** Where each window of `pagesPerWindow` consecutive pages lies in LNKP's block, as loadPages reads pages. */
+export class LinkWindows {
+  readonly pagesPerWindow: number;
+  /** Every pagesPerWindow-th page offset, and the end. */
+  readonly offsets: Uint32Array;
+  private readonly directory: LinkDirectory;
+
+  constructor(directory: LinkDirectory, pagesPerWindow: number) {
+    check(
+      Number.isInteger(pagesPerWindow) && pagesPerWindow >= 1,
+      `a link window holds 1 page or more, not ${pagesPerWindow}`,
+    );
+    this.directory = directory;
+    this.pagesPerWindow = pagesPerWindow;
+    const pages = directory.pageCount;
+    this.offsets = Uint32Array.from(
+      { length: Math.ceil(pages / pagesPerWindow) + 1 },
+      (_, w) => directory.offsets[Math.min(w * pagesPerWindow, pages)],
+    );
+  }
+
+  get pageCount(): number {
+    return this.offsets.length - 1;
+  }
+
+  /** The window holding page `p`. */
+  of(p: number): number {
+    return Math.floor(p / this.pagesPerWindow);
+  }
+
+  /** Window `w` (its stored bytes exactly), its pages checked as they are first read. */
+  decode(w: number, bytes: Uint8Array): LinkWindow {
+    return new LinkWindow(this.directory, w * this.pagesPerWindow, this.pagesPerWindow, bytes);
   }
 }
 
@@ -156,14 +184,14 @@ export class LinkWindow {
   /** Counted whole from the start, as if every page were indexed: a cached entry's size does not change. */
   readonly byteSize: number;
 
-  constructor(directory: LinkDirectory, w: number, bytes: Uint8Array) {
+  constructor(directory: LinkDirectory, firstPage: number, pagesPerWindow: number, bytes: Uint8Array) {
     this.directory = directory;
-    this.firstPage = w * LINK_PAGES_PER_WINDOW;
-    const end = Math.min(this.firstPage + LINK_PAGES_PER_WINDOW, directory.pageCount);
+    this.firstPage = firstPage;
+    const end = Math.min(firstPage + pagesPerWindow, directory.pageCount);
     const { offsets } = directory;
     check(
-      bytes.length === offsets[end] - offsets[this.firstPage],
-      `${directory.what}: window ${w} is ${bytes.length} bytes, expected ${offsets[end] - offsets[this.firstPage]}`,
+      bytes.length === offsets[end] - offsets[firstPage],
+      `${directory.what}: the window from page ${firstPage} is ${bytes.length} bytes, expected ${offsets[end] - offsets[firstPage]}`,
     );
     // Its own copy: the bytes may be a view into a read of many windows, which the cache must not pin.
     this.bytes = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();

@@ -228,6 +228,19 @@ export class SectionCache {
     return total;
   }
 
+  /** What the cache holds now, entry by entry, oldest first in each queue (instrumentation: scripts/cache-trace.ts). */
+  holdings(): { snapshotKey: string; tag: string; bytes: number; queue: "small" | "main" }[] {
+    this.remeasureAll();
+    const out: { snapshotKey: string; tag: string; bytes: number; queue: "small" | "main" }[] = [];
+    for (const [queue, name] of [
+      [this.small, "small"],
+      [this.main, "main"],
+    ] as const)
+      for (let e = queue.oldest; e; e = e.newer)
+        out.push({ snapshotKey: e.snapshotKey, tag: e.tag, bytes: e.size, queue: name });
+    return out;
+  }
+
   stats(): SectionCacheStats {
     this.remeasureAll();
     return {

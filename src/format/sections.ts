@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 5): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 6): each tag with its encoder and decoder, side by side.
 import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";

@@ -154,10 +154,11 @@ async function forEachPage(
   }
 }
 
-/** What the first checks take from OBJC: each object's id, flags and level-5 node. */
+/** What the first checks take from OBJC: each object's id, flags, parent and level-5 node. */
 interface ObjectFacts {
   ids: BigUint64Array;
   flags: Uint8Array;
+  parents: Uint32Array;
   level5: Uint32Array;
 }
 
@@ -280,7 +281,12 @@ class Verification {
 
   private async objectsTaken(): Promise<ObjectFacts> {
     const core = await (await Snapshot.open(this.source)).section("OBJC");
-    return { ids: core.ids.slice(), flags: core.flags.slice(), level5: core.level5.slice() };
+    return {
+      ids: core.ids.slice(),
+      flags: core.flags.slice(),
+      parents: core.parents.slice(),
+      level5: core.level5.slice(),
+    };
   }
 
   /** CALE and CALR decoded, what the link pages are compared with taken from them; `crossCheck`: CALE's links and CALR checked too (linksChecked). */
@@ -468,18 +474,24 @@ class Verification {
         };
       }
       case "IDXD": {
-        const { ids } = await this.objectsOf();
+        const { ids, parents } = await this.objectsOf();
         const directory = await snapshot.section(tag);
-        // Each id at the rank OBJC gives it.
+        // Each id at the rank OBJC gives it, with the parent OBJC gives that rank.
         return {
           directory,
           page: (p, bytes) => {
             const page = directory.decodePage(p, bytes);
-            for (let i = 0; i < page.ids.length; i++)
+            for (let i = 0; i < page.ids.length; i++) {
               check(
                 ids[page.ranks[i]] === page.ids[i],
                 () => `id page ${p}: id ${page.ids[i]} is not that of rank ${page.ranks[i]}`,
               );
+              check(
+                parents[page.ranks[i]] === page.parents[i],
+                () =>
+                  `id page ${p}: rank ${page.ranks[i]} has parent ${page.parents[i]}, OBJC says ${parents[page.ranks[i]]}`,
+              );
+            }
           },
         };
       }

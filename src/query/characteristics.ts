@@ -3,7 +3,7 @@
 import type { ApiCharacteristics } from "../contract/api-schemas.ts";
 import { NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { rankOfId } from "./lookup.ts";
+import { locateId } from "./lookup.ts";
 import { objectRows } from "./object-rows.ts";
 import { statusOf } from "./status.ts";
 
@@ -14,9 +14,9 @@ export async function objectCharacteristics(
   id: string,
   previous: Parameters<typeof statusOf>[3],
 ): Promise<{ object: ApiCharacteristics; rank: number }> {
-  const rank = await rankOfId(snapshot, id);
-  const [row] = await objectRows(snapshot, [rank]);
-  const [parent] = row.parent === NONE ? [null] : await objectRows(snapshot, [row.parent]);
+  // The id page gives the parent too: both rows are asked for at once, one round of reads.
+  const { rank, parent: parentRank } = await locateId(snapshot, id);
+  const [row, parent = null] = await objectRows(snapshot, parentRank === NONE ? [rank] : [rank, parentRank]);
   return {
     rank,
     object: {

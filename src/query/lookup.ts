@@ -1,25 +1,45 @@
-// @module Resolves a path object id to its rank, or throws object_not_found.
+// @module Resolves a path object id to its rank (and its parent's), or throws object_not_found.
 import { ApiError } from "../contract/errors.ts";
 import { parseObjectId } from "../format/id-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 
+/** An object found by id: its rank and its parent's (NONE, from format/model.ts: none). */
+export interface Located {
+  rank: number;
+  parent: number;
+}
+
 export async function rankOfId(snapshot: Snapshot, id: string): Promise<number> {
-  const rank = await lookUp(snapshot, id);
-  if (rank < 0)
+  return (await locateId(snapshot, id)).rank;
+}
+
+/** The rank of `id` and its parent's, or object_not_found. */
+export async function locateId(snapshot: Snapshot, id: string): Promise<Located> {
+  const located = await locate(snapshot, id);
+  if (!located)
     throw new ApiError("object_not_found", `application "${snapshot.meta.application}" has no object with id ${id}`, {
       parameter: "id",
     });
-  return rank;
+  return located;
 }
 
-/** The rank of `id` or -1: from one id page (format 1.2), or from OBJC in older files. */
+/** The rank of `id` or -1. */
 export async function lookUp(snapshot: Snapshot, id: string): Promise<number> {
-  if (!(snapshot.has("IDXD") && snapshot.has("IDXP"))) return (await snapshot.section("OBJC")).rankOf(id);
+  return (await locate(snapshot, id))?.rank ?? -1;
+}
+
+/** `id`'s rank and parent's from one id page (format 1.2), or from OBJC in files without them; null when no object has it. */
+async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
+  if (!(snapshot.has("IDXD") && snapshot.has("IDXP"))) {
+    const core = await snapshot.section("OBJC");
+    const rank = core.rankOf(id);
+    return rank < 0 ? null : { rank, parent: core.parent(rank) };
+  }
   const wanted = parseObjectId(id);
   const directory = await snapshot.section("IDXD");
-  if (wanted === null || directory.pageCount === 0) return -1;
+  if (wanted === null || directory.pageCount === 0) return null;
   const p = directory.pageOf(wanted);
   const pages = await loadPages(snapshot, "IDXP", directory, [p], (page, bytes) => directory.decodePage(page, bytes));
-  return pages.get(p)!.rankOf(wanted);
+  return pages.get(p)!.find(wanted);
 }

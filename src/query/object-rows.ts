@@ -55,12 +55,7 @@ export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<num
   if (fromRowStore(snapshot, ranks.length)) {
     const directory = await snapshot.section("ROWD");
     for (let from = 0, to = 0; from < ranks.length; from = to) {
-      // Ranks do not decrease, so neither do their pages: each change is a page more.
-      for (let pages = 0, last = -1; to < ranks.length && to - from < ROW_BATCH; to++) {
-        const page = directory.pageOf(ranks[to]);
-        if (page !== last && pages++ === PAGES_PER_BATCH) break;
-        last = page;
-      }
+      to = batchEnd(directory, ranks, from);
       yield await fromPages(snapshot, directory, Array.from(slice(ranks, from, to)));
     }
     return;
@@ -69,6 +64,39 @@ export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<num
   yield* streamedColumnBatches(snapshot, ranks, ["NAME", "FULL", "MANG"], (r, [name, fullName, mangling]) =>
     build(r, name, fullName, mangling),
   );
+}
+
+/** Where the batch of `ranks` (non-decreasing) from `from` ends: up to ROW_BATCH rows on at most PAGES_PER_BATCH pages. */
+function batchEnd(directory: RowDirectory, ranks: ArrayLike<number>, from: number): number {
+  let to = from;
+  // Ranks do not decrease, so neither do their pages: each change is a page more.
+  for (let pages = 0, last = -1; to < ranks.length && to - from < ROW_BATCH; to++) {
+    const page = directory.pageOf(ranks[to]);
+    if (page !== last && pages++ === PAGES_PER_BATCH) break;
+    last = page;
+  }
+  return to;
+}
+
+/**
+ * Starts reading the row pages of the first batch objectRowBatches(ranks) yields, without waiting
+ * for them: an answer writing several lists one after the other (start points, then end points)
+ * would otherwise ask for a list's first rows only once the list before it is written, a round of
+ * reads more. The list itself then finds them in the cache, or joins their load; a failed read is
+ * read again, and reported, by the list.
+ */
+export function readAheadRows(snapshot: Snapshot, ranks: ArrayLike<number>): void {
+  if (ranks.length === 0 || !fromRowStore(snapshot, ranks.length)) return;
+  const reading = (async () => {
+    const directory = await snapshot.section("ROWD");
+    const first = slice(ranks, 0, batchEnd(directory, ranks, 0));
+    const pages = distinctAscending(
+      Uint32Array.from(first, (r) => directory.pageOf(r)),
+      directory.pageCount,
+    );
+    await loadPages(snapshot, "ROWP", directory, pages, (p, bytes) => directory.storedPage(p, bytes));
+  })();
+  reading.catch(() => {});
 }
 
 /** Summaries of some ranks (non-decreasing), a batch at a time. */
@@ -92,12 +120,21 @@ const CACHED_TEXT_SHARE = 1 / 2;
  */
 export function summaryBatches(snapshot: Snapshot, count: number): SummaryBatches {
   const fromRows = (ranks: ArrayLike<number>) => summariesOfRows(snapshot, ranks);
-  const textBytes = ["NAME", "FULL"].reduce((sum, tag) => sum + (snapshot.toc.get(tag)?.length ?? 0), 0);
-  if (count > ROW_BATCH && textBytes <= snapshot.budgetBytes * CACHED_TEXT_SHARE)
-    return (ranks) => summariesOfColumns(snapshot, ranks, true);
+  if (fromCachedText(snapshot, count)) return (ranks) => summariesOfColumns(snapshot, ranks, true);
   if (fromRowStore(snapshot, count)) return fromRows;
   return (ranks) =>
     fromRowStore(snapshot, ranks.length) ? fromRows(ranks) : summariesOfColumns(snapshot, ranks, false);
+}
+
+/** Whether summaryBatches(snapshot, count) reads every list from the row store's pages. */
+export function summariesFromRows(snapshot: Snapshot, count: number): boolean {
+  return !fromCachedText(snapshot, count) && fromRowStore(snapshot, count);
+}
+
+/** Whether summaries of `count` objects come from columns, NAME and FULL kept in the cache. */
+function fromCachedText(snapshot: Snapshot, count: number): boolean {
+  const textBytes = ["NAME", "FULL"].reduce((sum, tag) => sum + (snapshot.toc.get(tag)?.length ?? 0), 0);
+  return count > ROW_BATCH && textBytes <= snapshot.budgetBytes * CACHED_TEXT_SHARE;
 }
 
 async function* summariesOfRows(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectSummary[]> {

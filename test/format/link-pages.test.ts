@@ -1,4 +1,4 @@
-// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC, damaged pages refused, and one object's links cost a page.
+// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC (parents too), damaged pages refused, one object's links cost a page, its row and its parent's one round.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/contract/errors.ts";
@@ -6,12 +6,16 @@ import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
 import { LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
+import { NONE } from "../../src/format/model.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { StorageMeter } from "../../src/format/storage-meter.ts";
 import { objectCallees } from "../../src/query/callees.ts";
+import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
-import { rankOfId } from "../../src/query/lookup.ts";
+import { locateId, rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
-import { collect } from "../../src/query/streamed-list.ts";
+import { collect, type StreamedList } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
@@ -169,6 +173,39 @@ describe("link pages", () => {
   });
 });
 
+describe("link windows", () => {
+  /** Bytes of LNKP one object's links read, and the page and window sizes around it, under `budgetBytes` (none: no cache). */
+  async function linkBytesRead(budgetBytes?: number) {
+    const source = countingSource(memorySource(bytes, `windows ${budgetBytes}`));
+    const sections = budgetBytes === undefined ? undefined : new SectionCache(budgetBytes);
+    const snapshot = await Snapshot.open(source, { sections });
+    const directory = await snapshot.section("LNKD");
+    await snapshot.pagesBlock("LNKP");
+    const before = source.bytesRead;
+    const p = LINK_PAGES_PER_WINDOW + 1; // the second page of the second window
+    await linkRows(snapshot, [directory.firstRanks[p]]);
+    const { offsets } = directory;
+    return {
+      read: source.bytesRead - before,
+      page: offsets[p + 1] - offsets[p],
+      window: offsets[2 * LINK_PAGES_PER_WINDOW] - offsets[LINK_PAGES_PER_WINDOW],
+      linkBytes: snapshot.toc.get("LNKP")!.length,
+    };
+  }
+
+  it("are read whole while the link pages fit in a quarter of the cache's budget, or without a cache", async () => {
+    const { read, window, linkBytes } = await linkBytesRead();
+    expect(read).toBe(window);
+    expect((await linkBytesRead(4 * linkBytes)).read).toBe(window);
+  });
+
+  it("give way to single pages when the link pages outgrow a quarter of the budget: a window would push out 16 pages for one", async () => {
+    const { linkBytes, page, window } = await linkBytesRead();
+    expect(page).toBeLessThan(window);
+    expect((await linkBytesRead(4 * linkBytes - 1)).read).toBe(page);
+  });
+});
+
 describe("id pages", () => {
   it("find every object's rank, and no rank for ids no object has", async () => {
     const snapshot = await open(bytes);
@@ -194,6 +231,63 @@ describe("id pages", () => {
       await expect(rankOfId(snapshot, id)).rejects.toThrow(ApiError);
       await expect(rankOfId(withoutPagedLinks(snapshot), id)).rejects.toThrow(ApiError);
     }
+  });
+});
+
+describe("id pages with parents", () => {
+  it("give each object's parent as OBJC does", async () => {
+    const snapshot = await open(bytes);
+    const core = await snapshot.section("OBJC");
+    let parents = 0;
+    for (let r = 0; r < OBJECTS; r++) {
+      const located = await locateId(snapshot, core.id(r));
+      expect(located).toEqual({ rank: r, parent: core.parent(r) });
+      if (located.parent !== NONE) parents++;
+    }
+    expect(parents).toBeGreaterThan(OBJECTS / 2); // the fixture has parents to compare
+  });
+
+  it("let an object's characteristics read its row and its parent's in one round, the id page cached", async () => {
+    const snapshot = await open(bytes);
+    const [core, rows] = await Promise.all([snapshot.section("OBJC"), snapshot.section("ROWD")]);
+    await snapshot.pagesBlock("ROWP");
+    // A child whose parent's row lies on another page.
+    let child = 0;
+    while (core.parent(child) === NONE || rows.pageOf(child) === rows.pageOf(core.parent(child))) child++;
+    const id = core.id(child);
+    await locateId(snapshot, id);
+    const meter = new StorageMeter();
+    const { object } = await meter.measure(() => objectCharacteristics(snapshot, id, null));
+    expect(object.parent?.id).toBe(core.id(core.parent(child)));
+    expect({ reads: meter.reads, rounds: meter.rounds }).toEqual({ reads: 2, rounds: 1 });
+  });
+});
+
+describe("start and end points written one list after the other", () => {
+  it("read the rows of both lists in one round", async () => {
+    const snapshot = await open(bytes);
+    const [core, rows] = await Promise.all([snapshot.section("OBJC"), snapshot.section("ROWD")]);
+    await Promise.all([snapshot.section("LNKD"), snapshot.pagesBlock("ROWP"), snapshot.pagesBlock("LNKP")]);
+    /** The rows' pages of a list's points. */
+    const pagesOf = async (points: StreamedList<{ id: string }>) =>
+      new Set((await collect(points)).map((p) => rows.pageOf(core.rankOf(p.id))));
+    // An object with start and end points one hop away, on row pages of their own.
+    let id = "";
+    for (let r = 0; !id; r++) {
+      const probe = await open(bytes);
+      const points = await startEndPoints(probe, core.id(r), 1);
+      const [starts, ends] = await Promise.all([pagesOf(points.startPoints), pagesOf(points.endPoints)]);
+      if (starts.size > 0 && ends.size > 0 && [...ends].every((p) => !starts.has(p))) id = core.id(r);
+    }
+    await startEndPoints(snapshot, id, 0); // its id page and link page read
+    const meter = new StorageMeter();
+    await meter.measure(async () => {
+      const { startPoints, endPoints } = await startEndPoints(snapshot, id, 1);
+      // As the answer is written: every start point, then every end point.
+      for (const list of [startPoints, endPoints]) for await (const _ of list.batches());
+    });
+    expect(meter.reads).toBeGreaterThanOrEqual(2);
+    expect(meter.rounds).toBe(1);
   });
 });
 
