@@ -25,6 +25,9 @@ export type DeflatedBatch = DeflateBatch | { id: number; error: string };
  */
 const IN_FLIGHT_PER_WORKER = 16;
 
+/** How long the compile waits for any worker's reply before it gives up on the pool. */
+const WORKER_SILENCE_MS = 120_000;
+
 export class DeflatePool implements PageDeflater {
   private readonly ports: MessagePort[] = [];
   private readonly workers: Worker[] = [];
@@ -69,12 +72,22 @@ export class DeflatePool implements PageDeflater {
     return unpack(reply);
   }
 
-  /** Collects the replies the workers have posted, waiting until there is at least one. */
+  /**
+   * Collects the replies the workers have posted, waiting until there is at least one. A worker
+   * that died cannot say so (its exit event needs the event loop this thread blocks), so a silence
+   * far longer than any batch takes fails the compile rather than hanging it.
+   */
   private receive(): void {
+    const deadline = performance.now() + WORKER_SILENCE_MS;
     for (;;) {
       const seen = Atomics.load(this.signal, 0);
       if (this.poll()) return;
-      Atomics.wait(this.signal, 0, seen);
+      const left = deadline - performance.now();
+      if (left <= 0)
+        throw new Error(
+          `no deflate worker answered in ${WORKER_SILENCE_MS / 1000} s (a batch takes milliseconds): a worker died or hangs; nothing was written`,
+        );
+      Atomics.wait(this.signal, 0, seen, left);
     }
   }
 
