@@ -78,27 +78,6 @@ function batchEnd(directory: RowDirectory, ranks: ArrayLike<number>, from: numbe
   return to;
 }
 
-/**
- * Starts reading the row pages of the first batch objectRowBatches(ranks) yields, without waiting
- * for them: an answer writing several lists one after the other (start points, then end points)
- * would otherwise ask for a list's first rows only once the list before it is written, a round of
- * reads more. The list itself then finds them in the cache, or joins their load; a failed read is
- * read again, and reported, by the list.
- */
-export function readAheadRows(snapshot: Snapshot, ranks: ArrayLike<number>): void {
-  if (ranks.length === 0 || !fromRowStore(snapshot, ranks.length)) return;
-  const reading = (async () => {
-    const directory = await snapshot.section("ROWD");
-    const first = slice(ranks, 0, batchEnd(directory, ranks, 0));
-    const pages = distinctAscending(
-      Uint32Array.from(first, (r) => directory.pageOf(r)),
-      directory.pageCount,
-    );
-    await loadPages(snapshot, "ROWP", directory, pages, (p, bytes) => directory.storedPage(p, bytes));
-  })();
-  reading.catch(() => {});
-}
-
 /** Summaries of some ranks (non-decreasing), a batch at a time. */
 export type SummaryBatches = (ranks: ArrayLike<number>) => AsyncGenerator<ObjectSummary[]>;
 
@@ -124,11 +103,6 @@ export function summaryBatches(snapshot: Snapshot, count: number): SummaryBatche
   if (fromRowStore(snapshot, count)) return fromRows;
   return (ranks) =>
     fromRowStore(snapshot, ranks.length) ? fromRows(ranks) : summariesOfColumns(snapshot, ranks, false);
-}
-
-/** Whether summaryBatches(snapshot, count) reads every list from the row store's pages. */
-export function summariesFromRows(snapshot: Snapshot, count: number): boolean {
-  return !fromCachedText(snapshot, count) && fromRowStore(snapshot, count);
 }
 
 /** Whether summaries of `count` objects come from columns, NAME and FULL kept in the cache. */

@@ -7,7 +7,7 @@ import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
-import { readAheadRows, summariesFromRows, summaryBatches } from "./object-rows.ts";
+import { summaryBatches } from "./object-rows.ts";
 import { ranksOfBitmap } from "./rank-set.ts";
 import { renderPoints } from "./render.ts";
 import type { StreamedList } from "./streamed-list.ts";
@@ -111,9 +111,5 @@ export async function startEndPoints(
     reach(snapshot, rank, hops, "down", budget, frontierChunk),
   ]);
   const summaries = summaryBatches(snapshot, starts.length + ends.length);
-  // The answer writes the start points, then the end points: the pages of both lists' first rows
-  // are asked for now, together, not the end points' a round after the start points'.
-  if (summariesFromRows(snapshot, starts.length + ends.length))
-    for (const list of [starts, ends]) readAheadRows(snapshot, list);
   return { startPoints: renderPoints(summaries, starts), endPoints: renderPoints(summaries, ends) };
 }

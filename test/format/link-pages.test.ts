@@ -15,7 +15,7 @@ import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
 import { locateId, rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
-import { collect, type StreamedList } from "../../src/query/streamed-list.ts";
+import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
@@ -260,34 +260,6 @@ describe("id pages with parents", () => {
     const { object } = await meter.measure(() => objectCharacteristics(snapshot, id, null));
     expect(object.parent?.id).toBe(core.id(core.parent(child)));
     expect({ reads: meter.reads, rounds: meter.rounds }).toEqual({ reads: 2, rounds: 1 });
-  });
-});
-
-describe("start and end points written one list after the other", () => {
-  it("read the rows of both lists in one round", async () => {
-    const snapshot = await open(bytes);
-    const [core, rows] = await Promise.all([snapshot.section("OBJC"), snapshot.section("ROWD")]);
-    await Promise.all([snapshot.section("LNKD"), snapshot.pagesBlock("ROWP"), snapshot.pagesBlock("LNKP")]);
-    /** The rows' pages of a list's points. */
-    const pagesOf = async (points: StreamedList<{ id: string }>) =>
-      new Set((await collect(points)).map((p) => rows.pageOf(core.rankOf(p.id))));
-    // An object with start and end points one hop away, on row pages of their own.
-    let id = "";
-    for (let r = 0; !id; r++) {
-      const probe = await open(bytes);
-      const points = await startEndPoints(probe, core.id(r), 1);
-      const [starts, ends] = await Promise.all([pagesOf(points.startPoints), pagesOf(points.endPoints)]);
-      if (starts.size > 0 && ends.size > 0 && [...ends].every((p) => !starts.has(p))) id = core.id(r);
-    }
-    await startEndPoints(snapshot, id, 0); // its id page and link page read
-    const meter = new StorageMeter();
-    await meter.measure(async () => {
-      const { startPoints, endPoints } = await startEndPoints(snapshot, id, 1);
-      // As the answer is written: every start point, then every end point.
-      for (const list of [startPoints, endPoints]) for await (const _ of list.batches());
-    });
-    expect(meter.reads).toBeGreaterThanOrEqual(2);
-    expect(meter.rounds).toBe(1);
   });
 });
 
