@@ -139,7 +139,6 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
   const { levels } = result;
   const forward = options.direction === "forward";
   let next: number[] = [];
-  let count = 1;
   const found = (rank: number, neighbour: number, type: number, endsFlow: boolean) => {
     if (result.links) {
       result.links.from.push(forward ? rank : neighbour);
@@ -150,7 +149,7 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
     reached.add(neighbour);
     next.push(neighbour);
     if (endsFlow) flowEnds?.add(neighbour);
-    if (++count > options.recordLinksUpTo) result.links = null;
+    if (result.reachedCount + next.length > options.recordLinksUpTo) result.links = null;
   };
   for (let d = 0; d < options.hops && levels[d].length > 0; d++) {
     const frontier = levels[d];
