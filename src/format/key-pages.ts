@@ -1,8 +1,8 @@
-// @module KeyPages: the sorted keys of a search index, front-coded in checksummed pages (KFUL, KMNG) with a directory (DFUL, DMNG), so a query reads the few pages its candidates lie in.
+// @module KeyPages: the sorted keys of a search index, front-coded in checksummed pages (KNAM, KFUL, KMNG) with a directory (DNAM, DFUL, DMNG), so a query reads the few pages its candidates lie in.
 //
-// A column-keyed index whose postings are not ranks (fullName, mangling) reads key k from its text
-// column at the key's first posting: checking 100 candidates of a `contains` touches 100 random
-// rows of a 56 MB column at 1M objects, so the whole column must be loaded. Here keys sit in key
+// Read from their text column, the keys of a nearly unique field would cost that whole column (NAME
+// 18 MB, FULL 56 MB at 1M objects): checking 100 candidates of a `contains` touches 100 random rows
+// of it. Here keys sit in key
 // order, where neighbours share long prefixes ("com.acme.billing."), and a page of about 4 KiB holds
 // a few hundred of them; the directory keeps each page's first key, so `equals` and `startswith`
 // find their page without reading any.

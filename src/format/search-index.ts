@@ -4,11 +4,11 @@
 // the keys sorted by their reversed text serves `endswith`; `contains` scans the (distinct) keys.
 // Postings hold ascending ranks, i.e. objects in name order. Two layouts share one reader:
 // dictionary-keyed (keys stored as a StringList: multi-valued and low-cardinality fields) and
-// column-keyed (single-valued fields whose values are nearly unique: a key is read from the text
-// column at its first posting and lower-cased, so it is not stored twice).
+// page-keyed (single-valued fields whose values are nearly unique: the keys are in key pages of their
+// own, read a page at a time, so that no query loads every key).
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { decodedStringsBytes, encodeStringList, type LowerNeedle, StringList } from "./string-list.ts";
+import { encodeStringList, type LowerNeedle, StringList } from "./string-list.ts";
 
 const reverseBuffer = new Uint16Array(4096);
 
@@ -108,7 +108,7 @@ export function encodeSearchIndex(
   return [...encodeStringList(g.keys), g.offsets, g.postings, reversedOrder(g.keys)];
 }
 
-/** Three blocks: u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key; keys come from the column. */
+/** Three blocks: u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key; keys are in key pages. */
 export function encodeColumnSearchIndex(
   rows: number,
   value: (rank: number) => string,
@@ -127,64 +127,8 @@ function keepHits(candidates: Uint32Array, hits: Uint8Array): Uint32Array {
   return out.subarray(0, n);
 }
 
-/** Keys of a column-keyed index: the lower-cased column value at each key's first posting. */
-class ColumnKeys implements KeyList {
-  readonly length: number;
-  private readonly column: StringList;
-  private readonly offsets: Uint32Array;
-  private readonly postings: Uint32Array;
-  private materialized: string[] | undefined;
-  private materializedBytes = 0;
-
-  private readonly postingsAreRanks: boolean;
-
-  constructor(column: StringList, offsets: Uint32Array, postings: Uint32Array, postingsAreRanks: boolean) {
-    this.column = column;
-    this.offsets = offsets;
-    this.postings = postings;
-    this.postingsAreRanks = postingsAreRanks;
-    this.length = offsets.length - 1;
-  }
-  get(k: number): string {
-    return this.materialized ? this.materialized[k] : this.column.get(this.rowOf(k)).toLowerCase();
-  }
-  includes(k: number, needle: LowerNeedle): boolean {
-    return this.materialized
-      ? this.materialized[k].includes(needle.text)
-      : this.column.lowerIncludes(this.rowOf(k), needle);
-  }
-  /** The column row holding key `k`: its first posting. */
-  private rowOf(k: number): number {
-    return this.postingsAreRanks ? this.offsets[k] : this.postings[this.offsets[k]];
-  }
-  including(candidates: Uint32Array, needle: LowerNeedle): Uint32Array {
-    if (this.materialized) return candidates.filter((k) => this.materialized![k].includes(needle.text));
-    // Key → first posting → column row, one independent load per candidate in each pass.
-    const rows = new Uint32Array(candidates.length);
-    for (let i = 0; i < rows.length; i++) rows[i] = this.offsets[candidates[i]];
-    if (!this.postingsAreRanks) for (let i = 0; i < rows.length; i++) rows[i] = this.postings[rows[i]];
-    return keepHits(candidates, this.column.lowerIncludesEach(rows, needle));
-  }
-  all(): readonly string[] {
-    if (!this.materialized) {
-      const keys = Array.from({ length: this.length }, (_, k) => this.get(k));
-      // One byte per character: keys are mostly ASCII; a key with characters past U+00FF takes two.
-      this.materializedBytes = decodedStringsBytes(
-        keys.length,
-        keys.reduce((sum, key) => sum + key.length, 0),
-      );
-      this.materialized = keys;
-    }
-    return this.materialized;
-  }
-  /** Bytes of the materialized keys (0 before `all()`); the column itself is its own section. */
-  get byteSize(): number {
-    return this.materializedBytes;
-  }
-}
-
-/** Where a search index's keys are: stored in it, read from a text column, or in key pages of their own (format 1.3: KFUL, KMNG). */
-export type KeySource = "stored" | StringList | "paged";
+/** Where a search index's keys are: stored in it (dictionary-keyed), or in key pages of their own (page-keyed: KNAM, KFUL, KMNG). */
+export type KeySource = "stored" | "paged";
 
 export class SearchIndex {
   /** The keys, or null when they are in key pages (read through the query layer's PagedKeys). */
@@ -200,11 +144,10 @@ export class SearchIndex {
   readonly postingsAreRanks: boolean;
   private readonly storedKeys: StringList | null;
 
-  /** `keys`: "stored" for a dictionary-keyed index, the text column of a column-keyed one, or "paged" for a column-keyed one whose keys have pages of their own. */
   constructor(blocks: Blocks, rows: number, what: string, keys: KeySource) {
-    const columnKeyed = keys !== "stored";
-    const first = columnKeyed ? 0 : 2;
-    this.storedKeys = columnKeyed ? null : new StringList(blocks, 0, `${what} keys`);
+    const pageKeyed = keys !== "stored";
+    const first = pageKeyed ? 0 : 2;
+    this.storedKeys = pageKeyed ? null : new StringList(blocks, 0, `${what} keys`);
     this.offsets = blocks.u32(first);
     this.postings = blocks.u32(first + 1);
     this.byReversed = blocks.u32(first + 2);
@@ -217,12 +160,9 @@ export class SearchIndex {
       );
     checkOffsets(this.offsets, keyCount, this.postings.length, `${what} postings`);
     checkBelow(this.postings, rows, `${what} postings`);
-    if (columnKeyed) {
-      if (keys instanceof StringList)
-        check(keys.length === rows, `${what}: its column has ${keys.length} rows, expected ${rows}`);
+    if (pageKeyed)
       for (let k = 0; k < keyCount; k++)
         if (this.offsets[k] >= this.offsets[k + 1]) check(false, `${what}: key ${k} has no posting`);
-    }
     check(this.byReversed.length === keyCount, `${what}: reversed order does not cover the keys`);
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);
     let identity = this.postings.length === rows;
@@ -237,9 +177,7 @@ export class SearchIndex {
           includes: (k, needle) => stored.lowerIncludes(k, needle),
           including: (candidates, needle) => keepHits(candidates, stored.lowerIncludesEach(candidates, needle)),
         }
-      : keys instanceof StringList
-        ? new ColumnKeys(keys, this.offsets, this.postings, identity)
-        : null;
+      : null;
   }
 
   /** Ranks of key `k`, ascending. */
@@ -247,9 +185,10 @@ export class SearchIndex {
     return this.postings.subarray(this.offsets[k], this.offsets[k + 1]);
   }
 
-  /** Bytes held (for cache accounting): stored or materialized keys and the posting arrays, not the text column a column-keyed index reads nor its key pages. */
+  /** Bytes held (for cache accounting): stored keys and the posting arrays, not a page-keyed index's key pages. */
   get byteSize(): number {
-    const keys = this.storedKeys?.byteSize ?? (this.keys instanceof ColumnKeys ? this.keys.byteSize : 0);
-    return keys + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength;
+    return (
+      (this.storedKeys?.byteSize ?? 0) + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength
+    );
   }
 }

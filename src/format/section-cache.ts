@@ -22,15 +22,15 @@
 //
 // Sizes. An entry weighs its structure's `byteSize`, or the section's stored length when the
 // structure has none. Some structures grow after they are handed out: StringList.all() keeps decoded
-// strings, a column-keyed SearchIndex materializes its keys for `contains`, the taxonomy builds child
+// strings, a key directory keeps recently decoded pages' keys, the taxonomy builds child
 // lists. So sizes are re-measured, not trusted from insertion: every entry at each insertion (the
 // moment eviction decides; a getter per entry is small next to reading and decoding a section) and
 // for stats, and the entry used on a hit. Pages never grow: they are measured once, so thousands
 // of them cost nothing at each insertion. Growth is thus counted at the next insertion or use;
 // until then the count may lag by what one query materialized.
 //
-// Dependencies. A section decoded with the help of another holds it: LGRA holds TAXO, the
-// column-keyed indexes XNAM/XFUL/XMNG hold NAME/FULL/MANG. Such a section weighs only itself, and
+// Dependencies. A section decoded with the help of another holds it: LGRA holds TAXO, a whole
+// trigram index its search index. Such a section weighs only itself, and
 // stays honest as follows: using it uses what it depends on (so a dependency is spared whenever a
 // dependent would be), evicting a dependency evicts its dependents with it (so no cached entry pins
 // memory the budget no longer counts), and a section whose dependency was evicted while it loaded

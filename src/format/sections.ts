@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 6): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 7): each tag with its encoder and decoder, side by side.
 import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
@@ -6,7 +6,7 @@ import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts
 import { check } from "./errors.ts";
 import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
-import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
+import { type EncodedKeyPages, encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
 import { encodeMemberDirectory, MemberDirectory, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
@@ -27,12 +27,8 @@ import { encodeTrigramIndex, TrigramIndex } from "./trigram-index.ts";
 export interface DecodeContext {
   meta: SnapshotMeta;
   taxonomy(): Promise<Taxonomy>;
-  /** A text column, for indexes whose keys live there. */
-  textColumn(tag: "NAME" | "FULL" | "MANG"): Promise<StringList>;
   /** A search index, for the trigram index that serves it. */
   searchIndex(tag: SearchIndexTag): Promise<SearchIndex>;
-  /** Whether the file has section `tag` (a column-keyed index whose keys have pages of their own does not read its column). */
-  has(tag: "KFUL" | "KMNG"): boolean;
 }
 
 interface SectionCodec<T> {
@@ -133,6 +129,9 @@ export function encodeAhead(m: SnapshotModel, deflater: PageDeflater): () => voi
   };
 }
 
+/** A section every reader needs (written with the required flag), from a codec otherwise optional. */
+const required = <T>({ optional: _, ...codec }: SectionCodec<T>): SectionCodec<T> => codec;
+
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
@@ -141,9 +140,6 @@ const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byte
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "blocks",
 });
-
-/** A section every reader needs (written with the required flag), from a codec otherwise optional. */
-const required = <T>({ optional: _, ...codec }: SectionCodec<T>): SectionCodec<T> => codec;
 
 /**
  * A paged section's directory, encoded from the same layout as its pages. Written after them, it
@@ -194,21 +190,11 @@ const searchIndex = (
   encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
   decode: (b, c) => new SearchIndex(b, rows(c), "search index", "stored"),
 });
-/**
- * An index over a nearly unique text column, whose keys are read from that column, or, when the
- * file has them (minor 3), from key pages of their own (`pages`), so that the column is not read.
- */
-const columnSearchIndex = (
-  tag: SearchIndexTag,
-  column: "NAME" | "FULL" | "MANG",
-  pick: (o: ObjectRecord) => string,
-  pages?: "KFUL" | "KMNG",
-): SectionCodec<SearchIndex> => ({
+/** An index over a nearly unique text field, whose keys are in key pages of their own (KNAM, KFUL, KMNG), not stored in it. */
+const columnSearchIndex = (tag: SearchIndexTag, pick: (o: ObjectRecord) => string): SectionCodec<SearchIndex> => ({
   blocks: 3,
   encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
-  decode: async (b, c) =>
-    new SearchIndex(b, rows(c), `${column} search index`, pages && c.has(pages) ? "paged" : await c.textColumn(column)),
-  consults: (has) => (pages && has(pages) ? [] : [column]),
+  decode: (b, c) => new SearchIndex(b, rows(c), `${tag} search index`, "paged"),
 });
 
 /** The blocks of each trigram index, kept from its encoding until its chunk directory is encoded from them. */
@@ -245,11 +231,18 @@ const trigramChunks = (
   readAhead: "whole",
 });
 
-/** Minor 3: the keys of XFUL and XMNG in pages of their own. */
+/** Minor 3: the keys of XFUL and XMNG in pages of their own; minor 7: those of XNAM too. */
+const nameKeys = indexKeys("XNAM");
+const namePages = perModel((m) => encodeKeyPages(nameKeys.of(m)));
 const fullNameKeys = indexKeys("XFUL");
 const manglingKeys = indexKeys("XMNG");
 const fullNamePages = perModel((m) => encodeKeyPages(fullNameKeys.of(m)));
 const manglingPages = perModel((m) => encodeKeyPages(manglingKeys.of(m)));
+
+/** The key pages of a page-keyed index (required from minor 7), and their directory. */
+const keyPages = (layout: PerModel<EncodedKeyPages>) => required(pagedData(layout));
+const keyDirectory = (layout: PerModel<EncodedKeyPages>, keys: PerModel<unknown>, pages: string) =>
+  required(pageDirectory(5, layout, encodeKeyDirectory, (b) => new KeyDirectory(b, `${pages} directory`), [keys]));
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
@@ -311,34 +304,33 @@ export const SECTIONS = {
     encode: (m) => encodeSourceLocations(m.files, m.objects),
     decode: (b, c) => new SourceLocations(b, rows(c)),
   } as SectionCodec<SourceLocations>,
-  XNAM: columnSearchIndex("XNAM", "NAME", (o) => o.name),
-  XFUL: columnSearchIndex("XFUL", "FULL", (o) => o.fullName, "KFUL"),
+  XNAM: columnSearchIndex("XNAM", (o) => o.name),
+  XFUL: columnSearchIndex("XFUL", (o) => o.fullName),
   XTYP: searchIndex("XTYP", (o) => o.type),
   XPTH: searchIndex("XPTH", (o) => o.filePath),
-  XMNG: columnSearchIndex("XMNG", "MANG", (o) => o.mangling, "KMNG"),
+  XMNG: columnSearchIndex("XMNG", (o) => o.mangling),
   XANN: searchIndex("XANN", (o) => o.annotations),
   XTAG: searchIndex("XTAG", (o) => o.tags),
   XPST: searchIndex("XPST", (o) => o.postIts.map((p) => p.title)),
   // Minor 1: each trigram index follows its search index, so the encoder's keys are still at hand.
-  // Minor 3: each is followed by its chunk directory, and XFUL's and XMNG's by their key pages.
-  TNAM: trigramIndex("XNAM"),
+  // Minor 3: each is followed by its chunk directory, and XFUL's and XMNG's by their key pages;
+  // minor 7: XNAM's too, and the key pages are required (the page-keyed indexes read no column).
+  TNAM: trigramIndex("XNAM", true),
   CNAM: trigramChunks("XNAM", "TNAM"),
+  KNAM: keyPages(namePages),
+  DNAM: keyDirectory(namePages, nameKeys, "KNAM"),
   TFUL: trigramIndex("XFUL", true),
   CFUL: trigramChunks("XFUL", "TFUL"),
-  KFUL: pagedData(fullNamePages),
-  DFUL: pageDirectory(5, fullNamePages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KFUL directory"), [
-    fullNameKeys,
-  ]),
+  KFUL: keyPages(fullNamePages),
+  DFUL: keyDirectory(fullNamePages, fullNameKeys, "KFUL"),
   TTYP: trigramIndex("XTYP"),
   CTYP: trigramChunks("XTYP", "TTYP"),
   TPTH: trigramIndex("XPTH"),
   CPTH: trigramChunks("XPTH", "TPTH"),
   TMNG: trigramIndex("XMNG", true),
   CMNG: trigramChunks("XMNG", "TMNG"),
-  KMNG: pagedData(manglingPages),
-  DMNG: pageDirectory(5, manglingPages, encodeKeyDirectory, (b) => new KeyDirectory(b, "KMNG directory"), [
-    manglingKeys,
-  ]),
+  KMNG: keyPages(manglingPages),
+  DMNG: keyDirectory(manglingPages, manglingKeys, "KMNG"),
   TANN: trigramIndex("XANN"),
   CANN: trigramChunks("XANN", "TANN"),
   TTAG: trigramIndex("XTAG"),
@@ -396,8 +388,9 @@ export const CHUNKS_OF = {
   TPST: "CPST",
 } as const satisfies Record<TrigramTag, SectionTag>;
 
-/** The key pages and their directory of the column-keyed indexes that have them (minor 3). */
+/** The key pages and their directory of each page-keyed index. */
 export const KEY_PAGES_OF = {
+  XNAM: { pages: "KNAM", directory: "DNAM" },
   XFUL: { pages: "KFUL", directory: "DFUL" },
   XMNG: { pages: "KMNG", directory: "DMNG" },
 } as const satisfies Partial<Record<SearchIndexTag, { pages: SectionTag; directory: SectionTag }>>;

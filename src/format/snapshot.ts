@@ -273,9 +273,7 @@ export class Snapshot implements DecodeContext {
     const context: DecodeContext = {
       meta: this.meta,
       taxonomy: () => (dependsOn("TAXO"), this.section("TAXO")),
-      textColumn: (column) => (dependsOn(column), this.section(column)),
       searchIndex: (index) => (dependsOn(index), this.section(index)),
-      has: (other) => this.has(other),
     };
     return decodeSection(tag, body, context);
   }

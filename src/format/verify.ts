@@ -81,19 +81,24 @@ const trigramsOfChunks = new Map<string, TrigramTag>(
   Object.entries(CHUNKS_OF).map(([trigrams, chunks]) => [chunks, trigrams as TrigramTag]),
 );
 type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
-type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "KFUL" | "KMNG" | "SRCP";
-type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "DFUL" | "DMNG" | "SRCD";
+type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "KNAM" | "KFUL" | "KMNG" | "SRCP";
+type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "DNAM" | "DFUL" | "DMNG" | "SRCD";
 /** Each paged section's directory and the pages it locates, checked together; link, id, row and member pages first, against OBJC, CALE and CALR. */
 const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   LNKD: "LNKP",
   IDXD: "IDXP",
   ROWD: "ROWP",
   MEMD: "MEMP",
+  DNAM: "KNAM",
   DFUL: "KFUL",
   DMNG: "KMNG",
   SRCD: "SRCP",
 };
 const PAGES = new Set<string>(Object.values(PAGES_OF));
+/** The search index whose keys each key directory's pages hold. */
+const INDEX_OF_KEYS = new Map(
+  Object.entries(KEY_PAGES_OF).map(([index, { directory }]) => [directory as string, index as SearchIndexTag]),
+);
 
 /** One check: what it checks (for progress and messages), and whether it compares with OBJC, CALE or CALR. */
 interface Check {
@@ -132,6 +137,11 @@ class SectionReader {
     while (this.at < this.entry.length) await this.next(Math.min(WINDOW, this.entry.length - this.at));
     check(this.crc === this.entry.crc, `section ${this.entry.tag} checksum mismatch`);
   }
+}
+
+/** Strings read as a search index's keys are. */
+function listOf(strings: readonly string[]): { length: number; get(k: number): string } {
+  return { length: strings.length, get: (k) => strings[k] };
 }
 
 /**
@@ -201,7 +211,7 @@ class Verification {
     const done = new Set<string>(["OBJC", "TAXO", "CALE", "CALR", "LNKD", "IDXD", "ROWD", "MEMD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
       if (!snapshot.has(tag) || done.has(tag)) continue;
-      if (tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
+      if (tag === "DNAM" || tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
       else add(tag, (s) => this.section(s, tag));
     }
     add("checksums of the sections read in parts or not at all", (s) => this.checksums(s));
@@ -362,17 +372,10 @@ class Verification {
     for (let k = 0; k < index.keyCount; k++)
       for (let i = offsets[k] + 1; i < offsets[k + 1]; i++)
         check(postings[i - 1] < postings[i], () => `${tag}: the postings of key ${k} do not ascend`);
-    const keys = index.keys;
-    if (!keys) {
-      const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
-      check(
-        paged && snapshot.has(paged.pages) && snapshot.has(paged.directory),
-        `${tag}: its keys are in key pages, which the file does not have`,
-      );
-      return;
-    }
+    const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
+    // Each key is built once per pass; paged keys (KNAM, KFUL, KMNG) are all read, in order.
+    const keys = index.keys ?? listOf(await this.pagedKeys(snapshot, paged));
     if (keys.length === 0) return;
-    // Each key is built once per pass (a column-keyed index lower-cases its column's text for it).
     for (let k = 1, previous = keys.get(0); k < keys.length; k++) {
       const key = keys.get(k);
       check(previous < key, () => `${tag}: keys do not ascend at ${k}`);
@@ -384,6 +387,27 @@ class Verification {
       check(previous < reversed, () => `${tag}: the reversed order does not ascend at ${i}`);
       previous = reversed;
     }
+  }
+
+  /** Every key of a page-keyed index, from its key pages read in order (each checked as a reader checks it). */
+  private async pagedKeys(
+    snapshot: Snapshot,
+    paged: (typeof KEY_PAGES_OF)[keyof typeof KEY_PAGES_OF],
+  ): Promise<string[]> {
+    const directory = await snapshot.section(paged.directory);
+    const entry = snapshot.toc.get(paged.pages)!;
+    const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
+    const keys: string[] = [];
+    await forEachPage(
+      directory.offsets,
+      0,
+      directory.pageCount,
+      (offset, bytes) => this.source.read(entry.offset + start + offset, bytes),
+      (p, bytes) => {
+        for (const key of directory.decodePage(p, bytes).keys()) keys.push(key);
+      },
+    );
+    return keys;
   }
 
   /** Every posting list decoded (a reader decodes each when a query first needs it), a batch of slots at a time. */
@@ -544,9 +568,10 @@ class Verification {
             }),
         };
       }
+      case "DNAM":
       case "DFUL":
       case "DMNG": {
-        const index = tag === "DFUL" ? "XFUL" : "XMNG";
+        const index = INDEX_OF_KEYS.get(tag)!;
         const directory = await snapshot.section(tag);
         const { keyCount } = await snapshot.section(index);
         check(

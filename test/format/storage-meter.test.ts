@@ -83,10 +83,10 @@ describe.each([
     expect(meter.storageMs).toBe(2 * LATENCY_MS);
   });
 
-  it("reads what a section's decoder consults along with it: XNAM and its keys' column NAME in one round", async () => {
+  it("reads what a section's decoder consults along with it: LGRA and the taxonomy TAXO in one round", async () => {
     const meter = new StorageMeter();
-    await metered(meter, () => snapshot.section("XNAM"));
-    expect(meter).toMatchObject({ reads: 2, bytes: length("XNAM") + length("NAME"), rounds: 1 });
+    await metered(meter, () => snapshot.section("LGRA"));
+    expect(meter).toMatchObject({ reads: 2, bytes: length("LGRA") + length("TAXO"), rounds: 1 });
     expect(meter.storageMs).toBe(LATENCY_MS);
   });
 

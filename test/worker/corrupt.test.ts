@@ -96,8 +96,8 @@ const TAGS = rawSections(compileDocument(petstoreV2).bytes)
  * (ROWP); the columns are read from files of format 1.0, which have none, and by the filter planner
  * when it checks a few candidates against a broad filter, which 13 objects never make it do
  * (test/format covers both); STAT when a status is recomputed against another previous version
- * (history.test.ts). FULL and MANG: fullname and mangling filters read their key pages (KFUL,
- * KMNG: format 1.3); the trigram chunk directories (CNAM … CPST) only for trigram indexes larger than
+ * (history.test.ts). NAME, FULL and MANG: name, fullname and mangling filters read their key pages
+ * (KNAM, KFUL, KMNG); the trigram chunk directories (CNAM … CPST) only for trigram indexes larger than
  * an eighth of the section budget, read by range (test/format/key-pages.test.ts). Callees, start/end
  * points and id lookups read the link and id pages (LNKP,
  * IDXP: format 1.2); CALE and CALR only in files of earlier revisions (test/format/link-pages.test.ts).
@@ -113,6 +113,7 @@ const UNREAD = new Set([
   "STAT",
   "CALE",
   "CALR",
+  "NAME",
   "FULL",
   "MANG",
   "CNAM",
