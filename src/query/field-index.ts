@@ -59,7 +59,7 @@ function rankKeys(index: SearchIndex, universe: number, tag: SearchIndexTag): { 
 async function searchKeys(snapshot: Snapshot, tag: SearchIndexTag, index: SearchIndex): Promise<SearchKeys> {
   if (index.keys) return memoryKeys(index.keys);
   const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
-  check(paged && snapshot.has(paged.pages), `${tag}: its keys are in key pages, which the file does not have`);
+  check(paged, `${tag}: its keys are in key pages, but it has none`);
   const directory = await snapshot.section(paged.directory);
   check(
     directory.keyCount === index.keyCount,

@@ -1,36 +1,40 @@
-// @module fieldMatcher: whether one object's values of a filter field match, read from the field's column, for checking a few candidates instead of matching the whole index.
+// @module fieldMatcher: whether one object's values of a filter field match, read from the field's column (or row), for checking a few candidates instead of matching the whole index.
 
 import type { FilterName, Operator } from "../contract/params.ts";
 import { NONE } from "../format/model.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { lowerNeedle } from "../format/string-list.ts";
 import { valueMatches } from "./text-match.ts";
 
-/** The column each filter field's values are read from. */
+/**
+ * Fields whose values are in key pages (name, fullName, mangling): never checked on their column, a
+ * whole section of 18 to 56 MB at 1M objects where the keys of a few candidates take a few pages.
+ */
+export type PageKeyedField = "name" | "fullname" | "mangling";
+export const PAGE_KEYED: ReadonlySet<FilterName> = new Set<PageKeyedField>(["name", "fullname", "mangling"]);
+/** Filter fields checked on their column. */
+export type ColumnField = Exclude<FilterName, PageKeyedField>;
+
+/** The column each column-checked field's values are read from. */
 export const VALUE_COLUMN = {
-  name: ["NAME"],
-  fullname: ["FULL"],
-  mangling: ["MANG"],
   type: ["TYPE"],
   filepath: ["FPTH"],
   annotation: ["ANNO"],
   tag: ["TAGS"],
   "post-it": ["PSTI"],
-} as const satisfies Record<FilterName, readonly SectionTag[]>;
+} as const satisfies Record<ColumnField, readonly SectionTag[]>;
 
 /** Whether the object at `rank` has a value of the field matching the filter. */
 export type RankMatcher = (rank: number) => boolean;
 
 /**
- * A matcher for `operator` and the lower-cased, distinct `wanted` values (any of them). Text
- * columns are searched on their bytes for `contains`; dictionary columns decide once per dictionary
- * entry met, then read one code per object.
+ * A matcher for `operator` and the lower-cased, distinct `wanted` values (any of them). Dictionary
+ * columns decide once per dictionary entry met, then read one code per object.
  */
 export async function fieldMatcher(
   snapshot: Snapshot,
-  field: FilterName,
+  field: ColumnField,
   operator: Operator,
   wanted: readonly string[],
 ): Promise<RankMatcher> {
@@ -39,14 +43,6 @@ export async function fieldMatcher(
     return wanted.some((w) => valueMatches(operator, key, w));
   };
   switch (field) {
-    case "name":
-    case "fullname":
-    case "mangling": {
-      const column = await snapshot.section(field === "name" ? "NAME" : field === "fullname" ? "FULL" : "MANG");
-      if (operator !== "contains") return (rank) => matchesValue(column.get(rank));
-      const needles = wanted.map(lowerNeedle);
-      return (rank) => needles.some((needle) => column.lowerIncludes(rank, needle));
-    }
     case "type":
     case "filepath": {
       const { dictionary, codes } = await snapshot.section(field === "type" ? "TYPE" : "FPTH");

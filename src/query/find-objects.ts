@@ -1,11 +1,11 @@
 // @module findObjects: filters combined per docs/api.md#requests (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
 
 import type { FilterName, Operator, SearchType } from "../contract/params.ts";
-import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, type SectionTag, TRIGRAMS_OF } from "../format/sections.ts";
+import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { externalRanks } from "./external-ranks.ts";
 import { type FieldIndex, fieldIndex } from "./field-index.ts";
-import { fieldMatcher, type RowField, rowMatcher, VALUE_COLUMN } from "./field-values.ts";
+import { type ColumnField, fieldMatcher, PAGE_KEYED, type RowField, rowMatcher, VALUE_COLUMN } from "./field-values.ts";
 import { objectRows } from "./object-rows.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
@@ -34,16 +34,11 @@ const ALWAYS_CONTAINS: ReadonlySet<FilterName> = new Set(["tag", "post-it"]);
  */
 const CHECK_CANDIDATES_RATIO = 8;
 
-/** The text column a column-keyed index reads its keys from, loaded with it (unless the keys have pages of their own). */
-const KEY_COLUMN: Partial<Record<SearchIndexTag, SectionTag>> = { XNAM: "NAME", XFUL: "FULL", XMNG: "MANG" };
-
 /**
  * A filter whose sections (index, key column, trigrams) would take more than this share of the
  * section budget is not matched through them beside another filter: the candidates the others
- * leave are checked on their rows (up to ROW_CHECK_LIMIT of them), else on the field's column alone.
- * In files before format 1.3, one `fullname` filter at 1M objects needs 108 MB of sections (FULL 56,
- * XFUL 11, TFUL 41), which would evict everything the other filters and the next queries use; from
- * 1.3 on, its keys and trigram lists are read by page, and it needs XFUL and a few pages.
+ * leave are checked on their rows (up to ROW_CHECK_LIMIT of them), else on the field's column alone
+ * (through its index, narrowed to the keys holding a candidate, for a field whose keys are paged).
  * Likewise a field's column is read to check candidates only if it takes at most this share.
  */
 const LARGE_FILTER_SHARE = 1 / 2;
@@ -112,8 +107,7 @@ function requestedFilters(query: FindObjectsQuery): RequestedFilter[] {
 /** Stored bytes of the sections matching `filter` through its index would load whole (paged ones count their directory only). */
 function footprint(snapshot: Snapshot, filter: RequestedFilter): number {
   const tag = FILTER_INDEX[filter.name];
-  const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
-  const keys = paged && snapshot.has(paged.pages) ? paged.directory : KEY_COLUMN[tag];
+  const keys = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF]?.directory;
   const trigrams = TRIGRAMS_OF[tag];
   const lists =
     filter.operator !== "contains" ? undefined : snapshot.has(CHUNKS_OF[trigrams]) ? CHUNKS_OF[trigrams] : trigrams;
@@ -146,12 +140,27 @@ async function checkOnRows(
   return candidates.filter((_, i) => tests.every((test) => test(rows[i])));
 }
 
-/** Whether the column `fieldMatcher` reads for `filter` fits beside the others (FULL at 1M objects is 56 MB and does not). */
-function columnFits(snapshot: Snapshot, filter: RequestedFilter): boolean {
+/** Whether `filter` is checked on the column `fieldMatcher` reads, which fits beside the others; never a field whose keys are paged. */
+function columnFits(snapshot: Snapshot, filter: RequestedFilter): filter is RequestedFilter & { name: ColumnField } {
   return (
-    VALUE_COLUMN[filter.name].reduce((sum, t) => sum + (snapshot.toc.get(t)?.length ?? 0), 0) <=
-    snapshot.budgetBytes * LARGE_FILTER_SHARE
+    !PAGE_KEYED.has(filter.name) &&
+    VALUE_COLUMN[filter.name as ColumnField].reduce((sum, t) => sum + (snapshot.toc.get(t)?.length ?? 0), 0) <=
+      snapshot.budgetBytes * LARGE_FILTER_SHARE
   );
+}
+
+/** `candidates` (ascending) passing `filter`: on its column when it fits, else through its index, narrowed to the keys holding a candidate. */
+async function checkCandidates(
+  snapshot: Snapshot,
+  filter: RequestedFilter,
+  candidates: Uint32Array,
+  universe: number,
+): Promise<Uint32Array> {
+  const values = distinctLower(filter.values);
+  if (columnFits(snapshot, filter))
+    return filterRanks(candidates, universe, await fieldMatcher(snapshot, filter.name, filter.operator, values));
+  const field = await fieldIndex(snapshot, FILTER_INDEX[filter.name], filter.operator === "contains");
+  return matchRanksWithin(field, filter.operator, values, universe, candidates);
 }
 
 /**
@@ -176,11 +185,7 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
   for (const filter of filters) {
     if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO && columnFits(snapshot, filter)) {
       // Few candidates against a broad filter: check their own values rather than list every match.
-      matches = filterRanks(
-        matches,
-        universe,
-        await fieldMatcher(snapshot, filter.name, filter.operator, distinctLower(filter.values)),
-      );
+      matches = await checkCandidates(snapshot, filter, matches, universe);
     } else if (matches) {
       // Its index, verifying only keys that hold a candidate left.
       matches = await matchRanksWithin(filter.field, filter.operator, filter.values, universe, matches);
@@ -238,23 +243,11 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
     else return complementPage(external, universe, query.skip, query.limit);
   }
   // Coded and large filters last, once searchtype has narrowed the candidates too (both imply matches).
-  for (const f of coded)
-    if (matches)
-      matches = filterRanks(
-        matches,
-        universe,
-        await fieldMatcher(snapshot, f.name, f.operator, distinctLower(f.values)),
-      );
+  for (const f of coded) if (matches) matches = await checkCandidates(snapshot, f, matches, universe);
   if (deferred.length > 0 && matches) {
     if (matches.length <= ROW_CHECK_LIMIT) matches = await checkOnRows(snapshot, matches, deferred);
-    // More candidates: their values in the field's column, without the index and trigrams too.
-    else
-      for (const f of deferred)
-        matches = filterRanks(
-          matches,
-          universe,
-          await fieldMatcher(snapshot, f.name, f.operator, distinctLower(f.values)),
-        );
+    // More candidates: their values in the field's column, or through its index and paged keys.
+    else for (const f of deferred) matches = await checkCandidates(snapshot, f, matches, universe);
   }
   const total = matches ? matches.length : universe;
   const page: number[] = [];

@@ -1,33 +1,30 @@
-// @module Format 1.3 read by range against the same file without its 1.3 sections and against a scan: key pages (PagedKeys), trigram lists read by chunk, and findObjects with queries at once under small budgets (property).
+// @module Keys and trigram lists read by range against the same file without its trigram chunk directories, keys held in memory and a scan: key pages (PagedKeys), trigram lists read by chunk, and findObjects with queries at once under small budgets (property).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { decodeSnapshotModel } from "../../src/format/decode.ts";
+import type { ObjectRecord } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
+import { CHUNKS_OF, KEY_PAGES_OF, TRIGRAMS_OF } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lowerNeedle } from "../../src/format/string-list.ts";
 import { TRIGRAM_SPACE } from "../../src/format/trigram-index.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
-import { equalRange, PagedKeys, prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
+import {
+  equalRange,
+  memoryKeys,
+  PagedKeys,
+  prefixRange,
+  type SearchKeys,
+  suffixKeys,
+} from "../../src/query/search-keys.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { assemble, sectionSpecs } from "../format/snapshot-bytes.ts";
 import { type FindQuery, type RefAnalysis, findObjects as referenceFind } from "../support/reference/reference.ts";
 
-/** The sections revision 1.3 adds (SNAPSHOT-FORMAT.md §8.18–8.19): without them the file reads as 1.2 does, keys from FULL and MANG, trigram indexes whole. */
-const REVISION_3 = new Set([
-  "CNAM",
-  "CFUL",
-  "CTYP",
-  "CPTH",
-  "CMNG",
-  "CANN",
-  "CTAG",
-  "CPST",
-  "KFUL",
-  "DFUL",
-  "KMNG",
-  "DMNG",
-]);
+/** The trigram chunk directories (SNAPSHOT-FORMAT.md §8.18), optional: without them trigram indexes are read whole. */
+const CHUNK_DIRECTORIES = new Set<string>(Object.values(CHUNKS_OF));
 
 /** Words that share prefixes and trigrams, with characters of 2, 3 and 4 UTF-8 bytes and letters whose lower case changes length or script (İ, K for Kelvin). */
 const WORDS = [
@@ -77,10 +74,28 @@ const analyses = fc
     postIts: [],
   }));
 
-/** The file, and the same file without its 1.3 sections. */
-function bothRevisions(analysis: unknown): [Uint8Array, Uint8Array] {
+/** The file, and the same file without its trigram chunk directories. */
+function withAndWithoutChunks(analysis: unknown): [Uint8Array, Uint8Array] {
   const bytes = compileDocument(analysis).bytes;
-  return [bytes, assemble(sectionSpecs(bytes).filter((s) => !REVISION_3.has(s.tag)))];
+  return [bytes, assemble(sectionSpecs(bytes).filter((s) => !CHUNK_DIRECTORIES.has(s.tag)))];
+}
+
+/** The keys of a page-keyed index held in memory: each object's value of the field, lower-cased, distinct, sorted. */
+async function keysInMemory(snapshot: Snapshot, tag: "XNAM" | "XFUL" | "XMNG"): Promise<SearchKeys> {
+  const { objects } = await decodeSnapshotModel(snapshot);
+  const pick = {
+    XNAM: (o: ObjectRecord) => o.name,
+    XFUL: (o: ObjectRecord) => o.fullName,
+    XMNG: (o: ObjectRecord) => o.mangling,
+  }[tag];
+  const keys = [...new Set(objects.map((o) => pick(o).toLowerCase()))].sort();
+  return memoryKeys({
+    length: keys.length,
+    get: (k) => keys[k],
+    all: () => keys,
+    includes: (k, needle) => keys[k].includes(needle.text),
+    including: (candidates, needle) => candidates.filter((k) => keys[k].includes(needle.text)),
+  });
 }
 
 /** Values a filter may look for: substrings (by code point) of the analysis's own texts, in any case, and words. */
@@ -102,8 +117,8 @@ function valuesOf(analysis: { objects: { name: string; fullName: string; manglin
   return fc.oneof({ weight: 4, arbitrary: substring }, { weight: 1, arbitrary: fc.constantFrom(...WORDS, ...texts) });
 }
 
-describe("format 1.3 read by range", () => {
-  it("answers find objects as the file without its 1.3 sections and as a scan do, queries at once, any budget (property)", async () => {
+describe("keys and trigram lists read by range", () => {
+  it("answers find objects as the file without its trigram chunk directories and as a scan do, queries at once, any budget (property)", async () => {
     const cases = analyses.chain((analysis) => {
       const filter = fc
         .constantFrom("fullname", "mangling", "name")
@@ -131,9 +146,9 @@ describe("format 1.3 read by range", () => {
     });
     await fc.assert(
       fc.asyncProperty(cases, async ([analysis, queries, budget]) => {
-        const [bytes, withoutRevision3] = bothRevisions(analysis);
+        const [bytes, withoutChunks] = withAndWithoutChunks(analysis);
         const paged = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(budget) });
-        const whole = await Snapshot.open(memorySource(withoutRevision3), { sections: new SectionCache(budget) });
+        const whole = await Snapshot.open(memorySource(withoutChunks), { sections: new SectionCache(budget) });
         const asked = queries.map(
           (q): FindObjectsQuery => ({
             filters: Object.fromEntries(q.filters.map(([f, values]) => [f, [...values]])),
@@ -161,7 +176,7 @@ describe("format 1.3 read by range", () => {
     );
   });
 
-  it("matches a value holding a lone surrogate by UTF-16 code units (docs/api.md#text-matching), as keys read from the column do", async () => {
+  it("matches a value holding a lone surrogate by UTF-16 code units (docs/api.md#text-matching), as keys held in memory do", async () => {
     // Not sent by the API (invalid UTF-8 is refused, MCP arguments pass through URLSearchParams), but keys in pages must answer as any SearchKeys.
     const fullNames = ["com.a\u{1F408}", "com.b\u{1F408}\u{1F408}", "com.c", "org.\u{1F409}a"];
     const analysis = {
@@ -173,7 +188,7 @@ describe("format 1.3 read by range", () => {
       links: [],
       postIts: [],
     };
-    for (const file of bothRevisions(analysis)) {
+    for (const file of withAndWithoutChunks(analysis)) {
       const snapshot = await Snapshot.open(memorySource(file));
       const fullNamesMatching = async (value: string) =>
         (
@@ -195,7 +210,7 @@ describe("format 1.3 read by range", () => {
     }
   });
 
-  it("key pages and trigram lists read by range hold what the file without its 1.3 sections holds (property)", async () => {
+  it("key pages hold the keys in memory hold, and trigram lists read by range what the file without chunk directories holds (property)", async () => {
     let pagesSeen = 0;
     let chunksSeen = 0;
     const cases = analyses.chain((analysis) =>
@@ -203,16 +218,17 @@ describe("format 1.3 read by range", () => {
     );
     await fc.assert(
       fc.asyncProperty(cases, async ([analysis, values]) => {
-        const [bytes, withoutRevision3] = bothRevisions(analysis);
+        const [bytes, withoutChunks] = withAndWithoutChunks(analysis);
         const paged = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(32_768) });
-        const whole = await Snapshot.open(memorySource(withoutRevision3));
-        for (const tag of ["XFUL", "XMNG"] as const) {
-          const [ours, theirs] = await Promise.all([fieldIndex(paged, tag, true), fieldIndex(whole, tag, true)]);
+        const whole = await Snapshot.open(memorySource(withoutChunks));
+        for (const tag of ["XNAM", "XFUL", "XMNG"] as const) {
+          const [ours, held] = await Promise.all([fieldIndex(paged, tag, true), fieldIndex(whole, tag, true)]);
+          const theirs = { keys: await keysInMemory(whole, tag), index: held.index, trigrams: held.trigrams };
           expect(ours.keys).toBeInstanceOf(PagedKeys);
-          expect(theirs.keys).not.toBeInstanceOf(PagedKeys);
-          pagesSeen = Math.max(pagesSeen, (await paged.section(tag === "XFUL" ? "DFUL" : "DMNG")).pageCount);
-          chunksSeen = Math.max(chunksSeen, (await paged.section(tag === "XFUL" ? "CFUL" : "CMNG")).pageCount);
+          pagesSeen = Math.max(pagesSeen, (await paged.section(KEY_PAGES_OF[tag].directory)).pageCount);
+          chunksSeen = Math.max(chunksSeen, (await paged.section(CHUNKS_OF[TRIGRAMS_OF[tag]])).pageCount);
           const all = Uint32Array.from({ length: theirs.keys.length }, (_, k) => k);
+          expect(ours.keys.length).toBe(theirs.keys.length);
           expect(await ours.keys.keysAt(all)).toEqual(await theirs.keys.keysAt(all));
           for (const value of values.map((v) => v.toLowerCase())) {
             expect(await ours.keys.lowerBound(value), value).toBe(await theirs.keys.lowerBound(value));
@@ -232,14 +248,14 @@ describe("format 1.3 read by range", () => {
           }
           // Every list, in one read and one at a time: the same keys and bitmap bytes as the whole index.
           const slots = Array.from({ length: ours.trigrams!.slotRange(0, TRIGRAM_SPACE)[1] }, (_, s) => s);
-          const [ranged, held] = await Promise.all([ours.trigrams!.lists(slots), theirs.trigrams!.lists(slots)]);
+          const [ranged, read] = await Promise.all([ours.trigrams!.lists(slots), theirs.trigrams!.lists(slots)]);
           for (const slot of slots) {
-            expect(Array.from(ranged.keys(slot)), `slot ${slot}`).toEqual(Array.from(held.keys(slot)));
+            expect(Array.from(ranged.keys(slot)), `slot ${slot}`).toEqual(Array.from(read.keys(slot)));
             if (ours.trigrams!.isBitmap(slot))
-              expect(Array.from(ranged.bitmap(slot))).toEqual(Array.from(held.bitmap(slot)));
+              expect(Array.from(ranged.bitmap(slot))).toEqual(Array.from(read.bitmap(slot)));
           }
           for (const slot of slots.filter((s) => s % 11 === 0))
-            expect(Array.from((await ours.trigrams!.lists([slot])).keys(slot))).toEqual(Array.from(held.keys(slot)));
+            expect(Array.from((await ours.trigrams!.lists([slot])).keys(slot))).toEqual(Array.from(read.keys(slot)));
         }
       }),
       { numRuns: 10, endOnFailure: true },
