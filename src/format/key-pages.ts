@@ -1,11 +1,13 @@
-// @module KeyPages: the sorted keys of a search index, front-coded in checksummed pages (KNAM, KFUL, KMNG) with a directory (DNAM, DFUL, DMNG), so a query reads the few pages its candidates lie in.
+// @module KeyPages: the sorted keys of a single-valued text field, front-coded with the ranks holding each, in checksummed pages (KNAM, KFUL, KMNG) with a directory (DNAM, DFUL, DMNG), so a query reads the few pages its keys lie in.
 //
 // Read from their text column, the keys of a nearly unique field would cost that whole column (NAME
 // 18 MB, FULL 56 MB at 1M objects): checking 100 candidates of a `contains` touches 100 random rows
 // of it. Here keys sit in key
 // order, where neighbours share long prefixes ("com.acme.billing."), and a page of about 4 KiB holds
 // a few hundred of them; the directory keeps each page's first key, so `equals` and `startswith`
-// find their page without reading any.
+// find their page without reading any. Each key carries its posting list (the ranks holding it), so
+// the keys and their postings are read together, a page at a time: no array of a million postings
+// is loaded to answer one query.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { firstFailing, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
@@ -19,9 +21,21 @@ export const KEY_RESTART = 16;
 
 const encoder = new TextEncoder();
 
+/**
+ * The postings of sorted keys: key k holds the ranks `ranks[offsets[k] .. offsets[k + 1])`, or,
+ * when `ranks` is null, the ranks `offsets[k] .. offsets[k + 1] − 1` themselves (names: ranks
+ * follow lower-cased names, so the ranks of a key are the positions of its postings).
+ */
+export interface Postings {
+  offsets: Uint32Array;
+  ranks: Uint32Array | null;
+}
+
 export interface EncodedKeyPages {
   /** Index of each page's first key (P), then the key count. */
   firstKeys: Uint32Array;
+  /** Postings before each page's first key (P), then the number of postings. */
+  firstPostings: Uint32Array;
   /** Each page's first key, whole: the directory's binary search needs no page. */
   firstStrings: string[];
   pages: Uint8Array;
@@ -39,59 +53,110 @@ function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
   return i;
 }
 
+/** Bytes of `value` as unsigned LEB128. */
+function varintBytes(value: number): number {
+  let n = 1;
+  while (value >= 0x80) (value = Math.floor(value / 0x80)), n++;
+  return n;
+}
+
+/** Writes the ranks of one key: the first, then each gap minus one (ranks ascend strictly). */
+function putRanks(out: VarintWriter, ranks: Uint32Array): void {
+  for (let i = 0; i < ranks.length; i++) out.put(i === 0 ? ranks[0] : ranks[i] - ranks[i - 1] - 1);
+}
+
+/** Bytes `putRanks` writes for `ranks`. */
+function ranksBytes(ranks: Uint32Array): number {
+  let n = 0;
+  for (let i = 0; i < ranks.length; i++) n += varintBytes(i === 0 ? ranks[0] : ranks[i] - ranks[i - 1] - 1);
+  return n;
+}
+
 /**
  * A page of n keys: varint n; per key, varint bytes of UTF-8 shared with the previous key (0 for
- * the first) and varint bytes of its suffix; then the suffixes, concatenated.
+ * the first), varint bytes of its suffix and varint count of its postings; then the suffixes,
+ * concatenated; then, when the ranks are stored (`ranks` given), each key's ranks.
  */
-function encodePage(keys: readonly Uint8Array[]): Uint8Array {
+function encodePage(
+  keys: readonly Uint8Array[],
+  counts: readonly number[],
+  ranks: readonly Uint32Array[] | null,
+): Uint8Array {
   const header = new VarintWriter();
   header.put(keys.length);
-  let suffixBytes = 0;
   const shared = keys.map((key, i) => {
     const s = i % KEY_RESTART === 0 ? 0 : sharedPrefix(keys[i - 1], key);
     header.put(s);
     header.put(key.length - s);
-    suffixBytes += key.length - s;
+    header.put(counts[i]);
     return s;
   });
   const head = header.slice();
-  const page = new Uint8Array(head.length + suffixBytes);
+  const tail = new VarintWriter();
+  for (const list of ranks ?? []) putRanks(tail, list);
+  const postings = tail.slice();
+  const suffixBytes = keys.reduce((sum, key, i) => sum + key.length - shared[i], 0);
+  const page = new Uint8Array(head.length + suffixBytes + postings.length);
   page.set(head);
   let at = head.length;
   keys.forEach((key, i) => {
     page.set(key.subarray(shared[i]), at);
     at += key.length - shared[i];
   });
+  page.set(postings, at);
   return page;
 }
 
-/** Pages of `keys` (sorted, distinct), each closed once its suffixes and lengths reach KEY_PAGE_BYTES. */
-export function encodeKeyPages(keys: readonly string[]): EncodedKeyPages {
+/**
+ * Pages of `keys` (sorted, distinct) with their `postings`, each closed once its suffixes, lengths
+ * and ranks reach KEY_PAGE_BYTES.
+ */
+export function encodeKeyPages(keys: readonly string[], postings: Postings): EncodedKeyPages {
   const out = new PageWriter();
   const firstKeys: number[] = [];
+  const firstPostings: number[] = [];
   const firstStrings: string[] = [];
+  const { offsets } = postings;
+  const ranksOf = (k: number) => postings.ranks!.subarray(offsets[k], offsets[k + 1]);
   let from = 0;
   let previous: Uint8Array = new Uint8Array(0);
   while (from < keys.length) {
     const page: Uint8Array[] = [];
     let bytes = 0;
     while (from + page.length < keys.length && bytes < KEY_PAGE_BYTES) {
-      const key = encoder.encode(keys[from + page.length]);
+      const k = from + page.length;
+      const key = encoder.encode(keys[k]);
+      const count = offsets[k + 1] - offsets[k];
       bytes += key.length - (page.length % KEY_RESTART === 0 ? 0 : sharedPrefix(previous, key)) + 2;
+      bytes += varintBytes(count) + (postings.ranks ? ranksBytes(ranksOf(k)) : 0);
       page.push((previous = key));
     }
+    const ks = Array.from(page, (_, i) => from + i);
     firstKeys.push(from);
+    firstPostings.push(offsets[from]);
     firstStrings.push(keys[from]);
-    out.add(encodePage(page));
+    out.add(
+      encodePage(
+        page,
+        ks.map((k) => offsets[k + 1] - offsets[k]),
+        postings.ranks ? ks.map(ranksOf) : null,
+      ),
+    );
     from += page.length;
   }
   firstKeys.push(keys.length);
-  return { firstKeys: Uint32Array.from(firstKeys), firstStrings, ...out.finish() };
+  firstPostings.push(offsets[keys.length]);
+  return {
+    firstKeys: Uint32Array.from(firstKeys),
+    firstPostings: Uint32Array.from(firstPostings),
+    firstStrings,
+    ...out.finish(),
+  };
 }
 
-/** The directory's five blocks: u32 first key index of each page then the key count (P + 1), u32 page offsets (P + 1), u32 CRC-32 of each page (P), the first keys (StringList, 2 blocks). */
+/** The directory's six blocks: u32 first key index of each page then the key count (P + 1), u32 page offsets (P + 1), u32 CRC-32 of each page (P), the first keys (StringList, 2 blocks), u32 postings before each page then their number (P + 1). */
 export function encodeKeyDirectory(pages: EncodedKeyPages): Block[] {
-  return [pages.firstKeys, pages.offsets, pages.crcs, ...encodeStringList(pages.firstStrings)];
+  return [pages.firstKeys, pages.offsets, pages.crcs, ...encodeStringList(pages.firstStrings), pages.firstPostings];
 }
 
 /** Pages a directory keeps decoded to strings (about 0.7 MB of fullNames). */
@@ -120,13 +185,29 @@ export class KeyPage {
   private readonly textStart: number;
   /** Where the suffix of each restart key (0, KEY_RESTART, 2·KEY_RESTART …) starts in `bytes`. */
   private readonly restartAt: Uint32Array;
+  /** Postings of the page before each of its keys, then their number (count + 1). */
+  readonly postingStarts: Uint32Array;
+  /** The ranks of the page's keys one after another, or null when they are the postings' positions. */
+  private readonly ranks: Uint32Array | null;
+  /** Postings of the keys before the page: the position of its first posting. */
+  readonly firstPosting: number;
 
-  constructor(bytes: Uint8Array, count: number, shared: Uint32Array, suffixes: Uint32Array, textStart: number) {
+  constructor(
+    bytes: Uint8Array,
+    count: number,
+    shared: Uint32Array,
+    suffixes: Uint32Array,
+    textStart: number,
+    postings: { starts: Uint32Array; ranks: Uint32Array | null; first: number },
+  ) {
     this.bytes = bytes;
     this.count = count;
     this.shared = shared;
     this.suffixes = suffixes;
     this.textStart = textStart;
+    this.postingStarts = postings.starts;
+    this.ranks = postings.ranks;
+    this.firstPosting = postings.first;
     this.restartAt = new Uint32Array(Math.ceil(count / KEY_RESTART));
     for (let i = 0, at = textStart; i < count; at += suffixes[i++])
       if (i % KEY_RESTART === 0) this.restartAt[i / KEY_RESTART] = at;
@@ -226,28 +307,67 @@ export class KeyPage {
     return out;
   }
 
+  /** The ranks holding key `i` of the page, ascending. */
+  ranksOf(i: number): Uint32Array {
+    const from = this.postingStarts[i];
+    const to = this.postingStarts[i + 1];
+    if (this.ranks) return this.ranks.subarray(from, to);
+    return Uint32Array.from({ length: to - from }, (_, j) => this.firstPosting + from + j);
+  }
+
+  /** The key of the page holding posting `j` of the page (0 ≤ j < its postings). */
+  keyOfPosting(j: number): number {
+    return firstFailing(0, this.count, (i) => this.postingStarts[i + 1] <= j);
+  }
+
   get byteSize(): number {
-    return 96 + this.bytes.byteLength + this.shared.byteLength + this.suffixes.byteLength + this.restartAt.byteLength;
+    return (
+      96 +
+      this.bytes.byteLength +
+      this.shared.byteLength +
+      this.suffixes.byteLength +
+      this.restartAt.byteLength +
+      this.postingStarts.byteLength +
+      (this.ranks?.byteLength ?? 0)
+    );
   }
 }
 
 export class KeyDirectory extends PageDirectory {
   /** Index of each page's first key, then the key count. */
   readonly firstKeys: Uint32Array;
+  /** Postings before each page's first key, then their number: N, one value an object. */
+  readonly firstPostings: Uint32Array;
+  /** Whether the pages store their keys' ranks; else a key's ranks are its postings' positions (names). */
+  readonly ranksStored: boolean;
+  private readonly rows: number;
   private readonly firstStrings: StringList;
 
-  constructor(blocks: Blocks, what: string) {
+  /** `rows`: the number of objects, each holding exactly one key; `ranksStored`: false for KNAM, whose ranks follow its keys. */
+  constructor(blocks: Blocks, what: string, rows: number, ranksStored: boolean) {
     super(blocks.u32(1), blocks.u32(2), what);
     this.firstKeys = blocks.u32(0);
     this.firstStrings = new StringList(blocks, 3, `${what} first keys`);
+    this.firstPostings = blocks.u32(5);
+    this.ranksStored = ranksStored;
+    this.rows = rows;
     const pages = this.crcs.length;
     check(
-      this.firstKeys.length === pages + 1 && this.firstStrings.length === pages,
-      `${what}: ${pages} pages but ${this.firstKeys.length} key starts and ${this.firstStrings.length} first keys`,
+      this.firstKeys.length === pages + 1 &&
+        this.firstStrings.length === pages &&
+        this.firstPostings.length === pages + 1,
+      `${what}: ${pages} pages but ${this.firstKeys.length} key starts, ${this.firstPostings.length} posting starts and ${this.firstStrings.length} first keys`,
     );
     check(this.firstKeys[0] === 0, `${what}: the first page does not start at key 0`);
+    check(
+      this.firstPostings[0] === 0 && this.firstPostings[pages] === rows,
+      `${what}: its postings run from ${this.firstPostings[0]} to ${this.firstPostings[pages]}, not from 0 to the ${rows} objects`,
+    );
     for (let p = 0; p < pages; p++) {
       if (this.firstKeys[p] >= this.firstKeys[p + 1]) check(false, `${what}: page ${p} holds no key`);
+      // Every key holds a posting: a page holds at least as many postings as keys.
+      if (this.firstPostings[p + 1] - this.firstPostings[p] < this.firstKeys[p + 1] - this.firstKeys[p])
+        check(false, `${what}: page ${p} holds fewer postings than keys`);
       check(
         p === 0 || this.firstStrings.get(p - 1) < this.firstStrings.get(p),
         () => `${what}: first keys do not ascend at page ${p}`,
@@ -281,6 +401,16 @@ export class KeyDirectory extends PageDirectory {
     return this.firstKeys[this.firstKeys.length - 1];
   }
 
+  /** How many postings the pages hold: one per object. */
+  get postingCount(): number {
+    return this.firstPostings[this.firstPostings.length - 1];
+  }
+
+  /** The page holding posting `j` (the rank `j` itself in pages whose ranks follow their keys). */
+  pageOfPosting(j: number): number {
+    return pageStartingAtOrBefore(this.firstPostings.subarray(0, this.pageCount), j);
+  }
+
   /** The page holding key `k`. */
   pageOfKey(k: number): number {
     return pageStartingAtOrBefore(this.firstKeys.subarray(0, this.pageCount), k);
@@ -307,11 +437,15 @@ export class KeyDirectory extends PageDirectory {
     );
     const shared = new Uint32Array(n);
     const suffixes = new Uint32Array(n);
+    const starts = new Uint32Array(n + 1);
     let previous = 0;
     let text = 0;
     for (let i = 0; i < n; i++) {
       shared[i] = reader.next();
       suffixes[i] = reader.next();
+      const count = reader.next();
+      check(count > 0, () => `${this.what}: page ${p} key ${i} holds no posting`);
+      starts[i + 1] = starts[i] + count;
       check(shared[i] <= previous, () => `${this.what}: page ${p} key ${i} shares more than its predecessor holds`);
       check(
         shared[i] === 0 || i % KEY_RESTART !== 0,
@@ -320,12 +454,23 @@ export class KeyDirectory extends PageDirectory {
       previous = shared[i] + suffixes[i];
       text += suffixes[i];
     }
+    const postings = this.firstPostings[p + 1] - this.firstPostings[p];
     check(
-      reader.at + text === bytes.length,
-      () => `${this.what}: page ${p} has ${bytes.length - reader.at} bytes of text for ${text}`,
+      starts[n] === postings,
+      () => `${this.what}: page ${p} counts ${starts[n]} postings, its directory says ${postings}`,
     );
+    const textStart = reader.at;
+    check(
+      textStart + text <= bytes.length && (this.ranksStored || textStart + text === bytes.length),
+      () => `${this.what}: page ${p} has ${bytes.length - textStart} bytes of text for ${text}`,
+    );
+    const ranks = this.ranksStored ? this.ranksOf(p, bytes.subarray(textStart + text), starts) : null;
     // A copy of its own: not holding the rest of a multi-page read.
-    const page = new KeyPage(bytes.slice(), n, shared, suffixes, reader.at);
+    const page = new KeyPage(bytes.slice(0, textStart + text), n, shared, suffixes, textStart, {
+      starts,
+      ranks,
+      first: this.firstPostings[p],
+    });
     // Order and UTF-8 are checked once, as the page is first read; searches then trust it.
     const keys = page.keys();
     check(
@@ -340,7 +485,27 @@ export class KeyDirectory extends PageDirectory {
     return page;
   }
 
+  /** The ranks of page `p`'s keys (`starts`: its postings before each key), from the bytes after its text: each strictly ascending and below the object count, ending with the page. */
+  private ranksOf(p: number, bytes: Uint8Array, starts: Uint32Array): Uint32Array {
+    const reader = new VarintReader(bytes, `${this.what} page ${p} ranks`);
+    const ranks = new Uint32Array(starts[starts.length - 1]);
+    for (let i = 0; i + 1 < starts.length; i++)
+      for (let j = starts[i]; j < starts[i + 1]; j++) {
+        const rank = j === starts[i] ? reader.next() : ranks[j - 1] + 1 + reader.next();
+        if (rank >= this.rows) check(false, `${this.what}: page ${p} key ${i} holds rank ${rank}, past the objects`);
+        ranks[j] = rank;
+      }
+    check(reader.done, () => `${this.what}: page ${p} has bytes past its ranks`);
+    return ranks;
+  }
+
   override get byteSize(): number {
-    return super.byteSize + this.firstKeys.byteLength + this.firstStrings.byteSize + this.decodedBytes;
+    return (
+      super.byteSize +
+      this.firstKeys.byteLength +
+      this.firstPostings.byteLength +
+      this.firstStrings.byteSize +
+      this.decodedBytes
+    );
   }
 }

@@ -1,11 +1,10 @@
-// @module SearchIndex: the distinct lower-cased values of one text field, sorted, each with its posting list of ranks.
+// @module SearchIndex: the distinct lower-cased values of one multi-valued or low-cardinality text field, sorted, each with its posting list of ranks.
 //
 // Keys sort by UTF-16 code units, so `equals` and `startswith` are binary searches; a permutation of
 // the keys sorted by their reversed text serves `endswith`; `contains` scans the (distinct) keys.
-// Postings hold ascending ranks, i.e. objects in name order. Two layouts share one reader:
-// dictionary-keyed (keys stored as a StringList: multi-valued and low-cardinality fields) and
-// page-keyed (single-valued fields whose values are nearly unique: the keys are in key pages of their
-// own, read a page at a time, so that no query loads every key).
+// Postings hold ascending ranks, i.e. objects in name order. The keys of the nearly unique fields
+// (name, fullName, mangling) and their postings are not here but in key pages (key-pages.ts), read a
+// page at a time, so that no query loads every key; they are grouped here for those pages too.
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { encodeStringList, type LowerNeedle, StringList } from "./string-list.ts";
@@ -32,7 +31,8 @@ export interface KeyList {
   including(candidates: Uint32Array, needle: LowerNeedle): Uint32Array;
 }
 
-interface Grouped {
+/** Sorted distinct keys, key k holding the ranks `postings[offsets[k] .. offsets[k + 1])`. */
+export interface Grouped {
   keys: string[];
   offsets: Uint32Array;
   postings: Uint32Array;
@@ -61,7 +61,7 @@ function group(rows: number, values: (rank: number) => string | readonly string[
 }
 
 /** Groups a single-valued, mostly unique field: sorted distinct keys, then a counting sort of ranks (no list per key). */
-function groupUnique(rows: number, value: (rank: number) => string): Grouped {
+export function groupUnique(rows: number, value: (rank: number) => string): Grouped {
   const lower = new Array<string>(rows);
   let sorted = true;
   for (let r = 0; r < rows; r++) {
@@ -91,7 +91,7 @@ function groupUnique(rows: number, value: (rank: number) => string): Grouped {
 }
 
 /** Key indices ordered by reversed key; keys are distinct, so their reversals are too. */
-function reversedOrder(keys: readonly string[]): Uint32Array {
+export function reversedOrder(keys: readonly string[]): Uint32Array {
   const reversed = keys.map(reverseCodeUnits);
   const indexOf = new Map(reversed.map((r, i) => [r, i]));
   return Uint32Array.from(reversed.sort(), (r) => indexOf.get(r)!);
@@ -108,17 +108,6 @@ export function encodeSearchIndex(
   return [...encodeStringList(g.keys), g.offsets, g.postings, reversedOrder(g.keys)];
 }
 
-/** Three blocks: u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key; keys are in key pages. */
-export function encodeColumnSearchIndex(
-  rows: number,
-  value: (rank: number) => string,
-  onKeys?: (keys: readonly string[]) => void,
-): Block[] {
-  const g = groupUnique(rows, value);
-  onKeys?.(g.keys);
-  return [g.offsets, g.postings, reversedOrder(g.keys)];
-}
-
 /** The entries of `candidates` whose `hits` entry is set, in a new array. */
 function keepHits(candidates: Uint32Array, hits: Uint8Array): Uint32Array {
   const out = new Uint32Array(candidates.length);
@@ -127,57 +116,33 @@ function keepHits(candidates: Uint32Array, hits: Uint8Array): Uint32Array {
   return out.subarray(0, n);
 }
 
-/** Where a search index's keys are: stored in it (dictionary-keyed), or in key pages of their own (page-keyed: KNAM, KFUL, KMNG). */
-export type KeySource = "stored" | "paged";
-
 export class SearchIndex {
-  /** The keys, or null when they are in key pages (read through the query layer's PagedKeys). */
-  readonly keys: KeyList | null;
+  readonly keys: KeyList;
   readonly keyCount: number;
   readonly offsets: Uint32Array;
   readonly postings: Uint32Array;
   readonly byReversed: Uint32Array;
-  /**
-   * True when the postings are 0, 1, …, N − 1: key k holds the ranks offsets[k] to offsets[k+1] − 1
-   * (a name index, since ranks follow lower-cased names), so a key's ranks are read off its offsets.
-   */
-  readonly postingsAreRanks: boolean;
-  private readonly storedKeys: StringList | null;
+  private readonly storedKeys: StringList;
 
-  constructor(blocks: Blocks, rows: number, what: string, keys: KeySource) {
-    const pageKeyed = keys !== "stored";
-    const first = pageKeyed ? 0 : 2;
-    this.storedKeys = pageKeyed ? null : new StringList(blocks, 0, `${what} keys`);
-    this.offsets = blocks.u32(first);
-    this.postings = blocks.u32(first + 1);
-    this.byReversed = blocks.u32(first + 2);
+  constructor(blocks: Blocks, rows: number, what: string) {
+    const stored = (this.storedKeys = new StringList(blocks, 0, `${what} keys`));
+    this.offsets = blocks.u32(2);
+    this.postings = blocks.u32(3);
+    this.byReversed = blocks.u32(4);
     const keyCount = (this.keyCount = this.offsets.length - 1);
     check(keyCount >= 0, `${what}: posting offsets are empty`);
-    if (this.storedKeys)
-      check(
-        this.storedKeys.length === keyCount,
-        `${what}: ${this.storedKeys.length} keys for ${keyCount} posting lists`,
-      );
+    check(stored.length === keyCount, `${what}: ${stored.length} keys for ${keyCount} posting lists`);
     checkOffsets(this.offsets, keyCount, this.postings.length, `${what} postings`);
     checkBelow(this.postings, rows, `${what} postings`);
-    if (pageKeyed)
-      for (let k = 0; k < keyCount; k++)
-        if (this.offsets[k] >= this.offsets[k + 1]) check(false, `${what}: key ${k} has no posting`);
     check(this.byReversed.length === keyCount, `${what}: reversed order does not cover the keys`);
     checkBelow(this.byReversed, keyCount, `${what} reversed order`);
-    let identity = this.postings.length === rows;
-    for (let i = 0; identity && i < this.postings.length; i++) identity = this.postings[i] === i;
-    this.postingsAreRanks = identity;
-    const stored = this.storedKeys;
-    this.keys = stored
-      ? {
-          length: stored.length,
-          get: (k) => stored.get(k),
-          all: () => stored.all(),
-          includes: (k, needle) => stored.lowerIncludes(k, needle),
-          including: (candidates, needle) => keepHits(candidates, stored.lowerIncludesEach(candidates, needle)),
-        }
-      : null;
+    this.keys = {
+      length: stored.length,
+      get: (k) => stored.get(k),
+      all: () => stored.all(),
+      includes: (k, needle) => stored.lowerIncludes(k, needle),
+      including: (candidates, needle) => keepHits(candidates, stored.lowerIncludesEach(candidates, needle)),
+    };
   }
 
   /** Ranks of key `k`, ascending. */
@@ -185,10 +150,26 @@ export class SearchIndex {
     return this.postings.subarray(this.offsets[k], this.offsets[k + 1]);
   }
 
-  /** Bytes held (for cache accounting): stored keys and the posting arrays, not a page-keyed index's key pages. */
+  /** Bytes held (for cache accounting): keys and posting arrays. */
   get byteSize(): number {
-    return (
-      (this.storedKeys?.byteSize ?? 0) + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength
-    );
+    return this.storedKeys.byteSize + this.offsets.byteLength + this.postings.byteLength + this.byReversed.byteLength;
+  }
+}
+
+/** A permutation of key indices `0 .. K − 1`, in the order of their keys reversed (RNAM, RFUL, RMNG): `endswith` searches it. */
+export class ReversedOrder {
+  readonly order: Uint32Array;
+
+  constructor(blocks: Blocks, what: string) {
+    this.order = blocks.u32(0);
+    const seen = new Uint8Array(this.order.length);
+    for (const k of this.order) {
+      if (k >= seen.length || seen[k]) check(false, `${what}: not a permutation of the key indices`);
+      seen[k] = 1;
+    }
+  }
+
+  get byteSize(): number {
+    return this.order.byteLength;
   }
 }

@@ -6,7 +6,7 @@ import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts
 import { check } from "./errors.ts";
 import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
-import { type EncodedKeyPages, encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
+import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
 import { encodeMemberDirectory, MemberDirectory, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
@@ -14,7 +14,14 @@ import { encodeObjectCore, ObjectCore, ranksById } from "./object-core.ts";
 import { encodeRowDirectory, RowDirectory, type RowPages, rowPageSteps } from "./object-rows.ts";
 import { Stepwise } from "./page-directory.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
-import { encodeColumnSearchIndex, encodeSearchIndex, SearchIndex } from "./search-index.ts";
+import {
+  encodeSearchIndex,
+  type Grouped,
+  groupUnique,
+  ReversedOrder,
+  reversedOrder,
+  SearchIndex,
+} from "./search-index.ts";
 import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
 import { encodeTextDirectory, encodeTextPages, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
@@ -27,8 +34,8 @@ import { encodeTrigramIndex, TrigramIndex } from "./trigram-index.ts";
 export interface DecodeContext {
   meta: SnapshotMeta;
   taxonomy(): Promise<Taxonomy>;
-  /** A search index, for the trigram index that serves it. */
-  searchIndex(tag: SearchIndexTag): Promise<SearchIndex>;
+  /** The number of keys of a search index (from its key directory when paged), for the trigram index that serves it. */
+  keyCount(tag: SearchIndexTag): Promise<number>;
 }
 
 interface SectionCodec<T> {
@@ -173,47 +180,57 @@ const keepKeys = (m: SnapshotModel, tag: SearchIndexTag) => (keys: readonly stri
   if (!byTag) encodedKeys.set(m, (byTag = new Map()));
   byTag.set(tag, keys);
 };
+/**
+ * Each nearly unique field grouped once per model, for its trigram index, key pages and reversed
+ * order; the reversed order, written last, releases it.
+ */
+const groupedField = (pick: (o: ObjectRecord) => string) =>
+  perModel((m) => groupUnique(m.objects.length, (r) => pick(m.objects[r])));
+const GROUPED: Record<PagedIndexTag, PerModel<Grouped>> = {
+  KNAM: groupedField((o) => o.name),
+  KFUL: groupedField((o) => o.fullName),
+  KMNG: groupedField((o) => o.mangling),
+};
+const isPaged = (tag: SearchIndexTag): tag is PagedIndexTag => tag in GROUPED;
+
 /** The keys of search index `of`, as its encoder sorted them (grouped again when it was encoded on its own). */
-const indexKeys = (of: SearchIndexTag): PerModel<readonly string[]> => ({
-  of: (m) => {
-    if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m, deflateHere);
-    return encodedKeys.get(m)!.get(of)!;
-  },
-  done: (m) => void encodedKeys.get(m)?.delete(of),
-});
+const indexKeys = (of: SearchIndexTag): PerModel<readonly string[]> =>
+  isPaged(of)
+    ? { of: (m) => GROUPED[of].of(m).keys, done: () => {} }
+    : {
+        of: (m) => {
+          if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m, deflateHere);
+          return encodedKeys.get(m)!.get(of)!;
+        },
+        done: (m) => void encodedKeys.get(m)?.delete(of),
+      };
 
 const searchIndex = (
-  tag: SearchIndexTag,
+  tag: StoredIndexTag,
   pick: (o: ObjectRecord) => string | readonly string[] | null,
 ): SectionCodec<SearchIndex> => ({
   blocks: 5,
   encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
-  decode: (b, c) => new SearchIndex(b, rows(c), "search index", "stored"),
-});
-/** An index over a nearly unique text field, whose keys are in key pages of their own (KNAM, KFUL, KMNG), not stored in it. */
-const columnSearchIndex = (tag: SearchIndexTag, pick: (o: ObjectRecord) => string): SectionCodec<SearchIndex> => ({
-  blocks: 3,
-  encode: (m) => encodeColumnSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
-  decode: (b, c) => new SearchIndex(b, rows(c), `${tag} search index`, "paged"),
+  decode: (b, c) => new SearchIndex(b, rows(c), "search index"),
 });
 
 /** The blocks of each trigram index, kept from its encoding until its chunk directory is encoded from them. */
 const trigramBlocks = new WeakMap<SnapshotModel, Map<SearchIndexTag, Block[]>>();
-/** The trigram index over the keys of search index `of`; `keysLater`: key pages follow, which read the keys too. */
-const trigramIndex = (of: SearchIndexTag, keysLater = false): SectionCodec<TrigramIndex> => ({
+/** The trigram index over the keys of search index `of`. */
+const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
   blocks: 4,
   optional: true,
   encode: (m) => {
     const keys = indexKeys(of);
     const blocks = encodeTrigramIndex(keys.of(m));
-    if (!keysLater) keys.done(m);
+    keys.done(m);
     let byTag = trigramBlocks.get(m);
     if (!byTag) trigramBlocks.set(m, (byTag = new Map()));
     byTag.set(of, blocks);
     return blocks;
   },
-  decode: async (b, c) => TrigramIndex.whole(b, (await c.searchIndex(of)).keyCount, `${of} trigram index`),
-  consults: () => [of],
+  decode: async (b, c) => TrigramIndex.whole(b, await c.keyCount(of), `${of} trigram index`),
+  consults: () => [keysCountedBy(of)],
 });
 /** Minor 3: the checksums of trigram index `trigrams` in parts, so readers read its lists by range. */
 const trigramChunks = (
@@ -231,18 +248,41 @@ const trigramChunks = (
   readAhead: "whole",
 });
 
-/** Minor 3: the keys of XFUL and XMNG in pages of their own; minor 7: those of XNAM too. */
-const nameKeys = indexKeys("XNAM");
-const namePages = perModel((m) => encodeKeyPages(nameKeys.of(m)));
-const fullNameKeys = indexKeys("XFUL");
-const manglingKeys = indexKeys("XMNG");
-const fullNamePages = perModel((m) => encodeKeyPages(fullNameKeys.of(m)));
-const manglingPages = perModel((m) => encodeKeyPages(manglingKeys.of(m)));
-
-/** The key pages of a page-keyed index (required from minor 7), and their directory. */
-const keyPages = (layout: PerModel<EncodedKeyPages>) => required(pagedData(layout));
-const keyDirectory = (layout: PerModel<EncodedKeyPages>, keys: PerModel<unknown>, pages: string) =>
-  required(pageDirectory(5, layout, encodeKeyDirectory, (b) => new KeyDirectory(b, `${pages} directory`), [keys]));
+/**
+ * The key pages of a nearly unique field (minor 7: with their postings, and required). A name's
+ * ranks are its postings' positions (ranks follow lower-cased names), so KNAM stores counts alone.
+ */
+const keyLayout = (tag: PagedIndexTag) =>
+  perModel((m) => {
+    const { keys, offsets, postings } = GROUPED[tag].of(m);
+    if (tag !== "KNAM") return encodeKeyPages(keys, { offsets, ranks: postings });
+    check(
+      postings.every((rank, i) => rank === i),
+      "KNAM: objects are not in lower-cased name order",
+    );
+    return encodeKeyPages(keys, { offsets, ranks: null });
+  });
+const KEY_LAYOUTS = { KNAM: keyLayout("KNAM"), KFUL: keyLayout("KFUL"), KMNG: keyLayout("KMNG") };
+const keyPages = (tag: PagedIndexTag) => required(pagedData(KEY_LAYOUTS[tag]));
+const keyDirectory = (tag: PagedIndexTag) =>
+  required(
+    pageDirectory(
+      6,
+      KEY_LAYOUTS[tag],
+      encodeKeyDirectory,
+      (b, n) => new KeyDirectory(b, `${tag} directory`, n, tag !== "KNAM"),
+    ),
+  );
+/** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; releases the grouped field. */
+const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
+  blocks: 1,
+  encode: (m) => {
+    const order = reversedOrder(GROUPED[tag].of(m).keys);
+    GROUPED[tag].done(m);
+    return [order];
+  },
+  decode: (b) => new ReversedOrder(b, `${tag} reversed order`),
+});
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
@@ -304,33 +344,34 @@ export const SECTIONS = {
     encode: (m) => encodeSourceLocations(m.files, m.objects),
     decode: (b, c) => new SourceLocations(b, rows(c)),
   } as SectionCodec<SourceLocations>,
-  XNAM: columnSearchIndex("XNAM", (o) => o.name),
-  XFUL: columnSearchIndex("XFUL", (o) => o.fullName),
   XTYP: searchIndex("XTYP", (o) => o.type),
   XPTH: searchIndex("XPTH", (o) => o.filePath),
-  XMNG: columnSearchIndex("XMNG", (o) => o.mangling),
   XANN: searchIndex("XANN", (o) => o.annotations),
   XTAG: searchIndex("XTAG", (o) => o.tags),
   XPST: searchIndex("XPST", (o) => o.postIts.map((p) => p.title)),
   // Minor 1: each trigram index follows its search index, so the encoder's keys are still at hand.
-  // Minor 3: each is followed by its chunk directory, and XFUL's and XMNG's by their key pages;
-  // minor 7: XNAM's too, and the key pages are required (the page-keyed indexes read no column).
-  TNAM: trigramIndex("XNAM", true),
-  CNAM: trigramChunks("XNAM", "TNAM"),
-  KNAM: keyPages(namePages),
-  DNAM: keyDirectory(namePages, nameKeys, "KNAM"),
-  TFUL: trigramIndex("XFUL", true),
-  CFUL: trigramChunks("XFUL", "TFUL"),
-  KFUL: keyPages(fullNamePages),
-  DFUL: keyDirectory(fullNamePages, fullNameKeys, "KFUL"),
+  // Minor 3: each is followed by its chunk directory. Minor 7: name, fullName and mangling have no
+  // search index; their keys, each with its postings, are in key pages after their trigram index,
+  // with a directory and their reversed order.
+  TNAM: trigramIndex("KNAM"),
+  CNAM: trigramChunks("KNAM", "TNAM"),
+  KNAM: keyPages("KNAM"),
+  DNAM: keyDirectory("KNAM"),
+  RNAM: reversedKeys("KNAM"),
+  TFUL: trigramIndex("KFUL"),
+  CFUL: trigramChunks("KFUL", "TFUL"),
+  KFUL: keyPages("KFUL"),
+  DFUL: keyDirectory("KFUL"),
+  RFUL: reversedKeys("KFUL"),
   TTYP: trigramIndex("XTYP"),
   CTYP: trigramChunks("XTYP", "TTYP"),
   TPTH: trigramIndex("XPTH"),
   CPTH: trigramChunks("XPTH", "TPTH"),
-  TMNG: trigramIndex("XMNG", true),
-  CMNG: trigramChunks("XMNG", "TMNG"),
-  KMNG: keyPages(manglingPages),
-  DMNG: keyDirectory(manglingPages, manglingKeys, "KMNG"),
+  TMNG: trigramIndex("KMNG"),
+  CMNG: trigramChunks("KMNG", "TMNG"),
+  KMNG: keyPages("KMNG"),
+  DMNG: keyDirectory("KMNG"),
+  RMNG: reversedKeys("KMNG"),
   TANN: trigramIndex("XANN"),
   CANN: trigramChunks("XANN", "TANN"),
   TTAG: trigramIndex("XTAG"),
@@ -361,15 +402,20 @@ export const SECTIONS = {
 } satisfies Record<string, SectionCodec<unknown>>;
 
 export type SectionTag = keyof typeof SECTIONS;
-export type SearchIndexTag = "XNAM" | "XFUL" | "XTYP" | "XPTH" | "XMNG" | "XANN" | "XTAG" | "XPST";
+/** Search indexes with their keys and postings in a section of their own. */
+export type StoredIndexTag = "XTYP" | "XPTH" | "XANN" | "XTAG" | "XPST";
+/** The key pages of the nearly unique fields (name, fullName, mangling): their search indexes. */
+export type PagedIndexTag = "KNAM" | "KFUL" | "KMNG";
+/** What a text filter searches: a search index, or key pages. */
+export type SearchIndexTag = StoredIndexTag | PagedIndexTag;
 
 /** The trigram index serving each search index. */
 export const TRIGRAMS_OF = {
-  XNAM: "TNAM",
-  XFUL: "TFUL",
+  KNAM: "TNAM",
+  KFUL: "TFUL",
   XTYP: "TTYP",
   XPTH: "TPTH",
-  XMNG: "TMNG",
+  KMNG: "TMNG",
   XANN: "TANN",
   XTAG: "TTAG",
   XPST: "TPST",
@@ -388,12 +434,17 @@ export const CHUNKS_OF = {
   TPST: "CPST",
 } as const satisfies Record<TrigramTag, SectionTag>;
 
-/** The key pages and their directory of each page-keyed index. */
+/** The directory and reversed order of each field's key pages. */
 export const KEY_PAGES_OF = {
-  XNAM: { pages: "KNAM", directory: "DNAM" },
-  XFUL: { pages: "KFUL", directory: "DFUL" },
-  XMNG: { pages: "KMNG", directory: "DMNG" },
-} as const satisfies Partial<Record<SearchIndexTag, { pages: SectionTag; directory: SectionTag }>>;
+  KNAM: { directory: "DNAM", reversed: "RNAM" },
+  KFUL: { directory: "DFUL", reversed: "RFUL" },
+  KMNG: { directory: "DMNG", reversed: "RMNG" },
+} as const satisfies Record<PagedIndexTag, { directory: SectionTag; reversed: SectionTag }>;
+
+/** The section counting the keys of search index `tag`: itself, or its key directory. */
+export function keysCountedBy(tag: SearchIndexTag): StoredIndexTag | (typeof KEY_PAGES_OF)[PagedIndexTag]["directory"] {
+  return isPaged(tag) ? KEY_PAGES_OF[tag].directory : tag;
+}
 
 /** The sections decoding `tag` asks for, in a file having the sections `has` says it has. */
 export function consultedBy(tag: SectionTag, has: (tag: string) => boolean): SectionTag[] {

@@ -5,13 +5,13 @@ import { decodeHeader, decodeToc, SECTION_REQUIRED, type TocEntry, verifySection
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
-import type { SearchIndex } from "./search-index.ts";
 import type { SectionCache } from "./section-cache.ts";
 import {
   consultedBy,
   type DecodeContext,
   type Decoded,
   decodeSection,
+  keysCountedBy,
   META_TAG,
   readAheadOf,
   SECTIONS,
@@ -212,8 +212,9 @@ export class Snapshot implements DecodeContext {
     return this.section(tag);
   }
 
-  searchIndex(tag: SearchIndexTag): Promise<SearchIndex> {
-    return this.section(tag);
+  /** The number of keys of search index `tag`: its own, or its key directory's when its keys are paged. */
+  async keyCount(tag: SearchIndexTag): Promise<number> {
+    return (await this.section(keysCountedBy(tag))).keyCount;
   }
 
   /** Bytes the sections decoded so far occupy (with a SectionCache: those it still holds). */
@@ -273,7 +274,7 @@ export class Snapshot implements DecodeContext {
     const context: DecodeContext = {
       meta: this.meta,
       taxonomy: () => (dependsOn("TAXO"), this.section("TAXO")),
-      searchIndex: (index) => (dependsOn(index), this.section(index)),
+      keyCount: (index) => (dependsOn(keysCountedBy(index)), this.keyCount(index)),
     };
     return decodeSection(tag, body, context);
   }

@@ -28,9 +28,10 @@ import {
   isOptionalSection,
   KEY_PAGES_OF,
   META_TAG,
+  type PagedIndexTag,
   SECTIONS,
-  type SearchIndexTag,
   type SectionTag,
+  type StoredIndexTag,
   TRIGRAMS_OF,
   type TrigramTag,
 } from "./sections.ts";
@@ -75,7 +76,7 @@ export async function verifySnapshotSource(source: ByteSource): Promise<Snapshot
   return (await verifySnapshotSteps(source)).meta;
 }
 
-const SEARCH_INDEXES = new Set<string>(Object.keys(TRIGRAMS_OF));
+const SEARCH_INDEXES = new Set<string>(Object.keys(TRIGRAMS_OF).filter((tag) => !(tag in KEY_PAGES_OF)));
 const TRIGRAM_INDEXES = new Set<string>(Object.values(TRIGRAMS_OF));
 const trigramsOfChunks = new Map<string, TrigramTag>(
   Object.entries(CHUNKS_OF).map(([trigrams, chunks]) => [chunks, trigrams as TrigramTag]),
@@ -95,9 +96,12 @@ const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   SRCD: "SRCP",
 };
 const PAGES = new Set<string>(Object.values(PAGES_OF));
-/** The search index whose keys each key directory's pages hold. */
-const INDEX_OF_KEYS = new Map(
-  Object.entries(KEY_PAGES_OF).map(([index, { directory }]) => [directory as string, index as SearchIndexTag]),
+/** The key pages each reversed order (RNAM, RFUL, RMNG) and each key directory serve. */
+const KEY_PAGES_BY = new Map(
+  Object.entries(KEY_PAGES_OF).flatMap(([pages, { directory, reversed }]) => [
+    [directory as string, pages as PagedIndexTag],
+    [reversed as string, pages as PagedIndexTag],
+  ]),
 );
 
 /** One check: what it checks (for progress and messages), and whether it compares with OBJC, CALE or CALR. */
@@ -136,6 +140,25 @@ class SectionReader {
   async finish(): Promise<void> {
     while (this.at < this.entry.length) await this.next(Math.min(WINDOW, this.entry.length - this.at));
     check(this.crc === this.entry.crc, `section ${this.entry.tag} checksum mismatch`);
+  }
+}
+
+/** Keys strictly ascending, and `byReversed` orders them by their reversed text. */
+function keyOrders(tag: string, keys: { length: number; get(k: number): string }, byReversed: Uint32Array): void {
+  if (keys.length === 0) return;
+  for (let k = 1, previous = keys.get(0); k < keys.length; k++) {
+    const key = keys.get(k);
+    check(previous < key, () => `${tag}: keys do not ascend at ${k}`);
+    previous = key;
+  }
+  check(
+    byReversed.length === keys.length,
+    `${tag}: the reversed order has ${byReversed.length} keys, not ${keys.length}`,
+  );
+  for (let i = 1, previous = reverseCodeUnits(keys.get(byReversed[0])); i < byReversed.length; i++) {
+    const reversed = reverseCodeUnits(keys.get(byReversed[i]));
+    check(previous < reversed, () => `${tag}: the reversed order does not ascend at ${i}`);
+    previous = reversed;
   }
 }
 
@@ -276,7 +299,9 @@ class Verification {
         return;
       }
     }
-    if (SEARCH_INDEXES.has(tag)) return this.searchIndex(snapshot, tag as SearchIndexTag);
+    if (SEARCH_INDEXES.has(tag)) return this.searchIndex(snapshot, tag as StoredIndexTag);
+    const paged = KEY_PAGES_BY.get(tag);
+    if (paged && tag === KEY_PAGES_OF[paged].reversed) return this.pagedIndex(snapshot, paged);
     if (TRIGRAM_INDEXES.has(tag)) return this.trigramIndex(snapshot, tag as TrigramTag);
     const trigrams = trigramsOfChunks.get(tag);
     if (trigrams) return this.trigramChunks(snapshot, tag as ChunksTag, trigrams);
@@ -366,48 +391,46 @@ class Verification {
   }
 
   /** Keys strictly ascending (and UTF-8) and postings ascending, as binary searches and intersections assume. */
-  private async searchIndex(snapshot: Snapshot, tag: SearchIndexTag): Promise<void> {
+  private async searchIndex(snapshot: Snapshot, tag: StoredIndexTag): Promise<void> {
     const index = await snapshot.section(tag);
     const { offsets, postings } = index;
     for (let k = 0; k < index.keyCount; k++)
       for (let i = offsets[k] + 1; i < offsets[k + 1]; i++)
         check(postings[i - 1] < postings[i], () => `${tag}: the postings of key ${k} do not ascend`);
-    const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
-    // Each key is built once per pass; paged keys (KNAM, KFUL, KMNG) are all read, in order.
-    const keys = index.keys ?? listOf(await this.pagedKeys(snapshot, paged));
-    if (keys.length === 0) return;
-    for (let k = 1, previous = keys.get(0); k < keys.length; k++) {
-      const key = keys.get(k);
-      check(previous < key, () => `${tag}: keys do not ascend at ${k}`);
-      previous = key;
-    }
-    const { byReversed } = index;
-    for (let i = 1, previous = reverseCodeUnits(keys.get(byReversed[0])); i < byReversed.length; i++) {
-      const reversed = reverseCodeUnits(keys.get(byReversed[i]));
-      check(previous < reversed, () => `${tag}: the reversed order does not ascend at ${i}`);
-      previous = reversed;
-    }
+    keyOrders(tag, listOf(index.keys.all()), index.byReversed);
   }
 
-  /** Every key of a page-keyed index, from its key pages read in order (each checked as a reader checks it). */
-  private async pagedKeys(
-    snapshot: Snapshot,
-    paged: (typeof KEY_PAGES_OF)[keyof typeof KEY_PAGES_OF],
-  ): Promise<string[]> {
-    const directory = await snapshot.section(paged.directory);
-    const entry = snapshot.toc.get(paged.pages)!;
+  /**
+   * Key pages read in order, each checked as a reader checks it: their keys ascending, in the
+   * reversed order `tag` gives, and every object in exactly one key's postings.
+   */
+  private async pagedIndex(snapshot: Snapshot, tag: PagedIndexTag): Promise<void> {
+    const { directory: directoryTag, reversed } = KEY_PAGES_OF[tag];
+    const directory = await snapshot.section(directoryTag);
+    const entry = snapshot.toc.get(tag)!;
     const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
     const keys: string[] = [];
+    const held = new Uint8Array(this.objects);
     await forEachPage(
       directory.offsets,
       0,
       directory.pageCount,
       (offset, bytes) => this.source.read(entry.offset + start + offset, bytes),
       (p, bytes) => {
-        for (const key of directory.decodePage(p, bytes).keys()) keys.push(key);
+        const page = directory.decodePage(p, bytes);
+        for (const key of page.keys()) keys.push(key);
+        for (let i = 0; i < page.count; i++)
+          for (const rank of page.ranksOf(i)) {
+            if (held[rank]) check(false, `${tag}: object ${rank} holds two keys`);
+            held[rank] = 1;
+          }
       },
     );
-    return keys;
+    check(
+      held.every((h) => h === 1),
+      `${tag}: some object holds no key`,
+    );
+    keyOrders(tag, listOf(keys), (await snapshot.section(reversed)).order);
   }
 
   /** Every posting list decoded (a reader decodes each when a query first needs it), a batch of slots at a time. */
@@ -571,14 +594,14 @@ class Verification {
       case "DNAM":
       case "DFUL":
       case "DMNG": {
-        const index = INDEX_OF_KEYS.get(tag)!;
+        const { reversed } = KEY_PAGES_OF[KEY_PAGES_BY.get(tag)!];
         const directory = await snapshot.section(tag);
-        const { keyCount } = await snapshot.section(index);
+        const keyCount = (await snapshot.section(reversed)).order.length;
         check(
           directory.keyCount === keyCount,
-          `${tag}: ${directory.keyCount} keys in pages for the ${keyCount} keys of ${index}`,
+          `${tag}: ${directory.keyCount} keys in pages, ${keyCount} in the reversed order ${reversed}`,
         );
-        // Keys UTF-8, ascending within and across pages (decodePage checks both).
+        // Keys UTF-8, ascending within and across pages, postings counted and ascending (decodePage checks all).
         return { directory, page: (p, bytes) => void directory.decodePage(p, bytes) };
       }
       case "SRCD": {

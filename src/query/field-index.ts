@@ -1,71 +1,41 @@
-// @module fieldIndex: what a text filter reads for one field — its search index, its keys (in memory or paged) and its trigram index (whole or by range).
-import { check } from "../format/errors.ts";
-import { NONE } from "../format/model.ts";
+// @module fieldIndex: what a text filter reads for one field — its keys and their postings (in memory or paged) and its trigram index (whole or by range).
 import type { SearchIndex } from "../format/search-index.ts";
-import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, TRIGRAMS_OF, type TrigramTag } from "../format/sections.ts";
+import {
+  CHUNKS_OF,
+  KEY_PAGES_OF,
+  type PagedIndexTag,
+  type SearchIndexTag,
+  type StoredIndexTag,
+  TRIGRAMS_OF,
+  type TrigramTag,
+} from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { TRIGRAM_CHUNK_BYTES } from "../format/trigram-chunks.ts";
 import { type PostingSpans, TrigramIndex } from "../format/trigram-index.ts";
 import { loadPages } from "./pages.ts";
-import { memoryKeys, PagedKeys, type SearchKeys } from "./search-keys.ts";
+import { type KeyPostings, memoryKeys, PagedKeys, type SearchKeys, storedPostings } from "./search-keys.ts";
 
-/** A search index with its keys and its trigram index (null in files of format 1.0, which then scan keys for `contains`). */
+/** What a text filter reads for one field: its keys, the ranks each holds, and its trigram index (null when not asked for). */
 export interface FieldIndex {
-  index: SearchIndex;
+  /** The search index in memory, for a field whose keys are stored with it; null for key pages (name, fullName, mangling). */
+  index: SearchIndex | null;
   keys: SearchKeys;
+  postings: KeyPostings;
   trigrams: TrigramIndex | null;
-  /**
-   * The key of each rank (NONE where the object has no value), for an index whose keys are in pages
-   * (fullName, mangling: one value an object); built once and kept like a section. Null for others.
-   */
-  keyOfRank: (() => Promise<Uint32Array>) | null;
 }
 
-/** The search index `tag` with its keys, and its trigram index when `withTrigrams` and the file has one. */
+/** The search index `tag` (or key pages) with its keys, and its trigram index when `withTrigrams` and the file has one. */
 export async function fieldIndex(snapshot: Snapshot, tag: SearchIndexTag, withTrigrams: boolean): Promise<FieldIndex> {
   const trigramTag = TRIGRAMS_OF[tag];
-  const [index, trigrams] = await Promise.all([
-    snapshot.section(tag),
-    withTrigrams && snapshot.has(trigramTag) ? trigramIndex(snapshot, trigramTag, tag) : null,
-  ]);
-  const keyOfRank =
-    index.keys === null
-      ? async () =>
-          (
-            await snapshot.remember(`${tag}#key-of-rank`, async () =>
-              rankKeys(index, snapshot.meta.counts.objects, tag),
-            )
-          ).keys
-      : null;
-  return { index, keys: await searchKeys(snapshot, tag, index), trigrams, keyOfRank };
-}
-
-/**
- * The inverse of a single-valued index's postings: which key each rank has. Beside another filter,
- * the keys of its few hundred candidates are then read off at once, where finding them took a pass
- * over every posting (a million at 1M objects) per query.
- */
-function rankKeys(index: SearchIndex, universe: number, tag: SearchIndexTag): { keys: Uint32Array; byteSize: number } {
-  const keys = new Uint32Array(universe).fill(NONE);
-  const { offsets, postings } = index;
-  for (let k = 0; k < index.keyCount; k++)
-    for (let p = offsets[k]; p < offsets[k + 1]; p++) {
-      if (keys[postings[p]] !== NONE) check(false, `${tag}: object ${postings[p]} has two keys in a one-value index`);
-      keys[postings[p]] = k;
-    }
-  return { keys, byteSize: keys.byteLength };
-}
-
-async function searchKeys(snapshot: Snapshot, tag: SearchIndexTag, index: SearchIndex): Promise<SearchKeys> {
-  if (index.keys) return memoryKeys(index.keys);
-  const paged = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF];
-  check(paged, `${tag}: its keys are in key pages, but it has none`);
-  const directory = await snapshot.section(paged.directory);
-  check(
-    directory.keyCount === index.keyCount,
-    `${paged.directory}: ${directory.keyCount} keys in pages for the ${index.keyCount} keys of ${tag}`,
-  );
-  return new PagedKeys(snapshot, paged.pages, directory);
+  const trigrams = withTrigrams && snapshot.has(trigramTag) ? trigramIndex(snapshot, trigramTag, tag) : null;
+  if (tag in KEY_PAGES_OF) {
+    const paged = tag as PagedIndexTag;
+    const [directory, lists] = await Promise.all([snapshot.section(KEY_PAGES_OF[paged].directory), trigrams]);
+    const keys = new PagedKeys(snapshot, paged, directory);
+    return { index: null, keys, postings: keys, trigrams: lists };
+  }
+  const [index, lists] = await Promise.all([snapshot.section(tag as StoredIndexTag), trigrams]);
+  return { index, keys: memoryKeys(index.keys), postings: storedPostings(index), trigrams: lists };
 }
 
 /**
@@ -75,7 +45,7 @@ async function searchKeys(snapshot: Snapshot, tag: SearchIndexTag, index: Search
  */
 const WHOLE_TRIGRAMS_SHARE = 1 / 8;
 
-/** A trigram index: whole in files before format 1.3 or when it fits; else its table alone, its lists read by range through its chunk directory. */
+/** A trigram index: whole without its chunk directory or when it fits; else its table alone, its lists read by range through its chunk directory. */
 async function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndexTag): Promise<TrigramIndex> {
   const chunksTag = CHUNKS_OF[tag];
   if (!snapshot.has(chunksTag) || snapshot.toc.get(tag)!.length <= snapshot.budgetBytes * WHOLE_TRIGRAMS_SHARE)
@@ -83,14 +53,14 @@ async function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndex
   return snapshot.remember(
     `${tag}#table`,
     async () => {
-      const [chunks, index] = await Promise.all([snapshot.section(chunksTag), snapshot.section(of)]);
+      const [chunks, keyCount] = await Promise.all([snapshot.section(chunksTag), snapshot.keyCount(of)]);
       const head = chunks.readHead(await snapshot.readPart(tag, 0, chunks.headLength), tag);
       const table = { codes: head.u32(0), counts: head.u32(1), offsets: head.u32(2) };
       return TrigramIndex.ranged(
         table,
         chunks.postingLength,
         postingSpans(snapshot, tag),
-        index.keyCount,
+        keyCount,
         `${tag} trigram index`,
       );
     },

@@ -1,7 +1,7 @@
 // @module findObjects: filters combined per docs/api.md#requests (OR within a parameter, AND across) by a cost-based plan; exact total, one page.
 
 import type { FilterName, Operator, SearchType } from "../contract/params.ts";
-import { CHUNKS_OF, KEY_PAGES_OF, type SearchIndexTag, TRIGRAMS_OF } from "../format/sections.ts";
+import { CHUNKS_OF, KEY_PAGES_OF, type PagedIndexTag, type SearchIndexTag, TRIGRAMS_OF } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { externalRanks } from "./external-ranks.ts";
 import { type FieldIndex, fieldIndex } from "./field-index.ts";
@@ -12,13 +12,13 @@ import { type ApiObject, renderObjects } from "./render.ts";
 import type { StreamedList } from "./streamed-list.ts";
 import { distinctLower, estimateMatches, matchPage, matchRanks, matchRanksWithin } from "./text-match.ts";
 
-/** Filter parameters of find objects and the search index each one reads. */
+/** Filter parameters of find objects and the search index (or key pages) each one reads. */
 export const FILTER_INDEX = {
-  name: "XNAM",
-  fullname: "XFUL",
+  name: "KNAM",
+  fullname: "KFUL",
   type: "XTYP",
   filepath: "XPTH",
-  mangling: "XMNG",
+  mangling: "KMNG",
   annotation: "XANN",
   tag: "XTAG",
   "post-it": "XPST",
@@ -104,14 +104,15 @@ function requestedFilters(query: FindObjectsQuery): RequestedFilter[] {
   }));
 }
 
-/** Stored bytes of the sections matching `filter` through its index would load whole (paged ones count their directory only). */
+/** Stored bytes of the sections matching `filter` through its index would load whole (key pages count their directory only, and their reversed order for `endswith`). */
 function footprint(snapshot: Snapshot, filter: RequestedFilter): number {
   const tag = FILTER_INDEX[filter.name];
-  const keys = KEY_PAGES_OF[tag as keyof typeof KEY_PAGES_OF]?.directory;
+  const paged = KEY_PAGES_OF[tag as PagedIndexTag] as (typeof KEY_PAGES_OF)[PagedIndexTag] | undefined;
+  const index = paged ? [paged.directory, filter.operator === "endswith" ? paged.reversed : undefined] : [tag];
   const trigrams = TRIGRAMS_OF[tag];
   const lists =
     filter.operator !== "contains" ? undefined : snapshot.has(CHUNKS_OF[trigrams]) ? CHUNKS_OF[trigrams] : trigrams;
-  return [tag, keys, lists].reduce((sum, t) => sum + (t ? (snapshot.toc.get(t)?.length ?? 0) : 0), 0);
+  return [...index, lists].reduce((sum, t) => sum + (t ? (snapshot.toc.get(t)?.length ?? 0) : 0), 0);
 }
 
 async function planFilters(
@@ -186,6 +187,14 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
     if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO && columnFits(snapshot, filter)) {
       // Few candidates against a broad filter: check their own values rather than list every match.
       matches = await checkCandidates(snapshot, filter, matches, universe);
+    } else if (
+      matches &&
+      filter.field.index === null &&
+      !filter.field.postings.ranksFollowKeys &&
+      matches.length <= ROW_CHECK_LIMIT
+    ) {
+      // Keys in pages have no rank-to-key map but for names: a few candidates are checked on their rows.
+      matches = await checkOnRows(snapshot, matches, [filter as PlannedFilter & { name: RowField }]);
     } else if (matches) {
       // Its index, verifying only keys that hold a candidate left.
       matches = await matchRanksWithin(filter.field, filter.operator, filter.values, universe, matches);

@@ -1,8 +1,9 @@
-// @module SearchKeys: the sorted keys of a search index as text filters read them, whether held in memory or in key pages read by range (format 1.3).
+// @module SearchKeys and KeyPostings: the sorted keys of a search index and the ranks each holds, as text filters read them, whether held in memory or in key pages read by range.
+import { check } from "../format/errors.ts";
 import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
 import { firstFailing, firstFailingAsync } from "../format/page-directory.ts";
-import { type KeyList, reverseCodeUnits } from "../format/search-index.ts";
-import type { SectionTag } from "../format/sections.ts";
+import { type KeyList, reverseCodeUnits, type SearchIndex } from "../format/search-index.ts";
+import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { loadPages } from "./pages.ts";
@@ -22,6 +23,41 @@ export interface SearchKeys {
   including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array>;
 }
 
+/** The ranks each key holds; asynchronous, since keys in pages may have to be read first. */
+export interface KeyPostings {
+  readonly keyCount: number;
+  /** Postings in all (one per object and value). */
+  readonly total: number;
+  /** Whether the ranks of each key follow those of the key before (names): keys [a, b) then hold the ranks [before(a), before(b)). */
+  readonly ranksFollowKeys: boolean;
+  /** How many postings the keys [0, k) hold. */
+  before(k: number): Promise<number>;
+  /** How many postings the keys `ks` hold together. */
+  count(ks: ArrayLike<number>): Promise<number>;
+  /** The ranks of each key of `ks`, ascending within each. */
+  ranksOf(ks: ArrayLike<number>): Promise<Uint32Array[]>;
+  /** Key indices ordered by their keys reversed (by UTF-16 code units), for `endswith`. */
+  byReversed(): Promise<Uint32Array>;
+}
+
+/** The postings of a search index held in memory. */
+export function storedPostings(index: SearchIndex): KeyPostings {
+  const { offsets } = index;
+  return {
+    keyCount: index.keyCount,
+    total: index.postings.length,
+    ranksFollowKeys: false,
+    before: async (k) => offsets[k],
+    count: async (ks) => {
+      let n = 0;
+      for (let i = 0; i < ks.length; i++) n += offsets[ks[i] + 1] - offsets[ks[i]];
+      return n;
+    },
+    ranksOf: async (ks) => Array.from(ks, (k) => index.posting(k)),
+    byReversed: async () => index.byReversed,
+  };
+}
+
 /** [from, to): the keys starting with `prefix`. */
 export async function prefixRange(keys: SearchKeys, prefix: string): Promise<[number, number]> {
   const from = await keys.lowerBound(prefix);
@@ -35,7 +71,8 @@ export async function equalRange(keys: SearchKeys, value: string): Promise<[numb
 }
 
 /** Indices of the keys ending with `suffix`, through `byReversed` (key indices ordered by reversed key). */
-export async function suffixKeys(keys: SearchKeys, byReversed: Uint32Array, suffix: string): Promise<Uint32Array> {
+export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix: string): Promise<Uint32Array> {
+  const byReversed = await postings.byReversed();
   const wanted = reverseCodeUnits(suffix);
   const list = keys.inMemory;
   if (list) {
@@ -78,19 +115,82 @@ const encoder = new TextEncoder();
 /** Pages loaded together at most, when an answer needs many: about 2 MB of keys at once. */
 const PAGES_AT_ONCE = 128;
 
-/** Keys in pages (KFUL, KMNG): a search reads its page through the directory's first keys; a check reads its candidates' pages. */
-export class PagedKeys implements SearchKeys {
+/**
+ * Keys in pages (KNAM, KFUL, KMNG), each with its postings: a search reads its page through the
+ * directory's first keys; a check, or the ranks of some keys, read their pages.
+ */
+export class PagedKeys implements SearchKeys, KeyPostings {
   readonly length: number;
+  readonly keyCount: number;
+  readonly total: number;
+  readonly ranksFollowKeys: boolean;
   readonly inMemory = null;
   private readonly snapshot: Snapshot;
-  private readonly tag: SectionTag;
+  private readonly tag: PagedIndexTag;
   private readonly directory: KeyDirectory;
 
-  constructor(snapshot: Snapshot, tag: SectionTag, directory: KeyDirectory) {
+  constructor(snapshot: Snapshot, tag: PagedIndexTag, directory: KeyDirectory) {
     this.snapshot = snapshot;
     this.tag = tag;
     this.directory = directory;
-    this.length = directory.keyCount;
+    this.length = this.keyCount = directory.keyCount;
+    this.total = directory.postingCount;
+    this.ranksFollowKeys = !directory.ranksStored;
+  }
+
+  async before(k: number): Promise<number> {
+    const { firstKeys, firstPostings } = this.directory;
+    if (k >= this.length) return this.total;
+    const p = this.directory.pageOfKey(k);
+    if (k === firstKeys[p]) return firstPostings[p];
+    return firstPostings[p] + (await this.page(p)).postingStarts[k - firstKeys[p]];
+  }
+
+  async count(ks: ArrayLike<number>): Promise<number> {
+    let n = 0;
+    await this.forEachKey(ks, (_, page, i) => (n += page.postingStarts[i + 1] - page.postingStarts[i]));
+    return n;
+  }
+
+  async ranksOf(ks: ArrayLike<number>): Promise<Uint32Array[]> {
+    const out: Uint32Array[] = [];
+    await this.forEachKey(ks, (_, page, i) => out.push(page.ranksOf(i)));
+    return out;
+  }
+
+  async byReversed(): Promise<Uint32Array> {
+    const tag = KEY_PAGES_OF[this.tag].reversed;
+    const { order } = await this.snapshot.section(tag);
+    check(order.length === this.length, `${tag}: ${order.length} keys in the reversed order, ${this.length} in pages`);
+    return order;
+  }
+
+  /** The key holding each rank of `ranks`, in pages whose ranks follow their keys (names). */
+  async keysOfRanks(ranks: ArrayLike<number>): Promise<Uint32Array> {
+    const { directory } = this;
+    const pageOf = Uint32Array.from(ranks, (r) => directory.pageOfPosting(r));
+    const pages = await this.pagesOf(pageOf);
+    return Uint32Array.from(ranks, (r, i) => {
+      const page = pages.get(pageOf[i])!;
+      return directory.firstKeys[pageOf[i]] + page.keyOfPosting(r - page.firstPosting);
+    });
+  }
+
+  /** `visit` for each key of `ks` in turn, with its page and index there; pages are read together, PAGES_AT_ONCE at a time. */
+  private async forEachKey(ks: ArrayLike<number>, visit: (k: number, page: KeyPage, i: number) => void): Promise<void> {
+    const { directory } = this;
+    const pageOf = Uint32Array.from(ks, (k) => directory.pageOfKey(k));
+    const pages = await this.pagesOf(pageOf);
+    for (let i = 0; i < ks.length; i++) visit(ks[i], pages.get(pageOf[i])!, ks[i] - directory.firstKeys[pageOf[i]]);
+  }
+
+  /** The distinct pages of `pageOf`, read PAGES_AT_ONCE at a time. */
+  private async pagesOf(pageOf: Uint32Array): Promise<Map<number, KeyPage>> {
+    const distinct = [...new Set(pageOf)].sort((a, b) => a - b);
+    const pages = new Map<number, KeyPage>();
+    for (let i = 0; i < distinct.length; i += PAGES_AT_ONCE)
+      for (const [p, page] of await this.pages(distinct.slice(i, i + PAGES_AT_ONCE))) pages.set(p, page);
+    return pages;
   }
 
   private async pages(wanted: ArrayLike<number>): Promise<Map<number, KeyPage>> {

@@ -1,8 +1,6 @@
 // @module Text filters (docs/api.md#text-matching): which keys of a SearchIndex match one value under an operator, through its trigram index where there is one.
 
 import type { Operator } from "../contract/params.ts";
-import { NONE } from "../format/model.ts";
-import { firstFailing } from "../format/page-directory.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import {
@@ -15,7 +13,7 @@ import {
 } from "../format/trigram-index.ts";
 import type { FieldIndex } from "./field-index.ts";
 import { distinctAscending, intersectTwo, ranksOfBitmap, unionRanks } from "./rank-set.ts";
-import { equalRange, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
+import { equalRange, type KeyPostings, PagedKeys, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
 
 /**
  * A list is intersected only while it is at most this many times longer than the candidates left;
@@ -35,9 +33,15 @@ export async function matchRanks(
 ): Promise<Uint32Array> {
   const sets: Uint32Array[] = [];
   for (const value of distinctLower(values))
-    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value), universe));
+    sets.push(await ranksOfKeys(field.postings, await matchingKeys(field, operator, value), universe));
   return unionRanks(sets, universe);
 }
+
+/**
+ * Candidates whose name is checked on their own key, read off the key pages (a rank's page from the
+ * directory), rather than matching the filter through every key: at most this many.
+ */
+const KEY_CHECK_LIMIT = 4096;
 
 /**
  * The ranks of `within` (ascending) matching the filter: `matchRanks` ∩ `within`, where the keys a
@@ -52,32 +56,48 @@ export async function matchRanksWithin(
   universe: number,
   within: Uint32Array,
 ): Promise<Uint32Array> {
+  const { index, keys, postings } = field;
+  if (!index && postings.ranksFollowKeys && keys instanceof PagedKeys && within.length <= KEY_CHECK_LIMIT)
+    return checkKeys(keys, operator, distinctLower(values), within);
   const inWithin = new Uint32Array((universe + 31) >>> 5);
   for (let i = 0; i < within.length; i++) inWithin[within[i] >>> 5] |= 1 << (within[i] & 31);
-  const { offsets, postings, postingsAreRanks } = field.index;
+  const kept = (matched: Uint32Array) => matched.filter((rank) => (inWithin[rank >>> 5] & (1 << (rank & 31))) !== 0);
+  // Keys in pages: no postings in memory to narrow the keys by; the filter's own matches, intersected.
+  if (!index) return kept(await matchRanks(field, operator, values, universe));
+  const { offsets, postings: ranks } = index;
   const hasRankWithin = (k: number) => {
-    for (let p = offsets[k]; p < offsets[k + 1]; p++) {
-      const rank = postingsAreRanks ? p : postings[p];
-      if (inWithin[rank >>> 5] & (1 << (rank & 31))) return true;
-    }
+    for (let p = offsets[k]; p < offsets[k + 1]; p++)
+      if (inWithin[ranks[p] >>> 5] & (1 << (ranks[p] & 31))) return true;
     return false;
   };
   let holding: Uint32Array | undefined;
   const narrowing: KeyNarrowing = {
     worthChecking: hasRankWithin,
     keys: async (rarestCount) => {
-      if (!keysFirst(field, within.length, rarestCount)) return null;
-      holding ??= field.keyOfRank
-        ? keysOfRanks(await field.keyOfRank(), within)
-        : keysHoldingAny(field.index, within, inWithin);
+      // Finding them is one pass over the postings (about 1 ns each), testing a key some 50 ns.
+      if (ranks.length >= rarestCount * 50) return null;
+      holding ??= keysHoldingAny(index, inWithin);
       return holding;
     },
   };
   const sets: Uint32Array[] = [];
   for (const value of distinctLower(values))
-    sets.push(ranksOfKeys(field.index, await matchingKeys(field, operator, value, narrowing), universe));
-  const matched = unionRanks(sets, universe);
-  return matched.filter((rank) => (inWithin[rank >>> 5] & (1 << (rank & 31))) !== 0);
+    sets.push(await ranksOfKeys(postings, await matchingKeys(field, operator, value, narrowing), universe));
+  return kept(unionRanks(sets, universe));
+}
+
+/** The ranks of `within` (ascending) whose key (from the key pages, whose ranks follow their keys) matches one of `values` (lower-cased). */
+async function checkKeys(
+  keys: PagedKeys,
+  operator: Operator,
+  values: readonly string[],
+  within: Uint32Array,
+): Promise<Uint32Array> {
+  const keyOf = await keys.keysOfRanks(within);
+  const distinct = [...new Set(keyOf)].sort((a, b) => a - b);
+  const texts = await keys.keysAt(distinct);
+  const matching = new Set(distinct.filter((_, i) => values.some((v) => valueMatches(operator, texts[i], v))));
+  return within.filter((_, i) => matching.has(keyOf[i]));
 }
 
 /**
@@ -90,68 +110,23 @@ interface KeyNarrowing {
   keys: (rarestCount: number) => Promise<Uint32Array | null>;
 }
 
-/**
- * Whether the keys holding `candidates` ranks are found at less cost than the rarest trigram's
- * keys are decoded and tested one by one (some 50 ns each): through a name index, a binary search
- * per candidate; else one pass over the postings (about 1 ns each). `name=tobeack&fullname=acme.bill`
- * at 1M objects had 120k keys of its rarest trigram tested for its 500 candidates.
- */
-function keysFirst(field: FieldIndex, candidates: number, rarestCount: number): boolean {
-  const perKey = 50;
-  const { index } = field;
-  if (field.keyOfRank) return candidates < rarestCount * perKey;
-  return index.postingsAreRanks
-    ? rankKeysCost(candidates, index.keyCount) < rarestCount * perKey
-    : index.postings.length < rarestCount * perKey;
-}
-
-/** Steps finding the keys of `candidates` ranks in a name index of `keyCount` keys: a binary search each (some four steps a level), or one walk along the keys. */
-function rankKeysCost(candidates: number, keyCount: number): number {
-  return Math.min(candidates * Math.log2(keyCount + 2) * 4, candidates + keyCount);
-}
-
-/** The distinct keys (ascending) of the ranks `within`, read off `keyOfRank`. */
-function keysOfRanks(keyOfRank: Uint32Array, within: Uint32Array): Uint32Array {
-  const keys = new Uint32Array(within.length);
-  let n = 0;
-  for (let i = 0; i < within.length; i++) if (keyOfRank[within[i]] !== NONE) keys[n++] = keyOfRank[within[i]];
-  const sorted = keys.subarray(0, n).sort();
-  let m = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i];
-  return sorted.subarray(0, m);
-}
-
-/** The keys (ascending) holding at least one rank of `within` (ascending; `inWithin` its bitmap). */
-function keysHoldingAny(index: SearchIndex, within: Uint32Array, inWithin: Uint32Array): Uint32Array {
+/** The keys (ascending) of `index` holding at least one rank of the bitmap `inWithin`: one pass over the postings. */
+function keysHoldingAny(index: SearchIndex, inWithin: Uint32Array): Uint32Array {
   const { offsets, postings, keyCount } = index;
-  const out = new Uint32Array(Math.min(keyCount, within.length));
-  let n = 0;
-  if (index.postingsAreRanks) {
-    // Key k holds the ranks offsets[k] to offsets[k + 1] − 1: each candidate's key by binary search
-    // from the last one's (candidates ascend), or, for many candidates, by walking along the keys.
-    const walk = within.length + keyCount <= rankKeysCost(within.length, keyCount);
-    for (let i = 0, k = 0; i < within.length; i++) {
-      const rank = within[i];
-      if (walk) while (offsets[k + 1] <= rank) k++;
-      else k = firstFailing(k, keyCount, (key) => offsets[key + 1] <= rank);
-      if (n === 0 || out[n - 1] !== k) out[n++] = k;
-    }
-    return out.subarray(0, n);
-  }
-  // One pass over the postings, the key of each position walked along the offsets.
-  for (let p = 0, k = 0; p < postings.length; p++) {
-    const rank = postings[p];
-    if ((inWithin[rank >>> 5] & (1 << (rank & 31))) === 0) continue;
-    while (offsets[k + 1] <= p) k++;
-    if (n === 0 || out[n - 1] !== k) out[n++] = k;
-  }
-  return out.subarray(0, n);
+  const out: number[] = [];
+  for (let k = 0; k < keyCount; k++)
+    for (let p = offsets[k]; p < offsets[k + 1]; p++)
+      if (inWithin[postings[p] >>> 5] & (1 << (postings[p] & 31))) {
+        out.push(k);
+        break;
+      }
+  return Uint32Array.from(out);
 }
 
 /**
  * The matches of one filter on its own: how many, and the ranks of the `limit` of them from `skip`
- * on. When the matching keys' postings come in rank order (a name index, whose keys are runs of
- * ranks), both are read off the keys: no array of every match is built.
+ * on. When the matching keys' postings come in rank order (names, whose keys are runs of ranks),
+ * both are read off the keys: no array of every match is built.
  */
 export async function matchPage(
   field: FieldIndex,
@@ -163,46 +138,58 @@ export async function matchPage(
 ): Promise<{ total: number; page: Uint32Array }> {
   const distinct = distinctLower(values);
   const keys = distinct.length === 1 ? await matchingKeys(field, operator, distinct[0]) : null;
-  const ordered = keys && orderedPage(field.index, keys, skip, limit);
+  const run = keys && rankRun(field.postings, keys);
+  if (run) {
+    const [from, to] = await Promise.all([field.postings.before(run[0]), field.postings.before(run[1])]);
+    const start = Math.min(from + skip, to);
+    return { total: to - from, page: rangeOf(start, Math.min(to, start + limit)) };
+  }
+  const ordered = keys && orderedPage(await field.postings.ranksOf(keys), skip, limit);
   if (ordered) return ordered;
-  const all = keys ? ranksOfKeys(field.index, keys, universe) : await matchRanks(field, operator, values, universe);
+  const all = keys
+    ? await ranksOfKeys(field.postings, keys, universe)
+    : await matchRanks(field, operator, values, universe);
   const end = Math.min(all.length, skip + limit);
   return { total: all.length, page: all.slice(Math.min(skip, end), end) };
 }
 
-/** `matchPage` over keys whose postings, one key after another, ascend; null when they do not. */
+/** [from, to) as an array. */
+function rangeOf(from: number, to: number): Uint32Array {
+  return Uint32Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+}
+
+/** The keys [a, b) when `keys` are they, consecutive and ascending, and their ranks follow them (names): their ranks are then [before(a), before(b)). */
+function rankRun(postings: KeyPostings, keys: ArrayLike<number>): [number, number] | null {
+  if (!postings.ranksFollowKeys) return null;
+  for (let i = 1; i < keys.length; i++) if (keys[i] !== keys[0] + i) return null;
+  return keys.length === 0 ? [0, 0] : [keys[0], keys[0] + keys.length];
+}
+
+/** `matchPage` over posting lists which, one after another, ascend; null when they do not. */
 function orderedPage(
-  index: SearchIndex,
-  keys: ArrayLike<number>,
+  lists: readonly Uint32Array[],
   skip: number,
   limit: number,
 ): { total: number; page: Uint32Array } | null {
-  const { offsets } = index;
-  // Null when a posting is its own rank (a name index): ranks are then read off the offsets.
-  const postings = index.postingsAreRanks ? null : index.postings;
   let total = 0;
   let last = -1;
-  for (let i = 0; i < keys.length; i++) {
-    const from = offsets[keys[i]];
-    const to = offsets[keys[i] + 1];
-    if (to === from) continue;
-    if ((postings ? postings[from] : from) <= last) return null;
-    last = postings ? postings[to - 1] : to - 1;
-    total += to - from;
+  for (const list of lists) {
+    if (list.length === 0) continue;
+    if (list[0] <= last) return null;
+    last = list[list.length - 1];
+    total += list.length;
   }
   const page = new Uint32Array(Math.max(0, Math.min(limit, total - skip)));
   let seen = 0;
   let n = 0;
-  for (let i = 0; i < keys.length && n < page.length; i++) {
-    const from = offsets[keys[i]];
-    const to = offsets[keys[i] + 1];
-    // Skip whole keys before the page, then copy from the page's first posting on.
-    if (seen + (to - from) <= skip) {
-      seen += to - from;
+  for (const list of lists) {
+    if (n === page.length) break;
+    // Skip whole lists before the page, then copy from the page's first posting on.
+    if (seen + list.length <= skip) {
+      seen += list.length;
       continue;
     }
-    for (let p = from + Math.max(0, skip - seen); p < to && n < page.length; p++)
-      page[n++] = postings ? postings[p] : p;
+    for (let p = Math.max(0, skip - seen); p < list.length && n < page.length; p++) page[n++] = list[p];
     seen = skip;
   }
   return { total, page };
@@ -219,20 +206,21 @@ export async function estimateMatches(
   values: readonly string[],
   universe: number,
 ): Promise<number> {
-  const { index, keys, trigrams } = field;
-  const perKey = index.keyCount ? index.postings.length / index.keyCount : 0;
+  const { keys, postings, trigrams } = field;
+  const perKey = postings.keyCount ? postings.total / postings.keyCount : 0;
   let total = 0;
   for (const value of distinctLower(values)) {
     if (operator === "equals" || operator === "startswith") {
       const [from, to] = operator === "equals" ? await equalRange(keys, value) : await prefixRange(keys, value);
-      total += index.offsets[to] - index.offsets[from];
+      const [before, through] = await Promise.all([postings.before(from), postings.before(to)]);
+      total += through - before;
     } else if (operator === "endswith") {
-      for (const k of await suffixKeys(keys, index.byReversed, value)) total += index.offsets[k + 1] - index.offsets[k];
+      total += await postings.count(await suffixKeys(keys, postings, value));
     } else if (trigrams && value.length === 2 && isAscii(value)) {
       total +=
         Math.min(
           bigramSlots(trigrams, value).reduce((sum, slot) => sum + trigrams.count(slot), 0),
-          index.keyCount,
+          postings.keyCount,
         ) * perKey;
     } else if (trigrams && value.length >= 3) {
       let rarest = Infinity;
@@ -271,7 +259,7 @@ async function matchingKeys(
   value: string,
   narrowing?: KeyNarrowing,
 ): Promise<ArrayLike<number>> {
-  const { index, keys, trigrams } = field;
+  const { keys, postings, trigrams } = field;
   switch (operator) {
     case "equals":
     case "startswith": {
@@ -279,7 +267,7 @@ async function matchingKeys(
       return Uint32Array.from({ length: to - from }, (_, i) => from + i);
     }
     case "endswith":
-      return suffixKeys(keys, index.byReversed, value);
+      return suffixKeys(keys, postings, value);
     case "contains":
       if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value, narrowing);
       if (trigrams && value.length === 2 && isAscii(value))
@@ -406,18 +394,15 @@ async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: strin
   return ranksOfBitmap(words);
 }
 
-/** The ranks of keys' postings, ascending: read off the keys when they come in rank order (a name index), else united. */
-function ranksOfKeys(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
-  return orderedPage(index, keys, 0, Infinity)?.page ?? unionPostings(index, keys, universe);
-}
-
-/** The union of keys' postings, ascending. */
-function unionPostings(index: SearchIndex, keys: ArrayLike<number>, universe: number): Uint32Array {
-  const { offsets, postings } = index;
-  let total = 0;
-  for (let i = 0; i < keys.length; i++) total += offsets[keys[i] + 1] - offsets[keys[i]];
-  const all = new Uint32Array(total);
-  for (let i = 0, at = 0; i < keys.length; i++)
-    for (let p = offsets[keys[i]], to = offsets[keys[i] + 1]; p < to; p++) all[at++] = postings[p];
+/** The ranks of keys' postings, ascending: a range for a run of name keys, else their lists, concatenated when they come in rank order, else united. */
+async function ranksOfKeys(postings: KeyPostings, keys: ArrayLike<number>, universe: number): Promise<Uint32Array> {
+  const run = rankRun(postings, keys);
+  if (run) return rangeOf(await postings.before(run[0]), await postings.before(run[1]));
+  const lists = await postings.ranksOf(keys);
+  const ordered = orderedPage(lists, 0, Infinity);
+  if (ordered) return ordered.page;
+  const all = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
+  let at = 0;
+  for (const list of lists) all.set(list, at), (at += list.length);
   return distinctAscending(all, universe);
 }

@@ -8,8 +8,17 @@ const utf8 = new TextEncoder();
 
 /** The directory of `keys` (sorted, distinct) and every page decoded, with the keys each holds. */
 function paged(keys: readonly string[]) {
-  const pages = encodeKeyPages(keys);
-  const directory = new KeyDirectory(new Blocks(encodeBlocks(encodeKeyDirectory(pages)), "DTST", 5), "test keys");
+  // One posting a key, its rank its position.
+  const pages = encodeKeyPages(keys, {
+    offsets: Uint32Array.from({ length: keys.length + 1 }, (_, k) => k),
+    ranks: null,
+  });
+  const directory = new KeyDirectory(
+    new Blocks(encodeBlocks(encodeKeyDirectory(pages)), "DTST", 6),
+    "test keys",
+    keys.length,
+    false,
+  );
   return Array.from({ length: directory.pageCount }, (_, p) => ({
     page: directory.decodePage(p, pages.pages.subarray(pages.offsets[p], pages.offsets[p + 1])),
     keys: keys.slice(directory.firstKeys[p], directory.firstKeys[p + 1]),

@@ -1,11 +1,11 @@
-// @module Key pages (KFUL/DFUL) and trigram chunks (CFUL): hand-worked bytes, round trips, paged keys against keys in memory, reads by range at scale, and corrupt parts refused.
+// @module Key pages (KFUL/DFUL) with their postings, and trigram chunks (CFUL): hand-worked bytes, round trips, paged keys against keys in memory, reads by range at scale, and corrupt parts refused.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "../../src/format/key-pages.ts";
+import { encodeKeyDirectory, encodeKeyPages, KeyDirectory, type Postings } from "../../src/format/key-pages.ts";
 import type { KeyList } from "../../src/format/search-index.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -18,11 +18,24 @@ import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { block, getU32, patchSection, rawSection } from "./snapshot-bytes.ts";
 
-const directoryOf = (keys: readonly string[]) => {
-  const pages = encodeKeyPages(keys);
+/** One posting a key, its rank its position (as names: ranks follow keys), or the `ranks` of each key, stored. */
+const postingsOf = (keys: readonly string[], ranks?: readonly number[][]): Postings =>
+  ranks
+    ? {
+        offsets: Uint32Array.from([0, ...ranks.map((_, k) => ranks.slice(0, k + 1).flat().length)]),
+        ranks: Uint32Array.from(ranks.flat()),
+      }
+    : { offsets: Uint32Array.from({ length: keys.length + 1 }, (_, k) => k), ranks: null };
+const directoryOf = (keys: readonly string[], ranks?: readonly number[][], rows = keys.length) => {
+  const pages = encodeKeyPages(keys, postingsOf(keys, ranks));
   return {
     pages,
-    directory: new KeyDirectory(new Blocks(encodeBlocks(encodeKeyDirectory(pages)), "DTST", 5), "test keys"),
+    directory: new KeyDirectory(
+      new Blocks(encodeBlocks(encodeKeyDirectory(pages)), "DTST", 6),
+      "test keys",
+      rows,
+      ranks !== undefined,
+    ),
   };
 };
 const pageBytes = (pages: ReturnType<typeof encodeKeyPages>, p: number) =>
@@ -43,10 +56,10 @@ const arrayKeys = (keys: readonly string[]): KeyList => ({
 });
 
 describe("key pages", () => {
-  it("front-codes a page as worked out by hand: count, (shared, suffix length) in UTF-8 bytes per key, then the suffixes", () => {
+  it("front-codes a page as worked out by hand: count, (shared, suffix length, postings) in UTF-8 bytes per key, then the suffixes", () => {
     const { pages, directory } = directoryOf(["com.acme.a", "com.acme.b", "com.acme.bc", "org.é"]);
     expect(directory.pageCount).toBe(1);
-    const head = [4, 0, 10, 9, 1, 10, 1, 0, 6]; // "org.é" is 6 bytes
+    const head = [4, 0, 10, 1, 9, 1, 1, 10, 1, 1, 0, 6, 1]; // "org.é" is 6 bytes
     expect(Array.from(pageBytes(pages, 0))).toEqual([...head, ...new TextEncoder().encode("com.acme.abcorg.é")]);
     expect(directory.decodePage(0, pageBytes(pages, 0)).keys()).toEqual([
       "com.acme.a",
@@ -54,13 +67,28 @@ describe("key pages", () => {
       "com.acme.bc",
       "org.é",
     ]);
+    expect(Array.from(directory.decodePage(0, pageBytes(pages, 0)).ranksOf(3))).toEqual([3]);
+  });
+
+  it("stores each key's ranks after the suffixes when they are not its postings' positions: the first, then gaps minus one", () => {
+    const { pages, directory } = directoryOf(["a", "b"], [[0, 2], [1]], 3);
+    expect(Array.from(directory.firstPostings)).toEqual([0, 3]);
+    // 2 keys; "a": shares 0, 1 byte, 2 postings; "b": 0, 1, 1; "ab"; ranks 0, 2 − 0 − 1, then 1.
+    expect(Array.from(pageBytes(pages, 0))).toEqual([2, 0, 1, 2, 0, 1, 1, 0x61, 0x62, 0, 1, 1]);
+    const page = directory.decodePage(0, pageBytes(pages, 0));
+    expect([Array.from(page.ranksOf(0)), Array.from(page.ranksOf(1))]).toEqual([[0, 2], [1]]);
+    // A rank past the objects is refused.
+    const past = directoryOf(["a", "b"], [[0, 3], [1]], 3);
+    expect(() => past.directory.decodePage(0, pageBytes(past.pages, 0))).toThrow(
+      "test keys: page 0 key 0 holds rank 3, past the objects",
+    );
   });
 
   it("never splits a character between the shared prefix and the suffix", () => {
     const keys = ["aé", "aê", "a\u{1F408}", "a\u{1F409}", "a\u{1F409}x"]; // in code-unit order: U+00E9 < U+00EA < U+D83D
     const { pages } = directoryOf(keys);
     // é C3 A9 and ê C3 AA share "a" only; 🐈 F0 9F 90 88 and 🐉 F0 9F 90 89 too; a🐉x all 5 bytes of a🐉.
-    expect(Array.from(pageBytes(pages, 0).subarray(0, 11))).toEqual([5, 0, 3, 1, 2, 1, 4, 1, 4, 5, 1]);
+    expect(Array.from(pageBytes(pages, 0).subarray(0, 16))).toEqual([5, 0, 3, 1, 1, 2, 1, 1, 4, 1, 1, 4, 1, 5, 1, 1]);
     expect(decodeAll(keys)).toEqual(keys);
   });
 
@@ -68,7 +96,7 @@ describe("key pages", () => {
     const keys = Array.from({ length: 20 }, (_, i) => `key.${String(i).padStart(2, "0")}`);
     const { pages, directory } = directoryOf(keys);
     const page = pageBytes(pages, 0);
-    expect(Array.from(page.subarray(1 + 2 * 15, 1 + 2 * 18))).toEqual([5, 1, 0, 6, 5, 1]); // key.15 shares "key.1"; key.16 nothing; key.17 "key.1"
+    expect(Array.from(page.subarray(1 + 3 * 15, 1 + 3 * 18))).toEqual([5, 1, 1, 0, 6, 1, 5, 1, 1]); // key.15 shares "key.1"; key.16 nothing; key.17 "key.1"
     const decoded = directory.decodePage(0, page);
     expect(decoded.including([17], new TextEncoder().encode("y.17"))).toEqual([17]);
     expect(decoded.including([3, 16, 19], new TextEncoder().encode(".1"))).toEqual([16, 19]);
@@ -84,6 +112,21 @@ describe("key pages", () => {
         expect(directory.keyCount).toBe(keys.length);
         for (let p = 0; p < directory.pageCount; p++)
           expect(directory.firstKeyOf(p)).toBe(keys[directory.firstKeys[p]]);
+        // With ranks stored: two postings for even keys, one for odd ones, ranks numbered from the last key back.
+        const counts = keys.map((_, k) => (k % 2 === 0 ? 2 : 1));
+        const total = counts.reduce((a, b) => a + b, 0);
+        let at = total;
+        const ranks = counts
+          .map((c) => Array.from({ length: c }, (_, i) => at - c + i))
+          .map((r) => ((at -= r.length), r));
+        const stored = directoryOf(keys, ranks, total);
+        const decoded: number[][] = [];
+        for (let p = 0; p < stored.directory.pageCount; p++) {
+          const page = stored.directory.decodePage(p, pageBytes(stored.pages, p));
+          expect(page.keys()).toEqual(keys.slice(stored.directory.firstKeys[p], stored.directory.firstKeys[p + 1]));
+          for (let i = 0; i < page.count; i++) decoded.push(Array.from(page.ranksOf(i)));
+        }
+        expect(decoded).toEqual(ranks.filter((_, k) => k < keys.length));
       }),
       { numRuns: 200 },
     );
@@ -98,7 +141,7 @@ describe("key pages", () => {
       mutate(b);
       // The directory's CRC is made to match, so only the structural checks can refuse.
       const d = encodeKeyDirectory({ ...pages, crcs: Uint32Array.of(crc32(b)) });
-      return () => new KeyDirectory(new Blocks(encodeBlocks(d), "DTST", 5), "test keys").decodePage(0, b);
+      return () => new KeyDirectory(new Blocks(encodeBlocks(d), "DTST", 6), "test keys", 3, false).decodePage(0, b);
     };
     expect(() =>
       directory.decodePage(
@@ -123,8 +166,8 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
 
   it("the paged keys answer every search as keys in memory do", async () => {
     const snapshot = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(1 << 20) });
-    const field = await fieldIndex(snapshot, "XFUL", true);
-    expect(field.index.keys).toBeNull(); // decoded without FULL
+    const field = await fieldIndex(snapshot, "KFUL", true);
+    expect(field.index).toBeNull(); // keys and postings in pages
     const paged: SearchKeys = field.keys;
     const reference = memoryKeys(arrayKeys(fullNames));
     expect(paged.length).toBe(fullNames.length);
@@ -145,8 +188,8 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
       expect(await paged.lowerBound(probe), probe).toBe(await reference.lowerBound(probe));
       expect(await prefixRange(paged, probe), probe).toEqual(await prefixRange(reference, probe));
       expect(await equalRange(paged, probe), probe).toEqual(await equalRange(reference, probe));
-      expect(Array.from(await suffixKeys(paged, field.index.byReversed, probe)), probe).toEqual(
-        Array.from(await suffixKeys(reference, field.index.byReversed, probe)),
+      expect(Array.from(await suffixKeys(paged, field.postings, probe)), probe).toEqual(
+        Array.from(await suffixKeys(reference, field.postings, probe)),
       );
     }
     const every = Uint32Array.from(fullNames.keys());
@@ -187,9 +230,9 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     const answer = await findObjects(snapshot, query).then(collect);
     expect(answer.totalObjects).toBeGreaterThan(0);
     for (const o of answer.objects) expect(o.fullName.toLowerCase()).toContain(needle);
-    // XFUL itself (12 bytes a key) is read whole; FULL and TFUL are not.
-    expect(source.bytesRead - before).toBeLessThan(rawSection(bytes, "XFUL").length + whole / 4);
-    expect(await snapshot.loadedBytes()).toBeLessThan(rawSection(bytes, "XFUL").length + whole / 4);
+    // The key directory is read whole; FULL and TFUL are not.
+    expect(source.bytesRead - before).toBeLessThan(rawSection(bytes, "DFUL").length + whole / 4);
+    expect(await snapshot.loadedBytes()).toBeLessThan(rawSection(bytes, "DFUL").length + whole / 4);
   });
 
   it("refuses a key page, a trigram chunk or a trigram head that does not match its checksum", async () => {

@@ -6,21 +6,23 @@ import { encodeSection, SECTIONS, type SectionTag } from "../../src/format/secti
 import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 import { rawSection } from "./snapshot-bytes.ts";
 
-/** The sections of revision 1.3 and those whose encoding they share values with. */
+/** The sections encoded from a field grouped once per model (trigram index, chunks, key pages, their directory and reversed order), and a search index's. */
 const SHARING: readonly SectionTag[] = [
-  "XFUL",
   "TFUL",
   "CFUL",
   "KFUL",
   "DFUL",
-  "XMNG",
+  "RFUL",
   "TMNG",
   "CMNG",
   "KMNG",
   "DMNG",
-  "XNAM",
+  "RMNG",
   "TNAM",
   "CNAM",
+  "KNAM",
+  "DNAM",
+  "RNAM",
   "XPST",
   "TPST",
   "CPST",

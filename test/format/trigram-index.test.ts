@@ -6,7 +6,7 @@ import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { encodeSearchIndex, SearchIndex } from "../../src/format/search-index.ts";
 import { encodeStringList, lowerNeedle, StringList } from "../../src/format/string-list.ts";
 import { encodeTrigramIndex, TrigramIndex, trigramAt, trigramsOf } from "../../src/format/trigram-index.ts";
-import { memoryKeys } from "../../src/query/search-keys.ts";
+import { memoryKeys, storedPostings } from "../../src/query/search-keys.ts";
 import { estimateMatches, matchRanks } from "../../src/query/text-match.ts";
 
 const decode = (keys: readonly string[]) =>
@@ -117,9 +117,13 @@ describe("contains through trigrams", () => {
       ),
       values.length,
       "test",
-      "stored",
     );
-    return { index, keys: memoryKeys(index.keys!), trigrams: withTrigrams ? decode(keys) : null, keyOfRank: null };
+    return {
+      index,
+      keys: memoryKeys(index.keys),
+      postings: storedPostings(index),
+      trigrams: withTrigrams ? decode(keys) : null,
+    };
   };
 
   it("finds a two-letter value through trigrams around it: xq? and ?xq, non-ASCII neighbours, the two-letter key itself", async () => {

@@ -162,7 +162,7 @@ describe("sections that disagree with one another, under valid checksums", () =>
   it("a trigram posting list longer than it is (a reader decodes it only when a query needs it)", () =>
     refused(
       patchSection(GOOD, "TNAM", (body) => setU32(body, 1, 0, getU32(body, 1, 0) + 1)),
-      /^XNAM trigram index: (posting list 0 is malformed|bitmap list 0 holds \d+ keys, not \d+)$/,
+      /^KNAM trigram index: (posting list 0 is malformed|bitmap list 0 holds \d+ keys, not \d+)$/,
     ));
 
   it("a trigram chunk directory whose checksum does not match the chunk", () =>

@@ -80,22 +80,27 @@ function withAndWithoutChunks(analysis: unknown): [Uint8Array, Uint8Array] {
   return [bytes, assemble(sectionSpecs(bytes).filter((s) => !CHUNK_DIRECTORIES.has(s.tag)))];
 }
 
-/** The keys of a page-keyed index held in memory: each object's value of the field, lower-cased, distinct, sorted. */
-async function keysInMemory(snapshot: Snapshot, tag: "XNAM" | "XFUL" | "XMNG"): Promise<SearchKeys> {
+/** The keys of a field in key pages, held in memory: each object's value of the field, lower-cased, distinct, sorted; with the ranks holding each. */
+async function keysInMemory(
+  snapshot: Snapshot,
+  tag: "KNAM" | "KFUL" | "KMNG",
+): Promise<{ keys: SearchKeys; ranks: number[][] }> {
   const { objects } = await decodeSnapshotModel(snapshot);
   const pick = {
-    XNAM: (o: ObjectRecord) => o.name,
-    XFUL: (o: ObjectRecord) => o.fullName,
-    XMNG: (o: ObjectRecord) => o.mangling,
+    KNAM: (o: ObjectRecord) => o.name,
+    KFUL: (o: ObjectRecord) => o.fullName,
+    KMNG: (o: ObjectRecord) => o.mangling,
   }[tag];
   const keys = [...new Set(objects.map((o) => pick(o).toLowerCase()))].sort();
-  return memoryKeys({
+  const ranks = keys.map((key) => objects.flatMap((o, rank) => (pick(o).toLowerCase() === key ? [rank] : [])));
+  const list = memoryKeys({
     length: keys.length,
     get: (k) => keys[k],
     all: () => keys,
     includes: (k, needle) => keys[k].includes(needle.text),
     including: (candidates, needle) => candidates.filter((k) => keys[k].includes(needle.text)),
   });
+  return { keys: list, ranks };
 }
 
 /** Values a filter may look for: substrings (by code point) of the analysis's own texts, in any case, and words. */
@@ -221,21 +226,25 @@ describe("keys and trigram lists read by range", () => {
         const [bytes, withoutChunks] = withAndWithoutChunks(analysis);
         const paged = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(32_768) });
         const whole = await Snapshot.open(memorySource(withoutChunks));
-        for (const tag of ["XNAM", "XFUL", "XMNG"] as const) {
+        for (const tag of ["KNAM", "KFUL", "KMNG"] as const) {
           const [ours, held] = await Promise.all([fieldIndex(paged, tag, true), fieldIndex(whole, tag, true)]);
-          const theirs = { keys: await keysInMemory(whole, tag), index: held.index, trigrams: held.trigrams };
+          const inMemory = await keysInMemory(whole, tag);
+          const theirs = { keys: inMemory.keys, postings: held.postings, trigrams: held.trigrams };
           expect(ours.keys).toBeInstanceOf(PagedKeys);
           pagesSeen = Math.max(pagesSeen, (await paged.section(KEY_PAGES_OF[tag].directory)).pageCount);
           chunksSeen = Math.max(chunksSeen, (await paged.section(CHUNKS_OF[TRIGRAMS_OF[tag]])).pageCount);
           const all = Uint32Array.from({ length: theirs.keys.length }, (_, k) => k);
           expect(ours.keys.length).toBe(theirs.keys.length);
           expect(await ours.keys.keysAt(all)).toEqual(await theirs.keys.keysAt(all));
+          expect((await ours.postings.ranksOf(all)).map((r) => Array.from(r))).toEqual(inMemory.ranks);
+          for (const k of all.filter((k) => k % 13 === 0))
+            expect(await ours.postings.before(k)).toBe(inMemory.ranks.slice(0, k).flat().length);
           for (const value of values.map((v) => v.toLowerCase())) {
             expect(await ours.keys.lowerBound(value), value).toBe(await theirs.keys.lowerBound(value));
             expect(await prefixRange(ours.keys, value), value).toEqual(await prefixRange(theirs.keys, value));
             expect(await equalRange(ours.keys, value), value).toEqual(await equalRange(theirs.keys, value));
-            expect(Array.from(await suffixKeys(ours.keys, ours.index.byReversed, value)), value).toEqual(
-              Array.from(await suffixKeys(theirs.keys, theirs.index.byReversed, value)),
+            expect(Array.from(await suffixKeys(ours.keys, ours.postings, value)), value).toEqual(
+              Array.from(await suffixKeys(theirs.keys, theirs.postings, value)),
             );
             const needle = lowerNeedle(value);
             expect(Array.from(await ours.keys.including(null, needle)), value).toEqual(
