@@ -159,6 +159,23 @@ describe("sections that disagree with one another, under valid checksums", () =>
       "XTYP: the reversed order does not ascend at 1",
     ));
 
+  it("key pages whose reversed order is not the order of their reversed keys", () =>
+    refused(
+      patchSection(GOOD, "RFUL", (body) => {
+        const [a, b] = [getU32(body, 0, 0), getU32(body, 0, 1)];
+        setU32(body, 0, 0, b);
+        setU32(body, 0, 1, a);
+      }),
+      "KFUL: the reversed order does not ascend at 1",
+    ));
+
+  it("a key page giving an object's rank to another key too (a reader checks ranks only against N)", () =>
+    refused(
+      // The page's last byte: the last rank of its last key (ranks are below 128 here), moved by one.
+      patchPage(GOOD, "KFUL", "DFUL", 1, 2, (page) => (page[page.length - 1] = (page[page.length - 1] + 1) % N)),
+      /^KFUL: (object \d+ holds two keys|some object holds no key)$|^KFUL directory: page 0 key \d+ holds rank \d+, past the objects$/,
+    ));
+
   it("a trigram posting list longer than it is (a reader decodes it only when a query needs it)", () =>
     refused(
       patchSection(GOOD, "TNAM", (body) => setU32(body, 1, 0, getU32(body, 1, 0) + 1)),
