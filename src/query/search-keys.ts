@@ -34,6 +34,8 @@ export interface KeyPostings {
   before(k: number): Promise<number>;
   /** How many postings the keys `ks` hold together. */
   count(ks: ArrayLike<number>): Promise<number>;
+  /** The number of postings before each key of `ks` and how many it holds: where ranks follow keys, its ranks [start, start + count). */
+  runs(ks: ArrayLike<number>): Promise<{ starts: Uint32Array; counts: Uint32Array }>;
   /** The ranks of each key of `ks`, ascending within each. */
   ranksOf(ks: ArrayLike<number>): Promise<Uint32Array[]>;
   /** Key indices ordered by their keys reversed (by UTF-16 code units), for `endswith`. */
@@ -54,6 +56,10 @@ export function storedPostings(index: SearchIndex): KeyPostings {
       return n;
     },
     ranksOf: async (ks) => Array.from(ks, (k) => index.posting(k)),
+    runs: async (ks) => ({
+      starts: Uint32Array.from(ks, (k) => offsets[k]),
+      counts: Uint32Array.from(ks, (k) => offsets[k + 1] - offsets[k]),
+    }),
     byReversed: async () => index.byReversed,
   };
 }
@@ -112,7 +118,7 @@ export function memoryKeys(list: KeyList): SearchKeys {
 
 const encoder = new TextEncoder();
 
-/** Pages loaded together at most, when an answer needs many: about 2 MB of keys at once. */
+/** Pages asked of the storage in one call at most, when an answer needs many (about 2 MB of keys); the calls go together. */
 const PAGES_AT_ONCE = 128;
 
 /**
@@ -152,6 +158,17 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return n;
   }
 
+  async runs(ks: ArrayLike<number>): Promise<{ starts: Uint32Array; counts: Uint32Array }> {
+    const starts = new Uint32Array(ks.length);
+    const counts = new Uint32Array(ks.length);
+    let n = 0;
+    await this.forEachKey(ks, (_, page, i) => {
+      starts[n] = page.firstPosting + page.postingStarts[i];
+      counts[n++] = page.postingStarts[i + 1] - page.postingStarts[i];
+    });
+    return { starts, counts };
+  }
+
   async ranksOf(ks: ArrayLike<number>): Promise<Uint32Array[]> {
     const out: Uint32Array[] = [];
     await this.forEachKey(ks, (_, page, i) => out.push(page.ranksOf(i)));
@@ -184,12 +201,14 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     for (let i = 0; i < ks.length; i++) visit(ks[i], pages.get(pageOf[i])!, ks[i] - directory.firstKeys[pageOf[i]]);
   }
 
-  /** The distinct pages of `pageOf`, read PAGES_AT_ONCE at a time. */
+  /** The distinct pages of `pageOf`, in one round: PAGES_AT_ONCE at a time, all at once. */
   private async pagesOf(pageOf: Uint32Array): Promise<Map<number, KeyPage>> {
     const distinct = [...new Set(pageOf)].sort((a, b) => a - b);
-    const pages = new Map<number, KeyPage>();
+    const batches: Promise<Map<number, KeyPage>>[] = [];
     for (let i = 0; i < distinct.length; i += PAGES_AT_ONCE)
-      for (const [p, page] of await this.pages(distinct.slice(i, i + PAGES_AT_ONCE))) pages.set(p, page);
+      batches.push(this.pages(distinct.slice(i, i + PAGES_AT_ONCE)));
+    const pages = new Map<number, KeyPage>();
+    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages.set(p, page);
     return pages;
   }
 
@@ -239,32 +258,21 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     // A lone surrogate has no UTF-8 (encoded, it becomes U+FFFD): such a needle is looked for in the keys as strings, by code units.
     const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
     const out: number[] = [];
-    // Candidates ascend, so their pages do: PAGES_AT_ONCE pages at a time, each searched for its own.
+    // Candidates ascend, so their pages do: every page read in one round, each searched for its own.
+    const wanted = candidates
+      ? Uint32Array.from(candidates, (k) => this.directory.pageOfKey(k))
+      : Uint32Array.from({ length: pageCount }, (_, p) => p);
+    const pages = await this.pagesOf(wanted);
     let c = 0;
-    for (let from = 0; from < pageCount; ) {
-      const wanted: number[] = [];
-      if (candidates) {
-        for (let i = c; i < candidates.length && wanted.length < PAGES_AT_ONCE; i++) {
-          const p = this.directory.pageOfKey(candidates[i]);
-          if (p !== wanted[wanted.length - 1]) wanted.push(p);
-          // Skip to the first candidate past this page.
-          while (i + 1 < candidates.length && candidates[i + 1] < firstKeys[p + 1]) i++;
-        }
-        if (wanted.length === 0) break;
-      } else for (let p = from; p < Math.min(pageCount, from + PAGES_AT_ONCE); p++) wanted.push(p);
-      const pages = await this.pages(wanted);
-      for (const p of wanted) {
-        const local: number[] = [];
-        if (candidates)
-          for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++)
-            local.push(candidates[c] - firstKeys[p]);
-        else for (let k = 0; k < firstKeys[p + 1] - firstKeys[p]; k++) local.push(k);
-        const page = pages.get(p)!;
-        const keys = byCodeUnits ? page.keys() : null;
-        for (const k of keys ? local.filter((i) => keys[i].includes(needle.text)) : page.including(local, bytes))
-          out.push(firstKeys[p] + k);
-      }
-      from = wanted[wanted.length - 1] + 1;
+    for (const p of [...new Set(wanted)]) {
+      const local: number[] = [];
+      if (candidates)
+        for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++) local.push(candidates[c] - firstKeys[p]);
+      else for (let k = 0; k < firstKeys[p + 1] - firstKeys[p]; k++) local.push(k);
+      const page = pages.get(p)!;
+      const keys = byCodeUnits ? page.keys() : null;
+      for (const k of keys ? local.filter((i) => keys[i].includes(needle.text)) : page.including(local, bytes))
+        out.push(firstKeys[p] + k);
     }
     return Uint32Array.from(out);
   }

@@ -144,6 +144,16 @@ export async function matchPage(
     const start = Math.min(from + skip, to);
     return { total: to - from, page: rangeOf(start, Math.min(to, start + limit)) };
   }
+  if (keys && field.postings.ranksFollowKeys) {
+    // Names: each key a run of ranks, in key order; counted and paged without listing them.
+    const { starts, counts } = await field.postings.runs(Uint32Array.from(keys).sort());
+    let total = 0;
+    for (const count of counts) total += count;
+    const page = new Uint32Array(Math.max(0, Math.min(limit, total - skip)));
+    for (let i = 0, seen = 0, n = 0; i < starts.length && n < page.length; seen += counts[i++])
+      for (let j = Math.max(0, skip - seen); j < counts[i] && n < page.length; j++) page[n++] = starts[i] + j;
+    return { total, page };
+  }
   const ordered = keys && orderedPage(await field.postings.ranksOf(keys), skip, limit);
   if (ordered) return ordered;
   const all = keys
@@ -398,6 +408,13 @@ async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: strin
 async function ranksOfKeys(postings: KeyPostings, keys: ArrayLike<number>, universe: number): Promise<Uint32Array> {
   const run = rankRun(postings, keys);
   if (run) return rangeOf(await postings.before(run[0]), await postings.before(run[1]));
+  if (postings.ranksFollowKeys) {
+    // Names: each key a run of ranks; in key order, the runs ascend.
+    const { starts, counts } = await postings.runs(Uint32Array.from(keys).sort());
+    const out = new Uint32Array(counts.reduce((sum, c) => sum + c, 0));
+    for (let i = 0, n = 0; i < starts.length; i++) for (let j = 0; j < counts[i]; j++) out[n++] = starts[i] + j;
+    return out;
+  }
   const lists = await postings.ranksOf(keys);
   const ordered = orderedPage(lists, 0, Infinity);
   if (ordered) return ordered.page;
