@@ -188,27 +188,41 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const pageOf = Uint32Array.from(ranks, (r) => directory.pageOfPosting(r));
     const pages = await this.pagesOf(pageOf);
     return Uint32Array.from(ranks, (r, i) => {
-      const page = pages.get(pageOf[i])!;
+      const page = pages[pageOf[i]];
       return directory.firstKeys[pageOf[i]] + page.keyOfPosting(r - page.firstPosting);
     });
   }
 
   /** `visit` for each key of `ks` in turn, with its page and index there; pages are read together, PAGES_AT_ONCE at a time. */
   private async forEachKey(ks: ArrayLike<number>, visit: (k: number, page: KeyPage, i: number) => void): Promise<void> {
-    const { directory } = this;
-    const pageOf = Uint32Array.from(ks, (k) => directory.pageOfKey(k));
+    const { firstKeys } = this.directory;
+    const pageOf = this.pagesOfKeys(ks);
     const pages = await this.pagesOf(pageOf);
-    for (let i = 0; i < ks.length; i++) visit(ks[i], pages.get(pageOf[i])!, ks[i] - directory.firstKeys[pageOf[i]]);
+    for (let i = 0; i < ks.length; i++) visit(ks[i], pages[pageOf[i]], ks[i] - firstKeys[pageOf[i]]);
   }
 
-  /** The distinct pages of `pageOf`, in one round: PAGES_AT_ONCE at a time, all at once. */
-  private async pagesOf(pageOf: Uint32Array): Promise<Map<number, KeyPage>> {
+  /** The page of each key of `ks`: walked along the directory while they ascend (most lists of keys), else searched. */
+  private pagesOfKeys(ks: ArrayLike<number>): Uint32Array {
+    const { directory } = this;
+    const { firstKeys } = directory;
+    const out = new Uint32Array(ks.length);
+    for (let i = 0, p = 0; i < ks.length; i++) {
+      const k = ks[i];
+      if (i > 0 && k >= ks[i - 1]) while (firstKeys[p + 1] <= k) p++;
+      else p = directory.pageOfKey(k);
+      out[i] = p;
+    }
+    return out;
+  }
+
+  /** The distinct pages of `pageOf` (indexed by page), in one round: PAGES_AT_ONCE at a time, all at once. */
+  private async pagesOf(pageOf: Uint32Array): Promise<KeyPage[]> {
     const distinct = [...new Set(pageOf)].sort((a, b) => a - b);
     const batches: Promise<Map<number, KeyPage>>[] = [];
     for (let i = 0; i < distinct.length; i += PAGES_AT_ONCE)
       batches.push(this.pages(distinct.slice(i, i + PAGES_AT_ONCE)));
-    const pages = new Map<number, KeyPage>();
-    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages.set(p, page);
+    const pages = new Array<KeyPage>(this.directory.pageCount);
+    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages[p] = page;
     return pages;
   }
 
@@ -259,17 +273,17 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
     const out: number[] = [];
     // Candidates ascend, so their pages do: every page read in one round, each searched for its own.
-    const wanted = candidates
-      ? Uint32Array.from(candidates, (k) => this.directory.pageOfKey(k))
-      : Uint32Array.from({ length: pageCount }, (_, p) => p);
+    const wanted = candidates ? this.pagesOfKeys(candidates) : Uint32Array.from({ length: pageCount }, (_, p) => p);
     const pages = await this.pagesOf(wanted);
     let c = 0;
-    for (const p of [...new Set(wanted)]) {
+    for (let w = 0; w < wanted.length; w++) {
+      const p = wanted[w];
+      if (w > 0 && p === wanted[w - 1]) continue;
       const local: number[] = [];
       if (candidates)
         for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++) local.push(candidates[c] - firstKeys[p]);
       else for (let k = 0; k < firstKeys[p + 1] - firstKeys[p]; k++) local.push(k);
-      const page = pages.get(p)!;
+      const page = pages[p];
       const keys = byCodeUnits ? page.keys() : null;
       for (const k of keys ? local.filter((i) => keys[i].includes(needle.text)) : page.including(local, bytes))
         out.push(firstKeys[p] + k);
