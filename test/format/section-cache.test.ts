@@ -301,18 +301,18 @@ describe("SectionCache", () => {
         for (const d of deps) dependsOn(d), await get(d, 100);
         return new Sized(tag, size);
       });
-    await get("XNAM", 50, ["NAME"]); // NAME 100, then XNAM 50, in the small queue: NAME used by XNAM's decoder
-    await get("XNAM", 50, ["NAME"]); // a use of XNAM is a use of NAME too
+    await get("LGRA", 50, ["TAXO"]); // TAXO 100, then LGRA 50, in the small queue: TAXO used by LGRA's decoder
+    await get("LGRA", 50, ["TAXO"]); // a use of LGRA is a use of TAXO too
     for (let p = 0; p < 9; p++) await get(`P${p}`, 100);
-    // Over budget: NAME and XNAM, used, move to main (never asked for, NAME goes there too); P0 goes.
+    // Over budget: TAXO and LGRA, used, move to main (never asked for, TAXO goes there too); P0 goes.
     expect(cache.stats()).toMatchObject({ bytes: 950, entries: 10, evictions: 1 });
     for (let p = 1; p < 9; p++) await get(`P${p}`, 100);
-    // P1–P8, used, move to main behind them; main's oldest, NAME, goes, and XNAM, which holds it, with it.
+    // P1–P8, used, move to main behind them; main's oldest, TAXO, goes, and LGRA, which holds it, with it.
     await get("Q", 100);
     expect(cache.stats()).toMatchObject({ bytes: 900, entries: 9, evictions: 3 });
-    expect(cache.peek("s", "XNAM")).toBeUndefined();
-    await get("XNAM", 50, ["NAME"]); // both loaded again; Q, unused in the small queue, goes
-    expect(loads.filter((t) => t === "NAME" || t === "XNAM")).toEqual(["XNAM", "NAME", "XNAM", "NAME"]);
+    expect(cache.peek("s", "LGRA")).toBeUndefined();
+    await get("LGRA", 50, ["TAXO"]); // both loaded again; Q, unused in the small queue, goes
+    expect(loads.filter((t) => t === "TAXO" || t === "LGRA")).toEqual(["LGRA", "TAXO", "LGRA", "TAXO"]);
     expect(cache.peek("s", "Q")).toBeUndefined();
     expect(cache.bytesOf("s")).toBe(950);
   });
@@ -320,17 +320,17 @@ describe("SectionCache", () => {
   it("returns but does not keep a section whose dependency was evicted while it loaded", async () => {
     const cache = new SectionCache(100);
     const gate = deferred<void>();
-    const name = cache.get("s", "NAME", async () => new Sized("NAME", 60));
-    const index = cache.get("s", "XNAM", async (dependsOn) => {
-      dependsOn("NAME");
+    const name = cache.get("s", "TAXO", async () => new Sized("TAXO", 60));
+    const index = cache.get("s", "LGRA", async (dependsOn) => {
+      dependsOn("TAXO");
       const column = await name;
       await gate.promise;
-      return new Sized(`XNAM over ${column.name}`, 30);
+      return new Sized(`LGRA over ${column.name}`, 30);
     });
     await name;
-    await cache.get("s", "OBJC", async () => new Sized("OBJC", 90)); // evicts NAME
+    await cache.get("s", "OBJC", async () => new Sized("OBJC", 90)); // evicts TAXO
     gate.resolve();
-    expect((await index).name).toBe("XNAM over NAME");
+    expect((await index).name).toBe("LGRA over TAXO");
     expect(cache.stats()).toMatchObject({ entries: 1, bytes: 90 });
   });
 
