@@ -320,17 +320,17 @@ describe("SectionCache", () => {
   it("returns but does not keep a section whose dependency was evicted while it loaded", async () => {
     const cache = new SectionCache(100);
     const gate = deferred<void>();
-    const name = cache.get("s", "TAXO", async () => new Sized("TAXO", 60));
-    const index = cache.get("s", "LGRA", async (dependsOn) => {
+    const taxonomy = cache.get("s", "TAXO", async () => new Sized("TAXO", 60));
+    const graphs = cache.get("s", "LGRA", async (dependsOn) => {
       dependsOn("TAXO");
-      const column = await name;
+      const levels = await taxonomy;
       await gate.promise;
-      return new Sized(`LGRA over ${column.name}`, 30);
+      return new Sized(`LGRA over ${levels.name}`, 30);
     });
-    await name;
+    await taxonomy;
     await cache.get("s", "OBJC", async () => new Sized("OBJC", 90)); // evicts TAXO
     gate.resolve();
-    expect((await index).name).toBe("LGRA over TAXO");
+    expect((await graphs).name).toBe("LGRA over TAXO");
     expect(cache.stats()).toMatchObject({ entries: 1, bytes: 90 });
   });
 
