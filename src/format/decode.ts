@@ -60,10 +60,9 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
   };
 }
 
-/** `files` with the text SRCD and SRCP give them, when the snapshot has those (minor 4). */
+/** `files` with the text SRCD and SRCP give them. */
 async function filesWithText(snapshot: Snapshot, files: SourceFile[]): Promise<SourceFile[]> {
-  const body = snapshot.toc.get("SRCP");
-  if (!snapshot.has("SRCD") || !body) return files;
-  const texts = decodeAllText(await snapshot.section("SRCD"), await snapshot.readPart("SRCP", 0, body.length));
+  const length = snapshot.toc.get("SRCP")?.length ?? 0;
+  const texts = decodeAllText(await snapshot.section("SRCD"), await snapshot.readPart("SRCP", 0, length));
   return files.map((file, f) => (texts[f] === undefined ? file : { ...file, text: texts[f] }));
 }
