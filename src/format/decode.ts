@@ -6,25 +6,23 @@ import { decodeAllText } from "./source-text.ts";
 
 export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
   const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
-  const [core, name, full, mang, type, tyid, lang, fpth, anno, tags, psti, stat, links, taxo, sloc] = await Promise.all(
-    [
-      s("OBJC"),
-      s("NAME"),
-      s("FULL"),
-      s("MANG"),
-      s("TYPE"),
-      s("TYID"),
-      s("LANG"),
-      s("FPTH"),
-      s("ANNO"),
-      s("TAGS"),
-      s("PSTI"),
-      s("STAT"),
-      s("LNKD"),
-      s("TAXO"),
-      s("SLOC"),
-    ],
-  );
+  const [core, name, full, mang, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, sloc] = await Promise.all([
+    s("OBJC"),
+    s("NAME"),
+    s("FULL"),
+    s("MANG"),
+    s("TYPE"),
+    s("TYID"),
+    s("LANG"),
+    s("FPTH"),
+    s("ANNO"),
+    s("TAGS"),
+    s("PSTI"),
+    s("STAT"),
+    s("LNKD"),
+    s("TAXO"),
+    s("SLOC"),
+  ]);
   const objects: ObjectRecord[] = [];
   for (let r = 0; r < core.count; r++)
     objects.push({
@@ -53,7 +51,7 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     objects,
     levels: [1, 2, 3, 4, 5].map((l) => taxo.nodes(l)),
     files: await filesWithText(snapshot, sloc.files()),
-    callees: decodeAllCallees(links, await snapshot.readPart("LNKP", 0, snapshot.toc.get("LNKP")?.length ?? 0)),
+    callees: decodeAllCallees(lnkd, await snapshot.readPart("LNKP", 0, snapshot.toc.get("LNKP")?.length ?? 0)),
   };
 }
 
