@@ -58,6 +58,45 @@ function patchPage(
   return patchSection(changed, directory, (d) => setU32(d, crcBlock, 0, crc32(page)));
 }
 
+/**
+ * Walks link page 0 as SNAPSHOT-FORMAT.md §8.16 lays it out, handing each callee entry's packed
+ * value and each caller (with its packed value, and whether it is its object's last) to `edit`, with
+ * the offset of that value, until one returns true (it edited the page there); throws if none does.
+ */
+function editLinkPage(
+  page: Uint8Array,
+  edit: {
+    callee?: (at: number, packed: number) => boolean;
+    caller?: (at: number, caller: number, packed: number, last: boolean) => boolean;
+  },
+): void {
+  let at = 0;
+  const next = () => {
+    let [value, scale, byte] = [0, 1, 0x80];
+    while (byte & 0x80) (byte = page[at++]), (value += (byte & 0x7f) * scale), (scale *= 0x80);
+    return value;
+  };
+  for (let rank = 0; rank < N; rank++) {
+    next();
+    const callees = next();
+    for (let i = 0; i < callees; i++) {
+      next();
+      const before = at;
+      const packed = next();
+      if (edit.callee?.(before, packed)) return;
+    }
+    const callers = next();
+    let caller = -1;
+    for (let i = 0; i < callers; i++) {
+      const before = at;
+      const packed = next();
+      caller += Math.floor(packed / 2) + 1;
+      if (edit.caller?.(before, caller, packed, i === callers - 1)) return;
+    }
+  }
+  throw new Error("link page 0 has no value to edit");
+}
+
 describe("snapshots as the compiler writes them", () => {
   it("pass, with their metadata returned", async () => {
     expect((await verify(GOOD)).counts.objects).toBe(N);
@@ -120,37 +159,50 @@ describe("sections that disagree with one another, under valid checksums", () =>
 
   it("link pages whose callers are not exactly the objects whose callees name them", async () => {
     const { flags } = await (await Snapshot.open(memorySource(GOOD))).section("OBJC");
-    const patched = patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) => {
-      // Page 0 read as SNAPSHOT-FORMAT.md §8.16 lays it out, to an object's last caller that moves
-      // to the next rank, a rank of the same role, by adding one to its one-byte gap.
-      let at = 0;
-      const next = () => {
-        let [value, scale, byte] = [0, 1, 0x80];
-        while (byte & 0x80) (byte = page[at++]), (value += (byte & 0x7f) * scale), (scale *= 0x80);
-        return value;
-      };
-      for (let rank = 0; rank < N; rank++) {
-        next();
-        const callees = next();
-        for (let i = 0; i < 2 * callees; i++) next();
-        const callers = next();
-        let caller = -1;
-        for (let i = 0; i < callers; i++) {
-          const before = at;
-          const packed = next();
-          caller += Math.floor(packed / 2) + 1;
+    // An object's last caller moved to the next rank, a rank of the same role, by adding one to its one-byte gap.
+    const patched = patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) =>
+      editLinkPage(page, {
+        caller: (at, caller, packed, last) => {
           const moved = caller + 1;
-          if (i === callers - 1 && packed + 2 < 0x80 && moved < N && (flags[moved] & 2 ? 1 : 0) === (packed & 1))
-            return void (page[before] = packed + 2);
-        }
-      }
-      throw new Error("no caller to move on link page 0");
-    });
+          if (!(last && packed + 2 < 0x80 && moved < N && (flags[moved] & 2 ? 1 : 0) === (packed & 1))) return false;
+          page[at] = packed + 2;
+          return true;
+        },
+      }),
+    );
     await refused(
       patched,
       /^LNKP: (the callers of object \d+ are not the objects whose callees name it|object \d+ has callers whose callees do not name it)$/,
     );
   });
+
+  it("a link page marking a callee an end point that OBJC does not, or the reverse", () =>
+    refused(
+      patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) =>
+        editLinkPage(page, {
+          callee: (at, packed) => {
+            if (packed >= 0x80) return false;
+            page[at] = packed ^ 4;
+            return true;
+          },
+        }),
+      ),
+      /^link page 0: object \d+ calls \d+ with another role than OBJC's$/,
+    ));
+
+  it("a link page marking a caller a start point that OBJC does not, or the reverse", () =>
+    refused(
+      patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) =>
+        editLinkPage(page, {
+          caller: (at, _, packed) => {
+            if (packed >= 0x80) return false;
+            page[at] = packed ^ 1;
+            return true;
+          },
+        }),
+      ),
+      /^link page 0: caller \d+ of object \d+ has another role than OBJC's$/,
+    ));
 
   it("link pages holding one link less or more than META counts", async () => {
     const meta = rawSection(GOOD, "META");
