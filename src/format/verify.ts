@@ -16,7 +16,6 @@
 // nodes), dropped once they are done. The links are checked in one pass over all their pages (the
 // callers of an object are known only with every object's callees): the only check holding more,
 // each object's distinct callees and its callers, 8 bytes per distinct caller-callee pair.
-import { forEachDistinctTarget } from "./adjacency.ts";
 import { Blocks } from "./blocks.ts";
 import type { TocEntry } from "./container.ts";
 import { crc32 } from "./crc32.ts";
@@ -166,33 +165,27 @@ interface ObjectFacts {
   level5: Uint32Array;
 }
 
-/** A growing list of ranks. */
-class Ranks {
-  values = new Uint32Array(1024);
-  length = 0;
-
-  push(rank: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Uint32Array(this.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = rank;
-  }
-}
-
-/** What the link pages hold, gathered page by page in rank order: each object's distinct callees and its callers (CSR). */
+/**
+ * What the link pages hold, gathered page by page in rank order: each object's distinct callees and
+ * its callers (CSR). Each distinct caller-callee pair has at least one link, so META's count of links
+ * bounds both lists (and so does the link pages' length, a value taking at least a byte): a page
+ * holding more is refused, and the lists are allocated once.
+ */
 class GatheredLinks {
   readonly calleeOffsets: Uint32Array;
   readonly callerOffsets: Uint32Array;
-  readonly callees = new Ranks();
-  readonly callers = new Ranks();
+  readonly callees: Uint32Array;
+  readonly callers: Uint32Array;
+  calleeCount = 0;
+  callerCount = 0;
   /** Links counted as META counts them: one per kind (direct, escalated) each callee entry names. */
   links = 0;
 
-  constructor(objects: number) {
+  constructor(objects: number, pairs: number) {
     this.calleeOffsets = new Uint32Array(objects + 1);
     this.callerOffsets = new Uint32Array(objects + 1);
+    this.callees = new Uint32Array(pairs);
+    this.callers = new Uint32Array(pairs);
   }
 }
 
@@ -325,7 +318,8 @@ class Verification {
     const { linkTypes } = directory;
     for (let t = 1; t < linkTypes.length; t++)
       check(linkTypes[t - 1] < linkTypes[t], () => `LNKD: link types do not ascend at ${t}`);
-    const gathered = new GatheredLinks(this.objects);
+    const pages = snapshot.toc.get("LNKP")?.length ?? 0;
+    const gathered = new GatheredLinks(this.objects, Math.min(this.meta.counts.links, pages));
     await this.pages(snapshot, "LNKD", directory, 0, directory.pageCount, (p, bytes) =>
       this.linkPageGathered(directory, p, bytes, flags, gathered),
     );
@@ -333,14 +327,14 @@ class Verification {
       gathered.links === this.meta.counts.links,
       `the link pages hold ${gathered.links} links, META says ${this.meta.counts.links}`,
     );
-    const callees = { offsets: gathered.calleeOffsets, targets: gathered.callees.values };
-    const { callerOffsets } = gathered;
-    const callers = gathered.callers.values;
+    const { calleeOffsets, callees, callerOffsets, callers } = gathered;
     const next = callerOffsets.slice(0, this.objects);
-    forEachDistinctTarget(callees, this.objects, (from, to) => {
-      if (!(next[to] < callerOffsets[to + 1] && callers[next[to]++] === from))
-        check(false, `LNKP: the callers of object ${to} are not the objects whose callees name it`);
-    });
+    for (let from = 0; from < this.objects; from++)
+      for (let i = calleeOffsets[from]; i < calleeOffsets[from + 1]; i++) {
+        const to = callees[i];
+        if (!(next[to] < callerOffsets[to + 1] && callers[next[to]++] === from))
+          check(false, `LNKP: the callers of object ${to} are not the objects whose callees name it`);
+      }
     for (let to = 0; to < this.objects; to++)
       check(next[to] === callerOffsets[to + 1], () => `LNKP: object ${to} has callers whose callees do not name it`);
   }
@@ -355,6 +349,8 @@ class Verification {
   ): void {
     const page = directory.decodePage(p, bytes);
     const { callees, callers } = gathered;
+    const tooMany = () =>
+      check(false, `link page ${p}: more caller-callee pairs than the ${this.meta.counts.links} links META counts`);
     for (let rank = directory.firstRanks[p]; rank < directory.endOf(p); rank++) {
       check(page.flagsOf(rank) === flags[rank], () => `link page ${p}: object ${rank} has flags OBJC does not give it`);
       let previous = -1;
@@ -362,16 +358,20 @@ class Verification {
         gathered.links += (kinds & 1) + ((kinds >> 1) & 1);
         if ((kinds & TARGET_IS_END) !== (flags[target] & END ? TARGET_IS_END : 0))
           check(false, `link page ${p}: object ${rank} calls ${target} with another role than OBJC's`);
-        if (target !== previous) callees.push(target);
+        if (target !== previous) {
+          if (gathered.calleeCount === callees.length) tooMany();
+          callees[gathered.calleeCount++] = target;
+        }
         previous = target;
       });
-      gathered.calleeOffsets[rank + 1] = callees.length;
+      gathered.calleeOffsets[rank + 1] = gathered.calleeCount;
       page.forEachCaller(rank, (caller, start) => {
         if (start !== (flags[caller] & START ? SOURCE_IS_START : 0))
           check(false, `link page ${p}: caller ${caller} of object ${rank} has another role than OBJC's`);
-        callers.push(caller);
+        if (gathered.callerCount === callers.length) tooMany();
+        callers[gathered.callerCount++] = caller;
       });
-      gathered.callerOffsets[rank + 1] = callers.length;
+      gathered.callerOffsets[rank + 1] = gathered.callerCount;
     }
   }
 
