@@ -125,9 +125,7 @@ const UNREAD = new Set([
 describe("one corrupt section", () => {
   it("the snapshot has the sections this file expects", () => {
     expect(TAGS.length).toBeGreaterThanOrEqual(20);
-    expect(TAGS).toEqual(
-      expect.arrayContaining(["OBJC", "NAME", "TAXO", "LGRA", "SLOC", "XNAM", "LNKP", "IDXP"]),
-    );
+    expect(TAGS).toEqual(expect.arrayContaining(["OBJC", "NAME", "TAXO", "LGRA", "SLOC", "XNAM", "LNKP", "IDXP"]));
   });
 
   for (const tag of TAGS)
