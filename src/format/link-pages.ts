@@ -215,6 +215,24 @@ export class LinkWindow {
   }
 }
 
+/**
+ * Columns one object's callee entries are decoded into, reused from object to object: entry `i`
+ * runs to `targets[i]`, its link type index times 8 plus its kinds (LINK_DIRECT, LINK_ESCALATED,
+ * TARGET_IS_END) in `packed[i]`, as the page stores it.
+ */
+export class CalleeEntries {
+  targets = new Uint32Array(64);
+  packed = new Uint32Array(64);
+
+  /** Room for `count` entries; what the columns held is not kept. */
+  reserve(count: number): void {
+    if (count <= this.targets.length) return;
+    const size = 2 ** Math.ceil(Math.log2(count));
+    this.targets = new Uint32Array(size);
+    this.packed = new Uint32Array(size);
+  }
+}
+
 /** One object's links, copied out of its page (for answers listing them; walks read entries in place). */
 export interface LinkRow {
   /** The object's own flags (OBJC block 2): 1 external, 2 start point, 4 end point. */
@@ -313,20 +331,35 @@ export class LinkPage {
 
   /** Calls `visit` for each callee entry of `rank` (target rank, link type index, kinds | TARGET_IS_END) and returns how many there were. */
   forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number {
+    const entries = new CalleeEntries();
+    const count = this.calleesInto(rank, entries);
+    const { targets, packed } = entries;
+    for (let i = 0; i < count; i++) visit(targets[i], packed[i] >>> 3, packed[i] & 7);
+    return count;
+  }
+
+  /**
+   * The callee entries of `rank` into `into` (its columns grown as needed), returning their count:
+   * a walk then reads plain arrays, without a call per entry (a call per entry, through two
+   * closures, cost half of a transaction graph's walk at 1M objects).
+   */
+  calleesInto(rank: number, into: CalleeEntries): number {
     const { bytes } = this;
-    let at = this.starts[2 * this.offsetOf(rank)];
-    varint(bytes, at);
+    varint(bytes, this.starts[2 * this.offsetOf(rank)]);
     const count = varint(bytes, after);
-    at = after;
+    let at = after;
+    into.reserve(count);
+    const { targets, packed } = into;
     let target = 0;
     // Most gaps and types take one byte: read in line, the rest through varint.
     for (let i = 0; i < count; i++) {
       let gap = bytes[at++];
       if (gap >= 0x80) (gap = varint(bytes, at - 1)), (at = after);
       target += gap;
-      let packed = bytes[at++];
-      if (packed >= 0x80) (packed = varint(bytes, at - 1)), (at = after);
-      visit(target, Math.floor(packed / 8), packed & 7);
+      let entry = bytes[at++];
+      if (entry >= 0x80) (entry = varint(bytes, at - 1)), (at = after);
+      targets[i] = target;
+      packed[i] = entry;
     }
     return count;
   }

@@ -1,6 +1,7 @@
 // @module linkRows: the links of some objects, both ways, from the link pages (format 1.2) or from CALE, CALR and OBJC in older files.
 
 import {
+  type CalleeEntries,
   LINK_PAGES_PER_WINDOW,
   type LinkPage,
   type LinkRow,
@@ -13,7 +14,7 @@ import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
 
-export type { LinkRow };
+export type { CalleeEntries, LinkRow };
 
 export interface LinkRows {
   /** Link type names; LinkRow.types index them. */
@@ -28,6 +29,8 @@ export interface LinkRows {
    * SOURCE_IS_START or 0 (returning their count).
    */
   forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number;
+  /** The callee entries of `rank` decoded into `into`, returning their count: forEachCallee without a call per entry. */
+  calleesInto(rank: number, into: CalleeEntries): number;
   forEachLinkTo(
     rank: number,
     targets: ArrayLike<number>,
@@ -62,12 +65,13 @@ function pagesPerWindow(snapshot: Snapshot): number {
 async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
   // Ranks mostly come ascending: a rank on the page of the one before costs no search.
-  let [p, end] = [-1, 0];
-  const pageOf = (r: number) => {
+  const pageOfRank = new Uint32Array(ranks.length);
+  for (let i = 0, p = -1, end = 0; i < ranks.length; i++) {
+    const r = ranks[i];
     if (p < 0 || r < directory.firstRanks[p] || r >= end) end = directory.endOf((p = directory.pageOf(r)));
-    return p;
-  };
-  const pages = distinctAscending(Uint32Array.from(ranks, pageOf), directory.pageCount);
+    pageOfRank[i] = p;
+  }
+  const pages = distinctAscending(pageOfRank, directory.pageCount);
   const windows = directory.windows(pagesPerWindow(snapshot));
   const wanted = distinctAscending(
     pages.map((p) => windows.of(p)),
@@ -89,6 +93,7 @@ async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<
     row: (rank) => page(rank).row(rank),
     flagsOf: (rank) => page(rank).flagsOf(rank),
     forEachCallee: (rank, visit) => page(rank).forEachCallee(rank, visit),
+    calleesInto: (rank, into) => page(rank).calleesInto(rank, into),
     forEachLinkTo: (rank, targets, visit) => page(rank).forEachLinkTo(rank, targets, visit),
     forEachCaller: (rank, visit) => page(rank).forEachCaller(rank, visit),
   };
@@ -123,6 +128,15 @@ async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
     forEachCallee: (rank, visit) => {
       const { targets, types, targetFlags } = row(rank);
       for (let i = 0; i < targets.length; i++) visit(targets[i], types[i], targetFlags[i]);
+      return targets.length;
+    },
+    calleesInto: (rank, into) => {
+      const { targets, types, targetFlags } = row(rank);
+      into.reserve(targets.length);
+      for (let i = 0; i < targets.length; i++) {
+        into.targets[i] = targets[i];
+        into.packed[i] = types[i] * 8 + targetFlags[i];
+      }
       return targets.length;
     },
     forEachLinkTo: (rank, wanted, visit) => {

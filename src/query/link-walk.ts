@@ -1,6 +1,6 @@
 // @module Walks over qualifying links (not escalated) forward or backward, page by page, within a traversal budget: the call hierarchy, paths, transactions and data graphs.
 
-import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
+import { CalleeEntries, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { type LinkRows, linkRows } from "./link-rows.ts";
@@ -76,6 +76,35 @@ export async function expand(
   return { examined, own };
 }
 
+/**
+ * `expand` forward for a walk: the entries of each rank decoded into `entries`, and `visit` called
+ * for the qualifying ones only. Returns how many entries it examined.
+ */
+async function expandForward(
+  snapshot: Snapshot,
+  ranks: Uint32Array,
+  types: ReadonlySet<number> | null,
+  entries: CalleeEntries,
+  visit: Visit,
+): Promise<number> {
+  const own = await linkRows(snapshot, ranks);
+  let examined = 0;
+  for (let k = 0; k < ranks.length; k++) {
+    const rank = ranks[k];
+    const count = own.calleesInto(rank, entries);
+    examined += count;
+    const { targets, packed } = entries;
+    for (let i = 0; i < count; i++) {
+      const entry = packed[i];
+      if ((entry & LINK_DIRECT) === 0) continue;
+      const type = entry >>> 3;
+      if (types && !types.has(type)) continue;
+      visit(rank, targets[i], type, (entry & TARGET_IS_END) !== 0);
+    }
+  }
+  return examined;
+}
+
 export interface Walk {
   /** The objects reached by depth: `levels[d]` those first reached at depth d (the origin alone at 0), ascending. */
   levels: Uint32Array[];
@@ -139,6 +168,7 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
   const { levels } = result;
   const forward = options.direction === "forward";
   let next: number[] = [];
+  const entries = new CalleeEntries();
   const found = (rank: number, neighbour: number, type: number, endsFlow: boolean) => {
     if (result.links) {
       result.links.from.push(forward ? rank : neighbour);
@@ -158,7 +188,9 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
       let chunk = frontier.subarray(at, at + CHUNK);
       if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
       for (const rank of chunk) expanded.add(rank);
-      result.examined += (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
+      result.examined += forward
+        ? await expandForward(snapshot, chunk, options.types, entries, found)
+        : (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
       result.truncated = result.examined > options.budget;
     }
     if (next.length === 0) break;

@@ -5,7 +5,7 @@ import { ApiError } from "../../src/contract/errors.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
-import { LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
+import { CalleeEntries, LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -77,6 +77,12 @@ describe("link pages", () => {
       const count = links.forEachCallee(r, (target, type, flags) => entries.push([target, type, flags]));
       const [from, to] = [callees.offsets[r], callees.offsets[r + 1]];
       expect(count).toBe(to - from);
+      // Decoded into columns, the same entries: type times 8 plus flags.
+      const into = new CalleeEntries();
+      expect(links.calleesInto(r, into)).toBe(count);
+      expect(
+        Array.from(into.targets.subarray(0, count), (t, i) => [t, into.packed[i] >>> 3, into.packed[i] & 7]),
+      ).toEqual(entries);
       expect(entries).toEqual(
         Array.from({ length: to - from }, (_, i) => {
           const target = callees.targets[from + i];
