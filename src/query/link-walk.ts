@@ -31,7 +31,7 @@ export type Visit = (rank: number, neighbour: number, type: number, endsFlow: bo
 /**
  * Calls `visit` for every qualifying link at each of `ranks` (ascending) in `direction`, of the
  * types `types` allows (null: all), in no particular order, and returns how many link entries it
- * examined. Forward, a rank's own page says it all; backward, its page lists its distinct callers
+ * examined; `loaded`: the links of `ranks` if read already. Forward, a rank's own page says it all; backward, its page lists its distinct callers
  * and the callers' pages say with which types and kinds they call it.
  */
 export async function expand(
@@ -40,8 +40,9 @@ export async function expand(
   direction: Direction,
   types: ReadonlySet<number> | null,
   visit: Visit,
+  loaded?: LinkRows,
 ): Promise<{ examined: number; own: LinkRows }> {
-  const own = await linkRows(snapshot, ranks);
+  const own = loaded ?? (await linkRows(snapshot, ranks));
   let examined = 0;
   const followed = (type: number, flags: number) => (flags & LINK_DIRECT) !== 0 && (!types || types.has(type));
   if (direction === "forward") {
