@@ -205,7 +205,9 @@ export class LinkWindow {
   /** Page `p`, which must lie in this window. */
   page(p: number): LinkPage {
     const i = p - this.firstPage;
-    check(i >= 0 && i < this.pages.length, () => `link page ${p} is not in the window starting at ${this.firstPage}`);
+    // Tested before calling check: a walk asks once per object it expands.
+    if (!(i >= 0 && i < this.pages.length))
+      check(false, `link page ${p} is not in the window starting at ${this.firstPage}`);
     const at = this.directory.offsets[this.firstPage];
     this.pages[i] ??= this.directory.decodePage(
       p,
@@ -391,9 +393,11 @@ export class LinkPage {
     at = after;
     let reached = 0;
     let t = 0;
+    // A busy caller's entries are passed over by the thousand: one-byte gaps are read in line.
     for (let i = 0; i < count; i++) {
-      reached += varint(bytes, at);
-      at = after;
+      let gap = bytes[at++];
+      if (gap >= 0x80) (gap = varint(bytes, at - 1)), (at = after);
+      reached += gap;
       while (reached > targets[t]) if (++t === targets.length) return;
       if (reached < targets[t]) {
         // Skipped, not decoded.
