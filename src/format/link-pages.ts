@@ -218,20 +218,23 @@ export class LinkWindow {
 }
 
 /**
- * Columns one object's callee entries are decoded into, reused from object to object: entry `i`
- * runs to `targets[i]`, its link type index times 8 plus its kinds (LINK_DIRECT, LINK_ESCALATED,
- * TARGET_IS_END) in `packed[i]`, as the page stores it.
+ * Columns callee entries are decoded into, object after object, reused from batch to batch: entry
+ * `i` (of `count`) runs to `targets[i]`, its link type index times 8 plus its kinds (LINK_DIRECT,
+ * LINK_ESCALATED, TARGET_IS_END) in `packed[i]`, as the page stores it.
  */
 export class CalleeEntries {
-  targets = new Uint32Array(64);
-  packed = new Uint32Array(64);
+  targets = new Uint32Array(256);
+  packed = new Uint32Array(256);
+  count = 0;
 
-  /** Room for `count` entries; what the columns held is not kept. */
-  reserve(count: number): void {
-    if (count <= this.targets.length) return;
-    const size = 2 ** Math.ceil(Math.log2(count));
-    this.targets = new Uint32Array(size);
-    this.packed = new Uint32Array(size);
+  /** Room for `more` entries past those held, which are kept. */
+  reserve(more: number): void {
+    if (this.count + more <= this.targets.length) return;
+    const size = 2 ** Math.ceil(Math.log2(this.count + more));
+    const [targets, packed] = [new Uint32Array(size), new Uint32Array(size)];
+    targets.set(this.targets.subarray(0, this.count));
+    packed.set(this.packed.subarray(0, this.count));
+    [this.targets, this.packed] = [targets, packed];
   }
 }
 
@@ -340,6 +343,7 @@ export class LinkPage {
     const entries = spareEntries ?? new CalleeEntries();
     spareEntries = null;
     try {
+      entries.count = 0;
       const count = this.calleesInto(rank, entries);
       const { targets, packed } = entries;
       for (let i = 0; i < count; i++) visit(targets[i], packed[i] >>> 3, packed[i] & 7);
@@ -350,9 +354,9 @@ export class LinkPage {
   }
 
   /**
-   * The callee entries of `rank` into `into` (its columns grown as needed), returning their count:
-   * a walk then reads plain arrays, without a call per entry (a call per entry, through two
-   * closures, cost half of a transaction graph's walk at 1M objects).
+   * The callee entries of `rank` added to those `into` holds (its columns grown as needed),
+   * returning their count: a walk then reads plain arrays, without a call per entry (a call per
+   * entry, through two closures, cost half of a transaction graph's walk at 1M objects).
    */
   calleesInto(rank: number, into: CalleeEntries): number {
     const { bytes } = this;
@@ -361,6 +365,8 @@ export class LinkPage {
     let at = after;
     into.reserve(count);
     const { targets, packed } = into;
+    const base = into.count;
+    into.count += count;
     let target = 0;
     // Most gaps and types take one byte: read in line, the rest through varint.
     for (let i = 0; i < count; i++) {
@@ -369,8 +375,8 @@ export class LinkPage {
       target += gap;
       let entry = bytes[at++];
       if (entry >= 0x80) (entry = varint(bytes, at - 1)), (at = after);
-      targets[i] = target;
-      packed[i] = entry;
+      targets[base + i] = target;
+      packed[base + i] = entry;
     }
     return count;
   }

@@ -29,8 +29,11 @@ export interface LinkRows {
    * SOURCE_IS_START or 0 (returning their count).
    */
   forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number;
-  /** The callee entries of `rank` decoded into `into`, returning their count: forEachCallee without a call per entry. */
-  calleesInto(rank: number, into: CalleeEntries): number;
+  /**
+   * The callee entries of `ranks` decoded into `into`, one rank after the other, the entries of
+   * `ranks[k]` ending at `ends[k]`: forEachCallee for many ranks, without a call per entry or rank.
+   */
+  calleesOf(ranks: ArrayLike<number>, into: CalleeEntries, ends: Uint32Array): void;
   forEachLinkTo(
     rank: number,
     targets: ArrayLike<number>,
@@ -93,7 +96,13 @@ async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<
     row: (rank) => page(rank).row(rank),
     flagsOf: (rank) => page(rank).flagsOf(rank),
     forEachCallee: (rank, visit) => page(rank).forEachCallee(rank, visit),
-    calleesInto: (rank, into) => page(rank).calleesInto(rank, into),
+    calleesOf: (ranks, into, ends) => {
+      into.count = 0;
+      for (let k = 0; k < ranks.length; k++) {
+        page(ranks[k]).calleesInto(ranks[k], into);
+        ends[k] = into.count;
+      }
+    },
     forEachLinkTo: (rank, targets, visit) => page(rank).forEachLinkTo(rank, targets, visit),
     forEachCaller: (rank, visit) => page(rank).forEachCaller(rank, visit),
   };
@@ -130,14 +139,17 @@ async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
       for (let i = 0; i < targets.length; i++) visit(targets[i], types[i], targetFlags[i]);
       return targets.length;
     },
-    calleesInto: (rank, into) => {
-      const { targets, types, targetFlags } = row(rank);
-      into.reserve(targets.length);
-      for (let i = 0; i < targets.length; i++) {
-        into.targets[i] = targets[i];
-        into.packed[i] = types[i] * 8 + targetFlags[i];
+    calleesOf: (ranks, into, ends) => {
+      into.count = 0;
+      for (let k = 0; k < ranks.length; k++) {
+        const { targets, types, targetFlags } = row(ranks[k]);
+        into.reserve(targets.length);
+        for (let i = 0; i < targets.length; i++) {
+          into.targets[into.count] = targets[i];
+          into.packed[into.count++] = types[i] * 8 + targetFlags[i];
+        }
+        ends[k] = into.count;
       }
-      return targets.length;
     },
     forEachLinkTo: (rank, wanted, visit) => {
       const { targets, types, targetFlags } = row(rank);

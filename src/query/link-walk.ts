@@ -78,8 +78,8 @@ export async function expand(
 }
 
 /**
- * `expand` forward for a walk: the entries of each rank decoded into `entries`, and `visit` called
- * for the qualifying ones only. Returns how many entries it examined.
+ * `expand` forward for a walk: the entries of all `ranks` decoded into `entries` at once, and
+ * `visit` called for the qualifying ones only. Returns how many entries it examined.
  */
 async function expandForward(
   snapshot: Snapshot,
@@ -88,14 +88,12 @@ async function expandForward(
   entries: CalleeEntries,
   visit: Visit,
 ): Promise<number> {
-  const own = await linkRows(snapshot, ranks);
-  let examined = 0;
-  for (let k = 0; k < ranks.length; k++) {
+  const ends = new Uint32Array(ranks.length);
+  (await linkRows(snapshot, ranks)).calleesOf(ranks, entries, ends);
+  const { targets, packed } = entries;
+  for (let k = 0, i = 0; k < ranks.length; k++) {
     const rank = ranks[k];
-    const count = own.calleesInto(rank, entries);
-    examined += count;
-    const { targets, packed } = entries;
-    for (let i = 0; i < count; i++) {
+    for (; i < ends[k]; i++) {
       const entry = packed[i];
       if ((entry & LINK_DIRECT) === 0) continue;
       const type = entry >>> 3;
@@ -103,7 +101,7 @@ async function expandForward(
       visit(rank, targets[i], type, (entry & TARGET_IS_END) !== 0);
     }
   }
-  return examined;
+  return entries.count;
 }
 
 export interface Walk {
