@@ -1,7 +1,7 @@
 // @module LinkPages: each object's callees and distinct callers, in small checksummed varint pages (LNKP) with a directory (LNKD).
 //
-// CALE and CALR are read whole: at 5M links that is 70 MB for one object's callees. Here one
-// object's links, both ways, sit together in a page of a few KiB, read by range. Every link also
+// The only store of the links: one object's links, both ways, sit together in a page of a few KiB,
+// read by range (a section of all links is 70 MB at 5M links, for one object's callees). Every link also
 // carries the role of the object at its other end, so a walk for start and end points reads the
 // pages of the objects it expands, never the roles of the objects it only reaches.
 //
@@ -9,10 +9,10 @@
 // or a few objects of each page it loads, and pages decoded into columns weighed four to five times
 // their bytes in the section cache.
 
-import { encodeCallers } from "./adjacency.ts";
-import { type Block, type Blocks, checkBelow } from "./blocks.ts";
+import { callersOf } from "./adjacency.ts";
+import { type Block, Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { LINK_DIRECT, LINK_ESCALATED, type SnapshotModel } from "./model.ts";
+import { type CalleeLinks, LINK_DIRECT, LINK_ESCALATED, type SnapshotModel } from "./model.ts";
 import { END, objectFlags, START } from "./object-core.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
@@ -46,13 +46,13 @@ export interface EncodedLinkPages {
 
 /**
  * Per rank, as LEB128: the object's flags (OBJC block 2); the callee count, then per callee entry
- * (CALE's order) the gap from the previous target (the first from 0) and `type·8 + end·4 + flags`;
+ * (by target rank, then link type) the gap from the previous target (the first from 0) and `type·8 + end·4 + flags`;
  * the caller count, then per distinct caller (ascending) `gap·2 + start`, the gap being from the
  * previous caller minus one (the first: the caller itself).
  */
 export function encodeLinkPages(model: SnapshotModel): EncodedLinkPages {
   const { objects, callees } = model;
-  const [callerOffsets, callers] = encodeCallers(callees, objects.length) as [Uint32Array, Uint32Array];
+  const [callerOffsets, callers] = callersOf(callees, objects.length);
   const flags = Uint8Array.from(objects, objectFlags);
   const out = new PageWriter();
   const firstRanks: number[] = [];
@@ -140,6 +140,32 @@ export class LinkDirectory extends PageDirectory {
 }
 
 /** Where each window of `pagesPerWindow` consecutive pages lies in LNKP's block, as loadPages reads pages. */
+/** Every object's callee entries, as the encoder was given them, from LNKP's body read whole (decodeSnapshotModel). */
+export function decodeAllCallees(directory: LinkDirectory, body: Uint8Array): CalleeLinks {
+  const pages = new Blocks(body, "LNKP", 1).u8(0);
+  check(pages.length === directory.offsets[directory.pageCount], "LNKP: its pages are not as long as LNKD says");
+  const offsets = new Uint32Array(directory.rows + 1);
+  const [targets, types, flags]: number[][] = [[], [], []];
+  for (let p = 0; p < directory.pageCount; p++) {
+    const page = directory.decodePage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));
+    for (let rank = directory.firstRanks[p]; rank < directory.endOf(p); rank++) {
+      page.forEachCallee(rank, (target, type, kinds) => {
+        targets.push(target);
+        types.push(type);
+        flags.push(kinds & (LINK_DIRECT | LINK_ESCALATED));
+      });
+      offsets[rank + 1] = targets.length;
+    }
+  }
+  return {
+    offsets,
+    targets: Uint32Array.from(targets),
+    types: Uint32Array.from(types),
+    flags: Uint8Array.from(flags),
+    linkTypes: directory.linkTypes,
+  };
+}
+
 export class LinkWindows {
   readonly pagesPerWindow: number;
   /** Every pagesPerWindow-th page offset, and the end. */
@@ -245,7 +271,7 @@ let spareEntries: CalleeEntries | null = new CalleeEntries();
 export interface LinkRow {
   /** The object's own flags (OBJC block 2): 1 external, 2 start point, 4 end point. */
   flags: number;
-  /** Callee entries in CALE's order: target rank, link type index, LINK_DIRECT/LINK_ESCALATED plus TARGET_IS_END. */
+  /** Callee entries by target rank, then link type: target rank, link type index, LINK_DIRECT/LINK_ESCALATED plus TARGET_IS_END. */
   targets: Uint32Array;
   types: Uint32Array;
   targetFlags: Uint8Array;

@@ -1,5 +1,4 @@
-// @module The section catalogue of format version 1 (minor 6): each tag with its encoder and decoder, side by side.
-import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
+// @module The section catalogue of format version 1 (minor 7): each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
@@ -38,8 +37,6 @@ export interface DecodeContext {
 interface SectionCodec<T> {
   /** How many blocks the section body holds; a reader refuses any other count. */
   blocks: number;
-  /** Written without the required flag (minor 1 and 2): readers that do not know it skip it; files without it still read. */
-  optional?: true;
   /** `deflater` deflates the pages of a paged section (its directory is encoded from the same layout). */
   encode(model: SnapshotModel, deflater: PageDeflater): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
@@ -136,14 +133,10 @@ export function encodeAhead(m: SnapshotModel, deflater: PageDeflater): () => voi
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
-  optional: true,
   encode: (m, deflater) => [layout.of(m, deflater).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "blocks",
 });
-
-/** A section every reader needs (written with the required flag), from a codec otherwise optional. */
-const required = <T>({ optional: _, ...codec }: SectionCodec<T>): SectionCodec<T> => codec;
 
 /**
  * A paged section's directory, encoded from the same layout as its pages. Written after them, it
@@ -157,7 +150,6 @@ const pageDirectory = <L, D>(
   alsoReleased: readonly PerModel<unknown>[] = [],
 ): SectionCodec<D> => ({
   blocks,
-  optional: true,
   encode: (m, deflater) => {
     const encoded = encode(layout.of(m, deflater));
     for (const released of [layout, ...alsoReleased]) released.done(m);
@@ -216,7 +208,6 @@ const trigramBlocks = new WeakMap<SnapshotModel, Map<SearchIndexTag, Block[]>>()
 /** The trigram index over the keys of search index `of`; `keysLater`: key pages follow, which read the keys too. */
 const trigramIndex = (of: SearchIndexTag, keysLater = false): SectionCodec<TrigramIndex> => ({
   blocks: 4,
-  optional: true,
   encode: (m) => {
     const keys = indexKeys(of);
     const blocks = encodeTrigramIndex(keys.of(m));
@@ -235,7 +226,6 @@ const trigramChunks = (
   trigrams: "TNAM" | "TFUL" | "TTYP" | "TPTH" | "TMNG" | "TANN" | "TTAG" | "TPST",
 ): SectionCodec<TrigramChunks> => ({
   blocks: 2,
-  optional: true,
   encode: (m) => {
     const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m, deflateHere) as Block[]);
     trigramBlocks.get(m)?.delete(of);
@@ -285,16 +275,6 @@ export const SECTIONS = {
     encode: (m) => encodeStatusColumn(m.objects),
     decode: (b, c) => new StatusColumn(b, rows(c)),
   } as SectionCodec<StatusColumn>,
-  CALE: {
-    blocks: 6,
-    encode: (m) => encodeCallees(m.callees),
-    decode: (b, c) => new CalleeIndex(b, rows(c)),
-  } as SectionCodec<CalleeIndex>,
-  CALR: {
-    blocks: 2,
-    encode: (m) => encodeCallers(m.callees, m.objects.length),
-    decode: (b, c) => new CallerIndex(b, rows(c)),
-  } as SectionCodec<CallerIndex>,
   TAXO: {
     blocks: 40,
     encode: encodeTaxonomy,
@@ -345,26 +325,24 @@ export const SECTIONS = {
   CTAG: trigramChunks("XTAG", "TTAG"),
   TPST: trigramIndex("XPST"),
   CPST: trigramChunks("XPST", "TPST"),
-  // Minor 1: the row store. ROWD says where each page of ROWP lies.
+  // The row store. ROWD says where each page of ROWP lies.
   ROWP: pagedData(rowPages),
   ROWD: pageDirectory(4, rowPages, encodeRowDirectory, (b, n) => new RowDirectory(b, n)),
-  // Minor 2: links and the id index in pages, so one object's callees or id costs a page, not CALE or OBJC.
+  // Links and the id index in pages, so one object's links or id cost a page, not a whole section.
   LNKP: pagedData(linkPages),
   LNKD: pageDirectory(5, linkPages, encodeLinkDirectory, (b, n) => new LinkDirectory(b, n)),
   IDXP: pagedData(idPages),
   IDXD: pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n), [idOrder]),
-  // Minor 4: the files' source text, in pages of whole lines read by range.
+  // The files' source text, in pages of whole lines read by range.
   SRCP: pagedData(textPages),
   SRCD: pageDirectory(6, textPages, encodeTextDirectory, (b, _, c) => new TextDirectory(b, c.meta.counts.files)),
-  // Minor 5: each level-5 node's members as its children answer lists them, in place of TAXO's member lists.
-  MEMP: required(pagedData(memberPages)),
-  MEMD: required(
-    pageDirectory(
-      5,
-      memberPages,
-      encodeMemberDirectory,
-      (b, n, c) => new MemberDirectory(b, c.meta.counts.levels[4], n),
-    ),
+  // Each level-5 node's members as its children answer lists them.
+  MEMP: pagedData(memberPages),
+  MEMD: pageDirectory(
+    5,
+    memberPages,
+    encodeMemberDirectory,
+    (b, n, c) => new MemberDirectory(b, c.meta.counts.levels[4], n),
   ),
 } satisfies Record<string, SectionCodec<unknown>>;
 
@@ -412,10 +390,6 @@ export function readAheadOf(tag: SectionTag): "whole" | "blocks" | undefined {
   return (SECTIONS[tag] as SectionCodec<unknown>).readAhead;
 }
 
-/** Whether readers may do without section `tag` (written without the required flag). */
-export function isOptionalSection(tag: SectionTag): boolean {
-  return (SECTIONS[tag] as SectionCodec<unknown>).optional === true;
-}
 export type Decoded<T extends SectionTag> = Awaited<ReturnType<(typeof SECTIONS)[T]["decode"]>>;
 
 /** The metadata section, JSON in UTF-8: small, read with the header on open. */

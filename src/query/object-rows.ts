@@ -16,11 +16,7 @@ const PAGES_UP_TO_SHARE = 1 / 16;
 
 /** Whether `count` objects' rows are read from the row store's pages rather than from columns. */
 function fromRowStore(snapshot: Snapshot, count: number): boolean {
-  return (
-    snapshot.has("ROWD") &&
-    snapshot.has("ROWP") &&
-    count <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE)
-  );
+  return count <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE);
 }
 
 /** Rows of `ranks`, in the order given (repeats allowed). */
