@@ -7,7 +7,7 @@ import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
-import { LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
+import { CalleeEntries, LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -55,6 +55,13 @@ describe("link pages", () => {
       const count = links.forEachCallee(r, (target, type, flags) => entries.push([target, type, flags]));
       const [from, to] = [callees.offsets[r], callees.offsets[r + 1]];
       expect(count).toBe(to - from);
+      // Decoded into columns, the same entries: type times 8 plus flags.
+      const into = new CalleeEntries();
+      links.calleesOf([r], into, new Uint32Array(1));
+      expect(into.count).toBe(count);
+      expect(
+        Array.from(into.targets.subarray(0, count), (t, i) => [t, into.packed[i] >>> 3, into.packed[i] & 7]),
+      ).toEqual(entries);
       expect(entries).toEqual(
         Array.from({ length: to - from }, (_, i) => {
           const target = callees.targets[from + i];
