@@ -3,7 +3,7 @@
 //   npm run bench -- [--objects 1000000] [--seed 1] [--out report.json] [--reuse <dir>] [--quick]
 //                    [--section-cache-mb 64] [--views mixed,cold,classes] [--cold-per-class 5]
 //                    [--mixed-requests 1400] [--sample 400] [--concurrency 1,4] [--read-latency-ms 0,20]
-//                    [--http node,wrangler | --no-http]
+//                    [--http node,wrangler | --no-http] [--profile-serve DIR]
 //
 // Steps: generate + compile + build the SQLite database (timed; kept in <dir> with --reuse). The
 // mixed view (the headline): every class interleaved at random, values drawn from the data; every
@@ -59,7 +59,15 @@ interface Options {
   budgetBytes: number;
   sectionCacheMB: number;
   views: View[];
-  mixed: { requests: number; sampleSize: number; concurrency: number[]; readLatencyMs: number[]; chunk: number };
+  mixed: {
+    requests: number;
+    sampleSize: number;
+    concurrency: number[];
+    readLatencyMs: number[];
+    chunk: number;
+    /** Where `appstruct serve` writes a CPU profile of each timed setting (both passes), if anywhere. */
+    profileDir?: string;
+  };
   coldPerClass: number;
   timing: TimingOptions;
   servers: HttpServer[];
@@ -85,6 +93,7 @@ async function main(): Promise<number> {
       concurrency: { type: "string", default: "1,4" },
       "read-latency-ms": { type: "string", default: "0,20" },
       "cold-per-class": { type: "string" },
+      "profile-serve": { type: "string" },
     },
   });
   const objects = Number(values.objects);
@@ -114,6 +123,7 @@ async function main(): Promise<number> {
         latencyMs("--read-latency-ms", v),
       ),
       chunk: values.quick ? 14 : 50,
+      profileDir: values["profile-serve"],
     },
     coldPerClass: wholeNumber("--cold-per-class", values["cold-per-class"] ?? (values.quick ? "1" : "5")),
     timing: values.quick
@@ -225,7 +235,7 @@ async function mixedView(
             dataset,
             { readLatencyMs, concurrency },
             sequences,
-            { sectionCacheMB: options.sectionCacheMB, chunk },
+            { sectionCacheMB: options.sectionCacheMB, chunk, profileDir: options.mixed.profileDir },
             log,
           ),
         ),

@@ -23,7 +23,7 @@ import { parseArgs } from "node:util";
 import { getRequestListener } from "@hono/node-server";
 import { nodeFetch } from "../build/serve.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
-import { startAppstructServe } from "./bench/appstruct-serve.ts";
+import { profilingFlags, startAppstructServe } from "./bench/appstruct-serve.ts";
 import { startBaselineServer } from "./bench/baseline-server.ts";
 import type { ChildServer } from "./bench/child-server.ts";
 import { jsonClient } from "./bench/http-client.ts";
@@ -140,17 +140,8 @@ async function timeInProcess(listener: Listener, path: string): Promise<Sample> 
 }
 
 const folder = await mkdtemp(join(tmpdir(), "appstruct-request-cost-"));
-const profileFlags = values["cpu-prof-dir"]
-  ? [
-      "--cpu-prof",
-      `--cpu-prof-dir=${resolve(values["cpu-prof-dir"])}`,
-      // The profile is written on exit; SIGTERM (how the server is stopped) would skip it.
-      "--import",
-      'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))',
-    ]
-  : [];
 const ours = await startAppstructServe(join(dir, "analysis.snap"), DEFAULT_SECTION_CACHE_MB, 0, {
-  nodeFlags: profileFlags,
+  nodeFlags: values["cpu-prof-dir"] ? profilingFlags(values["cpu-prof-dir"]) : [],
 });
 const other = values.against
   ? await startAppstructServe(join(dir, "analysis.snap"), DEFAULT_SECTION_CACHE_MB, 0, {

@@ -12,6 +12,19 @@ const APPSTRUCT = join(PROJECT_ROOT, "build", "bin", "appstruct.js");
 const SHEBANG_FLAGS = readFileSync(APPSTRUCT, "utf8").split("\n")[0].split(/\s+/).slice(3);
 
 /**
+ * Node flags that write a CPU profile of the server into `dir` when it stops. The profile is written
+ * on exit, and SIGTERM (how the bench stops its servers) would skip it: the server exits on it instead.
+ */
+export function profilingFlags(dir: string): string[] {
+  return [
+    "--cpu-prof",
+    `--cpu-prof-dir=${resolve(dir)}`,
+    "--import",
+    'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))',
+  ];
+}
+
+/**
  * Serves `snapshot` with `appstruct serve --section-cache-mb <sectionCacheMB> --read-latency-ms
  * <readLatencyMs>`. The folder holds a link to the snapshot alone (the bench's data folder also
  * holds the NDJSON, which serve would compile), and serve reads the file by range, as the worker reads R2.

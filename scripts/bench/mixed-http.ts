@@ -1,6 +1,6 @@
 // @module The mixed workload over HTTP: `appstruct serve` and the baseline server, fresh for each setting (read latency × concurrency), timed cold then warm, the two sides alternating chunk by chunk.
 import { freePort } from "../dev-server.ts";
-import { startAppstructServe } from "./appstruct-serve.ts";
+import { profilingFlags, startAppstructServe } from "./appstruct-serve.ts";
 import { startBaselineServer } from "./baseline-server.ts";
 import type { ChildServer } from "./child-server.ts";
 import { compareAnswers, type Mismatch } from "./correctness.ts";
@@ -36,14 +36,17 @@ export interface MixedSettingRun extends MixedSetting {
   baselinePeakRssBytes: number | null;
 }
 
-/** Both servers over `dataset`, fresh: ours with `sectionCacheMB` and `readLatencyMs`. */
+/** Both servers over `dataset`, fresh: ours with `sectionCacheMB` and `readLatencyMs`, profiled into `profileDir` when given. */
 async function startPair(
   dataset: Dataset,
   sectionCacheMB: number,
   readLatencyMs: number,
+  profileDir?: string,
 ): Promise<{ ours: ChildServer; baseline: ChildServer; stop(): Promise<void> }> {
   const [ours, baseline] = await Promise.allSettled([
-    startAppstructServe(dataset.snapshot, sectionCacheMB, readLatencyMs),
+    startAppstructServe(dataset.snapshot, sectionCacheMB, readLatencyMs, {
+      nodeFlags: profileDir ? profilingFlags(profileDir) : [],
+    }),
     freePort().then((port) => startBaselineServer(dataset.database, port)),
   ]);
   if (ours.status === "rejected" || baseline.status === "rejected") {
@@ -117,15 +120,18 @@ async function pass(
   return runs;
 }
 
-/** Fresh servers for `setting`: `cold` timed first (nothing decoded yet), then `warm` on the same servers. */
+/**
+ * Fresh servers for `setting`: `cold` timed first (nothing decoded yet), then `warm` on the same
+ * servers. With `profileDir`, our server writes a CPU profile of both passes there when it stops.
+ */
 export async function measureMixedSetting(
   dataset: Dataset,
   setting: MixedSetting,
   sequences: { cold: readonly MixEntry[]; warm: readonly MixEntry[] },
-  options: { sectionCacheMB: number; chunk: number },
+  options: { sectionCacheMB: number; chunk: number; profileDir?: string },
   log: (line: string) => void,
 ): Promise<MixedSettingRun> {
-  const pair = await startPair(dataset, options.sectionCacheMB, setting.readLatencyMs);
+  const pair = await startPair(dataset, options.sectionCacheMB, setting.readLatencyMs, options.profileDir);
   const clients = (url: string) => Array.from({ length: setting.concurrency }, () => jsonClient(url));
   const [ours, baseline] = [clients(pair.ours.url), clients(pair.baseline.url)];
   try {

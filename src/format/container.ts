@@ -8,7 +8,7 @@
 //   1.4: optional source text of the files (SRCP pages, SRCD directory); earlier readers skip them.
 //   1.5: row pages (ROWP) hold each row's length then each row's JSON, so one row is decoded alone; level-5 members in pages of their own (MEMP pages, MEMD directory, both required) instead of TAXO's member lists; files before 1.5 are refused.
 //   1.6: id pages (IDXP) give each object's parent's rank beside its rank, so an object's row and its parent's are read together; files before 1.6 are refused.
-//   1.7: the keys of name, fullName and mangling, each with its postings, in key pages (KNAM/DNAM/RNAM, KFUL/DFUL/RFUL, KMNG/DMNG/RMNG, all required) in place of the search indexes XNAM, XFUL and XMNG; files before 1.7 are refused.
+//   1.7: the links are stored once, in the link pages (LNKP, LNKD): the callee and caller sections CALE and CALR are gone; the keys of name, fullName and mangling, each with its postings, are in key pages (KNAM/DNAM/RNAM, KFUL/DFUL/RFUL, KMNG/DMNG/RMNG) in place of the search indexes XNAM, XFUL and XMNG; every section is required; files before 1.7 are refused.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
@@ -16,7 +16,7 @@ export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
 export const FORMAT_MINOR = 7;
-/** Oldest minor revision read: 1.7 reads the keys and postings of name, fullName and mangling from key pages, which older files lack, so they are recompiled. */
+/** Oldest minor revision read: 1.7 keeps the links in the link pages alone (no CALE, CALR) and the keys of name, fullName and mangling with their postings in key pages (no XNAM, XFUL, XMNG), so older files are recompiled. */
 export const OLDEST_MINOR = 7;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;

@@ -1,11 +1,12 @@
 // @module decodeSnapshotModel: reads every section back into a SnapshotModel (round-trip tests, inspect, status bases).
+import { decodeAllCallees } from "./link-pages.ts";
 import type { ObjectRecord, SnapshotModel, SourceFile } from "./model.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { decodeAllText } from "./source-text.ts";
 
 export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
   const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
-  const [core, name, full, mang, type, tyid, lang, fpth, anno, tags, psti, stat, cale, taxo, sloc] = await Promise.all([
+  const [core, name, full, mang, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, sloc] = await Promise.all([
     s("OBJC"),
     s("NAME"),
     s("FULL"),
@@ -18,7 +19,7 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     s("TAGS"),
     s("PSTI"),
     s("STAT"),
-    s("CALE"),
+    s("LNKD"),
     s("TAXO"),
     s("SLOC"),
   ]);
@@ -50,20 +51,13 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     objects,
     levels: [1, 2, 3, 4, 5].map((l) => taxo.nodes(l)),
     files: await filesWithText(snapshot, sloc.files()),
-    callees: {
-      offsets: cale.offsets,
-      targets: cale.targets,
-      types: cale.types,
-      flags: cale.flags,
-      linkTypes: cale.linkTypes,
-    },
+    callees: decodeAllCallees(lnkd, await snapshot.readPart("LNKP", 0, snapshot.toc.get("LNKP")?.length ?? 0)),
   };
 }
 
-/** `files` with the text SRCD and SRCP give them, when the snapshot has those (minor 4). */
+/** `files` with the text SRCD and SRCP give them. */
 async function filesWithText(snapshot: Snapshot, files: SourceFile[]): Promise<SourceFile[]> {
-  const body = snapshot.toc.get("SRCP");
-  if (!snapshot.has("SRCD") || !body) return files;
-  const texts = decodeAllText(await snapshot.section("SRCD"), await snapshot.readPart("SRCP", 0, body.length));
+  const length = snapshot.toc.get("SRCP")?.length ?? 0;
+  const texts = decodeAllText(await snapshot.section("SRCD"), await snapshot.readPart("SRCP", 0, length));
   return files.map((file, f) => (texts[f] === undefined ? file : { ...file, text: texts[f] }));
 }

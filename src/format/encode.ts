@@ -1,9 +1,9 @@
 // @module encodeSnapshot: a SnapshotModel to the bytes of one version-1 snapshot, in memory or through any ByteSink.
-import { type ByteSink, ContainerWriter, MemorySink, SECTION_REQUIRED } from "./container.ts";
+import { type ByteSink, ContainerWriter, MemorySink } from "./container.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
-import { encodeAhead, encodeSection, isOptionalSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
+import { encodeAhead, encodeSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
 
 /**
  * Writes every section of `model` to `sink`, one at a time; returns the file length. `deflater`
@@ -22,7 +22,7 @@ export function writeSnapshot(
   for (const tag of tags) {
     ahead();
     onSection?.(tag);
-    writer.add(tag, encodeSection(tag, model, deflater), isOptionalSection(tag) ? 0 : SECTION_REQUIRED);
+    writer.add(tag, encodeSection(tag, model, deflater));
   }
   return writer.finish();
 }

@@ -265,8 +265,10 @@ export class RowDirectory extends PageDirectory {
   readonly firstRanks: Uint32Array;
   readonly rawLengths: Uint32Array;
   private readonly rows: number;
-  /** Inflated pages by page, least recently used first. */
-  private readonly inflated = new Map<number, RowPage>();
+  /** Inflated pages by page, least recently used first, with what each weighed when it last joined. */
+  private readonly inflated = new Map<number, { page: RowPage; bytes: number }>();
+  /** The inflated pages' weights summed: summed again at each page, the 200-odd pages kept cost more than inflating one. */
+  private inflatedBytes = 0;
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(1), blocks.u32(2), "row pages");
@@ -314,20 +316,22 @@ export class RowDirectory extends PageDirectory {
 
   /** Page `p`, inflated from `stored` unless it was lately. */
   page(p: number, stored: StoredRowPage): RowPage {
-    let page = this.inflated.get(p);
-    if (page) this.inflated.delete(p);
-    else {
-      page = this.inflatePage(p, stored.bytes);
-      // Pages grow as their rows are decoded: weighed again as one joins, the oldest leaving.
-      let bytes = page.byteSize;
-      for (const kept of this.inflated.values()) bytes += kept.byteSize;
-      for (const [q, old] of this.inflated) {
-        if (bytes <= INFLATED_BYTES) break;
-        this.inflated.delete(q);
-        bytes -= old.byteSize;
-      }
+    const kept = this.inflated.get(p);
+    let page: RowPage;
+    if (kept) {
+      this.inflated.delete(p);
+      this.inflatedBytes -= kept.bytes;
+      page = kept.page;
+    } else page = this.inflatePage(p, stored.bytes);
+    // Pages grow as their rows are decoded: each is weighed as it joins (again), the oldest leaving.
+    const bytes = page.byteSize;
+    this.inflatedBytes += bytes;
+    for (const [q, old] of this.inflated) {
+      if (this.inflatedBytes <= INFLATED_BYTES) break;
+      this.inflated.delete(q);
+      this.inflatedBytes -= old.bytes;
     }
-    this.inflated.set(p, page);
+    this.inflated.set(p, { page, bytes });
     return page;
   }
 
@@ -362,7 +366,7 @@ export class RowDirectory extends PageDirectory {
   /** Grows and shrinks with the pages it keeps inflated: the section cache measures it again. */
   override get byteSize(): number {
     let inflated = 0;
-    for (const page of this.inflated.values()) inflated += page.byteSize;
+    for (const { page } of this.inflated.values()) inflated += page.byteSize;
     return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + inflated;
   }
 }

@@ -1,5 +1,4 @@
 // @module The section catalogue of format version 1 (minor 7): each tag with its encoder and decoder, side by side.
-import { CalleeIndex, CallerIndex, encodeCallees, encodeCallers } from "./adjacency.ts";
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
@@ -41,8 +40,6 @@ export interface DecodeContext {
 interface SectionCodec<T> {
   /** How many blocks the section body holds; a reader refuses any other count. */
   blocks: number;
-  /** Written without the required flag (minor 1 and 2): readers that do not know it skip it; files without it still read. */
-  optional?: true;
   /** `deflater` deflates the pages of a paged section (its directory is encoded from the same layout). */
   encode(model: SnapshotModel, deflater: PageDeflater): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
@@ -136,13 +133,9 @@ export function encodeAhead(m: SnapshotModel, deflater: PageDeflater): () => voi
   };
 }
 
-/** A section every reader needs (written with the required flag), from a codec otherwise optional. */
-const required = <T>({ optional: _, ...codec }: SectionCodec<T>): SectionCodec<T> => codec;
-
 /** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
 const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
-  optional: true,
   encode: (m, deflater) => [layout.of(m, deflater).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "blocks",
@@ -160,7 +153,6 @@ const pageDirectory = <L, D>(
   alsoReleased: readonly PerModel<unknown>[] = [],
 ): SectionCodec<D> => ({
   blocks,
-  optional: true,
   encode: (m, deflater) => {
     const encoded = encode(layout.of(m, deflater));
     for (const released of [layout, ...alsoReleased]) released.done(m);
@@ -219,7 +211,6 @@ const trigramBlocks = new WeakMap<SnapshotModel, Map<SearchIndexTag, Block[]>>()
 /** The trigram index over the keys of search index `of`. */
 const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
   blocks: 4,
-  optional: true,
   encode: (m) => {
     const keys = indexKeys(of);
     const blocks = encodeTrigramIndex(keys.of(m));
@@ -238,7 +229,6 @@ const trigramChunks = (
   trigrams: "TNAM" | "TFUL" | "TTYP" | "TPTH" | "TMNG" | "TANN" | "TTAG" | "TPST",
 ): SectionCodec<TrigramChunks> => ({
   blocks: 2,
-  optional: true,
   encode: (m) => {
     const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m, deflateHere) as Block[]);
     trigramBlocks.get(m)?.delete(of);
@@ -249,7 +239,7 @@ const trigramChunks = (
 });
 
 /**
- * The key pages of a nearly unique field (minor 7: with their postings, and required). A name's
+ * The key pages of a nearly unique field (minor 7: with their postings). A name's
  * ranks are its postings' positions (ranks follow lower-cased names), so KNAM stores counts alone.
  */
 const keyLayout = (tag: PagedIndexTag) =>
@@ -263,15 +253,13 @@ const keyLayout = (tag: PagedIndexTag) =>
     return encodeKeyPages(keys, { offsets, ranks: null });
   });
 const KEY_LAYOUTS = { KNAM: keyLayout("KNAM"), KFUL: keyLayout("KFUL"), KMNG: keyLayout("KMNG") };
-const keyPages = (tag: PagedIndexTag) => required(pagedData(KEY_LAYOUTS[tag]));
+const keyPages = (tag: PagedIndexTag) => pagedData(KEY_LAYOUTS[tag]);
 const keyDirectory = (tag: PagedIndexTag) =>
-  required(
-    pageDirectory(
-      6,
-      KEY_LAYOUTS[tag],
-      encodeKeyDirectory,
-      (b, n) => new KeyDirectory(b, `${tag} directory`, n, tag !== "KNAM"),
-    ),
+  pageDirectory(
+    6,
+    KEY_LAYOUTS[tag],
+    encodeKeyDirectory,
+    (b, n) => new KeyDirectory(b, `${tag} directory`, n, tag !== "KNAM"),
   );
 /** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; releases the grouped field. */
 const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
@@ -318,16 +306,6 @@ export const SECTIONS = {
     encode: (m) => encodeStatusColumn(m.objects),
     decode: (b, c) => new StatusColumn(b, rows(c)),
   } as SectionCodec<StatusColumn>,
-  CALE: {
-    blocks: 6,
-    encode: (m) => encodeCallees(m.callees),
-    decode: (b, c) => new CalleeIndex(b, rows(c)),
-  } as SectionCodec<CalleeIndex>,
-  CALR: {
-    blocks: 2,
-    encode: (m) => encodeCallers(m.callees, m.objects.length),
-    decode: (b, c) => new CallerIndex(b, rows(c)),
-  } as SectionCodec<CallerIndex>,
   TAXO: {
     blocks: 40,
     encode: encodeTaxonomy,
@@ -378,26 +356,24 @@ export const SECTIONS = {
   CTAG: trigramChunks("XTAG", "TTAG"),
   TPST: trigramIndex("XPST"),
   CPST: trigramChunks("XPST", "TPST"),
-  // Minor 1: the row store. ROWD says where each page of ROWP lies.
+  // The row store. ROWD says where each page of ROWP lies.
   ROWP: pagedData(rowPages),
   ROWD: pageDirectory(4, rowPages, encodeRowDirectory, (b, n) => new RowDirectory(b, n)),
-  // Minor 2: links and the id index in pages, so one object's callees or id costs a page, not CALE or OBJC.
+  // Links and the id index in pages, so one object's links or id cost a page, not a whole section.
   LNKP: pagedData(linkPages),
   LNKD: pageDirectory(5, linkPages, encodeLinkDirectory, (b, n) => new LinkDirectory(b, n)),
   IDXP: pagedData(idPages),
   IDXD: pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n), [idOrder]),
-  // Minor 4: the files' source text, in pages of whole lines read by range.
+  // The files' source text, in pages of whole lines read by range.
   SRCP: pagedData(textPages),
   SRCD: pageDirectory(6, textPages, encodeTextDirectory, (b, _, c) => new TextDirectory(b, c.meta.counts.files)),
-  // Minor 5: each level-5 node's members as its children answer lists them, in place of TAXO's member lists.
-  MEMP: required(pagedData(memberPages)),
-  MEMD: required(
-    pageDirectory(
-      5,
-      memberPages,
-      encodeMemberDirectory,
-      (b, n, c) => new MemberDirectory(b, c.meta.counts.levels[4], n),
-    ),
+  // Each level-5 node's members as its children answer lists them.
+  MEMP: pagedData(memberPages),
+  MEMD: pageDirectory(
+    5,
+    memberPages,
+    encodeMemberDirectory,
+    (b, n, c) => new MemberDirectory(b, c.meta.counts.levels[4], n),
   ),
 } satisfies Record<string, SectionCodec<unknown>>;
 
@@ -456,10 +432,6 @@ export function readAheadOf(tag: SectionTag): "whole" | "blocks" | undefined {
   return (SECTIONS[tag] as SectionCodec<unknown>).readAhead;
 }
 
-/** Whether readers may do without section `tag` (written without the required flag). */
-export function isOptionalSection(tag: SectionTag): boolean {
-  return (SECTIONS[tag] as SectionCodec<unknown>).optional === true;
-}
 export type Decoded<T extends SectionTag> = Awaited<ReturnType<(typeof SECTIONS)[T]["decode"]>>;
 
 /** The metadata section, JSON in UTF-8: small, read with the header on open. */

@@ -199,7 +199,7 @@ export class Snapshot implements DecodeContext {
     return this.cache?.budgetBytes ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Whether the file has section `tag` (optional sections may be missing from files of an earlier minor revision). */
+  /** Whether the file lists section `tag` (every section of the format is required: a file without one is refused when it is read). */
   has(tag: SectionTag): boolean {
     return this.toc.has(tag);
   }

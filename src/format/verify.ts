@@ -12,20 +12,21 @@
 // from the next one later (a Worker's request has a CPU limit). Memory: each check opens the
 // snapshot afresh, so nothing it decodes outlives it; a section is read whole only when its decoder
 // needs it whole; pages are read in windows of about WINDOW bytes. The first checks, which compare
-// other sections with OBJC, CALE and CALR, share 21 bytes per object taken from those (ids, flags,
-// level-5 nodes, callee and caller offsets), dropped once they are done.
-import { type CallerIndex, forEachDistinctTarget } from "./adjacency.ts";
+// other sections with OBJC, share 17 bytes per object taken from it (ids, flags, parents, level-5
+// nodes), dropped once they are done. The links are checked in one pass over all their pages (the
+// callers of an object are known only with every object's callees): the only check holding more,
+// each object's distinct callees and its callers, 8 bytes per distinct caller-callee pair.
 import { Blocks } from "./blocks.ts";
 import type { TocEntry } from "./container.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
-import type { CalleeLinks, SnapshotMeta } from "./model.ts";
-import { EXTERNAL } from "./object-core.ts";
+import { type LinkDirectory, SOURCE_IS_START, TARGET_IS_END } from "./link-pages.ts";
+import type { SnapshotMeta } from "./model.ts";
+import { END, EXTERNAL, START } from "./object-core.ts";
 import { firstFailing, type PageDirectory } from "./page-directory.ts";
 import { reverseCodeUnits } from "./search-index.ts";
 import {
   CHUNKS_OF,
-  isOptionalSection,
   KEY_PAGES_OF,
   META_TAG,
   type PagedIndexTag,
@@ -84,7 +85,9 @@ const trigramsOfChunks = new Map<string, TrigramTag>(
 type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
 type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "KNAM" | "KFUL" | "KMNG" | "SRCP";
 type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "DNAM" | "DFUL" | "DMNG" | "SRCD";
-/** Each paged section's directory and the pages it locates, checked together; link, id, row and member pages first, against OBJC, CALE and CALR. */
+/** The directories whose pages are checked in parts, page by page (the link pages are checked in one pass). */
+type PartedTag = Exclude<DirectoryTag, "LNKD">;
+/** Each paged section's directory and the pages it locates, checked together; link, id, row and member pages first, against OBJC. */
 const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   LNKD: "LNKP",
   IDXD: "IDXP",
@@ -104,7 +107,7 @@ const KEY_PAGES_BY = new Map(
   ]),
 );
 
-/** One check: what it checks (for progress and messages), and whether it compares with OBJC, CALE or CALR. */
+/** One check: what it checks (for progress and messages), and whether it compares with OBJC. */
 interface Check {
   what: string;
   crossChecked: boolean;
@@ -195,11 +198,28 @@ interface ObjectFacts {
   level5: Uint32Array;
 }
 
-/** What the link pages are checked against: CALE's link types, where each object's callees (CALE) and callers (CALR) start. */
-interface LinkFacts {
-  linkTypes: readonly string[];
-  calleeOffsets: Uint32Array;
-  callerOffsets: Uint32Array;
+/**
+ * What the link pages hold, gathered page by page in rank order: each object's distinct callees and
+ * its callers (CSR). Each distinct caller-callee pair has at least one link, so META's count of links
+ * bounds both lists (and so does the link pages' length, a value taking at least a byte): a page
+ * holding more is refused, and the lists are allocated once.
+ */
+class GatheredLinks {
+  readonly calleeOffsets: Uint32Array;
+  readonly callerOffsets: Uint32Array;
+  readonly callees: Uint32Array;
+  readonly callers: Uint32Array;
+  calleeCount = 0;
+  callerCount = 0;
+  /** Links counted as META counts them: one per kind (direct, escalated) each callee entry names. */
+  links = 0;
+
+  constructor(objects: number, pairs: number) {
+    this.calleeOffsets = new Uint32Array(objects + 1);
+    this.callerOffsets = new Uint32Array(objects + 1);
+    this.callees = new Uint32Array(pairs);
+    this.callers = new Uint32Array(pairs);
+  }
 }
 
 class Verification {
@@ -209,7 +229,6 @@ class Verification {
   private readonly source: ByteSource;
   private readonly objects: number;
   private objectFacts: ObjectFacts | null = null;
-  private linkFacts: LinkFacts | null = null;
 
   constructor(source: ByteSource, snapshot: Snapshot) {
     this.source = source;
@@ -219,21 +238,20 @@ class Verification {
     const add = (what: string, run: (snapshot: Snapshot) => Promise<unknown>, crossChecked = false) =>
       checks.push({ what, crossChecked, run: async (s) => void (await run(s)) });
     add("required sections", async (s) => this.requiredSections(s));
-    // First what is compared with OBJC, CALE and CALR, while what is taken from them is at hand.
+    // First what is compared with OBJC, while what is taken from it is at hand.
     add("OBJC", () => this.objectsOf(), true);
     add("TAXO", (s) => this.taxonomy(s), true);
-    add("CALE and CALR", () => this.linksOf(true), true);
-    const pagedParts = (directory: DirectoryTag, crossChecked: boolean) => {
+    add("LNKD and all its pages", (s) => this.links(s), true);
+    const pagedParts = (directory: PartedTag, crossChecked: boolean) => {
       const pages = snapshot.toc.get(PAGES_OF[directory]);
       const parts = Math.max(1, Math.ceil((pages?.length ?? 0) / PART_BYTES));
       for (let part = 0; part < parts; part++)
         add(`${directory} part ${part + 1} of ${parts}`, (s) => this.pagesPart(s, directory, part), crossChecked);
     };
-    for (const directory of ["LNKD", "IDXD", "ROWD", "MEMD"] as const)
-      if (snapshot.has(directory)) pagedParts(directory, true);
-    const done = new Set<string>(["OBJC", "TAXO", "CALE", "CALR", "LNKD", "IDXD", "ROWD", "MEMD", ...PAGES]);
+    for (const directory of ["IDXD", "ROWD", "MEMD"] as const) pagedParts(directory, true);
+    const done = new Set<string>(["OBJC", "TAXO", "LNKD", "IDXD", "ROWD", "MEMD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
-      if (!snapshot.has(tag) || done.has(tag)) continue;
+      if (done.has(tag)) continue;
       if (tag === "DNAM" || tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
       else add(tag, (s) => this.section(s, tag));
     }
@@ -244,14 +262,14 @@ class Verification {
   /** Runs check `index`, on the snapshot opened afresh. */
   async run(index: number): Promise<void> {
     const { crossChecked, run } = this.checks[index];
-    // Past the checks against OBJC, CALE and CALR, what was taken from those goes.
-    if (!crossChecked) this.objectFacts = this.linkFacts = null;
+    // Past the checks against OBJC, what was taken from it goes.
+    if (!crossChecked) this.objectFacts = null;
     await run(await Snapshot.open(this.source));
   }
 
   private requiredSections(snapshot: Snapshot): void {
     for (const tag of Object.keys(SECTIONS) as SectionTag[])
-      check(isOptionalSection(tag) || snapshot.has(tag), `snapshot has no ${tag} section, which every reader needs`);
+      check(snapshot.has(tag), `snapshot has no ${tag} section, which every reader needs`);
   }
 
   /** A section read whole: decoded, its deferred checks made, its counts compared with META's. */
@@ -324,44 +342,72 @@ class Verification {
     };
   }
 
-  /** CALE and CALR decoded, what the link pages are compared with taken from them; `crossCheck`: CALE's links and CALR checked too (linksChecked). */
-  private async linksOf(crossCheck = false): Promise<LinkFacts> {
-    if (crossCheck || !this.linkFacts) {
-      const callees = await this.calleesTaken(crossCheck);
-      const callers = await (await Snapshot.open(this.source)).section("CALR");
-      if (crossCheck) this.callersChecked(callees, callers);
-      this.linkFacts = {
-        linkTypes: callees.linkTypes,
-        calleeOffsets: callees.offsets,
-        callerOffsets: callers.offsets.slice(),
-      };
-    }
-    return this.linkFacts;
-  }
-
-  /** Copies of CALE's link types, offsets and (for `counted`) targets, CALE let go after; `counted`: its links compared with META's count. */
-  private async calleesTaken(counted: boolean): Promise<Pick<CalleeLinks, "linkTypes" | "offsets" | "targets">> {
-    const callees = await (await Snapshot.open(this.source)).section("CALE");
-    if (!counted)
-      return { linkTypes: callees.linkTypes, offsets: callees.offsets.slice(), targets: new Uint32Array(0) };
-    let links = 0;
-    // A callee entry stands for one link of each kind its flags name (direct, escalated).
-    for (const kinds of callees.flags) links += (kinds & 1) + (kinds >> 1);
-    check(links === this.meta.counts.links, `CALE holds ${links} links, META says ${this.meta.counts.links}`);
-    return { linkTypes: callees.linkTypes, offsets: callees.offsets.slice(), targets: callees.targets.slice() };
-  }
-
-  /** CALR against CALE: exactly the distinct callers of each object, ascending. */
-  private callersChecked(callees: Pick<CalleeLinks, "offsets" | "targets">, callers: CallerIndex): void {
-    const next = callers.offsets.slice(0, this.objects);
-    forEachDistinctTarget(callees, this.objects, (from, to) =>
-      check(
-        next[to] < callers.offsets[to + 1] && callers.callers[next[to]++] === from,
-        () => `CALR: the callers of object ${to} are not the objects CALE says call it`,
-      ),
+  /**
+   * Every link page, each object's flags and the roles its links give the objects at their other
+   * ends those of OBJC; then the links counted as META says, and each object's callers exactly the
+   * objects whose callees name it, ascending.
+   */
+  private async links(snapshot: Snapshot): Promise<void> {
+    const { flags } = await this.objectsOf();
+    const directory = await snapshot.section("LNKD");
+    const { linkTypes } = directory;
+    for (let t = 1; t < linkTypes.length; t++)
+      check(linkTypes[t - 1] < linkTypes[t], () => `LNKD: link types do not ascend at ${t}`);
+    const pages = snapshot.toc.get("LNKP")?.length ?? 0;
+    const gathered = new GatheredLinks(this.objects, Math.min(this.meta.counts.links, pages));
+    await this.pages(snapshot, "LNKD", directory, 0, directory.pageCount, (p, bytes) =>
+      this.linkPageGathered(directory, p, bytes, flags, gathered),
     );
+    check(
+      gathered.links === this.meta.counts.links,
+      `the link pages hold ${gathered.links} links, META says ${this.meta.counts.links}`,
+    );
+    const { calleeOffsets, callees, callerOffsets, callers } = gathered;
+    const next = callerOffsets.slice(0, this.objects);
+    for (let from = 0; from < this.objects; from++)
+      for (let i = calleeOffsets[from]; i < calleeOffsets[from + 1]; i++) {
+        const to = callees[i];
+        if (!(next[to] < callerOffsets[to + 1] && callers[next[to]++] === from))
+          check(false, `LNKP: the callers of object ${to} are not the objects whose callees name it`);
+      }
     for (let to = 0; to < this.objects; to++)
-      check(next[to] === callers.offsets[to + 1], () => `CALR: object ${to} has callers CALE does not know`);
+      check(next[to] === callerOffsets[to + 1], () => `LNKP: object ${to} has callers whose callees do not name it`);
+  }
+
+  /** Link page `p` checked against OBJC's flags, its objects' distinct callees and callers added to `gathered`. */
+  private linkPageGathered(
+    directory: LinkDirectory,
+    p: number,
+    bytes: Uint8Array,
+    flags: Uint8Array,
+    gathered: GatheredLinks,
+  ): void {
+    const page = directory.decodePage(p, bytes);
+    const { callees, callers } = gathered;
+    const tooMany = () =>
+      check(false, `link page ${p}: more caller-callee pairs than the ${this.meta.counts.links} links META counts`);
+    for (let rank = directory.firstRanks[p]; rank < directory.endOf(p); rank++) {
+      check(page.flagsOf(rank) === flags[rank], () => `link page ${p}: object ${rank} has flags OBJC does not give it`);
+      let previous = -1;
+      page.forEachCallee(rank, (target, _, kinds) => {
+        gathered.links += (kinds & 1) + ((kinds >> 1) & 1);
+        if ((kinds & TARGET_IS_END) !== (flags[target] & END ? TARGET_IS_END : 0))
+          check(false, `link page ${p}: object ${rank} calls ${target} with another role than OBJC's`);
+        if (target !== previous) {
+          if (gathered.calleeCount === callees.length) tooMany();
+          callees[gathered.calleeCount++] = target;
+        }
+        previous = target;
+      });
+      gathered.calleeOffsets[rank + 1] = gathered.calleeCount;
+      page.forEachCaller(rank, (caller, start) => {
+        if (start !== (flags[caller] & START ? SOURCE_IS_START : 0))
+          check(false, `link page ${p}: caller ${caller} of object ${rank} has another role than OBJC's`);
+        if (gathered.callerCount === callers.length) tooMany();
+        callers[gathered.callerCount++] = caller;
+      });
+      gathered.callerOffsets[rank + 1] = gathered.callerCount;
+    }
   }
 
   /** Every node's strings; object counts that add up level by level, at level 5 those of the objects OBJC places there. */
@@ -447,7 +493,6 @@ class Verification {
   /** The chunk directory against its trigram index, read as a reader reads it by range: head, then each chunk. */
   private async trigramChunks(snapshot: Snapshot, tag: ChunksTag, trigrams: TrigramTag): Promise<void> {
     const chunks = await snapshot.section(tag);
-    if (!snapshot.has(trigrams)) return;
     const reader = new SectionReader(this.source, snapshot.toc.get(trigrams)!);
     chunks.readHead(await reader.next(chunks.headLength), trigrams);
     await forEachPage(
@@ -460,66 +505,49 @@ class Verification {
     await reader.finish();
   }
 
-  /**
-   * Part `part` of the pages `directory` locates: the pages starting in its PART_BYTES of their
-   * block, read in windows, each decoded by the directory and compared with what it repeats.
-   */
-  private async pagesPart(snapshot: Snapshot, directory: DirectoryTag, part: number): Promise<void> {
+  /** Part `part` of the pages `directory` locates: the pages starting in its PART_BYTES of their block, each checked as pageVisitor says. */
+  private async pagesPart(snapshot: Snapshot, directory: PartedTag, part: number): Promise<void> {
     const visit = await this.pageVisitor(snapshot, directory);
-    const entry = snapshot.toc.get(PAGES_OF[directory]);
-    if (!entry) return;
-    const pages = visit.directory;
+    const { offsets, pageCount } = visit.directory;
+    const first = firstFailing(0, pageCount, (p) => offsets[p] < part * PART_BYTES);
+    const end = firstFailing(first, pageCount, (p) => offsets[p] < (part + 1) * PART_BYTES);
+    await this.pages(snapshot, directory, visit.directory, first, end, visit.page);
+  }
+
+  /** Pages [first, end) that `directory` (of tag `tag`) locates, read in windows, each handed to `visit`. */
+  private async pages(
+    snapshot: Snapshot,
+    tag: DirectoryTag,
+    directory: PageDirectory,
+    first: number,
+    end: number,
+    visit: (p: number, bytes: Uint8Array) => void,
+  ): Promise<void> {
+    const entry = snapshot.toc.get(PAGES_OF[tag]);
+    check(entry, `snapshot has no ${PAGES_OF[tag]} section, which every reader needs`);
     // The block table of SNAPSHOT-FORMAT.md §6 (one block: the pages), as readers read it.
     const [start, length] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
     check(start >= 16 && start + length <= entry.length, `${entry.tag}: malformed block table`);
-    const { offsets, pageCount } = pages;
+    const { offsets, pageCount } = directory;
     check(
       offsets[pageCount] === length,
       `${entry.tag}: its directory's pages end at ${offsets[pageCount]}, its block at ${length}`,
     );
-    const first = firstFailing(0, pageCount, (p) => offsets[p] < part * PART_BYTES);
-    const end = firstFailing(first, pageCount, (p) => offsets[p] < (part + 1) * PART_BYTES);
     await forEachPage(
       offsets,
       first,
       end,
       (offset, bytes) => this.source.read(entry.offset + start + offset, bytes),
-      visit.page,
+      visit,
     );
   }
 
   /** The directory `tag` decoded and checked against what it repeats, with what checks each of its pages. */
   private async pageVisitor(
     snapshot: Snapshot,
-    tag: DirectoryTag,
+    tag: PartedTag,
   ): Promise<{ directory: PageDirectory; page: (p: number, bytes: Uint8Array) => void }> {
     switch (tag) {
-      case "LNKD": {
-        const { flags } = await this.objectsOf();
-        const { linkTypes, calleeOffsets, callerOffsets } = await this.linksOf();
-        const directory = await snapshot.section(tag);
-        check(
-          directory.linkTypes.length === linkTypes.length && directory.linkTypes.every((t, i) => t === linkTypes[i]),
-          "LNKD: its link types are not CALE's",
-        );
-        // Each object's flags those of OBJC, its callee and caller counts those of CALE and CALR.
-        return {
-          directory,
-          page: (p, bytes) => {
-            const page = directory.decodePage(p, bytes);
-            const end = p + 1 < directory.pageCount ? directory.firstRanks[p + 1] : this.objects;
-            for (let rank = directory.firstRanks[p]; rank < end; rank++) {
-              const row = page.row(rank);
-              check(
-                row.flags === flags[rank] &&
-                  row.targets.length === calleeOffsets[rank + 1] - calleeOffsets[rank] &&
-                  row.callers.length === callerOffsets[rank + 1] - callerOffsets[rank],
-                () => `link page ${p}: object ${rank} differs from OBJC, CALE or CALR`,
-              );
-            }
-          },
-        };
-      }
       case "IDXD": {
         const { ids, parents } = await this.objectsOf();
         const directory = await snapshot.section(tag);
@@ -612,7 +640,7 @@ class Verification {
     }
   }
 
-  /** The checksum of every section no check reads whole: pages (read in parts), optional sections this reader does not know. */
+  /** The checksum of every section no check reads whole: pages (read in parts), sections this reader does not know (without the required flag). */
   private async checksums(snapshot: Snapshot): Promise<void> {
     for (const entry of snapshot.toc.values())
       if (entry.tag !== META_TAG && (PAGES.has(entry.tag) || !(entry.tag in SECTIONS)))

@@ -40,7 +40,9 @@ export async function graphAnswer(
   const { kept, depths } = firstNodes(walks, limit, snapshot.meta.counts.objects);
   const ascending = Uint32Array.from(kept).sort();
   const summaries = await summariesOf(snapshot, ascending);
-  const roles = withRole ? await linkRows(snapshot, ascending) : null;
+  // One read of the kept nodes' links serves their roles and the links read again below.
+  const rows = withRole || walks.some((w) => !w.links) ? await linkRows(snapshot, ascending) : null;
+  const roles = withRole ? rows : null;
   const nodes = kept.map((rank, i): GraphNode => {
     const { id, name, fullName, type, typeId } = summaries.get(rank)!;
     const node: GraphNode = { id, name, fullName, type, typeId, depth: depths[i] };
@@ -62,10 +64,11 @@ export async function graphAnswer(
       for (let i = 0; i < from.length; i++) link(from[i], to[i], type[i]);
       continue;
     }
-    await expand(snapshot, ascending.filter(w.expanded), w.direction, w.types, (rank, neighbour, type) => {
+    const visit = (rank: number, neighbour: number, type: number) => {
       if (forward) link(rank, neighbour, type);
       else link(neighbour, rank, type);
-    });
+    };
+    await expand(snapshot, ascending.filter(w.expanded), w.direction, w.types, visit, rows ?? undefined);
   }
   links.sort(
     (a, b) =>
@@ -116,6 +119,7 @@ function unionSize(walks: readonly Walk[]): number {
   walks.forEach((w, i) => {
     size += w.reachedCount;
     const earlier = walks.slice(0, i);
+    if (earlier.length === 0) return;
     for (const level of w.levels)
       for (let k = 0; k < level.length; k++) if (earlier.some((e) => e.reached(level[k]))) size--;
   });

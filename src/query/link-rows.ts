@@ -1,19 +1,11 @@
-// @module linkRows: the links of some objects, both ways, from the link pages (format 1.2) or from CALE, CALR and OBJC in older files.
+// @module linkRows: the links of some objects, both ways, from the link pages (LNKP, by windows or pages).
 
-import {
-  LINK_PAGES_PER_WINDOW,
-  type LinkPage,
-  type LinkRow,
-  SOURCE_IS_START,
-  TARGET_IS_END,
-} from "../format/link-pages.ts";
-import { LINK_DIRECT, LINK_ESCALATED } from "../format/model.ts";
-import { END, START } from "../format/object-core.ts";
+import { type CalleeEntries, LINK_PAGES_PER_WINDOW, type LinkPage, type LinkRow } from "../format/link-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
 
-export type { LinkRow };
+export type { CalleeEntries, LinkRow };
 
 export interface LinkRows {
   /** Link type names; LinkRow.types index them. */
@@ -28,17 +20,17 @@ export interface LinkRows {
    * SOURCE_IS_START or 0 (returning their count).
    */
   forEachCallee(rank: number, visit: (target: number, type: number, flags: number) => void): number;
+  /**
+   * The callee entries of `ranks` decoded into `into`, one rank after the other, the entries of
+   * `ranks[k]` ending at `ends[k]`: forEachCallee for many ranks, without a call per entry or rank.
+   */
+  calleesOf(ranks: ArrayLike<number>, into: CalleeEntries, ends: Uint32Array): void;
   forEachLinkTo(
     rank: number,
     targets: ArrayLike<number>,
     visit: (target: number, type: number, flags: number) => void,
   ): void;
   forEachCaller(rank: number, visit: (caller: number, flags: number) => void): number;
-}
-
-/** The links of `ranks` (repeats allowed). */
-export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
-  return snapshot.has("LNKD") && snapshot.has("LNKP") ? fromPages(snapshot, ranks) : fromSections(snapshot);
 }
 
 /**
@@ -59,15 +51,17 @@ function pagesPerWindow(snapshot: Snapshot): number {
   return linkBytes <= snapshot.budgetBytes * WINDOWS_UP_TO_SHARE ? LINK_PAGES_PER_WINDOW : 1;
 }
 
-async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
+/** The links of `ranks` (repeats allowed). */
+export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
   // Ranks mostly come ascending: a rank on the page of the one before costs no search.
-  let [p, end] = [-1, 0];
-  const pageOf = (r: number) => {
+  const pageOfRank = new Uint32Array(ranks.length);
+  for (let i = 0, p = -1, end = 0; i < ranks.length; i++) {
+    const r = ranks[i];
     if (p < 0 || r < directory.firstRanks[p] || r >= end) end = directory.endOf((p = directory.pageOf(r)));
-    return p;
-  };
-  const pages = distinctAscending(Uint32Array.from(ranks, pageOf), directory.pageCount);
+    pageOfRank[i] = p;
+  }
+  const pages = distinctAscending(pageOfRank, directory.pageCount);
   const windows = directory.windows(pagesPerWindow(snapshot));
   const wanted = distinctAscending(
     pages.map((p) => windows.of(p)),
@@ -89,51 +83,14 @@ async function fromPages(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<
     row: (rank) => page(rank).row(rank),
     flagsOf: (rank) => page(rank).flagsOf(rank),
     forEachCallee: (rank, visit) => page(rank).forEachCallee(rank, visit),
+    calleesOf: (ranks, into, ends) => {
+      into.count = 0;
+      for (let k = 0; k < ranks.length; k++) {
+        page(ranks[k]).calleesInto(ranks[k], into);
+        ends[k] = into.count;
+      }
+    },
     forEachLinkTo: (rank, targets, visit) => page(rank).forEachLinkTo(rank, targets, visit),
     forEachCaller: (rank, visit) => page(rank).forEachCaller(rank, visit),
-  };
-}
-
-/** Files of revision 1.0 and 1.1: the whole adjacency sections, with roles looked up in OBJC. */
-async function fromSections(snapshot: Snapshot): Promise<LinkRows> {
-  const [core, callees, callers] = await Promise.all([
-    snapshot.section("OBJC"),
-    snapshot.section("CALE"),
-    snapshot.section("CALR"),
-  ]);
-  const row = (rank: number): LinkRow => {
-    const targets = callees.targets.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
-    const kinds = callees.flags.subarray(callees.offsets[rank], callees.offsets[rank + 1]);
-    const from = callers.callers.subarray(callers.offsets[rank], callers.offsets[rank + 1]);
-    return {
-      flags: core.flags[rank],
-      targets,
-      types: callees.types.subarray(callees.offsets[rank], callees.offsets[rank + 1]),
-      targetFlags: kinds.map(
-        (k, i) => (k & (LINK_DIRECT | LINK_ESCALATED)) | (core.flags[targets[i]] & END ? TARGET_IS_END : 0),
-      ),
-      callers: from,
-      callerFlags: Uint8Array.from(from, (c) => (core.flags[c] & START ? SOURCE_IS_START : 0)),
-    };
-  };
-  return {
-    linkTypes: callees.linkTypes,
-    row,
-    flagsOf: (rank) => core.flags[rank],
-    forEachCallee: (rank, visit) => {
-      const { targets, types, targetFlags } = row(rank);
-      for (let i = 0; i < targets.length; i++) visit(targets[i], types[i], targetFlags[i]);
-      return targets.length;
-    },
-    forEachLinkTo: (rank, wanted, visit) => {
-      const { targets, types, targetFlags } = row(rank);
-      const set = new Set(Array.from(wanted));
-      for (let i = 0; i < targets.length; i++) if (set.has(targets[i])) visit(targets[i], types[i], targetFlags[i]);
-    },
-    forEachCaller: (rank, visit) => {
-      const { callers, callerFlags } = row(rank);
-      for (let i = 0; i < callers.length; i++) visit(callers[i], callerFlags[i]);
-      return callers.length;
-    },
   };
 }

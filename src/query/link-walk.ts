@@ -1,6 +1,6 @@
 // @module Walks over qualifying links (not escalated) forward or backward, page by page, within a traversal budget: the call hierarchy, paths, transactions and data graphs.
 
-import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
+import { CalleeEntries, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { type LinkRows, linkRows } from "./link-rows.ts";
@@ -31,7 +31,7 @@ export type Visit = (rank: number, neighbour: number, type: number, endsFlow: bo
 /**
  * Calls `visit` for every qualifying link at each of `ranks` (ascending) in `direction`, of the
  * types `types` allows (null: all), in no particular order, and returns how many link entries it
- * examined. Forward, a rank's own page says it all; backward, its page lists its distinct callers
+ * examined; `loaded`: the links of `ranks` if read already. Forward, a rank's own page says it all; backward, its page lists its distinct callers
  * and the callers' pages say with which types and kinds they call it.
  */
 export async function expand(
@@ -40,8 +40,9 @@ export async function expand(
   direction: Direction,
   types: ReadonlySet<number> | null,
   visit: Visit,
+  loaded?: LinkRows,
 ): Promise<{ examined: number; own: LinkRows }> {
-  const own = await linkRows(snapshot, ranks);
+  const own = loaded ?? (await linkRows(snapshot, ranks));
   let examined = 0;
   const followed = (type: number, flags: number) => (flags & LINK_DIRECT) !== 0 && (!types || types.has(type));
   if (direction === "forward") {
@@ -74,6 +75,33 @@ export async function expand(
     });
   }
   return { examined, own };
+}
+
+/**
+ * `expand` forward for a walk: the entries of all `ranks` decoded into `entries` at once, and
+ * `visit` called for the qualifying ones only. Returns how many entries it examined.
+ */
+async function expandForward(
+  snapshot: Snapshot,
+  ranks: Uint32Array,
+  types: ReadonlySet<number> | null,
+  entries: CalleeEntries,
+  visit: Visit,
+): Promise<number> {
+  const ends = new Uint32Array(ranks.length);
+  (await linkRows(snapshot, ranks)).calleesOf(ranks, entries, ends);
+  const { targets, packed } = entries;
+  for (let k = 0, i = 0; k < ranks.length; k++) {
+    const rank = ranks[k];
+    for (; i < ends[k]; i++) {
+      const entry = packed[i];
+      if ((entry & LINK_DIRECT) === 0) continue;
+      const type = entry >>> 3;
+      if (types && !types.has(type)) continue;
+      visit(rank, targets[i], type, (entry & TARGET_IS_END) !== 0);
+    }
+  }
+  return entries.count;
 }
 
 export interface Walk {
@@ -139,6 +167,7 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
   const { levels } = result;
   const forward = options.direction === "forward";
   let next: number[] = [];
+  const entries = new CalleeEntries();
   const found = (rank: number, neighbour: number, type: number, endsFlow: boolean) => {
     if (result.links) {
       result.links.from.push(forward ? rank : neighbour);
@@ -158,7 +187,9 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
       let chunk = frontier.subarray(at, at + CHUNK);
       if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
       for (const rank of chunk) expanded.add(rank);
-      result.examined += (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
+      result.examined += forward
+        ? await expandForward(snapshot, chunk, options.types, entries, found)
+        : (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
       result.truncated = result.examined > options.budget;
     }
     if (next.length === 0) break;

@@ -29,13 +29,8 @@ export async function lookUp(snapshot: Snapshot, id: string): Promise<number> {
   return (await locate(snapshot, id))?.rank ?? -1;
 }
 
-/** `id`'s rank and parent's from one id page (format 1.2), or from OBJC in files without them; null when no object has it. */
+/** `id`'s rank and parent's from one id page (IDXP); null when no object has it. */
 async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
-  if (!(snapshot.has("IDXD") && snapshot.has("IDXP"))) {
-    const core = await snapshot.section("OBJC");
-    const rank = core.rankOf(id);
-    return rank < 0 ? null : { rank, parent: core.parent(rank) };
-  }
   const wanted = parseObjectId(id);
   const directory = await snapshot.section("IDXD");
   if (wanted === null || directory.pageCount === 0) return null;

@@ -16,11 +16,7 @@ const PAGES_UP_TO_SHARE = 1 / 16;
 
 /** Whether `count` objects' rows are read from the row store's pages rather than from columns. */
 function fromRowStore(snapshot: Snapshot, count: number): boolean {
-  return (
-    snapshot.has("ROWD") &&
-    snapshot.has("ROWP") &&
-    count <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE)
-  );
+  return count <= Math.max(64, snapshot.meta.counts.objects * PAGES_UP_TO_SHARE);
 }
 
 /** Rows of `ranks`, in the order given (repeats allowed). */
@@ -38,44 +34,24 @@ export type ObjectSummary = Pick<ObjectRow, "id" | "name" | "fullName" | "type" 
 const ROW_BATCH = 256;
 
 /**
- * Row pages one batch holds at most. Objects far apart in the name order (start points, a level-5
- * node's members) each need a page of their own: when a page was decoded whole (some 100 KB), a
- * batch of 256 of them held 26 MB, and at 300k objects 13.8k start and end points read whole held
- * all 4,000 row pages at once, most of the 148 MB a 32-hop walk took.
- */
-const PAGES_PER_BATCH = 32;
-
-/**
  * Rows of `ranks` (non-decreasing, repeats allowed) in that order, a batch at a time: from the row
- * store, up to ROW_BATCH rows on at most PAGES_PER_BATCH pages at a time, else from the columns as
- * their text columns stream by.
+ * store, ROW_BATCH rows at a time, else from the columns as their text columns stream by. A batch's
+ * pages are asked for together: they are held as stored (some 1 KB each, inflated one at a time),
+ * so a batch of rows far apart in the name order (a graph's nodes), each on a page of its own,
+ * holds some 256 KB, and 1,000 such rows take four rounds of reads, not one per 32 pages.
  */
 export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectRow[]> {
   if (ranks.length === 0) return;
   if (fromRowStore(snapshot, ranks.length)) {
     const directory = await snapshot.section("ROWD");
-    for (let from = 0, to = 0; from < ranks.length; from = to) {
-      to = batchEnd(directory, ranks, from);
-      yield await fromPages(snapshot, directory, Array.from(slice(ranks, from, to)));
-    }
+    for (let from = 0; from < ranks.length; from += ROW_BATCH)
+      yield await fromPages(snapshot, directory, Array.from(slice(ranks, from, from + ROW_BATCH)));
     return;
   }
   const build = await columnRow(snapshot);
   yield* streamedColumnBatches(snapshot, ranks, ["NAME", "FULL", "MANG"], (r, [name, fullName, mangling]) =>
     build(r, name, fullName, mangling),
   );
-}
-
-/** Where the batch of `ranks` (non-decreasing) from `from` ends: up to ROW_BATCH rows on at most PAGES_PER_BATCH pages. */
-function batchEnd(directory: RowDirectory, ranks: ArrayLike<number>, from: number): number {
-  let to = from;
-  // Ranks do not decrease, so neither do their pages: each change is a page more.
-  for (let pages = 0, last = -1; to < ranks.length && to - from < ROW_BATCH; to++) {
-    const page = directory.pageOf(ranks[to]);
-    if (page !== last && pages++ === PAGES_PER_BATCH) break;
-    last = page;
-  }
-  return to;
 }
 
 /** Summaries of some ranks (non-decreasing), a batch at a time. */

@@ -25,7 +25,8 @@ export async function loadPages<T extends { byteSize: number }>(
   const missing: number[] = [];
   for (let i = 0; i < wanted.length; i++) {
     const p = wanted[i];
-    check(p >= 0 && p < directory.pageCount, `${tag}: no page ${p}`);
+    // Tested before calling check: its message would be written for every page of every walk's step.
+    if (!(p >= 0 && p < directory.pageCount)) check(false, `${tag}: no page ${p}`);
     const page = snapshot.recall<T>(`${tag}#${p}`);
     if (page) loaded.set(p, page);
     else missing.push(p);

@@ -25,7 +25,6 @@ export interface LineRange {
  * "" and `endLine` is the file's last line, before `startLine`.
  */
 export async function fileText(snapshot: Snapshot, fileId: string, range: LineRange): Promise<FileText | null> {
-  if (!snapshot.has("SRCD")) return null;
   const locations = await snapshot.section("SLOC");
   const file = (await fileIndex(snapshot)).get(fileId);
   if (file === undefined) return null;

@@ -7,6 +7,7 @@ import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { memberPages } from "../../src/format/member-pages.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
+import { linkRows } from "../../src/query/link-rows.ts";
 import { prefixRange, suffixKeys } from "../../src/query/search-keys.ts";
 
 /*
@@ -147,13 +148,33 @@ describe("compiled facts of a hand-worked analysis", () => {
     expect(model.meta.counts).toEqual({ objects: 10, links: 10, files: 0, postIts: 2, levels: [2, 2, 2, 2, 2] });
   });
 
-  it("builds the callee CSR: one entry per (target, type), sorted by target rank then type, with flags", async () => {
-    const cale = await snapshot.section("CALE");
+  /** The link pages of every object, flattened into CSR columns: callees (targets, types, kinds) and callers. */
+  async function linkColumns() {
+    const ranks = Array.from({ length: model.meta.counts.objects }, (_, r) => r);
+    const links = await linkRows(snapshot, ranks);
+    const rows = ranks.map((r) => links.row(r));
+    const offsetsOf = (lengths: number[]) => [
+      0,
+      ...lengths.map((_, i) => lengths.slice(0, i + 1).reduce((x, y) => x + y)),
+    ];
+    return {
+      linkTypes: links.linkTypes,
+      offsets: offsetsOf(rows.map((row) => row.targets.length)),
+      targets: rows.flatMap((row) => [...row.targets]),
+      types: rows.flatMap((row) => [...row.types]),
+      flags: rows.flatMap((row) => [...row.targetFlags].map((f) => f & 3)),
+      callerOffsets: offsetsOf(rows.map((row) => row.callers.length)),
+      callers: rows.flatMap((row) => [...row.callers]),
+    };
+  }
+
+  it("builds the callee rows: one entry per (target, type), sorted by target rank then type, with flags", async () => {
+    const cale = await linkColumns();
     expect(cale.linkTypes).toEqual(["ACCESS", "CALL", "USE", "call"]);
-    expect(Array.from(cale.offsets)).toEqual([0, 1, 2, 3, 3, 3, 6, 7, 8, 9, 9]);
-    expect(Array.from(cale.targets)).toEqual([7, 3, 1, 4, 4, 6, 6, 5, 2]);
-    expect(Array.from(cale.types)).toEqual([1, 3, 2, 1, 2, 1, 1, 0, 1]);
-    expect(Array.from(cale.flags)).toEqual([1, 1, 2, 1, 1, 3, 1, 1, 1]);
+    expect(cale.offsets).toEqual([0, 1, 2, 3, 3, 3, 6, 7, 8, 9, 9]);
+    expect(cale.targets).toEqual([7, 3, 1, 4, 4, 6, 6, 5, 2]);
+    expect(cale.types).toEqual([1, 3, 2, 1, 2, 1, 1, 0, 1]);
+    expect(cale.flags).toEqual([1, 1, 2, 1, 1, 3, 1, 1, 1]);
     // The same, read as ids.
     const calleesOf = (id: string) => {
       const r = rankOf(id);
@@ -175,11 +196,10 @@ describe("compiled facts of a hand-worked analysis", () => {
   });
 
   it("lists the distinct callers of each object, ascending by rank, escalated links included", async () => {
-    const calr = await snapshot.section("CALR");
-    expect(Array.from(calr.offsets)).toEqual([0, 0, 1, 2, 3, 4, 5, 7, 8, 8, 8]);
-    expect(Array.from(calr.callers)).toEqual([2, 8, 1, 5, 7, 5, 6, 0]);
-    const callersOf = (id: string) =>
-      Array.from(calr.callers.subarray(calr.offsets[rankOf(id)], calr.offsets[rankOf(id) + 1]), idAt);
+    const { callerOffsets, callers } = await linkColumns();
+    expect(callerOffsets).toEqual([0, 0, 1, 2, 3, 4, 5, 7, 8, 8, 8]);
+    expect(callers).toEqual([2, 8, 1, 5, 7, 5, 6, 0]);
+    const callersOf = (id: string) => callers.slice(callerOffsets[rankOf(id)], callerOffsets[rankOf(id) + 1]).map(idAt);
     expect(callersOf("10")).toEqual(["7", "10"]);
     expect(callersOf("3")).toEqual(["7"]); // two callee entries, one caller
     expect(callersOf("5")).toEqual(["2"]); // escalated only

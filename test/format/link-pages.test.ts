@@ -1,11 +1,13 @@
-// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the same answers as CALE, CALR and OBJC (parents too), damaged pages refused, one object's links cost a page, its row and its parent's one round.
+// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the links as compiled, callers their inverse, roles and parents OBJC's, damaged pages refused, one object's links cost a page, its row and its parent's one round.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/contract/errors.ts";
+import { callersOf } from "../../src/format/adjacency.ts";
 import { crc32 } from "../../src/format/crc32.ts";
+import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
-import { LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
+import { CalleeEntries, LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -20,19 +22,11 @@ import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
 const OBJECTS = 20_000;
-const PAGED = ["LNKD", "LNKP", "IDXD", "IDXP"];
 let bytes: Uint8Array;
 
 beforeAll(async () => {
   bytes = await generatedSnapshot(OBJECTS, 11);
 }, 120_000);
-
-/** The same snapshot as a revision 1.1 reader path sees it: no paged links, no paged ids. */
-function withoutPagedLinks(snapshot: Snapshot): Snapshot {
-  return Object.assign(Object.create(snapshot) as Snapshot, {
-    has: (tag: string) => !PAGED.includes(tag) && snapshot.toc.has(tag),
-  });
-}
 
 const open = (b: Uint8Array, key?: string) => Snapshot.open(memorySource(b, key));
 const plain = (row: ReturnType<Awaited<ReturnType<typeof linkRows>>["row"]>) => ({
@@ -45,44 +39,64 @@ const plain = (row: ReturnType<Awaited<ReturnType<typeof linkRows>>["row"]>) => 
 });
 
 describe("link pages", () => {
-  it("hold, for every object, exactly the links of CALE and CALR and the roles of OBJC", async () => {
+  it("give every object's callees in place and as a row: the links compiled, callers their inverse, roles OBJC's", async () => {
     const snapshot = await open(bytes);
-    const ranks = Array.from({ length: OBJECTS }, (_, r) => r);
-    const [paged, whole] = await Promise.all([linkRows(snapshot, ranks), linkRows(withoutPagedLinks(snapshot), ranks)]);
-    expect(paged.linkTypes).toEqual(whole.linkTypes);
-    let links = 0;
-    let roles = 0;
-    for (const r of ranks) {
-      const row = plain(paged.row(r));
-      expect(row).toEqual(plain(whole.row(r)));
-      links += row.targets.length;
-      roles += row.targetFlags.filter((f) => f & 4).length + row.callerFlags.filter((f) => f & 1).length;
-    }
-    expect(links).toBeGreaterThan(OBJECTS); // the fixture has links and roles to compare
-    expect(roles).toBeGreaterThan(0);
-  });
-
-  it("read in place, give each object's entries exactly as the encoder was given them (CALE, CALR, OBJC)", async () => {
-    const snapshot = await open(bytes);
-    const [core, callees, callers] = await Promise.all([
-      snapshot.section("OBJC"),
-      snapshot.section("CALE"),
-      snapshot.section("CALR"),
-    ]);
+    // The callees as decodeSnapshotModel reads them, which the round-trip tests compare with the model compiled.
+    const { callees } = await decodeSnapshotModel(snapshot);
+    const [callerOffsets, callers] = callersOf(callees, OBJECTS);
+    const core = await snapshot.section("OBJC");
     const ranks = Array.from({ length: OBJECTS }, (_, r) => r);
     const links = await linkRows(snapshot, ranks);
+    expect(links.linkTypes).toEqual(callees.linkTypes);
+    let roles = 0;
     for (const r of ranks) {
       expect(links.flagsOf(r)).toBe(core.flags[r]);
       const entries: number[][] = [];
       const count = links.forEachCallee(r, (target, type, flags) => entries.push([target, type, flags]));
       const [from, to] = [callees.offsets[r], callees.offsets[r + 1]];
       expect(count).toBe(to - from);
+      // Decoded into columns, the same entries: type times 8 plus flags.
+      const into = new CalleeEntries();
+      links.calleesOf([r], into, new Uint32Array(1));
+      expect(into.count).toBe(count);
+      expect(
+        Array.from(into.targets.subarray(0, count), (t, i) => [t, into.packed[i] >>> 3, into.packed[i] & 7]),
+      ).toEqual(entries);
       expect(entries).toEqual(
         Array.from({ length: to - from }, (_, i) => {
           const target = callees.targets[from + i];
           return [target, callees.types[from + i], callees.flags[from + i] | (core.flags[target] & 4 ? 4 : 0)];
         }),
       );
+      const distinct: number[][] = [];
+      expect(links.forEachCaller(r, (caller, flags) => distinct.push([caller, flags]))).toBe(
+        callerOffsets[r + 1] - callerOffsets[r],
+      );
+      expect(distinct).toEqual(
+        Array.from(callers.subarray(callerOffsets[r], callerOffsets[r + 1]), (c) => [c, core.flags[c] & 2 ? 1 : 0]),
+      );
+      const row = plain(links.row(r));
+      expect(row).toEqual({
+        flags: core.flags[r],
+        targets: entries.map((e) => e[0]),
+        types: entries.map((e) => e[1]),
+        targetFlags: entries.map((e) => e[2]),
+        callers: distinct.map((c) => c[0]),
+        callerFlags: distinct.map((c) => c[1]),
+      });
+      roles += row.targetFlags.filter((f) => f & 4).length + row.callerFlags.filter((f) => f & 1).length;
+    }
+    expect(callees.targets.length).toBeGreaterThan(OBJECTS); // the fixture has links and roles to compare
+    expect(roles).toBeGreaterThan(0);
+  });
+
+  it("find each object's entries to given targets in one pass over its callees", async () => {
+    const snapshot = await open(bytes);
+    const ranks = Array.from({ length: OBJECTS }, (_, r) => r);
+    const links = await linkRows(snapshot, ranks);
+    for (const r of ranks) {
+      const entries: number[][] = [];
+      links.forEachCallee(r, (target, type, flags) => entries.push([target, type, flags]));
       for (const [target] of entries) {
         const toTarget: number[][] = [];
         links.forEachLinkTo(r, [target], (to, type, flags) => toTarget.push([to, type, flags]));
@@ -95,16 +109,6 @@ describe("link pages", () => {
       const toSome: number[][] = [];
       links.forEachLinkTo(r, some, (to, type, flags) => toSome.push([to, type, flags]));
       expect(toSome).toEqual(entries.filter((e) => some.includes(e[0])));
-      const distinct: number[][] = [];
-      expect(links.forEachCaller(r, (caller, flags) => distinct.push([caller, flags]))).toBe(
-        callers.offsets[r + 1] - callers.offsets[r],
-      );
-      expect(distinct).toEqual(
-        Array.from(callers.callers.subarray(callers.offsets[r], callers.offsets[r + 1]), (c) => [
-          c,
-          core.flags[c] & 2 ? 1 : 0,
-        ]),
-      );
     }
   });
 
@@ -116,29 +120,13 @@ describe("link pages", () => {
     expect(directory.pageCount).toBeGreaterThan(10);
   });
 
-  it("answer callees and start/end points as the whole sections do", async () => {
+  it("walk deep frontiers loaded a few objects at a time as loaded whole", async () => {
     const snapshot = await open(bytes);
-    const old = withoutPagedLinks(snapshot);
     const core = await snapshot.section("OBJC");
-    for (let r = 0; r < OBJECTS; r += 97) {
-      const id = core.id(r);
-      for (const options of [
-        { includeEscalated: false, withParent: false },
-        { includeEscalated: true, withParent: true },
-      ])
-        expect(await objectCallees(snapshot, id, options).then(collect)).toEqual(
-          await objectCallees(old, id, options).then(collect),
-        );
-      for (const hops of [0, 1, 3])
-        expect(await startEndPoints(snapshot, id, hops).then(collect)).toEqual(
-          await startEndPoints(old, id, hops).then(collect),
-        );
-    }
-    // Deep walks, their frontiers loaded 512 and 7 objects at a time.
     let reached = 0;
     for (let r = 0; r < OBJECTS; r += 997)
       for (const hops of [2, 4, 12]) {
-        const whole = await startEndPoints(old, core.id(r), hops).then(collect);
+        const whole = await startEndPoints(snapshot, core.id(r), hops).then(collect);
         for (const chunk of [512, 7])
           expect(await startEndPoints(snapshot, core.id(r), hops, undefined, chunk).then(collect)).toEqual(whole);
         reached += whole.startPoints.length + whole.endPoints.length;
@@ -146,19 +134,7 @@ describe("link pages", () => {
     expect(reached).toBeGreaterThan(100);
   });
 
-  it("run out of traversal budget at the same point as the whole sections", async () => {
-    const snapshot = await open(bytes);
-    const id = (await snapshot.section("OBJC")).id(0);
-    const budget = 40;
-    const outcome = (s: Snapshot) =>
-      startEndPoints(s, id, 8, budget).then(
-        () => "answered",
-        (e: unknown) => (e instanceof ApiError ? e.message : String(e)),
-      );
-    expect(await outcome(snapshot)).toBe(await outcome(withoutPagedLinks(snapshot)));
-  });
-
-  it("let one object's callees read a window of pages: no CALE, CALR or OBJC", async () => {
+  it("let one object's callees read a window of pages, not all of them, nor OBJC", async () => {
     const source = countingSource(memorySource(bytes, "counted"));
     const snapshot = await Snapshot.open(source);
     const opened = source.bytesRead;
@@ -169,7 +145,7 @@ describe("link pages", () => {
     const directories = sizeOf("LNKD") + sizeOf("IDXD") + sizeOf("ROWD");
     const pages = source.bytesRead - opened - directories;
     expect(pages).toBeGreaterThan(0);
-    expect(pages).toBeLessThan(Math.min(sizeOf("CALE"), sizeOf("CALR"), sizeOf("OBJC")) / 2);
+    expect(pages).toBeLessThan(Math.min(sizeOf("LNKP"), sizeOf("OBJC")) / 2);
   });
 });
 
@@ -229,7 +205,6 @@ describe("id pages", () => {
     for (const id of missing) {
       if (known.has(id)) continue;
       await expect(rankOfId(snapshot, id)).rejects.toThrow(ApiError);
-      await expect(rankOfId(withoutPagedLinks(snapshot), id)).rejects.toThrow(ApiError);
     }
   });
 });

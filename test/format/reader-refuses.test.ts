@@ -46,7 +46,7 @@ const MODEL_SECTIONS = new Set<string>([
   "TAGS",
   "PSTI",
   "STAT",
-  "CALE",
+  "LNKD",
   "TAXO",
   "SLOC",
 ]);
@@ -94,7 +94,7 @@ describe("test setup", () => {
   });
 
   it("re-sealing an untouched section changes nothing", () => {
-    expect(Buffer.from(patchSection(GOOD, "CALE", () => {})).equals(Buffer.from(GOOD))).toBe(true);
+    expect(Buffer.from(patchSection(GOOD, "PSTI", () => {})).equals(Buffer.from(GOOD))).toBe(true);
   });
 });
 
@@ -130,7 +130,7 @@ describe("the header", () => {
     );
   });
 
-  it("refuses a revision older than 1.7, whose name keys it no longer reads from NAME, and says to recompile", async () => {
+  it("refuses a revision older than 1.7, whose links and name keys it no longer reads, and says to recompile", async () => {
     for (const minor of [0, 4, 5, 6]) {
       const older = withU16(GOOD, 10, minor);
       resealHeader(older);
@@ -268,7 +268,7 @@ describe("section checksums", () => {
   });
 
   it("refuses the whole-model decode when any section it reads is broken", async () => {
-    for (const tag of ["OBJC", "NAME", "STAT", "CALE", "TAXO", "SLOC", "PSTI"] as const) {
+    for (const tag of ["OBJC", "NAME", "STAT", "LNKD", "TAXO", "SLOC", "PSTI"] as const) {
       const s = rawSection(GOOD, tag);
       await refuses(decodeSnapshotModel(await open(flip(GOOD, s.offset + 8))), `section ${tag} checksum mismatch`);
     }
@@ -309,39 +309,6 @@ describe("META with a valid checksum", () => {
 
 describe("out-of-range values behind valid checksums", () => {
   const cases: [string, SectionTag, (body: Uint8Array, view: DataView) => void, string][] = [
-    [
-      "a callee target ≥ the object count",
-      "CALE",
-      (b) => setU32(b, 3, 0, N),
-      `callee targets: value ${N} at 0 is out of range (limit ${N})`,
-    ],
-    [
-      "a callee target of NONE",
-      "CALE",
-      (b) => setU32(b, 3, 1, 0xffffffff),
-      `callee targets: value 4294967295 at 1 is out of range (limit ${N})`,
-    ],
-    [
-      "a callee link type ≥ the type count",
-      "CALE",
-      (b) => setU32(b, 4, 0, 3),
-      "callee link types: value 3 at 0 is out of range (limit 3)",
-    ],
-    ["callee flags of 0", "CALE", (b) => (b[block(b, 5).offset + 2] = 0), "callee flags invalid at 2"],
-    ["callee flags of 4", "CALE", (b) => (b[block(b, 5).offset] = 4), "callee flags invalid at 0"],
-    ["decreasing callee offsets", "CALE", (b) => setU32(b, 2, 2, 5), "callees: offsets decrease at row 2"],
-    [
-      "callee offsets not ending at the entry count",
-      "CALE",
-      (b) => setU32(b, 2, N, 12),
-      "callees: offsets do not span the 13 entries",
-    ],
-    [
-      "a caller rank ≥ the object count",
-      "CALR",
-      (b) => setU32(b, 1, 0, N),
-      `caller ranks: value ${N} at 0 is out of range (limit ${N})`,
-    ],
     [
       "a parent rank ≥ the object count",
       "OBJC",
@@ -441,27 +408,27 @@ describe("out-of-range values behind valid checksums", () => {
     ],
     [
       "more blocks than the section holds",
-      "CALE",
+      "PSTI",
       (_b, v) => v.setUint32(0, 0xffffffff, true),
-      "section CALE declares 4294967295 blocks, more than it holds",
+      "section PSTI declares 4294967295 blocks, more than it holds",
     ],
     [
       "a block offset that is not aligned",
-      "CALE",
+      "PSTI",
       (_b, v) => v.setUint32(8 + 3 * 8, block(_b, 3).offset + 4, true),
-      "section CALE block 3 is not aligned",
+      "section PSTI block 3 is not aligned",
     ],
     [
       "a block running past the section",
-      "CALE",
+      "PSTI",
       (b, v) => v.setUint32(12 + 3 * 8, b.length, true),
-      "section CALE block 3 runs past the section end",
+      "section PSTI block 3 runs past the section end",
     ],
     [
       "a u32 block of a length that is not a multiple of 4",
-      "CALE",
+      "PSTI",
       (_b, v) => v.setUint32(12 + 3 * 8, block(_b, 3).length - 2, true),
-      "section CALE block 3 is not a whole number of elements",
+      "section PSTI block 3 is not a whole number of elements",
     ],
   ];
 
@@ -529,19 +496,19 @@ describe("out-of-range values behind valid checksums", () => {
   });
 
   it("refuses a section with more or fewer blocks than its layout", async () => {
-    const cale = rawSection(GOOD, "CALE");
-    const body = GOOD.slice(cale.offset, cale.offset + cale.length);
+    const psti = rawSection(GOOD, "PSTI");
+    const body = GOOD.slice(psti.offset, psti.offset + psti.length);
     const blocks = Array.from({ length: 6 }, (_, i) =>
       body.slice(block(body, i).offset, block(body, i).offset + block(body, i).length),
     );
     const withBody = (b: Uint8Array) =>
-      assemble(sectionSpecs(GOOD).map((s) => (s.tag === "CALE" ? { ...s, body: b } : s)));
+      assemble(sectionSpecs(GOOD).map((s) => (s.tag === "PSTI" ? { ...s, body: b } : s)));
     expect(Buffer.from(withBody(blockBody(blocks))).equals(Buffer.from(GOOD))).toBe(true); // the rebuilt body is the original
     await sectionRefuses(
       withBody(blockBody([...blocks, new Uint8Array(8)])),
-      "CALE",
-      "section CALE has 7 blocks, expected 6",
+      "PSTI",
+      "section PSTI has 7 blocks, expected 6",
     );
-    await sectionRefuses(withBody(blockBody(blocks.slice(0, 5))), "CALE", "section CALE has 5 blocks, expected 6");
+    await sectionRefuses(withBody(blockBody(blocks.slice(0, 5))), "PSTI", "section PSTI has 5 blocks, expected 6");
   });
 });

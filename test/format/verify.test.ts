@@ -9,7 +9,16 @@ import { type ByteSource, memorySource, Snapshot } from "../../src/format/snapsh
 import { verifySnapshotSource, verifySnapshotSteps } from "../../src/format/verify.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import { largeAnalysis } from "../support/large-analysis.ts";
-import { block, getU32, patchSection, rawSection, rawSections, setU32 } from "./snapshot-bytes.ts";
+import {
+  assemble,
+  block,
+  getU32,
+  patchSection,
+  rawSection,
+  rawSections,
+  sectionSpecs,
+  setU32,
+} from "./snapshot-bytes.ts";
 
 const GOOD = compileDocument(petstoreV1).bytes;
 const N = petstoreV1.objects.length;
@@ -19,8 +28,7 @@ const verify = (bytes: Uint8Array) => verifySnapshotSource(memorySource(bytes));
 /** Expects `bytes` to open and decode section by section as a reader would (so that only verification tells), and verification to refuse them with `message`. */
 async function refused(bytes: Uint8Array, message: string | RegExp): Promise<void> {
   const snapshot = await Snapshot.open(memorySource(bytes));
-  for (const tag of ["OBJC", "CALE", "CALR", "TAXO", "XTYP", "TNAM", "CNAM", "LNKD", "IDXD"] as const)
-    await snapshot.section(tag);
+  for (const tag of ["OBJC", "TAXO", "XTYP", "TNAM", "CNAM", "LNKD", "IDXD"] as const) await snapshot.section(tag);
   const error = await verify(bytes).then(
     () => null,
     (e: unknown) => e,
@@ -48,6 +56,45 @@ function patchPage(
     change(page);
   });
   return patchSection(changed, directory, (d) => setU32(d, crcBlock, 0, crc32(page)));
+}
+
+/**
+ * Walks link page 0 as SNAPSHOT-FORMAT.md §8.16 lays it out, handing each callee entry's packed
+ * value and each caller (with its packed value, and whether it is its object's last) to `edit`, with
+ * the offset of that value, until one returns true (it edited the page there); throws if none does.
+ */
+function editLinkPage(
+  page: Uint8Array,
+  edit: {
+    callee?: (at: number, packed: number) => boolean;
+    caller?: (at: number, caller: number, packed: number, last: boolean) => boolean;
+  },
+): void {
+  let at = 0;
+  const next = () => {
+    let [value, scale, byte] = [0, 1, 0x80];
+    while (byte & 0x80) (byte = page[at++]), (value += (byte & 0x7f) * scale), (scale *= 0x80);
+    return value;
+  };
+  for (let rank = 0; rank < N; rank++) {
+    next();
+    const callees = next();
+    for (let i = 0; i < callees; i++) {
+      next();
+      const before = at;
+      const packed = next();
+      if (edit.callee?.(before, packed)) return;
+    }
+    const callers = next();
+    let caller = -1;
+    for (let i = 0; i < callers; i++) {
+      const before = at;
+      const packed = next();
+      caller += Math.floor(packed / 2) + 1;
+      if (edit.caller?.(before, caller, packed, i === callers - 1)) return;
+    }
+  }
+  throw new Error("link page 0 has no value to edit");
 }
 
 describe("snapshots as the compiler writes them", () => {
@@ -110,16 +157,71 @@ describe("sections that disagree with one another, under valid checksums", () =>
       /^member page \d+: member \d+ is not object \d+ of level-5 node \d+$/,
     ));
 
-  it("CALR naming a caller CALE does not have", () =>
+  it("link pages whose callers are not exactly the objects whose callees name them", async () => {
+    const { flags } = await (await Snapshot.open(memorySource(GOOD))).section("OBJC");
+    // An object's last caller moved to the next rank, a rank of the same role, by adding one to its one-byte gap.
+    const patched = patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) =>
+      editLinkPage(page, {
+        caller: (at, caller, packed, last) => {
+          const moved = caller + 1;
+          if (!(last && packed + 2 < 0x80 && moved < N && (flags[moved] & 2 ? 1 : 0) === (packed & 1))) return false;
+          page[at] = packed + 2;
+          return true;
+        },
+      }),
+    );
+    await refused(
+      patched,
+      /^LNKP: (the callers of object \d+ are not the objects whose callees name it|object \d+ has callers whose callees do not name it)$/,
+    );
+  });
+
+  it("a link page marking a callee an end point that OBJC does not, or the reverse", () =>
     refused(
-      patchSection(GOOD, "CALR", (body) => setU32(body, 1, 0, (getU32(body, 1, 0) + 1) % N)),
-      /^CALR: (the callers of object \d+ are not the objects CALE says call it|object \d+ has callers CALE does not know)$/,
+      patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) =>
+        editLinkPage(page, {
+          callee: (at, packed) => {
+            if (packed >= 0x80) return false;
+            page[at] = packed ^ 4;
+            return true;
+          },
+        }),
+      ),
+      /^link page 0: object \d+ calls \d+ with another role than OBJC's$/,
     ));
+
+  it("a link page marking a caller a start point that OBJC does not, or the reverse", () =>
+    refused(
+      patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) =>
+        editLinkPage(page, {
+          caller: (at, _, packed) => {
+            if (packed >= 0x80) return false;
+            page[at] = packed ^ 1;
+            return true;
+          },
+        }),
+      ),
+      /^link page 0: caller \d+ of object \d+ has another role than OBJC's$/,
+    ));
+
+  it("link pages holding one link less or more than META counts", async () => {
+    const meta = rawSection(GOOD, "META");
+    const text = new TextDecoder().decode(GOOD.subarray(meta.offset, meta.offset + meta.length));
+    const links = Number(/"links":(\d+)/.exec(text)![1]);
+    const withLinks = (n: number) =>
+      assemble(
+        sectionSpecs(GOOD).map((s) =>
+          s.tag === "META" ? { ...s, body: new TextEncoder().encode(text.replace(/"links":\d+/, `"links":${n}`)) } : s,
+        ),
+      );
+    await refused(withLinks(links + 1), `the link pages hold ${links} links, META says ${links + 1}`);
+    await refused(withLinks(links - 1), `the link pages hold ${links} links, META says ${links - 1}`);
+  });
 
   it("a link page giving an object other flags than OBJC", () =>
     refused(
       patchPage(GOOD, "LNKP", "LNKD", 3, 4, (page) => (page[0] ^= 1)),
-      "link page 0: object 0 differs from OBJC, CALE or CALR",
+      "link page 0: object 0 has flags OBJC does not give it",
     ));
 
   it("an id page giving an id another object's rank", () =>

@@ -93,15 +93,14 @@ const TAGS = rawSections(compileDocument(petstoreV2).bytes)
 /**
  * Sections no route reads here: post-it texts are in the snapshot for `inspect` and the model (the
  * API filters on XPST only). The displayed columns and statuses are served from the row store
- * (ROWP); the columns are read from files of format 1.0, which have none, and by the filter planner
- * when it checks a few candidates against a broad filter, which 13 objects never make it do
+ * (ROWP); the columns are read by the filter planner when it checks a few candidates against a
+ * broad filter, which 13 objects never make it do
  * (test/format covers both); STAT when a status is recomputed against another previous version
  * (history.test.ts). NAME, FULL and MANG: name, fullname and mangling filters read their key pages
  * (KNAM, KFUL, KMNG), their reversed orders (RNAM, RFUL, RMNG) only for `endswith`, which no request
  * here asks (test/format/key-pages.test.ts); the trigram chunk directories (CNAM … CPST) only for trigram indexes larger than
  * an eighth of the section budget, read by range (test/format/key-pages.test.ts). Callees, start/end
- * points and id lookups read the link and id pages (LNKP,
- * IDXP: format 1.2); CALE and CALR only in files of earlier revisions (test/format/link-pages.test.ts).
+ * points and id lookups read the link and id pages (LNKP, IDXP).
  */
 const UNREAD = new Set([
   "PSTI",
@@ -112,8 +111,6 @@ const UNREAD = new Set([
   "ANNO",
   "TAGS",
   "STAT",
-  "CALE",
-  "CALR",
   "NAME",
   "FULL",
   "MANG",
@@ -133,9 +130,7 @@ const UNREAD = new Set([
 describe("one corrupt section", () => {
   it("the snapshot has the sections this file expects", () => {
     expect(TAGS.length).toBeGreaterThanOrEqual(20);
-    expect(TAGS).toEqual(
-      expect.arrayContaining(["OBJC", "NAME", "CALE", "TAXO", "LGRA", "SLOC", "KNAM", "LNKP", "IDXP"]),
-    );
+    expect(TAGS).toEqual(expect.arrayContaining(["OBJC", "NAME", "TAXO", "LGRA", "SLOC", "KNAM", "LNKP", "IDXP"]));
   });
 
   for (const tag of TAGS)

@@ -274,7 +274,7 @@ describe("a snapshot whose sections disagree is refused before the manifest move
     [
       "links",
       (c) => ((c.links as number) += 1),
-      (c) => `CALE holds ${c.links} links, META says ${(c.links as number) + 1}`,
+      (c) => `the link pages hold ${c.links} links, META says ${(c.links as number) + 1}`,
     ],
     [
       "files",
@@ -315,8 +315,8 @@ describe("a snapshot whose sections disagree is refused before the manifest move
     })
       .publish(broken)
       .catch((e: unknown) => e);
-    expectRefused(error, "CALE holds");
-    // Checks: required sections, OBJC, TAXO, then CALE and CALR.
+    expectRefused(error, "the link pages hold");
+    // Checks: required sections, OBJC, TAXO, then LNKD and all its pages.
     expect(statuses).toEqual([202, 202, 202, 422]);
     await expectNothingChanged(before);
   });
