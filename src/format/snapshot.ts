@@ -34,6 +34,13 @@ export interface ByteSource {
 /** First read on open: header, table of contents and metadata normally fit, as in PMTiles' 16 KiB first fetch. */
 export const FIRST_READ = 16 * 1024;
 
+/**
+ * A section this small is read whole at the first part asked of it, and its parts sliced from that:
+ * its block table, read ahead on open, then brings its pages along, and a cold answer saves the
+ * round it would spend on them once the directory is known.
+ */
+const WHOLE_READ_BYTES = 64 * 1024;
+
 /** `source.read`, charged to the request running now (see StorageMeter): every read of a snapshot goes through here. */
 const sourceRead = (source: ByteSource, offset: number, length: number): Promise<Uint8Array> =>
   meteredRead(source.read(offset, length), length);
@@ -161,8 +168,9 @@ export class Snapshot implements DecodeContext {
   }
 
   /**
-   * `length` bytes at `offset` inside section `tag`'s body, read on their own and NOT verified: for
-   * sections whose parts carry their own checksums (ROWP pages, checked against ROWD).
+   * `length` bytes at `offset` inside section `tag`'s body, read on their own (or sliced from the
+   * whole of a small section) and NOT verified: for sections whose parts carry their own checksums
+   * (ROWP pages, checked against ROWD).
    */
   async readPart(tag: SectionTag, offset: number, length: number): Promise<Uint8Array> {
     const entry = this.toc.get(tag);
@@ -171,7 +179,12 @@ export class Snapshot implements DecodeContext {
       offset >= 0 && length >= 0 && offset + length <= entry.length,
       `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`,
     );
-    return sourceRead(this.source, entry.offset + offset, length);
+    if (entry.length > WHOLE_READ_BYTES) return sourceRead(this.source, entry.offset + offset, length);
+    const whole = await this.remember(`${tag}#whole`, async () => {
+      const bytes = await sourceRead(this.source, entry.offset, entry.length);
+      return { bytes, byteSize: bytes.byteLength };
+    });
+    return whole.bytes.slice(offset, offset + length);
   }
 
   /**
