@@ -11,7 +11,7 @@
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { firstFailing, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
-import { decodedStringsBytes, decodeUtf8, encodeStringList, StringList } from "./string-list.ts";
+import { decodeUtf8, encodeStringList, StringList } from "./string-list.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** A page is closed once its encoded keys reach this many bytes. */
@@ -159,16 +159,6 @@ export function encodeKeyDirectory(pages: EncodedKeyPages): Block[] {
   return [pages.firstKeys, pages.offsets, pages.crcs, ...encodeStringList(pages.firstStrings), pages.firstPostings];
 }
 
-/** Pages a directory keeps decoded to strings (about 0.7 MB of fullNames). */
-const DECODED_PAGES = 32;
-
-/** Heap bytes of decoded keys: one or two bytes per code unit and an object each. */
-function stringsBytes(keys: readonly string[]): number {
-  let chars = 0;
-  for (const key of keys) chars += key.length;
-  return decodedStringsBytes(keys.length, chars) + keys.length * 8;
-}
-
 /** Grown as needed: the key being rebuilt from its predecessor's prefix and its own suffix. */
 let scratch = new Uint8Array(1024);
 
@@ -249,6 +239,25 @@ export class KeyPage {
     return out;
   }
 
+  /**
+   * Key `i` alone, rebuilt from the restart before it: a step of a binary search reads one key, so
+   * it costs at most KEY_RESTART suffixes, not the page decoded to strings.
+   */
+  keyAt(i: number): string {
+    if (!(i >= 0 && i < this.count)) check(false, `no key ${i} in a page of ${this.count}`);
+    const restart = i - (i % KEY_RESTART);
+    let longest = 0;
+    for (let j = restart; j <= i; j++) longest = Math.max(longest, this.shared[j] + this.suffixes[j]);
+    if (scratch.length < longest) scratch = new Uint8Array(Math.max(longest, scratch.length * 2));
+    const key = scratch;
+    let at = this.restartAt[restart / KEY_RESTART];
+    for (let j = restart; j <= i; j++) {
+      key.set(this.bytes.subarray(at, at + this.suffixes[j]), this.shared[j]);
+      at += this.suffixes[j];
+    }
+    return decodeUtf8(key.subarray(0, this.shared[i] + this.suffixes[i]));
+  }
+
   /** A buffer long enough for every key of the page. */
   private scratchFor(): Uint8Array {
     let longest = 0;
@@ -258,14 +267,23 @@ export class KeyPage {
   }
 
   /**
-   * The indices, among `wanted` (ascending indices into this page), of the keys whose UTF-8 holds
-   * `needle` (a lower-cased value's UTF-8: keys are lower-cased, and UTF-8 matches as text does).
+   * Writes to `out` from index `written` on the keys among `wanted[begin, end)` (ascending key
+   * indices, this page's first key being `base`) whose UTF-8 holds `needle` (a lower-cased value's
+   * UTF-8: keys are lower-cased, and UTF-8 matches as text does); returns the index after the last.
    * A key whose first match lies in the prefix it shares with the previous key (when that one was
    * searched) inherits it, so only the bytes after that prefix are searched; keys not wanted are
    * rebuilt but not searched.
    */
-  including(wanted: ArrayLike<number>, needle: Uint8Array): number[] {
-    const out: number[] = [];
+  including(
+    wanted: ArrayLike<number>,
+    begin: number,
+    end: number,
+    base: number,
+    needle: Uint8Array,
+    out: Uint32Array,
+    written: number,
+  ): number {
+    let found = written;
     const { bytes, shared, suffixes } = this;
     const n = needle.length;
     const first = needle[0];
@@ -274,8 +292,8 @@ export class KeyPage {
     let firstEnd = Number.NaN;
     let at = this.textStart;
     let i = 0;
-    for (let w = 0; w < wanted.length; w++) {
-      const target = wanted[w];
+    for (let w = begin; w < end; w++) {
+      const target = wanted[w] - base;
       // Far ahead: start again from the restart before it rather than rebuild every key between.
       const restart = target - (target % KEY_RESTART);
       if (restart > i) (i = restart), (at = this.restartAt[restart / KEY_RESTART]), (firstEnd = Number.NaN);
@@ -285,7 +303,7 @@ export class KeyPage {
         const length = from + suffixes[i];
         for (let k = from; k < length; k++) key[k] = bytes[at++];
         if (firstEnd >= 0 && firstEnd <= from) {
-          if (i === target) out.push(i);
+          if (i === target) out[found++] = base + i;
           continue;
         }
         if (i < target) {
@@ -301,10 +319,10 @@ export class KeyPage {
           while (k < n && key[start + k] === needle[k]) k++;
           if (k === n) firstEnd = start + n;
         }
-        if (firstEnd >= 0) out.push(i);
+        if (firstEnd >= 0) out[found++] = base + i;
       }
     }
-    return out;
+    return found;
   }
 
   /** The ranks holding key `i` of the page, ascending. */
@@ -373,27 +391,6 @@ export class KeyDirectory extends PageDirectory {
         () => `${what}: first keys do not ascend at page ${p}`,
       );
     }
-  }
-
-  /** Pages decoded to strings for searches, most recently used last: a binary search reads one page, and the next query often the same. */
-  private readonly decoded = new Map<number, readonly string[]>();
-  private decodedBytes = 0;
-
-  /** The keys of page `p` (read as `page`) as strings, kept for the next searches among the last DECODED_PAGES. */
-  keysOf(p: number, page: KeyPage): readonly string[] {
-    let keys = this.decoded.get(p);
-    if (keys) this.decoded.delete(p);
-    else {
-      keys = page.keys();
-      this.decodedBytes += stringsBytes(keys);
-      if (this.decoded.size === DECODED_PAGES) {
-        const [oldest, dropped] = this.decoded.entries().next().value!;
-        this.decoded.delete(oldest);
-        this.decodedBytes -= stringsBytes(dropped);
-      }
-    }
-    this.decoded.set(p, keys);
-    return keys;
   }
 
   /** How many keys the pages hold. */
@@ -500,12 +497,6 @@ export class KeyDirectory extends PageDirectory {
   }
 
   override get byteSize(): number {
-    return (
-      super.byteSize +
-      this.firstKeys.byteLength +
-      this.firstPostings.byteLength +
-      this.firstStrings.byteSize +
-      this.decodedBytes
-    );
+    return super.byteSize + this.firstKeys.byteLength + this.firstPostings.byteLength + this.firstStrings.byteSize;
   }
 }

@@ -188,7 +188,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const pageOf = Uint32Array.from(ranks, (r) => directory.pageOfPosting(r));
     const pages = await this.pagesOf(pageOf);
     return Uint32Array.from(ranks, (r, i) => {
-      const page = pages[pageOf[i]];
+      const page = pages.get(pageOf[i])!;
       return directory.firstKeys[pageOf[i]] + page.keyOfPosting(r - page.firstPosting);
     });
   }
@@ -198,7 +198,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const { firstKeys } = this.directory;
     const pageOf = this.pagesOfKeys(ks);
     const pages = await this.pagesOf(pageOf);
-    for (let i = 0; i < ks.length; i++) visit(ks[i], pages[pageOf[i]], ks[i] - firstKeys[pageOf[i]]);
+    for (let i = 0; i < ks.length; i++) visit(ks[i], pages.get(pageOf[i])!, ks[i] - firstKeys[pageOf[i]]);
   }
 
   /** The page of each key of `ks`: walked along the directory while they ascend (most lists of keys), else searched. */
@@ -215,14 +215,15 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return out;
   }
 
-  /** The distinct pages of `pageOf` (indexed by page), in one round: PAGES_AT_ONCE at a time, all at once. */
-  private async pagesOf(pageOf: Uint32Array): Promise<KeyPage[]> {
-    const distinct = [...new Set(pageOf)].sort((a, b) => a - b);
+  /** The distinct pages of `pageOf`, read in one round: PAGES_AT_ONCE at a time, all at once. */
+  private async pagesOf(pageOf: Uint32Array): Promise<Map<number, KeyPage>> {
+    const distinct = distinctPages(pageOf);
+    if (distinct.length <= PAGES_AT_ONCE) return this.pages(distinct);
     const batches: Promise<Map<number, KeyPage>>[] = [];
     for (let i = 0; i < distinct.length; i += PAGES_AT_ONCE)
-      batches.push(this.pages(distinct.slice(i, i + PAGES_AT_ONCE)));
-    const pages = new Array<KeyPage>(this.directory.pageCount);
-    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages[p] = page;
+      batches.push(this.pages(distinct.subarray(i, i + PAGES_AT_ONCE)));
+    const pages = new Map<number, KeyPage>();
+    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages.set(p, page);
     return pages;
   }
 
@@ -236,58 +237,69 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return (await this.pages([p])).get(p)!;
   }
 
-  /** The keys of page `p` as strings. */
-  private async keysOf(p: number): Promise<readonly string[]> {
-    return this.directory.keysOf(p, await this.page(p));
+  /** Key `k`, rebuilt alone from its page. */
+  private async keyAt(k: number): Promise<string> {
+    const p = this.directory.pageOfKey(k);
+    return (await this.page(p)).keyAt(k - this.directory.firstKeys[p]);
+  }
+
+  /** The index of the first key of page `p` failing `before` (a test true for a prefix of its keys). */
+  private async firstFailingIn(p: number, before: (key: string) => boolean): Promise<number> {
+    const page = await this.page(p);
+    return this.directory.firstKeys[p] + firstFailing(0, page.count, (i) => before(page.keyAt(i)));
   }
 
   async lowerBound(value: string): Promise<number> {
     const p = this.directory.lastPageWhere((first) => first < value);
-    if (p < 0) return 0;
-    const keys = await this.keysOf(p);
-    return this.directory.firstKeys[p] + firstFailing(0, keys.length, (i) => keys[i] < value);
+    return p < 0 ? 0 : this.firstFailingIn(p, (key) => key < value);
   }
 
   async prefixEnd(prefix: string, from: number): Promise<number> {
     // Below the prefix or starting with it: true for a prefix of all keys, whose end is the answer.
     const before = (key: string) => key < prefix || key.startsWith(prefix);
     const p = this.directory.lastPageWhere(before);
-    if (p < 0) return from;
-    const keys = await this.keysOf(p);
-    return Math.max(from, this.directory.firstKeys[p] + firstFailing(0, keys.length, (i) => before(keys[i])));
+    return p < 0 ? from : Math.max(from, await this.firstFailingIn(p, before));
   }
 
   async keysAt(ks: ArrayLike<number>): Promise<string[]> {
     const out = new Array<string>(ks.length);
-    for (let i = 0; i < ks.length; i++) {
-      const p = this.directory.pageOfKey(ks[i]);
-      out[i] = (await this.keysOf(p))[ks[i] - this.directory.firstKeys[p]];
-    }
+    for (let i = 0; i < ks.length; i++) out[i] = await this.keyAt(ks[i]);
     return out;
   }
 
   async including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array> {
-    const { firstKeys, pageCount } = this.directory;
+    const { firstKeys } = this.directory;
     const bytes = needle.ascii ?? encoder.encode(needle.text);
     // A lone surrogate has no UTF-8 (encoded, it becomes U+FFFD): such a needle is looked for in the keys as strings, by code units.
     const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
-    const out: number[] = [];
+    const wanted = candidates ?? Uint32Array.from({ length: this.length }, (_, k) => k);
     // Candidates ascend, so their pages do: every page read in one round, each searched for its own.
-    const wanted = candidates ? this.pagesOfKeys(candidates) : Uint32Array.from({ length: pageCount }, (_, p) => p);
-    const pages = await this.pagesOf(wanted);
-    let c = 0;
-    for (let w = 0; w < wanted.length; w++) {
-      const p = wanted[w];
-      if (w > 0 && p === wanted[w - 1]) continue;
-      const local: number[] = [];
-      if (candidates)
-        for (; c < candidates.length && candidates[c] < firstKeys[p + 1]; c++) local.push(candidates[c] - firstKeys[p]);
-      else for (let k = 0; k < firstKeys[p + 1] - firstKeys[p]; k++) local.push(k);
-      const page = pages[p];
-      const keys = byCodeUnits ? page.keys() : null;
-      for (const k of keys ? local.filter((i) => keys[i].includes(needle.text)) : page.including(local, bytes))
-        out.push(firstKeys[p] + k);
+    const pages = await this.pagesOf(this.pagesOfKeys(wanted));
+    const out = new Uint32Array(wanted.length);
+    let n = 0;
+    for (let c = 0; c < wanted.length; ) {
+      const p = this.directory.pageOfKey(wanted[c]);
+      let end = c + 1;
+      while (end < wanted.length && wanted[end] < firstKeys[p + 1]) end++;
+      const page = pages.get(p)!;
+      if (byCodeUnits) {
+        const keys = page.keys();
+        for (let i = c; i < end; i++) if (keys[wanted[i] - firstKeys[p]].includes(needle.text)) out[n++] = wanted[i];
+      } else n = page.including(wanted, c, end, firstKeys[p], bytes, out, n);
+      c = end;
     }
-    return Uint32Array.from(out);
+    return out.slice(0, n);
   }
+}
+
+/** The distinct values of `pageOf`, ascending: by neighbours when they ascend (most lists of keys do), else sorted. */
+function distinctPages(pageOf: Uint32Array): Uint32Array {
+  const out = new Uint32Array(pageOf.length);
+  let n = 0;
+  for (let i = 0; i < pageOf.length; i++) {
+    if (n > 0 && pageOf[i] === out[n - 1]) continue;
+    if (n > 0 && pageOf[i] < out[n - 1]) return Uint32Array.from(new Set(pageOf)).sort();
+    out[n++] = pageOf[i];
+  }
+  return out.subarray(0, n);
 }

@@ -2,7 +2,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
-import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "../../src/format/key-pages.ts";
+import { encodeKeyDirectory, encodeKeyPages, KeyDirectory, type KeyPage } from "../../src/format/key-pages.ts";
+
+/** The keys among `wanted` (indices into `page`) that hold `needle`, as the page's search writes them. */
+function searched(page: KeyPage, wanted: number[], needle: string): number[] {
+  const out = new Uint32Array(wanted.length);
+  return [...out.subarray(0, page.including(wanted, 0, wanted.length, 0, new TextEncoder().encode(needle), out, 0))];
+}
 
 const utf8 = new TextEncoder();
 
@@ -62,16 +68,21 @@ describe("key pages (property)", () => {
         const random = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
         for (const { page, keys: held } of decoded) {
           expect(page.keys()).toEqual(held);
+          expect(held.map((_, i) => page.keyAt(i))).toEqual(held);
           // Needles taken from the keys too, so that most match, some within shared prefixes.
           const probes = [
             ...needles,
             ...held.filter((_, i) => i % 7 === 0).map((k) => Array.from(k).slice(1, 4).join("")),
           ].filter((n) => n.length > 0);
           for (const needle of probes) {
-            const wanted = held.flatMap((_, i) => (random() < share ? [i] : []));
-            expect(page.including(wanted, utf8.encode(needle)), needle).toEqual(
-              wanted.filter((i) => held[i].includes(needle)),
-            );
+            // As a list of candidates across pages gives them: key indices from `base`, among others.
+            const base = Math.floor(random() * 1000);
+            const wanted = held.flatMap((_, i) => (random() < share ? [base + i] : []));
+            const before = [7, 7, 7];
+            const list = [...before, ...wanted, 9];
+            const out = new Uint32Array(before.length + wanted.length);
+            const end = page.including(list, before.length, list.length - 1, base, utf8.encode(needle), out, 2);
+            expect([...out.subarray(2, end)], needle).toEqual(wanted.filter((k) => held[k - base].includes(needle)));
           }
         }
       }),
@@ -86,6 +97,6 @@ describe("key pages (property)", () => {
     const decoded = paged(keys);
     // Each long key fills a page of its own; compared by equality, so that a failure does not print them.
     expect(decoded.flatMap(({ page }) => page.keys()).map((k, i) => k === keys[i])).toEqual([true, true, true]);
-    expect(decoded.map(({ page }) => page.including([0], utf8.encode("xy")))).toEqual([[], [0], []]);
+    expect(decoded.map(({ page }) => searched(page, [0], "xy"))).toEqual([[], [0], []]);
   });
 });
