@@ -102,15 +102,19 @@ export class IdDirectory extends PageDirectory {
     return pageStartingAtOrBefore(this.firstIds, id);
   }
 
-  /** Checks and decodes page `p` (its stored bytes exactly). */
-  decodePage(p: number, bytes: Uint8Array): IdPage {
+  /**
+   * Checks and decodes page `p` (its stored bytes exactly). `inPlace`: the page may view `bytes`,
+   * which the caller keeps whole anyway; otherwise it copies them, so as not to hold the rest of a
+   * multi-page read.
+   */
+  decodePage(p: number, bytes: Uint8Array, inPlace = false): IdPage {
     this.verify(p, bytes);
-    // A copy of its own: aligned for the views, and not holding the rest of a multi-page read.
-    const own = bytes.slice();
+    // Views need 8-byte alignment for the ids.
+    const own = inPlace && bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
     const k = own.length / ENTRY_BYTES;
-    const ids = new BigUint64Array(own.buffer, 0, k);
-    const ranks = new Uint32Array(own.buffer, k * 8, k);
-    const parents = new Uint32Array(own.buffer, k * 12, k);
+    const ids = new BigUint64Array(own.buffer, own.byteOffset, k);
+    const ranks = new Uint32Array(own.buffer, own.byteOffset + k * 8, k);
+    const parents = new Uint32Array(own.buffer, own.byteOffset + k * 12, k);
     check(ids[0] === this.firstIds[p], `id page ${p} does not start at its directory's first id`);
     // Ids ascend across pages too, or a lookup would search the wrong page.
     check(
@@ -128,6 +132,41 @@ export class IdDirectory extends PageDirectory {
     return new IdPage(ids, ranks, parents);
   }
 }
+
+/**
+ * Every id page, from one read of the whole section (its block exactly): each page is checked and
+ * decoded when first asked for, in place.
+ */
+export class WholeIdPages {
+  private readonly directory: IdDirectory;
+  private readonly bytes: Uint8Array;
+  private readonly pages: (IdPage | undefined)[];
+  /** Counted whole from the start, as if every page were decoded: a cached entry's size does not change. */
+  readonly byteSize: number;
+
+  constructor(directory: IdDirectory, bytes: Uint8Array) {
+    const { offsets, pageCount } = directory;
+    check(
+      bytes.length === offsets[pageCount],
+      `id pages: ${bytes.length} bytes read for pages of ${offsets[pageCount]} bytes`,
+    );
+    this.directory = directory;
+    // Aligned and its own, so that pages view it in place.
+    this.bytes = bytes.byteOffset % 8 === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    this.pages = new Array(pageCount);
+    this.byteSize = 64 + this.bytes.byteLength + pageCount * ID_PAGE_OVERHEAD;
+  }
+
+  /** Page `p`, checked and decoded on first use. */
+  page(p: number): IdPage {
+    const { offsets } = this.directory;
+    this.pages[p] ??= this.directory.decodePage(p, this.bytes.subarray(offsets[p], offsets[p + 1]), true);
+    return this.pages[p];
+  }
+}
+
+/** What an IdPage costs beside its bytes: the object and its three views. */
+const ID_PAGE_OVERHEAD = 64 + 3 * 96;
 
 export class IdPage {
   /** The page's ids, ascending, the rank of each, and the rank of its parent (NONE: none). */

@@ -1,6 +1,6 @@
 // @module Resolves a path object id to its rank (and its parent's), or throws object_not_found.
 import { ApiError } from "../contract/errors.ts";
-import { parseObjectId } from "../format/id-pages.ts";
+import { parseObjectId, WholeIdPages } from "../format/id-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { loadPages } from "./pages.ts";
 
@@ -29,12 +29,27 @@ export async function lookUp(snapshot: Snapshot, id: string): Promise<number> {
   return (await locate(snapshot, id))?.rank ?? -1;
 }
 
-/** `id`'s rank and parent's from one id page (IDXP); null when no object has it. */
+/**
+ * The id pages are read whole, and kept as one entry, while they take at most this share of the
+ * section budget (15.6 MB at 1M objects, of 64 MiB). Nearly every answer about an object starts with
+ * its id, and at the edge each id page missing from the cache is a round trip before the object's
+ * own row or links can be asked for: page by page, most light answers at 1M objects met an id page
+ * not read before, in a mix over a few hundred objects.
+ */
+const WHOLE_ID_PAGES_SHARE = 1 / 4;
+
+/** `id`'s rank and parent's from its id page (IDXP); null when no object has it. */
 async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
   const wanted = parseObjectId(id);
   const directory = await snapshot.section("IDXD");
   if (wanted === null || directory.pageCount === 0) return null;
   const p = directory.pageOf(wanted);
+  const { offsets, pageCount } = directory;
+  if (offsets[pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE) {
+    const whole = { offsets: Uint32Array.of(0, offsets[pageCount]), pageCount: 1 };
+    const loaded = await loadPages(snapshot, "IDXP", whole, [0], (_, bytes) => new WholeIdPages(directory, bytes));
+    return loaded.get(0)!.page(p).find(wanted);
+  }
   const pages = await loadPages(snapshot, "IDXP", directory, [p], (page, bytes) => directory.decodePage(page, bytes));
   return pages.get(p)!.find(wanted);
 }

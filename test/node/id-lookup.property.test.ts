@@ -1,0 +1,63 @@
+// @module Looking objects up by id: the id pages read whole (a budget they fit in a quarter of) and page by page (one they do not) give every id the rank and parent the compiled model gives it, and no rank to ids it lacks (property).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileDocument } from "../../build/compile/compile-document.ts";
+import { IDS_PER_PAGE, IdPage, WholeIdPages } from "../../src/format/id-pages.ts";
+import { NONE } from "../../src/format/model.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { locateId, lookUp } from "../../src/query/lookup.ts";
+
+/** 1,100–1,700 objects (three or four id pages) with distinct ids spread far apart, some with a parent. */
+const analyses = fc
+  .uniqueArray(fc.bigInt({ min: 1n, max: 10n ** 15n }), { minLength: 2 * IDS_PER_PAGE + 76, maxLength: 1700 })
+  .map((ids) => ({
+    format: "appstruct.analysis/1",
+    application: "Ids",
+    analyzedAt: "2026-05-05T10:00:00Z",
+    files: [],
+    objects: ids.map((id, i) => ({
+      id: String(id),
+      name: `o${(i * 7919) % ids.length}`,
+      fullName: `p.o${i}`,
+      type: "Java Method",
+      typeId: "JV_METHOD",
+      ...(i % 3 === 1 ? { parent: String(ids[i - 1]) } : {}),
+    })),
+    links: [],
+  }));
+
+/** The snapshot of `bytes` with a section cache of `budgetBytes`. */
+const open = (bytes: Uint8Array, budgetBytes: number) =>
+  Snapshot.open(memorySource(bytes, "ids"), { sections: new SectionCache(budgetBytes) });
+
+describe("id lookups", () => {
+  it("find every id's rank and parent, and no rank for ids not there, whole or page by page", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        analyses,
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 15n }), { maxLength: 20 }),
+        async (analysis, probes) => {
+          const { bytes, model } = compileDocument(analysis);
+          const idBytes = model.objects.length * 16;
+          // Whole: the id pages take under a quarter of the budget. Paged: more than a quarter.
+          const [whole, paged] = await Promise.all([open(bytes, 64 * idBytes), open(bytes, 2 * idBytes)]);
+          const present = new Set(model.objects.map((o) => o.id));
+          for (const snapshot of [whole, paged]) {
+            for (let rank = 0; rank < model.objects.length; rank++) {
+              const { id, parent } = model.objects[rank];
+              expect(await locateId(snapshot, id)).toEqual({ rank, parent });
+            }
+            for (const probe of probes.map(String).filter((id) => !present.has(id)))
+              expect(await lookUp(snapshot, probe)).toBe(-1);
+          }
+          // Each took the way it was meant to: one entry for every id page, or a page an entry.
+          expect(whole.recall("IDXP#0")).toBeInstanceOf(WholeIdPages);
+          expect(paged.recall("IDXP#0")).toBeInstanceOf(IdPage);
+          expect(model.objects.some((o) => o.parent !== NONE)).toBe(true);
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+});
