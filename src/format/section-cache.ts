@@ -22,8 +22,7 @@
 //
 // Sizes. An entry weighs its structure's `byteSize`, or the section's stored length when the
 // structure has none. Some structures grow after they are handed out: StringList.all() keeps decoded
-// strings, a key directory keeps recently decoded pages' keys, the taxonomy builds child
-// lists. So sizes are re-measured, not trusted from insertion: every entry at each insertion (the
+// strings, the taxonomy builds child lists. So sizes are re-measured, not trusted from insertion: every entry at each insertion (the
 // moment eviction decides; a getter per entry is small next to reading and decoding a section) and
 // for stats, and the entry used on a hit. Pages never grow: they are measured once, so thousands
 // of them cost nothing at each insertion. Growth is thus counted at the next insertion or use;

@@ -28,11 +28,15 @@ const CHUNK = 512;
  */
 export type Visit = (rank: number, neighbour: number, type: number, endsFlow: boolean) => void;
 
+/** Whether a walk follows a link of `type` with `flags`: a direct one, of a type `types` allows (null: all). */
+const follows = (types: ReadonlySet<number> | null, type: number, flags: number) =>
+  (flags & LINK_DIRECT) !== 0 && (!types || types.has(type));
+
 /**
- * Calls `visit` for every qualifying link at each of `ranks` (ascending) in `direction`, of the
- * types `types` allows (null: all), in no particular order, and returns how many link entries it
- * examined; `loaded`: the links of `ranks` if read already. Forward, a rank's own page says it all; backward, its page lists its distinct callers
- * and the callers' pages say with which types and kinds they call it.
+ * Calls `visit` for every link at each of `ranks` (ascending) in `direction` that `follows` allows,
+ * in no particular order, and returns how many link entries it examined; `loaded`: the links of
+ * `ranks` if read already. Forward, a rank's own page says it all; backward, its page lists its
+ * distinct callers and the callers' pages say with which types and kinds they call it.
  */
 export async function expand(
   snapshot: Snapshot,
@@ -44,12 +48,11 @@ export async function expand(
 ): Promise<{ examined: number; own: LinkRows }> {
   const own = loaded ?? (await linkRows(snapshot, ranks));
   let examined = 0;
-  const followed = (type: number, flags: number) => (flags & LINK_DIRECT) !== 0 && (!types || types.has(type));
   if (direction === "forward") {
     for (const rank of ranks)
       own.forEachCallee(rank, (target, type, flags) => {
         examined++;
-        if (followed(type, flags)) visit(rank, target, type, (flags & TARGET_IS_END) !== 0);
+        if (follows(types, type, flags)) visit(rank, target, type, (flags & TARGET_IS_END) !== 0);
       });
     return { examined, own };
   }
@@ -71,7 +74,7 @@ export async function expand(
     for (; k < sorted.length && callers[k] === caller; k++) targets[count++] = ranks[sorted[k] % n];
     theirs.forEachLinkTo(caller, targets.subarray(0, count), (target, type, flags) => {
       examined++;
-      if (followed(type, flags)) visit(target, caller, type, start);
+      if (follows(types, type, flags)) visit(target, caller, type, start);
     });
   }
   return { examined, own };
@@ -79,7 +82,7 @@ export async function expand(
 
 /**
  * `expand` forward for a walk: the entries of all `ranks` decoded into `entries` at once, and
- * `visit` called for the qualifying ones only. Returns how many entries it examined.
+ * `visit` called for those `follows` allows. Returns how many entries it examined.
  */
 async function expandForward(
   snapshot: Snapshot,
@@ -94,11 +97,9 @@ async function expandForward(
   for (let k = 0, i = 0; k < ranks.length; k++) {
     const rank = ranks[k];
     for (; i < ends[k]; i++) {
+      // An entry packs its type over its flags (LinkPage).
       const entry = packed[i];
-      if ((entry & LINK_DIRECT) === 0) continue;
-      const type = entry >>> 3;
-      if (types && !types.has(type)) continue;
-      visit(rank, targets[i], type, (entry & TARGET_IS_END) !== 0);
+      if (follows(types, entry >>> 3, entry)) visit(rank, targets[i], entry >>> 3, (entry & TARGET_IS_END) !== 0);
     }
   }
   return entries.count;
