@@ -50,16 +50,30 @@ export function firstFailing(lo: number, hi: number, test: (i: number) => boolea
   return lo;
 }
 
-/** `firstFailing` for a test that must await what it compares (a key in a page not read yet). */
-export async function firstFailingAsync(
+/**
+ * `firstFailing` for values that must be read before they are tested (keys in pages not read yet):
+ * each step has `read` bring the values at up to `width` − 1 evenly spaced indices together (one
+ * round of storage reads), then narrows to the gap holding the answer. A cold search then waits
+ * log_width(n) rounds, not log2(n): some 5 rather than 20 over a million keys at width 16.
+ */
+export async function firstFailingWide(
   lo: number,
   hi: number,
-  test: (i: number) => Promise<boolean>,
+  width: number,
+  read: (indices: number[]) => Promise<(i: number) => boolean>,
 ): Promise<number> {
   while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (await test(mid)) lo = mid + 1;
-    else hi = mid;
+    const span = hi - lo;
+    const probes: number[] = [];
+    if (span <= width) for (let i = lo; i < hi; i++) probes.push(i);
+    else for (let j = 1; j < width; j++) probes.push(lo + Math.floor((span * j) / width));
+    const test = await read(probes);
+    let k = 0;
+    while (k < probes.length && test(probes[k])) k++;
+    if (span <= width) return k < probes.length ? probes[k] : hi;
+    // The answer lies after the last probe passing, and at the first failing at the latest.
+    if (k > 0) lo = probes[k - 1] + 1;
+    if (k < probes.length) hi = probes[k];
   }
   return lo;
 }

@@ -1,7 +1,7 @@
 // @module SearchKeys and KeyPostings: the sorted keys of a search index and the ranks each holds, as text filters read them, whether held in memory or in key pages read by range.
 import { check } from "../format/errors.ts";
 import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
-import { firstFailing, firstFailingAsync } from "../format/page-directory.ts";
+import { firstFailing, firstFailingWide } from "../format/page-directory.ts";
 import { type KeyList, reverseCodeUnits, type SearchIndex } from "../format/search-index.ts";
 import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
@@ -15,8 +15,8 @@ export interface SearchKeys {
   readonly inMemory: KeyList | null;
   /** Index of the first key not below `value`. */
   lowerBound(value: string): Promise<number>;
-  /** Index of the first key from `from` on that does not start with `prefix` (those that do are contiguous). */
-  prefixEnd(prefix: string, from: number): Promise<number>;
+  /** Index of the first key that neither sorts below `prefix` nor starts with it (those that do follow those below). */
+  prefixEnd(prefix: string): Promise<number>;
   /** The keys at indices `ks`. */
   keysAt(ks: ArrayLike<number>): Promise<string[]>;
   /** The keys of `candidates` (ascending), or of every key when null (a scan), that contain `needle`, in a new array. */
@@ -64,10 +64,10 @@ export function storedPostings(index: SearchIndex): KeyPostings {
   };
 }
 
-/** [from, to): the keys starting with `prefix`. */
+/** [from, to): the keys starting with `prefix`. Both ends are searched at once: their pages are read in one round. */
 export async function prefixRange(keys: SearchKeys, prefix: string): Promise<[number, number]> {
-  const from = await keys.lowerBound(prefix);
-  return [from, await keys.prefixEnd(prefix, from)];
+  const [from, end] = await Promise.all([keys.lowerBound(prefix), keys.prefixEnd(prefix)]);
+  return [from, Math.max(from, end)];
 }
 
 /** [from, to): the key equal to `value`, or an empty range. */
@@ -75,6 +75,9 @@ export async function equalRange(keys: SearchKeys, value: string): Promise<[numb
   const k = await keys.lowerBound(value);
   return k < keys.length && (await keys.keysAt([k]))[0] === value ? [k, k + 1] : [k, k];
 }
+
+/** Keys a step of a suffix search over key pages reads at once (see firstFailingWide). */
+const SUFFIX_SEARCH_WIDTH = 16;
 
 /** Indices of the keys ending with `suffix`, through `byReversed` (key indices ordered by reversed key). */
 export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix: string): Promise<Uint32Array> {
@@ -90,12 +93,18 @@ export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix
       firstFailing(from, byReversed.length, (i) => reversedAt(i).startsWith(wanted)),
     );
   }
-  const reversedAt = async (i: number) => reverseCodeUnits((await keys.keysAt([byReversed[i]]))[0]);
-  const from = await firstFailingAsync(0, byReversed.length, async (i) => (await reversedAt(i)) < wanted);
-  return byReversed.subarray(
-    from,
-    await firstFailingAsync(from, byReversed.length, async (i) => (await reversedAt(i)).startsWith(wanted)),
-  );
+  // Keys in pages: both ends searched together, SUFFIX_SEARCH_WIDTH keys a step read in one round.
+  const search = (passes: (reversed: string) => boolean) =>
+    firstFailingWide(0, byReversed.length, SUFFIX_SEARCH_WIDTH, async (indices) => {
+      const read = await keys.keysAt(indices.map((i) => byReversed[i]));
+      const passing = new Set(indices.filter((_, j) => passes(reverseCodeUnits(read[j]))));
+      return (i) => passing.has(i);
+    });
+  const [from, end] = await Promise.all([
+    search((reversed) => reversed < wanted),
+    search((reversed) => reversed < wanted || reversed.startsWith(wanted)),
+  ]);
+  return byReversed.subarray(from, Math.max(from, end));
 }
 
 /** Keys held in memory (a stored list, or a column): every answer at once. */
@@ -104,7 +113,8 @@ export function memoryKeys(list: KeyList): SearchKeys {
     length: list.length,
     inMemory: list,
     lowerBound: async (value) => firstFailing(0, list.length, (k) => list.get(k) < value),
-    prefixEnd: async (prefix, from) => firstFailing(from, list.length, (k) => list.get(k).startsWith(prefix)),
+    prefixEnd: async (prefix) =>
+      firstFailing(0, list.length, (k) => list.get(k) < prefix || list.get(k).startsWith(prefix)),
     keysAt: async (ks) => Array.from(ks, (k) => list.get(k)),
     including: async (candidates, needle) => {
       if (candidates) return list.including(candidates, needle);
@@ -237,12 +247,6 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return (await this.pages([p])).get(p)!;
   }
 
-  /** Key `k`, rebuilt alone from its page. */
-  private async keyAt(k: number): Promise<string> {
-    const p = this.directory.pageOfKey(k);
-    return (await this.page(p)).keyAt(k - this.directory.firstKeys[p]);
-  }
-
   /** The index of the first key of page `p` failing `before` (a test true for a prefix of its keys). */
   private async firstFailingIn(p: number, before: (key: string) => boolean): Promise<number> {
     const page = await this.page(p);
@@ -254,17 +258,18 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return p < 0 ? 0 : this.firstFailingIn(p, (key) => key < value);
   }
 
-  async prefixEnd(prefix: string, from: number): Promise<number> {
+  async prefixEnd(prefix: string): Promise<number> {
     // Below the prefix or starting with it: true for a prefix of all keys, whose end is the answer.
     const before = (key: string) => key < prefix || key.startsWith(prefix);
     const p = this.directory.lastPageWhere(before);
-    return p < 0 ? from : Math.max(from, await this.firstFailingIn(p, before));
+    return p < 0 ? 0 : this.firstFailingIn(p, before);
   }
 
   async keysAt(ks: ArrayLike<number>): Promise<string[]> {
-    const out = new Array<string>(ks.length);
-    for (let i = 0; i < ks.length; i++) out[i] = await this.keyAt(ks[i]);
-    return out;
+    const { firstKeys } = this.directory;
+    const pageOf = this.pagesOfKeys(ks);
+    const pages = await this.pagesOf(pageOf);
+    return Array.from(ks, (k, i) => pages.get(pageOf[i])!.keyAt(k - firstKeys[pageOf[i]]));
   }
 
   async including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array> {
