@@ -180,7 +180,7 @@ export class Snapshot implements DecodeContext {
       `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`,
     );
     if (entry.length > WHOLE_READ_BYTES) return sourceRead(this.source, entry.offset + offset, length);
-    const whole = await this.remember(`${tag}#whole`, async () => {
+    const whole = await this.remember(`${tag}#bytes`, async () => {
       const bytes = await sourceRead(this.source, entry.offset, entry.length);
       return { bytes, byteSize: bytes.byteLength };
     });

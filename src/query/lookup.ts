@@ -1,7 +1,8 @@
 // @module Resolves a path object id to its rank (and its parent's), or throws object_not_found.
 import { ApiError } from "../contract/errors.ts";
-import { parseObjectId, WholeIdPages } from "../format/id-pages.ts";
+import { type IdDirectory, parseObjectId, WholeIdPages } from "../format/id-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { waitUntil } from "../wait-until.ts";
 import { loadPages } from "./pages.ts";
 
 /** An object found by id: its rank and its parent's (NONE, from format/model.ts: none). */
@@ -44,12 +45,24 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
   const directory = await snapshot.section("IDXD");
   if (wanted === null || directory.pageCount === 0) return null;
   const p = directory.pageOf(wanted);
-  const { offsets, pageCount } = directory;
-  if (offsets[pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE) {
-    const whole = { offsets: Uint32Array.of(0, offsets[pageCount]), pageCount: 1 };
-    const loaded = await loadPages(snapshot, "IDXP", whole, [0], (_, bytes) => new WholeIdPages(directory, bytes));
-    return loaded.get(0)!.page(p).find(wanted);
+  if (directory.offsets[directory.pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE) {
+    const whole = snapshot.recall<WholeIdPages>(WHOLE_ID_PAGES);
+    if (whole) return whole.page(p).find(wanted);
+    // Not held yet: this answer reads its own page, not megabytes, and the whole comes behind it
+    // for the answers after (joined, not read twice, by those that ask meanwhile).
+    waitUntil(wholeIdPages(snapshot, directory));
   }
   const pages = await loadPages(snapshot, "IDXP", directory, [p], (page, bytes) => directory.decodePage(page, bytes));
   return pages.get(p)!.find(wanted);
+}
+
+/** The cache entry of the id pages read whole. */
+const WHOLE_ID_PAGES = "IDXP#whole";
+
+/** Every id page from one read of IDXP's block, kept as one entry. */
+function wholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
+  return snapshot.remember(WHOLE_ID_PAGES, async () => {
+    const { start, length } = await snapshot.pagesBlock("IDXP");
+    return new WholeIdPages(directory, await snapshot.readPart("IDXP", start, length));
+  });
 }

@@ -136,7 +136,9 @@ describe("link pages", () => {
 
   it("let one object's callees read a window of pages, not all of them, nor OBJC", async () => {
     const source = countingSource(memorySource(bytes, "counted"));
-    const snapshot = await Snapshot.open(source);
+    // A budget the id pages take more than a quarter of: they are read page by page, as at scale.
+    const idPagesBytes = (await open(bytes)).toc.get("IDXP")!.length;
+    const snapshot = await Snapshot.open(source, { sections: new SectionCache(2 * idPagesBytes) });
     const opened = source.bytesRead;
     const id = (await open(bytes).then((s) => s.section("OBJC"))).id(OBJECTS >> 1);
     await objectCallees(snapshot, id, { includeEscalated: true, withParent: true }).then(collect);
