@@ -51,18 +51,28 @@ export function firstFailing(lo: number, hi: number, test: (i: number) => boolea
 }
 
 /**
- * `firstFailing` for values that must be read before they are tested (keys in pages not read yet):
- * each step has `read` bring the values at up to `width` − 1 evenly spaced indices together (one
- * round of storage reads), then narrows to the gap holding the answer. A cold search then waits
- * log_width(n) rounds, not log2(n): some 5 rather than 20 over a million keys at width 16.
+ * `firstFailing` for values that may have to be read before they are tested (keys in pages not
+ * read yet). A step whose middle `peek` can test at once (its page is at hand) halves the range as
+ * `firstFailing` does; else `read` brings the values at up to `width` − 1 evenly spaced indices
+ * together (one round of storage reads) and the range narrows to the gap holding the answer. A cold
+ * search then waits some log_width(n) rounds, not log2(n): 5 rather than 20 over a million keys at
+ * width 16, while a warm one costs no more than a binary search.
  */
 export async function firstFailingWide(
   lo: number,
   hi: number,
   width: number,
+  peek: (i: number) => boolean | undefined,
   read: (indices: number[]) => Promise<(i: number) => boolean>,
 ): Promise<number> {
   while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const known = peek(mid);
+    if (known !== undefined) {
+      if (known) lo = mid + 1;
+      else hi = mid;
+      continue;
+    }
     const span = hi - lo;
     const probes: number[] = [];
     if (span <= width) for (let i = lo; i < hi; i++) probes.push(i);

@@ -27,7 +27,7 @@ export async function loadPages<T extends { byteSize: number }>(
     const p = wanted[i];
     // Tested before calling check: its message would be written for every page of every walk's step.
     if (!(p >= 0 && p < directory.pageCount)) check(false, `${tag}: no page ${p}`);
-    const page = snapshot.recall<T>(`${tag}#${p}`);
+    const page = recallPage<T>(snapshot, tag, p);
     if (page) loaded.set(p, page);
     else missing.push(p);
   }
@@ -55,7 +55,7 @@ export async function loadPages<T extends { byteSize: number }>(
       const p = missing[k];
       pages.set(
         p,
-        snapshot.remember(`${tag}#${p}`, async () =>
+        snapshot.remember(pageName(tag, p), async () =>
           decode(p, (await runBytes()).subarray(offsets[p] - from, offsets[p + 1] - from)),
         ),
       );
@@ -64,4 +64,12 @@ export async function loadPages<T extends { byteSize: number }>(
   }
   for (const [p, page] of pages) loaded.set(p, await page);
   return loaded;
+}
+
+/** The name page `p` of section `tag` is kept under in the cache. */
+const pageName = (tag: SectionTag, p: number) => `${tag}#${p}`;
+
+/** Page `p` of section `tag` as `loadPages` keeps it, if it is at hand; else undefined (nothing is read). */
+export function recallPage<T extends object>(snapshot: Snapshot, tag: SectionTag, p: number): T | undefined {
+  return snapshot.recall<T>(pageName(tag, p));
 }

@@ -6,7 +6,7 @@ import { type KeyList, reverseCodeUnits, type SearchIndex } from "../format/sear
 import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
-import { loadPages } from "./pages.ts";
+import { loadPages, recallPage } from "./pages.ts";
 
 /** Keys in code-unit order, distinct; asynchronous, since keys in pages may have to be read first. */
 export interface SearchKeys {
@@ -19,6 +19,8 @@ export interface SearchKeys {
   prefixEnd(prefix: string): Promise<number>;
   /** The keys at indices `ks`. */
   keysAt(ks: ArrayLike<number>): Promise<string[]>;
+  /** The key at index `k` if it is at hand (in memory, or its page read), without waiting; else undefined. */
+  keyAtIfRead(k: number): string | undefined;
   /** The keys of `candidates` (ascending), or of every key when null (a scan), that contain `needle`, in a new array. */
   including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array>;
 }
@@ -95,11 +97,20 @@ export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix
   }
   // Keys in pages: both ends searched together, SUFFIX_SEARCH_WIDTH keys a step read in one round.
   const search = (passes: (reversed: string) => boolean) =>
-    firstFailingWide(0, byReversed.length, SUFFIX_SEARCH_WIDTH, async (indices) => {
-      const read = await keys.keysAt(indices.map((i) => byReversed[i]));
-      const passing = new Set(indices.filter((_, j) => passes(reverseCodeUnits(read[j]))));
-      return (i) => passing.has(i);
-    });
+    firstFailingWide(
+      0,
+      byReversed.length,
+      SUFFIX_SEARCH_WIDTH,
+      (i) => {
+        const key = keys.keyAtIfRead(byReversed[i]);
+        return key === undefined ? undefined : passes(reverseCodeUnits(key));
+      },
+      async (indices) => {
+        const read = await keys.keysAt(indices.map((i) => byReversed[i]));
+        const passing = new Set(indices.filter((_, j) => passes(reverseCodeUnits(read[j]))));
+        return (i) => passing.has(i);
+      },
+    );
   const [from, end] = await Promise.all([
     search((reversed) => reversed < wanted),
     search((reversed) => reversed < wanted || reversed.startsWith(wanted)),
@@ -116,6 +127,7 @@ export function memoryKeys(list: KeyList): SearchKeys {
     prefixEnd: async (prefix) =>
       firstFailing(0, list.length, (k) => list.get(k) < prefix || list.get(k).startsWith(prefix)),
     keysAt: async (ks) => Array.from(ks, (k) => list.get(k)),
+    keyAtIfRead: (k) => list.get(k),
     including: async (candidates, needle) => {
       if (candidates) return list.including(candidates, needle);
       const all = list.all();
@@ -263,6 +275,11 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const before = (key: string) => key < prefix || key.startsWith(prefix);
     const p = this.directory.lastPageWhere(before);
     return p < 0 ? 0 : this.firstFailingIn(p, before);
+  }
+
+  keyAtIfRead(k: number): string | undefined {
+    const p = this.directory.pageOfKey(k);
+    return recallPage<KeyPage>(this.snapshot, this.tag, p)?.keyAt(k - this.directory.firstKeys[p]);
   }
 
   async keysAt(ks: ArrayLike<number>): Promise<string[]> {
