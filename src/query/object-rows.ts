@@ -2,6 +2,7 @@
 import { check } from "../format/errors.ts";
 import type { ObjectRow, RowDirectory, RowPage } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { waitUntil } from "../wait-until.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
 import { streamedColumns, streamedStrings, type TextColumnTag } from "./streamed-column.ts";
@@ -51,6 +52,25 @@ export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<num
   const build = await columnRow(snapshot);
   yield* streamedColumnBatches(snapshot, ranks, ["NAME", "FULL", "MANG"], (r, [name, fullName, mangling]) =>
     build(r, name, fullName, mangling),
+  );
+}
+
+/**
+ * Starts reading the row pages of the first batch of each of `lists` (ranks, non-decreasing) all at
+ * once, without waiting for them: an answer that writes the lists one after the other (start points,
+ * then end points) then waits one round of reads for their rows, not one a list. Lists that
+ * `summaryBatches` reads from columns are left to stream.
+ */
+export function readRowsAhead(snapshot: Snapshot, lists: readonly ArrayLike<number>[]): void {
+  const count = lists.reduce((sum, list) => sum + list.length, 0);
+  if (count === 0 || fromCachedText(snapshot, count)) return;
+  const firsts = lists.filter((list) => fromRowStore(snapshot, list.length)).map((list) => slice(list, 0, ROW_BATCH));
+  waitUntil(
+    snapshot.section("ROWD").then((directory) => {
+      const pages = firsts.flatMap((ranks) => Array.from(ranks, (r) => directory.pageOf(r)));
+      const wanted = distinctAscending(Uint32Array.from(pages), directory.pageCount);
+      return loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.storedPage(p, bytes));
+    }),
   );
 }
 
