@@ -8,10 +8,17 @@
 // itself, its own load taking the stale one's place. A load that fails is never handed on either:
 // the failure may be its owner's alone (cancelled, or I/O refused across requests), so each joiner
 // then loads for itself. Only settled values are cached, by the callers; this module shares waits.
+//
+// Joining a load of one's own request needs none of that: its I/O is this request's, so the load's
+// promise is awaited as is, with no poll. A walk whose two directions need one page, or a query
+// needing a directory its request read ahead on opening the snapshot, then waits for the read and
+// not up to a poll interval past it (as long again as the read, for a read of 20 ms).
 
-/** A load in flight: its outcome once settled, and when it stops being worth waiting for. */
+/** A load in flight: its outcome once settled, when it stops being worth waiting for, the request that started it and its promise (once started). */
 interface Load<V> {
   readonly deadline: number;
+  readonly owner: unknown;
+  promise: Promise<V> | undefined;
   outcome: Outcome<V> | undefined;
 }
 
@@ -28,9 +35,16 @@ export class SharedLoads<K, V> {
   private readonly loads = new Map<K, Load<V>>();
   private readonly now: () => number;
 
-  /** `now` is the clock deadlines are measured on (tests pass their own). */
-  constructor(now: () => number = Date.now) {
+  private readonly scope: (() => unknown) | undefined;
+
+  /**
+   * `now` is the clock deadlines are measured on (tests pass their own). `scope` names the request
+   * running now (the same value throughout one request, another in each other; undefined outside
+   * any): a load is joined without polling by its own request. Without it, every join polls.
+   */
+  constructor(now: () => number = Date.now, scope?: () => unknown) {
     this.now = now;
+    this.scope = scope;
   }
 
   /**
@@ -39,7 +53,13 @@ export class SharedLoads<K, V> {
    */
   run(key: K, load: () => Promise<V>, deadlineMs: number, started?: () => void): Promise<V> {
     const current = this.loads.get(key);
-    if (current && current.deadline > this.now()) return this.join(key, current, load, deadlineMs, started);
+    if (current && current.deadline > this.now()) {
+      // A failed load of its own request's is not handed on either: this call then loads for itself.
+      const scope = this.scope?.();
+      if (scope !== undefined && current.owner === scope && current.promise)
+        return current.promise.catch(() => this.run(key, load, deadlineMs, started));
+      return this.join(key, current, load, deadlineMs, started);
+    }
     return this.start(key, load, deadlineMs, started);
   }
 
@@ -51,9 +71,15 @@ export class SharedLoads<K, V> {
   private start(key: K, load: () => Promise<V>, deadlineMs: number, started?: () => void): Promise<V> {
     if (this.loads.size >= SWEEP_ABOVE) this.sweep();
     started?.();
-    const entry: Load<V> = { deadline: this.now() + deadlineMs, outcome: undefined };
+    const entry: Load<V> = {
+      deadline: this.now() + deadlineMs,
+      owner: this.scope?.(),
+      promise: undefined,
+      outcome: undefined,
+    };
     this.loads.set(key, entry);
     const promise = (async () => load())();
+    entry.promise = promise;
     const settle = (outcome: Outcome<V>) => {
       entry.outcome = outcome;
       if (this.loads.get(key) === entry) this.loads.delete(key);

@@ -39,6 +39,7 @@
 // and its dependencies: those are kept even when they alone exceed the budget (a query never fails
 // for lack of cache), and give way at the next insertion or hit of another key.
 import { SharedLoads } from "../shared-loads.ts";
+import { currentStorageMeter } from "./storage-meter.ts";
 
 /** What a cached value may report about its own memory. */
 export interface Sized {
@@ -167,7 +168,8 @@ export class SectionCache {
       throw new RangeError(`a section cache budget is a number of bytes ≥ 0, not ${budgetBytes}`);
     this.budgetBytes = budgetBytes;
     this.smallBudget = budgetBytes * SMALL_SHARE;
-    this.loads = new SharedLoads(options.now);
+    // The request a load is shared within without polling: the one whose storage meter is running.
+    this.loads = new SharedLoads(options.now, currentStorageMeter);
     this.loadDeadlineMs = options.loadDeadlineMs ?? defaultLoadDeadlineMs;
   }
 
