@@ -46,6 +46,21 @@ describe("SharedLoads", () => {
     expect(await Promise.all([third, fourth])).toEqual(["more", "more"]);
   });
 
+  it("lets another request see a settled load at most a quarter of its wait late", async () => {
+    let request = "a";
+    const loads = new SharedLoads<string, string>(Date.now, () => request);
+    const { settlers, load } = manualLoads();
+    loads.run("page", load, 1000);
+    request = "b";
+    const joined = loads.run("page", load, 1000);
+    await vi.advanceTimersByTimeAsync(20);
+    settlers[0].resolve("bytes");
+    expect(await settledNow(joined)).toBe(false);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(await settledNow(joined)).toBe(true);
+    expect(await joined).toBe("bytes");
+  });
+
   it("never hands on a failed load: a call of the same request then loads for itself", async () => {
     const loads = new SharedLoads<string, string>(Date.now, () => "a");
     const { settlers, load } = manualLoads();
