@@ -38,7 +38,6 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class SharedLoads<K, V> {
   private readonly loads = new Map<K, Load<V>>();
   private readonly now: () => number;
-
   private readonly scope: (() => unknown) | undefined;
 
   /**
