@@ -246,10 +246,7 @@ export class KeyPage {
   keyAt(i: number): string {
     if (!(i >= 0 && i < this.count)) check(false, `no key ${i} in a page of ${this.count}`);
     const restart = i - (i % KEY_RESTART);
-    let longest = 0;
-    for (let j = restart; j <= i; j++) longest = Math.max(longest, this.shared[j] + this.suffixes[j]);
-    if (scratch.length < longest) scratch = new Uint8Array(Math.max(longest, scratch.length * 2));
-    const key = scratch;
+    const key = this.scratchFor(restart, i + 1);
     let at = this.restartAt[restart / KEY_RESTART];
     for (let j = restart; j <= i; j++) {
       key.set(this.bytes.subarray(at, at + this.suffixes[j]), this.shared[j]);
@@ -258,10 +255,10 @@ export class KeyPage {
     return decodeUtf8(key.subarray(0, this.shared[i] + this.suffixes[i]));
   }
 
-  /** A buffer long enough for every key of the page. */
-  private scratchFor(): Uint8Array {
+  /** A buffer long enough for the keys [from, to) of the page (all of them by default). */
+  private scratchFor(from = 0, to = this.count): Uint8Array {
     let longest = 0;
-    for (let i = 0; i < this.count; i++) longest = Math.max(longest, this.shared[i] + this.suffixes[i]);
+    for (let i = from; i < to; i++) longest = Math.max(longest, this.shared[i] + this.suffixes[i]);
     if (scratch.length < longest) scratch = new Uint8Array(Math.max(longest, scratch.length * 2));
     return scratch;
   }

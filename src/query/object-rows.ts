@@ -66,11 +66,13 @@ export function readRowsAhead(snapshot: Snapshot, lists: readonly ArrayLike<numb
   if (count === 0 || fromCachedText(snapshot, count)) return;
   const firsts = lists.filter((list) => fromRowStore(snapshot, list.length)).map((list) => slice(list, 0, ROW_BATCH));
   waitUntil(
-    snapshot.section("ROWD").then((directory) => {
-      const pages = firsts.flatMap((ranks) => Array.from(ranks, (r) => directory.pageOf(r)));
-      const wanted = distinctAscending(Uint32Array.from(pages), directory.pageCount);
-      return loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.storedPage(p, bytes));
-    }),
+    snapshot.section("ROWD").then((directory) =>
+      storedRowPages(
+        snapshot,
+        directory,
+        firsts.flatMap((ranks) => Array.from(ranks, (r) => directory.pageOf(r))),
+      ),
+    ),
   );
 }
 
@@ -177,15 +179,20 @@ async function* streamedColumnBatches<T>(
 
 async function fromPages(snapshot: Snapshot, directory: RowDirectory, ranks: readonly number[]): Promise<ObjectRow[]> {
   const pageOfRank = ranks.map((r) => directory.pageOf(r));
-  const wanted = distinctAscending(Uint32Array.from(pageOfRank), directory.pageCount);
   // The cache keeps pages as stored; each is inflated once here (or kept inflated by the directory).
-  const stored = await loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.storedPage(p, bytes));
+  const stored = await storedRowPages(snapshot, directory, pageOfRank);
   let last = -1;
   let page: RowPage | undefined;
   return ranks.map((r, i) => {
     if (pageOfRank[i] !== last) page = directory.page((last = pageOfRank[i]), stored.get(last)!);
     return page!.row(r);
   });
+}
+
+/** The row pages listed in `pages` (a page a rank, repeats allowed), as stored, read together. */
+function storedRowPages(snapshot: Snapshot, directory: RowDirectory, pages: ArrayLike<number>) {
+  const wanted = distinctAscending(Uint32Array.from(pages), directory.pageCount);
+  return loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.storedPage(p, bytes));
 }
 
 async function fromColumns(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
