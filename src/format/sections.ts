@@ -3,6 +3,7 @@ import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
 import { check } from "./errors.ts";
+import { countFlows, encodeFlowPoints, FlowPoints } from "./flow-points.ts";
 import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
@@ -362,6 +363,12 @@ export const SECTIONS = {
   // Links and the id index in pages, so one object's links or id cost a page, not a whole section.
   LNKP: pagedData(linkPages),
   LNKD: pageDirectory(5, linkPages, encodeLinkDirectory, (b, n) => new LinkDirectory(b, n)),
+  // Each start and end point with the size of its graph, which a walk at each request cannot afford.
+  FLOW: {
+    blocks: 4,
+    encode: (m) => encodeFlowPoints(countFlows(m)),
+    decode: (b, c) => new FlowPoints(b, rows(c)),
+  } as SectionCodec<FlowPoints>,
   IDXP: pagedData(idPages),
   IDXD: pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n), [idOrder]),
   // The files' source text, in pages of whole lines read by range.

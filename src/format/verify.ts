@@ -242,6 +242,7 @@ class Verification {
     add("OBJC", () => this.objectsOf(), true);
     add("TAXO", (s) => this.taxonomy(s), true);
     add("LNKD and all its pages", (s) => this.links(s), true);
+    add("FLOW", (s) => this.section(s, "FLOW"), true);
     const pagedParts = (directory: PartedTag, crossChecked: boolean) => {
       const pages = snapshot.toc.get(PAGES_OF[directory]);
       const parts = Math.max(1, Math.ceil((pages?.length ?? 0) / PART_BYTES));
@@ -249,7 +250,7 @@ class Verification {
         add(`${directory} part ${part + 1} of ${parts}`, (s) => this.pagesPart(s, directory, part), crossChecked);
     };
     for (const directory of ["IDXD", "ROWD", "MEMD"] as const) pagedParts(directory, true);
-    const done = new Set<string>(["OBJC", "TAXO", "LNKD", "IDXD", "ROWD", "MEMD", ...PAGES]);
+    const done = new Set<string>(["OBJC", "TAXO", "LNKD", "FLOW", "IDXD", "ROWD", "MEMD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
       if (done.has(tag)) continue;
       if (tag === "DNAM" || tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
@@ -309,6 +310,21 @@ class Verification {
           count === this.meta.counts.postIts,
           `PSTI holds ${count} post-its, META says ${this.meta.counts.postIts}`,
         );
+        return;
+      }
+      case "FLOW": {
+        const { flags } = await this.objectsOf();
+        const flows = await snapshot.section(tag);
+        for (const [ranks, flag, what] of [
+          [flows.starts, START, "start"],
+          [flows.ends, END, "end"],
+        ] as const) {
+          let count = 0;
+          for (let r = 0; r < this.objects; r++) if (flags[r] & flag) count++;
+          check(count === ranks.length, `FLOW lists ${ranks.length} ${what} points, OBJC flags ${count}`);
+          for (const rank of ranks)
+            check(flags[rank] & flag, () => `FLOW: rank ${rank} is not a ${what} point in OBJC`);
+        }
         return;
       }
       case "SLOC": {

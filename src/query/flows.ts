@@ -2,6 +2,7 @@
 
 import type { ApiObjectRef } from "../contract/api-schemas.ts";
 import { ApiError } from "../contract/errors.ts";
+import type { FlowPoints } from "../format/flow-points.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { type GraphAnswer, graphAnswer } from "./graph-answer.ts";
@@ -13,6 +14,10 @@ import { summaryBatches } from "./object-rows.ts";
 /** A transaction runs forward from a start point; a data graph is read backward from an end point. */
 export interface Flow {
   role: number;
+  /** The points of the role, ascending. */
+  points(flows: FlowPoints): Uint32Array;
+  /** The objects the graph of point `rank` holds, as counted at compile time (null: not counted). */
+  size(flows: FlowPoints, rank: number): number | null;
   direction: "forward" | "backward";
   notFound: "transaction_not_found" | "data_graph_not_found";
   what: string;
@@ -20,12 +25,16 @@ export interface Flow {
 
 export const TRANSACTION: Flow = {
   role: START,
+  points: (flows) => flows.starts,
+  size: (flows, rank) => flows.transactionSize(rank),
   direction: "forward",
   notFound: "transaction_not_found",
   what: "a start point (a transaction)",
 };
 export const DATA_GRAPH: Flow = {
   role: END,
+  points: (flows) => flows.ends,
+  size: (flows, rank) => flows.dataGraphSize(rank),
   direction: "backward",
   notFound: "data_graph_not_found",
   what: "an end point (a data graph)",
@@ -37,9 +46,7 @@ export async function listFlows(
   flow: Flow,
   query: { name: string | undefined; skip: number; limit: number },
 ): Promise<{ total: number; points: ApiObjectRef[] }> {
-  const { flags } = await snapshot.section("OBJC");
-  const ranks: number[] = [];
-  for (let r = 0; r < flags.length; r++) if (flags[r] & flow.role) ranks.push(r);
+  const ranks = flow.points(await snapshot.section("FLOW"));
   const wanted = query.name?.toLowerCase();
   const points: ApiObjectRef[] = [];
   let total = 0;
@@ -53,7 +60,12 @@ export async function listFlows(
   return { total, points };
 }
 
-/** Breadth-first from the point `id` along `flow`, not past a point of the other role; `budget`: link entries examined at most (tests make it small). */
+/**
+ * Breadth-first from the point `id` along `flow`, not past a point of the other role; `budget`: link
+ * entries examined at most (tests make it small). The graph's size was counted at compile time, so
+ * the walk goes only as deep as the first `limit` nodes need; for a point left uncounted, the walk
+ * goes on to count them all, within the budget.
+ */
 export async function flowGraph(
   snapshot: Snapshot,
   flow: Flow,
@@ -61,7 +73,7 @@ export async function flowGraph(
   limit: number,
   budget = WALK_BUDGET,
 ): Promise<GraphAnswer> {
-  const origin = await lookUp(snapshot, id);
+  const [origin, flows] = await Promise.all([lookUp(snapshot, id), snapshot.section("FLOW")]);
   const rows = origin < 0 ? null : await linkRows(snapshot, [origin]);
   if (!rows || !(rows.flagsOf(origin) & flow.role))
     throw new ApiError(
@@ -69,6 +81,7 @@ export async function flowGraph(
       `object ${id} of application "${snapshot.meta.application}" is not ${flow.what}`,
       { parameter: "id" },
     );
+  const size = flow.size(flows, origin);
   const w = await walk(snapshot, origin, {
     direction: flow.direction,
     hops: Number.POSITIVE_INFINITY,
@@ -76,6 +89,7 @@ export async function flowGraph(
     stopAtFlowEnds: true,
     recordLinksUpTo: limit,
     budget,
+    enough: size === null ? undefined : limit,
   });
-  return graphAnswer(snapshot, [w], limit, rows.linkTypes, true);
+  return graphAnswer(snapshot, [w], limit, rows.linkTypes, true, size ?? undefined);
 }

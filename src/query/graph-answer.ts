@@ -29,6 +29,8 @@ export const byNumericId = (a: string, b: string): number => a.length - b.length
  * sorted by from and to (numeric id order), then link type. `withRole` adds each node's role.
  * Only the levels up to the cut are ordered and described; the rest are only counted, and the
  * links are read again for the kept nodes rather than recorded for every node a walk expands.
+ * `size`: the nodes of the whole walk, when known beforehand (the walk then went only as far as
+ * the first `limit` nodes).
  */
 export async function graphAnswer(
   snapshot: Snapshot,
@@ -36,6 +38,7 @@ export async function graphAnswer(
   limit: number,
   linkTypes: readonly string[],
   withRole: boolean,
+  size?: number,
 ): Promise<GraphAnswer> {
   const { kept, depths } = firstNodes(walks, limit, snapshot.meta.counts.objects);
   const ascending = Uint32Array.from(kept).sort();
@@ -80,7 +83,7 @@ export async function graphAnswer(
     (l, i) =>
       i === 0 || l.from !== links[i - 1].from || l.to !== links[i - 1].to || l.linkType !== links[i - 1].linkType,
   );
-  const totalNodes = unionSize(walks);
+  const totalNodes = size ?? unionSize(walks);
   return {
     totalNodes,
     truncated: totalNodes > limit || walks.some((w) => w.truncated),

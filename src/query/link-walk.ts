@@ -141,6 +141,12 @@ export interface WalkOptions {
    * small walk's answer then reads no link twice, a large one records none it would drop.
    */
   recordLinksUpTo: number;
+  /**
+   * Stop once a level brings the objects reached to this many (an answer's limit, when the walk's
+   * size is known beforehand): an object reached then counts as expanded unless it ends a flow, as
+   * the whole walk would have expanded it, and no links are recorded.
+   */
+  enough?: number;
 }
 
 /**
@@ -154,11 +160,12 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
   const expanded = new RankBitmap(objects);
   const flowEnds = options.stopAtFlowEnds ? new RankBitmap(objects) : null;
   reached.add(origin);
+  let stoppedShort = false;
   const result: Walk = {
     levels: [Uint32Array.of(origin)],
     reachedCount: 1,
     reached: (rank) => reached.has(rank),
-    expanded: (rank) => expanded.has(rank),
+    expanded: (rank) => expanded.has(rank) || (stoppedShort && reached.has(rank) && !flowEnds?.has(rank)),
     direction: options.direction,
     types: options.types,
     truncated: false,
@@ -197,6 +204,11 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
     levels.push(distinctAscending(Uint32Array.from(next), objects));
     result.reachedCount += next.length;
     if (result.truncated) break;
+    if (result.reachedCount >= (options.enough ?? Number.POSITIVE_INFINITY)) {
+      stoppedShort = true;
+      result.links = null;
+      break;
+    }
   }
   return result;
 }

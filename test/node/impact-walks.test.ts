@@ -5,21 +5,26 @@ import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { callHierarchy } from "../../src/query/call-hierarchy.ts";
 import { DATA_GRAPH, flowGraph, TRANSACTION } from "../../src/query/flows.ts";
-import type { GraphAnswer } from "../../src/query/graph-answer.ts";
+import { type GraphAnswer, summariesOf } from "../../src/query/graph-answer.ts";
 import corner from "../fixtures/corner/corner-v2.json";
+import { getU32, patchSection, setU32 } from "../format/snapshot-bytes.ts";
+import { generatedSnapshot } from "../support/generated-snapshot.ts";
 
 let snapshot: Snapshot;
 beforeAll(async () => {
   snapshot = await Snapshot.open(memorySource(compileDocument(corner).bytes), { sections: new SectionCache(1 << 24) });
 });
 
-/** `part` holds only nodes of `whole` at their depths and links of `whole`, and says it was cut. */
-function expectPart(part: GraphAnswer, whole: GraphAnswer) {
+/**
+ * `part` holds only nodes of `whole` at their depths and links of `whole`, and says it was cut.
+ * `counted`: the graph's size was counted at compile time, so `totalNodes` is the whole's still.
+ */
+function expectPart(part: GraphAnswer, whole: GraphAnswer, counted: boolean) {
   expect(whole.truncated).toBe(false);
   expect(part.truncated).toBe(true);
-  expect(part.totalNodes).toBe(part.nodes.length);
-  expect(part.totalNodes).toBeLessThan(whole.totalNodes);
-  expect(part.totalNodes).toBeGreaterThan(0);
+  expect(part.nodes.length).toBeLessThan(whole.totalNodes);
+  expect(part.nodes.length).toBeGreaterThan(0);
+  expect(part.totalNodes).toBe(counted ? whole.totalNodes : part.nodes.length);
   for (const node of part.nodes) expect(whole.nodes).toContainEqual(node);
   for (const link of part.links) expect(whole.links).toContainEqual(link);
 }
@@ -28,17 +33,51 @@ describe("a walk past its budget answers what it found, truncated", () => {
   it("transaction graph from index.html (15 objects in all)", async () => {
     const whole = await flowGraph(snapshot, TRANSACTION, "100", 1000);
     expect(whole.totalNodes).toBe(15);
-    expectPart(await flowGraph(snapshot, TRANSACTION, "100", 1000, 4), whole);
+    expectPart(await flowGraph(snapshot, TRANSACTION, "100", 1000, 4), whole, true);
   });
 
   it("data graph of orders_archive", async () => {
     const whole = await flowGraph(snapshot, DATA_GRAPH, "401", 1000);
-    expectPart(await flowGraph(snapshot, DATA_GRAPH, "401", 1000, 3), whole);
+    expectPart(await flowGraph(snapshot, DATA_GRAPH, "401", 1000, 3), whole, true);
   });
 
   it("call hierarchy both ways from run: the budget is shared by the two walks", async () => {
     const query = { direction: "both", hops: 3, linkTypes: [], limit: 1000 } as const;
     const whole = await callHierarchy(snapshot, "200", query);
-    expectPart(await callHierarchy(snapshot, "200", query, 5), whole);
+    expectPart(await callHierarchy(snapshot, "200", query, 5), whole, false);
   });
+});
+
+describe("transaction and data graphs: sizes counted at compile time", () => {
+  it("a walk as deep as the first `limit` nodes answers as the whole walk of an uncounted point", async () => {
+    const bytes = await generatedSnapshot(3000, 5);
+    const open = (b: Uint8Array) => Snapshot.open(memorySource(b), { sections: new SectionCache(1 << 26) });
+    const counted = await open(bytes);
+    const flows = await counted.section("FLOW");
+    expect(flows.starts.length).toBeGreaterThan(10);
+    expect(flows.ends.length).toBeGreaterThan(10);
+    // Every count NONE: the points are walked whole, as before the counts were stored.
+    const uncounted = await open(
+      patchSection(bytes, "FLOW", (body) => {
+        for (const [ranks, totals] of [
+          [0, 1],
+          [2, 3],
+        ])
+          for (let i = 0; i < (ranks === 0 ? flows.starts : flows.ends).length; i++) {
+            expect(getU32(body, totals, i)).toBeGreaterThan(0);
+            setU32(body, totals, i, 0xffffffff);
+          }
+      }),
+    );
+    for (const [flow, ranks] of [
+      [TRANSACTION, flows.starts],
+      [DATA_GRAPH, flows.ends],
+    ] as const)
+      for (const [rank, { id }] of await summariesOf(counted, ranks.slice(0, 12)))
+        for (const limit of [1, 7, 50, 1000]) {
+          const fast = await flowGraph(counted, flow, id, limit);
+          expect(fast).toEqual(await flowGraph(uncounted, flow, id, limit));
+          expect(fast.totalNodes).toBe(flow.size(flows, rank));
+        }
+  }, 60_000);
 });

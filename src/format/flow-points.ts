@@ -1,0 +1,303 @@
+// @module FLOW: the start and end points of an application with the size of each one's transaction or data graph, counted once at compile time.
+import type { Block, Blocks } from "./blocks.ts";
+import { check } from "./errors.ts";
+import { LINK_DIRECT, NONE, type SnapshotModel } from "./model.ts";
+
+/**
+ * The objects a walk goes from each object to: a CSR over ranks. An object that ends a flow this way
+ * has none, as a walk reaches it but does not go past it.
+ */
+export interface WalkGraph {
+  offsets: Uint32Array;
+  targets: Uint32Array;
+}
+
+/** The start points and end points, ascending, with the objects each one's graph holds (NONE: not counted). */
+export interface FlowTotals {
+  starts: Uint32Array;
+  startTotals: Uint32Array;
+  ends: Uint32Array;
+  endTotals: Uint32Array;
+}
+
+/**
+ * Link entries the counts of one snapshot may examine past the cheap cases, per object and link:
+ * bounds the compile time of an analysis whose graphs share no large cycle, where each point's
+ * graph is a walk of its own. Points left uncounted are walked when asked (within the walk budget).
+ */
+const SPEND_PER_ELEMENT = 64;
+
+/** The graphs of `model`: forward along direct links, not past end points; backward from callee to caller, not past start points. */
+export function walkGraphs(model: SnapshotModel): { forward: WalkGraph; backward: WalkGraph } {
+  const n = model.objects.length;
+  const { offsets, targets, flags } = model.callees;
+  const ends = new Uint8Array(n);
+  const starts = new Uint8Array(n);
+  model.objects.forEach((o, r) => {
+    if (o.role === "end") ends[r] = 1;
+    else if (o.role === "start") starts[r] = 1;
+  });
+  // Entries are one per (target, type), a target's adjacent: each counted once, and only direct ones.
+  const forwardOffsets = new Uint32Array(n + 1);
+  const backwardOffsets = new Uint32Array(n + 1);
+  for (let from = 0; from < n; from++) {
+    let previous = -1;
+    for (let i = offsets[from]; i < offsets[from + 1]; i++) {
+      const to = targets[i];
+      if (!(flags[i] & LINK_DIRECT) || to === previous) continue;
+      previous = to;
+      forwardOffsets[from + 1] += 1 - ends[from];
+      backwardOffsets[to + 1] += 1 - starts[to];
+    }
+  }
+  for (let r = 0; r < n; r++) {
+    forwardOffsets[r + 1] += forwardOffsets[r];
+    backwardOffsets[r + 1] += backwardOffsets[r];
+  }
+  const forwardTargets = new Uint32Array(forwardOffsets[n]);
+  const backwardTargets = new Uint32Array(backwardOffsets[n]);
+  const backwardNext = backwardOffsets.slice(0, n);
+  for (let from = 0; from < n; from++) {
+    let previous = -1;
+    let at = forwardOffsets[from];
+    for (let i = offsets[from]; i < offsets[from + 1]; i++) {
+      const to = targets[i];
+      if (!(flags[i] & LINK_DIRECT) || to === previous) continue;
+      previous = to;
+      if (!ends[from]) forwardTargets[at++] = to;
+      if (!starts[to]) backwardTargets[backwardNext[to]++] = from;
+    }
+  }
+  return {
+    forward: { offsets: forwardOffsets, targets: forwardTargets },
+    backward: { offsets: backwardOffsets, targets: backwardTargets },
+  };
+}
+
+/** Each object's strongly connected component (Tarjan's, without recursion), and each component's size. */
+function components(graph: WalkGraph): { component: Int32Array; sizes: number[] } {
+  const { offsets, targets } = graph;
+  const n = offsets.length - 1;
+  const order = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const component = new Int32Array(n).fill(-1);
+  const stack = new Int32Array(n);
+  const path = new Int32Array(n);
+  const edge = new Uint32Array(n);
+  const sizes: number[] = [];
+  let stackSize = 0;
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (order[root] >= 0) continue;
+    let depth = 0;
+    path[0] = root;
+    order[root] = low[root] = counter++;
+    edge[root] = offsets[root];
+    stack[stackSize++] = root;
+    while (depth >= 0) {
+      const v = path[depth];
+      if (edge[v] < offsets[v + 1]) {
+        const w = targets[edge[v]++];
+        if (order[w] < 0) {
+          order[w] = low[w] = counter++;
+          edge[w] = offsets[w];
+          stack[stackSize++] = w;
+          path[++depth] = w;
+        } else if (component[w] < 0 && order[w] < low[v]) low[v] = order[w];
+        continue;
+      }
+      if (low[v] === order[v]) {
+        let members = 0;
+        let w: number;
+        do {
+          w = stack[--stackSize];
+          component[w] = sizes.length;
+          members++;
+        } while (w !== v);
+        sizes.push(members);
+      }
+      depth--;
+      if (depth >= 0 && low[v] < low[path[depth]]) low[path[depth]] = low[v];
+    }
+  }
+  return { component, sizes };
+}
+
+/** Components taken as hubs: the largest, at most 8 (one bit each), of at least this many objects. */
+const HUBS = 8;
+const HUB_SIZE = 64;
+
+/**
+ * The number of objects reachable from each of `sources` in `graph`, itself included (NONE where
+ * counting it would pass `spend` link entries in all).
+ *
+ * Walking each source alone costs sources × graph size when the graphs overlap, as a large
+ * application's transactions do (at 300k objects most reach some 200k). Instead the largest
+ * strongly connected components (hubs) and what each reaches are found once: every object of a hub
+ * reaches all that the hub reaches. A source's walk does not go into a hub it meets, nor past an
+ * object that a hub it met reaches; its count is what the hubs it met reach, together, plus the
+ * objects it found that none of them reaches. An object that some other hub reaches waits until
+ * the walk has nothing else to do, as a hub met later may cover it.
+ */
+export function reachCounts(graph: WalkGraph, sources: Uint32Array, spend: number): Uint32Array {
+  const { offsets, targets } = graph;
+  const n = offsets.length - 1;
+  const counts = new Uint32Array(sources.length);
+  const { component, sizes } = components(graph);
+  const hubs = sizes
+    .map((size, c) => [size, c])
+    .filter(([size]) => size >= HUB_SIZE)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, HUBS)
+    .map(([, c]) => c);
+  // hubOf: the hub an object is in (bit), or 0; reachedBy: the hubs that reach it (bits).
+  const hubOf = new Uint8Array(n);
+  const reachedBy = new Uint8Array(n);
+  const queue = new Uint32Array(n);
+  hubs.forEach((c, k) => {
+    const bit = 1 << k;
+    const first = component.indexOf(c);
+    let tail = 0;
+    reachedBy[first] |= bit;
+    queue[tail++] = first;
+    for (let head = 0; head < tail; head++) {
+      const v = queue[head];
+      if (component[v] === c) hubOf[v] = bit;
+      for (let i = offsets[v]; i < offsets[v + 1]; i++)
+        if (!(reachedBy[targets[i]] & bit)) (reachedBy[targets[i]] |= bit), (queue[tail++] = targets[i]);
+    }
+  });
+  // How many objects the hubs of each set reach together.
+  const byPattern = new Float64Array(256);
+  for (let v = 0; v < n; v++) byPattern[reachedBy[v]]++;
+  const unionOf = new Float64Array(256);
+  for (let met = 1; met < 256; met++)
+    for (let pattern = 1; pattern < 256; pattern++) if (pattern & met) unionOf[met] += byPattern[pattern];
+
+  const seenBy = new Uint32Array(n);
+  const deferred: number[] = [];
+  let spent = 0;
+  for (let s = 0; s < sources.length; s++) {
+    const source = sources[s];
+    if (hubOf[source]) {
+      counts[s] = unionOf[hubOf[source]];
+      continue;
+    }
+    if (spent > spend) {
+      counts[s] = NONE;
+      continue;
+    }
+    const stamp = s + 1;
+    let met = 0;
+    deferred.length = 0;
+    seenBy[source] = stamp;
+    queue[0] = source;
+    let tail = 1;
+    let head = 0;
+    for (; spent <= spend; head++) {
+      if (head === tail) {
+        // Nothing left but what other hubs reach: walk those no hub met so far covers.
+        for (const w of deferred) if (!(reachedBy[w] & met)) queue[tail++] = w;
+        deferred.length = 0;
+        if (head === tail) break;
+      }
+      const v = queue[head];
+      spent += offsets[v + 1] - offsets[v];
+      for (let i = offsets[v]; i < offsets[v + 1]; i++) {
+        const w = targets[i];
+        if (seenBy[w] === stamp) continue;
+        seenBy[w] = stamp;
+        if (hubOf[w]) met |= hubOf[w];
+        else if (reachedBy[w] & met) continue;
+        else if (reachedBy[w]) deferred.push(w);
+        else queue[tail++] = w;
+      }
+    }
+    if (head < tail) {
+      counts[s] = NONE;
+      continue;
+    }
+    // The objects found that no hub met reaches, the source included, and all that those hubs reach.
+    let outside = 0;
+    for (let k = 0; k < tail; k++) if (!(reachedBy[queue[k]] & met)) outside++;
+    counts[s] = outside + unionOf[met];
+  }
+  return counts;
+}
+
+/** Counts every start point's transaction and every end point's data graph of `model`. */
+export function countFlows(model: SnapshotModel): FlowTotals {
+  const ranksOf = (role: "start" | "end") => {
+    const ranks: number[] = [];
+    model.objects.forEach((o, r) => o.role === role && ranks.push(r));
+    return Uint32Array.from(ranks);
+  };
+  const starts = ranksOf("start");
+  const ends = ranksOf("end");
+  const { forward, backward } = walkGraphs(model);
+  const spend = SPEND_PER_ELEMENT * (model.objects.length + forward.targets.length);
+  return {
+    starts,
+    startTotals: reachCounts(forward, starts, spend),
+    ends,
+    endTotals: reachCounts(backward, ends, spend),
+  };
+}
+
+export function encodeFlowPoints(totals: FlowTotals): Block[] {
+  return [totals.starts, totals.startTotals, totals.ends, totals.endTotals];
+}
+
+/** FLOW decoded: the points of each role, ascending, and the size of each one's graph. */
+export class FlowPoints implements FlowTotals {
+  readonly starts: Uint32Array;
+  readonly startTotals: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly endTotals: Uint32Array;
+
+  constructor(blocks: Blocks, objects: number) {
+    [this.starts, this.startTotals, this.ends, this.endTotals] = [0, 1, 2, 3].map((b) => blocks.u32(b));
+    for (const [ranks, totals, what] of [
+      [this.starts, this.startTotals, "start"],
+      [this.ends, this.endTotals, "end"],
+    ] as const) {
+      check(ranks.length === totals.length, `FLOW: ${ranks.length} ${what} points but ${totals.length} totals`);
+      for (let i = 0; i < ranks.length; i++) {
+        check(
+          ranks[i] < objects && (i === 0 || ranks[i - 1] < ranks[i]),
+          () => `FLOW: ${what} points do not ascend at ${i}`,
+        );
+        check(
+          totals[i] === NONE || (totals[i] >= 1 && totals[i] <= objects),
+          () => `FLOW: the graph of ${what} point ${ranks[i]} holds ${totals[i]} objects, of ${objects}`,
+        );
+      }
+    }
+  }
+
+  get byteSize(): number {
+    return (this.starts.length + this.ends.length) * 8;
+  }
+
+  /** The objects the graph of point `rank` holds, from `ranks` (ascending) and `totals`; null when not counted or not a point. */
+  static totalAt(ranks: Uint32Array, totals: Uint32Array, rank: number): number | null {
+    let lo = 0;
+    let hi = ranks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ranks[mid] < rank) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < ranks.length && ranks[lo] === rank && totals[lo] !== NONE ? totals[lo] : null;
+  }
+
+  /** The size of the transaction of start point `rank`, or null when it was not counted. */
+  transactionSize(rank: number): number | null {
+    return FlowPoints.totalAt(this.starts, this.startTotals, rank);
+  }
+
+  /** The size of the data graph of end point `rank`, or null when it was not counted. */
+  dataGraphSize(rank: number): number | null {
+    return FlowPoints.totalAt(this.ends, this.endTotals, rank);
+  }
+}
