@@ -144,12 +144,9 @@ export function reachCounts(graph: WalkGraph, sources: Uint32Array, spend: numbe
   const n = offsets.length - 1;
   const counts = new Uint32Array(sources.length);
   const { component, sizes } = components(graph);
-  const hubs = sizes
-    .map((size, c) => [size, c])
-    .filter(([size]) => size >= HUB_SIZE)
-    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
-    .slice(0, HUBS)
-    .map(([, c]) => c);
+  const hubs: number[] = [];
+  for (let c = 0; c < sizes.length; c++) if (sizes[c] >= HUB_SIZE) hubs.push(c);
+  hubs.sort((a, b) => sizes[b] - sizes[a] || a - b).splice(HUBS);
   // hubOf: the hub an object is in (bit), or 0; reachedBy: the hubs that reach it (bits).
   const hubOf = new Uint8Array(n);
   const reachedBy = new Uint8Array(n);
@@ -194,13 +191,14 @@ export function reachCounts(graph: WalkGraph, sources: Uint32Array, spend: numbe
     queue[0] = source;
     let tail = 1;
     let head = 0;
-    for (; spent <= spend; head++) {
+    for (; ; head++) {
       if (head === tail) {
         // Nothing left but what other hubs reach: walk those no hub met so far covers.
         for (const w of deferred) if (!(reachedBy[w] & met)) queue[tail++] = w;
         deferred.length = 0;
         if (head === tail) break;
       }
+      if (spent > spend) break;
       const v = queue[head];
       spent += offsets[v + 1] - offsets[v];
       for (let i = offsets[v]; i < offsets[v + 1]; i++) {

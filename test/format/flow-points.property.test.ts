@@ -36,7 +36,7 @@ const graphs = fc
       n: fc.constant(n),
       edges: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: n * 2 }),
       cycles: fc.array(fc.tuple(fc.nat(n - 1), fc.integer({ min: 64, max: 200 }), fc.nat(1000)), { maxLength: 3 }),
-      sources: fc.uniqueArray(fc.nat(n - 1), { minLength: 1, maxLength: 40 }),
+      sources: fc.uniqueArray(fc.nat(n - 1), { minLength: 1, maxLength: 150 }),
     }),
   )
   .map(({ n, edges, cycles, sources }) => {
