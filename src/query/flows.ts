@@ -46,18 +46,21 @@ export async function listFlows(
   flow: Flow,
   query: { name: string | undefined; skip: number; limit: number },
 ): Promise<{ total: number; points: ApiObjectRef[] }> {
-  const ranks = flow.points(await snapshot.section("FLOW"));
+  const all = flow.points(await snapshot.section("FLOW"));
   const wanted = query.name?.toLowerCase();
+  // Without a name to match, the page is known by position: only its points are read.
+  const ranks = wanted === undefined ? all.subarray(query.skip, query.skip + query.limit) : all;
+  const skip = wanted === undefined ? 0 : query.skip;
   const points: ApiObjectRef[] = [];
   let total = 0;
   // Ranks ascend in name order: the matches come out sorted.
   for await (const batch of summaryBatches(snapshot, ranks.length)(ranks))
     for (const { id, name, fullName, type, typeId } of batch) {
       if (wanted !== undefined && !name.toLowerCase().includes(wanted)) continue;
-      if (total >= query.skip && total - query.skip < query.limit) points.push({ id, name, fullName, type, typeId });
+      if (total >= skip && total - skip < query.limit) points.push({ id, name, fullName, type, typeId });
       total++;
     }
-  return { total, points };
+  return { total: wanted === undefined ? all.length : total, points };
 }
 
 /**
