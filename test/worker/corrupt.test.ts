@@ -33,6 +33,7 @@ const PATHS = [
   "/levels/2/graph",
   "/levels/5/graph",
   "/files/-4?startLine=8&endLine=12",
+  "/transactions?limit=3",
 ];
 
 let counter = 0;
