@@ -1,7 +1,7 @@
 // @module The cold view: each class's first answer in a fresh worker-like catalog (nothing cached, every storage read late), its reads and sequential rounds.
 //
-// A cold isolate at the edge reads the application's manifest, then the snapshot's head, then what
-// the query needs, each read an R2 round trip of tens of milliseconds. What it pays is the number of
+// A cold isolate at the edge reads the application's manifest (which brings the newest snapshot's
+// opening bytes), then what the query needs, each read an R2 round trip of tens of milliseconds. What it pays is the number of
 // rounds (reads that waited on an earlier one), not of reads: reads that go out together cost one.
 // So every answer here goes through the worker's own catalog (StoreCatalog over a BlobStore, each
 // call delayed as DelayedStore does in `wrangler dev`), made fresh for it, and is metered whole,
@@ -9,13 +9,14 @@
 import { sha256File } from "../../build/compile/compile.ts";
 import { createApp } from "../../src/app.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { Snapshot } from "../../src/format/snapshot.ts";
+import { FIRST_READ, Snapshot } from "../../src/format/snapshot.ts";
 import { StorageMeter } from "../../src/format/storage-meter.ts";
 import type { BlobInfo, BlobStore } from "../../src/storage/blob-store.ts";
 import { SnapshotCache, StoreCatalog } from "../../src/storage/catalog.ts";
 import { DelayedStore } from "../../src/storage/delayed-store.ts";
 import { fileSource } from "../../src/storage/file-source.ts";
 import { encodeManifest, manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
+import { versionEntry } from "../../src/storage/publish.ts";
 import { CLASSES, type MixEntry, type QueryClass } from "./mix.ts";
 import { stats } from "./timing.ts";
 
@@ -54,25 +55,17 @@ export async function publishedFile(path: string): Promise<BlobStore> {
   const sha256 = await sha256File(path);
   const source = await fileSource(path, sha256);
   const { meta } = await Snapshot.open(source);
+  const etag = `"${sha256}"`;
+  const first = { bytes: await source.read(0, Math.min(source.size, FIRST_READ)), size: source.size, etag };
   const manifest = encodeManifest({
     format: "appstruct.manifest/1",
     application: meta.application,
-    versions: [
-      {
-        sha256,
-        analyzedAt: meta.analyzedAt,
-        analyzedAtMs: meta.analyzedAtMs,
-        size: source.size,
-        counts: { objects: meta.counts.objects, links: meta.counts.links },
-        publishedAt: new Date(0).toISOString(),
-      },
-    ],
+    versions: [versionEntry(meta, sha256, first, new Date(0))],
   });
   const objects = new Map([
     [manifestKey(meta.application), manifest.length],
     [snapshotKey(sha256), source.size],
   ]);
-  const etag = `"${sha256}"`;
   const rangeOf = async (key: string, offset: number, length: number) =>
     key === snapshotKey(sha256) ? source.read(offset, length) : manifest.slice(offset, offset + length);
   const refuse = async (): Promise<never> => {

@@ -65,6 +65,20 @@ export interface SnapshotOptions {
   readAhead?: boolean;
 }
 
+/**
+ * What a reader opens a snapshot from, cut from its first bytes: the header, the table of contents
+ * and META (the same checks apply to them when opened). Null when they reach past `first`.
+ */
+export function openingBytes(first: Uint8Array): Uint8Array | null {
+  const header = decodeHeader(first);
+  const tocEnd = header.tocOffset + header.tocLength;
+  if (tocEnd > first.length) return null;
+  const meta = decodeToc(header, first.subarray(header.tocOffset, tocEnd)).get(META_TAG);
+  check(meta, "snapshot has no META section");
+  const end = Math.max(tocEnd, meta.offset + meta.length);
+  return end <= first.length ? first.slice(0, end) : null;
+}
+
 /** Where a paged section's pages lie in its body: its one block. */
 export interface PagesBlock {
   start: number;

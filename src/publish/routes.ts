@@ -5,7 +5,7 @@ import { ApiError } from "../contract/errors.ts";
 import { decodeApplicationName } from "../http/application.ts";
 import { parseRfc3339, publishableNameProblem, RFC3339_EXPECTED } from "../rules.ts";
 import { StoreCatalog } from "../storage/catalog.ts";
-import { snapshotKey } from "../storage/manifest.ts";
+import { listedVersion, snapshotKey } from "../storage/manifest.ts";
 import { removeVersions } from "../storage/prune.ts";
 import { readManifest } from "../storage/publish.ts";
 import { R2Store } from "../storage/r2-store.ts";
@@ -167,7 +167,7 @@ publishApi.get("/applications/:name", async (c) => {
       "application_not_found",
       `no analysis of application ${JSON.stringify(application)} is published`,
     );
-  return c.json({ application, versions: manifest.versions });
+  return c.json({ application, versions: manifest.versions.map(listedVersion) });
 });
 
 publishApi.post("/applications/:name/prune", async (c) => {

@@ -15,6 +15,8 @@ export interface Version {
   analyzedAt: string;
   analyzedAtMs: number;
   size: number;
+  /** The snapshot's opening bytes and its object's ETag, when the manifest gives them (its newest version). */
+  opening?: { head: Uint8Array; etag: string };
 }
 
 export interface Catalog {
@@ -120,6 +122,16 @@ export class StoreCatalog implements Catalog {
   open(version: Version): Promise<Snapshot> {
     return this.snapshots.get(version.sha256, async () => {
       const key = snapshotKey(version.sha256);
+      if (version.opening) {
+        // The manifest brought what opening reads: the first read is a query's own.
+        const { head, etag } = version.opening;
+        const source: ByteSource = {
+          key: version.sha256,
+          size: version.size,
+          read: (offset, length) => this.store.getRange(key, offset, length, etag),
+        };
+        return Snapshot.open(source, { sections: this.sections, first: head, readAhead: true });
+      }
       // Its first bytes bring its size and ETag along: no head before them.
       const first = await meteredRead(this.store.getFirst(key, Math.min(version.size, FIRST_READ)), (object) =>
         object ? object.bytes.length : 0,
@@ -142,7 +154,14 @@ export class StoreCatalog implements Catalog {
     const object = await meteredRead(this.store.get(key), (found) => (found ? found.bytes.length : 0));
     if (!object) return null;
     const manifest = decodeManifest(object.bytes, key);
-    return manifest.versions.length ? manifest.versions : null;
+    if (!manifest.versions.length) return null;
+    return manifest.versions.map(({ sha256, analyzedAt, analyzedAtMs, size, etag, head }) => ({
+      sha256,
+      analyzedAt,
+      analyzedAtMs,
+      size,
+      ...(etag && head && { opening: { head: Uint8Array.from(atob(head), (c) => c.charCodeAt(0)), etag } }),
+    }));
   }
 }
 

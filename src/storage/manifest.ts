@@ -12,6 +12,14 @@ const VersionSchema = z.object({
   size: z.number().int().nonnegative(),
   counts: z.object({ objects: z.number(), links: z.number() }),
   publishedAt: z.string(),
+  /** The snapshot object's ETag in storage, which reads of it are pinned to. */
+  etag: z.string().min(1).optional(),
+  /**
+   * The snapshot's opening bytes (header, TOC, META; SNAPSHOT-FORMAT §5), base64: a reader that has
+   * the manifest opens it without reading its start, one storage round trip less for a cold answer.
+   * Only the newest version carries them (a few KiB each, and the manifest is read often).
+   */
+  head: z.string().base64().optional(),
 });
 const ManifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
@@ -21,6 +29,12 @@ const ManifestSchema = z.object({
 });
 
 export type ManifestVersion = z.infer<typeof VersionSchema>;
+/** A version as the publish API lists it: without what only the store's readers use (ETag, opening bytes). */
+export type ListedVersion = Omit<ManifestVersion, "etag" | "head">;
+
+export function listedVersion({ etag: _etag, head: _head, ...version }: ManifestVersion): ListedVersion {
+  return version;
+}
 export type Manifest = z.infer<typeof ManifestSchema>;
 
 /** base64url of the UTF-8 name: any application name becomes one safe key segment ('/', '%', '&', unicode...). */
@@ -62,10 +76,14 @@ export function decodeManifest(bytes: Uint8Array, key: string): Manifest {
   return parsed.data;
 }
 
-/** Inserts `version` in analyzedAt order; one analyzedAt holds one version (a newer publish replaces it). */
+/**
+ * Inserts `version` in analyzedAt order; one analyzedAt holds one version (a newer publish replaces
+ * it). Only the newest keeps its opening bytes (`head`).
+ */
 export function withVersion(manifest: Manifest, version: ManifestVersion): Manifest {
   const versions = manifest.versions.filter((v) => v.analyzedAtMs !== version.analyzedAtMs);
   versions.push(version);
   versions.sort((a, b) => a.analyzedAtMs - b.analyzedAtMs);
-  return { ...manifest, versions };
+  const newest = versions.length - 1;
+  return { ...manifest, versions: versions.map(({ head, ...v }, i) => (i === newest && head ? { ...v, head } : v)) };
 }

@@ -1,6 +1,6 @@
 // @module removeVersions: drops versions from an application's manifest first, then deletes their snapshot objects.
 import type { BlobStore } from "./blob-store.ts";
-import type { ManifestVersion } from "./manifest.ts";
+import { type ListedVersion, listedVersion, type ManifestVersion } from "./manifest.ts";
 import { deleteUnlisted, updateManifest } from "./publish.ts";
 
 /** Which versions to remove: the oldest beyond the newest `keep`, and/or those analyzed at the given times. */
@@ -27,7 +27,7 @@ export async function removeVersions(
   store: BlobStore,
   application: string,
   selection: VersionSelection,
-): Promise<{ removed: ManifestVersion[]; kept: ManifestVersion[] }> {
+): Promise<{ removed: ListedVersion[]; kept: ListedVersion[] }> {
   let removed: ManifestVersion[] = [];
   const manifest = await updateManifest(store, application, (current) => {
     removed = selectVersions(current.versions, selection);
@@ -41,5 +41,5 @@ export async function removeVersions(
     removed.map((v) => v.sha256),
     manifest,
   );
-  return { removed, kept: manifest.versions };
+  return { removed: removed.map(listedVersion), kept: manifest.versions.map(listedVersion) };
 }

@@ -1,13 +1,15 @@
 // @module publishSnapshot: verification of all of a snapshot, content-addressed upload, read-back, then a conditional manifest swap.
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
-import { memorySource } from "../format/snapshot.ts";
+import { FIRST_READ, memorySource, openingBytes } from "../format/snapshot.ts";
 import { verifySnapshotSource } from "../format/verify.ts";
 import { hex } from "../hex.ts";
 import type { BlobStore } from "./blob-store.ts";
 import {
   decodeManifest,
   encodeManifest,
+  type ListedVersion,
+  listedVersion,
   MANIFEST_FORMAT,
   type Manifest,
   type ManifestVersion,
@@ -15,6 +17,13 @@ import {
   snapshotKey,
   withVersion,
 } from "./manifest.ts";
+
+/** Standard base64 of `bytes` (the manifest's `head`). */
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
@@ -27,7 +36,7 @@ export function verifySnapshot(bytes: Uint8Array): Promise<SnapshotMeta> {
 
 export interface PublishResult {
   application: string;
-  version: ManifestVersion;
+  version: ListedVersion;
   /** "unchanged": this content was already the published version at this analyzedAt. */
   outcome: "published" | "unchanged";
 }
@@ -67,6 +76,29 @@ async function readsBack(store: BlobStore, key: string, etag: string, bytes: Uin
 }
 
 /**
+ * The manifest entry of snapshot `sha256` as stored, from its first bytes as `getFirst` gives them:
+ * with its object's ETag and its opening bytes, so that readers open it without reading its start.
+ */
+export function versionEntry(
+  meta: SnapshotMeta,
+  sha256: string,
+  first: { bytes: Uint8Array; size: number; etag: string },
+  now: Date,
+): ManifestVersion {
+  const head = openingBytes(first.bytes);
+  return {
+    sha256,
+    analyzedAt: meta.analyzedAt,
+    analyzedAtMs: meta.analyzedAtMs,
+    size: first.size,
+    counts: { objects: meta.counts.objects, links: meta.counts.links },
+    publishedAt: now.toISOString(),
+    etag: first.etag,
+    ...(head && { head: base64(head) }),
+  };
+}
+
+/**
  * Adds a version whose snapshot is already stored under its content address to its application's
  * manifest (the last step of publishSnapshot, also used by the worker's publish API).
  */
@@ -77,14 +109,11 @@ export async function recordVersion(
   size: number,
   now = new Date(),
 ): Promise<PublishResult> {
-  const version: ManifestVersion = {
-    sha256,
-    analyzedAt: meta.analyzedAt,
-    analyzedAtMs: meta.analyzedAtMs,
-    size,
-    counts: { objects: meta.counts.objects, links: meta.counts.links },
-    publishedAt: now.toISOString(),
-  };
+  const key = snapshotKey(sha256);
+  const first = await store.getFirst(key, Math.min(size, FIRST_READ));
+  if (!first || first.size !== size)
+    throw new CorruptSnapshotError(`${key} is not stored as ${size} bytes: it cannot be listed in the manifest`);
+  const version = versionEntry(meta, sha256, first, now);
   let same: ManifestVersion | undefined;
   let replaced: ManifestVersion | undefined;
   const stored = await updateManifest(store, meta.application, (manifest) => {
@@ -95,8 +124,8 @@ export async function recordVersion(
   // Another analysis at the same analyzedAt was replaced: its snapshot is nobody's version any more.
   if (!same && replaced) await deleteUnlisted(store, meta.application, [replaced.sha256], stored);
   return same
-    ? { application: meta.application, version: same, outcome: "unchanged" }
-    : { application: meta.application, version, outcome: "published" };
+    ? { application: meta.application, version: listedVersion(same), outcome: "unchanged" }
+    : { application: meta.application, version: listedVersion(version), outcome: "published" };
 }
 
 /**

@@ -224,6 +224,20 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       uploaded: o.uploaded,
     }) as unknown as R2Object;
 
+  /** The manifest `o` as a publish without opening bytes wrote it: readers then read the snapshot's start. */
+  const withoutOpenings = (o: R2ObjectBody) =>
+    ({
+      key: o.key,
+      size: o.size,
+      etag: o.etag,
+      httpEtag: o.httpEtag,
+      arrayBuffer: async () => {
+        const manifest = JSON.parse(new TextDecoder().decode(await o.arrayBuffer()));
+        for (const version of manifest.versions) delete version.head;
+        return new TextEncoder().encode(JSON.stringify(manifest)).buffer;
+      },
+    }) as unknown as R2ObjectBody;
+
   const faults: [string, Hooks][] = [
     ["every get throws", { get: async () => Promise.reject(new Error("R2 internal error (10001)")) }],
     [
@@ -243,10 +257,21 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       },
     ],
     [
-      "the snapshot's ETag changed between its first bytes and the next read",
+      "the snapshot's ETag is no longer the one the manifest lists",
+      {
+        get: async (key, options, real) => {
+          const o = await real();
+          // Replaced since it was published: a read pinned to the listed ETag is refused.
+          return o && isSnapshot(key) && options?.onlyIf ? bodiless({ ...o, etag: `${o.etag}0` } as R2Object) : o;
+        },
+      },
+    ],
+    [
+      "the snapshot's ETag changed between its first bytes and the next read (a version without opening bytes)",
       {
         get: async (key, options, real) => {
           const o = (await real()) as R2ObjectBody | null;
+          if (o && key.endsWith("manifest.json")) return withoutOpenings(o);
           // The first read (no ETag to match yet) sees a version that is gone by the next.
           if (!o || !isSnapshot(key) || options?.onlyIf) return o;
           return {
