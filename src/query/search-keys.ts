@@ -204,6 +204,11 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return order;
   }
 
+  /** How many pages hold the keys `ks` (any order, repeats allowed); null for every key: all pages. */
+  pagesHolding(ks: ArrayLike<number> | null): number {
+    return ks ? distinctPages(this.pagesOfKeys(ks)).length : this.directory.pageCount;
+  }
+
   /** The key holding each rank of `ranks`, in pages whose ranks follow their keys (names). */
   async keysOfRanks(ranks: ArrayLike<number>): Promise<Uint32Array> {
     const { directory } = this;

@@ -262,6 +262,25 @@ export function distinctLower(values: readonly string[]): string[] {
   return [...new Set(values.map((v) => v.toLowerCase()))];
 }
 
+/**
+ * The keys whose pages matching `values` under `operator` reads, as far as the search structures
+ * tell before reading any: a `contains`'s trigram candidates, the other operators' keys themselves
+ * (their searches read a page or two); null when a `contains` is decided by scanning every key.
+ */
+export async function keysToRead(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+): Promise<Uint32Array | null> {
+  const sets: Uint32Array[] = [];
+  for (const value of distinctLower(values)) {
+    if (operator !== "contains") sets.push(Uint32Array.from(await matchingKeys(field, operator, value)));
+    else if (field.trigrams && value.length >= 3) sets.push(await trigramCandidates(field.trigrams, value));
+    else return null;
+  }
+  return unionRanks(sets, field.postings.keyCount);
+}
+
 /** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`; possibly a kept trigram list: read only. */
 async function matchingKeys(
   field: FieldIndex,
@@ -300,6 +319,17 @@ async function matchingKeys(
  */
 async function trigramKeys(
   keys: SearchKeys,
+  trigrams: TrigramIndex,
+  value: string,
+  narrowing?: KeyNarrowing,
+): Promise<Uint32Array> {
+  const candidates = await trigramCandidates(trigrams, value, narrowing);
+  // One ASCII trigram is exact: its list is the answer.
+  return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
+}
+
+/** The keys `trigramKeys` verifies for `value` (3+ code units): its trigram lists' candidates, no key read. */
+async function trigramCandidates(
   trigrams: TrigramIndex,
   value: string,
   narrowing?: KeyNarrowing,
@@ -348,8 +378,7 @@ async function trigramKeys(
   }
   // One bitmap at a time over every candidate: a tight loop of bit tests.
   for (const slot of bitmaps) candidates = keepBits(candidates, lists.bitmap(slot));
-  // One ASCII trigram is exact: its list is the answer.
-  return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
+  return candidates;
 }
 
 /** The keys of `candidates` whose bit is set in `bits` (key k: bit `k & 7` of byte `k >>> 3`), in a new array. */

@@ -10,9 +10,16 @@ import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { MAX_RAW_PAGE, ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { lowerNeedle } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
-import { type ObjectRow, objectRowBatches, objectRows, summaryBatches } from "../../src/query/object-rows.ts";
+import {
+  type ObjectRow,
+  objectRowBatches,
+  objectRows,
+  ranksPassing,
+  summaryBatches,
+} from "../../src/query/object-rows.ts";
 import { streamedStrings } from "../../src/query/streamed-column.ts";
 import { collect, StreamedList } from "../../src/query/streamed-list.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
@@ -104,6 +111,110 @@ describe("row store", () => {
     const pagesRead = source.bytesRead - before - sizeOf("LNKD") - sizeOf("IDXD");
     expect(pagesRead).toBeGreaterThan(0);
     expect(pagesRead).toBeLessThan(columns / 10);
+  });
+});
+
+describe("rows ruled out on their bytes, undecoded", () => {
+  /** Pieces whose lower case changes length or script (İ, K for Kelvin), of 2–4 UTF-8 bytes, upper-case ASCII; then those JSON escapes (quote, backslash, control characters), in some objects only. */
+  const PLAIN = ["get", "Acme", "İ", "\u212a", "é", "\u{1F408}", "K", "i", "x"];
+  const PIECES = [...PLAIN, '"q', "b\\s", "t\tab", "\u0001"];
+  const text = (parts: number[], separator: string, escaped: boolean) =>
+    parts.map((p) => (escaped ? PIECES[p % PIECES.length] : PLAIN[p % PLAIN.length])).join(separator);
+  const analyses = fc
+    .array(
+      fc.record({
+        name: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+        fullName: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+        filePath: fc.option(fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+        escaped: fc.nat({ max: 3 }).map((n) => n === 0),
+      }),
+      { minLength: 1, maxLength: 120 },
+    )
+    .map((specs) => ({
+      format: "appstruct.analysis/1",
+      application: "Rows",
+      analyzedAt: "2026-05-05T10:00:00Z",
+      files: [],
+      objects: specs.map((s, i) => ({
+        id: String(i + 1),
+        name: text(s.name, "", s.escaped),
+        fullName: text(s.fullName, ".", s.escaped),
+        type: "Java Method",
+        typeId: "JV_METHOD",
+        ...(s.filePath ? { filePath: text(s.filePath, "/", s.escaped) } : {}),
+      })),
+      links: [],
+      postIts: [],
+    }));
+
+  it("keep every row holding a needle in a string, in any case, whatever its characters (property)", async () => {
+    const cases = analyses.chain((analysis) => {
+      const texts = analysis.objects.flatMap((o) => [o.name, o.fullName, o.filePath ?? "x"]);
+      const needle = fc
+        .record({ text: fc.constantFrom(...texts), from: fc.nat(), length: fc.integer({ min: 0, max: 6 }) })
+        .map(({ text, from, length }) => {
+          const units = Array.from(text);
+          return units.slice(from % units.length, (from % units.length) + length).join("");
+        });
+      return fc.tuple(
+        fc.constant(analysis),
+        fc.array(fc.oneof(needle, fc.constantFrom(...PIECES)), { minLength: 1, maxLength: 3 }),
+      );
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ([analysis, values]) => {
+        const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes));
+        const wanted = values.map((v) => v.toLowerCase());
+        const all = Uint32Array.from(analysis.objects, (_, r) => r);
+        const kept = await ranksPassing(snapshot, all, [{ needles: wanted.map(lowerNeedle), passes: () => true }]);
+        const rows = await objectRows(snapshot, Array.from(all));
+        const holding = (row: ObjectRow) =>
+          [row.id, row.name, row.fullName, row.type, row.typeId, row.filePath ?? "", row.mangling].some((field) =>
+            wanted.some((w) => field.toLowerCase().includes(w)),
+          );
+        for (const [rank, row] of rows.entries()) if (holding(row)) expect(kept, JSON.stringify(row)).toContain(rank);
+        // The test the caller gives still decides the rows kept.
+        const named = await ranksPassing(snapshot, all, [
+          { needles: wanted.map(lowerNeedle), passes: (row) => wanted.some((w) => row.name.toLowerCase().includes(w)) },
+        ]);
+        expect(Array.from(named)).toEqual(
+          rows.flatMap((row, rank) => (wanted.some((w) => row.name.toLowerCase().includes(w)) ? [rank] : [])),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("rule out a row of ASCII bytes without the needle, and never one whose JSON holds an escape", async () => {
+    const objects = ["getAcme", "getIt", 'say"hi"', "K\u212a"].map((name, i) => ({
+      id: String(i + 1),
+      name,
+      fullName: `com.${name}`,
+      type: "T",
+      typeId: "T",
+    }));
+    const analysis = {
+      format: "appstruct.analysis/1",
+      application: "R",
+      analyzedAt: "2026-05-05T10:00:00Z",
+      files: [],
+      objects,
+      links: [],
+      postIts: [],
+    };
+    const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes));
+    const decoded: number[] = [];
+    const keptFor = (needle: string) =>
+      ranksPassing(snapshot, Uint32Array.from([0, 1, 2, 3]), [
+        {
+          needles: [lowerNeedle(needle)],
+          passes: (row) => (decoded.push(objects.findIndex((o) => o.name === row.name)), true),
+        },
+      ]).then((kept) => Array.from(kept));
+    // Ranks follow lower-cased names: getacme, getit, k\u212a, say"hi".
+    expect(await keptFor("acme")).toEqual([0, 2, 3]); // the Kelvin sign's row is not all ASCII, the quote's escaped
+    expect(decoded).toEqual([0, 3, 2]);
+    expect(await keptFor("kk")).toEqual([2, 3]);
   });
 });
 
