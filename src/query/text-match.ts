@@ -263,9 +263,10 @@ export function distinctLower(values: readonly string[]): string[] {
 }
 
 /**
- * The keys whose pages matching `values` under `operator` reads, as far as the search structures
- * tell before reading any: a `contains`'s trigram candidates, the other operators' keys themselves
- * (their searches read a page or two); null when a `contains` is decided by scanning every key.
+ * The keys whose pages matching `values` under `operator` reads, at most, as far as the search
+ * structures tell before reading any: a `contains`'s trigram candidates (but for the commonest
+ * trigrams' lists), the other operators' keys themselves (their searches read a page or two); null
+ * when a `contains` is decided by scanning every key.
  */
 export async function keysToRead(
   field: FieldIndex,
@@ -275,7 +276,8 @@ export async function keysToRead(
   const sets: Uint32Array[] = [];
   for (const value of distinctLower(values)) {
     if (operator !== "contains") sets.push(Uint32Array.from(await matchingKeys(field, operator, value)));
-    else if (field.trigrams && value.length >= 3) sets.push(await trigramCandidates(field.trigrams, value));
+    else if (field.trigrams && value.length >= 3)
+      sets.push(await trigramCandidates(field.trigrams, value, undefined, false));
     else return null;
   }
   return unionRanks(sets, field.postings.keyCount);
@@ -328,11 +330,16 @@ async function trigramKeys(
   return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
 }
 
-/** The keys `trigramKeys` verifies for `value` (3+ code units): its trigram lists' candidates, no key read. */
+/**
+ * The keys `trigramKeys` verifies for `value` (3+ code units): its trigram lists' candidates, no key
+ * read. Without `withBitmaps`, the lists of the commonest trigrams (bitmaps) are not applied but to
+ * the rarest: more candidates, for a bound got without a bit test per candidate and list.
+ */
 async function trigramCandidates(
   trigrams: TrigramIndex,
   value: string,
   narrowing?: KeyNarrowing,
+  withBitmaps = true,
 ): Promise<Uint32Array> {
   const positions = new Map<number, number[]>();
   for (let at = 0; at + 3 <= value.length; at++) {
@@ -346,7 +353,7 @@ async function trigramCandidates(
   // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
   const worthReading = (slot: number) =>
     slot === rarest ||
-    trigrams.isBitmap(slot) ||
+    (withBitmaps && trigrams.isBitmap(slot)) ||
     trigrams.count(slot) <= (start ? start.length : trigrams.count(rarest)) * INTERSECT_RATIO;
   const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
   // Keys started elsewhere are narrowed by the rarest list first: then they are those starting from it would give.
@@ -377,7 +384,7 @@ async function trigramCandidates(
     }
   }
   // One bitmap at a time over every candidate: a tight loop of bit tests.
-  for (const slot of bitmaps) candidates = keepBits(candidates, lists.bitmap(slot));
+  for (const slot of withBitmaps ? bitmaps : []) candidates = keepBits(candidates, lists.bitmap(slot));
   return candidates;
 }
 
