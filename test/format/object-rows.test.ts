@@ -303,8 +303,8 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
     });
   };
 
-  it.each(cases)("%s: the answer of a plain filter over every object", async (_label, filters, operator) => {
-    const snapshot = await Snapshot.open(memorySource(bytes));
+  /** The ids of the objects matching every filter, as a plain scan of the model finds them. */
+  const expectedIds = async (snapshot: Snapshot, filters: Filters, operator: (typeof cases)[number][2]) => {
     const model = await decodeSnapshotModel(snapshot);
     const valuesOf = {
       name: (o: ObjectRecord) => [o.name],
@@ -323,7 +323,7 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
           : operator === "startswith"
             ? value.startsWith(wanted)
             : value.endsWith(wanted);
-    const expected = model.objects
+    return model.objects
       .filter((o) =>
         Object.entries(filters).every(([field, wanted]) =>
           valuesOf[field as keyof Filters](o).some((v) =>
@@ -332,12 +332,40 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
         ),
       )
       .map((o) => o.id);
-    expect(expected.length, "the case must match something").toBeGreaterThan(0);
-    for (const s of [snapshot, await underBudget()]) {
-      const answer = await findObjects(s, { filters, operator, searchtype: "all", skip: 0, limit: 1000 }).then(collect);
-      expect(answer.totalObjects).toBe(expected.length);
-      expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
-    }
+  };
+
+  /** The answer's first 1,000 ids and its total, as they must be. */
+  const expectAnswer = async (snapshot: Snapshot, filters: Filters, operator: (typeof cases)[number][2]) => {
+    const expected = await expectedIds(snapshot, filters, operator);
+    const answer = await findObjects(snapshot, { filters, operator, searchtype: "all", skip: 0, limit: 1000 }).then(
+      collect,
+    );
+    expect(answer.totalObjects).toBe(expected.length);
+    expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
+    return expected;
+  };
+
+  it.each(cases)("%s: the answer of a plain filter over every object", async (_label, filters, operator) => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    expect(await expectedIds(snapshot, filters, operator), "the case must match something").not.toEqual([]);
+    for (const s of [snapshot, await underBudget()]) await expectAnswer(s, filters, operator);
+  });
+
+  it("checks many candidates on their rows beside a fullName verified on every key page, through the key pages beside one on a few", async () => {
+    const plain = await Snapshot.open(memorySource(bytes));
+    const candidates = await expectedIds(plain, { name: ["get"] }, "contains");
+    expect(candidates.length, "more candidates than are always checked on their rows").toBeGreaterThan(256);
+    /** The KFUL pages an answer of `get` candidates beside `fullname` read, its answer checked. */
+    const keyPagesRead = async (fullname: string) => {
+      const sections = new SectionCache(1 << 30);
+      const snapshot = await Snapshot.open(memorySource(bytes, fullname), { sections });
+      await expectAnswer(snapshot, { name: ["get"], fullname: [fullname] }, "contains");
+      return sections.holdings().filter((h) => h.tag.startsWith("KFUL#")).length;
+    };
+    // One letter: only a scan of every key page tells; the candidates lie on some 120 row pages.
+    expect(await keyPagesRead("e")).toBe(0);
+    // Its trigrams leave some 4,000 keys (more objects than the name matches), on some 60 of the key pages.
+    expect(await keyPagesRead("service.")).toBeGreaterThan(0);
   });
 });
 
