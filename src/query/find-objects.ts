@@ -12,7 +12,15 @@ import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./ran
 import { type ApiObject, renderObjects } from "./render.ts";
 import { PagedKeys } from "./search-keys.ts";
 import type { StreamedList } from "./streamed-list.ts";
-import { distinctLower, estimateMatches, keysToRead, matchPage, matchRanks, matchRanksWithin } from "./text-match.ts";
+import {
+  distinctLower,
+  estimateMatches,
+  keysToRead,
+  keysToReadBounds,
+  matchPage,
+  matchRanks,
+  matchRanksWithin,
+} from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index (or key pages) each one reads. */
 export const FILTER_INDEX = {
@@ -165,6 +173,10 @@ async function rowsCheaper(snapshot: Snapshot, filter: PlannedFilter, candidates
   const { keys } = filter.field;
   if (!(keys instanceof PagedKeys)) return false;
   const rowPages = await rowPagesHolding(snapshot, candidates);
+  // The trigram table may settle it, no list read (a round of reads, at the edge, when they are not cached).
+  const bounds = keysToReadBounds(filter.field, filter.operator, filter.values);
+  if (bounds && rowPages <= KEY_PAGE_COST * keys.pagesHoldingAny(bounds.least).fewest) return true;
+  if (bounds && rowPages > KEY_PAGE_COST * keys.pagesHoldingAny(bounds.most).most) return false;
   return rowPages <= KEY_PAGE_COST * keys.pagesHolding(await keysToRead(filter.field, filter.operator, filter.values));
 }
 

@@ -283,6 +283,33 @@ export async function keysToRead(
   return unionRanks(sets, field.postings.keyCount);
 }
 
+/**
+ * How many keys `keysToRead` gives at least and at most, told by the trigram table alone (no list
+ * read), for a `contains`: at most the rarest trigram's keys of each value, and exactly those when
+ * no other list of the value would narrow them (the others are bitmaps, which that bound does not
+ * apply, or too long to intersect); every key for a scan. Null for the other operators.
+ */
+export function keysToReadBounds(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+): { least: number; most: number } | null {
+  if (operator !== "contains") return null;
+  const { trigrams, postings } = field;
+  let least = 0;
+  let most = 0;
+  for (const value of distinctLower(values)) {
+    if (!trigrams || value.length < 3) return { least: postings.keyCount, most: postings.keyCount };
+    const slots = trigramSlots(trigrams, value);
+    if (!slots) continue;
+    const count = trigrams.count(slots.rarest);
+    const narrowed = slots.rest.some((s) => !trigrams.isBitmap(s) && trigrams.count(s) <= count * INTERSECT_RATIO);
+    least = Math.max(least, narrowed ? 0 : count);
+    most += count;
+  }
+  return { least, most: Math.min(most, postings.keyCount) };
+}
+
 /** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`; possibly a kept trigram list: read only. */
 async function matchingKeys(
   field: FieldIndex,
@@ -330,6 +357,21 @@ async function trigramKeys(
   return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
 }
 
+/** The trigrams of `value` (3+ code units) by slot, with their positions in it, the rarest first; null when one is in no key. */
+function trigramSlots(
+  trigrams: TrigramIndex,
+  value: string,
+): { positions: Map<number, number[]>; rarest: number; rest: number[] } | null {
+  const positions = new Map<number, number[]>();
+  for (let at = 0; at + 3 <= value.length; at++) {
+    const slot = trigrams.slot(trigramAt(value, at));
+    if (slot < 0) return null;
+    positions.set(slot, [...(positions.get(slot) ?? []), at]);
+  }
+  const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
+  return { positions, rarest, rest };
+}
+
 /**
  * The keys `trigramKeys` verifies for `value` (3+ code units): its trigram lists' candidates, no key
  * read. Without `withBitmaps`, the lists of the commonest trigrams (bitmaps) are not applied but to
@@ -341,13 +383,9 @@ async function trigramCandidates(
   narrowing?: KeyNarrowing,
   withBitmaps = true,
 ): Promise<Uint32Array> {
-  const positions = new Map<number, number[]>();
-  for (let at = 0; at + 3 <= value.length; at++) {
-    const slot = trigrams.slot(trigramAt(value, at));
-    if (slot < 0) return new Uint32Array(0);
-    positions.set(slot, [...(positions.get(slot) ?? []), at]);
-  }
-  const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
+  const slots = trigramSlots(trigrams, value);
+  if (!slots) return new Uint32Array(0);
+  const { positions, rarest, rest } = slots;
   // The keys holding a candidate, when they come cheaper than the rarest list: every list then narrows them.
   const start = (await narrowing?.keys(trigrams.count(rarest))) ?? null;
   // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
