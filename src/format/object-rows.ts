@@ -331,13 +331,25 @@ export class RowDirectory extends PageDirectory {
 
   /** Page `p`, inflated from `stored` unless it was lately. */
   page(p: number, stored: StoredRowPage): RowPage {
+    return this.keep(p, this.inflated.get(p)?.page ?? this.inflatePage(p, stored.bytes));
+  }
+
+  /**
+   * Page `p` as `page` gives it, but not kept inflated (nor moved up if it is): for a scan of many
+   * pages, most of whose rows nobody lists, which would push out the pages answers list again.
+   * The caller keeps those it lists rows of.
+   */
+  scannedPage(p: number, stored: StoredRowPage): RowPage {
+    return this.inflated.get(p)?.page ?? this.inflatePage(p, stored.bytes);
+  }
+
+  /** `page`, page `p`, kept inflated as the latest used. */
+  keep(p: number, page: RowPage): RowPage {
     const kept = this.inflated.get(p);
-    let page: RowPage;
     if (kept) {
       this.inflated.delete(p);
       this.inflatedBytes -= kept.bytes;
-      page = kept.page;
-    } else page = this.inflatePage(p, stored.bytes);
+    }
     // Pages grow as their rows are decoded: each is weighed as it joins (again), the oldest leaving.
     const bytes = page.byteSize;
     this.inflatedBytes += bytes;

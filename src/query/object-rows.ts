@@ -52,8 +52,11 @@ export async function ranksPassing(
   let last = -1;
   let page: RowPage | undefined;
   return candidates.filter((r, i) => {
-    if (pageOfRank[i] !== last) page = directory.page((last = pageOfRank[i]), stored.get(last)!);
-    return tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
+    if (pageOfRank[i] !== last) page = directory.scannedPage((last = pageOfRank[i]), stored.get(last)!);
+    const passes = tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
+    // The answer lists the rows that pass: their pages are kept inflated (with those rows decoded).
+    if (passes) directory.keep(last, page!);
+    return passes;
   });
 }
 
