@@ -185,6 +185,7 @@ export function encodeRowDirectory(pages: RowPages): Block[] {
   return [pages.firstRanks, pages.offsets, pages.crcs, pages.rawLengths];
 }
 
+/** What starts every escape in JSON. */
 const BACKSLASH = 0x5c;
 
 /**

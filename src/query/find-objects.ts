@@ -166,7 +166,8 @@ const KEY_PAGE_COST = 1.5;
  * are few, or when their row pages cost less than the key pages the filter verifies (its trigram
  * candidates, before any key is read). At 1M objects, `name=tobeack&fullname=acme.bill` leaves
  * 1,921 candidates on 613 row pages, where the fullName filter alone verified 230k keys on some
- * 1,200 key pages; `name=tracking&fullname=eb.DateCo` verifies keys on 34 pages, its 2,039 candidates lying on 602.
+ * 1,200 key pages; `name=tracking&fullname=eb.DateCo` leaves 2,039 on 602 row pages, and its keys
+ * lie on 34 key pages.
  */
 async function rowsCheaper(snapshot: Snapshot, filter: PlannedFilter, candidates: Uint32Array): Promise<boolean> {
   if (candidates.length <= ROW_CHECK_LIMIT) return true;

@@ -1,4 +1,4 @@
-// @module objectRows: the displayed fields of some objects, from the row store (ROWP) row by row, or from the columns; whole, or a batch at a time for answers written as they are read.
+// @module objectRows: the displayed fields of some objects, from the row store (ROWP) row by row, or from the columns; whole, or a batch at a time for answers written as they are read; and ranksPassing: which candidates' rows pass a filter.
 import { check } from "../format/errors.ts";
 import type { ObjectRow, RowDirectory, RowPage } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
