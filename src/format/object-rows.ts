@@ -9,7 +9,7 @@ import { check } from "./errors.ts";
 import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
-import { decodeUtf8 } from "./string-list.ts";
+import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
 import { VarintReader } from "./varint.ts";
 
 /**
@@ -185,6 +185,9 @@ export function encodeRowDirectory(pages: RowPages): Block[] {
   return [pages.firstRanks, pages.offsets, pages.crcs, pages.rawLengths];
 }
 
+/** What starts every escape in JSON. */
+const BACKSLASH = 0x5c;
+
 /**
  * One page of rows, inflated, its row lengths checked: a row is decoded when first asked for, alone,
  * then kept (an answer read again lists the same rows).
@@ -228,6 +231,19 @@ export class RowPage {
     this.decoded[i] = decoded;
     this.decodedBytes += 64 + 2 * (this.ends[i] - start);
     return decoded;
+  }
+
+  /**
+   * Whether the row of `rank` may hold one of `needles` (lower-cased) in one of its strings, told
+   * from its JSON without decoding it: false only when none is in its bytes, in any case, and the
+   * bytes tell, being all ASCII and free of escapes (JSON may spell any character as one).
+   */
+  mayHold(rank: number, needles: readonly LowerNeedle[]): boolean {
+    const i = rank - this.firstRank;
+    check(i >= 0 && i < this.ends.length, `rank ${rank} is not an object`);
+    const [start, end] = [i === 0 ? 0 : this.ends[i - 1], this.ends[i]];
+    if (needles.some((needle) => includesFolded(this.rows, start, end, needle) !== false)) return true;
+    return this.rows.subarray(start, end).includes(BACKSLASH);
   }
 
   /** Grows as rows are decoded. */
@@ -316,13 +332,25 @@ export class RowDirectory extends PageDirectory {
 
   /** Page `p`, inflated from `stored` unless it was lately. */
   page(p: number, stored: StoredRowPage): RowPage {
+    return this.keep(p, this.inflated.get(p)?.page ?? this.inflatePage(p, stored.bytes));
+  }
+
+  /**
+   * Page `p` as `page` gives it, but not kept inflated (nor moved up if it is): for a scan of many
+   * pages, most of whose rows nobody lists, which would push out the pages answers list again.
+   * The caller keeps those it lists rows of.
+   */
+  scannedPage(p: number, stored: StoredRowPage): RowPage {
+    return this.inflated.get(p)?.page ?? this.inflatePage(p, stored.bytes);
+  }
+
+  /** `page`, page `p`, kept inflated as the latest used. */
+  keep(p: number, page: RowPage): RowPage {
     const kept = this.inflated.get(p);
-    let page: RowPage;
     if (kept) {
       this.inflated.delete(p);
       this.inflatedBytes -= kept.bytes;
-      page = kept.page;
-    } else page = this.inflatePage(p, stored.bytes);
+    }
     // Pages grow as their rows are decoded: each is weighed as it joins (again), the oldest leaving.
     const bytes = page.byteSize;
     this.inflatedBytes += bytes;

@@ -70,6 +70,33 @@ export function lowerNeedle(lowerCased: string): LowerNeedle {
 /** Each byte with A–Z folded to a–z: a table lookup beats two comparisons in the search loop. */
 const FOLD = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b));
 
+/**
+ * Whether the UTF-8 `bytes` [from, to) hold the ASCII `needle` in either case of its letters: true
+ * or false when the bytes tell, null when they cannot (a needle not all ASCII, or not found in bytes
+ * that are not, where a character may lower-case to an ASCII one: the Kelvin sign to "k").
+ */
+export function includesFolded(bytes: Uint8Array, from: number, to: number, needle: LowerNeedle): boolean | null {
+  const wanted = needle.ascii;
+  if (wanted === null) return null;
+  const n = wanted.length;
+  if (n === 0) return true;
+  // Horspool: compare a window from its end, then move it by its last byte's shift.
+  const { shift } = needle;
+  const lastWanted = wanted[n - 1];
+  for (let i = from; i + n <= to; ) {
+    const b = bytes[i + n - 1];
+    if (FOLD[b] === lastWanted) {
+      let k = n - 2;
+      while (k >= 0 && FOLD[bytes[i + k]] === wanted[k]) k--;
+      if (k < 0) return true;
+    }
+    i += shift[b];
+  }
+  let high = 0;
+  for (let i = from; i < to; i++) high |= bytes[i];
+  return high < 0x80 ? false : null;
+}
+
 export class StringList {
   readonly length: number;
   private readonly offsets: Uint32Array;
@@ -125,28 +152,7 @@ export class StringList {
   }
 
   private includesAt(index: number, from: number, to: number, needle: LowerNeedle): boolean {
-    const bytes = this.bytes;
-    const wanted = needle.ascii;
-    if (wanted !== null) {
-      const n = wanted.length;
-      if (n === 0) return true;
-      // Horspool: compare a window from its end, then move it by its last byte's shift.
-      const { shift } = needle;
-      const lastWanted = wanted[n - 1];
-      for (let i = from; i + n <= to; ) {
-        const b = bytes[i + n - 1];
-        if (FOLD[b] === lastWanted) {
-          let k = n - 2;
-          while (k >= 0 && FOLD[bytes[i + k]] === wanted[k]) k--;
-          if (k < 0) return true;
-        }
-        i += shift[b];
-      }
-      let high = 0;
-      for (let i = from; i < to; i++) high |= bytes[i];
-      if (high < 0x80) return false;
-    }
-    return this.get(index).toLowerCase().includes(needle.text);
+    return includesFolded(this.bytes, from, to, needle) ?? this.get(index).toLowerCase().includes(needle.text);
   }
 
   /** Whether string `index` and string `otherIndex` of `other` are the same, compared as bytes: neither is decoded. */

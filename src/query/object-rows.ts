@@ -1,7 +1,8 @@
-// @module objectRows: the displayed fields of some objects, from the row store (ROWP) row by row, or from the columns; whole, or a batch at a time for answers written as they are read.
+// @module objectRows: the displayed fields of some objects, from the row store (ROWP) row by row, or from the columns; whole, or a batch at a time for answers written as they are read; and ranksPassing: which candidates' rows pass a filter.
 import { check } from "../format/errors.ts";
 import type { ObjectRow, RowDirectory, RowPage } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import type { LowerNeedle } from "../format/string-list.ts";
 import { waitUntil } from "../wait-until.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
@@ -26,6 +27,49 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
   return fromRowStore(snapshot, ranks.length)
     ? fromPages(snapshot, await snapshot.section("ROWD"), ranks)
     : fromColumns(snapshot, ranks);
+}
+
+/** A test of rows: the needles (lower-cased) one of which a passing row holds in one of its strings, and the test itself. */
+export interface RowTest {
+  needles: readonly LowerNeedle[];
+  passes: (row: ObjectRow) => boolean;
+}
+
+/**
+ * The ranks of `candidates` (ascending) whose rows pass every test of `tests`, from the row store's
+ * pages however many (a caller weighs them first: `rowPagesHolding`). A row whose bytes hold none of
+ * a test's needles fails it without being decoded: most candidates of a filter do.
+ */
+export async function ranksPassing(
+  snapshot: Snapshot,
+  candidates: Uint32Array,
+  tests: readonly RowTest[],
+): Promise<Uint32Array> {
+  if (candidates.length === 0) return candidates;
+  const directory = await snapshot.section("ROWD");
+  const pageOfRank = Uint32Array.from(candidates, (r) => directory.pageOf(r));
+  const stored = await storedRowPages(snapshot, directory, pageOfRank);
+  let last = -1;
+  let page: RowPage | undefined;
+  return candidates.filter((r, i) => {
+    if (pageOfRank[i] !== last) page = directory.scannedPage((last = pageOfRank[i]), stored.get(last)!);
+    const passes = tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
+    // The answer lists the rows that pass: their pages are kept inflated (with those rows decoded).
+    if (passes) directory.keep(last, page!);
+    return passes;
+  });
+}
+
+/** How many row pages hold `ranks` (ascending): those `ranksPassing` inflates. */
+export async function rowPagesHolding(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<number> {
+  const directory = await snapshot.section("ROWD");
+  let pages = 0;
+  for (let i = 0, last = -1; i < ranks.length; i++) {
+    const p = directory.pageOf(ranks[i]);
+    if (p !== last) pages++;
+    last = p;
+  }
+  return pages;
 }
 
 /** What answers listing many objects (start and end points, flows, changes) give of each. */

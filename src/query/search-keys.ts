@@ -204,6 +204,20 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return order;
   }
 
+  /** How many pages hold the keys `ks` (any order, repeats allowed); null for every key: all pages. */
+  pagesHolding(ks: ArrayLike<number> | null): number {
+    return ks ? distinctPages(this.pagesOfKeys(ks)).length : this.directory.pageCount;
+  }
+
+  /** How many pages hold `count` keys, whichever they are: at least as many as the fullest pages take, at most one a key. */
+  pagesHoldingAny(count: number): { fewest: number; most: number } {
+    const { firstKeys, pageCount } = this.directory;
+    if (count >= this.length) return { fewest: pageCount, most: pageCount };
+    let fullest = 1;
+    for (let p = 0; p < pageCount; p++) fullest = Math.max(fullest, firstKeys[p + 1] - firstKeys[p]);
+    return { fewest: Math.ceil(count / fullest), most: Math.min(count, pageCount) };
+  }
+
   /** The key holding each rank of `ranks`, in pages whose ranks follow their keys (names). */
   async keysOfRanks(ranks: ArrayLike<number>): Promise<Uint32Array> {
     const { directory } = this;

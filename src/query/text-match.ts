@@ -262,6 +262,54 @@ export function distinctLower(values: readonly string[]): string[] {
   return [...new Set(values.map((v) => v.toLowerCase()))];
 }
 
+/**
+ * The keys whose pages matching `values` under `operator` reads, at most, as far as the search
+ * structures tell before reading any: a `contains`'s trigram candidates (but for the commonest
+ * trigrams' lists), the other operators' keys themselves (their searches read a page or two); null
+ * when a `contains` is decided by scanning every key.
+ */
+export async function keysToRead(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+): Promise<Uint32Array | null> {
+  const sets: Uint32Array[] = [];
+  for (const value of distinctLower(values)) {
+    if (operator !== "contains") sets.push(Uint32Array.from(await matchingKeys(field, operator, value)));
+    else if (field.trigrams && value.length >= 3)
+      sets.push(await trigramCandidates(field.trigrams, value, undefined, false));
+    else return null;
+  }
+  return unionRanks(sets, field.postings.keyCount);
+}
+
+/**
+ * How many keys `keysToRead` gives at least and at most, told by the trigram table alone (no list
+ * read), for a `contains`: at most the rarest trigram's keys of each value, and exactly those when
+ * no other list of the value would narrow them (the others are bitmaps, which that bound does not
+ * apply, or too long to intersect); every key for a scan. Null for the other operators.
+ */
+export function keysToReadBounds(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+): { least: number; most: number } | null {
+  if (operator !== "contains") return null;
+  const { trigrams, postings } = field;
+  let least = 0;
+  let most = 0;
+  for (const value of distinctLower(values)) {
+    if (!trigrams || value.length < 3) return { least: postings.keyCount, most: postings.keyCount };
+    const slots = trigramSlots(trigrams, value);
+    if (!slots) continue;
+    const count = trigrams.count(slots.rarest);
+    const narrowed = slots.rest.some((s) => !trigrams.isBitmap(s) && trigrams.count(s) <= count * INTERSECT_RATIO);
+    least = Math.max(least, narrowed ? 0 : count);
+    most += count;
+  }
+  return { least, most: Math.min(most, postings.keyCount) };
+}
+
 /** Key indices matching `value` (lower-cased), ascending for every operator but `endswith`; possibly a kept trigram list: read only. */
 async function matchingKeys(
   field: FieldIndex,
@@ -304,19 +352,46 @@ async function trigramKeys(
   value: string,
   narrowing?: KeyNarrowing,
 ): Promise<Uint32Array> {
+  const candidates = await trigramCandidates(trigrams, value, narrowing);
+  // One ASCII trigram is exact: its list is the answer.
+  return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
+}
+
+/** The trigrams of `value` (3+ code units) by slot, with their positions in it, the rarest first; null when one is in no key. */
+function trigramSlots(
+  trigrams: TrigramIndex,
+  value: string,
+): { positions: Map<number, number[]>; rarest: number; rest: number[] } | null {
   const positions = new Map<number, number[]>();
   for (let at = 0; at + 3 <= value.length; at++) {
     const slot = trigrams.slot(trigramAt(value, at));
-    if (slot < 0) return new Uint32Array(0);
+    if (slot < 0) return null;
     positions.set(slot, [...(positions.get(slot) ?? []), at]);
   }
   const [rarest, ...rest] = [...positions.keys()].sort((a, b) => trigrams.count(a) - trigrams.count(b));
+  return { positions, rarest, rest };
+}
+
+/**
+ * The keys `trigramKeys` verifies for `value` (3+ code units): its trigram lists' candidates, no key
+ * read. Without `withBitmaps`, the lists of the commonest trigrams (bitmaps) are not applied but to
+ * the rarest: more candidates, for a bound got without a bit test per candidate and list.
+ */
+async function trigramCandidates(
+  trigrams: TrigramIndex,
+  value: string,
+  narrowing?: KeyNarrowing,
+  withBitmaps = true,
+): Promise<Uint32Array> {
+  const slots = trigramSlots(trigrams, value);
+  if (!slots) return new Uint32Array(0);
+  const { positions, rarest, rest } = slots;
   // The keys holding a candidate, when they come cheaper than the rarest list: every list then narrows them.
   const start = (await narrowing?.keys(trigrams.count(rarest))) ?? null;
   // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
   const worthReading = (slot: number) =>
     slot === rarest ||
-    trigrams.isBitmap(slot) ||
+    (withBitmaps && trigrams.isBitmap(slot)) ||
     trigrams.count(slot) <= (start ? start.length : trigrams.count(rarest)) * INTERSECT_RATIO;
   const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
   // Keys started elsewhere are narrowed by the rarest list first: then they are those starting from it would give.
@@ -347,9 +422,8 @@ async function trigramKeys(
     }
   }
   // One bitmap at a time over every candidate: a tight loop of bit tests.
-  for (const slot of bitmaps) candidates = keepBits(candidates, lists.bitmap(slot));
-  // One ASCII trigram is exact: its list is the answer.
-  return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
+  for (const slot of withBitmaps ? bitmaps : []) candidates = keepBits(candidates, lists.bitmap(slot));
+  return candidates;
 }
 
 /** The keys of `candidates` whose bit is set in `bits` (key k: bit `k & 7` of byte `k >>> 3`), in a new array. */

@@ -10,9 +10,16 @@ import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { MAX_RAW_PAGE, ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { lowerNeedle } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
-import { type ObjectRow, objectRowBatches, objectRows, summaryBatches } from "../../src/query/object-rows.ts";
+import {
+  type ObjectRow,
+  objectRowBatches,
+  objectRows,
+  ranksPassing,
+  summaryBatches,
+} from "../../src/query/object-rows.ts";
 import { streamedStrings } from "../../src/query/streamed-column.ts";
 import { collect, StreamedList } from "../../src/query/streamed-list.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
@@ -107,6 +114,110 @@ describe("row store", () => {
   });
 });
 
+describe("rows ruled out on their bytes, undecoded", () => {
+  /** Pieces whose lower case changes length or script (İ, K for Kelvin), of 2–4 UTF-8 bytes, upper-case ASCII; then those JSON escapes (quote, backslash, control characters), in some objects only. */
+  const PLAIN = ["get", "Acme", "İ", "\u212a", "é", "\u{1F408}", "K", "i", "x"];
+  const PIECES = [...PLAIN, '"q', "b\\s", "t\tab", "\u0001"];
+  const text = (parts: number[], separator: string, escaped: boolean) =>
+    parts.map((p) => (escaped ? PIECES[p % PIECES.length] : PLAIN[p % PLAIN.length])).join(separator);
+  const analyses = fc
+    .array(
+      fc.record({
+        name: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+        fullName: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+        filePath: fc.option(fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+        escaped: fc.nat({ max: 3 }).map((n) => n === 0),
+      }),
+      { minLength: 1, maxLength: 120 },
+    )
+    .map((specs) => ({
+      format: "appstruct.analysis/1",
+      application: "Rows",
+      analyzedAt: "2026-05-05T10:00:00Z",
+      files: [],
+      objects: specs.map((s, i) => ({
+        id: String(i + 1),
+        name: text(s.name, "", s.escaped),
+        fullName: text(s.fullName, ".", s.escaped),
+        type: "Java Method",
+        typeId: "JV_METHOD",
+        ...(s.filePath ? { filePath: text(s.filePath, "/", s.escaped) } : {}),
+      })),
+      links: [],
+      postIts: [],
+    }));
+
+  it("keep every row holding a needle in a string, in any case, whatever its characters (property)", async () => {
+    const cases = analyses.chain((analysis) => {
+      const texts = analysis.objects.flatMap((o) => [o.name, o.fullName, o.filePath ?? "x"]);
+      const needle = fc
+        .record({ text: fc.constantFrom(...texts), from: fc.nat(), length: fc.integer({ min: 0, max: 6 }) })
+        .map(({ text, from, length }) => {
+          const units = Array.from(text);
+          return units.slice(from % units.length, (from % units.length) + length).join("");
+        });
+      return fc.tuple(
+        fc.constant(analysis),
+        fc.array(fc.oneof(needle, fc.constantFrom(...PIECES)), { minLength: 1, maxLength: 3 }),
+      );
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ([analysis, values]) => {
+        const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes));
+        const wanted = values.map((v) => v.toLowerCase());
+        const all = Uint32Array.from(analysis.objects, (_, r) => r);
+        const kept = await ranksPassing(snapshot, all, [{ needles: wanted.map(lowerNeedle), passes: () => true }]);
+        const rows = await objectRows(snapshot, Array.from(all));
+        const holding = (row: ObjectRow) =>
+          [row.id, row.name, row.fullName, row.type, row.typeId, row.filePath ?? "", row.mangling].some((field) =>
+            wanted.some((w) => field.toLowerCase().includes(w)),
+          );
+        for (const [rank, row] of rows.entries()) if (holding(row)) expect(kept, JSON.stringify(row)).toContain(rank);
+        // The test the caller gives still decides the rows kept.
+        const named = await ranksPassing(snapshot, all, [
+          { needles: wanted.map(lowerNeedle), passes: (row) => wanted.some((w) => row.name.toLowerCase().includes(w)) },
+        ]);
+        expect(Array.from(named)).toEqual(
+          rows.flatMap((row, rank) => (wanted.some((w) => row.name.toLowerCase().includes(w)) ? [rank] : [])),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("rule out a row of ASCII bytes without the needle, and never one whose JSON holds an escape", async () => {
+    const objects = ["getAcme", "getIt", 'say"hi"', "K\u212a"].map((name, i) => ({
+      id: String(i + 1),
+      name,
+      fullName: `com.${name}`,
+      type: "T",
+      typeId: "T",
+    }));
+    const analysis = {
+      format: "appstruct.analysis/1",
+      application: "R",
+      analyzedAt: "2026-05-05T10:00:00Z",
+      files: [],
+      objects,
+      links: [],
+      postIts: [],
+    };
+    const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes));
+    const decoded: number[] = [];
+    const keptFor = (needle: string) =>
+      ranksPassing(snapshot, Uint32Array.from([0, 1, 2, 3]), [
+        {
+          needles: [lowerNeedle(needle)],
+          passes: (row) => (decoded.push(objects.findIndex((o) => o.name === row.name)), true),
+        },
+      ]).then((kept) => Array.from(kept));
+    // Ranks follow lower-cased names: getacme, getit, k\u212a, say"hi".
+    expect(await keptFor("acme")).toEqual([0, 2, 3]); // the Kelvin sign's row is not all ASCII, the quote's escaped
+    expect(decoded).toEqual([0, 3, 2]);
+    expect(await keptFor("kk")).toEqual([2, 3]);
+  });
+});
+
 describe("row pages inflate to a bounded multiple of what is read", () => {
   const MiB = 1024 * 1024;
 
@@ -192,8 +303,8 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
     });
   };
 
-  it.each(cases)("%s: the answer of a plain filter over every object", async (_label, filters, operator) => {
-    const snapshot = await Snapshot.open(memorySource(bytes));
+  /** The ids of the objects matching every filter, as a plain scan of the model finds them. */
+  const expectedIds = async (snapshot: Snapshot, filters: Filters, operator: (typeof cases)[number][2]) => {
     const model = await decodeSnapshotModel(snapshot);
     const valuesOf = {
       name: (o: ObjectRecord) => [o.name],
@@ -212,7 +323,7 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
           : operator === "startswith"
             ? value.startsWith(wanted)
             : value.endsWith(wanted);
-    const expected = model.objects
+    return model.objects
       .filter((o) =>
         Object.entries(filters).every(([field, wanted]) =>
           valuesOf[field as keyof Filters](o).some((v) =>
@@ -221,12 +332,40 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
         ),
       )
       .map((o) => o.id);
-    expect(expected.length, "the case must match something").toBeGreaterThan(0);
-    for (const s of [snapshot, await underBudget()]) {
-      const answer = await findObjects(s, { filters, operator, searchtype: "all", skip: 0, limit: 1000 }).then(collect);
-      expect(answer.totalObjects).toBe(expected.length);
-      expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
-    }
+  };
+
+  /** The answer's first 1,000 ids and its total, as they must be. */
+  const expectAnswer = async (snapshot: Snapshot, filters: Filters, operator: (typeof cases)[number][2]) => {
+    const expected = await expectedIds(snapshot, filters, operator);
+    const answer = await findObjects(snapshot, { filters, operator, searchtype: "all", skip: 0, limit: 1000 }).then(
+      collect,
+    );
+    expect(answer.totalObjects).toBe(expected.length);
+    expect(answer.objects.map((o) => o.id)).toEqual(expected.slice(0, 1000));
+    return expected;
+  };
+
+  it.each(cases)("%s: the answer of a plain filter over every object", async (_label, filters, operator) => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    expect(await expectedIds(snapshot, filters, operator), "the case must match something").not.toEqual([]);
+    for (const s of [snapshot, await underBudget()]) await expectAnswer(s, filters, operator);
+  });
+
+  it("checks many candidates on their rows beside a fullName verified on every key page, through the key pages beside one on a few", async () => {
+    const plain = await Snapshot.open(memorySource(bytes));
+    const candidates = await expectedIds(plain, { name: ["get"] }, "contains");
+    expect(candidates.length, "more candidates than are always checked on their rows").toBeGreaterThan(256);
+    /** The KFUL pages an answer of `get` candidates beside `fullname` read, its answer checked. */
+    const keyPagesRead = async (fullname: string) => {
+      const sections = new SectionCache(1 << 30);
+      const snapshot = await Snapshot.open(memorySource(bytes, fullname), { sections });
+      await expectAnswer(snapshot, { name: ["get"], fullname: [fullname] }, "contains");
+      return sections.holdings().filter((h) => h.tag.startsWith("KFUL#")).length;
+    };
+    // One letter: only a scan of every key page tells; the candidates lie on some 120 row pages.
+    expect(await keyPagesRead("e")).toBe(0);
+    // Its trigrams leave some 4,000 keys (more objects than the name matches), on some 60 of the key pages.
+    expect(await keyPagesRead("service.")).toBeGreaterThan(0);
   });
 });
 
