@@ -65,8 +65,8 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
   expect(Object.keys(cold.classes).sort()).toEqual([...CLASSES].sort());
   for (const cls of CLASSES)
     for (const answer of cold.classes[cls]!.samples) {
-      // The manifest, the snapshot's first bytes, then what the query reads.
-      expect(answer.rounds, answer.path).toBeGreaterThanOrEqual(3);
+      // The manifest (with the snapshot's opening bytes), then what the query reads.
+      expect(answer.rounds, answer.path).toBeGreaterThanOrEqual(2);
       expect(answer.reads, answer.path).toBeGreaterThanOrEqual(answer.rounds);
       expect(answer.ms, answer.path).toBeGreaterThanOrEqual(answer.rounds * cold.readLatencyMs);
     }
