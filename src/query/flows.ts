@@ -5,11 +5,13 @@ import { ApiError } from "../contract/errors.ts";
 import type { FlowPoints } from "../format/flow-points.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { fieldIndex } from "./field-index.ts";
 import { type GraphAnswer, graphAnswer } from "./graph-answer.ts";
 import { linkRows } from "./link-rows.ts";
 import { WALK_BUDGET, walk } from "./link-walk.ts";
 import { lookUp } from "./lookup.ts";
 import { summaryBatches } from "./object-rows.ts";
+import { matchRanksWithin } from "./text-match.ts";
 
 /** A transaction runs forward from a start point; a data graph is read backward from an end point. */
 export interface Flow {
@@ -40,27 +42,30 @@ export const DATA_GRAPH: Flow = {
   what: "an end point (a data graph)",
 };
 
-/** The points of `flow`'s role whose name contains `name` (case-insensitive), by name, [skip, skip + limit) of them, and how many match. */
+/** The points of `flow`'s role whose name contains `name` (case-insensitive, as find's `name` filter), by name, [skip, skip + limit) of them, and how many match. */
 export async function listFlows(
   snapshot: Snapshot,
   flow: Flow,
   query: { name: string | undefined; skip: number; limit: number },
 ): Promise<{ total: number; points: ApiObjectRef[] }> {
   const all = flow.points(await snapshot.section("FLOW"));
-  const wanted = query.name?.toLowerCase();
-  // Without a name to match, the page is known by position: only its points are read.
-  const ranks = wanted === undefined ? all.subarray(query.skip, query.skip + query.limit) : all;
-  const skip = wanted === undefined ? 0 : query.skip;
+  // The points whose name matches, found as a find's name filter finds them (key pages, trigrams):
+  // no name of a point is read but those the page lists.
+  const matching = query.name
+    ? await matchRanksWithin(
+        await fieldIndex(snapshot, "KNAM", true),
+        "contains",
+        [query.name],
+        snapshot.meta.counts.objects,
+        all,
+      )
+    : all;
+  const page = matching.subarray(query.skip, query.skip + query.limit);
   const points: ApiObjectRef[] = [];
-  let total = 0;
-  // Ranks ascend in name order: the matches come out sorted.
-  for await (const batch of summaryBatches(snapshot, ranks.length)(ranks))
-    for (const { id, name, fullName, type, typeId } of batch) {
-      if (wanted !== undefined && !name.toLowerCase().includes(wanted)) continue;
-      if (total >= skip && total - skip < query.limit) points.push({ id, name, fullName, type, typeId });
-      total++;
-    }
-  return { total: wanted === undefined ? all.length : total, points };
+  // Ranks ascend in name order: the page comes out sorted.
+  for await (const batch of summaryBatches(snapshot, page.length)(page))
+    for (const { id, name, fullName, type, typeId } of batch) points.push({ id, name, fullName, type, typeId });
+  return { total: matching.length, points };
 }
 
 /**
