@@ -17,7 +17,7 @@ export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
 export const FORMAT_MINOR = 8;
-/** Oldest minor revision read: 1.7 keeps the links in the link pages alone (no CALE, CALR) and the keys of name, fullName and mangling with their postings in key pages (no XNAM, XFUL, XMNG), so older files are recompiled. */
+/** Oldest minor revision read: 1.8 lists the start and end points with their graphs' sizes (FLOW), which the transaction and data-graph routes read, so older files are recompiled. */
 export const OLDEST_MINOR = 8;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;

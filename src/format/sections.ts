@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 7): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 8): each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
