@@ -393,9 +393,9 @@ export class RowDirectory extends PageDirectory {
 
   /** Grows and shrinks with the pages it keeps inflated: the section cache measures it again. */
   override get byteSize(): number {
-    let inflated = 0;
-    for (const { page } of this.inflated.values()) inflated += page.byteSize;
-    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + inflated;
+    // Each page as weighed when last used (the rows it decoded since are counted at its next use):
+    // the cache measures this at every hit, and summing some 200 pages there cost 3% of a busy server.
+    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + this.inflatedBytes;
   }
 }
 
