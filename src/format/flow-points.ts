@@ -2,6 +2,7 @@
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { LINK_DIRECT, NONE, type SnapshotModel } from "./model.ts";
+import { firstFailing } from "./page-directory.ts";
 
 /**
  * The objects a walk goes from each object to: a CSR over ranks. An object that ends a flow this way
@@ -279,14 +280,8 @@ export class FlowPoints implements FlowTotals {
 
   /** The objects the graph of point `rank` holds, from `ranks` (ascending) and `totals`; null when not counted or not a point. */
   static totalAt(ranks: Uint32Array, totals: Uint32Array, rank: number): number | null {
-    let lo = 0;
-    let hi = ranks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ranks[mid] < rank) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < ranks.length && ranks[lo] === rank && totals[lo] !== NONE ? totals[lo] : null;
+    const at = firstFailing(0, ranks.length, (i) => ranks[i] < rank);
+    return at < ranks.length && ranks[at] === rank && totals[at] !== NONE ? totals[at] : null;
   }
 
   /** The size of the transaction of start point `rank`, or null when it was not counted. */
