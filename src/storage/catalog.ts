@@ -7,7 +7,14 @@ import { meteredRead } from "../format/storage-meter.ts";
 import { publishableNameProblem } from "../rules.ts";
 import { SharedLoads } from "../shared-loads.ts";
 import type { BlobStore } from "./blob-store.ts";
-import { applicationFromSegment, decodeManifest, MANIFEST_PREFIX, manifestKey, snapshotKey } from "./manifest.ts";
+import {
+  applicationFromSegment,
+  bytesOfBase64,
+  decodeManifest,
+  MANIFEST_PREFIX,
+  manifestKey,
+  snapshotKey,
+} from "./manifest.ts";
 
 /** One published analysis of an application. */
 export interface Version {
@@ -160,7 +167,7 @@ export class StoreCatalog implements Catalog {
       analyzedAt,
       analyzedAtMs,
       size,
-      ...(etag && head && { opening: { head: Uint8Array.from(atob(head), (c) => c.charCodeAt(0)), etag } }),
+      ...(etag && head && { opening: { head: bytesOfBase64(head), etag } }),
     }));
   }
 }

@@ -37,17 +37,25 @@ export function listedVersion({ etag: _etag, head: _head, ...version }: Manifest
 }
 export type Manifest = z.infer<typeof ManifestSchema>;
 
+/** Standard base64 of `bytes` (a version's `head`; application names, made URL-safe). */
+export function base64Of(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The bytes of base64 `text` (standard alphabet, padding optional). */
+export function bytesOfBase64(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
 /** base64url of the UTF-8 name: any application name becomes one safe key segment ('/', '%', '&', unicode...). */
 export function applicationSegment(application: string): string {
-  const bytes = new TextEncoder().encode(application);
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64Of(new TextEncoder().encode(application)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 export function applicationFromSegment(segment: string): string {
-  const binary = atob(segment.replace(/-/g, "+").replace(/_/g, "/"));
-  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  return new TextDecoder().decode(bytesOfBase64(segment.replace(/-/g, "+").replace(/_/g, "/")));
 }
 
 export const MANIFEST_PREFIX = "apps/";

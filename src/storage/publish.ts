@@ -6,6 +6,7 @@ import { verifySnapshotSource } from "../format/verify.ts";
 import { hex } from "../hex.ts";
 import type { BlobStore } from "./blob-store.ts";
 import {
+  base64Of,
   decodeManifest,
   encodeManifest,
   type ListedVersion,
@@ -17,13 +18,6 @@ import {
   snapshotKey,
   withVersion,
 } from "./manifest.ts";
-
-/** Standard base64 of `bytes` (the manifest's `head`). */
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
@@ -94,7 +88,7 @@ export function versionEntry(
     counts: { objects: meta.counts.objects, links: meta.counts.links },
     publishedAt: now.toISOString(),
     etag: first.etag,
-    ...(head && { head: base64(head) }),
+    ...(head && { head: base64Of(head) }),
   };
 }
 

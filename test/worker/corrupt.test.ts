@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { openingBytes } from "../../src/format/snapshot.ts";
-import { encodeManifest, manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
+import { base64Of, encodeManifest, manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
@@ -68,7 +68,7 @@ async function damage(
   const manifest = (await readManifest(store, published.application))!;
   const head = damaged.slice(0, openingBytes(published.bytes)!.length);
   const versions = manifest.versions.map((v) =>
-    snapshotKey(v.sha256) === published.key ? { ...v, etag, head: btoa(String.fromCharCode(...head)) } : v,
+    snapshotKey(v.sha256) === published.key ? { ...v, etag, head: base64Of(head) } : v,
   );
   await store.put(manifestKey(published.application), encodeManifest({ ...manifest, versions }));
 }
