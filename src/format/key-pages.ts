@@ -497,3 +497,32 @@ export class KeyDirectory extends PageDirectory {
     return super.byteSize + this.firstKeys.byteLength + this.firstPostings.byteLength + this.firstStrings.byteSize;
   }
 }
+
+/**
+ * The key of each rank (OFUL, OMNG): the postings of a field whose pages store ranks, inverted, one
+ * `u32` an object. A filter checking a few thousand candidates beside another then learns which
+ * keys they hold without reading their rows, and verifies only those of its trigram candidates.
+ */
+export function encodeKeysOfRanks(rows: number, postings: Postings): Uint32Array {
+  const { offsets, ranks } = postings;
+  check(ranks !== null, "the key of each rank is stored only for keys whose pages store their ranks");
+  const keyOf = new Uint32Array(rows);
+  for (let k = 0; k + 1 < offsets.length; k++) for (let p = offsets[k]; p < offsets[k + 1]; p++) keyOf[ranks[p]] = k;
+  return keyOf;
+}
+
+/** The key holding each rank, as encodeKeysOfRanks wrote it: checked to name a key for every object. */
+export class KeysOfRanks {
+  readonly keyOf: Uint32Array;
+
+  constructor(blocks: Blocks, rows: number, keyCount: number, what: string) {
+    this.keyOf = blocks.u32(0);
+    check(this.keyOf.length === rows, `${what}: ${this.keyOf.length} entries for ${rows} objects`);
+    for (let r = 0; r < rows; r++)
+      if (this.keyOf[r] >= keyCount) check(false, `${what}: object ${r} holds key ${this.keyOf[r]} of ${keyCount}`);
+  }
+
+  get byteSize(): number {
+    return this.keyOf.byteLength;
+  }
+}

@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 8): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 9): each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
@@ -6,7 +6,7 @@ import { check } from "./errors.ts";
 import { countFlows, encodeFlowPoints, FlowPoints } from "./flow-points.ts";
 import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
-import { encodeKeyDirectory, encodeKeyPages, KeyDirectory } from "./key-pages.ts";
+import { encodeKeyDirectory, encodeKeyPages, encodeKeysOfRanks, KeyDirectory, KeysOfRanks } from "./key-pages.ts";
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
 import { encodeMemberDirectory, MemberDirectory, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
@@ -273,6 +273,17 @@ const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
   decode: (b) => new ReversedOrder(b, `${tag} reversed order`),
 });
 
+/** The key holding each object of a field whose key pages store their ranks (fullName, mangling). */
+const keysOfRanks = (tag: "KFUL" | "KMNG"): SectionCodec<KeysOfRanks> => ({
+  blocks: 1,
+  encode: (m) => {
+    const { offsets, postings } = GROUPED[tag].of(m);
+    return [encodeKeysOfRanks(m.objects.length, { offsets, ranks: postings })];
+  },
+  decode: async (b, c) => new KeysOfRanks(b, rows(c), await c.keyCount(tag), `${tag} key of each object`),
+  consults: () => [KEY_PAGES_OF[tag].directory],
+});
+
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
   OBJC: {
@@ -341,6 +352,7 @@ export const SECTIONS = {
   CFUL: trigramChunks("KFUL", "TFUL"),
   KFUL: keyPages("KFUL"),
   DFUL: keyDirectory("KFUL"),
+  OFUL: keysOfRanks("KFUL"),
   RFUL: reversedKeys("KFUL"),
   TTYP: trigramIndex("XTYP"),
   CTYP: trigramChunks("XTYP", "TTYP"),
@@ -350,6 +362,7 @@ export const SECTIONS = {
   CMNG: trigramChunks("KMNG", "TMNG"),
   KMNG: keyPages("KMNG"),
   DMNG: keyDirectory("KMNG"),
+  OMNG: keysOfRanks("KMNG"),
   RMNG: reversedKeys("KMNG"),
   TANN: trigramIndex("XANN"),
   CANN: trigramChunks("XANN", "TANN"),
@@ -417,12 +430,15 @@ export const CHUNKS_OF = {
   TPST: "CPST",
 } as const satisfies Record<TrigramTag, SectionTag>;
 
-/** The directory and reversed order of each field's key pages. */
+/**
+ * The directory and reversed order of each field's key pages, and the key of each object where
+ * the pages store ranks (a name's key follows from its rank and the directory).
+ */
 export const KEY_PAGES_OF = {
-  KNAM: { directory: "DNAM", reversed: "RNAM" },
-  KFUL: { directory: "DFUL", reversed: "RFUL" },
-  KMNG: { directory: "DMNG", reversed: "RMNG" },
-} as const satisfies Record<PagedIndexTag, { directory: SectionTag; reversed: SectionTag }>;
+  KNAM: { directory: "DNAM", reversed: "RNAM", ofRanks: null },
+  KFUL: { directory: "DFUL", reversed: "RFUL", ofRanks: "OFUL" },
+  KMNG: { directory: "DMNG", reversed: "RMNG", ofRanks: "OMNG" },
+} as const satisfies Record<PagedIndexTag, { directory: SectionTag; reversed: SectionTag; ofRanks: SectionTag | null }>;
 
 /** The section counting the keys of search index `tag`: itself, or its key directory. */
 export function keysCountedBy(tag: SearchIndexTag): StoredIndexTag | (typeof KEY_PAGES_OF)[PagedIndexTag]["directory"] {

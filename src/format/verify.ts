@@ -467,8 +467,9 @@ class Verification {
    * reversed order `tag` gives, and every object in exactly one key's postings.
    */
   private async pagedIndex(snapshot: Snapshot, tag: PagedIndexTag): Promise<void> {
-    const { directory: directoryTag, reversed } = KEY_PAGES_OF[tag];
+    const { directory: directoryTag, reversed, ofRanks } = KEY_PAGES_OF[tag];
     const directory = await snapshot.section(directoryTag);
+    const keyOf = ofRanks ? (await snapshot.section(ofRanks)).keyOf : null;
     const entry = snapshot.toc.get(tag)!;
     const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
     const keys: string[] = [];
@@ -485,6 +486,9 @@ class Verification {
           for (const rank of page.ranksOf(i)) {
             if (held[rank]) check(false, `${tag}: object ${rank} holds two keys`);
             held[rank] = 1;
+            const key = directory.firstKeys[p] + i;
+            if (keyOf && keyOf[rank] !== key)
+              check(false, `${ofRanks}: object ${rank} holds key ${keyOf[rank]}, ${tag} lists it under key ${key}`);
           }
       },
     );

@@ -7,16 +7,15 @@ import { lowerNeedle } from "../format/string-list.ts";
 import { externalRanks } from "./external-ranks.ts";
 import { type FieldIndex, fieldIndex } from "./field-index.ts";
 import { type ColumnField, fieldMatcher, PAGE_KEYED, type RowField, rowMatcher, VALUE_COLUMN } from "./field-values.ts";
-import { ranksPassing, rowPagesHolding } from "./object-rows.ts";
+import { ranksPassing } from "./object-rows.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
-import { PagedKeys } from "./search-keys.ts";
 import type { StreamedList } from "./streamed-list.ts";
 import {
+  candidatesByKey,
   distinctLower,
   estimateMatches,
-  keysToRead,
-  keysToReadBounds,
+  keyOfEachObject,
   matchPage,
   matchRanks,
   matchRanksWithin,
@@ -153,34 +152,6 @@ async function checkOnRows(
   return ranksPassing(snapshot, candidates, tests);
 }
 
-/**
- * A key page's cost against a row page's, choosing how to check candidates: a row page is inflated
- * at every check (some 25 µs at 1M objects, in Node), a key page read and decoded (about 90 µs),
- * then kept decoded while the budget allows. Weighed in the mixed workload's multi-filters at 1M.
- */
-const KEY_PAGE_COST = 1.5;
-
-/**
- * Whether `candidates` (ascending) are checked on their rows against `filter`, whose keys are in
- * pages storing their ranks (fullName, mangling), rather than matched through those pages: when they
- * are few, or when their row pages cost less than the key pages the filter verifies (its trigram
- * candidates, before any key is read). At 1M objects, `name=tobeack&fullname=acme.bill` leaves
- * 1,921 candidates on 613 row pages, where the fullName filter alone verified 230k keys on some
- * 1,200 key pages; `name=tracking&fullname=eb.DateCo` leaves 2,039 on 602 row pages, and its keys
- * lie on 34 key pages.
- */
-async function rowsCheaper(snapshot: Snapshot, filter: PlannedFilter, candidates: Uint32Array): Promise<boolean> {
-  if (candidates.length <= ROW_CHECK_LIMIT) return true;
-  const { keys } = filter.field;
-  if (!(keys instanceof PagedKeys)) return false;
-  const rowPages = await rowPagesHolding(snapshot, candidates);
-  // The trigram table may settle it, no list read (a round of reads, at the edge, when they are not cached).
-  const bounds = keysToReadBounds(filter.field, filter.operator, filter.values);
-  if (bounds && rowPages <= KEY_PAGE_COST * keys.pagesHoldingAny(bounds.least).fewest) return true;
-  if (bounds && rowPages > KEY_PAGE_COST * keys.pagesHoldingAny(bounds.most).most) return false;
-  return rowPages <= KEY_PAGE_COST * keys.pagesHolding(await keysToRead(filter.field, filter.operator, filter.values));
-}
-
 /** Whether `filter` is checked on the column `fieldMatcher` reads, which fits beside the others; never a field whose keys are paged. */
 function columnFits(snapshot: Snapshot, filter: RequestedFilter): filter is RequestedFilter & { name: ColumnField } {
   return (
@@ -227,14 +198,10 @@ async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: 
     if (matches && filter.estimate > matches.length * CHECK_CANDIDATES_RATIO && columnFits(snapshot, filter)) {
       // Few candidates against a broad filter: check their own values rather than list every match.
       matches = await checkCandidates(snapshot, filter, matches, universe);
-    } else if (
-      matches &&
-      filter.field.index === null &&
-      !filter.field.postings.ranksFollowKeys &&
-      (await rowsCheaper(snapshot, filter, matches))
-    ) {
-      // Keys in pages have no rank-to-key map but for names: candidates are checked on their rows.
-      matches = await checkOnRows(snapshot, matches, [filter as PlannedFilter & { name: RowField }]);
+    } else if (matches && keyOfEachObject(filter.field)) {
+      // The candidates' keys tell which may match; those they do not settle are checked on their rows.
+      const { ranks, exact } = await candidatesByKey(filter.field, filter.operator, filter.values, matches);
+      matches = exact ? ranks : await checkOnRows(snapshot, ranks, [filter as PlannedFilter & { name: RowField }]);
     } else if (matches) {
       // Its index, verifying only keys that hold a candidate left.
       matches = await matchRanksWithin(filter.field, filter.operator, filter.values, universe, matches);

@@ -37,8 +37,8 @@ export interface RowTest {
 
 /**
  * The ranks of `candidates` (ascending) whose rows pass every test of `tests`, from the row store's
- * pages however many (a caller weighs them first: `rowPagesHolding`). A row whose bytes hold none of
- * a test's needles fails it without being decoded: most candidates of a filter do.
+ * pages however many. A row whose bytes hold none of a test's needles fails it without being
+ * decoded: most candidates of a filter do.
  */
 export async function ranksPassing(
   snapshot: Snapshot,
@@ -58,18 +58,6 @@ export async function ranksPassing(
     if (passes) directory.keep(last, page!);
     return passes;
   });
-}
-
-/** How many row pages hold `ranks` (ascending): those `ranksPassing` inflates. */
-export async function rowPagesHolding(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<number> {
-  const directory = await snapshot.section("ROWD");
-  let pages = 0;
-  for (let i = 0, last = -1; i < ranks.length; i++) {
-    const p = directory.pageOf(ranks[i]);
-    if (p !== last) pages++;
-    last = p;
-  }
-  return pages;
 }
 
 /** What answers listing many objects (start and end points, flows, changes) give of each. */

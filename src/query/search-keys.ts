@@ -152,6 +152,8 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   readonly keyCount: number;
   readonly total: number;
   readonly ranksFollowKeys: boolean;
+  /** Whether the file gives the key of each object (OFUL, OMNG): then `keysOfRanks` reads no key page. */
+  readonly keyOfEachObject: boolean;
   readonly inMemory = null;
   private readonly snapshot: Snapshot;
   private readonly tag: PagedIndexTag;
@@ -164,6 +166,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     this.length = this.keyCount = directory.keyCount;
     this.total = directory.postingCount;
     this.ranksFollowKeys = !directory.ranksStored;
+    this.keyOfEachObject = KEY_PAGES_OF[tag].ofRanks !== null;
   }
 
   async before(k: number): Promise<number> {
@@ -204,22 +207,13 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return order;
   }
 
-  /** How many pages hold the keys `ks` (any order, repeats allowed); null for every key: all pages. */
-  pagesHolding(ks: ArrayLike<number> | null): number {
-    return ks ? distinctPages(this.pagesOfKeys(ks)).length : this.directory.pageCount;
-  }
-
-  /** How many pages hold `count` keys, whichever they are: at least as many as the fullest pages take, at most one a key. */
-  pagesHoldingAny(count: number): { fewest: number; most: number } {
-    const { firstKeys, pageCount } = this.directory;
-    if (count >= this.length) return { fewest: pageCount, most: pageCount };
-    let fullest = 1;
-    for (let p = 0; p < pageCount; p++) fullest = Math.max(fullest, firstKeys[p + 1] - firstKeys[p]);
-    return { fewest: Math.ceil(count / fullest), most: Math.min(count, pageCount) };
-  }
-
-  /** The key holding each rank of `ranks`, in pages whose ranks follow their keys (names). */
+  /** The key holding each rank of `ranks`: in the key of each object where the pages store ranks, else from the directory (names, whose ranks follow their keys). */
   async keysOfRanks(ranks: ArrayLike<number>): Promise<Uint32Array> {
+    const ofRanks = KEY_PAGES_OF[this.tag].ofRanks;
+    if (ofRanks) {
+      const { keyOf } = await this.snapshot.section(ofRanks);
+      return Uint32Array.from(ranks, (r) => keyOf[r]);
+    }
     const { directory } = this;
     const pageOf = Uint32Array.from(ranks, (r) => directory.pageOfPosting(r));
     const pages = await this.pagesOf(pageOf);

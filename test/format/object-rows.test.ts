@@ -351,21 +351,32 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
     for (const s of [snapshot, await underBudget()]) await expectAnswer(s, filters, operator);
   });
 
-  it("checks many candidates on their rows beside a fullName verified on every key page, through the key pages beside one on a few", async () => {
+  it("checks many candidates beside a fullName by the keys they hold (OFUL) first, then the rows those keys leave", async () => {
     const plain = await Snapshot.open(memorySource(bytes));
-    const candidates = await expectedIds(plain, { name: ["get"] }, "contains");
+    const { objects } = await decodeSnapshotModel(plain);
+    const candidates = objects.flatMap((o, rank) => (o.name.toLowerCase().includes("get") ? [rank] : []));
     expect(candidates.length, "more candidates than are always checked on their rows").toBeGreaterThan(256);
-    /** The KFUL pages an answer of `get` candidates beside `fullname` read, its answer checked. */
-    const keyPagesRead = async (fullname: string) => {
+    const rowPages = await plain.section("ROWD");
+    const theirRowPages = new Set(candidates.map((r) => rowPages.pageOf(r)));
+    /** The pages of `tag` an answer of `get` candidates beside `fullname` read, its answer checked. */
+    const pagesRead = async (fullname: string, tag: "KFUL" | "ROWP") => {
       const sections = new SectionCache(1 << 30);
       const snapshot = await Snapshot.open(memorySource(bytes, fullname), { sections });
       await expectAnswer(snapshot, { name: ["get"], fullname: [fullname] }, "contains");
-      return sections.holdings().filter((h) => h.tag.startsWith("KFUL#")).length;
+      return sections
+        .holdings()
+        .filter((h) => new RegExp(`^${tag}#\\d+$`).test(h.tag))
+        .map((h) => Number(h.tag.slice(tag.length + 1)));
     };
-    // One letter: only a scan of every key page tells; the candidates lie on some 120 row pages.
-    expect(await keyPagesRead("e")).toBe(0);
-    // Its trigrams leave some 4,000 keys (more objects than the name matches), on some 60 of the key pages.
-    expect(await keyPagesRead("service.")).toBeGreaterThan(0);
+    // One letter has no trigram: every candidate is checked on its row.
+    expect(new Set(await pagesRead("e", "ROWP"))).toEqual(theirRowPages);
+    // Its trigrams leave some 4,000 keys, more than the name matches: only the candidates holding one are checked.
+    const narrowed = await pagesRead("service.", "ROWP");
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed.filter((p) => !theirRowPages.has(p))).toEqual([]);
+    expect(narrowed.length).toBeLessThan(theirRowPages.size / 2);
+    // No key page is read to check a candidate: the key of each object names its key.
+    for (const fullname of ["e", "service."]) expect(await pagesRead(fullname, "KFUL")).toEqual([]);
   });
 });
 

@@ -101,7 +101,7 @@ describe("snapshots as the compiler writes them", () => {
   it("pass, with their metadata returned", async () => {
     expect((await verify(GOOD)).counts.objects).toBe(N);
     for (const name of ["petstore-v1.snap", "petstore-v2.snap"]) {
-      const golden = new Uint8Array(readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.8", name)));
+      const golden = new Uint8Array(readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.9", name)));
       expect((await verify(golden)).application).toBe("Pet Store & Co");
     }
   });
@@ -269,6 +269,17 @@ describe("sections that disagree with one another, under valid checksums", () =>
         setU32(body, 0, 1, a);
       }),
       "KFUL: the reversed order does not ascend at 1",
+    ));
+
+  it("a key of each object that is not the key its pages list the object under (a reader checks only that it is a key)", () =>
+    refused(
+      patchSection(GOOD, "OMNG", (body) => {
+        // Objects 0 and 1 hold different manglings here: swapped, each names the other's key.
+        const [a, b] = [getU32(body, 0, 0), getU32(body, 0, 1)];
+        setU32(body, 0, 0, b);
+        setU32(body, 0, 1, a);
+      }),
+      /^OMNG: object [01] holds key \d+, KMNG lists it under key \d+$/,
     ));
 
   it("a key page giving an object's rank to another key too (a reader checks ranks only against N)", () =>

@@ -20,6 +20,8 @@ const PATHS = [
   "/objects?limit=5&type=java",
   "/objects?limit=5&filepath=web",
   "/objects?limit=5&mangling=string",
+  "/objects?limit=5&name=owner&fullname=o",
+  "/objects?limit=5&name=find&mangling=s",
   "/objects?limit=5&annotation=get",
   "/objects?limit=5&tag=hot",
   "/objects?limit=5&post-it=old",
