@@ -10,7 +10,7 @@
 //   1.6: id pages (IDXP) give each object's parent's rank beside its rank, so an object's row and its parent's are read together; files before 1.6 are refused.
 //   1.7: the links are stored once, in the link pages (LNKP, LNKD): the callee and caller sections CALE and CALR are gone; the keys of name, fullName and mangling, each with its postings, are in key pages (KNAM/DNAM/RNAM, KFUL/DFUL/RFUL, KMNG/DMNG/RMNG) in place of the search indexes XNAM, XFUL and XMNG; every section is required; files before 1.7 are refused.
 //   1.8: FLOW lists the start and end points with the size of each one's transaction or data graph, counted at compile time; files before 1.8 are refused.
-//   1.9: OFUL and OMNG give the key of each object's fullName and mangling, so a filter beside another checks its candidates' keys, not their rows; files before 1.9 are refused.
+//   1.9: OFUL and OMNG give the key of each object's fullName and mangling, so a filter beside another checks its candidates' keys, not their rows; RNAM, RFUL and RMNG hold every sixteenth key of the reversed order, so endswith reads one round of keys; files before 1.9 are refused.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 

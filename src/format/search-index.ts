@@ -156,9 +156,27 @@ export class SearchIndex {
   }
 }
 
-/** A permutation of key indices `0 .. K − 1`, in the order of their keys reversed (RNAM, RFUL, RMNG): `endswith` searches it. */
+/**
+ * Every this many entries of a reversed order of key pages (RNAM, RFUL, RMNG), its key is stored
+ * whole: an `endswith` finds the window of its bounds in memory, then reads the fifteen keys
+ * between two samples in one round, where a search over the pages took a round a step.
+ */
+export const REVERSED_SAMPLE = 16;
+
+/** The keys of a reversed order sampled as REVERSED_SAMPLE says: those of entries 0, 16, 32, … */
+export function reversedSamples(keys: readonly string[], order: Uint32Array): Block[] {
+  const samples: string[] = [];
+  for (let i = 0; i < order.length; i += REVERSED_SAMPLE) samples.push(keys[order[i]]);
+  return encodeStringList(samples);
+}
+
+/**
+ * A permutation of key indices `0 .. K − 1`, in the order of their keys reversed (RNAM, RFUL, RMNG):
+ * `endswith` searches it; with the keys of every REVERSED_SAMPLE-th entry, whole.
+ */
 export class ReversedOrder {
   readonly order: Uint32Array;
+  readonly samples: StringList;
 
   constructor(blocks: Blocks, what: string) {
     this.order = blocks.u32(0);
@@ -167,9 +185,15 @@ export class ReversedOrder {
       if (k >= seen.length || seen[k]) check(false, `${what}: not a permutation of the key indices`);
       seen[k] = 1;
     }
+    this.samples = new StringList(blocks, 1, `${what} samples`);
+    const expected = Math.ceil(this.order.length / REVERSED_SAMPLE);
+    check(
+      this.samples.length === expected,
+      `${what}: ${this.samples.length} sampled keys for ${this.order.length} keys, not ${expected}`,
+    );
   }
 
   get byteSize(): number {
-    return this.order.byteLength;
+    return this.order.byteLength + this.samples.byteSize;
   }
 }

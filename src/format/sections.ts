@@ -20,6 +20,7 @@ import {
   groupUnique,
   ReversedOrder,
   reversedOrder,
+  reversedSamples,
   SearchIndex,
 } from "./search-index.ts";
 import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
@@ -264,11 +265,12 @@ const keyDirectory = (tag: PagedIndexTag) =>
   );
 /** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; releases the grouped field. */
 const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
-  blocks: 1,
+  blocks: 3,
   encode: (m) => {
-    const order = reversedOrder(GROUPED[tag].of(m).keys);
+    const { keys } = GROUPED[tag].of(m);
+    const order = reversedOrder(keys);
     GROUPED[tag].done(m);
-    return [order];
+    return [order, ...reversedSamples(keys, order)];
   },
   decode: (b) => new ReversedOrder(b, `${tag} reversed order`),
 });

@@ -24,7 +24,7 @@ import { type LinkDirectory, SOURCE_IS_START, TARGET_IS_END } from "./link-pages
 import type { SnapshotMeta } from "./model.ts";
 import { END, EXTERNAL, START } from "./object-core.ts";
 import { firstFailing, type PageDirectory } from "./page-directory.ts";
-import { reverseCodeUnits } from "./search-index.ts";
+import { REVERSED_SAMPLE, reverseCodeUnits } from "./search-index.ts";
 import {
   CHUNKS_OF,
   KEY_PAGES_OF,
@@ -496,7 +496,13 @@ class Verification {
       held.every((h) => h === 1),
       `${tag}: some object holds no key`,
     );
-    keyOrders(tag, listOf(keys), (await snapshot.section(reversed)).order);
+    const { order, samples } = await snapshot.section(reversed);
+    keyOrders(tag, listOf(keys), order);
+    for (let j = 0; j < samples.length; j++)
+      check(
+        samples.get(j) === keys[order[j * REVERSED_SAMPLE]],
+        () => `${reversed}: sampled key ${j} is not the key of entry ${j * REVERSED_SAMPLE}`,
+      );
   }
 
   /** Every posting list decoded (a reader decodes each when a query first needs it), a batch of slots at a time. */

@@ -2,7 +2,13 @@
 import { check } from "../format/errors.ts";
 import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
 import { firstFailing, firstFailingWide } from "../format/page-directory.ts";
-import { type KeyList, reverseCodeUnits, type SearchIndex } from "../format/search-index.ts";
+import {
+  type KeyList,
+  REVERSED_SAMPLE,
+  type ReversedOrder,
+  reverseCodeUnits,
+  type SearchIndex,
+} from "../format/search-index.ts";
 import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
@@ -78,8 +84,8 @@ export async function equalRange(keys: SearchKeys, value: string): Promise<[numb
   return k < keys.length && (await keys.keysAt([k]))[0] === value ? [k, k + 1] : [k, k];
 }
 
-/** Keys a step of a suffix search over key pages reads at once (see firstFailingWide). */
-const SUFFIX_SEARCH_WIDTH = 16;
+/** Keys a step of a suffix search over key pages reads at once (see firstFailingWide): a window between two samples. */
+const SUFFIX_SEARCH_WIDTH = REVERSED_SAMPLE;
 
 /** Indices of the keys ending with `suffix`, through `byReversed` (key indices ordered by reversed key). */
 export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix: string): Promise<Uint32Array> {
@@ -95,11 +101,15 @@ export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix
       firstFailing(from, byReversed.length, (i) => reversedAt(i).startsWith(wanted)),
     );
   }
-  // Keys in pages: both ends searched together, SUFFIX_SEARCH_WIDTH keys a step read in one round.
-  const search = (passes: (reversed: string) => boolean) =>
-    firstFailingWide(
-      0,
-      byReversed.length,
+  // Keys in pages: the sampled keys give each end's window, whose keys are read in one round, both ends together.
+  // Keys not held in memory are in pages.
+  const { samples } = await (keys as PagedKeys).reversed();
+  const search = (passes: (reversed: string) => boolean) => {
+    const j = firstFailing(0, samples.length, (s) => passes(reverseCodeUnits(samples.get(s))));
+    if (j === 0) return Promise.resolve(0);
+    return firstFailingWide(
+      (j - 1) * REVERSED_SAMPLE + 1,
+      Math.min(j * REVERSED_SAMPLE, byReversed.length),
       SUFFIX_SEARCH_WIDTH,
       (i) => {
         const key = keys.keyAtIfRead(byReversed[i]);
@@ -111,6 +121,7 @@ export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix
         return (i) => passing.has(i);
       },
     );
+  };
   const [from, end] = await Promise.all([
     search((reversed) => reversed < wanted),
     search((reversed) => reversed < wanted || reversed.startsWith(wanted)),
@@ -201,10 +212,16 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   }
 
   async byReversed(): Promise<Uint32Array> {
+    return (await this.reversed()).order;
+  }
+
+  /** The reversed order with its sampled keys (RNAM, RFUL, RMNG). */
+  async reversed(): Promise<ReversedOrder> {
     const tag = KEY_PAGES_OF[this.tag].reversed;
-    const { order } = await this.snapshot.section(tag);
-    check(order.length === this.length, `${tag}: ${order.length} keys in the reversed order, ${this.length} in pages`);
-    return order;
+    const reversed = await this.snapshot.section(tag);
+    const { length } = reversed.order;
+    check(length === this.length, `${tag}: ${length} keys in the reversed order, ${this.length} in pages`);
+    return reversed;
   }
 
   /** The key holding each rank of `ranks`: in the key of each object where the pages store ranks, else from the directory (names, whose ranks follow their keys). */

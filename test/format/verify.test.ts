@@ -271,6 +271,13 @@ describe("sections that disagree with one another, under valid checksums", () =>
       "KFUL: the reversed order does not ascend at 1",
     ));
 
+  it("a reversed order whose sampled key is not the key of its entry", () =>
+    refused(
+      // The first sampled key's first byte: block 2 holds the sampled keys' bytes.
+      patchSection(GOOD, "RNAM", (body) => void (body[block(body, 2).offset] ^= 0x01)),
+      "RNAM: sampled key 0 is not the key of entry 0",
+    ));
+
   it("a key of each object that is not the key its pages list the object under (a reader checks only that it is a key)", () =>
     refused(
       patchSection(GOOD, "OMNG", (body) => {
