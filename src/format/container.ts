@@ -10,16 +10,17 @@
 //   1.6: id pages (IDXP) give each object's parent's rank beside its rank, so an object's row and its parent's are read together; files before 1.6 are refused.
 //   1.7: the links are stored once, in the link pages (LNKP, LNKD): the callee and caller sections CALE and CALR are gone; the keys of name, fullName and mangling, each with its postings, are in key pages (KNAM/DNAM/RNAM, KFUL/DFUL/RFUL, KMNG/DMNG/RMNG) in place of the search indexes XNAM, XFUL and XMNG; every section is required; files before 1.7 are refused.
 //   1.8: FLOW lists the start and end points with the size of each one's transaction or data graph, counted at compile time; files before 1.8 are refused.
-//   1.9: OFUL and OMNG give the key of each object's fullName and mangling, so a filter beside another checks its candidates' keys, not their rows; RNAM, RFUL and RMNG hold every sixteenth key of the reversed order, so endswith reads one round of keys; files before 1.9 are refused.
+//   1.9: OFUL and OMNG give the key of each object's fullName and mangling, so a filter beside another checks its candidates' keys, not their rows; files before 1.9 are refused.
+//   1.10: RNAM, RFUL and RMNG hold every sixteenth key of the reversed order, so endswith reads one round of keys; IDXD is written right after META, so the first read brings the id directory; files before 1.10 are refused.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
-export const FORMAT_MINOR = 9;
-/** Oldest minor revision read: 1.9 gives the key of each object's fullName and mangling (OFUL, OMNG), which filters beside others read, so older files are recompiled. */
-export const OLDEST_MINOR = 9;
+export const FORMAT_MINOR = 10;
+/** Oldest minor revision read: 1.10 samples the reversed orders' keys, which `endswith` reads, so older files are recompiled. */
+export const OLDEST_MINOR = 10;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */

@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 9): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1 (minor 10): each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
@@ -288,6 +288,13 @@ const keysOfRanks = (tag: "KFUL" | "KMNG"): SectionCodec<KeysOfRanks> => ({
 
 /** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
+  // Minor 10: first after META, so that a cold reader gets the id directory with the header and the
+  // table of contents, and reads an object's id page in the round that follows.
+  IDXD: {
+    ...pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n)),
+    // The id pages are written later, from the same layout: they release it.
+    encode: (m) => encodeIdDirectory(idPages.of(m)),
+  } as SectionCodec<IdDirectory>,
   OBJC: {
     blocks: 5,
     encode: (m) => encodeObjectCore(m.objects, idOrder.of(m)),
@@ -384,8 +391,16 @@ export const SECTIONS = {
     encode: (m) => encodeFlowPoints(countFlows(m)),
     decode: (b, c) => new FlowPoints(b, rows(c)),
   } as SectionCodec<FlowPoints>,
-  IDXP: pagedData(idPages),
-  IDXD: pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n), [idOrder]),
+  // The id directory is written first (above); the id pages, written here, release what both came from.
+  IDXP: {
+    ...pagedData(idPages),
+    encode: (m) => {
+      const { pages } = idPages.of(m);
+      idPages.done(m);
+      idOrder.done(m);
+      return [pages];
+    },
+  } as SectionCodec<{ byteSize: number }>,
   // The files' source text, in pages of whole lines read by range.
   SRCP: pagedData(textPages),
   SRCD: pageDirectory(6, textPages, encodeTextDirectory, (b, _, c) => new TextDirectory(b, c.meta.counts.files)),

@@ -31,8 +31,11 @@ export interface ByteSource {
   read(offset: number, length: number): Promise<Uint8Array>;
 }
 
-/** First read on open: header, table of contents and metadata normally fit, as in PMTiles' 16 KiB first fetch. */
-export const FIRST_READ = 16 * 1024;
+/**
+ * First read on open: header, table of contents, metadata and the id directory (written right after
+ * them) normally fit, as in PMTiles' first fetch of header and root directory: 31 KiB at 1M objects.
+ */
+export const FIRST_READ = 64 * 1024;
 
 /**
  * A section this small is read whole at the first part asked of it, and its parts sliced from that:
@@ -67,16 +70,22 @@ export interface SnapshotOptions {
 
 /**
  * What a reader opens a snapshot from, cut from its first bytes: the header, the table of contents
- * and META (the same checks apply to them when opened). Null when they reach past `first`.
+ * and META (the same checks apply to them when opened), and the id directory when `first` holds it.
+ * Null when the first three reach past `first`.
  */
 export function openingBytes(first: Uint8Array): Uint8Array | null {
   const header = decodeHeader(first);
   const tocEnd = header.tocOffset + header.tocLength;
   if (tocEnd > first.length) return null;
-  const meta = decodeToc(header, first.subarray(header.tocOffset, tocEnd)).get(META_TAG);
+  const toc = decodeToc(header, first.subarray(header.tocOffset, tocEnd));
+  const meta = toc.get(META_TAG);
   check(meta, "snapshot has no META section");
-  const end = Math.max(tocEnd, meta.offset + meta.length);
-  return end <= first.length ? first.slice(0, end) : null;
+  let end = Math.max(tocEnd, meta.offset + meta.length);
+  if (end > first.length) return null;
+  // The id directory, written right after META, comes along when `first` holds it.
+  const ids = toc.get("IDXD");
+  if (ids && ids.offset + ids.length <= first.length) end = Math.max(end, ids.offset + ids.length);
+  return first.slice(0, end);
 }
 
 /** Where a paged section's pages lie in its body: its one block. */
@@ -91,17 +100,21 @@ export class Snapshot implements DecodeContext {
   /** Those already loaded, when there is no SectionCache (what recall answers). */
   private readonly remembered = new Map<string, unknown>();
   private readonly cache: SectionCache | undefined;
+  /** The file's opening bytes (openingBytes): a section within them (the id directory) is cut from them, not read. */
+  private readonly opening: Uint8Array;
   readonly source: ByteSource;
   readonly meta: SnapshotMeta;
   readonly toc: ReadonlyMap<string, TocEntry>;
 
   private constructor(
     source: ByteSource,
+    opening: Uint8Array,
     meta: SnapshotMeta,
     toc: ReadonlyMap<string, TocEntry>,
     cache: SectionCache | undefined,
   ) {
     this.source = source;
+    this.opening = opening;
     this.meta = meta;
     this.toc = toc;
     this.cache = cache;
@@ -134,7 +147,8 @@ export class Snapshot implements DecodeContext {
         ? first.slice(metaEntry.offset, metaEnd)
         : await sourceRead(source, metaEntry.offset, metaEntry.length);
     verifySection(metaEntry, metaBytes);
-    const snapshot = new Snapshot(source, decodeMeta(metaBytes), toc, options.sections);
+    const opening = openingBytes(first) ?? new Uint8Array(0);
+    const snapshot = new Snapshot(source, opening, decodeMeta(metaBytes), toc, options.sections);
     if (options.readAhead) snapshot.readAhead();
     return snapshot;
   }
@@ -193,9 +207,9 @@ export class Snapshot implements DecodeContext {
       offset >= 0 && length >= 0 && offset + length <= entry.length,
       `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`,
     );
-    if (entry.length > WHOLE_READ_BYTES) return sourceRead(this.source, entry.offset + offset, length);
+    if (entry.length > WHOLE_READ_BYTES) return this.read(entry.offset + offset, length);
     const whole = await this.remember(`${tag}#bytes`, async () => {
-      const bytes = await sourceRead(this.source, entry.offset, entry.length);
+      const bytes = await this.read(entry.offset, entry.length);
       return { bytes, byteSize: bytes.byteLength };
     });
     return whole.bytes.slice(offset, offset + length);
@@ -290,13 +304,19 @@ export class Snapshot implements DecodeContext {
     return pending;
   }
 
+  /** `length` bytes at `offset` of the file: cut from its opening bytes when they hold them, else read. */
+  private read(offset: number, length: number): Promise<Uint8Array> {
+    if (offset + length <= this.opening.length) return Promise.resolve(this.opening.slice(offset, offset + length));
+    return sourceRead(this.source, offset, length);
+  }
+
   /** Reads, verifies and decodes `tag`; `dependsOn` hears of every section the decoder consults (and the value may hold). */
   private async load<T extends SectionTag>(tag: T, dependsOn: (tag: SectionTag) => void): Promise<Decoded<T>> {
     const entry = this.toc.get(tag);
     check(entry, `snapshot has no ${tag} section`);
     // What the decoder will ask for is read alongside, not after: one round trip for both.
     for (const other of consultedBy(tag, (t) => this.toc.has(t))) waitUntil(this.section(other));
-    const body = await sourceRead(this.source, entry.offset, entry.length);
+    const body = await this.read(entry.offset, entry.length);
     verifySection(entry, body);
     const context: DecodeContext = {
       meta: this.meta,

@@ -15,9 +15,10 @@ const VersionSchema = z.object({
   /** The snapshot object's ETag in storage, which reads of it are pinned to. */
   etag: z.string().min(1).optional(),
   /**
-   * The snapshot's opening bytes (header, TOC, META; SNAPSHOT-FORMAT §5), base64: a reader that has
-   * the manifest opens it without reading its start, one storage round trip less for a cold answer.
-   * Only the newest version carries them (a few KiB each, and the manifest is read often).
+   * The snapshot's opening bytes (header, TOC, META, id directory; SNAPSHOT-FORMAT §3), base64: a
+   * reader that has the manifest opens it without reading its start or its id directory, two
+   * storage round trips less for a cold answer about an object. Only the newest version carries
+   * them (some KiB to tens of KiB each, and the manifest is read often).
    */
   head: z.string().base64().optional(),
 });

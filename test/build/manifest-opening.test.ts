@@ -2,12 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { decodeHeader } from "../../src/format/container.ts";
-import { FIRST_READ, openingBytes } from "../../src/format/snapshot.ts";
+import { countingSource, FIRST_READ, memorySource, openingBytes, Snapshot } from "../../src/format/snapshot.ts";
+import { rankOfId } from "../../src/query/lookup.ts";
 import { StoreCatalog } from "../../src/storage/catalog.ts";
 import { decodeManifest, encodeManifest, manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot } from "../../src/storage/publish.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
+import { rawSection } from "../format/snapshot-bytes.ts";
 import { MemoryStore } from "../support/memory-store.ts";
 
 /** A MemoryStore counting the reads of snapshot objects by kind. */
@@ -28,14 +30,31 @@ const v1 = compileDocument(petstoreV1).bytes;
 const v2 = compileDocument(petstoreV2).bytes;
 
 describe("openingBytes", () => {
-  it("are the header, the table of contents and META, exactly", () => {
+  it("are the header, the table of contents, META and the id directory written right after it, exactly", () => {
     const opening = openingBytes(v1.slice(0, FIRST_READ))!;
     const header = decodeHeader(v1);
-    expect(opening.length).toBeGreaterThanOrEqual(header.tocOffset + header.tocLength);
-    expect(opening.length).toBeLessThan(4096);
-    expect(opening).toEqual(v1.slice(0, opening.length));
-    // One byte short of META's end, they are not all there.
-    expect(openingBytes(v1.slice(0, opening.length - 1))).toBeNull();
+    const [meta, ids] = [rawSection(v1, "META"), rawSection(v1, "IDXD")];
+    const metaEnd = meta.offset + meta.length;
+    expect(metaEnd).toBeGreaterThanOrEqual(header.tocOffset + header.tocLength);
+    // IDXD follows META, padded to 8 bytes.
+    expect(ids.offset - metaEnd).toBeGreaterThanOrEqual(0);
+    expect(ids.offset - metaEnd).toBeLessThan(8);
+    expect(opening).toEqual(v1.slice(0, ids.offset + ids.length));
+    // Without all of the id directory they stop at META; one byte short of META's end, they are not all there.
+    expect(openingBytes(v1.slice(0, ids.offset + ids.length - 1))).toEqual(v1.slice(0, metaEnd));
+    expect(openingBytes(v1.slice(0, metaEnd - 1))).toBeNull();
+  });
+});
+
+describe("a snapshot opened from its opening bytes", () => {
+  it("finds an object's id page with one read: the id directory is among them", async () => {
+    const source = countingSource(memorySource(v1));
+    const snapshot = await Snapshot.open(source, { first: openingBytes(v1.slice(0, FIRST_READ))! });
+    expect(source.reads).toBe(0);
+    const rank = await rankOfId(snapshot, "302");
+    // The id page, and nothing else.
+    expect(source.reads).toBe(1);
+    expect(rank).toBe(await rankOfId(await Snapshot.open(memorySource(v1)), "302"));
   });
 });
 
