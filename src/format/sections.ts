@@ -49,9 +49,10 @@ interface SectionCodec<T> {
   consults?(has: (tag: string) => boolean): readonly string[];
   /**
    * Read as soon as the file is opened, before a query asks: `whole`, a small directory that cold
-   * queries consult before anything else; `blocks`, the block table of a paged section (where its pages lie).
+   * queries consult before anything else; `small pages`, a paged section small enough to be read
+   * whole (a larger one's pages are read by range, located by its directory alone).
    */
-  readAhead?: "whole" | "blocks";
+  readAhead?: "whole" | "small pages";
 }
 
 const rows = (c: DecodeContext) => c.meta.counts.objects;
@@ -140,7 +141,7 @@ const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byte
   blocks: 1,
   encode: (m, deflater) => [layout.of(m, deflater).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
-  readAhead: "blocks",
+  readAhead: "small pages",
 });
 
 /**
@@ -468,7 +469,7 @@ export function consultedBy(tag: SectionTag, has: (tag: string) => boolean): Sec
 }
 
 /** What of `tag` a reader reads on opening the file (see SectionCodec.readAhead), if anything. */
-export function readAheadOf(tag: SectionTag): "whole" | "blocks" | undefined {
+export function readAheadOf(tag: SectionTag): "whole" | "small pages" | undefined {
   return (SECTIONS[tag] as SectionCodec<unknown>).readAhead;
 }
 

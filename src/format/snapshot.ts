@@ -39,10 +39,15 @@ export const FIRST_READ = 64 * 1024;
 
 /**
  * A section this small is read whole at the first part asked of it, and its parts sliced from that:
- * its block table, read ahead on open, then brings its pages along, and a cold answer saves the
- * round it would spend on them once the directory is known.
+ * a small paged section, read ahead on open, then brings its pages along, and a cold answer saves
+ * the round it would spend on them once the directory is known.
  */
 const WHOLE_READ_BYTES = 64 * 1024;
+
+/** Where the one block of a paged section starts: after its block table of 8 + 8 bytes (SNAPSHOT-FORMAT.md §6). */
+const PAGES_START = 16;
+
+const align8 = (n: number) => (n + 7) & ~7;
 
 /** `source.read`, charged to the request running now (see StorageMeter): every read of a snapshot goes through here. */
 const sourceRead = (source: ByteSource, offset: number, length: number): Promise<Uint8Array> =>
@@ -162,23 +167,27 @@ export class Snapshot implements DecodeContext {
     for (const tag of this.toc.keys()) {
       if (!Object.hasOwn(SECTIONS, tag)) continue;
       const what = readAheadOf(tag as SectionTag);
-      if (what) waitUntil(what === "whole" ? this.section(tag as SectionTag) : this.pagesBlock(tag as SectionTag));
+      if (what === "whole") waitUntil(this.section(tag as SectionTag));
+      // A small paged section comes whole at its first part asked for (readPart): here, at once.
+      else if (what === "small pages" && this.toc.get(tag)!.length <= WHOLE_READ_BYTES)
+        waitUntil(this.readPart(tag as SectionTag, 0, 0));
     }
   }
 
-  /** Offset and length of paged section `tag`'s one block (its pages) in its body, from its block table; kept like a section. */
-  pagesBlock(tag: SectionTag): Promise<PagesBlock> {
-    return this.remember(`${tag}#blocks`, async () => {
-      // The block table of SNAPSHOT-FORMAT.md §6, read alone: count 1, then block 0's offset and length.
-      const head = await this.readPart(tag, 0, 16);
-      const table = new DataView(head.buffer, head.byteOffset, 16);
-      const [count, start, length] = [table.getUint32(0, true), table.getUint32(8, true), table.getUint32(12, true)];
-      check(
-        count === 1 && start >= 16 && start % 8 === 0 && start + length <= this.toc.get(tag)!.length,
-        `${tag}: malformed block table`,
-      );
-      return { start, length, byteSize: 24 };
-    });
+  /**
+   * Where paged section `tag`'s pages lie in its body, its directory saying they take `length` bytes:
+   * its one block, which starts right after the 16-byte block table, the body ending at the block's
+   * end rounded up to 8 (SNAPSHOT-FORMAT.md §6). Nothing is read: the first page a cold answer asks
+   * for goes out without waiting for the block table.
+   */
+  pagesBlock(tag: SectionTag, length: number): PagesBlock {
+    const entry = this.toc.get(tag);
+    check(entry, `snapshot has no ${tag} section`);
+    check(
+      entry.length === align8(PAGES_START + length),
+      `${tag}: its directory's pages end at ${length}, its body is ${entry.length} bytes`,
+    );
+    return { start: PAGES_START, length };
   }
 
   /** The decoded section `tag`, read and verified once, then kept (in the SectionCache, while it has room). */

@@ -62,7 +62,7 @@ const WHOLE_ID_PAGES = "IDXP#whole";
 /** Every id page from one read of IDXP's block, kept as one entry. */
 function wholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
   return snapshot.remember(WHOLE_ID_PAGES, async () => {
-    const { start, length } = await snapshot.pagesBlock("IDXP");
+    const { start, length } = snapshot.pagesBlock("IDXP", directory.offsets[directory.pageCount]);
     return new WholeIdPages(directory, await snapshot.readPart("IDXP", start, length));
   });
 }

@@ -18,7 +18,8 @@ export async function loadPages<T extends { byteSize: number }>(
   directory: Pick<PageDirectory, "offsets" | "pageCount">,
   wanted: ArrayLike<number>,
   decode: (page: number, bytes: Uint8Array) => T,
-  locate: () => Promise<PagesBlock> = () => snapshot.pagesBlock(tag),
+  locate: () => PagesBlock | Promise<PagesBlock> = () =>
+    snapshot.pagesBlock(tag, directory.offsets[directory.pageCount]),
 ): Promise<Map<number, T>> {
   const loaded = new Map<number, T>();
   // Cached pages are taken synchronously: a warm answer about 30 objects costs no 30 promises.

@@ -158,7 +158,6 @@ describe("link windows", () => {
     const sections = budgetBytes === undefined ? undefined : new SectionCache(budgetBytes);
     const snapshot = await Snapshot.open(source, { sections });
     const directory = await snapshot.section("LNKD");
-    await snapshot.pagesBlock("LNKP");
     const before = source.bytesRead;
     const p = LINK_PAGES_PER_WINDOW + 1; // the second page of the second window
     await linkRows(snapshot, [directory.firstRanks[p]]);
@@ -227,7 +226,6 @@ describe("id pages with parents", () => {
   it("let an object's characteristics read its row and its parent's in one round, the id page cached", async () => {
     const snapshot = await open(bytes);
     const [core, rows] = await Promise.all([snapshot.section("OBJC"), snapshot.section("ROWD")]);
-    await snapshot.pagesBlock("ROWP");
     // A child whose parent's row lies on another page.
     let child = 0;
     while (core.parent(child) === NONE || rows.pageOf(child) === rows.pageOf(core.parent(child))) child++;
