@@ -244,6 +244,11 @@ export class Snapshot implements DecodeContext {
     return kept;
   }
 
+  /** Whether section `tag` is decoded and kept now: nothing is read, and no hit is counted. */
+  holds(tag: SectionTag): boolean {
+    return (this.cache ? this.cache.peek(this.source.key, tag) : this.remembered.get(tag)) !== undefined;
+  }
+
   /** The byte budget decoded sections are kept under (infinite without a SectionCache: everything is kept). */
   get budgetBytes(): number {
     return this.cache?.budgetBytes ?? Number.POSITIVE_INFINITY;
