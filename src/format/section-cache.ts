@@ -221,6 +221,11 @@ export class SectionCache {
     return entry.value as T & Sized;
   }
 
+  /** Whether `tag` of `snapshotKey` is held now: neither counted as a hit nor moved up. */
+  holds(snapshotKey: string, tag: string): boolean {
+    return this.find(snapshotKey, tag) !== undefined;
+  }
+
   /** Bytes held for one snapshot. */
   bytesOf(snapshotKey: string): number {
     this.remeasureAll();

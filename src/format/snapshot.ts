@@ -244,9 +244,9 @@ export class Snapshot implements DecodeContext {
     return kept;
   }
 
-  /** Whether section `tag` is decoded and kept now: nothing is read, and no hit is counted. */
+  /** Whether section `tag` is decoded and kept now: nothing is read, and no hit is counted (by the cache or the meter). */
   holds(tag: SectionTag): boolean {
-    return (this.cache ? this.cache.peek(this.source.key, tag) : this.remembered.get(tag)) !== undefined;
+    return this.cache ? this.cache.holds(this.source.key, tag) : this.remembered.has(tag);
   }
 
   /** The byte budget decoded sections are kept under (infinite without a SectionCache: everything is kept). */

@@ -124,6 +124,19 @@ describe("SectionCache", () => {
     for (const tag of hot) expect(lruLoads.get(tag), tag).toBeGreaterThan(10);
   });
 
+  it("tells whether it holds an entry without counting a hit or moving it up", async () => {
+    const { cache, get } = harness(300);
+    expect(cache.holds("s", "A")).toBe(false);
+    await get("A", 100);
+    await get("B", 100);
+    const { hits } = cache.stats();
+    expect([cache.holds("s", "A"), cache.holds("s", "B"), cache.holds("t", "A")]).toEqual([true, true, false]);
+    expect(cache.stats().hits).toBe(hits);
+    // A, not used since it came in, is still the first to leave: asking whether it is held did not move it.
+    await get("C", 200);
+    expect([cache.holds("s", "A"), cache.holds("s", "B")]).toEqual([false, true]);
+  });
+
   it("keys entries by snapshot and tag", async () => {
     const { cache, loads, get } = harness(1000);
     const a = await get("NAME", 10, "sha-a");
