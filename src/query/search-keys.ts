@@ -89,10 +89,10 @@ const SUFFIX_SEARCH_WIDTH = REVERSED_SAMPLE;
 
 /** Indices of the keys ending with `suffix`, through `byReversed` (key indices ordered by reversed key). */
 export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix: string): Promise<Uint32Array> {
-  const byReversed = await postings.byReversed();
   const wanted = reverseCodeUnits(suffix);
   const list = keys.inMemory;
   if (list) {
+    const byReversed = await postings.byReversed();
     // About 40 steps, each reading its key at once: no promise per step.
     const reversedAt = (i: number) => reverseCodeUnits(list.get(byReversed[i]));
     const from = firstFailing(0, byReversed.length, (i) => reversedAt(i) < wanted);
@@ -101,9 +101,9 @@ export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix
       firstFailing(from, byReversed.length, (i) => reversedAt(i).startsWith(wanted)),
     );
   }
-  // Keys in pages: the sampled keys give each end's window, whose keys are read in one round, both ends together.
-  // Keys not held in memory are in pages.
-  const { samples } = await (keys as PagedKeys).reversed();
+  // Keys not held in memory are in pages: the sampled keys give each end's window, whose keys are
+  // read in one round, both ends together.
+  const { order: byReversed, samples } = await (keys as PagedKeys).reversed();
   const search = (passes: (reversed: string) => boolean) => {
     const j = firstFailing(0, samples.length, (s) => passes(reverseCodeUnits(samples.get(s))));
     if (j === 0) return Promise.resolve(0);

@@ -85,6 +85,13 @@ export function getU32(body: Uint8Array, index: number, i: number): number {
   return view(body).getUint32(block(body, index).offset + i * 4, true);
 }
 
+/** Swaps elements `i` and `j` of the u32 block `index` of a section body. */
+export function swapU32(body: Uint8Array, index: number, i: number, j: number): void {
+  const [a, b] = [getU32(body, index, i), getU32(body, index, j)];
+  setU32(body, index, i, b);
+  setU32(body, index, j, a);
+}
+
 /** A section to assemble: its tag, flags and body. */
 export interface SectionSpec {
   tag: string;

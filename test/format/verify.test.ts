@@ -18,6 +18,7 @@ import {
   rawSections,
   sectionSpecs,
   setU32,
+  swapU32,
 } from "./snapshot-bytes.ts";
 
 const GOOD = compileDocument(petstoreV1).bytes;
@@ -244,30 +245,20 @@ describe("sections that disagree with one another, under valid checksums", () =>
           (i) => getU32(body, 2, i + 1) - getU32(body, 2, i) > 1,
         )!;
         const at = getU32(body, 2, k);
-        const [a, b] = [getU32(body, 3, at), getU32(body, 3, at + 1)];
-        setU32(body, 3, at, b);
-        setU32(body, 3, at + 1, a);
+        swapU32(body, 3, at, at + 1);
       }),
       /^XTYP: the postings of key \d+ do not ascend$/,
     ));
 
   it("a search index whose reversed order is not the order of its reversed keys", () =>
     refused(
-      patchSection(GOOD, "XTYP", (body) => {
-        const [a, b] = [getU32(body, 4, 0), getU32(body, 4, 1)];
-        setU32(body, 4, 0, b);
-        setU32(body, 4, 1, a);
-      }),
+      patchSection(GOOD, "XTYP", (body) => swapU32(body, 4, 0, 1)),
       "XTYP: the reversed order does not ascend at 1",
     ));
 
   it("key pages whose reversed order is not the order of their reversed keys", () =>
     refused(
-      patchSection(GOOD, "RFUL", (body) => {
-        const [a, b] = [getU32(body, 0, 0), getU32(body, 0, 1)];
-        setU32(body, 0, 0, b);
-        setU32(body, 0, 1, a);
-      }),
+      patchSection(GOOD, "RFUL", (body) => swapU32(body, 0, 0, 1)),
       "KFUL: the reversed order does not ascend at 1",
     ));
 
@@ -280,12 +271,8 @@ describe("sections that disagree with one another, under valid checksums", () =>
 
   it("a key of each object that is not the key its pages list the object under (a reader checks only that it is a key)", () =>
     refused(
-      patchSection(GOOD, "OMNG", (body) => {
-        // Objects 0 and 1 hold different manglings here: swapped, each names the other's key.
-        const [a, b] = [getU32(body, 0, 0), getU32(body, 0, 1)];
-        setU32(body, 0, 0, b);
-        setU32(body, 0, 1, a);
-      }),
+      // Objects 0 and 1 hold different manglings here: swapped, each names the other's key.
+      patchSection(GOOD, "OMNG", (body) => swapU32(body, 0, 0, 1)),
       /^OMNG: object [01] holds key \d+, KMNG lists it under key \d+$/,
     ));
 
