@@ -11,6 +11,7 @@ import {
   HeaderSchema,
   LINK_TYPE,
   OBJECT_ID,
+  ObjectSchema,
   parseRfc3339,
   READ_FORMATS,
   RECORD_KINDS,
@@ -91,6 +92,8 @@ export class AnalysisCollector {
   record(kind: RecordKind, value: unknown, position: number): void {
     // Links are most of a large analysis: a record that plainly passes LinkSchema skips the generic parse.
     if (kind === "link" && isPlainLink(value)) return this.addLink(value, position);
+    // Objects come next: a record that plainly passes ObjectSchema is kept as parsed, not copied.
+    if (kind === "object" && isPlainObjectRecord(value)) return this.addObject(value, position);
     const parsed = RECORD_KINDS[kind].schema.safeParse(value);
     if (!parsed.success) {
       // Remember refused objects and taxonomy nodes, so references to them say why they do not resolve.
@@ -309,6 +312,60 @@ export function isPlainLink(value: unknown): value is AnalysisLink {
     LINK_TYPE.test(type)
   );
 }
+
+const isText = (v: unknown): v is string => typeof v === "string" && v.isWellFormed();
+const isTextOrAbsent = (v: unknown) => v === undefined || isText(v);
+const isTextOrNull = (v: unknown) => v === undefined || v === null || isText(v);
+const isTextArray = (v: unknown) => Array.isArray(v) && v.every(isText);
+const isLine = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 0xffffffff;
+
+/** A source location ObjectSchema accepts unchanged: its three fields and no other. */
+function isPlainLocation(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  let fields = 0;
+  for (const key in value) {
+    if (key !== "fileId" && key !== "startLine" && key !== "endLine") return false;
+    fields++;
+  }
+  const { fileId, startLine, endLine } = value as Record<string, unknown>;
+  return fields === 3 && isText(fileId) && isLine(startLine) && isLine(endLine) && startLine <= endLine;
+}
+
+/**
+ * Exactly what ObjectSchema accepts and returns field for field, checked without building a parse
+ * result (tested against the schema): fields it knows (and the NDJSON `kind`), each valid, nothing
+ * else. Any other record, valid or not, is left to the schema, which says what is wrong.
+ */
+export function isPlainObjectRecord(value: unknown): value is AnalysisObject {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  for (const key in value) if (!OBJECT_FIELDS.has(key)) return false;
+  const o = value as Record<string, unknown>;
+  return (
+    typeof o.id === "string" &&
+    OBJECT_ID.test(o.id) &&
+    isText(o.name) &&
+    isText(o.fullName) &&
+    isText(o.type) &&
+    isText(o.typeId) &&
+    isTextOrNull(o.language) &&
+    isTextOrNull(o.filePath) &&
+    isTextOrAbsent(o.mangling) &&
+    (o.external === undefined || typeof o.external === "boolean") &&
+    (o.annotations === undefined || o.annotations === null || isTextArray(o.annotations)) &&
+    (o.tags === undefined || isTextArray(o.tags)) &&
+    (o.parent === undefined || o.parent === null || (typeof o.parent === "string" && OBJECT_ID.test(o.parent))) &&
+    isTextOrAbsent(o.level5) &&
+    (o.role === undefined || o.role === null || o.role === "start" || o.role === "end") &&
+    isTextOrAbsent(o.checksum) &&
+    (o.status === undefined ||
+      o.status === null ||
+      o.status === "Added" ||
+      o.status === "Modified" ||
+      o.status === "Unchanged") &&
+    (o.sourceLocations === undefined || (Array.isArray(o.sourceLocations) && o.sourceLocations.every(isPlainLocation)))
+  );
+}
+const OBJECT_FIELDS = new Set(["kind", ...Object.keys(ObjectSchema.shape)]);
 
 /** Ids of up to 15 digits are exact doubles: number keys hash faster than freshly parsed strings. */
 const slotKey = (id: string): string | number => (id.length <= 15 ? Number(id) : id);

@@ -2,11 +2,13 @@
 import { open } from "node:fs/promises";
 
 const CHUNK = 4 << 20;
-const decoder = new TextDecoder("utf-8");
+// A byte order mark is kept by the decoder and dropped by `lineText`, at the start of every line alike.
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /**
  * Calls `onLine(text, bytesReadSoFar)` for each line (`\r\n` and a missing final newline handled),
- * synchronously within each chunk; stops early when `onLine` returns false.
+ * synchronously within each chunk; stops early when `onLine` returns false. Each chunk's whole lines
+ * are decoded at once (a decoder call per line cost more than the lines' JSON parsing took).
  */
 export async function readLines(
   path: string,
@@ -22,20 +24,33 @@ export async function readLines(
       const { bytesRead } = await file.read(chunk, carry.length, CHUNK, position);
       position += bytesRead;
       const filled = carry.length + bytesRead;
-      let start = 0;
-      for (let nl = chunk.indexOf(10); nl >= 0 && nl < filled; nl = chunk.indexOf(10, start)) {
-        const end = nl > start && chunk[nl - 1] === 13 ? nl - 1 : nl;
-        if (onLine(decoder.decode(chunk.subarray(start, end)), position - (filled - nl - 1)) === false) return;
-        start = nl + 1;
-      }
-      carry = chunk.slice(start, filled);
       if (bytesRead === 0) {
-        if (carry.length > 0)
-          onLine(decoder.decode(carry[carry.length - 1] === 13 ? carry.subarray(0, -1) : carry), position);
+        if (filled > 0) {
+          const text = decoder.decode(chunk.subarray(0, filled));
+          onLine(lineText(text, 0, text.length), position);
+        }
         return;
       }
+      const lastNewline = chunk.lastIndexOf(10, filled - 1);
+      if (lastNewline >= 0) {
+        // Whole lines only: a newline byte never falls inside a UTF-8 sequence, so none is cut.
+        const text = decoder.decode(chunk.subarray(0, lastNewline + 1));
+        for (let start = 0, nl = text.indexOf("\n"); nl >= 0; start = nl + 1, nl = text.indexOf("\n", start))
+          if (onLine(lineText(text, start, nl), position) === false) return;
+      }
+      carry = chunk.slice(lastNewline + 1, filled);
     }
   } finally {
     await file.close();
   }
+}
+
+/**
+ * The line `text[start, end)` without a final `\r`, nor a leading byte order mark: decoding each line
+ * on its own dropped one, so a line beginning with one reads the same as before.
+ */
+function lineText(text: string, start: number, end: number): string {
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  if (text.charCodeAt(start) === 0xfeff && start < end) start++;
+  return text.slice(start, end);
 }

@@ -1,0 +1,124 @@
+// @module Property test of the reader's fast paths: a record they take is one the schema accepts and returns unchanged; readLines gives a file's lines as a plain split does.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isPlainLink, isPlainObjectRecord } from "../../build/analysis/collector.ts";
+import { readLines } from "../../build/analysis/lines.ts";
+import { plainLinkLine } from "../../build/analysis/read.ts";
+import { LinkSchema, ObjectSchema } from "../../build/analysis/schema.ts";
+import { arbitraryAnalysis, smallText } from "../support/arbitrary-analysis.ts";
+
+/** Values a field may be set to: right and wrong types, lone surrogates, bad ids, bad lines. */
+const fieldValue = fc.oneof(
+  fc.constantFrom(null, true, false, 0, 1, -1, 1.5, 2 ** 32, "", "0", "01", "12", "x", "\ud800", "start", "Added"),
+  fc.constantFrom("Modified", "end", "12345678901234567890", [], ["a"], ["\udc00"], [1], {}, { a: 1 }),
+  fc.constantFrom(
+    [{ fileId: "1", startLine: 1, endLine: 2 }],
+    [{ fileId: "1", startLine: 3, endLine: 2 }],
+    [{ fileId: "1", startLine: 0, endLine: 2 }],
+    [{ fileId: 1, startLine: 1, endLine: 2 }],
+    [{ fileId: "1", startLine: 1, endLine: 2, extra: 1 }],
+    [{ fileId: "1", startLine: 1 }],
+    [null],
+  ),
+  smallText,
+);
+const FIELDS = [...Object.keys(ObjectSchema.shape), "kind", "unknown", "__proto__"];
+
+/** A valid object record, then some of its fields set to arbitrary values or removed. */
+const objectRecord = fc
+  .tuple(
+    arbitraryAnalysis({ maxObjects: 3 }).filter((a) => a.objects.length > 0),
+    fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.option(fieldValue)), { maxLength: 3 }),
+  )
+  .map(([analysis, changes]) => {
+    const record: Record<string, unknown> = { kind: "object", ...analysis.objects[0] };
+    for (const [field, value] of changes)
+      if (value === null) delete record[field];
+      else Object.defineProperty(record, field, { value, enumerable: true, writable: true, configurable: true });
+    // What the reader sees: the record as JSON.parse gives it back.
+    return JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
+  });
+
+const withoutKind = ({ kind: _, ...rest }: Record<string, unknown>) => rest;
+
+describe("isPlainObjectRecord", () => {
+  it("takes only records ObjectSchema accepts, each as the schema returns it", () => {
+    fc.assert(
+      fc.property(objectRecord, (record) => {
+        if (!isPlainObjectRecord(record)) return;
+        const parsed = ObjectSchema.safeParse(record);
+        expect(parsed.success).toBe(true);
+        expect(withoutKind(record)).toEqual(parsed.data);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("takes every valid object record of an analysis written without unknown fields", () => {
+    fc.assert(
+      fc.property(arbitraryAnalysis({ maxObjects: 6 }), (analysis) => {
+        for (const o of analysis.objects) expect(isPlainObjectRecord(JSON.parse(JSON.stringify(o)))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe("plainLinkLine", () => {
+  const linkLine = fc
+    .record({
+      from: fc.oneof(fc.constantFrom("0", "01", "7", "18446744073709551615", "x"), fc.nat().map(String)),
+      to: fc.oneof(fc.constantFrom("0", "00", "9999999999999999999", "12345678901234567890"), fc.nat().map(String)),
+      type: fc.constantFrom("CALL", "call_2", "", "a-b", "x".repeat(64), "x".repeat(65)),
+      escalated: fc.option(fc.constantFrom(true, false, "true", 1), { nil: undefined }),
+      spaced: fc.boolean(),
+    })
+    .map(({ spaced, ...link }) => JSON.stringify({ kind: "link", ...link }, null, spaced ? 1 : undefined));
+
+  it("reads a line as JSON.parse does, only when the link plainly passes LinkSchema", () => {
+    fc.assert(
+      fc.property(linkLine, (line) => {
+        const link = plainLinkLine(line);
+        const parsed = withoutKind(JSON.parse(line));
+        if (link === null) {
+          // Spaced lines, or links the schema refuses or reads otherwise, go the general way.
+          if (!line.includes("\n")) expect(isPlainLink(parsed)).toBe(false);
+          return;
+        }
+        expect(link).toEqual(parsed);
+        expect(LinkSchema.safeParse(parsed)).toEqual({ success: true, data: parsed });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("readLines", () => {
+  let dir: string;
+  beforeAll(async () => void (dir = await mkdtemp(join(tmpdir(), "read-lines-"))));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("gives each line, without its \\r or one byte order mark, as splitting the decoded text does", async () => {
+    const line = fc.string({ unit: fc.constantFrom("a", "é", "😀", "\r", "\ufeff", " ", "{"), maxLength: 8 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 12 }), fc.boolean(), async (lines, finalNewline) => {
+        const text = lines.join("\n") + (finalNewline ? "\n" : "");
+        const path = join(dir, "lines.ndjson");
+        await writeFile(path, text);
+        const read: string[] = [];
+        await readLines(path, (t) => void read.push(t));
+        const pieces = text.split("\n");
+        if (pieces[pieces.length - 1] === "") pieces.pop();
+        expect(read).toEqual(
+          pieces.map((l) => {
+            const noCr = l.endsWith("\r") ? l.slice(0, -1) : l;
+            return noCr.startsWith("\ufeff") ? noCr.slice(1) : noCr;
+          }),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
