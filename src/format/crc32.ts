@@ -18,8 +18,27 @@ const TABLE = (() => {
   return table;
 })();
 
+type Crc32 = (bytes: Uint8Array, previous?: number) => number;
+
+/**
+ * zlib's CRC-32 where the runtime has it (Node: the compiler, `serve`), ten times faster than the
+ * tables below, which serve where it has not (Workers).
+ */
+const nativeCrc32 = ((): Crc32 | undefined => {
+  try {
+    const process = (globalThis as { process?: { getBuiltinModule?(id: string): { crc32?: Crc32 } | undefined } })
+      .process;
+    return process?.getBuiltinModule?.("node:zlib")?.crc32;
+  } catch {
+    return undefined;
+  }
+})();
+
 /** CRC-32 of `bytes`, continuing from `previous` (the CRC of the bytes before them, 0 at the start). */
-export function crc32(bytes: Uint8Array, previous = 0): number {
+export const crc32: Crc32 = nativeCrc32 ?? portableCrc32;
+
+/** `crc32` by tables, in any runtime. */
+export function portableCrc32(bytes: Uint8Array, previous = 0): number {
   const t = TABLE;
   let crc = ~previous >>> 0;
   let i = 0;

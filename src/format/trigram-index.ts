@@ -77,29 +77,35 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
     stamp: 0,
   };
   const { counts, slotOf, seenAt } = scratch;
-  if (scratch.stamp + keys.length >= 0xffffffff) seenAt.fill(0), (scratch.stamp = 0);
-  // seenAt[t] === stamp of key k: trigram t already counted for k (stamps never repeat, so no reset).
-  const forEachTrigram = (visit: (trigram: number, key: number) => void) => {
+  if (scratch.stamp + 2 * keys.length >= 0xffffffff) seenAt.fill(0), (scratch.stamp = 0);
+  // Two passes over the keys (count, then fill) keep memory at one u32 per posting. seenAt[t] ===
+  // stamp of key k: trigram t already met in k (stamps never repeat, so no reset). One loop for
+  // both passes, told apart by a flag: a callback per trigram cost more than the loop itself.
+  const codes: number[] = [];
+  let postings = new Uint32Array(0);
+  let cursor = postings;
+  const pass = (fill: boolean) => {
+    let stamp = scratch!.stamp;
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k];
-      const stamp = ++scratch!.stamp;
+      stamp++;
       for (let i = 0; i + 3 <= key.length; i++) {
         const t = trigramAt(key, i);
         if (seenAt[t] === stamp) continue;
         seenAt[t] = stamp;
-        visit(t, k);
+        if (fill) postings[cursor[slotOf[t]]++] = k;
+        else if (counts[t]++ === 0) codes.push(t);
       }
     }
+    scratch!.stamp = stamp;
   };
-  // Two passes over the keys (count, then fill) keep memory at one u32 per posting.
-  const codes: number[] = [];
-  forEachTrigram((t) => counts[t]++ === 0 && codes.push(t));
+  pass(false);
   codes.sort((a, b) => a - b);
   const starts = new Uint32Array(codes.length + 1);
   codes.forEach((t, g) => ((slotOf[t] = g), (starts[g + 1] = starts[g] + counts[t])));
-  const postings = new Uint32Array(starts[codes.length]);
-  const cursor = starts.slice(0, codes.length);
-  forEachTrigram((t, k) => (postings[cursor[slotOf[t]]++] = k));
+  postings = new Uint32Array(starts[codes.length]);
+  cursor = starts.slice(0, codes.length);
+  pass(true);
   const codeCounts = Uint32Array.from(codes, (t) => counts[t]);
   for (const t of codes) counts[t] = 0;
 

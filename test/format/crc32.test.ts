@@ -1,8 +1,8 @@
-// @module Tests of the CRC-32 used for section and table-of-contents checksums: known vectors, continuation, zlib as oracle.
+// @module Tests of the CRC-32 used for section and table-of-contents checksums (zlib's on Node, tables elsewhere): known vectors, continuation, zlib as oracle.
 import { crc32 as zlibCrc32 } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { crc32 } from "../../src/format/crc32.ts";
+import { crc32 as chosenCrc32, portableCrc32 } from "../../src/format/crc32.ts";
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 
@@ -16,7 +16,14 @@ function referenceCrc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-describe("crc32", () => {
+it("is zlib's on Node", () => {
+  expect(chosenCrc32).toBe(zlibCrc32);
+});
+
+describe.each([
+  ["crc32 (zlib's on Node)", chosenCrc32],
+  ["portableCrc32 (the tables, as Workers use)", portableCrc32],
+])("%s", (_, crc32) => {
   it("matches the published check values", () => {
     expect(crc32(ascii("123456789"))).toBe(0xcbf43926);
     expect(crc32(new Uint8Array(0))).toBe(0);

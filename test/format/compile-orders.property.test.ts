@@ -1,0 +1,65 @@
+// @module Property test of the orders the compiler computes (grouped keys, reversed order, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ObjectRecord } from "../../src/format/model.ts";
+import { ranksById } from "../../src/format/object-core.ts";
+import { groupUnique, reversedOrder } from "../../src/format/search-index.ts";
+import { smallText } from "../support/arbitrary-analysis.ts";
+
+/** Keys sorted by UTF-16 code units, each with its ranks ascending, from a map of lists. */
+function referenceGroups(values: readonly string[]): { keys: string[]; postings: number[][] } {
+  const lists = new Map<string, number[]>();
+  values.forEach((v, rank) => {
+    const key = v.toLowerCase();
+    lists.set(key, [...(lists.get(key) ?? []), rank]);
+  });
+  const keys = [...lists.keys()].sort();
+  return { keys, postings: keys.map((k) => lists.get(k)!) };
+}
+
+describe("groupUnique", () => {
+  it("groups ranks by lower-cased value as a map of lists does, whether the values come sorted or not", () => {
+    fc.assert(
+      fc.property(fc.array(smallText, { maxLength: 40 }), fc.boolean(), (drawn, sorted) => {
+        const values = sorted ? [...drawn].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)) : drawn;
+        const { keys, offsets, postings } = groupUnique(values.length, (r) => values[r]);
+        const expected = referenceGroups(values);
+        expect(keys).toEqual(expected.keys);
+        expect(keys.map((_, k) => [...postings.subarray(offsets[k], offsets[k + 1])])).toEqual(expected.postings);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("reversedOrder", () => {
+  it("orders key indices as sorting the reversed keys does", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(smallText, { maxLength: 40 }), (drawn) => {
+        const keys = [...drawn].sort();
+        const reverse = (s: string) => [...Array(s.length).keys()].map((i) => s[s.length - 1 - i]).join("");
+        const expected = keys.map((k, i) => [reverse(k), i] as const).sort(([a], [b]) => (a < b ? -1 : 1));
+        expect([...reversedOrder(keys)]).toEqual(expected.map(([, i]) => i));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("ranksById", () => {
+  it("orders ranks by numeric id, for short ids and ids of up to 19 digits alike", () => {
+    const id = fc.oneof(
+      fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }),
+      fc.bigInt({ min: 0n, max: 10n ** 19n - 1n }),
+      fc.bigInt({ min: 0n, max: 99n }),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { maxLength: 40 }), (ids) => {
+        const objects = ids.map((i) => ({ id: String(i) }) as ObjectRecord);
+        const expected = [...ids.keys()].sort((a, b) => (ids[a] < ids[b] ? -1 : 1));
+        expect([...ranksById(objects)]).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
