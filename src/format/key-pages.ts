@@ -43,13 +43,16 @@ export interface EncodedKeyPages {
   crcs: Uint32Array;
 }
 
-/** Bytes the UTF-8 key `b` shares with its predecessor `a`, never ending inside a character. */
-function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
+/**
+ * Bytes the UTF-8 key at `b` shares with its predecessor at `a` (each `[start, end)` in `text`), never
+ * ending inside a character.
+ */
+function sharedPrefix(text: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): number {
+  const n = Math.min(aEnd - a, bEnd - b);
   let i = 0;
-  while (i < n && a[i] === b[i]) i++;
+  while (i < n && text[a + i] === text[b + i]) i++;
   // A continuation byte (10xxxxxx) after the prefix: the prefix ends inside a character.
-  while (i > 0 && i < b.length && (b[i] & 0xc0) === 0x80) i--;
+  while (i > 0 && i < bEnd - b && (text[b + i] & 0xc0) === 0x80) i--;
   return i;
 }
 
@@ -73,36 +76,68 @@ function ranksBytes(ranks: Uint32Array): number {
 }
 
 /**
+ * The keys of the page being filled, their UTF-8 back to back in one buffer kept from page to page
+ * (an array per key, a million times over, cost more than the encoding), with what each shares
+ * with the key before it.
+ */
+class PageKeys {
+  text = new Uint8Array(16 * 1024);
+  /** Where each key starts in `text`, then where the last ends. */
+  readonly starts: number[] = [0];
+  readonly shared: number[] = [];
+
+  get count(): number {
+    return this.shared.length;
+  }
+
+  /** Appends `key`; returns the bytes it adds to the page besides its lengths: its suffix. */
+  add(key: string): number {
+    const n = this.count;
+    const at = this.starts[n];
+    // UTF-8 takes at most three bytes per UTF-16 code unit.
+    if (this.text.length - at < 3 * key.length) {
+      const bigger = new Uint8Array(2 * (at + 3 * key.length));
+      bigger.set(this.text.subarray(0, at));
+      this.text = bigger;
+    }
+    const end = at + encoder.encodeInto(key, this.text.subarray(at)).written;
+    const shared = n % KEY_RESTART === 0 ? 0 : sharedPrefix(this.text, this.starts[n - 1], at, at, end);
+    this.starts.push(end);
+    this.shared.push(shared);
+    return end - at - shared;
+  }
+
+  clear(): void {
+    this.starts.length = 1;
+    this.shared.length = 0;
+  }
+}
+
+/**
  * A page of n keys: varint n; per key, varint bytes of UTF-8 shared with the previous key (0 for
  * the first), varint bytes of its suffix and varint count of its postings; then the suffixes,
  * concatenated; then, when the ranks are stored (`ranks` given), each key's ranks.
  */
-function encodePage(
-  keys: readonly Uint8Array[],
-  counts: readonly number[],
-  ranks: readonly Uint32Array[] | null,
-): Uint8Array {
+function encodePage(keys: PageKeys, counts: readonly number[], ranks: readonly Uint32Array[] | null): Uint8Array {
+  const { text, starts, shared } = keys;
   const header = new VarintWriter();
-  header.put(keys.length);
-  const shared = keys.map((key, i) => {
-    const s = i % KEY_RESTART === 0 ? 0 : sharedPrefix(keys[i - 1], key);
-    header.put(s);
-    header.put(key.length - s);
+  header.put(keys.count);
+  let suffixBytes = 0;
+  for (let i = 0; i < keys.count; i++) {
+    const suffix = starts[i + 1] - starts[i] - shared[i];
+    header.put(shared[i]);
+    header.put(suffix);
     header.put(counts[i]);
-    return s;
-  });
+    suffixBytes += suffix;
+  }
   const head = header.slice();
   const tail = new VarintWriter();
   for (const list of ranks ?? []) putRanks(tail, list);
   const postings = tail.slice();
-  const suffixBytes = keys.reduce((sum, key, i) => sum + key.length - shared[i], 0);
   const page = new Uint8Array(head.length + suffixBytes + postings.length);
   page.set(head);
   let at = head.length;
-  keys.forEach((key, i) => {
-    page.set(key.subarray(shared[i]), at);
-    at += key.length - shared[i];
-  });
+  for (let i = 0; i < keys.count; i++) for (let b = starts[i] + shared[i]; b < starts[i + 1]; b++) page[at++] = text[b];
   page.set(postings, at);
   return page;
 }
@@ -118,20 +153,18 @@ export function encodeKeyPages(keys: readonly string[], postings: Postings): Enc
   const firstStrings: string[] = [];
   const { offsets } = postings;
   const ranksOf = (k: number) => postings.ranks!.subarray(offsets[k], offsets[k + 1]);
+  const page = new PageKeys();
   let from = 0;
-  let previous: Uint8Array = new Uint8Array(0);
   while (from < keys.length) {
-    const page: Uint8Array[] = [];
+    page.clear();
     let bytes = 0;
-    while (from + page.length < keys.length && bytes < KEY_PAGE_BYTES) {
-      const k = from + page.length;
-      const key = encoder.encode(keys[k]);
+    while (from + page.count < keys.length && bytes < KEY_PAGE_BYTES) {
+      const k = from + page.count;
       const count = offsets[k + 1] - offsets[k];
-      bytes += key.length - (page.length % KEY_RESTART === 0 ? 0 : sharedPrefix(previous, key)) + 2;
+      bytes += page.add(keys[k]) + 2;
       bytes += varintBytes(count) + (postings.ranks ? ranksBytes(ranksOf(k)) : 0);
-      page.push((previous = key));
     }
-    const ks = Array.from(page, (_, i) => from + i);
+    const ks = Array.from({ length: page.count }, (_, i) => from + i);
     firstKeys.push(from);
     firstPostings.push(offsets[from]);
     firstStrings.push(keys[from]);
@@ -142,7 +175,7 @@ export function encodeKeyPages(keys: readonly string[], postings: Postings): Enc
         postings.ranks ? ks.map(ranksOf) : null,
       ),
     );
-    from += page.length;
+    from += page.count;
   }
   firstKeys.push(keys.length);
   firstPostings.push(offsets[keys.length]);
