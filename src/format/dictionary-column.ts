@@ -6,9 +6,22 @@ import { encodeStringList, StringList } from "./string-list.ts";
 
 /** Three blocks: the dictionary (StringList, sorted by code units — the default sort's order) and one u32 code per row (NONE for null). */
 export function encodeDictionaryColumn(values: readonly (string | null)[]): Block[] {
-  const dictionary = [...new Set(values.filter((v): v is string => v !== null))].sort();
-  const codeOf = new Map(dictionary.map((v, i) => [v, i]));
-  const codes = Uint32Array.from(values, (v) => (v === null ? NONE : codeOf.get(v)!));
+  // One map lookup a row: each value numbered as first met, then renumbered in dictionary order.
+  const metAs = new Map<string, number>();
+  const codes = new Uint32Array(values.length);
+  for (let r = 0; r < values.length; r++) {
+    const v = values[r];
+    if (v === null) codes[r] = NONE;
+    else {
+      let code = metAs.get(v);
+      if (code === undefined) metAs.set(v, (code = metAs.size));
+      codes[r] = code;
+    }
+  }
+  const dictionary = [...metAs.keys()].sort();
+  const sortedCode = new Uint32Array(dictionary.length);
+  dictionary.forEach((v, i) => (sortedCode[metAs.get(v)!] = i));
+  for (let r = 0; r < codes.length; r++) if (codes[r] !== NONE) codes[r] = sortedCode[codes[r]];
   return [...encodeStringList(dictionary), codes];
 }
 

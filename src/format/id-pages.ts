@@ -33,7 +33,7 @@ export function encodeIdPages(objects: readonly ObjectRecord[], byId: Uint32Arra
   const firstIds: bigint[] = [];
   for (let from = 0; from < byId.length; from += IDS_PER_PAGE) {
     const ranks = byId.slice(from, from + IDS_PER_PAGE);
-    const ids = BigUint64Array.from(ranks, (r) => BigInt(objects[r].id));
+    const ids = u64Ids(ranks.length, (i) => objects[ranks[i]].id);
     const parents = Uint32Array.from(ranks, (r) => objects[r].parent);
     const page = new Uint8Array(ranks.length * ENTRY_BYTES);
     page.set(new Uint8Array(ids.buffer), 0);
@@ -43,6 +43,28 @@ export function encodeIdPages(objects: readonly ObjectRecord[], byId: Uint32Arra
     out.add(page);
   }
   return { firstIds: BigUint64Array.from(firstIds), ...out.finish() };
+}
+
+const TWO_32 = 2 ** 32;
+
+/**
+ * The u64 of `count` decimal ids (the i-th is `idAt(i)`), as the format stores them: one of up to 15
+ * digits, an exact double, is written as its two 32-bit halves, without a BigInt for each.
+ */
+export function u64Ids(count: number, idAt: (i: number) => string): BigUint64Array {
+  const ids = new BigUint64Array(count);
+  // Little-endian halves, as the platforms the format is written on store a u64.
+  const halves = new Uint32Array(ids.buffer);
+  for (let i = 0; i < count; i++) {
+    const id = idAt(i);
+    if (id.length > 15) ids[i] = BigInt(id);
+    else {
+      const value = Number(id);
+      halves[2 * i] = value % TWO_32;
+      halves[2 * i + 1] = Math.floor(value / TWO_32);
+    }
+  }
+  return ids;
 }
 
 /** IDXD's three blocks: u64 first id of each page (P), u32 page offsets in IDXP (P + 1), u32 CRC-32 of each page (P). */

@@ -1,7 +1,7 @@
 // @module ObjectCore: ids with their lookup index, and the fixed-width per-object fields (flags, parent, level 5).
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { parseObjectId, rankOfAscendingId } from "./id-pages.ts";
+import { parseObjectId, rankOfAscendingId, u64Ids } from "./id-pages.ts";
 import { NONE, type ObjectRecord, type Role } from "./model.ts";
 
 export const EXTERNAL = 1;
@@ -36,7 +36,7 @@ export function ranksById(objects: readonly ObjectRecord[]): Uint32Array {
  * (1 external, 2 start point, 4 end point); u32 parent rank (NONE: no parent); u32 level-5 node.
  */
 export function encodeObjectCore(objects: readonly ObjectRecord[], byId = ranksById(objects)): Block[] {
-  const ids = BigUint64Array.from(objects, (o) => BigInt(o.id));
+  const ids = u64Ids(objects.length, (r) => objects[r].id);
   return [
     ids,
     byId,

@@ -1,6 +1,7 @@
-// @module Property test of the orders the compiler computes (grouped keys, reversed order, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids.
+// @module Property test of the orders the compiler computes (grouped keys, reversed order, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids; ids as u64.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { u64Ids } from "../../src/format/id-pages.ts";
 import type { ObjectRecord } from "../../src/format/model.ts";
 import { ranksById } from "../../src/format/object-core.ts";
 import { groupUnique, reversedOrder } from "../../src/format/search-index.ts";
@@ -46,13 +47,26 @@ describe("reversedOrder", () => {
   });
 });
 
+const id = fc.oneof(
+  fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }),
+  fc.bigInt({ min: 0n, max: 10n ** 19n - 1n }),
+  fc.bigInt({ min: 0n, max: 99n }),
+  fc.constantFrom(2n ** 32n - 1n, 2n ** 32n, 10n ** 15n - 1n, 10n ** 15n, 2n ** 53n + 1n, 10n ** 19n - 1n),
+);
+
+describe("u64Ids", () => {
+  it("gives each decimal id's value, as BigInt does", () => {
+    fc.assert(
+      fc.property(fc.array(id, { maxLength: 20 }), (ids) => {
+        expect(u64Ids(ids.length, (i) => String(ids[i]))).toEqual(BigUint64Array.from(ids));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("ranksById", () => {
   it("orders ranks by numeric id, for short ids and ids of up to 19 digits alike", () => {
-    const id = fc.oneof(
-      fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }),
-      fc.bigInt({ min: 0n, max: 10n ** 19n - 1n }),
-      fc.bigInt({ min: 0n, max: 99n }),
-    );
     fc.assert(
       fc.property(fc.uniqueArray(id, { maxLength: 40 }), (ids) => {
         const objects = ids.map((i) => ({ id: String(i) }) as ObjectRecord);
