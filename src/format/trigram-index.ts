@@ -61,8 +61,12 @@ function putVarint(out: Uint8Array, at: number, value: number): number {
   return at;
 }
 
-/** Scratch tables over the trigram space, allocated once: compiling many small snapshots must not pay 48 MB each. */
-let scratch: { counts: Uint32Array; slotOf: Uint32Array; seenAt: Uint32Array; stamp: number } | undefined;
+/**
+ * A scratch table over the trigram space, allocated once (compiling many small snapshots must not pay
+ * 32 MB each): per trigram, the stamp of the last key it was met in, then its key count (first pass)
+ * or its list's slot (second pass), side by side so that a trigram met costs one cache miss, not two.
+ */
+let scratch: { table: Uint32Array; stamp: number } | undefined;
 
 /**
  * Four blocks: u32 trigram codes present (ascending, G of them), u32 key count per trigram (G; bit 31
@@ -70,15 +74,10 @@ let scratch: { counts: Uint32Array; slotOf: Uint32Array; seenAt: Uint32Array; st
  * index then each gap minus one as LEB128, or, when smaller, a bitmap of the K keys (bit k of byte k/8).
  */
 export function encodeTrigramIndex(keys: readonly string[]): Block[] {
-  scratch ??= {
-    counts: new Uint32Array(TRIGRAM_SPACE),
-    slotOf: new Uint32Array(TRIGRAM_SPACE),
-    seenAt: new Uint32Array(TRIGRAM_SPACE),
-    stamp: 0,
-  };
-  const { counts, slotOf, seenAt } = scratch;
-  if (scratch.stamp + 2 * keys.length >= 0xffffffff) seenAt.fill(0), (scratch.stamp = 0);
-  // Two passes over the keys (count, then fill) keep memory at one u32 per posting. seenAt[t] ===
+  scratch ??= { table: new Uint32Array(2 * TRIGRAM_SPACE), stamp: 0 };
+  const { table } = scratch;
+  if (scratch.stamp + 2 * keys.length >= 0xffffffff) table.fill(0), (scratch.stamp = 0);
+  // Two passes over the keys (count, then fill) keep memory at one u32 per posting. table[2t] ===
   // stamp of key k: trigram t already met in k (stamps never repeat, so no reset). One loop for
   // both passes, told apart by a flag: a callback per trigram cost more than the loop itself.
   const codes: number[] = [];
@@ -90,24 +89,24 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
       const key = keys[k];
       stamp++;
       for (let i = 0; i + 3 <= key.length; i++) {
-        const t = trigramAt(key, i);
-        if (seenAt[t] === stamp) continue;
-        seenAt[t] = stamp;
-        if (fill) postings[cursor[slotOf[t]]++] = k;
-        else if (counts[t]++ === 0) codes.push(t);
+        const at = 2 * trigramAt(key, i);
+        if (table[at] === stamp) continue;
+        table[at] = stamp;
+        if (fill) postings[cursor[table[at + 1]]++] = k;
+        else if (table[at + 1]++ === 0) codes.push(at >>> 1);
       }
     }
     scratch!.stamp = stamp;
   };
   pass(false);
   codes.sort((a, b) => a - b);
+  const codeCounts = Uint32Array.from(codes, (t) => table[2 * t + 1]);
   const starts = new Uint32Array(codes.length + 1);
-  codes.forEach((t, g) => ((slotOf[t] = g), (starts[g + 1] = starts[g] + counts[t])));
+  codes.forEach((t, g) => ((table[2 * t + 1] = g), (starts[g + 1] = starts[g] + codeCounts[g])));
   postings = new Uint32Array(starts[codes.length]);
   cursor = starts.slice(0, codes.length);
   pass(true);
-  const codeCounts = Uint32Array.from(codes, (t) => counts[t]);
-  for (const t of codes) counts[t] = 0;
+  for (const t of codes) table[2 * t + 1] = 0;
 
   // A list costs its varints or a bitmap of every key, whichever is smaller: the trigrams of a
   // shared prefix ("com", "acm") are in most keys, where a bitmap takes one bit per key, not a byte.
