@@ -171,14 +171,17 @@ function buildCallees(analysis: ValidatedAnalysis, rankOfSlot: Uint32Array): { l
     keys[cursor[rankOfSlot[from[i]]]++] = (rankOfSlot[to[i]] * linkTypes.length + typeCode[type[i]]) * 2 + escalated[i];
 
   const offsets = new Uint32Array(n + 1);
-  const targets: number[] = [];
-  const codes: number[] = [];
-  const flags: number[] = [];
+  // At most one entry a link record: typed arrays of that size, cut to the entries once merged.
+  const targets = new Uint32Array(from.length);
+  const codes = new Uint32Array(from.length);
+  const flags = new Uint8Array(from.length);
+  let entries = 0;
   let linkCount = 0;
   for (let r = 0; r < n; r++) {
     const row = keys.subarray(counts[r], counts[r + 1]).sort();
     let previousKey = -1;
-    for (const key of row) {
+    for (let i = 0; i < row.length; i++) {
+      const key = row[i];
       if (key === previousKey) continue;
       previousKey = key;
       linkCount++;
@@ -186,19 +189,19 @@ function buildCallees(analysis: ValidatedAnalysis, rankOfSlot: Uint32Array): { l
       const pair = (key - isEscalated) / 2;
       const target = Math.floor(pair / linkTypes.length);
       const code = pair % linkTypes.length;
-      const last = targets.length - 1;
-      if (last >= offsets[r] && targets[last] === target && codes[last] === code)
-        flags[last] |= isEscalated ? LINK_ESCALATED : LINK_DIRECT;
-      else targets.push(target), codes.push(code), flags.push(isEscalated ? LINK_ESCALATED : LINK_DIRECT);
+      const last = entries - 1;
+      const flag = isEscalated ? LINK_ESCALATED : LINK_DIRECT;
+      if (last >= offsets[r] && targets[last] === target && codes[last] === code) flags[last] |= flag;
+      else (targets[entries] = target), (codes[entries] = code), (flags[entries++] = flag);
     }
-    offsets[r + 1] = targets.length;
+    offsets[r + 1] = entries;
   }
   return {
     links: {
       offsets,
-      targets: Uint32Array.from(targets),
-      types: Uint32Array.from(codes),
-      flags: Uint8Array.from(flags),
+      targets: targets.slice(0, entries),
+      types: codes.slice(0, entries),
+      flags: flags.slice(0, entries),
       linkTypes,
     },
     linkCount,
