@@ -106,6 +106,42 @@ export class Taxonomy {
   }
 }
 
+/** Pairs of a level's nodes up to this many bits are marked in a bitmap, not kept in a set. */
+const PAIR_BITMAP_BITS = 1 << 27;
+
+/**
+ * The distinct pairs (a, b) of nodes of one level, as a · width + b: a bit each while width² fits
+ * PAIR_BITMAP_BITS (a link's five levels marked in a few memory writes, not five hash sets'
+ * insertions), a set of numbers beyond.
+ */
+export class NodePairs {
+  private readonly width: number;
+  private readonly bits: Uint8Array | null;
+  private readonly set: Set<number> | null;
+
+  constructor(width: number, bitmapBits = PAIR_BITMAP_BITS) {
+    this.width = width;
+    const dense = width * width <= bitmapBits;
+    this.bits = dense ? new Uint8Array(Math.ceil((width * width) / 8)) : null;
+    this.set = dense ? null : new Set();
+  }
+
+  add(a: number, b: number): void {
+    const k = a * this.width + b;
+    if (this.bits) this.bits[k >>> 3] |= 1 << (k & 7);
+    else this.set!.add(k);
+  }
+
+  /** Every pair added, as a · width + b (in no particular order). */
+  all(): Iterable<number> {
+    if (!this.bits) return this.set!;
+    const out: number[] = [];
+    for (let byte = 0; byte < this.bits.length; byte++)
+      if (this.bits[byte]) for (let bit = 0; bit < 8; bit++) if (this.bits[byte] & (1 << bit)) out.push(byte * 8 + bit);
+    return out;
+  }
+}
+
 /**
  * Ten blocks: per level, u32 origins and u32 targets of the level's links, sorted by origin name,
  * then target name, then origin and target index (volatile `_id`). A link A→B (A ≠ B) exists when an
@@ -122,12 +158,12 @@ export function encodeLevelGraphs(model: SnapshotModel): Block[] {
       node = model.levels[l][node].parent;
     }
   });
-  const pairs = model.levels.map(() => new Set<number>());
+  const pairs = model.levels.map((nodes) => new NodePairs(nodes.length));
   forEachDistinctTarget(model.callees, n, (from, to) => {
     for (let l = 0; l < LEVELS; l++) {
       const a = ancestors[l][from];
       const b = ancestors[l][to];
-      if (a !== b) pairs[l].add(a * model.levels[l].length + b);
+      if (a !== b) pairs[l].add(a, b);
     }
   });
   return pairs.flatMap((set, l) => {
@@ -136,7 +172,7 @@ export function encodeLevelGraphs(model: SnapshotModel): Block[] {
     // Links sort by origin name, then target name; nodes sharing a name tie-break by index (_id).
     const group = new Uint32Array(width);
     for (let i = 1; i < width; i++) group[i] = nodes[i].name === nodes[i - 1].name ? group[i - 1] : i;
-    const keys = Array.from(set, (k) => [Math.floor(k / width), k % width]);
+    const keys = Array.from(set.all(), (k) => [Math.floor(k / width), k % width]);
     keys.sort(([oa, ta], [ob, tb]) => group[oa] - group[ob] || group[ta] - group[tb] || oa - ob || ta - tb);
     return [Uint32Array.from(keys, (k) => k[0]), Uint32Array.from(keys, (k) => k[1])];
   });

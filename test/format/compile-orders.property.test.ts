@@ -1,10 +1,11 @@
-// @module Property test of the orders the compiler computes (grouped keys, reversed order, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids; ids as u64.
+// @module Property test of the orders the compiler computes (grouped keys, reversed order, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids; ids as u64; pairs of nodes.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { u64Ids } from "../../src/format/id-pages.ts";
 import type { ObjectRecord } from "../../src/format/model.ts";
 import { ranksById } from "../../src/format/object-core.ts";
 import { groupUnique, reversedOrder } from "../../src/format/search-index.ts";
+import { NodePairs } from "../../src/format/taxonomy.ts";
 import { smallText } from "../support/arbitrary-analysis.ts";
 
 /** Keys sorted by UTF-16 code units, each with its ranks ascending, from a map of lists. */
@@ -74,6 +75,29 @@ describe("ranksById", () => {
         expect([...ranksById(objects)]).toEqual(expected);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("NodePairs", () => {
+  it("holds the distinct pairs added, as a set of a · width + b does, in its bitmap and in its set", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 40 })
+          .chain((width) =>
+            fc.tuple(fc.constant(width), fc.array(fc.tuple(fc.nat(width - 1), fc.nat(width - 1)), { maxLength: 60 })),
+          ),
+        ([width, added]) => {
+          const expected = [...new Set(added.map(([a, b]) => a * width + b))].sort((x, y) => x - y);
+          for (const bitmapBits of [width * width, width * width - 1]) {
+            const pairs = new NodePairs(width, bitmapBits);
+            for (const [a, b] of added) pairs.add(a, b);
+            expect([...pairs.all()].sort((x, y) => x - y)).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
