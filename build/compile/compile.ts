@@ -79,7 +79,8 @@ export async function compileAnalysisToFile(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<{ meta: SnapshotMeta; sha256: string; size: number }> {
-  const model = await modelAnalysis(path, previous, onProgress);
+  let model: SnapshotModel | null = await modelAnalysis(path, previous, onProgress);
+  const { meta } = model;
   const temporary = `${out}.${process.pid}.${Date.now()}.tmp`;
   let fd: number;
   try {
@@ -98,11 +99,13 @@ export async function compileAnalysisToFile(
       () => onProgress?.("encode", ++encoded, sectionCount),
       deflater,
     );
+    // Released before the file is hashed: every garbage collection while hashing would mark it all.
+    model = null;
     fsyncSync(fd);
     closeSync(fd);
     const sha256 = await sha256File(temporary);
     await rename(temporary, out);
-    return { meta: model.meta, sha256, size };
+    return { meta, sha256, size };
   } catch (error) {
     try {
       closeSync(fd);
