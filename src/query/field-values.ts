@@ -92,7 +92,7 @@ function rowValues(row: ObjectRow, field: RowField): readonly string[] {
 /**
  * The same test as fieldMatcher, on an object's row (the row store): for a few candidates whose
  * rows are read anyway, instead of the field's column or index, which may not fit the section
- * budget beside the others (FULL with its index and trigrams: 108 MB at 1M objects).
+ * budget beside the others (fullName's key pages and trigrams: 61 MB at 1M objects).
  */
 export function rowMatcher(
   field: RowField,
