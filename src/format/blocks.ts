@@ -8,7 +8,7 @@ import { check } from "./errors.ts";
 const ALIGN = 8;
 const align = (n: number) => (n + ALIGN - 1) & ~(ALIGN - 1);
 
-export type Block = Uint8Array | Uint32Array | Int32Array | Float64Array | BigUint64Array;
+export type Block = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array | BigUint64Array;
 
 /** Lays `blocks` out as one section body. */
 export function encodeBlocks(blocks: readonly Block[]): Uint8Array {
@@ -74,6 +74,10 @@ export class Blocks {
   u8(index: number): Uint8Array {
     const [offset, length] = this.range(index, 1);
     return new Uint8Array(this.bytes.buffer, offset, length);
+  }
+  u16(index: number): Uint16Array {
+    const [offset, length] = this.range(index, 2);
+    return new Uint16Array(this.bytes.buffer, offset, length / 2);
   }
   u32(index: number): Uint32Array {
     const [offset, length] = this.range(index, 4);

@@ -1,16 +1,14 @@
 // @module decodeSnapshotModel: reads every section back into a SnapshotModel (round-trip tests, inspect, status bases).
 import { decodeAllCallees } from "./link-pages.ts";
 import type { ObjectRecord, SnapshotModel, SourceFile } from "./model.ts";
+import { decodeAllRows } from "./object-rows.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { decodeAllText } from "./source-text.ts";
 
 export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
   const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
-  const [core, name, full, mang, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, sloc] = await Promise.all([
+  const [core, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, sloc, rowd] = await Promise.all([
     s("OBJC"),
-    s("NAME"),
-    s("FULL"),
-    s("MANG"),
     s("TYPE"),
     s("TYID"),
     s("LANG"),
@@ -22,18 +20,25 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     s("LNKD"),
     s("TAXO"),
     s("SLOC"),
+    s("ROWD"),
   ]);
+  // The row store holds the only copy of the texts as written (the key pages hold them lower-cased).
+  const rows = decodeAllRows(
+    rowd,
+    await snapshot.readPart("ROWP", 0, snapshot.toc.get("ROWP")?.length ?? 0),
+    core.count,
+  );
   const objects: ObjectRecord[] = [];
   for (let r = 0; r < core.count; r++)
     objects.push({
       id: core.id(r),
-      name: name.get(r),
-      fullName: full.get(r),
+      name: rows[r].name,
+      fullName: rows[r].fullName,
       type: type.get(r)!,
       typeId: tyid.get(r)!,
       language: lang.get(r),
       filePath: fpth.get(r),
-      mangling: mang.get(r),
+      mangling: rows[r].mangling,
       external: core.external(r),
       annotations: anno.get(r),
       tags: tags.get(r) ?? [],

@@ -1,8 +1,8 @@
 // @module KeyPages: the sorted keys of a single-valued text field, front-coded with the ranks holding each, in checksummed pages (KNAM, KFUL, KMNG) with a directory (DNAM, DFUL, DMNG), so a query reads the few pages its keys lie in.
 //
-// Read from their text column, the keys of a nearly unique field would cost that whole column (NAME
-// 18 MB, FULL 56 MB at 1M objects): checking 100 candidates of a `contains` touches 100 random rows
-// of it. Here keys sit in key
+// Held in a column of one key per object, the keys of a nearly unique field would cost that whole
+// column (names 18 MB, fullNames 56 MB at 1M objects): checking 100 candidates of a `contains`
+// touches 100 random rows of it. Here keys sit in key
 // order, where neighbours share long prefixes ("com.acme.billing."), and a page of about 4 KiB holds
 // a few hundred of them; the directory keeps each page's first key, so `equals` and `startswith`
 // find their page without reading any. Each key carries its posting list (the ranks holding it), so

@@ -1,8 +1,7 @@
 // @module MemberPages: each level-5 node's members as its children answer lists them (MEMP pages, MEMD directory), a covering index read by range and never cached.
 //
 // A level-5 node's members are scattered over the name order (a few thousand among a million
-// objects), so reading their summaries from the row store or the columns costs most row pages or
-// whole text columns per answer. Here a node's members are contiguous pages holding exactly what
+// objects), so reading their summaries from the row store costs most row pages per answer. Here a node's members are contiguous pages holding exactly what
 // the answer lists of each (id, name, fullName, type, typeId), in its order: one node costs a read
 // or two of its own bytes. Names, full names and types are stored again for that: a covering index.
 // Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.

@@ -26,7 +26,6 @@ import {
 import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
 import { encodeTextDirectory, encodeTextPages, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
-import { encodeStringList, StringList } from "./string-list.ts";
 import { encodeLevelGraphs, encodeTaxonomy, LevelGraphs, Taxonomy } from "./taxonomy.ts";
 import { encodeTrigramChunks, TrigramChunks } from "./trigram-chunks.ts";
 import { encodeTrigramIndex, TrigramIndex } from "./trigram-index.ts";
@@ -61,16 +60,6 @@ const column =
   (m: SnapshotModel) =>
     m.objects.map(pick);
 
-/** Decoded text column of one string per object. */
-const textColumn = (pick: (o: ObjectRecord) => string): SectionCodec<StringList> => ({
-  blocks: 2,
-  encode: (m) => encodeStringList(m.objects.map(pick)),
-  decode: (b, c) => {
-    const list = new StringList(b, 0, "text column");
-    check(list.length === rows(c), "text column length differs from the object count");
-    return list;
-  },
-});
 const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCodec<DictionaryColumn> => ({
   blocks: 3,
   encode: (m) => encodeDictionaryColumn(column(pick)(m)),
@@ -301,9 +290,6 @@ export const SECTIONS = {
     encode: (m) => encodeObjectCore(m.objects, idOrder.of(m)),
     decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]),
   } as SectionCodec<ObjectCore>,
-  NAME: textColumn((o) => o.name),
-  FULL: textColumn((o) => o.fullName),
-  MANG: textColumn((o) => o.mangling),
   TYPE: dictionaryColumn((o) => o.type),
   TYID: dictionaryColumn((o) => o.typeId),
   LANG: dictionaryColumn((o) => o.language),

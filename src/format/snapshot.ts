@@ -19,7 +19,6 @@ import {
   type SectionTag,
 } from "./sections.ts";
 import { currentStorageMeter, meteredRead } from "./storage-meter.ts";
-import type { StringList } from "./string-list.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
 /** Where snapshot bytes come from: a local file, an R2 object, memory. */
@@ -261,10 +260,6 @@ export class Snapshot implements DecodeContext {
 
   taxonomy(): Promise<Taxonomy> {
     return this.section("TAXO");
-  }
-
-  textColumn(tag: "NAME" | "FULL" | "MANG"): Promise<StringList> {
-    return this.section(tag);
   }
 
   /** The number of keys of search index `tag`: its own, or its key directory's when its keys are paged. */

@@ -276,13 +276,6 @@ class Verification {
   /** A section read whole: decoded, its deferred checks made, its counts compared with META's. */
   private async section(snapshot: Snapshot, tag: SectionTag): Promise<void> {
     switch (tag) {
-      case "NAME":
-      case "FULL":
-      case "MANG": {
-        const column = await snapshot.section(tag);
-        for (let r = 0; r < column.length; r++) column.get(r);
-        return;
-      }
       case "TYPE":
       case "TYID":
       case "LANG":

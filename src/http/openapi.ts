@@ -125,7 +125,7 @@ function problemExample(spec: RouteSpec, code: ErrorCode): ProblemBody {
       "select=source-locations needs the source code service, which is disabled or not configured on this server",
       "select",
     ],
-    corrupt_snapshot: ["the published snapshot cannot be read: section NAME fails its checksum"],
+    corrupt_snapshot: ["the published snapshot cannot be read: section OBJC fails its checksum"],
     internal_error: ["the server failed to answer this request"],
     storage_unavailable: ["the snapshot storage could not be read; try again shortly"],
   };

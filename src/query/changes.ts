@@ -3,7 +3,7 @@ import type { ApiChangedObject } from "../contract/api-schemas.ts";
 import type { ObjectCore } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { compareIds, compareNames } from "./name-order.ts";
-import { type ObjectSummary, summaryBatches } from "./object-rows.ts";
+import { type ObjectSummary, objectRowBatches, summaryBatches } from "./object-rows.ts";
 
 export const CHANGE_STATUSES = ["added", "deleted", "modified"] as const;
 export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
@@ -71,7 +71,7 @@ export async function changes(
 /** The summaries of `ranks` (ascending) of `snapshot`, in that order. */
 async function summaries(snapshot: Snapshot, ranks: number[]): Promise<ObjectSummary[]> {
   const out: ObjectSummary[] = [];
-  for await (const batch of summaryBatches(snapshot, ranks.length)(ranks)) out.push(...batch);
+  for await (const batch of summaryBatches(snapshot, ranks)) out.push(...batch);
   return out;
 }
 
@@ -84,6 +84,20 @@ function changeList(from: Snapshot, to: Snapshot): Promise<ChangeList> {
       byteSize: 0,
     });
   return to.remember(`changes from ${from.source.key}`, () => compare(from, to));
+}
+
+/** The ranks marked (non-zero) in `marks`, ascending. */
+function marked(marks: Uint8Array): Uint32Array {
+  const ranks: number[] = [];
+  for (let r = 0; r < marks.length; r++) if (marks[r] !== 0) ranks.push(r);
+  return Uint32Array.from(ranks);
+}
+
+/** The names of `ranks` (ascending), from their rows. */
+async function namesOf(snapshot: Snapshot, ranks: Uint32Array): Promise<string[]> {
+  const names: string[] = [];
+  for await (const rows of objectRowBatches(snapshot, ranks)) for (const row of rows) names.push(row.name);
+  return names;
 }
 
 /** The low and high 32 bits of each id (little-endian u64s), compared without making a BigInt per id. */
@@ -141,35 +155,29 @@ async function compare(from: Snapshot, to: Snapshot): Promise<ChangeList> {
   const count = totals.added + totals.deleted + totals.modified;
   const statuses = new Uint8Array(count);
   const ranks = new Uint32Array(count);
-  const [namesA, namesB] = await Promise.all([from.textColumn("NAME"), to.textColumn("NAME")]);
-  const next = (marks: Uint8Array, at: number) => {
-    while (at < marks.length && marks[at] === 0) at++;
-    return at;
-  };
+  const [deletedRanks, changedRanks] = [marked(deleted), marked(changedB)];
+  const [namesA, namesB] = await Promise.all([namesOf(from, deletedRanks), namesOf(to, changedRanks)]);
   // The head of each side, with its name lower-cased once.
-  let a = next(deleted, 0);
-  let b = next(changedB, 0);
-  const key = (names: typeof namesA, core: ObjectCore, rank: number) => {
-    const name = rank < core.count ? names.get(rank) : "";
-    return { name, lower: name.toLowerCase(), id: rank < core.count ? core.id(rank) : "" };
+  const head = (names: string[], core: ObjectCore, ranks: Uint32Array, at: number) => {
+    const name = at < ranks.length ? names[at] : "";
+    return { name, lower: name.toLowerCase(), id: at < ranks.length ? core.id(ranks[at]) : "" };
   };
-  let keyA = key(namesA, coreA, a);
-  let keyB = key(namesB, coreB, b);
+  let [a, b] = [0, 0];
+  let keyA = head(namesA, coreA, deletedRanks, a);
+  let keyB = head(namesB, coreB, changedRanks, b);
   for (let k = 0; k < count; k++) {
     const takeA =
-      b === coreB.count ||
-      (a < coreA.count &&
+      b === changedRanks.length ||
+      (a < deletedRanks.length &&
         (compareNames(keyA.lower, keyA.name, keyB.lower, keyB.name) || compareIds(keyA.id, keyB.id)) < 0);
     if (takeA) {
       statuses[k] = DELETED;
-      ranks[k] = a;
-      a = next(deleted, a + 1);
-      keyA = key(namesA, coreA, a);
+      ranks[k] = deletedRanks[a];
+      keyA = head(namesA, coreA, deletedRanks, ++a);
     } else {
-      statuses[k] = changedB[b] - 1;
-      ranks[k] = b;
-      b = next(changedB, b + 1);
-      keyB = key(namesB, coreB, b);
+      statuses[k] = changedB[changedRanks[b]] - 1;
+      ranks[k] = changedRanks[b];
+      keyB = head(namesB, coreB, changedRanks, ++b);
     }
   }
   return { statuses, ranks, totals, byteSize: 64 + statuses.byteLength + ranks.byteLength };

@@ -1,7 +1,6 @@
 // @module fieldMatcher: whether one object's values of a filter field match, read from the field's column (or row), for checking a few candidates instead of matching the whole index.
 
 import type { FilterName, Operator } from "../contract/params.ts";
-import { NONE } from "../format/model.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { SectionTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
@@ -45,12 +44,13 @@ export async function fieldMatcher(
   switch (field) {
     case "type":
     case "filepath": {
-      const { dictionary, codes } = await snapshot.section(field === "type" ? "TYPE" : "FPTH");
+      const column = await snapshot.section(field === "type" ? "TYPE" : "FPTH");
+      const { dictionary } = column;
       // Per dictionary entry: 0 not decided yet, 1 no match, 2 match.
       const decided = new Uint8Array(dictionary.length);
       return (rank) => {
-        const code = codes[rank];
-        if (code === NONE) return false;
+        const code = column.codeOf(rank);
+        if (code < 0) return false;
         if (decided[code] === 0) decided[code] = matchesValue(dictionary.get(code)) ? 2 : 1;
         return decided[code] === 2;
       };
@@ -92,7 +92,7 @@ function rowValues(row: ObjectRow, field: RowField): readonly string[] {
 /**
  * The same test as fieldMatcher, on an object's row (the row store): for a few candidates whose
  * rows are read anyway, instead of the field's column or index, which may not fit the section
- * budget beside the others (FULL with its index and trigrams: 108 MB at 1M objects).
+ * budget beside the others (fullName's key pages and trigrams: 61 MB at 1M objects).
  */
 export function rowMatcher(
   field: RowField,

@@ -63,7 +63,7 @@ export async function listFlows(
   const page = matching.subarray(query.skip, query.skip + query.limit);
   const points: ApiObjectRef[] = [];
   // Ranks ascend in name order: the page comes out sorted.
-  for await (const batch of summaryBatches(snapshot, page.length)(page))
+  for await (const batch of summaryBatches(snapshot, page))
     for (const { id, name, fullName, type, typeId } of batch) points.push({ id, name, fullName, type, typeId });
   return { total: matching.length, points };
 }

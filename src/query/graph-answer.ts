@@ -133,7 +133,6 @@ function unionSize(walks: readonly Walk[]): number {
 export async function summariesOf(snapshot: Snapshot, ranks: Uint32Array): Promise<Map<number, ObjectSummary>> {
   const summaries = new Map<number, ObjectSummary>();
   let k = 0;
-  for await (const batch of summaryBatches(snapshot, ranks.length)(ranks))
-    for (const s of batch) summaries.set(ranks[k++], s);
+  for await (const batch of summaryBatches(snapshot, ranks)) for (const s of batch) summaries.set(ranks[k++], s);
   return summaries;
 }

@@ -7,7 +7,7 @@ import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
-import { readRowsAhead, summaryBatches } from "./object-rows.ts";
+import { readRowsAhead } from "./object-rows.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
 import { renderPoints } from "./render.ts";
 import type { StreamedList } from "./streamed-list.ts";
@@ -110,6 +110,5 @@ export async function startEndPoints(
     reach(snapshot, rank, hops, "down", budget, frontierChunk),
   ]);
   readRowsAhead(snapshot, [starts, ends]);
-  const summaries = summaryBatches(snapshot, starts.length + ends.length);
-  return { startPoints: renderPoints(summaries, starts), endPoints: renderPoints(summaries, ends) };
+  return { startPoints: renderPoints(snapshot, starts), endPoints: renderPoints(snapshot, ends) };
 }

@@ -1,7 +1,7 @@
 // @module Renders objects as the API writes them (docs/api.md "Find objects", "Start and end points", "Level nodes"), a batch at a time as the answer is written.
 import type { ApiObject, ApiPoint } from "../contract/api-schemas.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { objectRowBatches, type SummaryBatches } from "./object-rows.ts";
+import { objectRowBatches, summaryBatches } from "./object-rows.ts";
 import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiObject, ApiPoint };
@@ -24,9 +24,9 @@ export function renderObjects(snapshot: Snapshot, ranks: ArrayLike<number>): Str
   );
 }
 
-/** The points at `ranks` (non-decreasing), in that order, read by `summaries`. */
-export function renderPoints(summaries: SummaryBatches, ranks: ArrayLike<number>): StreamedList<ApiPoint> {
-  return new StreamedList(() => summaries(ranks)).mapBatches((summaries) =>
+/** The points at `ranks` (non-decreasing), in that order. */
+export function renderPoints(snapshot: Snapshot, ranks: ArrayLike<number>): StreamedList<ApiPoint> {
+  return new StreamedList(() => summaryBatches(snapshot, ranks)).mapBatches((summaries) =>
     summaries.map((s) => ({ id: s.id, name: s.name, fullName: s.fullName, type: s.type })),
   );
 }

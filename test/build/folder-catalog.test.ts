@@ -35,7 +35,7 @@ describe("loadFolderCatalog", () => {
     // Sections of both versions go to the one cache given, keyed by content address.
     const opened = await catalog.open(versions[0]);
     expect(await catalog.open(versions[0])).toBe(opened);
-    await opened.section("NAME");
+    await opened.section("TYPE");
     expect(await opened.loadedBytes()).toBeGreaterThan(0);
     expect(sections.bytesOf(v1.sha256)).toBe(await opened.loadedBytes());
     expect(sections.bytesOf(versions[1].sha256)).toBeGreaterThan(0);

@@ -231,12 +231,12 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     ]);
   });
 
-  it("a fullname filter reads a few pages and lists, not FULL and TFUL whole, when TFUL outweighs an eighth of the budget", async () => {
+  it("a fullname filter reads a few pages and lists, not KFUL and TFUL whole, when TFUL outweighs an eighth of the budget", async () => {
     const source = countingSource(memorySource(bytes));
     const budget = 2 << 20;
     expect(rawSection(bytes, "TFUL").length).toBeGreaterThan(budget / 8);
     const snapshot = await Snapshot.open(source, { sections: new SectionCache(budget) });
-    const whole = rawSection(bytes, "FULL").length + rawSection(bytes, "TFUL").length;
+    const whole = rawSection(bytes, "KFUL").length + rawSection(bytes, "TFUL").length;
     const before = source.bytesRead;
     const needle = fullNames[12_345].slice(-12);
     const query: FindObjectsQuery = {
@@ -249,7 +249,7 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     const answer = await findObjects(snapshot, query).then(collect);
     expect(answer.totalObjects).toBeGreaterThan(0);
     for (const o of answer.objects) expect(o.fullName.toLowerCase()).toContain(needle);
-    // The key directory is read whole; FULL and TFUL are not.
+    // The key directory is read whole; the key pages and TFUL are not.
     expect(source.bytesRead - before).toBeLessThan(rawSection(bytes, "DFUL").length + whole / 4);
     expect(await snapshot.loadedBytes()).toBeLessThan(rawSection(bytes, "DFUL").length + whole / 4);
   });

@@ -1,4 +1,4 @@
-// @module The row store (ROWP pages + ROWD directory): rows equal the columns, damaged pages are refused, and answers read pages rather than whole columns.
+// @module The row store (ROWP pages + ROWD directory): rows hold what the columns and the encoder's model hold, damaged pages are refused, and answers read pages rather than whole columns.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
@@ -12,6 +12,7 @@ import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lowerNeedle } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
+import { fieldIndex } from "../../src/query/field-index.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import {
   type ObjectRow,
@@ -20,9 +21,10 @@ import {
   ranksPassing,
   summaryBatches,
 } from "../../src/query/object-rows.ts";
-import { streamedStrings } from "../../src/query/streamed-column.ts";
+import type { PagedKeys } from "../../src/query/search-keys.ts";
 import { collect, StreamedList } from "../../src/query/streamed-list.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { expectedRow } from "../support/expected-row.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { getU32, patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
@@ -33,25 +35,22 @@ beforeAll(async () => {
   bytes = await generatedSnapshot(OBJECTS, 7);
 }, 120_000);
 
-/** The same snapshot without the row store: what a format 1.0 reader path answers from the columns. */
-function withoutRows(snapshot: Snapshot): Snapshot {
-  return Object.assign(Object.create(snapshot) as Snapshot, {
-    has: (tag: string) => tag !== "ROWD" && tag !== "ROWP" && snapshot.toc.has(tag),
-  });
-}
-
 describe("row store", () => {
   it("holds, for every object, exactly the fields of the columns, across page boundaries", async () => {
     const snapshot = await Snapshot.open(memorySource(bytes));
+    const model = await decodeSnapshotModel(snapshot);
     const directory = await snapshot.section("ROWD");
     expect(directory.pageCount).toBeGreaterThan(OBJECTS / 100); // pages of ~4 KiB, tens of rows each
     const ranks = Array.from({ length: OBJECTS }, (_, r) => r).filter(
       (r) => r % 7 === 0 || directory.firstRanks.includes(r) || directory.firstRanks.includes(r + 1),
     );
     const paged = await objectRows(snapshot, ranks.slice(0, 1200));
-    const columns = await objectRows(withoutRows(snapshot), ranks.slice(0, 1200));
-    expect(paged).toEqual(columns);
+    expect(paged).toEqual(ranks.slice(0, 1200).map((r) => expectedRow(model.objects[r])));
     expect(paged.some((row) => row.parent !== NONE)).toBe(true);
+    // The texts as written, which only the rows hold, lower-case to the keys the key pages hold.
+    const names = await fieldIndex(snapshot, "KNAM", false);
+    const keys = await names.keys.keysAt(await (names.keys as PagedKeys).keysOfRanks(ranks.slice(0, 1200)));
+    expect(paged.map((row) => row.name.toLowerCase())).toEqual(keys);
   });
 
   it("cuts pages once their body reaches ROW_PAGE_BYTES, and deflates them to well under half", async () => {
@@ -101,7 +100,7 @@ describe("row store", () => {
     const index = sizeOf("DNAM") + 16 * 1024; // the prefix search: the key directory and a few key pages
     const rowBytes = source.bytesRead - opened - index - sizeOf("ROWD");
     expect(rowBytes).toBeLessThanOrEqual(16 * 1024 + 2 * ROW_PAGE_BYTES); // 50 neighbours in name order: a few pages
-    const columns = ["FULL", "MANG", "TYPE", "TYID", "FPTH", "ANNO", "TAGS"].reduce((sum, tag) => sum + sizeOf(tag), 0);
+    const columns = ["TYPE", "TYID", "FPTH", "ANNO", "TAGS", "LANG", "STAT"].reduce((sum, tag) => sum + sizeOf(tag), 0);
     expect(rowBytes * 20).toBeLessThan(columns);
 
     const before = source.bytesRead;
@@ -380,101 +379,96 @@ describe("the filter plan at 20k objects (a selective filter first, broad ones c
   });
 });
 
-describe("answers about many objects (past 1/16 of them): columns, the text ones streamed", () => {
-  it("give every object's fields, in the order asked with repeats, without keeping NAME, FULL or MANG", async () => {
+describe("answers about many objects: rows read a round of pages at a time, rounds ahead of the writing", () => {
+  it("give every object's fields, in the order asked with repeats, loading no column", async () => {
     const model = await decodeSnapshotModel(await Snapshot.open(memorySource(bytes)));
     const cache = new SectionCache(1 << 30);
     const snapshot = await Snapshot.open(memorySource(bytes), { sections: cache });
     const ranks = [...Array.from({ length: OBJECTS }, (_, i) => OBJECTS - 1 - i), 5, 5, 0];
-    const rows = await objectRows(snapshot, ranks);
-    expect(rows.map((r) => [r.id, r.name, r.fullName, r.mangling, r.type])).toEqual(
-      ranks.map((r) => [
-        model.objects[r].id,
-        model.objects[r].name,
-        model.objects[r].fullName,
-        model.objects[r].mangling,
-        model.objects[r].type,
-      ]),
-    );
-    for (const tag of ["NAME", "FULL", "MANG"])
-      expect(cache.peek(snapshot.source.key, tag), `${tag} kept`).toBeUndefined();
-    for (const tag of ["OBJC", "TYPE", "STAT"])
-      expect(cache.peek(snapshot.source.key, tag), `${tag} not kept`).toBeDefined();
+    expect(await objectRows(snapshot, ranks)).toEqual(ranks.map((r) => expectedRow(model.objects[r])));
+    for (const tag of ["OBJC", "TYPE", "TYID", "FPTH", "STAT"])
+      expect(cache.peek(snapshot.source.key, tag), `${tag} loaded`).toBeUndefined();
   });
 
-  it("come batch by batch, from the row store or the streamed columns, as the whole read gives them", async () => {
-    const snapshot = await Snapshot.open(memorySource(bytes));
+  it("come batch by batch, as the whole read gives them, for any non-decreasing ranks under any budget (property)", async () => {
+    const model = await decodeSnapshotModel(await Snapshot.open(memorySource(bytes)));
     const all = Array.from({ length: OBJECTS }, (_, r) => r);
-    // Non-decreasing, with repeats: few (the row store's pages) and many (the columns).
-    for (const ranks of [[0, 0, 3, 7, 7, 7, 40], all.flatMap((r) => (r % 3 === 0 ? [r, r] : [r]))]) {
-      const batches: ObjectRow[][] = [];
-      for await (const batch of objectRowBatches(snapshot, ranks)) batches.push(batch);
-      expect(batches.every((b) => b.length > 0)).toBe(true);
-      expect(batches.flat()).toEqual(await objectRows(snapshot, ranks));
-    }
-    const column = [];
-    for await (const batch of objectRowBatches(withoutRows(snapshot), all)) column.push(batch.length);
-    expect(column.length, "the columns stream in several reads").toBeGreaterThan(1);
+    const ranksOf = (raw: number[], repeats: number[]) =>
+      [...raw, ...repeats.map((i) => raw[i % Math.max(1, raw.length)] ?? 0)].sort((a, b) => a - b);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uniqueArray(fc.nat({ max: OBJECTS - 1 }), { maxLength: 300 }),
+          fc.constant(all),
+          fc.integer({ min: 1, max: 97 }).map((step) => all.filter((r) => r % step === 0)),
+        ),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.constantFrom(64 * 1024, 1 << 20, 1 << 30),
+        async (raw, repeats, budget) => {
+          const ranks = ranksOf(raw, repeats);
+          const snapshot = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(budget) });
+          const batches: ObjectRow[][] = [];
+          for await (const batch of objectRowBatches(snapshot, ranks)) batches.push(batch);
+          expect(batches.every((b) => b.length > 0 && b.length <= 256)).toBe(true);
+          expect(batches.flat()).toEqual(ranks.map((r) => expectedRow(model.objects[r])));
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
-  it("summarize a level-5 node's members from five columns as the rows do", async () => {
+  it("read the pages of many rows in rounds, the next rounds' reads out before a round's rows are written", async () => {
+    const source = countingSource(memorySource(bytes));
+    const snapshot = await Snapshot.open(source, { sections: new SectionCache(1 << 30) });
+    const directory = await snapshot.section("ROWD");
+    // Every row of every other page: each page a read of its own (its neighbours are not asked for).
+    const ranks = Array.from({ length: OBJECTS }, (_, r) => r).filter((r) => directory.pageOf(r) % 2 === 0);
+    const readsFor = (some: number[]) => new Set(some.map((r) => directory.pageOf(r))).size;
+    expect(ranks.length).toBeGreaterThan(3 * 2048);
+    const before = source.reads;
+    const iterator = objectRowBatches(snapshot, ranks)[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    // Before the first batch is handed out, the reads of three rounds of 2,048 rows (this one and two ahead) went out.
+    expect(source.reads - before).toBe(readsFor(ranks.slice(0, 3 * 2048)));
+    let rows = first.done ? 0 : first.value.length;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) rows += next.value.length;
+    expect(rows).toBe(ranks.length);
+    expect(source.reads - before).toBe(readsFor(ranks));
+  });
+
+  it("summarize a level-5 node's members as their rows do", async () => {
     const snapshot = await Snapshot.open(memorySource(bytes));
+    const model = await decodeSnapshotModel(snapshot);
+    const { level5 } = await snapshot.section("OBJC");
     const taxonomy = await snapshot.taxonomy();
     const l5 = taxonomy.levels[4];
     let biggest = 0;
     for (let i = 0; i < l5.count; i++) if (l5.nbObjects[i] > l5.nbObjects[biggest]) biggest = i;
-    const { level5 } = await snapshot.section("OBJC");
     const members = Array.from(level5.keys()).filter((r) => level5[r] === biggest);
-    expect(members.length).toBeGreaterThan(OBJECTS / 16); // past the row store's share: the column path
-    const summarize = (s: Snapshot, count: number, ranks: readonly number[]) =>
-      collect(new StreamedList(() => summaryBatches(s, count)(ranks)));
-    // NAME and FULL from the cache (no cache here: no budget), then streamed past a small budget's share.
-    const cachedColumns = await summarize(snapshot, members.length, members);
-    const small = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(64 * 1024) });
-    expect(await summarize(small, members.length, members)).toEqual(cachedColumns);
-    // Few: from the row store; and few of an answer about many, from the columns as the rest of it.
-    const rows = await objectRows(snapshot, members.slice(0, 64));
-    const fromRows = rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId }));
-    expect(await summarize(snapshot, 64, members.slice(0, 64))).toEqual(fromRows);
-    expect(await summarize(small, members.length, members.slice(0, 64))).toEqual(fromRows);
-    expect(cachedColumns.slice(0, 64)).toEqual(fromRows);
-    const model = await decodeSnapshotModel(snapshot);
-    expect(cachedColumns.map((s) => s.fullName)).toEqual(members.map((r) => model.objects[r].fullName));
-  });
-
-  it("cut strings across chunk boundaries of any size, for any ascending ranks (property)", async () => {
-    const snapshot = await Snapshot.open(memorySource(bytes));
-    const model = await decodeSnapshotModel(snapshot);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(fc.nat({ max: OBJECTS - 1 }), { maxLength: 300 }),
-        fc.integer({ min: 1, max: 5000 }),
-        fc.constantFrom("NAME", "FULL", "MANG") as fc.Arbitrary<"NAME" | "FULL" | "MANG">,
-        async (raw, chunk, tag) => {
-          const ranks = [...raw].sort((a, b) => a - b);
-          const field = { NAME: "name", FULL: "fullName", MANG: "mangling" } as const;
-          expect(await streamedStrings(snapshot, tag, ranks, chunk)).toEqual(
-            ranks.map((r) => model.objects[r][field[tag]]),
-          );
-        },
-      ),
-      { numRuns: 40 },
+    expect(members.length).toBeGreaterThan(2048);
+    const summaries = await collect(new StreamedList(() => summaryBatches(snapshot, members)));
+    expect(summaries).toEqual(
+      members.map((r) => {
+        const { id, name, fullName, type, typeId } = model.objects[r];
+        return { id, name, fullName, type, typeId };
+      }),
     );
   });
 
-  it("refuse a streamed column whose bytes do not match its checksum, or whose block table is malformed", async () => {
-    const full = rawSections(bytes).find((s) => s.tag === "FULL")!;
+  it("refuse a damaged row page in a long list when its round comes", async () => {
+    const rowp = rawSections(bytes).find((s) => s.tag === "ROWP")!;
     const flipped = bytes.slice();
-    flipped[full.offset + full.length - 20] ^= 0x01; // in the last strings, read last: the whole stream is checked before any answer
+    flipped[rowp.offset + rowp.length - 20] ^= 0x01; // in the last page
+    const snapshot = await Snapshot.open(memorySource(flipped));
+    const { pageCount } = await snapshot.section("ROWD");
     const all = Array.from({ length: OBJECTS }, (_, r) => r);
-    await expect(objectRows(await Snapshot.open(memorySource(flipped)), all)).rejects.toThrow(
-      new CorruptSnapshotError("section FULL checksum mismatch"),
+    const written: number[] = [];
+    const reading = (async () => {
+      for await (const batch of objectRowBatches(snapshot, all)) written.push(batch.length);
+    })();
+    await expect(reading).rejects.toThrow(
+      new CorruptSnapshotError(`row pages: page ${pageCount - 1} checksum mismatch`),
     );
-    const badTable = patchSection(bytes, "FULL", (_body, view) =>
-      view.setUint32(16, view.getUint32(16, true) + 8, true),
-    );
-    await expect(objectRows(await Snapshot.open(memorySource(badTable)), all)).rejects.toThrow(
-      new CorruptSnapshotError("section FULL has a malformed block table"),
-    );
+    expect(written.length).toBeGreaterThan(0); // the rounds before it were written
   });
 });

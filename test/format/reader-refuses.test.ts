@@ -24,20 +24,16 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.10/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.11/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
 const TAGS = Object.keys(SECTIONS) as SectionTag[];
-const NAME_BYTES = MODEL.objects.reduce((sum, o) => sum + Buffer.byteLength(o.name), 0);
 const ANNOTATIONS = new Set(MODEL.objects.flatMap((o) => o.annotations ?? [])).size;
 const TAG_KEYS = new Set(MODEL.objects.flatMap((o) => o.tags.map((t) => t.toLowerCase()))).size;
 /** The sections decodeSnapshotModel reads. */
 const MODEL_SECTIONS = new Set<string>([
   "OBJC",
-  "NAME",
-  "FULL",
-  "MANG",
   "TYPE",
   "TYID",
   "LANG",
@@ -49,6 +45,7 @@ const MODEL_SECTIONS = new Set<string>([
   "LNKD",
   "TAXO",
   "SLOC",
+  "ROWD",
 ]);
 
 const open = (bytes: Uint8Array) => Snapshot.open(memorySource(bytes));
@@ -130,13 +127,13 @@ describe("the header", () => {
     );
   });
 
-  it("refuses a revision older than 1.10, whose reversed orders hold no sampled keys, and says to recompile", async () => {
-    for (const minor of [0, 4, 8, 9]) {
+  it("refuses a revision older than 1.11, which still carries the text columns, and says to recompile", async () => {
+    for (const minor of [0, 4, 9, 10]) {
       const older = withU16(GOOD, 10, minor);
       resealHeader(older);
       await refuses(
         open(older),
-        `snapshot is format 1.${minor} but this reader supports 1.10 and later; recompile the analysis`,
+        `snapshot is format 1.${minor} but this reader supports 1.11 and later; recompile the analysis`,
       );
     }
   });
@@ -207,21 +204,21 @@ describe("the table of contents", () => {
   };
 
   it("refuses entries that are misaligned, overlap the TOC, run past the end or repeat a tag", async () => {
-    const name = rawSection(GOOD, "NAME");
+    const type = rawSection(GOOD, "TYPE");
     await refuses(
-      open(editEntry("NAME", (v, at) => v.setBigUint64(at + 8, BigInt(name.offset + 4), true))),
-      "section NAME is not 8-byte aligned",
+      open(editEntry("TYPE", (v, at) => v.setBigUint64(at + 8, BigInt(type.offset + 4), true))),
+      "section TYPE is not 8-byte aligned",
     );
     await refuses(
-      open(editEntry("NAME", (v, at) => v.setBigUint64(at + 8, 64n, true))),
-      "section NAME overlaps the table of contents",
+      open(editEntry("TYPE", (v, at) => v.setBigUint64(at + 8, 64n, true))),
+      "section TYPE overlaps the table of contents",
     );
     await refuses(
-      open(editEntry("NAME", (v, at) => v.setBigUint64(at + 16, BigInt(GOOD.length), true))),
-      "section NAME runs past the end of the file",
+      open(editEntry("TYPE", (v, at) => v.setBigUint64(at + 16, BigInt(GOOD.length), true))),
+      "section TYPE runs past the end of the file",
     );
-    const twice = editEntry("FULL", (v, at) => "NAME".split("").forEach((c, k) => v.setUint8(at + k, c.charCodeAt(0))));
-    await refuses(open(twice), "section NAME appears twice in the table of contents");
+    const twice = editEntry("TYID", (v, at) => "TYPE".split("").forEach((c, k) => v.setUint8(at + k, c.charCodeAt(0))));
+    await refuses(open(twice), "section TYPE appears twice in the table of contents");
   });
 
   it("refuses a required section it does not know, and skips an optional one", async () => {
@@ -268,7 +265,7 @@ describe("section checksums", () => {
   });
 
   it("refuses the whole-model decode when any section it reads is broken", async () => {
-    for (const tag of ["OBJC", "NAME", "STAT", "LNKD", "TAXO", "SLOC", "PSTI"] as const) {
+    for (const tag of ["OBJC", "ROWD", "STAT", "LNKD", "TAXO", "SLOC", "PSTI"] as const) {
       const s = rawSection(GOOD, tag);
       await refuses(decodeSnapshotModel(await open(flip(GOOD, s.offset + 8))), `section ${tag} checksum mismatch`);
     }
@@ -395,12 +392,6 @@ describe("out-of-range values behind valid checksums", () => {
       `search index reversed order: value 7 at 0 is out of range (limit ${TAG_KEYS})`,
     ],
     [
-      "a name offset past the string bytes",
-      "NAME",
-      (b) => setU32(b, 0, N, 100000),
-      `text column: offsets do not span the ${NAME_BYTES} entries`,
-    ],
-    [
       "a post-it offset past the post-its",
       "PSTI",
       (b) => setU32(b, 0, N, 2),
@@ -447,14 +438,14 @@ describe("out-of-range values behind valid checksums", () => {
   });
 
   it("refuses a string that is not valid UTF-8 when it is read", async () => {
-    const broken = patchSection(GOOD, "NAME", (b) => (b[block(b, 1).offset] = 0xff));
-    const names = await (await open(broken)).section("NAME");
-    expect(() => names.get(0)).toThrow(CorruptSnapshotError);
-    expect(() => names.get(0)).toThrow("a string is not valid UTF-8");
-    expect(names.get(1)).toBe("findById"); // the others still read
+    const broken = patchSection(GOOD, "TYPE", (b) => (b[block(b, 1).offset] = 0xff));
+    const { dictionary } = await (await open(broken)).section("TYPE");
+    expect(() => dictionary.get(0)).toThrow(CorruptSnapshotError);
+    expect(() => dictionary.get(0)).toThrow("a string is not valid UTF-8");
+    expect(dictionary.get(1)).toBe([...new Set(MODEL.objects.map((o) => o.type))].sort()[1]); // the others still read
     await refuses(decodeSnapshotModel(await open(broken)), "a string is not valid UTF-8");
     // A long (non-ASCII fast path) string with a truncated sequence.
-    const long = patchSection(GOOD, "FULL", (b) => (b[block(b, 1).offset + 3] = 0xe2));
+    const long = patchSection(GOOD, "FPTH", (b) => (b[block(b, 1).offset + 3] = 0xe2));
     await refuses(decodeSnapshotModel(await open(long)), "a string is not valid UTF-8");
   });
 

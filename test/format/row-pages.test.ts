@@ -8,15 +8,10 @@ import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
-import {
-  encodeRowDirectory,
-  encodeRowPages,
-  type ObjectRow,
-  RowDirectory,
-  type RowPages,
-} from "../../src/format/object-rows.ts";
+import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "../../src/format/object-rows.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { VarintReader, VarintWriter } from "../../src/format/varint.ts";
+import { expectedRow } from "../support/expected-row.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { blockBody } from "./snapshot-bytes.ts";
 
@@ -25,24 +20,6 @@ let objects: ObjectRecord[];
 beforeAll(async () => {
   objects = (await decodeSnapshotModel(await Snapshot.open(memorySource(await generatedSnapshot(3000, 11))))).objects;
 }, 120_000);
-
-/** What a row must say of `o`. */
-const expectedRow = (o: ObjectRecord): ObjectRow => ({
-  id: o.id,
-  name: o.name,
-  fullName: o.fullName,
-  type: o.type,
-  typeId: o.typeId,
-  filePath: o.filePath,
-  mangling: o.mangling,
-  external: o.external,
-  annotations: o.annotations,
-  tags: o.tags,
-  language: o.language,
-  parent: o.parent,
-  explicitStatus: o.explicitStatus,
-  status: o.status,
-});
 
 const directoryOf = (pages: RowPages, rows: number) =>
   new RowDirectory(new Blocks(blockBody(encodeRowDirectory(pages)), "ROWD"), rows);

@@ -139,11 +139,11 @@ describe("SectionCache", () => {
 
   it("keys entries by snapshot and tag", async () => {
     const { cache, loads, get } = harness(1000);
-    const a = await get("NAME", 10, "sha-a");
-    const b = await get("NAME", 10, "sha-b");
+    const a = await get("TYPE", 10, "sha-a");
+    const b = await get("TYPE", 10, "sha-b");
     expect(a).not.toBe(b);
-    expect(await get("NAME", 10, "sha-a")).toBe(a);
-    expect([loads.get("sha-a/NAME"), loads.get("sha-b/NAME")]).toEqual([1, 1]);
+    expect(await get("TYPE", 10, "sha-a")).toBe(a);
+    expect([loads.get("sha-a/TYPE"), loads.get("sha-b/TYPE")]).toEqual([1, 1]);
     expect(cache.bytesOf("sha-a")).toBe(10);
     expect(cache.stats()).toMatchObject({ bytes: 20, entries: 2 });
   });
@@ -368,23 +368,24 @@ describe("Snapshot over a SectionCache", () => {
     expect(await snapshot.loadedBytes()).toBeGreaterThan(0);
   });
 
-  it("shares decoded sections between snapshots of the same content address, and counts growth of text columns", async () => {
+  it("shares decoded sections between snapshots of the same content address, and counts the strings they decode", async () => {
     const cache = new SectionCache(64 * 1024 * 1024);
     const a = await open(v2, cache);
     const b = await open(v2, cache);
-    const names = await a.section("NAME");
-    expect(await b.section("NAME")).toBe(names);
-    const stored = names.byteSize;
+    const types = await a.section("TYPE");
+    expect(await b.section("TYPE")).toBe(types);
+    const stored = types.byteSize;
     expect(cache.stats()).toMatchObject({ entries: 1, bytes: stored });
-    const utf8 = new TextEncoder().encode(names.all().join("")).length;
-    expect(cache.stats().bytes).toBe(stored + decodedStringsBytes(names.length, utf8));
+    const { dictionary } = types;
+    const utf8 = new TextEncoder().encode(dictionary.all().join("")).length;
+    expect(cache.stats().bytes).toBe(stored + decodedStringsBytes(dictionary.length, utf8));
     expect(await a.loadedBytes()).toBe(cache.stats().bytes);
     // A search index counts its posting arrays and its keys.
     const xtyp = await a.section("XTYP");
     expect(xtyp.byteSize).toBeGreaterThan(
       xtyp.offsets.byteLength + xtyp.postings.byteLength + xtyp.byReversed.byteLength,
     );
-    expect(cache.stats()).toMatchObject({ entries: 2, bytes: names.byteSize + xtyp.byteSize });
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: types.byteSize + xtyp.byteSize });
   });
 
   it("reloads a section and what it depends on correctly after eviction (LGRA over TAXO, TNAM over DNAM)", async () => {

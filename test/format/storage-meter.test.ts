@@ -37,25 +37,25 @@ describe.each([
 
   it("charges a request its reads and bytes, and the time they took, reads in parallel once", async () => {
     const meter = new StorageMeter();
-    await metered(meter, () => Promise.all([snapshot.section("NAME"), snapshot.section("FULL")]));
-    expect(meter).toMatchObject({ reads: 2, bytes: length("NAME") + length("FULL"), hits: 0, misses: 2 });
+    await metered(meter, () => Promise.all([snapshot.section("TYPE"), snapshot.section("TYID")]));
+    expect(meter).toMatchObject({ reads: 2, bytes: length("TYPE") + length("TYID"), hits: 0, misses: 2 });
     expect(meter.storageMs).toBe(LATENCY_MS);
   });
 
   it("charges a request waiting on another's load its wait, not the other's reads; a warm answer reads nothing", async () => {
     const readsBefore = source.reads;
     const [first, second, warm] = [new StorageMeter(), new StorageMeter(), new StorageMeter()];
-    const loads = [first.measure(() => snapshot.section("MANG")), second.measure(() => snapshot.section("MANG"))];
+    const loads = [first.measure(() => snapshot.section("LANG")), second.measure(() => snapshot.section("LANG"))];
     await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
     const [a, b] = await Promise.all(loads);
     expect(b).toBe(a);
     expect(source.reads - readsBefore).toBe(1);
-    expect(first).toMatchObject({ reads: 1, bytes: length("MANG"), misses: 1 });
+    expect(first).toMatchObject({ reads: 1, bytes: length("LANG"), misses: 1 });
     expect(first.storageMs).toBe(LATENCY_MS);
     expect(second).toMatchObject({ reads: 0, bytes: 0, misses: 1 });
     expect(second.storageMs).toBeGreaterThanOrEqual(LATENCY_MS);
 
-    expect(await metered(warm, () => snapshot.section("MANG"))).toBe(a);
+    expect(await metered(warm, () => snapshot.section("LANG"))).toBe(a);
     expect(warm).toMatchObject({ reads: 0, bytes: 0, hits: 1, misses: 0 });
     expect(warm.storageMs).toBe(0);
   });
@@ -79,7 +79,7 @@ describe.each([
   it("counts rounds: reads that go out together share one, a read after another has settled goes one deeper", async () => {
     const meter = new StorageMeter();
     await metered(meter, async () => {
-      await Promise.all([snapshot.section("FULL"), snapshot.section("MANG")]);
+      await Promise.all([snapshot.section("TYID"), snapshot.section("LANG")]);
       await snapshot.section("TYPE");
     });
     expect(meter).toMatchObject({ reads: 3, rounds: 2 });
@@ -97,11 +97,11 @@ describe.each([
     const outer = new StorageMeter();
     const inner = await metered(outer, async () => {
       const meter = new StorageMeter(currentStorageMeter());
-      await meter.measure(() => snapshot.section("NAME"));
+      await meter.measure(() => snapshot.section("TYPE"));
       return meter;
     });
-    expect(inner).toMatchObject({ reads: 1, bytes: length("NAME"), misses: 1 });
-    expect(outer).toMatchObject({ reads: 1, bytes: length("NAME"), misses: 1 });
+    expect(inner).toMatchObject({ reads: 1, bytes: length("TYPE"), misses: 1 });
+    expect(outer).toMatchObject({ reads: 1, bytes: length("TYPE"), misses: 1 });
     expect(outer.storageMs).toBe(LATENCY_MS);
     expect([inner.rounds, outer.rounds]).toEqual([1, 1]);
   });

@@ -323,12 +323,12 @@ describe("a snapshot whose sections disagree is refused before the manifest move
 
   it("a required section missing", () =>
     expectPublishRefused(
-      withSection(v1, "NAME", () => null),
-      /snapshot has no NAME section, which every reader needs/,
+      withSection(v1, "TYPE", () => null),
+      /snapshot has no TYPE section, which every reader needs/,
     ));
 
-  it("a name that is not UTF-8, under a valid checksum (a reader finds it only when it reads that name)", () => {
-    const broken = withSection(v1, "NAME", (s) => {
+  it("a type that is not UTF-8, under a valid checksum (a reader finds it only when it reads that type)", () => {
+    const broken = withSection(v1, "TYPE", (s) => {
       const body = s.body.slice();
       body[block(body, 1).offset] = 0xff;
       return { ...s, body };
