@@ -1,5 +1,4 @@
-// @module Tests of the CRC-32 used for section and table-of-contents checksums: known vectors, continuation, zlib as oracle.
-import { crc32 as zlibCrc32 } from "node:zlib";
+// @module Tests of the CRC-32 used for section, table-of-contents and page checksums: known vectors, continuation, a bitwise reference as oracle.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { crc32 } from "../../src/format/crc32.ts";
@@ -48,12 +47,11 @@ describe("crc32", () => {
     expect(crc32(buffer.subarray(2, 11))).toBe(0xcbf43926);
   });
 
-  it("agrees with a bitwise reference and with zlib on random bytes of every length mod 4", () => {
+  it("agrees with a bitwise reference on random bytes of every length, whole and continued", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(), (bytes, at) => {
         const expected = referenceCrc32(bytes);
         expect(crc32(bytes)).toBe(expected);
-        expect(zlibCrc32(bytes)).toBe(expected);
         const split = bytes.length === 0 ? 0 : at % (bytes.length + 1);
         expect(crc32(bytes.subarray(split), crc32(bytes.subarray(0, split)))).toBe(expected);
       }),
