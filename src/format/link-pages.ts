@@ -340,8 +340,6 @@ export class LinkPage {
   private walkThrough(r: number): void {
     const { bytes, starts, objects, linkTypes, what, first } = this;
     const count = starts.length / 2;
-    // Counts go through the reader's checks; entries, most of one byte, are read in line and
-    // through the reader only when longer (or past the page's end, which the reader refuses).
     const read = new VarintReader(bytes, what);
     read.at = this.walkedTo;
     for (let o = this.walked; o <= r; o++) {
@@ -349,15 +347,12 @@ export class LinkPage {
       const flags = read.next();
       if (flags > 7) check(false, `${what}: object ${first + o} has flags ${flags}`);
       const callees = read.next();
-      let at = read.at;
-      if (callees > bytes.length - at) check(false, `${what}: object ${first + o} claims ${callees} callees`);
+      if (callees > bytes.length - read.at) check(false, `${what}: object ${first + o} claims ${callees} callees`);
       let target = 0;
       let previousType = -1;
       for (let i = 0; i < callees; i++) {
-        let gap = bytes[at++];
-        if (!(gap < 0x80)) (read.at = at - 1), (gap = read.next()), (at = read.at);
-        let packed = bytes[at++];
-        if (!(packed < 0x80)) (read.at = at - 1), (packed = read.next()), (at = read.at);
+        const gap = read.next();
+        const packed = read.next();
         const type = Math.floor(packed / 8);
         target += gap;
         // Tested before calling check: a message made per entry would cost more than the walk.
@@ -372,20 +367,16 @@ export class LinkPage {
           check(false, `${what}: callee entry ${i} of object ${first + o} is malformed`);
         previousType = type;
       }
-      starts[2 * o + 1] = read.at = at;
+      starts[2 * o + 1] = read.at;
       const callers = read.next();
-      at = read.at;
-      if (callers > bytes.length - at) check(false, `${what}: object ${first + o} claims ${callers} callers`);
+      if (callers > bytes.length - read.at) check(false, `${what}: object ${first + o} claims ${callers} callers`);
       let caller = -1;
       for (let i = 0; i < callers; i++) {
-        let gap = bytes[at++];
-        if (!(gap < 0x80)) (read.at = at - 1), (gap = read.next()), (at = read.at);
-        caller += Math.floor(gap / 2) + 1;
+        caller += Math.floor(read.next() / 2) + 1;
         if (caller >= objects) check(false, `${what}: caller ${i} of object ${first + o} is out of range`);
       }
-      read.at = at;
       this.walked = o + 1;
-      this.walkedTo = at;
+      this.walkedTo = read.at;
     }
     if (this.walked === count) check(read.done, `${what}: bytes left after its ${count} objects`);
   }
