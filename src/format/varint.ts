@@ -48,6 +48,12 @@ export class VarintReader {
   }
 
   next(): number {
+    // Most values take one byte: taken at once (past the end, the byte is undefined and the loop refuses it).
+    const first = this.bytes[this.at];
+    if (first < 0x80) {
+      this.at++;
+      return first;
+    }
     let value = 0;
     let scale = 1;
     let byte: number;

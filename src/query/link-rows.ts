@@ -76,8 +76,8 @@ export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Pr
     last = loaded.get(windows.of(p))!.page(p);
     return last;
   };
-  // The pages asked for are checked now, not at their first entry read: a bad page fails the load.
-  for (const p of pages) loaded.get(windows.of(p))!.page(p);
+  // The ranks asked for are checked now, not at their first entry read: a bad page fails the load.
+  for (let i = 0; i < ranks.length; i++) page(ranks[i]).walkTo(ranks[i]);
   return {
     linkTypes: directory.linkTypes,
     row: (rank) => page(rank).row(rank),

@@ -12,6 +12,7 @@ import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { StorageMeter } from "../../src/format/storage-meter.ts";
+import { VarintWriter } from "../../src/format/varint.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
@@ -288,6 +289,38 @@ describe("damaged pages", () => {
     const before = directory.firstRanks[p - 1];
     const [good, same] = [await linkRows(snapshot, [before]), await linkRows(forged, [before])];
     expect(plain(same.row(before))).toEqual(plain(good.row(before)));
+  });
+
+  it("a link page forged at its last object answers for the objects before it and refuses that one", async () => {
+    const snapshot = await open(bytes);
+    const directory = await snapshot.section("LNKD");
+    const p = 1;
+    const [first, last] = [directory.firstRanks[p], directory.firstRanks[p + 1] - 1];
+    // The last object's links as encodeLinkPages writes them: where they begin, the page's length less theirs.
+    const row = (await linkRows(snapshot, [last])).row(last);
+    const own = new VarintWriter();
+    own.put(row.flags);
+    own.put(row.targets.length);
+    row.targets.forEach((target, i) => {
+      own.put(target - (i === 0 ? 0 : row.targets[i - 1]));
+      own.put(row.types[i] * 8 + row.targetFlags[i]);
+    });
+    own.put(row.callers.length);
+    row.callers.forEach((caller, i) =>
+      own.put((caller - (i === 0 ? 0 : row.callers[i - 1] + 1)) * 2 + row.callerFlags[i]),
+    );
+    const bad = bytes.slice();
+    const page = bad.subarray(firstPage("LNKP") + directory.offsets[p], firstPage("LNKP") + directory.offsets[p + 1]);
+    const at = page.length - own.length;
+    expect(page[at]).toBe(row.flags);
+    page[at] = 8; // a flag bit the format does not have
+    const forged = await open(patchSection(bad, "LNKD", (body) => setU32(body, 4, p, crc32(page))));
+    const refusal = new CorruptSnapshotError(`link page ${p}: object ${last} has flags 8`);
+    const links = await linkRows(forged, [first, last - 1]);
+    const good = await linkRows(snapshot, [first, last - 1]);
+    for (const rank of [first, last - 1]) expect(plain(links.row(rank))).toEqual(plain(good.row(rank)));
+    expect(() => links.row(last)).toThrow(refusal);
+    await expect(linkRows(forged, [last])).rejects.toThrow(refusal);
   });
 
   it("an id page whose checksum was forged over an id past the next page's first is refused", async () => {
