@@ -92,8 +92,9 @@ export class AnalysisCollector {
   record(kind: RecordKind, value: unknown, position: number): void {
     // Links are most of a large analysis: a record that plainly passes LinkSchema skips the generic parse.
     if (kind === "link" && isPlainLink(value)) return this.addLink(value, position);
-    // Objects come next: a record that plainly passes ObjectSchema is kept as parsed, not copied.
-    if (kind === "object" && isPlainObjectRecord(value)) return this.addObject(value, position);
+    // Objects come next: a record that plainly passes ObjectSchema is kept as parsed, not parsed
+    // again; only an NDJSON line's `kind`, which the schema drops, is left out.
+    if (kind === "object" && isPlainObjectRecord(value)) return this.addObject(withoutKind(value), position);
     const parsed = RECORD_KINDS[kind].schema.safeParse(value);
     if (!parsed.success) {
       // Remember refused objects and taxonomy nodes, so references to them say why they do not resolve.
@@ -366,6 +367,13 @@ export function isPlainObjectRecord(value: unknown): value is AnalysisObject {
   );
 }
 const OBJECT_FIELDS = new Set(["kind", ...Object.keys(ObjectSchema.shape)]);
+
+/** `object` without the `kind` of its NDJSON line, as ObjectSchema returns it. */
+export function withoutKind(object: AnalysisObject & { kind?: unknown }): AnalysisObject {
+  if (!("kind" in object)) return object;
+  const { kind: _, ...rest } = object;
+  return rest;
+}
 
 /** Ids of up to 15 digits are exact doubles: number keys hash faster than freshly parsed strings. */
 const slotKey = (id: string): string | number => (id.length <= 15 ? Number(id) : id);

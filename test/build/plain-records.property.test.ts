@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPlainLink, isPlainObjectRecord } from "../../build/analysis/collector.ts";
+import { isPlainLink, isPlainObjectRecord, withoutKind } from "../../build/analysis/collector.ts";
 import { readLines } from "../../build/analysis/lines.ts";
 import { plainLinkLine } from "../../build/analysis/read.ts";
 import { LinkSchema, ObjectSchema } from "../../build/analysis/schema.ts";
@@ -42,10 +42,8 @@ const objectRecord = fc
     return JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
   });
 
-const withoutKind = ({ kind: _, ...rest }: Record<string, unknown>) => rest;
-
 describe("isPlainObjectRecord", () => {
-  it("takes only records ObjectSchema accepts, each as the schema returns it", () => {
+  it("takes only records ObjectSchema accepts, each (its NDJSON `kind` left out) as the schema returns it", () => {
     fc.assert(
       fc.property(objectRecord, (record) => {
         if (!isPlainObjectRecord(record)) return;
