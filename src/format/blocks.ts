@@ -102,7 +102,12 @@ export function checkOffsets(offsets: Uint32Array, rows: number, total: number, 
 }
 
 /** Checks that every value of `values` is below `limit` (or equals `allowed`, a sentinel such as NONE). */
-export function checkBelow(values: Uint32Array, limit: number, what: string, allowed?: number): void {
+export function checkBelow(
+  values: Uint8Array | Uint16Array | Uint32Array,
+  limit: number,
+  what: string,
+  allowed?: number,
+): void {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v >= limit && v !== allowed) check(false, `${what}: value ${v} at ${i} is out of range (limit ${limit})`);

@@ -4,7 +4,7 @@ import { check } from "./errors.ts";
 import { NONE } from "./model.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
 
-/** The codes of a dictionary of `size` strings: the narrowest unsigned width whose largest value, the null code, no string takes. */
+/** A column's codes, in the width the size of its dictionary sets (codeWidth). */
 type Codes = Uint8Array | Uint16Array | Uint32Array;
 
 /** Codes of 1, 2 or 4 bytes, as the dictionary's size requires, and the null code of that width. */
@@ -57,14 +57,7 @@ export class DictionaryColumn {
     this.codes =
       width.bytes === 1 ? blocks.u8(first + 2) : width.bytes === 2 ? blocks.u16(first + 2) : blocks.u32(first + 2);
     this.none = width.none;
-    const limit = this.dictionary.length;
-    if (this.codes instanceof Uint32Array) checkBelow(this.codes, limit, what, NONE);
-    else
-      for (let r = 0; r < rows; r++) {
-        const code = this.codes[r];
-        if (code >= limit && code !== this.none)
-          check(false, `${what}: value ${code} at ${r} is out of range (limit ${limit})`);
-      }
+    checkBelow(this.codes, this.dictionary.length, what, this.none);
   }
 
   /** The dictionary index of `row`'s value, or -1 for null. */
