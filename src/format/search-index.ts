@@ -60,7 +60,7 @@ function group(rows: number, values: (rank: number) => string | readonly string[
   return { keys, offsets, postings: ranks };
 }
 
-/** Groups a single-valued, mostly unique field: sorted distinct keys, then a counting sort of ranks (no list per key). */
+/** Groups a single-valued, mostly unique field: its sorted distinct keys, the ranks in key order as their postings (no list per key). */
 export function groupUnique(rows: number, value: (rank: number) => string): Grouped {
   const lower = new Array<string>(rows);
   let sorted = true;
@@ -68,17 +68,10 @@ export function groupUnique(rows: number, value: (rank: number) => string): Grou
     lower[r] = value(r).toLowerCase();
     if (r > 0 && lower[r - 1] > lower[r]) sorted = false;
   }
-  // Names arrive in rank order, which is lower-cased name order: their groups are runs, no sort needed.
-  if (sorted) {
-    const keys: string[] = [];
-    const starts: number[] = [];
-    for (let r = 0; r < rows; r++) if (r === 0 || lower[r] !== lower[r - 1]) keys.push(lower[r]), starts.push(r);
-    starts.push(rows);
-    return { keys, offsets: Uint32Array.from(starts), postings: Uint32Array.from(lower.keys()) };
-  }
-  // Ranks sorted by their key; the sort is stable, so each key's ranks stay ascending: its postings.
+  // Ranks in key order. Names arrive in rank order, which is lower-cased name order: no sort needed.
+  // Otherwise the sort is stable, so each key's ranks stay ascending: its postings.
   const order = Array.from(lower.keys());
-  order.sort((a, b) => (lower[a] < lower[b] ? -1 : lower[a] > lower[b] ? 1 : 0));
+  if (!sorted) order.sort((a, b) => (lower[a] < lower[b] ? -1 : lower[a] > lower[b] ? 1 : 0));
   const keys: string[] = [];
   const starts: number[] = [];
   for (let i = 0; i < rows; i++)
