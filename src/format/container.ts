@@ -18,9 +18,9 @@ import { CorruptSnapshotError, check } from "./errors.ts";
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
-export const FORMAT_MINOR = 11;
-/** Oldest minor revision read: 1.11 drops the text columns, whose 92 MiB at 1M objects no reader reads any more, so older files are recompiled. */
-export const OLDEST_MINOR = 11;
+export const FORMAT_MINOR = 12;
+/** Oldest minor revision read: 1.12 stores member pages as the answer's JSON text, which older files do not, so they are recompiled. */
+export const OLDEST_MINOR = 12;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */

@@ -28,7 +28,7 @@ class ChunkBuffer {
 
 /**
  * Writes the JSON text of `value`, as JSON.stringify writes it, into `buffer`, yielding each chunk
- * it fills: each batch of a StreamedList is stringified on its own (its items are plain), the
+ * it fills: each batch of a StreamedList is stringified on its own (its items are plain) or written as stored, the
  * objects and arrays holding one are walked here, anything else is stringified whole. One
  * generator for the whole answer, nested ones only for values holding a list: each step through
  * an async generator costs a few turns of the microtask queue, more than a short answer's text.
@@ -38,9 +38,10 @@ async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<s
   else if (value instanceof StreamedList) {
     let first = true;
     buffer.add("[");
-    for await (const batch of value.batches()) {
-      if (batch.length === 0) continue;
-      const items = JSON.stringify(batch);
+    for await (const batch of value.texts() ?? value.batches()) {
+      const items = typeof batch === "string" ? batch : JSON.stringify(batch);
+      // "[]": an empty batch.
+      if (items.length === 2) continue;
       buffer.add(first ? items.slice(1, -1) : `,${items.slice(1, -1)}`);
       first = false;
       const chunk = buffer.take();

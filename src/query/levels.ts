@@ -8,7 +8,7 @@ import type {
   ApiLevelObject,
   ApiNodeRef,
 } from "../contract/api-schemas.ts";
-import { memberPages } from "../format/member-pages.ts";
+import { memberPages, memberPageTexts } from "../format/member-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { StreamedList } from "./streamed-list.ts";
 
@@ -51,7 +51,10 @@ export async function levelNodes(
   return matches.map((i) => ({
     ...node(i),
     level: 5 as const,
-    children: new StreamedList(() => memberPages(snapshot, i)),
+    children: new StreamedList(
+      () => memberPages(snapshot, i),
+      () => memberPageTexts(snapshot, i),
+    ),
   }));
 }
 

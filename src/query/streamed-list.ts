@@ -8,15 +8,26 @@
 /** Its items are plain JSON values (no StreamedList inside), written as JSON.stringify writes them. */
 export class StreamedList<T> {
   readonly #batches: () => AsyncIterable<readonly T[]>;
+  readonly #texts: (() => AsyncIterable<string>) | undefined;
 
-  /** `batches` starts a new pass over the items each time it is called. */
-  constructor(batches: () => AsyncIterable<readonly T[]>) {
+  /**
+   * `batches` starts a new pass over the items each time it is called; `texts`, if given, a pass
+   * over the same batches as the JSON text of arrays JSON.stringify would write of them, where the
+   * snapshot stores that text (an answer then writes it out with no items made and stringified).
+   */
+  constructor(batches: () => AsyncIterable<readonly T[]>, texts?: () => AsyncIterable<string>) {
     this.#batches = batches;
+    this.#texts = texts;
   }
 
   /** A pass over the items, batch by batch. */
   batches(): AsyncIterable<readonly T[]> {
     return this.#batches();
+  }
+
+  /** A pass over the batches as the JSON text of arrays, where the list has it stored; else null. */
+  texts(): AsyncIterable<string> | null {
+    return this.#texts?.() ?? null;
   }
 
   /** Each batch turned by `f`, which is told where the batch starts in the list. */

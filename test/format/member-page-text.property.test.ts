@@ -1,0 +1,88 @@
+// @module Member page text: a page goes into answers as stored, so the reader accepts exactly the JSON that JSON.stringify writes of an array of member summaries, and refuses any other text that passes its checksum.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
+import { crc32 } from "../../src/format/crc32.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { deflatePage } from "../../src/format/inflate.ts";
+import { MemberDirectory, type MemberSummary } from "../../src/format/member-pages.ts";
+
+/** A directory of one node holding one page of `count` members whose text is `text`, with that page's stored bytes. */
+function onePage(text: string, count: number): { directory: MemberDirectory; stored: Uint8Array } {
+  const raw = new TextEncoder().encode(text);
+  const stored = deflatePage(raw);
+  const body = encodeBlocks([
+    Uint32Array.of(0, 1),
+    Uint32Array.of(0, stored.length),
+    Uint32Array.of(crc32(stored)),
+    Uint32Array.of(raw.length),
+    Uint32Array.of(count),
+  ]);
+  return { directory: new MemberDirectory(new Blocks(body, "MEMD", 5), 1, count), stored };
+}
+
+const anyString = fc.string({ unit: "binary", maxLength: 12 });
+const member: fc.Arbitrary<MemberSummary> = fc.record({
+  id: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n - 1n }).map(String),
+  name: anyString,
+  fullName: anyString,
+  type: anyString,
+  typeId: anyString,
+});
+const members = fc.array(member, { minLength: 1, maxLength: 6 });
+
+describe("member page text", () => {
+  it("is accepted as JSON.stringify writes members, whatever their strings, and given back as it is (property)", () => {
+    fc.assert(
+      fc.property(members, (list) => {
+        const text = JSON.stringify(list);
+        const { directory, stored } = onePage(text, list.length);
+        expect(directory.pageText(0, stored)).toBe(text);
+        expect(directory.decodePage(0, stored)).toEqual(list);
+      }),
+    );
+  });
+
+  const refused: [string, (text: string) => string][] = [
+    ["whitespace after a comma", (t) => t.replace('","', '", "')],
+    ["a field renamed", (t) => t.replace('"fullName":', '"fullname":')],
+    ["fields in another order", (t) => t.replace(/\{"id":("[^"]*"),"name":("[^"]*")/, '{"name":$2,"id":$1')],
+    ["a field more", (t) => t.replace(/\}\]$/, ',"x":""}]')],
+    ["a field less", (t) => t.replace(/,"typeId":"[^"]*"\}\]$/, "}]")],
+    ["an id that is not decimal", (t) => t.replace(/"id":"[^"]*"/, '"id":"0x1f"')],
+    ["an id that is a number, not a string", (t) => t.replace(/"id":"([^"]*)"/, '"id":$1')],
+    ["a raw control character in a string", (t) => t.replace('"name":"', '"name":"\u0001')],
+    ["an escape JSON has not", (t) => t.replace('"name":"', '"name":"\\x41')],
+    ["a trailing comma", (t) => t.replace(/\]$/, ",]")],
+    ["text after the array", (t) => `${t} `],
+    ["an object, not an array", (t) => t.slice(1, -1)],
+    ["a string closed early", (t) => t.replace('"type":"', '"type":""')],
+  ];
+
+  it.each(refused)("is refused with %s, though its checksum holds", (_, damage) => {
+    const list: MemberSummary[] = [
+      { id: "12", name: "Owner", fullName: "org.Owner", type: "Java Class", typeId: "7" },
+      { id: "-3", name: 'say "hi"', fullName: "a\\b", type: "", typeId: "" },
+    ];
+    const text = damage(JSON.stringify(list));
+    expect(text).not.toBe(JSON.stringify(list));
+    const { directory, stored } = onePage(text, list.length);
+    const error = (() => {
+      try {
+        directory.pageText(0, stored);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(CorruptSnapshotError);
+    expect((error as Error).message).toMatch(
+      /^member page 0 (is not a JSON array of \{id, name, fullName, type, typeId\} members|holds \d+ members, expected 2)$/,
+    );
+  });
+
+  it("is refused when it holds another number of members than its directory counts", () => {
+    const text = JSON.stringify([{ id: "1", name: "a", fullName: "a", type: "t", typeId: "1" }]);
+    const { directory, stored } = onePage(text, 2);
+    expect(() => directory.pageText(0, stored)).toThrow("member page 0 holds 1 members, expected 2");
+  });
+});
