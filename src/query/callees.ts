@@ -5,7 +5,7 @@ import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
-import { objectRowBatches, objectRows } from "./object-rows.ts";
+import { objectRowBatches } from "./object-rows.ts";
 import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiCallee };
@@ -50,7 +50,9 @@ export async function objectCallees(
 
 /**
  * The objects at `ranks` (non-decreasing) each with the link type at the same index, as callees
- * and callers list them, with their parent's type (`withParent`).
+ * and callers list them, with their parent's type (`withParent`). A parent's type and typeId come
+ * from the TYPE and TYID columns, asked for with the rows: from the parents' rows they would cost a
+ * page each, read only once the rows naming the parents were in (one more round of storage reads).
  */
 export function linkedObjects(
   snapshot: Snapshot,
@@ -58,27 +60,28 @@ export function linkedObjects(
   linkTypes: readonly string[],
   withParent: boolean,
 ): StreamedList<ApiCallee> {
-  return new StreamedList(() => objectRowBatches(snapshot, ranks)).mapBatches(async (rows, from) => {
-    const parents = withParent
-      ? await objectRows(
-          snapshot,
-          rows.flatMap((row) => (row.parent === NONE ? [] : [row.parent])),
-        )
-      : [];
-    let nextParent = 0;
-    return rows.map((row, k): ApiCallee => {
-      const callee: ApiCallee = {
-        id: row.id,
-        name: row.name,
-        type: row.type,
-        typeId: row.typeId,
-        linkType: linkTypes[from + k],
-      };
-      if (withParent) {
-        const parent = row.parent === NONE ? null : parents[nextParent++];
-        callee.parent = parent && { type: parent.type, typeId: parent.typeId };
-      }
-      return callee;
-    });
+  return new StreamedList(async function* () {
+    const parentTypes = withParent ? Promise.all([snapshot.section("TYPE"), snapshot.section("TYID")]) : null;
+    // Awaited only once the first rows are in: a failed read must not go unhandled meanwhile.
+    parentTypes?.catch(() => {});
+    let from = 0;
+    for await (const rows of objectRowBatches(snapshot, ranks)) {
+      const [types, typeIds] = parentTypes ? await parentTypes : [null, null];
+      yield rows.map((row, k): ApiCallee => {
+        const callee: ApiCallee = {
+          id: row.id,
+          name: row.name,
+          type: row.type,
+          typeId: row.typeId,
+          linkType: linkTypes[from + k],
+        };
+        if (types && typeIds)
+          // Every object has a type and a typeId (the empty string at the least): the columns hold no null.
+          callee.parent =
+            row.parent === NONE ? null : { type: types.get(row.parent)!, typeId: typeIds.get(row.parent)! };
+        return callee;
+      });
+      from += rows.length;
+    }
   });
 }

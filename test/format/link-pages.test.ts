@@ -10,7 +10,7 @@ import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
 import { CalleeEntries, LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { StorageMeter } from "../../src/format/storage-meter.ts";
 import { VarintWriter } from "../../src/format/varint.ts";
 import { objectCallees } from "../../src/query/callees.ts";
@@ -236,6 +236,38 @@ describe("id pages with parents", () => {
     const { object } = await meter.measure(() => objectCharacteristics(snapshot, id, null));
     expect(object.parent?.id).toBe(core.id(core.parent(child)));
     expect({ reads: meter.reads, rounds: meter.rounds }).toEqual({ reads: 2, rounds: 1 });
+  });
+
+  it("let callees with their parents' types read the link page, then the rows with the type columns: two rounds, the id page cached", async () => {
+    const snapshot = await open(bytes);
+    const [core, rows] = await Promise.all([snapshot.section("OBJC"), snapshot.section("ROWD")]);
+    // An object with a callee whose parent's row lies on a page none of its callees' rows lie on.
+    let caller = 0;
+    for (; ; caller++) {
+      const callees = [...(await linkRows(snapshot, [caller])).row(caller).targets];
+      const pages = new Set(callees.map((t) => rows.pageOf(t)));
+      if (callees.some((t) => core.parent(t) !== NONE && !pages.has(rows.pageOf(core.parent(t))))) break;
+    }
+    const id = core.id(caller);
+    // Its id page and the directories held, under a key of its own: no link page, row or column is.
+    // Reads take 5 ms, as storage does: reads made together are in flight together.
+    const cold = await Snapshot.open(delayedSource(memorySource(bytes, "callees with parents"), 5));
+    await Promise.all([locateId(cold, id), cold.section("LNKD"), cold.section("ROWD")]);
+    const meter = new StorageMeter();
+    const callees = await meter.measure(async () =>
+      collect((await objectCallees(cold, id, { includeEscalated: true, withParent: true })).callees),
+    );
+    expect({ rounds: meter.rounds }).toEqual({ rounds: 2 });
+    // Each parent's type and typeId as its own row gives them.
+    const model = await decodeSnapshotModel(snapshot);
+    const rankOf = new Map(model.objects.map((o, r) => [o.id, r]));
+    expect(callees.length).toBeGreaterThan(0);
+    for (const callee of callees) {
+      const parent = core.parent(rankOf.get(callee.id)!);
+      const expected =
+        parent === NONE ? null : { type: model.objects[parent].type, typeId: model.objects[parent].typeId };
+      expect(callee.parent).toEqual(expected);
+    }
   });
 });
 

@@ -125,13 +125,12 @@ const TAGS = rawSections(compileDocument(petstoreV2).bytes)
  * (KNAM, KFUL, KMNG), their reversed orders (RNAM, RFUL, RMNG) only for `endswith`, which no request
  * here asks (test/format/key-pages.test.ts); the trigram chunk directories (CNAM … CPST) only for trigram indexes larger than
  * an eighth of the section budget, read by range (test/format/key-pages.test.ts). Callees, start/end
- * points and id lookups read the link and id pages (LNKP, IDXP).
+ * points and id lookups read the link and id pages (LNKP, IDXP); callees and callers with their
+ * parents' types read those types from TYPE and TYID.
  */
 const UNREAD = new Set([
   "PSTI",
   "LANG",
-  "TYID",
-  "TYPE",
   "FPTH",
   "ANNO",
   "TAGS",

@@ -365,7 +365,8 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
     }
     // Exactly the sections these routes read (worked out from the query engine): the columns a row
     // store replaces, other filters' indexes and post-its are not among them, nor OBJC, which the
-    // link and id pages replace for callees, points and id lookups.
+    // link and id pages replace for callees, points and id lookups. Callees with their parents' types
+    // read TYPE and TYID.
     // Trigram indexes this small are read whole, not through their chunk directories (format 1.3).
     // Name filters read their key pages (KNAM and its directory). The id directory comes
     // with the opening bytes the manifest lists: no route reads it.
@@ -383,6 +384,8 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       "TAXO",
       "TNAM",
       "TPTH",
+      "TYID",
+      "TYPE",
       "XPTH",
     ]);
   });
