@@ -9,7 +9,7 @@ import { decodedStringsBytes } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
-import { levelGraph, levelNodes } from "../../src/query/levels.ts";
+import { levelGraph, levelGraphJson, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
@@ -386,6 +386,27 @@ describe("Snapshot over a SectionCache", () => {
       xtyp.offsets.byteLength + xtyp.postings.byteLength + xtyp.byReversed.byteLength,
     );
     expect(cache.stats()).toMatchObject({ entries: 2, bytes: types.byteSize + xtyp.byteSize });
+  });
+
+  it("keeps each level graph's JSON text once made, weighed as V8 keeps it, and makes it again once evicted", async () => {
+    const cache = new SectionCache(64 * 1024 * 1024);
+    const snapshot = await open(v2, cache);
+    const reference = await open(v2);
+    for (let level = 1; level <= 5; level++) {
+      const text = await levelGraphJson(snapshot, level);
+      expect(text).toBe(JSON.stringify(await levelGraph(reference, level)));
+      const kept = cache.holdings().find((h) => h.tag === `level ${level} graph JSON`);
+      expect(kept?.bytes).toBe(text.length);
+      const misses = cache.stats().misses;
+      expect(await levelGraphJson(snapshot, level)).toBe(text);
+      expect(cache.stats().misses, "asked again, nothing is loaded or made").toBe(misses);
+    }
+    // With no room, each answer is made again, and still the same.
+    const none = new SectionCache(0);
+    const squeezed = await open(v2, none);
+    for (let round = 0; round < 2; round++)
+      expect(await levelGraphJson(squeezed, 5)).toBe(JSON.stringify(await levelGraph(reference, 5)));
+    expect(none.stats().entries).toBeLessThanOrEqual(3);
   });
 
   it("reloads a section and what it depends on correctly after eviction (LGRA over TAXO, TNAM over DNAM)", async () => {

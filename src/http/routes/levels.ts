@@ -2,7 +2,7 @@
 import type { Context, Hono } from "hono";
 import { ApiError } from "../../contract/errors.ts";
 import { honoPath, LEVEL_GRAPH, LEVEL_NODES, LEVEL_PATTERN, MAX_LEVEL, MIN_LEVEL } from "../../contract/route-specs.ts";
-import { levelGraph, levelNodes } from "../../query/levels.ts";
+import { levelGraphJson, levelNodes } from "../../query/levels.ts";
 import { selectedAnalysis } from "../application.ts";
 import type { AppEnv } from "../context.ts";
 import { streamJson } from "../json-stream.ts";
@@ -45,6 +45,7 @@ export function levelRoutes(app: Hono<AppEnv>): void {
   app.get(honoPath(LEVEL_GRAPH), async (c) => {
     const n = level(c, MIN_LEVEL.graph);
     const p = parseParams(parseQuery(c.req.url), LEVEL_GRAPH.query);
-    return c.json(await levelGraph((await selectedAnalysis(c, p.date)).snapshot, n));
+    const text = await levelGraphJson((await selectedAnalysis(c, p.date)).snapshot, n);
+    return c.body(text, 200, { "Content-Type": "application/json" });
   });
 }
