@@ -191,6 +191,23 @@ function codedChecks(
   return coded.filter((f) => f !== indexed);
 }
 
+/**
+ * Starts reading what the filters after the first read whatever candidates the first leaves: the
+ * columns of the coded checks, and the key of each object of a page-keyed field (OFUL, OMNG), which
+ * its candidates are looked up in (matchAll). They then load while the first filter is matched, not
+ * in a round of storage reads after it; wasted only when the first filter matches nothing. A failed
+ * read is not waited for here: the filter that needs it asks again, and fails as it should.
+ */
+function readAheadOfLaterFilters(
+  snapshot: Snapshot,
+  planned: readonly PlannedFilter[],
+  coded: readonly RequestedFilter[],
+): void {
+  const ignore = () => {};
+  for (const f of coded) for (const tag of VALUE_COLUMN[f.name as ColumnField]) snapshot.section(tag).catch(ignore);
+  for (const f of planned.slice(1)) if (keyOfEachObject(f.field)) f.field.keys.keysOfRanks([]).catch(ignore);
+}
+
 /** Ranks matching every filter, ascending; null when there is no filter (every object). */
 async function matchAll(snapshot: Snapshot, filters: PlannedFilter[], universe: number): Promise<Uint32Array | null> {
   let matches: Uint32Array | null = null;
@@ -244,6 +261,7 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
       filters = all;
     }
   }
+  readAheadOfLaterFilters(snapshot, filters, coded);
   if (filters.length === 1 && deferred.length === 0 && coded.length === 0 && query.searchtype === "all") {
     // One filter: its count and page come from its keys, without building every matching rank.
     const [only] = filters;

@@ -1,0 +1,99 @@
+// @module Finds with several filters: what a later filter reads whatever the first leaves (a coded column, the key of each object) is read while the first is matched, not in a round of storage reads after it.
+import { beforeAll, describe, expect, it } from "vitest";
+import { decodeSnapshotModel } from "../../src/format/decode.ts";
+import type { SnapshotModel } from "../../src/format/model.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { type ByteSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
+import { collect } from "../../src/query/streamed-list.ts";
+import { generatedSnapshot } from "../support/generated-snapshot.ts";
+import { rawSections } from "./snapshot-bytes.ts";
+
+let bytes: Uint8Array;
+let model: SnapshotModel;
+
+beforeAll(async () => {
+  bytes = await generatedSnapshot(20_000, 5);
+  model = await decodeSnapshotModel(await Snapshot.open(memorySource(bytes)));
+}, 120_000);
+
+interface Read {
+  tag: string;
+  /** Reads of `tag`s settled when this one started. */
+  settledBefore: string[];
+}
+
+/** The reads `query` makes on a snapshot opened as the worker opens one (its directories read ahead), each 5 ms late. */
+async function readsOf(query: Partial<FindObjectsQuery>, key: string): Promise<{ reads: Read[]; total: number }> {
+  const sections = rawSections(bytes);
+  const tagAt = (offset: number) =>
+    sections.find((s) => offset >= s.offset && offset < s.offset + s.length)?.tag ?? "?";
+  const memory = memorySource(bytes, key);
+  let log: Read[] | null = null;
+  const settled: string[] = [];
+  const logged: ByteSource = {
+    ...memory,
+    read: async (offset, length) => {
+      const tag = tagAt(offset);
+      log?.push({ tag, settledBefore: [...settled] });
+      const got = await memory.read(offset, length);
+      settled.push(tag);
+      return got;
+    },
+  };
+  const snapshot = await Snapshot.open(delayedSource(logged, 5), {
+    sections: new SectionCache(64 << 20),
+    readAhead: true,
+  });
+  // The directories read ahead on opening are in: what follows is the query's own.
+  await new Promise((done) => setTimeout(done, 100));
+  log = [];
+  const found = await findObjects(snapshot, {
+    operator: "contains",
+    searchtype: "all",
+    skip: 0,
+    limit: 50,
+    filters: {},
+    ...query,
+  });
+  await collect(found.objects);
+  return { reads: log, total: found.totalObjects };
+}
+
+describe("a find with several filters", () => {
+  // An object whose name is rare, so the name filter goes first and leaves few candidates.
+  const sample = () => {
+    const counts = new Map<string, number>();
+    for (const o of model.objects) counts.set(o.name.toLowerCase(), (counts.get(o.name.toLowerCase()) ?? 0) + 1);
+    return model.objects.find((o) => o.name.length >= 8 && counts.get(o.name.toLowerCase()) === 1)!;
+  };
+
+  it("reads a coded filter's column (type) while the first filter's key pages are read", async () => {
+    const o = sample();
+    const { reads, total } = await readsOf({ filters: { name: [o.name], type: [o.type] } }, "type beside name");
+    expect(total).toBeGreaterThanOrEqual(1);
+    const type = reads.find((r) => r.tag === "TYPE");
+    expect(type, "the type filter is checked on its column").toBeDefined();
+    expect(
+      reads.some((r) => r.tag === "KNAM"),
+      "the name filter reads key pages",
+    ).toBe(true);
+    expect(
+      type!.settledBefore.filter((t) => t === "KNAM"),
+      "no key page was in when TYPE was asked for",
+    ).toEqual([]);
+  });
+
+  it("reads a later fullname filter's key of each object (OFUL) while the first filter's key pages are read", async () => {
+    const o = sample();
+    const piece = o.fullName.slice(0, 6);
+    const { reads, total } = await readsOf({ filters: { name: [o.name], fullname: [piece] } }, "fullname beside name");
+    expect(total).toBeGreaterThanOrEqual(1);
+    const ofRanks = reads.find((r) => r.tag === "OFUL");
+    expect(ofRanks, "the fullname filter looks its candidates up in the key of each object").toBeDefined();
+    expect(
+      ofRanks!.settledBefore.filter((t) => t === "KNAM"),
+      "no key page was in when OFUL was asked for",
+    ).toEqual([]);
+  });
+});
