@@ -7,9 +7,10 @@
 // A page is the answer's own JSON text for its members: checked, it is written out as it is, and
 // an answer of 121k members costs no parse into objects and no stringify back.
 // Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.
-import { type Block, type Blocks, checkBelow } from "./blocks.ts";
+import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
+import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
+import { jsonObjectsIn, stringFieldsObject } from "./json-objects.ts";
 import type { SnapshotModel } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -127,15 +128,9 @@ export class MemberDirectory extends PageDirectory {
     );
     for (let n = 0; n < nodes; n++)
       check(this.firstPages[n] <= this.firstPages[n + 1], `member directory: node ${n}'s pages end before they start`);
-    checkBelow(this.rawLengths, MAX_MEMBER_PAGE + 1, "member directory page lengths");
+    this.checkRawLengths(this.rawLengths, MAX_MEMBER_PAGE, "member directory", "JSON");
     let members = 0;
     for (let p = 0; p < pages; p++) {
-      const stored = this.offsets[p + 1] - this.offsets[p];
-      check(
-        this.rawLengths[p] <= MAX_INFLATION * stored,
-        () =>
-          `member directory: page ${p} states ${this.rawLengths[p]} bytes of JSON from ${stored} stored bytes, more than ${MAX_INFLATION} times as many`,
-      );
       check(this.memberCounts[p] > 0, `member directory: page ${p} holds no members`);
       members += this.memberCounts[p];
     }
@@ -163,7 +158,7 @@ export class MemberDirectory extends PageDirectory {
   pageText(p: number, bytes: Uint8Array): string {
     this.verify(p, bytes);
     const text = decodeUtf8(inflateExactly(bytes, this.rawLengths[p], `member page ${p}`));
-    const count = membersIn(text);
+    const count = jsonObjectsIn(text, MEMBER);
     check(count >= 0, `member page ${p} is not a JSON array of {id, name, fullName, type, typeId} members`);
     check(count === this.memberCounts[p], `member page ${p} holds ${count} members, expected ${this.memberCounts[p]}`);
     return text;
@@ -179,32 +174,8 @@ export class MemberDirectory extends PageDirectory {
   }
 }
 
-/** A JSON string as JSON.stringify writes one (no raw control characters, only JSON's escapes). */
-const JSON_STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-
-/** One member as JSON.stringify writes a MemberSummary, matched where the last one ended. */
-const MEMBER = new RegExp(
-  String.raw`\{"id":"-?[0-9]+","name":${JSON_STRING},"fullName":${JSON_STRING},"type":${JSON_STRING},"typeId":${JSON_STRING}\}`,
-  "y",
-);
-
-/**
- * How many members the JSON array `text` holds, each as JSON.stringify writes a MemberSummary and
- * nothing else between them; -1 if it is anything else. A page that passed its checksum may still
- * come from a faulty writer, and its text goes into answers unparsed.
- */
-function membersIn(text: string): number {
-  const COMMA = 0x2c;
-  if (text.charCodeAt(0) !== 0x5b || text.charCodeAt(text.length - 1) !== 0x5d) return -1;
-  if (text.length === 2) return 0;
-  MEMBER.lastIndex = 1;
-  for (let count = 1; ; count++) {
-    if (!MEMBER.test(text)) return -1;
-    const next = text.charCodeAt(MEMBER.lastIndex);
-    if (next !== COMMA) return MEMBER.lastIndex === text.length - 1 ? count : -1;
-    MEMBER.lastIndex++;
-  }
-}
+/** One member as JSON.stringify writes a MemberSummary. */
+const MEMBER = stringFieldsObject(["id", "name", "fullName", "type", "typeId"]);
 
 /** The members of level-5 node `node`, a page at a time, in the answer's order (see memberPageRuns). */
 export function memberPages(snapshot: Snapshot, node: number): AsyncGenerator<MemberSummary[]> {

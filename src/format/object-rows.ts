@@ -6,7 +6,7 @@
 // Pages are deflated and inflated as every deflated page is (inflate.ts).
 import { type Block, Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
+import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
 import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
@@ -296,15 +296,7 @@ export class RowDirectory extends PageDirectory {
       this.crcs.length === pages && this.rawLengths.length === pages,
       `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
     );
-    checkBelow(this.rawLengths, MAX_RAW_PAGE + 1, "row directory page lengths");
-    for (let p = 0; p < pages; p++) {
-      const stored = this.offsets[p + 1] - this.offsets[p];
-      check(
-        this.rawLengths[p] <= MAX_INFLATION * stored,
-        () =>
-          `row directory: page ${p} states ${this.rawLengths[p]} bytes of rows from ${stored} stored bytes, more than ${MAX_INFLATION} times as many`,
-      );
-    }
+    this.checkRawLengths(this.rawLengths, MAX_RAW_PAGE, "row directory", "rows");
     check(
       rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0,
       "row directory: pages do not start at rank 0",

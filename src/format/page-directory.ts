@@ -3,9 +3,10 @@
 // A paged section (ROWP, LNKP, IDXP) is too large to read whole for one answer, so its TOC checksum
 // cannot protect a page read alone. Its directory (ROWD, LNKD, IDXD: small, read whole and checked)
 // gives every page's byte range and checksum instead, as PMTiles' directories locate tiles.
+import { checkBelow } from "./blocks.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
-import type { PageDeflater } from "./inflate.ts";
+import { MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 
 export class PageDirectory {
   /** Byte offset of each page in the paged section's one block (P + 1, strictly increasing from 0). */
@@ -33,6 +34,23 @@ export class PageDirectory {
       `${this.what}: page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`,
     );
     check(crc32(bytes) === this.crcs[p], `${this.what}: page ${p} checksum mismatch`);
+  }
+
+  /**
+   * Checks that each deflated page states at most `maxRaw` bytes of `contents` once inflated, and
+   * at most MAX_INFLATION times its stored bytes: however its directory is forged, a reader then
+   * inflates no more than that for each byte it reads. `what` names the directory in messages.
+   */
+  protected checkRawLengths(rawLengths: Uint32Array, maxRaw: number, what: string, contents: string): void {
+    checkBelow(rawLengths, maxRaw + 1, `${what} page lengths`);
+    for (let p = 0; p < rawLengths.length; p++) {
+      const stored = this.offsets[p + 1] - this.offsets[p];
+      check(
+        rawLengths[p] <= MAX_INFLATION * stored,
+        () =>
+          `${what}: page ${p} states ${rawLengths[p]} bytes of ${contents} from ${stored} stored bytes, more than ${MAX_INFLATION} times as many`,
+      );
+    }
   }
 
   get byteSize(): number {

@@ -13,6 +13,7 @@ import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
 import { encodeObjectCore, ObjectCore, ranksById } from "./object-core.ts";
 import { encodeRowDirectory, RowDirectory, type RowPages, rowPageSteps } from "./object-rows.ts";
 import { Stepwise } from "./page-directory.ts";
+import { encodePointDirectory, encodePointPages, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import {
   encodeSearchIndex,
@@ -109,6 +110,7 @@ const idOrder = perModel((m) => ranksById(m.objects));
 const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
 const textPages = perModel((m, deflater) => encodeTextPages(m.files, deflater));
 const memberPages = steppedLayout(memberPageSteps);
+const pointPages = perModel((m, deflater) => encodePointPages(m, deflater));
 
 /**
  * Starts the row and member pages of `m` (most of what is deflated) and returns what encodes more
@@ -378,6 +380,9 @@ export const SECTIONS = {
     encode: (m) => encodeFlowPoints(countFlows(m)),
     decode: (b, c) => new FlowPoints(b, rows(c)),
   } as SectionCodec<FlowPoints>,
+  // Each start and end point as the start and end points answer lists it, in FLOW's order.
+  PNTP: pagedData(pointPages),
+  PNTD: pageDirectory(4, pointPages, encodePointDirectory, (b, n) => new PointDirectory(b, n)),
   // The id directory is written first (above); the id pages, written here, release what both came from.
   IDXP: {
     ...pagedData(idPages),

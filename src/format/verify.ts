@@ -83,8 +83,8 @@ const trigramsOfChunks = new Map<string, TrigramTag>(
   Object.entries(CHUNKS_OF).map(([trigrams, chunks]) => [chunks, trigrams as TrigramTag]),
 );
 type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
-type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "KNAM" | "KFUL" | "KMNG" | "SRCP";
-type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "DNAM" | "DFUL" | "DMNG" | "SRCD";
+type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "PNTP" | "KNAM" | "KFUL" | "KMNG" | "SRCP";
+type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "PNTD" | "DNAM" | "DFUL" | "DMNG" | "SRCD";
 /** The directories whose pages are checked in parts, page by page (the link pages are checked in one pass). */
 type PartedTag = Exclude<DirectoryTag, "LNKD">;
 /** Each paged section's directory and the pages it locates, checked together; link, id, row and member pages first, against OBJC. */
@@ -93,6 +93,7 @@ const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   IDXD: "IDXP",
   ROWD: "ROWP",
   MEMD: "MEMP",
+  PNTD: "PNTP",
   DNAM: "KNAM",
   DFUL: "KFUL",
   DMNG: "KMNG",
@@ -249,8 +250,8 @@ class Verification {
       for (let part = 0; part < parts; part++)
         add(`${directory} part ${part + 1} of ${parts}`, (s) => this.pagesPart(s, directory, part), crossChecked);
     };
-    for (const directory of ["IDXD", "ROWD", "MEMD"] as const) pagedParts(directory, true);
-    const done = new Set<string>(["OBJC", "TAXO", "LNKD", "FLOW", "IDXD", "ROWD", "MEMD", ...PAGES]);
+    for (const directory of ["IDXD", "ROWD", "MEMD", "PNTD"] as const) pagedParts(directory, true);
+    const done = new Set<string>(["OBJC", "TAXO", "LNKD", "FLOW", "IDXD", "ROWD", "MEMD", "PNTD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
       if (done.has(tag)) continue;
       if (tag === "DNAM" || tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
@@ -636,6 +637,29 @@ class Verification {
                 () => `member page ${p}: member ${i} is not object ${rank} of level-5 node ${directory.nodeOf(p)}`,
               );
             }),
+        };
+      }
+      case "PNTD": {
+        const { ids } = await this.objectsOf();
+        const [directory, flows] = await Promise.all([snapshot.section(tag), snapshot.section("FLOW")]);
+        // FLOW's points in its order, the start points then the end points: what the pages must list.
+        const points = [...flows.starts, ...flows.ends];
+        check(
+          directory.pointCount === points.length,
+          `PNTD: its pages hold ${directory.pointCount} points, FLOW lists ${points.length}`,
+        );
+        return {
+          directory,
+          page: (p, bytes) => {
+            const page = directory.decodePage(p, bytes);
+            for (let point = page.firstPoint; point < page.firstPoint + page.count; point++) {
+              const { id } = JSON.parse(page.pointText(point)) as { id: string };
+              check(
+                BigInt(id) === ids[points[point]],
+                () => `point page ${p}: point ${point} is not object ${points[point]}, FLOW's point there`,
+              );
+            }
+          },
         };
       }
       case "DNAM":

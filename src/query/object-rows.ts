@@ -2,7 +2,6 @@
 import type { ObjectRow, RowDirectory, RowPage, StoredRowPage } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
-import { waitUntil } from "../wait-until.ts";
 import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
 
@@ -91,25 +90,6 @@ export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<num
     for (let from = round * ROWS_A_ROUND; from < end; from += ROW_BATCH)
       yield rowsOf(directory, stored, slice(ranks, from, Math.min(end, from + ROW_BATCH)), keep);
   }
-}
-
-/**
- * Starts reading the row pages of the first round of each of `lists` (ranks, non-decreasing) all at
- * once, without waiting for them: an answer that writes the lists one after the other (start points,
- * then end points) then waits one round of reads for their rows, not one a list.
- */
-export function readRowsAhead(snapshot: Snapshot, lists: readonly ArrayLike<number>[]): void {
-  const firsts = lists.map((list) => slice(list, 0, ROWS_A_ROUND)).filter((list) => list.length > 0);
-  if (firsts.length === 0) return;
-  waitUntil(
-    snapshot.section("ROWD").then((directory) =>
-      storedRowPages(
-        snapshot,
-        directory,
-        firsts.flatMap((ranks) => Array.from(ranks)),
-      ),
-    ),
-  );
 }
 
 /** Summaries of `ranks` (non-decreasing, repeats allowed), in that order, a batch at a time. */

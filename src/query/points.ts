@@ -7,7 +7,7 @@ import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
-import { readRowsAhead } from "./object-rows.ts";
+import { readPointPagesAhead } from "./point-texts.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
 import { renderPoints } from "./render.ts";
 import type { StreamedList } from "./streamed-list.ts";
@@ -109,6 +109,9 @@ export async function startEndPoints(
     reach(snapshot, rank, hops, "up", budget, frontierChunk),
     reach(snapshot, rank, hops, "down", budget, frontierChunk),
   ]);
-  readRowsAhead(snapshot, [starts, ends]);
-  return { startPoints: renderPoints(snapshot, starts), endPoints: renderPoints(snapshot, ends) };
+  readPointPagesAhead(snapshot, [
+    [starts, "start"],
+    [ends, "end"],
+  ]);
+  return { startPoints: renderPoints(snapshot, starts, "start"), endPoints: renderPoints(snapshot, ends, "end") };
 }

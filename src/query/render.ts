@@ -1,7 +1,8 @@
 // @module Renders objects as the API writes them (docs/api.md "Find objects", "Start and end points", "Level nodes"), a batch at a time as the answer is written.
 import type { ApiObject, ApiPoint } from "../contract/api-schemas.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { objectRowBatches, summaryBatches } from "./object-rows.ts";
+import { objectRowBatches } from "./object-rows.ts";
+import { type PointRole, pointTextBatches } from "./point-texts.ts";
 import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiObject, ApiPoint };
@@ -24,9 +25,13 @@ export function renderObjects(snapshot: Snapshot, ranks: ArrayLike<number>): Str
   );
 }
 
-/** The points at `ranks` (non-decreasing), in that order. */
-export function renderPoints(snapshot: Snapshot, ranks: ArrayLike<number>): StreamedList<ApiPoint> {
-  return new StreamedList(() => summaryBatches(snapshot, ranks)).mapBatches((summaries) =>
-    summaries.map((s) => ({ id: s.id, name: s.name, fullName: s.fullName, type: s.type })),
-  );
+/**
+ * The points at `ranks` (ascending, all `role` points), in that order: from the point pages, whose
+ * text an answer writes as it is; made into objects only when asked for as batches (collect, MCP).
+ */
+export function renderPoints(snapshot: Snapshot, ranks: ArrayLike<number>, role: PointRole): StreamedList<ApiPoint> {
+  const texts = () => pointTextBatches(snapshot, ranks, role);
+  return new StreamedList(async function* () {
+    for await (const text of texts()) yield JSON.parse(text) as ApiPoint[];
+  }, texts);
 }

@@ -366,12 +366,14 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
     // Exactly the sections these routes read (worked out from the query engine): the columns a row
     // store replaces, other filters' indexes and post-its are not among them, nor OBJC, which the
     // link and id pages replace for callees, points and id lookups. Callees with their parents' types
-    // read TYPE and TYID.
+    // read TYPE and TYID. Start and end points are written from the point pages (PNTP, PNTD), found
+    // in FLOW's lists.
     // Trigram indexes this small are read whole, not through their chunk directories (format 1.3).
     // Name filters read their key pages (KNAM and its directory). The id directory comes
     // with the opening bytes the manifest lists: no route reads it.
     expect([...failedBy].sort()).toEqual([
       "DNAM",
+      "FLOW",
       "IDXP",
       "KNAM",
       "LGRA",
@@ -379,6 +381,8 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       "LNKP",
       "MEMD",
       "MEMP",
+      "PNTD",
+      "PNTP",
       "ROWD",
       "ROWP",
       "TAXO",

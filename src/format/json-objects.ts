@@ -1,0 +1,43 @@
+// @module jsonObjectsIn: whether a page's text is a JSON array of objects of one shape exactly as JSON.stringify writes them, and where each starts: such a page goes into answers as it is.
+
+/** A JSON string as JSON.stringify writes one (no raw control characters, only JSON's escapes). */
+const JSON_STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
+/** An object id as the API writes it: a decimal string. */
+const JSON_ID = `"-?[0-9]+"`;
+
+/**
+ * A sticky pattern of one object holding `fields` in this order, each a JSON string (`id` a decimal
+ * one), nothing else and no whitespace: as JSON.stringify writes an object of those string fields.
+ */
+export function stringFieldsObject(fields: readonly string[]): RegExp {
+  const members = fields.map((f) => `${JSON.stringify(f)}:${f === "id" ? JSON_ID : JSON_STRING}`);
+  return new RegExp(String.raw`\{${members.join(",")}\}`, "y");
+}
+
+/**
+ * How many objects matching `object` (a sticky pattern: stringFieldsObject) the JSON array `text`
+ * holds, separated by commas and nothing else; -1 if it is anything else. `starts`, if given, gets
+ * where each object starts, then the text's length: object i is text.slice(starts[i], starts[i + 1] - 1),
+ * less the comma or the closing bracket after it. A page that passed its checksum
+ * may still come from a faulty writer, and its text goes into answers unparsed.
+ */
+export function jsonObjectsIn(text: string, object: RegExp, starts?: number[]): number {
+  const COMMA = 0x2c;
+  if (text.charCodeAt(0) !== 0x5b || text.charCodeAt(text.length - 1) !== 0x5d) return -1;
+  if (text.length === 2) {
+    starts?.push(text.length);
+    return 0;
+  }
+  object.lastIndex = 1;
+  for (let count = 1; ; count++) {
+    starts?.push(object.lastIndex);
+    if (!object.test(text)) return -1;
+    const next = text.charCodeAt(object.lastIndex);
+    if (next !== COMMA) {
+      if (object.lastIndex !== text.length - 1) return -1;
+      starts?.push(object.lastIndex + 1);
+      return count;
+    }
+    object.lastIndex++;
+  }
+}

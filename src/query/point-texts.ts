@@ -1,0 +1,87 @@
+// @module pointTexts: the JSON text of start and end points as their answer lists them, from the point pages (PNTP), a batch at a time: no row read, no object made.
+import { check } from "../format/errors.ts";
+import type { PointDirectory, PointPage } from "../format/point-pages.ts";
+import type { Snapshot } from "../format/snapshot.ts";
+import { waitUntil } from "../wait-until.ts";
+import { loadPages } from "./pages.ts";
+
+/** Which of FLOW's lists a point is in: start points first, then end points. */
+export type PointRole = "start" | "end";
+
+/** Points written a batch at a time; each batch's pages are read in one round, the next batch's while this one is written. */
+const POINTS_A_BATCH = 1024;
+
+/** The positions in the point pages (FLOW's order) of `ranks` (ascending), which are all `role` points. */
+async function pointsOf(snapshot: Snapshot, ranks: ArrayLike<number>, role: PointRole): Promise<Uint32Array> {
+  const flows = await snapshot.section("FLOW");
+  const list = role === "start" ? flows.starts : flows.ends;
+  const first = role === "start" ? 0 : flows.starts.length;
+  const points = new Uint32Array(ranks.length);
+  // Both ascend: one pass.
+  let j = 0;
+  for (let i = 0; i < ranks.length; i++) {
+    while (j < list.length && list[j] < ranks[i]) j++;
+    check(j < list.length && list[j] === ranks[i], () => `rank ${ranks[i]} is not one of FLOW's ${role} points`);
+    points[i] = first + j;
+  }
+  return points;
+}
+
+/** The pages holding `points` (ascending): distinct, ascending. */
+function pagesOf(directory: PointDirectory, points: Uint32Array): number[] {
+  const pages: number[] = [];
+  for (const point of points) {
+    const p = directory.pageOf(point);
+    if (pages[pages.length - 1] !== p) pages.push(p);
+  }
+  return pages;
+}
+
+function loadPointPages(
+  snapshot: Snapshot,
+  directory: PointDirectory,
+  points: Uint32Array,
+): Promise<Map<number, PointPage>> {
+  return loadPages(snapshot, "PNTP", directory, pagesOf(directory, points), (p, bytes) =>
+    directory.decodePage(p, bytes),
+  );
+}
+
+/**
+ * The points at `ranks` (ascending, all `role` points), in that order, as JSON arrays of their
+ * objects exactly as JSON.stringify writes {id, name, fullName, type}: a batch a text.
+ */
+export async function* pointTextBatches(
+  snapshot: Snapshot,
+  ranks: ArrayLike<number>,
+  role: PointRole,
+): AsyncGenerator<string> {
+  if (ranks.length === 0) return;
+  const [points, directory] = await Promise.all([pointsOf(snapshot, ranks, role), snapshot.section("PNTD")]);
+  let next = loadPointPages(snapshot, directory, points.subarray(0, POINTS_A_BATCH));
+  for (let from = 0; from < points.length; from += POINTS_A_BATCH) {
+    const batch = points.subarray(from, from + POINTS_A_BATCH);
+    const pages = await next;
+    if (from + POINTS_A_BATCH < points.length) {
+      next = loadPointPages(snapshot, directory, points.subarray(from + POINTS_A_BATCH, from + 2 * POINTS_A_BATCH));
+      // Not awaited until the loop comes round: a failed read must not go unhandled meanwhile.
+      next.catch(() => {});
+    }
+    yield `[${Array.from(batch, (point) => pages.get(directory.pageOf(point))!.pointText(point)).join(",")}]`;
+  }
+}
+
+/**
+ * Starts reading the pages of the first batch of each list, without waiting: an answer writes its
+ * lists one after the other, and the second's pages are then read in the round of the first's.
+ */
+export function readPointPagesAhead(snapshot: Snapshot, lists: readonly [ArrayLike<number>, PointRole][]): void {
+  const firsts = lists.filter(([ranks]) => ranks.length > 0);
+  if (firsts.length === 0) return;
+  waitUntil(
+    Promise.all([
+      snapshot.section("PNTD"),
+      ...firsts.map(([ranks, role]) => pointsOf(snapshot, Array.prototype.slice.call(ranks, 0, POINTS_A_BATCH), role)),
+    ]).then(([directory, ...points]) => Promise.all(points.map((p) => loadPointPages(snapshot, directory, p)))),
+  );
+}
