@@ -1,5 +1,6 @@
 // @module pointTexts: the JSON text of start and end points as their answer lists them, from the point pages (PNTP), a batch at a time: no row read, no object made.
 import { check } from "../format/errors.ts";
+import { firstFailing } from "../format/page-directory.ts";
 import type { PointDirectory, PointPage } from "../format/point-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
@@ -17,11 +18,12 @@ async function pointsOf(snapshot: Snapshot, ranks: ArrayLike<number>, role: Poin
   const list = role === "start" ? flows.starts : flows.ends;
   const first = role === "start" ? 0 : flows.starts.length;
   const points = new Uint32Array(ranks.length);
-  // Both ascend: one pass.
+  // Both ascend: each rank is searched for past the last one found (a walk lists some hundred of 40k points).
   let j = 0;
   for (let i = 0; i < ranks.length; i++) {
-    while (j < list.length && list[j] < ranks[i]) j++;
-    check(j < list.length && list[j] === ranks[i], () => `rank ${ranks[i]} is not one of FLOW's ${role} points`);
+    const rank = ranks[i];
+    j = firstFailing(j, list.length, (k) => list[k] < rank);
+    check(j < list.length && list[j] === rank, () => `rank ${rank} is not one of FLOW's ${role} points`);
     points[i] = first + j;
   }
   return points;

@@ -5,6 +5,7 @@ import { ApiError } from "../contract/errors.ts";
 import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { END, START } from "../format/object-core.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { waitUntil } from "../wait-until.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
 import { readPointPagesAhead } from "./point-texts.ts";
@@ -102,6 +103,8 @@ export async function startEndPoints(
   traversalBudget = TRAVERSAL_BUDGET,
   frontierChunk = FRONTIER_CHUNK,
 ): Promise<PointsResult> {
+  // What writing the points needs besides their pages, asked for now: it loads while the walk runs.
+  waitUntil(snapshot.section("FLOW"));
   const rank = await rankOfId(snapshot, id);
   const budget = { links: traversalBudget, limit: traversalBudget };
   // The two walks run together: a cold walk then waits one round of reads a step, not two.
