@@ -13,7 +13,7 @@ import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
 import { jsonObjectsIn, stringFieldsObject } from "./json-objects.ts";
 import type { SnapshotModel } from "./model.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
-import { decodeUtf8 } from "./string-list.ts";
+import { decodeUtf8, stringBytes } from "./string-list.ts";
 
 /** A page is cut once its JSON reaches this many bytes: a miss reads and inflates little for the one point it wants. */
 export const POINT_PAGE_BYTES = 4096;
@@ -99,11 +99,14 @@ export class PointPage {
   readonly text: string;
   /** Where each point's object starts in `text`, then the text's length (see jsonObjectsIn). */
   private readonly starts: Uint32Array;
+  /** As V8 keeps the text, and its offsets. */
+  readonly byteSize: number;
 
   constructor(firstPoint: number, text: string, starts: Uint32Array) {
     this.firstPoint = firstPoint;
     this.text = text;
     this.starts = starts;
+    this.byteSize = stringBytes(text) + starts.byteLength;
   }
 
   get count(): number {
@@ -114,11 +117,6 @@ export class PointPage {
   pointText(point: number): string {
     const i = point - this.firstPoint;
     return this.text.slice(this.starts[i], this.starts[i + 1] - 1);
-  }
-
-  /** As V8 keeps it: the text a byte a character when all are Latin-1 (else two), and its offsets. */
-  get byteSize(): number {
-    return (/[^\u0000-\u00ff]/.test(this.text) ? 2 : 1) * this.text.length + this.starts.byteLength;
   }
 }
 

@@ -224,7 +224,7 @@ export class Snapshot implements DecodeContext {
   }
 
   /**
-   * A value derived from parts of the file (a page of rows), kept like a section: in the SectionCache
+   * A value derived from the file (a page of rows, an answer's text), kept like a section: in the SectionCache
    * under `name`, or for this Snapshot's lifetime without one. Its byteSize must not change, unless
    * `fixedSize` is false (a value that keeps what it decodes, re-measured like a section).
    */

@@ -10,6 +10,7 @@ import type {
 } from "../contract/api-schemas.ts";
 import { memberPages, memberPageTexts } from "../format/member-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { stringBytes } from "../format/string-list.ts";
 import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiLevel5Node, ApiLevelChild, ApiLevelGraph, ApiLevelNode, ApiLevelObject, ApiNodeRef };
@@ -68,8 +69,7 @@ export function levelGraphJson(snapshot: Snapshot, level: number): Promise<strin
   return snapshot
     .remember(`level ${level} graph JSON`, async () => {
       const text = JSON.stringify(await levelGraph(snapshot, level));
-      // As V8 keeps a string: a byte a character when all are Latin-1, else two.
-      return { text, byteSize: /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length };
+      return { text, byteSize: stringBytes(text) };
     })
     .then(({ text }) => text);
 }
