@@ -190,24 +190,32 @@ export class PagedKeys implements SearchKeys, KeyPostings {
 
   async count(ks: ArrayLike<number>): Promise<number> {
     let n = 0;
-    await this.forEachKey(ks, (_, page, i) => (n += page.postingStarts[i + 1] - page.postingStarts[i]));
+    await this.byPage(ks, (page, base, from, to) => {
+      const { postingStarts } = page;
+      for (let j = from; j < to; j++) n += postingStarts[ks[j] - base + 1] - postingStarts[ks[j] - base];
+    });
     return n;
   }
 
   async runs(ks: ArrayLike<number>): Promise<{ starts: Uint32Array; counts: Uint32Array }> {
     const starts = new Uint32Array(ks.length);
     const counts = new Uint32Array(ks.length);
-    let n = 0;
-    await this.forEachKey(ks, (_, page, i) => {
-      starts[n] = page.firstPosting + page.postingStarts[i];
-      counts[n++] = page.postingStarts[i + 1] - page.postingStarts[i];
+    await this.byPage(ks, (page, base, from, to) => {
+      const { postingStarts, firstPosting } = page;
+      for (let j = from; j < to; j++) {
+        const i = ks[j] - base;
+        starts[j] = firstPosting + postingStarts[i];
+        counts[j] = postingStarts[i + 1] - postingStarts[i];
+      }
     });
     return { starts, counts };
   }
 
   async ranksOf(ks: ArrayLike<number>): Promise<Uint32Array[]> {
     const out: Uint32Array[] = [];
-    await this.forEachKey(ks, (_, page, i) => out.push(page.ranksOf(i)));
+    await this.byPage(ks, (page, base, from, to) => {
+      for (let j = from; j < to; j++) out.push(page.ranksOf(ks[j] - base));
+    });
     return out;
   }
 
@@ -240,12 +248,26 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     });
   }
 
-  /** `visit` for each key of `ks` in turn, with its page and index there; pages are read together, PAGES_AT_ONCE at a time. */
-  private async forEachKey(ks: ArrayLike<number>, visit: (k: number, page: KeyPage, i: number) => void): Promise<void> {
+  /**
+   * `visit` for each run of keys `ks[from, to)` on one page, in turn, with that page and the index of
+   * its first key (`base`); pages are read together, PAGES_AT_ONCE at a time. A run, not a key at a
+   * time: an `endswith` gives thousands of keys, a call and a page looked up for each cost more than
+   * reading its count.
+   */
+  private async byPage(
+    ks: ArrayLike<number>,
+    visit: (page: KeyPage, base: number, from: number, to: number) => void,
+  ): Promise<void> {
     const { firstKeys } = this.directory;
     const pageOf = this.pagesOfKeys(ks);
     const pages = await this.pagesOf(pageOf);
-    for (let i = 0; i < ks.length; i++) visit(ks[i], pages.get(pageOf[i])!, ks[i] - firstKeys[pageOf[i]]);
+    for (let from = 0; from < ks.length; ) {
+      const p = pageOf[from];
+      let to = from + 1;
+      while (to < ks.length && pageOf[to] === p) to++;
+      visit(pages.get(p)!, firstKeys[p], from, to);
+      from = to;
+    }
   }
 
   /** The page of each key of `ks`: walked along the directory while they ascend (most lists of keys), else searched. */
