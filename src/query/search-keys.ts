@@ -243,7 +243,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const pageOf = Uint32Array.from(ranks, (r) => directory.pageOfPosting(r));
     const pages = await this.pagesOf(pageOf);
     return Uint32Array.from(ranks, (r, i) => {
-      const page = pages.get(pageOf[i])!;
+      const page = pages[pageOf[i]];
       return directory.firstKeys[pageOf[i]] + page.keyOfPosting(r - page.firstPosting);
     });
   }
@@ -265,7 +265,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
       const p = pageOf[from];
       let to = from + 1;
       while (to < ks.length && pageOf[to] === p) to++;
-      visit(pages.get(p)!, firstKeys[p], from, to);
+      visit(pages[p], firstKeys[p], from, to);
       from = to;
     }
   }
@@ -284,15 +284,23 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return out;
   }
 
-  /** The distinct pages of `pageOf`, read in one round: PAGES_AT_ONCE at a time, all at once. */
-  private async pagesOf(pageOf: Uint32Array): Promise<Map<number, KeyPage>> {
+  /**
+   * The distinct pages of `pageOf`, by page number (a sparse array: an answer looks hundreds up),
+   * those cached taken at once, the others read in one round, PAGES_AT_ONCE at a time.
+   */
+  private async pagesOf(pageOf: Uint32Array): Promise<KeyPage[]> {
     const distinct = distinctPages(pageOf);
-    if (distinct.length <= PAGES_AT_ONCE) return this.pages(distinct);
+    const pages = new Array<KeyPage>(this.directory.pageCount);
+    let missing = 0;
+    for (let i = 0; i < distinct.length; i++) {
+      const page = recallPage<KeyPage>(this.snapshot, this.tag, distinct[i]);
+      if (page) pages[distinct[i]] = page;
+      else distinct[missing++] = distinct[i];
+    }
     const batches: Promise<Map<number, KeyPage>>[] = [];
-    for (let i = 0; i < distinct.length; i += PAGES_AT_ONCE)
-      batches.push(this.pages(distinct.subarray(i, i + PAGES_AT_ONCE)));
-    const pages = new Map<number, KeyPage>();
-    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages.set(p, page);
+    for (let i = 0; i < missing; i += PAGES_AT_ONCE)
+      batches.push(this.pages(distinct.subarray(i, Math.min(missing, i + PAGES_AT_ONCE))));
+    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages[p] = page;
     return pages;
   }
 
@@ -333,7 +341,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const { firstKeys } = this.directory;
     const pageOf = this.pagesOfKeys(ks);
     const pages = await this.pagesOf(pageOf);
-    return Array.from(ks, (k, i) => pages.get(pageOf[i])!.keyAt(k - firstKeys[pageOf[i]]));
+    return Array.from(ks, (k, i) => pages[pageOf[i]].keyAt(k - firstKeys[pageOf[i]]));
   }
 
   async including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array> {
@@ -343,14 +351,15 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
     const wanted = candidates ?? Uint32Array.from({ length: this.length }, (_, k) => k);
     // Candidates ascend, so their pages do: every page read in one round, each searched for its own.
-    const pages = await this.pagesOf(this.pagesOfKeys(wanted));
+    const pageOf = this.pagesOfKeys(wanted);
+    const pages = await this.pagesOf(pageOf);
     const out = new Uint32Array(wanted.length);
     let n = 0;
     for (let c = 0; c < wanted.length; ) {
-      const p = this.directory.pageOfKey(wanted[c]);
+      const p = pageOf[c];
       let end = c + 1;
-      while (end < wanted.length && wanted[end] < firstKeys[p + 1]) end++;
-      const page = pages.get(p)!;
+      while (end < wanted.length && pageOf[end] === p) end++;
+      const page = pages[p];
       if (byCodeUnits) {
         const keys = page.keys();
         for (let i = c; i < end; i++) if (keys[wanted[i] - firstKeys[p]].includes(needle.text)) out[n++] = wanted[i];
