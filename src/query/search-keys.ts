@@ -169,6 +169,12 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   private readonly snapshot: Snapshot;
   private readonly tag: PagedIndexTag;
   private readonly directory: KeyDirectory;
+  /**
+   * The runs of the keys a search returned, where ranks follow keys (names), read off the pages it
+   * searched: a `contains` answer asks for them next, and its 400-odd pages need not be looked up
+   * again. Held as long as the keys are, by the answer.
+   */
+  private readonly runsOfFound = new WeakMap<Uint32Array, { starts: Uint32Array; counts: Uint32Array }>();
 
   constructor(snapshot: Snapshot, tag: PagedIndexTag, directory: KeyDirectory) {
     this.snapshot = snapshot;
@@ -198,6 +204,8 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   }
 
   async runs(ks: ArrayLike<number>): Promise<{ starts: Uint32Array; counts: Uint32Array }> {
+    const found = ks instanceof Uint32Array ? this.runsOfFound.get(ks) : undefined;
+    if (found) return found;
     const starts = new Uint32Array(ks.length);
     const counts = new Uint32Array(ks.length);
     await this.byPage(ks, (page, base, from, to) => {
@@ -354,19 +362,32 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const pageOf = this.pagesOfKeys(wanted);
     const pages = await this.pagesOf(pageOf);
     const out = new Uint32Array(wanted.length);
+    // Not for a scan: it may find most keys, whose runs an answer of one page reads in a pass of its own.
+    const runs = this.ranksFollowKeys && candidates !== null;
+    const starts = runs ? new Uint32Array(wanted.length) : null;
+    const counts = runs ? new Uint32Array(wanted.length) : null;
     let n = 0;
     for (let c = 0; c < wanted.length; ) {
       const p = pageOf[c];
       let end = c + 1;
       while (end < wanted.length && pageOf[end] === p) end++;
       const page = pages[p];
+      const from = n;
       if (byCodeUnits) {
         const keys = page.keys();
         for (let i = c; i < end; i++) if (keys[wanted[i] - firstKeys[p]].includes(needle.text)) out[n++] = wanted[i];
       } else n = page.including(wanted, c, end, firstKeys[p], bytes, out, n);
+      if (starts && counts)
+        for (let j = from; j < n; j++) {
+          const i = out[j] - firstKeys[p];
+          starts[j] = page.firstPosting + page.postingStarts[i];
+          counts[j] = page.postingStarts[i + 1] - page.postingStarts[i];
+        }
       c = end;
     }
-    return out.slice(0, n);
+    const found = out.slice(0, n);
+    if (starts && counts) this.runsOfFound.set(found, { starts: starts.slice(0, n), counts: counts.slice(0, n) });
+    return found;
   }
 }
 
