@@ -63,7 +63,7 @@ console.log(`load before: ${load()}; ${distinct.length} distinct finds, ${entrie
 // Answers first: every tree's equal to the first's.
 let differ = 0;
 for (const e of distinct) {
-  const answers = [];
+  const answers: string[] = [];
   for (const en of engines) answers.push(digest(await en.answer(e)));
   if (answers.some((a) => a !== answers[0])) {
     differ++;
