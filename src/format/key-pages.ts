@@ -409,7 +409,9 @@ export class KeyPage {
     const from = this.postingStarts[i];
     const to = this.postingStarts[i + 1];
     if (this.ranks) return this.ranks.subarray(from, to);
-    return Uint32Array.from({ length: to - from }, (_, j) => this.firstPosting + from + j);
+    const ranks = new Uint32Array(to - from);
+    for (let j = 0; j < ranks.length; j++) ranks[j] = this.firstPosting + from + j;
+    return ranks;
   }
 
   /** The key of the page holding posting `j` of the page (0 ≤ j < its postings). */

@@ -13,6 +13,7 @@ import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { loadPages, recallPage } from "./pages.ts";
+import { mapRanks, rangeOf } from "./rank-set.ts";
 
 /** Keys in code-unit order, distinct; asynchronous, since keys in pages may have to be read first. */
 export interface SearchKeys {
@@ -65,8 +66,8 @@ export function storedPostings(index: SearchIndex): KeyPostings {
     },
     ranksOf: async (ks) => Array.from(ks, (k) => index.posting(k)),
     runs: async (ks) => ({
-      starts: Uint32Array.from(ks, (k) => offsets[k]),
-      counts: Uint32Array.from(ks, (k) => offsets[k + 1] - offsets[k]),
+      starts: mapRanks(ks, (k) => offsets[k]),
+      counts: mapRanks(ks, (k) => offsets[k + 1] - offsets[k]),
     }),
     byReversed: async () => index.byReversed,
   };
@@ -245,12 +246,12 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const ofRanks = KEY_PAGES_OF[this.tag].ofRanks;
     if (ofRanks) {
       const { keyOf } = await this.snapshot.section(ofRanks);
-      return Uint32Array.from(ranks, (r) => keyOf[r]);
+      return mapRanks(ranks, (r) => keyOf[r]);
     }
     const { directory } = this;
-    const pageOf = Uint32Array.from(ranks, (r) => directory.pageOfPosting(r));
+    const pageOf = mapRanks(ranks, (r) => directory.pageOfPosting(r));
     const pages = await this.pagesOf(pageOf);
-    return Uint32Array.from(ranks, (r, i) => {
+    return mapRanks(ranks, (r, i) => {
       const page = pages[pageOf[i]];
       return directory.firstKeys[pageOf[i]] + page.keyOfPosting(r - page.firstPosting);
     });
@@ -357,7 +358,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const bytes = needle.ascii ?? encoder.encode(needle.text);
     // A lone surrogate has no UTF-8 (encoded, it becomes U+FFFD): such a needle is looked for in the keys as strings, by code units.
     const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
-    const wanted = candidates ?? Uint32Array.from({ length: this.length }, (_, k) => k);
+    const wanted = candidates ?? rangeOf(0, this.length);
     // Candidates ascend, so their pages do: every page read in one round, each searched for its own.
     const pageOf = this.pagesOfKeys(wanted);
     const pages = await this.pagesOf(pageOf);

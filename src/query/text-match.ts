@@ -12,7 +12,7 @@ import {
   trigramsOf,
 } from "../format/trigram-index.ts";
 import type { FieldIndex } from "./field-index.ts";
-import { distinctAscending, intersectTwo, RankBitmap, ranksOfBitmap, unionRanks } from "./rank-set.ts";
+import { distinctAscending, intersectTwo, RankBitmap, rangeOf, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 import { equalRange, type KeyPostings, PagedKeys, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
 
 /**
@@ -225,11 +225,6 @@ function ascending(keys: ArrayLike<number>, keyCount: number): ArrayLike<number>
   return keys;
 }
 
-/** [from, to) as an array. */
-function rangeOf(from: number, to: number): Uint32Array {
-  return Uint32Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-}
-
 /** The keys [a, b) when `keys` are they, consecutive and ascending, and their ranks follow them (names): their ranks are then [before(a), before(b)). */
 function rankRun(postings: KeyPostings, keys: ArrayLike<number>): [number, number] | null {
   if (!postings.ranksFollowKeys) return null;
@@ -336,7 +331,7 @@ async function matchingKeys(
     case "equals":
     case "startswith": {
       const [from, to] = operator === "equals" ? await equalRange(keys, value) : await prefixRange(keys, value);
-      return Uint32Array.from({ length: to - from }, (_, i) => from + i);
+      return rangeOf(from, to);
     }
     case "endswith":
       return suffixKeys(keys, postings, value);
