@@ -194,6 +194,22 @@ export function encodeKeyDirectory(pages: EncodedKeyPages): Block[] {
 
 /** Grown as needed: the key being rebuilt from its predecessor's prefix and its own suffix. */
 let scratch = new Uint8Array(1024);
+/** Where the suffix of each key of a restart's run starts, as `holdsApart` rebuilds one. */
+const suffixStarts = new Uint32Array(KEY_RESTART);
+
+/** Where the first match of `needle` in `text[from, to)` starts, or -1 (an empty needle is at `from`). */
+function indexIn(text: Uint8Array, from: number, to: number, needle: Uint8Array): number {
+  const n = needle.length;
+  if (n === 0) return from <= to ? from : -1;
+  const first = needle[0];
+  for (let start = from; start + n <= to; start++) {
+    if (text[start] !== first) continue;
+    let k = 1;
+    while (k < n && text[start + k] === needle[k]) k++;
+    if (k === n) return start;
+  }
+  return -1;
+}
 
 /**
  * One page as read (its bytes, a copy of its own) with its keys' lengths parsed: about its stored
@@ -214,6 +230,8 @@ export class KeyPage {
   private readonly ranks: Uint32Array | null;
   /** Postings of the keys before the page: the position of its first posting. */
   readonly firstPosting: number;
+  /** Bytes of the page's longest key: a search sizes its scratch by it, not by a pass over every key. */
+  private readonly longest: number;
 
   constructor(
     bytes: Uint8Array,
@@ -232,8 +250,12 @@ export class KeyPage {
     this.ranks = postings.ranks;
     this.firstPosting = postings.first;
     this.restartAt = new Uint32Array(Math.ceil(count / KEY_RESTART));
-    for (let i = 0, at = textStart; i < count; at += suffixes[i++])
+    let longest = 0;
+    for (let i = 0, at = textStart; i < count; at += suffixes[i++]) {
       if (i % KEY_RESTART === 0) this.restartAt[i / KEY_RESTART] = at;
+      longest = Math.max(longest, shared[i] + suffixes[i]);
+    }
+    this.longest = longest;
   }
 
   /** Whether every key is ASCII: its bytes are then its code units. */
@@ -279,7 +301,7 @@ export class KeyPage {
   keyAt(i: number): string {
     if (!(i >= 0 && i < this.count)) check(false, `no key ${i} in a page of ${this.count}`);
     const restart = i - (i % KEY_RESTART);
-    const key = this.scratchFor(restart, i + 1);
+    const key = this.scratchFor();
     let at = this.restartAt[restart / KEY_RESTART];
     for (let j = restart; j <= i; j++) {
       key.set(this.bytes.subarray(at, at + this.suffixes[j]), this.shared[j]);
@@ -288,11 +310,9 @@ export class KeyPage {
     return decodeUtf8(key.subarray(0, this.shared[i] + this.suffixes[i]));
   }
 
-  /** A buffer long enough for the keys [from, to) of the page (all of them by default). */
-  private scratchFor(from = 0, to = this.count): Uint8Array {
-    let longest = 0;
-    for (let i = from; i < to; i++) longest = Math.max(longest, this.shared[i] + this.suffixes[i]);
-    if (scratch.length < longest) scratch = new Uint8Array(Math.max(longest, scratch.length * 2));
+  /** A buffer long enough for any key of the page. */
+  private scratchFor(): Uint8Array {
+    if (scratch.length < this.longest) scratch = new Uint8Array(Math.max(this.longest, scratch.length * 2));
     return scratch;
   }
 
@@ -300,9 +320,12 @@ export class KeyPage {
    * Writes to `out` from index `written` on the keys among `wanted[begin, end)` (ascending key
    * indices, this page's first key being `base`) whose UTF-8 holds `needle` (a lower-cased value's
    * UTF-8: keys are lower-cased, and UTF-8 matches as text does); returns the index after the last.
-   * A key whose first match lies in the prefix it shares with the previous key (when that one was
-   * searched) inherits it, so only the bytes after that prefix are searched; keys not wanted are
-   * rebuilt but not searched.
+   * Keys wanted one after another (a scan) are rebuilt in turn, and a key whose first match lies in
+   * the prefix it shares with the previous key inherits it, so only the bytes after that prefix are
+   * searched. A key wanted apart from the one before it (most trigram candidates: a thousand among
+   * 400k keys) is first searched in its own suffix, where the page stores it, no byte copied; only
+   * when that fails is it rebuilt (backwards from its own suffix, each byte copied once) and searched
+   * for a match starting in its shared prefix.
    */
   including(
     wanted: ArrayLike<number>,
@@ -316,43 +339,69 @@ export class KeyPage {
     let found = written;
     const { bytes, shared, suffixes } = this;
     const n = needle.length;
-    const first = needle[0];
     const key = this.scratchFor();
     // End of the last key's first match; -1: none; NaN: unknown (that key was not searched).
     let firstEnd = Number.NaN;
+    // Key i and where its suffix starts, when `key` holds key i − 1 rebuilt (else i is -1).
     let at = this.textStart;
     let i = 0;
     for (let w = begin; w < end; w++) {
       const target = wanted[w] - base;
-      // Far ahead: start again from the restart before it rather than rebuild every key between.
-      const restart = target - (target % KEY_RESTART);
-      if (restart > i) (i = restart), (at = this.restartAt[restart / KEY_RESTART]), (firstEnd = Number.NaN);
-      for (; i <= target; i++) {
-        // Rebuild key i: the previous key's shared bytes stay in place, its suffix follows.
-        const from = shared[i];
-        const length = from + suffixes[i];
-        for (let k = from; k < length; k++) key[k] = bytes[at++];
-        if (firstEnd >= 0 && firstEnd <= from) {
-          if (i === target) out[found++] = base + i;
-          continue;
-        }
-        if (i < target) {
-          firstEnd = Number.NaN;
-          continue;
-        }
-        // Unknown, or no match within the shared bytes: search where a match could end past them.
-        let start = Number.isNaN(firstEnd) ? 0 : Math.max(0, from - n + 1);
-        firstEnd = n === 0 ? 0 : -1;
-        for (; firstEnd < 0 && start + n <= length; start++) {
-          if (key[start] !== first) continue;
-          let k = 1;
-          while (k < n && key[start + k] === needle[k]) k++;
-          if (k === n) firstEnd = start + n;
-        }
-        if (firstEnd >= 0) out[found++] = base + i;
+      if (target !== i) {
+        if (this.holdsApart(target, needle)) out[found++] = base + target;
+        i = -1;
+        continue;
+      }
+      // Rebuild key i: the previous key's shared bytes stay in place, its suffix follows.
+      const from = shared[i];
+      const length = from + suffixes[i];
+      for (let k = from; k < length; k++) key[k] = bytes[at++];
+      i++;
+      if (firstEnd >= 0 && firstEnd <= from) {
+        out[found++] = base + target;
+        continue;
+      }
+      // Unknown, or no match within the shared bytes: search where a match could end past them.
+      const start = Number.isNaN(firstEnd) ? 0 : Math.max(0, from - n + 1);
+      firstEnd = n === 0 ? 0 : indexIn(key, start, length, needle);
+      if (firstEnd >= 0) {
+        firstEnd += n;
+        out[found++] = base + target;
       }
     }
     return found;
+  }
+
+  /**
+   * Whether key `t` holds `needle`: searched in its suffix in place, then, if need be, rebuilt into
+   * the scratch buffer from its restart (leaving it there: a scan may continue from it).
+   */
+  private holdsApart(t: number, needle: Uint8Array): boolean {
+    const { bytes, shared, suffixes } = this;
+    const restart = t - (t % KEY_RESTART);
+    let at = this.restartAt[restart / KEY_RESTART];
+    for (let j = restart; j < t; j++) {
+      suffixStarts[j - restart] = at;
+      at += suffixes[j];
+    }
+    suffixStarts[t - restart] = at;
+    if (indexIn(bytes, at, at + suffixes[t], needle) >= 0) return true;
+    const from = shared[t];
+    if (from === 0) return false;
+    // Backwards from key t: each key's suffix gives the bytes of the prefix that no later key's does.
+    const key = this.scratchFor();
+    let need = from + suffixes[t];
+    for (let j = t; need > 0; j--) {
+      const own = shared[j];
+      if (own < need) {
+        const source = suffixStarts[j - restart] - own;
+        for (let k = own; k < need; k++) key[k] = bytes[source + k];
+        need = own;
+      }
+    }
+    // A match wholly in the suffix is ruled out: one starting in the prefix is left.
+    const start = indexIn(key, 0, Math.min(from + suffixes[t], from + needle.length - 1), needle);
+    return start >= 0;
   }
 
   /** The ranks holding key `i` of the page, ascending. */
@@ -360,7 +409,9 @@ export class KeyPage {
     const from = this.postingStarts[i];
     const to = this.postingStarts[i + 1];
     if (this.ranks) return this.ranks.subarray(from, to);
-    return Uint32Array.from({ length: to - from }, (_, j) => this.firstPosting + from + j);
+    const ranks = new Uint32Array(to - from);
+    for (let j = 0; j < ranks.length; j++) ranks[j] = this.firstPosting + from + j;
+    return ranks;
   }
 
   /** The key of the page holding posting `j` of the page (0 ≤ j < its postings). */

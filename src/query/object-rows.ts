@@ -3,7 +3,7 @@ import type { ObjectRow, RowDirectory, RowPage, StoredRowPage } from "../format/
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { loadPages } from "./pages.ts";
-import { distinctAscending } from "./rank-set.ts";
+import { distinctAscending, mapRanks } from "./rank-set.ts";
 
 export type { ObjectRow };
 
@@ -126,7 +126,7 @@ function rowsOf(
 
 /** The row pages holding `ranks` (any order, repeats allowed), as stored, read together. */
 function storedRowPages(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>) {
-  const pages = Uint32Array.from(ranks, (r) => directory.pageOf(r));
+  const pages = mapRanks(ranks, (r) => directory.pageOf(r));
   const wanted = distinctAscending(pages, directory.pageCount);
   return loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.storedPage(p, bytes));
 }

@@ -48,6 +48,23 @@ export class RankBitmap {
   }
 }
 
+/**
+ * `f` of each of `values`, in a new array. A loop: `Uint32Array.from(values, f)` goes through the
+ * iterator protocol, some 40 ns an item against 2–5 (2,000 ranks of a multi-filter: 80 µs).
+ */
+export function mapRanks(values: ArrayLike<number>, f: (value: number, i: number) => number): Uint32Array {
+  const out = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = f(values[i], i);
+  return out;
+}
+
+/** [from, to) as an array (empty when `to` ≤ `from`). */
+export function rangeOf(from: number, to: number): Uint32Array {
+  const out = new Uint32Array(Math.max(0, to - from));
+  for (let i = 0; i < out.length; i++) out[i] = from + i;
+  return out;
+}
+
 /** The set bits of `words` (bit r of word r/32) as ascending numbers. */
 export function ranksOfBitmap(words: Uint32Array): Uint32Array {
   let count = 0;

@@ -13,6 +13,7 @@ import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { loadPages, recallPage } from "./pages.ts";
+import { mapRanks, rangeOf } from "./rank-set.ts";
 
 /** Keys in code-unit order, distinct; asynchronous, since keys in pages may have to be read first. */
 export interface SearchKeys {
@@ -65,8 +66,8 @@ export function storedPostings(index: SearchIndex): KeyPostings {
     },
     ranksOf: async (ks) => Array.from(ks, (k) => index.posting(k)),
     runs: async (ks) => ({
-      starts: Uint32Array.from(ks, (k) => offsets[k]),
-      counts: Uint32Array.from(ks, (k) => offsets[k + 1] - offsets[k]),
+      starts: mapRanks(ks, (k) => offsets[k]),
+      counts: mapRanks(ks, (k) => offsets[k + 1] - offsets[k]),
     }),
     byReversed: async () => index.byReversed,
   };
@@ -169,6 +170,12 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   private readonly snapshot: Snapshot;
   private readonly tag: PagedIndexTag;
   private readonly directory: KeyDirectory;
+  /**
+   * The runs of the keys a search returned, where ranks follow keys (names), read off the pages it
+   * searched: a `contains` answer asks for them next, and its 400-odd pages need not be looked up
+   * again. Held as long as the keys are, by the answer.
+   */
+  private readonly runsOfFound = new WeakMap<Uint32Array, { starts: Uint32Array; counts: Uint32Array }>();
 
   constructor(snapshot: Snapshot, tag: PagedIndexTag, directory: KeyDirectory) {
     this.snapshot = snapshot;
@@ -190,24 +197,34 @@ export class PagedKeys implements SearchKeys, KeyPostings {
 
   async count(ks: ArrayLike<number>): Promise<number> {
     let n = 0;
-    await this.forEachKey(ks, (_, page, i) => (n += page.postingStarts[i + 1] - page.postingStarts[i]));
+    await this.byPage(ks, (page, base, from, to) => {
+      const { postingStarts } = page;
+      for (let j = from; j < to; j++) n += postingStarts[ks[j] - base + 1] - postingStarts[ks[j] - base];
+    });
     return n;
   }
 
   async runs(ks: ArrayLike<number>): Promise<{ starts: Uint32Array; counts: Uint32Array }> {
+    const found = ks instanceof Uint32Array ? this.runsOfFound.get(ks) : undefined;
+    if (found) return found;
     const starts = new Uint32Array(ks.length);
     const counts = new Uint32Array(ks.length);
-    let n = 0;
-    await this.forEachKey(ks, (_, page, i) => {
-      starts[n] = page.firstPosting + page.postingStarts[i];
-      counts[n++] = page.postingStarts[i + 1] - page.postingStarts[i];
+    await this.byPage(ks, (page, base, from, to) => {
+      const { postingStarts, firstPosting } = page;
+      for (let j = from; j < to; j++) {
+        const i = ks[j] - base;
+        starts[j] = firstPosting + postingStarts[i];
+        counts[j] = postingStarts[i + 1] - postingStarts[i];
+      }
     });
     return { starts, counts };
   }
 
   async ranksOf(ks: ArrayLike<number>): Promise<Uint32Array[]> {
     const out: Uint32Array[] = [];
-    await this.forEachKey(ks, (_, page, i) => out.push(page.ranksOf(i)));
+    await this.byPage(ks, (page, base, from, to) => {
+      for (let j = from; j < to; j++) out.push(page.ranksOf(ks[j] - base));
+    });
     return out;
   }
 
@@ -229,23 +246,37 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const ofRanks = KEY_PAGES_OF[this.tag].ofRanks;
     if (ofRanks) {
       const { keyOf } = await this.snapshot.section(ofRanks);
-      return Uint32Array.from(ranks, (r) => keyOf[r]);
+      return mapRanks(ranks, (r) => keyOf[r]);
     }
     const { directory } = this;
-    const pageOf = Uint32Array.from(ranks, (r) => directory.pageOfPosting(r));
+    const pageOf = mapRanks(ranks, (r) => directory.pageOfPosting(r));
     const pages = await this.pagesOf(pageOf);
-    return Uint32Array.from(ranks, (r, i) => {
-      const page = pages.get(pageOf[i])!;
+    return mapRanks(ranks, (r, i) => {
+      const page = pages[pageOf[i]];
       return directory.firstKeys[pageOf[i]] + page.keyOfPosting(r - page.firstPosting);
     });
   }
 
-  /** `visit` for each key of `ks` in turn, with its page and index there; pages are read together, PAGES_AT_ONCE at a time. */
-  private async forEachKey(ks: ArrayLike<number>, visit: (k: number, page: KeyPage, i: number) => void): Promise<void> {
+  /**
+   * `visit` for each run of keys `ks[from, to)` on one page, in turn, with that page and the index of
+   * its first key (`base`); pages are read together, PAGES_AT_ONCE at a time. A run, not a key at a
+   * time: an `endswith` gives thousands of keys, a call and a page looked up for each cost more than
+   * reading its count.
+   */
+  private async byPage(
+    ks: ArrayLike<number>,
+    visit: (page: KeyPage, base: number, from: number, to: number) => void,
+  ): Promise<void> {
     const { firstKeys } = this.directory;
     const pageOf = this.pagesOfKeys(ks);
     const pages = await this.pagesOf(pageOf);
-    for (let i = 0; i < ks.length; i++) visit(ks[i], pages.get(pageOf[i])!, ks[i] - firstKeys[pageOf[i]]);
+    for (let from = 0; from < ks.length; ) {
+      const p = pageOf[from];
+      let to = from + 1;
+      while (to < ks.length && pageOf[to] === p) to++;
+      visit(pages[p], firstKeys[p], from, to);
+      from = to;
+    }
   }
 
   /** The page of each key of `ks`: walked along the directory while they ascend (most lists of keys), else searched. */
@@ -262,15 +293,23 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     return out;
   }
 
-  /** The distinct pages of `pageOf`, read in one round: PAGES_AT_ONCE at a time, all at once. */
-  private async pagesOf(pageOf: Uint32Array): Promise<Map<number, KeyPage>> {
+  /**
+   * The distinct pages of `pageOf`, by page number (a sparse array: an answer looks hundreds up),
+   * those cached taken at once, the others read in one round, PAGES_AT_ONCE at a time.
+   */
+  private async pagesOf(pageOf: Uint32Array): Promise<KeyPage[]> {
     const distinct = distinctPages(pageOf);
-    if (distinct.length <= PAGES_AT_ONCE) return this.pages(distinct);
+    const pages = new Array<KeyPage>(this.directory.pageCount);
+    let missing = 0;
+    for (let i = 0; i < distinct.length; i++) {
+      const page = recallPage<KeyPage>(this.snapshot, this.tag, distinct[i]);
+      if (page) pages[distinct[i]] = page;
+      else distinct[missing++] = distinct[i];
+    }
     const batches: Promise<Map<number, KeyPage>>[] = [];
-    for (let i = 0; i < distinct.length; i += PAGES_AT_ONCE)
-      batches.push(this.pages(distinct.subarray(i, i + PAGES_AT_ONCE)));
-    const pages = new Map<number, KeyPage>();
-    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages.set(p, page);
+    for (let i = 0; i < missing; i += PAGES_AT_ONCE)
+      batches.push(this.pages(distinct.subarray(i, Math.min(missing, i + PAGES_AT_ONCE))));
+    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages[p] = page;
     return pages;
   }
 
@@ -311,7 +350,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const { firstKeys } = this.directory;
     const pageOf = this.pagesOfKeys(ks);
     const pages = await this.pagesOf(pageOf);
-    return Array.from(ks, (k, i) => pages.get(pageOf[i])!.keyAt(k - firstKeys[pageOf[i]]));
+    return Array.from(ks, (k, i) => pages[pageOf[i]].keyAt(k - firstKeys[pageOf[i]]));
   }
 
   async including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array> {
@@ -319,23 +358,37 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const bytes = needle.ascii ?? encoder.encode(needle.text);
     // A lone surrogate has no UTF-8 (encoded, it becomes U+FFFD): such a needle is looked for in the keys as strings, by code units.
     const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
-    const wanted = candidates ?? Uint32Array.from({ length: this.length }, (_, k) => k);
+    const wanted = candidates ?? rangeOf(0, this.length);
     // Candidates ascend, so their pages do: every page read in one round, each searched for its own.
-    const pages = await this.pagesOf(this.pagesOfKeys(wanted));
+    const pageOf = this.pagesOfKeys(wanted);
+    const pages = await this.pagesOf(pageOf);
     const out = new Uint32Array(wanted.length);
+    // Not for a scan: it may find most keys, whose runs an answer of one page reads in a pass of its own.
+    const runs = this.ranksFollowKeys && candidates !== null;
+    const starts = runs ? new Uint32Array(wanted.length) : null;
+    const counts = runs ? new Uint32Array(wanted.length) : null;
     let n = 0;
     for (let c = 0; c < wanted.length; ) {
-      const p = this.directory.pageOfKey(wanted[c]);
+      const p = pageOf[c];
       let end = c + 1;
-      while (end < wanted.length && wanted[end] < firstKeys[p + 1]) end++;
-      const page = pages.get(p)!;
+      while (end < wanted.length && pageOf[end] === p) end++;
+      const page = pages[p];
+      const from = n;
       if (byCodeUnits) {
         const keys = page.keys();
         for (let i = c; i < end; i++) if (keys[wanted[i] - firstKeys[p]].includes(needle.text)) out[n++] = wanted[i];
       } else n = page.including(wanted, c, end, firstKeys[p], bytes, out, n);
+      if (starts && counts)
+        for (let j = from; j < n; j++) {
+          const i = out[j] - firstKeys[p];
+          starts[j] = page.firstPosting + page.postingStarts[i];
+          counts[j] = page.postingStarts[i + 1] - page.postingStarts[i];
+        }
       c = end;
     }
-    return out.slice(0, n);
+    const found = out.slice(0, n);
+    if (starts && counts) this.runsOfFound.set(found, { starts: starts.slice(0, n), counts: counts.slice(0, n) });
+    return found;
   }
 }
 

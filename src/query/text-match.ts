@@ -12,7 +12,7 @@ import {
   trigramsOf,
 } from "../format/trigram-index.ts";
 import type { FieldIndex } from "./field-index.ts";
-import { distinctAscending, intersectTwo, RankBitmap, ranksOfBitmap, unionRanks } from "./rank-set.ts";
+import { distinctAscending, intersectTwo, RankBitmap, rangeOf, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 import { equalRange, type KeyPostings, PagedKeys, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
 
 /**
@@ -198,7 +198,7 @@ export async function matchPage(
   }
   if (keys && field.postings.ranksFollowKeys) {
     // Names: each key a run of ranks, in key order; counted and paged without listing them.
-    const { starts, counts } = await field.postings.runs(Uint32Array.from(keys).sort());
+    const { starts, counts } = await field.postings.runs(ascending(keys, field.postings.keyCount));
     let total = 0;
     for (const count of counts) total += count;
     const page = new Uint32Array(Math.max(0, Math.min(limit, total - skip)));
@@ -215,9 +215,14 @@ export async function matchPage(
   return { total: all.length, page: all.slice(Math.min(skip, end), end) };
 }
 
-/** [from, to) as an array. */
-function rangeOf(from: number, to: number): Uint32Array {
-  return Uint32Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+/**
+ * `keys` (distinct, below `keyCount`) ascending: themselves when they ascend already (every operator
+ * but `endswith`), else in a copy, sorted, or for thousands of keys marked on a bitmap of the keys.
+ */
+function ascending(keys: ArrayLike<number>, keyCount: number): ArrayLike<number> {
+  for (let i = 1; i < keys.length; i++)
+    if (keys[i] < keys[i - 1]) return distinctAscending(Uint32Array.from(keys), keyCount);
+  return keys;
 }
 
 /** The keys [a, b) when `keys` are they, consecutive and ascending, and their ranks follow them (names): their ranks are then [before(a), before(b)). */
@@ -326,7 +331,7 @@ async function matchingKeys(
     case "equals":
     case "startswith": {
       const [from, to] = operator === "equals" ? await equalRange(keys, value) : await prefixRange(keys, value);
-      return Uint32Array.from({ length: to - from }, (_, i) => from + i);
+      return rangeOf(from, to);
     }
     case "endswith":
       return suffixKeys(keys, postings, value);
@@ -486,7 +491,7 @@ async function ranksOfKeys(postings: KeyPostings, keys: ArrayLike<number>, unive
   if (run) return rangeOf(await postings.before(run[0]), await postings.before(run[1]));
   if (postings.ranksFollowKeys) {
     // Names: each key a run of ranks; in key order, the runs ascend.
-    const { starts, counts } = await postings.runs(Uint32Array.from(keys).sort());
+    const { starts, counts } = await postings.runs(ascending(keys, postings.keyCount));
     const out = new Uint32Array(counts.reduce((sum, c) => sum + c, 0));
     for (let i = 0, n = 0; i < starts.length; i++) for (let j = 0; j < counts[i]; j++) out[n++] = starts[i] + j;
     return out;

@@ -6,6 +6,8 @@ import {
   distinctAscending,
   intersectRanks,
   intersectTwo,
+  mapRanks,
+  rangeOf,
   ranksOfBitmap,
   unionRanks,
   withoutRanks,
@@ -67,6 +69,18 @@ describe("rank sets", () => {
         expect(Array.from(distinctAscending(shuffled, universe))).toEqual(expected);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("map ranks and list a range as plain arrays do, empty ranges included (property)", () => {
+    const cases = fc.record({ ranks: rankList(5000, 300), from: fc.nat({ max: 400 }), to: fc.nat({ max: 400 }) });
+    fc.assert(
+      fc.property(cases, ({ ranks, from, to }) => {
+        const plain = Array.from(ranks, (r, i) => (r * 7 + i) % 4999);
+        expect([...mapRanks(ranks, (r, i) => (r * 7 + i) % 4999)]).toEqual(plain);
+        expect([...mapRanks([...ranks], (r, i) => (r * 7 + i) % 4999)]).toEqual(plain);
+        expect([...rangeOf(from, to)]).toEqual(Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i));
+      }),
     );
   });
 
