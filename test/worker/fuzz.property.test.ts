@@ -253,7 +253,7 @@ function faultsOf(m: Matched & { route: Route }, query: string): { faults: Outco
         optional.push({ status: 400, code: "invalid_parameter", parameter: name });
       continue;
     }
-    if (!(name in rules)) {
+    if (!Object.hasOwn(rules, name)) {
       bad("unknown_parameter", name);
       continue;
     }
@@ -934,6 +934,9 @@ describe("the examples of docs/api.md#requests, each with its exact code and par
     [`${A}/objects?limit=1&fullName=x`, 400, "unknown_parameter", "fullName"],
     [`${A}/objects?limit=1&%C3%BC=x`, 400, "unknown_parameter", "ü"],
     [`${A}/levels/2/graph?name=x`, 400, "unknown_parameter", "name"],
+    // Names an object has by its prototype are no parameters either.
+    [`${A}/levels/1/graph?toString=true`, 400, "unknown_parameter", "toString"],
+    [`${A}/objects?limit=1&constructor=x`, 400, "unknown_parameter", "constructor"],
     [`${A}/levels/2/nodes?name=x`, 400, "missing_parameter", "select"],
     [`${A}/levels/0/graph`, 400, "unsupported_level", "level"],
     [`${A}/levels/6/graph`, 400, "unsupported_level", "level"],
