@@ -1,6 +1,6 @@
 // @module The worker isolate's memory through the mixed workload, in workerd under `wrangler dev`: its V8 heap and array buffers read over the inspector (Runtime.getHeapUsage), and workerd's peak RSS.
 //
-// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 700] [--every 25] [--latency-ms 0] [--out memory.json]
+// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 700] [--every 25] [--latency-ms 0] [--section-cache-mb 64] [--edge-cache on|off] [--out memory.json]
 //
 // The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). Its snapshot
 // is published into a temporary wrangler persistence folder of its own, and the mixed workload of `npm run
@@ -70,6 +70,8 @@ async function main(): Promise<void> {
       every: { type: "string", default: "25" },
       "latency-ms": { type: "string", default: "0" },
       "section-cache-mb": { type: "string", default: "64" },
+      // "off": ranges are not kept in the data centre's cache (EDGE_CACHE), only read from R2.
+      "edge-cache": { type: "string", default: "on" },
       out: { type: "string" },
     },
   });
@@ -83,7 +85,11 @@ async function main(): Promise<void> {
   // read-only, and two runs over the same folder do not remove each other's state.
   const server = await startDevServer({
     files: [join(dir, "analysis.snap")],
-    vars: { STORAGE_LATENCY_MS: values["latency-ms"]!, SECTION_CACHE_MB: values["section-cache-mb"]! },
+    vars: {
+      STORAGE_LATENCY_MS: values["latency-ms"]!,
+      SECTION_CACHE_MB: values["section-cache-mb"]!,
+      EDGE_CACHE: values["edge-cache"]!,
+    },
     log,
   });
   const MiB = 1024 * 1024;
@@ -118,6 +124,7 @@ async function main(): Promise<void> {
       requests,
       latencyMs: Number(values["latency-ms"]),
       sectionCacheMb: Number(values["section-cache-mb"]),
+      edgeCache: values["edge-cache"],
       heapUsedMaxMiB: most((s) => s.heap.usedSize) / MiB,
       heapTotalMaxMiB: most((s) => s.heap.totalSize) / MiB,
       arrayBuffersMaxMiB: most((s) => s.heap.backingStorageSize) / MiB,
