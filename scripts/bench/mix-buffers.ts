@@ -111,8 +111,15 @@ function hookAllocations(depth: number): void {
 }
 
 /** Unique ArrayBuffers reachable from `value` (through objects, arrays, maps, sets), with the bytes their views show. */
-function reachableBuffers(value: unknown, seen: Set<object>, buffers: Map<ArrayBufferLike, number>): void {
+function reachableBuffers(
+  value: unknown,
+  seen: Set<object>,
+  buffers: Map<ArrayBufferLike, number>,
+  others: ReadonlySet<object> = new Set(),
+): void {
   if (value === null || typeof value !== "object" || seen.has(value)) return;
+  // Another entry's value (a link window names its directory) is counted as that entry.
+  if (seen.size > 0 && others.has(value)) return;
   seen.add(value);
   // A value may name its snapshot, which reaches the whole cache: not the entry's own.
   const kind = (value as object).constructor?.name;
@@ -126,16 +133,16 @@ function reachableBuffers(value: unknown, seen: Set<object>, buffers: Map<ArrayB
     return;
   }
   if (value instanceof Map) {
-    for (const [k, v] of value) reachableBuffers(k, seen, buffers), reachableBuffers(v, seen, buffers);
+    for (const [k, v] of value) reachableBuffers(k, seen, buffers, others), reachableBuffers(v, seen, buffers, others);
     return;
   }
   if (value instanceof Set) {
-    for (const v of value) reachableBuffers(v, seen, buffers);
+    for (const v of value) reachableBuffers(v, seen, buffers, others);
     return;
   }
   for (const key of Object.getOwnPropertyNames(value)) {
     const v = (value as Record<string, unknown>)[key];
-    if (typeof v === "object") reachableBuffers(v, seen, buffers);
+    if (typeof v === "object") reachableBuffers(v, seen, buffers, others);
   }
 }
 
@@ -266,10 +273,14 @@ async function main(): Promise<void> {
     let shown = 0;
     const over: { tag: string; size: number; retained: number }[] = [];
     const all = new Map<ArrayBufferLike, number>();
+    const entryValues = new Set<object>();
+    for (const tags of cache.bySnapshot.values())
+      for (const entry of tags.values())
+        if (typeof entry.value === "object" && entry.value) entryValues.add(entry.value);
     for (const tags of cache.bySnapshot.values())
       for (const [tag, entry] of tags) {
         const buffers = new Map<ArrayBufferLike, number>();
-        reachableBuffers(entry.value, new Set(), buffers);
+        reachableBuffers(entry.value, new Set(), buffers, entryValues);
         let r = 0;
         for (const [buffer, seen] of buffers) {
           r += buffer.byteLength;
