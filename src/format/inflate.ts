@@ -71,7 +71,8 @@ export function inflateExactly(bytes: Uint8Array, rawLength: number, what: strin
   if (raw.length !== rawLength)
     throw new CorruptSnapshotError(`${what} inflates to ${raw.length} bytes, not ${rawLength}`);
   // Node hands out outputs under its pool size as slices of a slab other buffers share, which a
-  // page kept in a cache would pin: only those are copied. workerd's output, and Node's larger
-  // ones, are a buffer of their own (of the length and the byte of room asked for), kept as it is.
-  return raw.buffer.byteLength <= rawLength + 1 ? raw : raw.slice();
+  // page kept in a cache would pin: only those are copied (into a Uint8Array: a Buffer's slice is a
+  // view). workerd's output, and Node's larger ones, are a buffer of their own (of the length and
+  // the byte of room asked for), kept as it is.
+  return raw.buffer.byteLength <= rawLength + 1 ? raw : new Uint8Array(raw);
 }
