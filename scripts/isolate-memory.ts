@@ -1,16 +1,16 @@
 // @module The worker isolate's memory through the mixed workload, in workerd under `wrangler dev`: its V8 heap and array buffers read over the inspector (Runtime.getHeapUsage), and workerd's peak RSS.
 //
-// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 700] [--every 25] [--latency-ms 0] [--out memory.json]
+// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 700] [--every 25] [--latency-ms 0] [--section-cache-mb 64] [--edge-cache on|off] [--out memory.json]
 //
 // The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). Its snapshot
-// is published into a wrangler persistence folder of its own, and the mixed workload of `npm run
+// is published into a temporary wrangler persistence folder of its own, and the mixed workload of `npm run
 // bench` (seed 1) runs through `wrangler dev` at concurrency 1, default section budget. Every
 // `--every` answers the isolate's heap is read over the DevTools protocol, as it is: garbage not yet
 // collected included (workerd does not answer HeapProfiler.collectGarbage), which is what the
 // isolate occupies then. V8 counts the backing stores of ArrayBuffers (the bytes read, typed
 // columns) apart from the heap (backingStorageSize): both are given, and their sum is the reading.
 // workerd's RSS is the whole process: the runtime, and miniflare's own services beside the worker.
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
@@ -70,6 +70,8 @@ async function main(): Promise<void> {
       every: { type: "string", default: "25" },
       "latency-ms": { type: "string", default: "0" },
       "section-cache-mb": { type: "string", default: "64" },
+      // "off": ranges are not kept in the data centre's cache (EDGE_CACHE), only read from R2.
+      "edge-cache": { type: "string", default: "on" },
       out: { type: "string" },
     },
   });
@@ -79,12 +81,15 @@ async function main(): Promise<void> {
   const [requests, every] = [Number(values.requests), Number(values.every)];
   const log = (line: string) => process.stderr.write(`[isolate-memory] ${line}\n`);
   const sequence = mixedSequence(pickPools(join(dir, "baseline.sqlite"), 1, 400), 1, requests);
-  const persistDir = join(dir, "isolate-memory-state");
-  await rm(persistDir, { recursive: true, force: true });
+  // A fresh temporary persistence folder, not one inside the bench folder: the folder stays
+  // read-only, and two runs over the same folder do not remove each other's state.
   const server = await startDevServer({
     files: [join(dir, "analysis.snap")],
-    persistDir,
-    vars: { STORAGE_LATENCY_MS: values["latency-ms"]!, SECTION_CACHE_MB: values["section-cache-mb"]! },
+    vars: {
+      STORAGE_LATENCY_MS: values["latency-ms"]!,
+      SECTION_CACHE_MB: values["section-cache-mb"]!,
+      EDGE_CACHE: values["edge-cache"]!,
+    },
     log,
   });
   const MiB = 1024 * 1024;
@@ -119,6 +124,7 @@ async function main(): Promise<void> {
       requests,
       latencyMs: Number(values["latency-ms"]),
       sectionCacheMb: Number(values["section-cache-mb"]),
+      edgeCache: values["edge-cache"],
       heapUsedMaxMiB: most((s) => s.heap.usedSize) / MiB,
       heapTotalMaxMiB: most((s) => s.heap.totalSize) / MiB,
       arrayBuffersMaxMiB: most((s) => s.heap.backingStorageSize) / MiB,
@@ -129,7 +135,6 @@ async function main(): Promise<void> {
     if (values.out) await writeFile(resolve(values.out), `${JSON.stringify({ summary, samples }, null, 2)}\n`);
   } finally {
     await server.stop();
-    await rm(persistDir, { recursive: true, force: true });
   }
 }
 

@@ -49,7 +49,7 @@ const MIN_CHUNK = 64;
 
 /**
  * Inflates `bytes`, which must expand to exactly `rawLength` bytes, else CorruptSnapshotError naming
- * `what`. The output is bounded so a damaged or hostile stream throws instead of allocating more. The
+ * `what`; they come in a buffer of their own (at most a byte longer), which a page may keep views of. The output is bounded so a damaged or hostile stream throws instead of allocating more. The
  * bound leaves twice the length and a chunk because workerd bounds the buffer it grows by doubling,
  * not the bytes written: with one byte of room, pages of some lengths (48 KiB among them) failed
  * there with "Memory limit exceeded" although their stream was right.
@@ -70,5 +70,9 @@ export function inflateExactly(bytes: Uint8Array, rawLength: number, what: strin
   }
   if (raw.length !== rawLength)
     throw new CorruptSnapshotError(`${what} inflates to ${raw.length} bytes, not ${rawLength}`);
-  return raw;
+  // Node hands out outputs under its pool size as slices of a slab other buffers share, which a
+  // page kept in a cache would pin: only those are copied (into a Uint8Array: a Buffer's slice is a
+  // view). workerd's output, and Node's larger ones, are a buffer of their own (of the length and
+  // the byte of room asked for), kept as it is.
+  return raw.buffer.byteLength <= rawLength + 1 ? raw : new Uint8Array(raw);
 }

@@ -518,17 +518,19 @@ export class KeyDirectory extends PageDirectory {
     const starts = new Uint32Array(n + 1);
     let previous = 0;
     let text = 0;
+    // Each test is made before calling check, here and below: a message closure for each key of
+    // each page decoded left as much on the heap as the keys' strings (55 MiB over the mixed
+    // workload at 1M objects).
     for (let i = 0; i < n; i++) {
       shared[i] = reader.next();
       suffixes[i] = reader.next();
       const count = reader.next();
-      check(count > 0, () => `${this.what}: page ${p} key ${i} holds no posting`);
+      if (!(count > 0)) check(false, `${this.what}: page ${p} key ${i} holds no posting`);
       starts[i + 1] = starts[i] + count;
-      check(shared[i] <= previous, () => `${this.what}: page ${p} key ${i} shares more than its predecessor holds`);
-      check(
-        shared[i] === 0 || i % KEY_RESTART !== 0,
-        () => `${this.what}: page ${p} key ${i} is a restart but shares bytes`,
-      );
+      if (!(shared[i] <= previous))
+        check(false, `${this.what}: page ${p} key ${i} shares more than its predecessor holds`);
+      if (!(shared[i] === 0 || i % KEY_RESTART !== 0))
+        check(false, `${this.what}: page ${p} key ${i} is a restart but shares bytes`);
       previous = shared[i] + suffixes[i];
       text += suffixes[i];
     }
@@ -555,7 +557,8 @@ export class KeyDirectory extends PageDirectory {
       keys[0] === this.firstStrings.get(p),
       () => `${this.what}: page ${p} does not start at its directory's first key`,
     );
-    for (let i = 1; i < n; i++) check(keys[i - 1] < keys[i], () => `${this.what}: page ${p} key ${i} is out of order`);
+    for (let i = 1; i < n; i++)
+      if (!(keys[i - 1] < keys[i])) check(false, `${this.what}: page ${p} key ${i} is out of order`);
     check(
       p + 1 === this.pageCount || keys[n - 1] < this.firstStrings.get(p + 1),
       () => `${this.what}: page ${p} runs past the next page's first key`,

@@ -246,9 +246,9 @@ export class RowPage {
     return this.rows.subarray(start, end).includes(BACKSLASH);
   }
 
-  /** Grows as rows are decoded. */
+  /** Grows as rows are decoded; the rows' buffer is counted whole (the page's row lengths precede them in it). */
   get byteSize(): number {
-    return 64 + this.rows.byteLength + this.ends.byteLength + this.decodedBytes;
+    return 64 + this.rows.buffer.byteLength + this.ends.byteLength + this.decodedBytes;
   }
 }
 
@@ -316,10 +316,13 @@ export class RowDirectory extends PageDirectory {
     return (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
   }
 
-  /** Page `p` from its stored bytes exactly (a part of a larger read), checked against its checksum and copied. */
+  /**
+   * Page `p` from its stored bytes exactly, checked against its checksum: copied when they are part
+   * of a larger read (a run of pages), which the cache would otherwise pin whole.
+   */
   storedPage(p: number, bytes: Uint8Array): StoredRowPage {
     this.verify(p, bytes);
-    return new StoredRowPage(bytes.slice());
+    return new StoredRowPage(bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
   }
 
   /** Page `p`, inflated from `stored` unless it was lately. */
@@ -379,8 +382,8 @@ export class RowDirectory extends PageDirectory {
       lengths.at + ends[count - 1] === body.length,
       `row page ${p}: its rows end at byte ${lengths.at + ends[count - 1]}, its body at ${body.length}`,
     );
-    // A copy, not a view: the inflater's output may share a larger pooled buffer the cache would keep.
-    return new RowPage(this.firstRanks[p], new Uint8Array(body.subarray(lengths.at)), ends, this.rows);
+    // A view, not a copy: the inflater's output is a buffer of the page's own (inflateExactly).
+    return new RowPage(this.firstRanks[p], body.subarray(lengths.at), ends, this.rows);
   }
 
   /** Grows and shrinks with the pages it keeps inflated: the section cache measures it again. */

@@ -52,38 +52,44 @@ async function reach(
 ): Promise<Uint32Array> {
   const objects = snapshot.meta.counts.objects;
   const seen = new RankBitmap(objects);
-  seen.add(origin);
-  const found: number[] = [];
-  if ((await linkRows(snapshot, [origin])).flagsOf(origin) & ROLE[direction]) found.push(origin);
-  let frontier: Uint32Array = Uint32Array.of(origin);
-  for (let step = 0; step < hops && frontier.length > 0; step++) {
-    const next: number[] = [];
-    // Each link's other end, and whether it has the role sought.
-    const reached = (n: number, role: boolean) => {
-      if (seen.has(n)) return;
-      seen.add(n);
-      next.push(n);
-      if (role) found.push(n);
-    };
-    const viaCallee = (target: number, _type: number, flags: number) => reached(target, (flags & TARGET_IS_END) !== 0);
-    const viaCaller = (caller: number, flags: number) => reached(caller, (flags & SOURCE_IS_START) !== 0);
-    for (let from = 0; from < frontier.length; from += frontierChunk) {
-      const chunk = frontier.subarray(from, from + frontierChunk);
-      const links = await linkRows(snapshot, chunk);
-      for (const r of chunk) {
-        // Links past the budget are visited before it says no: the walk is then refused whole.
-        budget.links -= direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee);
-        if (budget.links < 0)
-          throw new ApiError(
-            "invalid_parameter",
-            `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`,
-            { parameter: "hops" },
-          );
+  // Its words go back for the next walk (RankBitmap.release), however this one ends.
+  try {
+    seen.add(origin);
+    const found: number[] = [];
+    if ((await linkRows(snapshot, [origin])).flagsOf(origin) & ROLE[direction]) found.push(origin);
+    let frontier: Uint32Array = Uint32Array.of(origin);
+    for (let step = 0; step < hops && frontier.length > 0; step++) {
+      const next: number[] = [];
+      // Each link's other end, and whether it has the role sought.
+      const reached = (n: number, role: boolean) => {
+        if (seen.has(n)) return;
+        seen.add(n);
+        next.push(n);
+        if (role) found.push(n);
+      };
+      const viaCallee = (target: number, _type: number, flags: number) =>
+        reached(target, (flags & TARGET_IS_END) !== 0);
+      const viaCaller = (caller: number, flags: number) => reached(caller, (flags & SOURCE_IS_START) !== 0);
+      for (let from = 0; from < frontier.length; from += frontierChunk) {
+        const chunk = frontier.subarray(from, from + frontierChunk);
+        const links = await linkRows(snapshot, chunk);
+        for (const r of chunk) {
+          // Links past the budget are visited before it says no: the walk is then refused whole.
+          budget.links -= direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee);
+          if (budget.links < 0)
+            throw new ApiError(
+              "invalid_parameter",
+              `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`,
+              { parameter: "hops" },
+            );
+        }
       }
+      frontier = distinctAscending(Uint32Array.from(next), objects);
     }
-    frontier = distinctAscending(Uint32Array.from(next), objects);
+    return distinctAscending(Uint32Array.from(found), objects);
+  } finally {
+    seen.release();
   }
-  return distinctAscending(Uint32Array.from(found), objects);
 }
 
 export interface PointsResult {

@@ -1,4 +1,4 @@
-// @module Row pages (ROWP, format 1.5): each row decoded alone equals what the encoder was given, and a page whose offset table or row is damaged is refused.
+// @module Row pages (ROWP, format 1.5): each row decoded alone equals what the encoder was given, a page whose offset table or row is damaged is refused, and an inflated page holds a buffer of its own.
 
 import { inflateRawSync } from "node:zlib";
 import { deflateSync } from "fflate";
@@ -7,6 +7,7 @@ import { Blocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { deflatePage, inflateExactly } from "../../src/format/inflate.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "../../src/format/object-rows.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -62,6 +63,16 @@ describe("row pages", () => {
       for (let rank = page.firstRank + page.count - 1; rank >= page.firstRank; rank--)
         expect(page.row(rank)).toEqual(expectedRow(objects[rank]));
       expect(() => page.row(page.firstRank + page.count)).toThrow(CorruptSnapshotError);
+    }
+  });
+
+  it("inflate into a buffer of their own, which a kept page may hold a view of: not a slice of Node's shared pool", () => {
+    for (const length of [0, 100, 4_096, 20_000, 70_000]) {
+      const raw = Uint8Array.from({ length }, (_, i) => (i * 7 + (i >> 5)) % 251);
+      const out = inflateExactly(deflatePage(raw), length, "row page 0");
+      expect(out.byteOffset).toBe(0);
+      expect(out.buffer.byteLength).toBeLessThanOrEqual(length + 1);
+      expect(out.every((byte, i) => byte === raw[i])).toBe(true);
     }
   });
 

@@ -1,4 +1,4 @@
-// @module Rank sets against plain Set arithmetic (property): merge and galloping intersections, sorted and bitmap unions, differences and complement pages.
+// @module Rank sets against plain Set arithmetic (property): merge and galloping intersections, sorted and bitmap unions, differences and complement pages, bitmaps reused.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -7,6 +7,7 @@ import {
   intersectRanks,
   intersectTwo,
   mapRanks,
+  RankBitmap,
   rangeOf,
   ranksOfBitmap,
   unionRanks,
@@ -93,6 +94,23 @@ describe("rank sets", () => {
           for (let bit = 0; bit < 32; bit++) if ((word >>> bit) & 1) expected.push(w * 32 + bit);
         });
         expect(Array.from(ranksOfBitmap(words))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("hold what was added, on words given back by earlier bitmaps cleared (property)", () => {
+    const cases = fc.integer({ min: 1, max: 2000 }).chain((u) => fc.tuple(fc.constant(u), fc.array(rankList(u, 300))));
+    fc.assert(
+      fc.property(cases, ([universe, sets]) => {
+        // Each bitmap is made after the one before gave its words back, so it reuses them.
+        for (const ranks of sets) {
+          const bitmap = new RankBitmap(universe);
+          const added = new Set<number>();
+          for (let i = 0; i < ranks.length; i += 2) bitmap.add(ranks[i]), added.add(ranks[i]);
+          for (const r of ranks) expect(bitmap.has(r)).toBe(added.has(r));
+          bitmap.release();
+        }
       }),
       { numRuns: 300 },
     );

@@ -1,4 +1,4 @@
-// @module SharedLoads: a load is joined by its own request without polling, by another request by polling its outcome up to its deadline; a failed load is never handed on.
+// @module SharedLoads: a load is joined by its own request without polling, by another request by polling its outcome up to its deadline; a failed load is never handed on; loads whose owners are gone are swept.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SharedLoads } from "../../src/shared-loads.ts";
 
@@ -72,6 +72,27 @@ describe("SharedLoads", () => {
     expect(settlers).toHaveLength(2);
     settlers[1].resolve("again");
     expect(await second).toBe("again");
+  });
+
+  it("sweeps loads past their deadline once the entries have grown, keeping those in time", () => {
+    let now = 0;
+    const loads = new SharedLoads<number, string>(() => now);
+    const { load } = manualLoads();
+    // 300 loads whose owners are gone: never settled, past their deadline.
+    for (let k = 0; k < 300; k++) void loads.run(k, load, 10);
+    expect(loads.size).toBe(300);
+    now = 100;
+    // The next start sweeps them all; what it leaves in time stays until the entries double again.
+    for (let k = 300; k < 700; k++) void loads.run(k, load, 1_000);
+    expect(loads.size).toBe(400);
+    now = 5_000;
+    // All 400 are stale now, but no start sweeps before the entries reach 512, twice what the last
+    // sweep left: a round of hundreds of loads does not go over them all at each start.
+    void loads.run(700, load, 10);
+    expect(loads.size).toBe(401);
+    // At 512 the stale ones go: the 400 started from 700 on are left, in time.
+    for (let k = 701; k < 1_100; k++) void loads.run(k, load, 10);
+    expect(loads.size).toBe(400);
   });
 
   it("polls for every join without a scope, or outside any request", async () => {

@@ -1,4 +1,4 @@
-// @module Pages inflate to their stated length inside workerd at every size a page may have, and a stream longer or shorter than stated is refused.
+// @module Pages inflate to their stated length inside workerd at every size a page may have, into a buffer of their own, and a stream longer or shorter than stated is refused.
 import { deflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
@@ -20,6 +20,9 @@ describe("inflateExactly in workerd", () => {
       const raw = inflateExactly(deflateRawSync(page), length, "page 0");
       expect(raw.length).toBe(length);
       expect(raw.every((byte, i) => byte === page[i])).toBe(true);
+      // A buffer of its own (a row page keeps a view of it): no larger buffer behind it.
+      expect(raw.byteOffset).toBe(0);
+      expect(raw.buffer.byteLength).toBeLessThanOrEqual(length + 1);
     });
   }
 
