@@ -56,7 +56,11 @@ describe("id lookups", () => {
           await new Promise((resolve) => setTimeout(resolve, 0));
           expect(whole.recall("IDXP#whole")).toBeInstanceOf(WholeIdPages);
           expect(paged.recall("IDXP#whole")).toBeUndefined();
-          expect(paged.recall("IDXP#0")).toBeInstanceOf(IdPage);
+          // Which pages the small budget still holds depends on its eviction; some page is held alone.
+          const pages = Math.ceil(model.objects.length / IDS_PER_PAGE);
+          const held = Array.from({ length: pages }, (_, p) => paged.recall(`IDXP#${p}`)).filter(Boolean);
+          expect(held.length).toBeGreaterThan(0);
+          for (const page of held) expect(page).toBeInstanceOf(IdPage);
           expect(model.objects.some((o) => o.parent !== NONE)).toBe(true);
         },
       ),
