@@ -12,8 +12,8 @@ export type PointRole = "start" | "end";
 /** Points written a batch at a time; each batch's pages are read in one round, the next batch's while this one is written. */
 const POINTS_A_BATCH = 1024;
 
-/** The positions in the point pages (FLOW's order) of `ranks` (ascending), which are all `role` points. */
-async function pointsOf(snapshot: Snapshot, ranks: ArrayLike<number>, role: PointRole): Promise<Uint32Array> {
+/** The positions in the point pages (FLOW's order: start points, then end points) of `ranks` (ascending), which are all `role` points. */
+export async function pointsOf(snapshot: Snapshot, ranks: ArrayLike<number>, role: PointRole): Promise<Uint32Array> {
   const flows = await snapshot.section("FLOW");
   const list = role === "start" ? flows.starts : flows.ends;
   const first = role === "start" ? 0 : flows.starts.length;
@@ -50,16 +50,12 @@ function loadPointPages(
 }
 
 /**
- * The points at `ranks` (ascending, all `role` points), in that order, as JSON arrays of their
+ * The points at positions `points` (ascending, pointsOf), in that order, as JSON arrays of their
  * objects exactly as JSON.stringify writes {id, name, fullName, type}: a batch a text.
  */
-export async function* pointTextBatches(
-  snapshot: Snapshot,
-  ranks: ArrayLike<number>,
-  role: PointRole,
-): AsyncGenerator<string> {
-  if (ranks.length === 0) return;
-  const [points, directory] = await Promise.all([pointsOf(snapshot, ranks, role), snapshot.section("PNTD")]);
+export async function* pointTextBatches(snapshot: Snapshot, points: Uint32Array): AsyncGenerator<string> {
+  if (points.length === 0) return;
+  const directory = await snapshot.section("PNTD");
   let next = loadPointPages(snapshot, directory, points.subarray(0, POINTS_A_BATCH));
   for (let from = 0; from < points.length; from += POINTS_A_BATCH) {
     const batch = points.subarray(from, from + POINTS_A_BATCH);
@@ -74,16 +70,16 @@ export async function* pointTextBatches(
 }
 
 /**
- * Starts reading the pages of the first batch of each list, without waiting: an answer writes its
- * lists one after the other, and the second's pages are then read in the round of the first's.
+ * Starts reading the pages of the first batch of each of `lists` (positions, pointsOf), without
+ * waiting: an answer writes its lists one after the other, and the second's pages are then read in
+ * the round of the first's.
  */
-export function readPointPagesAhead(snapshot: Snapshot, lists: readonly [ArrayLike<number>, PointRole][]): void {
-  const firsts = lists.filter(([ranks]) => ranks.length > 0);
+export function readPointPagesAhead(snapshot: Snapshot, lists: readonly Uint32Array[]): void {
+  const firsts = lists.filter((points) => points.length > 0).map((points) => points.subarray(0, POINTS_A_BATCH));
   if (firsts.length === 0) return;
   waitUntil(
-    Promise.all([
-      snapshot.section("PNTD"),
-      ...firsts.map(([ranks, role]) => pointsOf(snapshot, Array.prototype.slice.call(ranks, 0, POINTS_A_BATCH), role)),
-    ]).then(([directory, ...points]) => Promise.all(points.map((p) => loadPointPages(snapshot, directory, p)))),
+    snapshot
+      .section("PNTD")
+      .then((directory) => Promise.all(firsts.map((points) => loadPointPages(snapshot, directory, points)))),
   );
 }

@@ -8,7 +8,7 @@ import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
-import { readPointPagesAhead } from "./point-texts.ts";
+import { pointsOf, readPointPagesAhead } from "./point-texts.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
 import { renderPoints } from "./render.ts";
 import type { StreamedList } from "./streamed-list.ts";
@@ -118,9 +118,11 @@ export async function startEndPoints(
     reach(snapshot, rank, hops, "up", budget, frontierChunk),
     reach(snapshot, rank, hops, "down", budget, frontierChunk),
   ]);
-  readPointPagesAhead(snapshot, [
-    [starts, "start"],
-    [ends, "end"],
+  // Where the points lie in the point pages: FLOW, asked for as the walk started, is in by now.
+  const [startPoints, endPoints] = await Promise.all([
+    pointsOf(snapshot, starts, "start"),
+    pointsOf(snapshot, ends, "end"),
   ]);
-  return { startPoints: renderPoints(snapshot, starts, "start"), endPoints: renderPoints(snapshot, ends, "end") };
+  readPointPagesAhead(snapshot, [startPoints, endPoints]);
+  return { startPoints: renderPoints(snapshot, startPoints), endPoints: renderPoints(snapshot, endPoints) };
 }

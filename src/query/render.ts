@@ -2,7 +2,7 @@
 import type { ApiObject, ApiPoint } from "../contract/api-schemas.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { objectRowBatches } from "./object-rows.ts";
-import { type PointRole, pointTextBatches } from "./point-texts.ts";
+import { pointTextBatches } from "./point-texts.ts";
 import { StreamedList } from "./streamed-list.ts";
 
 export type { ApiObject, ApiPoint };
@@ -26,11 +26,11 @@ export function renderObjects(snapshot: Snapshot, ranks: ArrayLike<number>): Str
 }
 
 /**
- * The points at `ranks` (ascending, all `role` points), in that order: from the point pages, whose
+ * The points at positions `points` (ascending, pointsOf), in that order: from the point pages, whose
  * text an answer writes as it is; made into objects only when asked for as batches (collect, MCP).
  */
-export function renderPoints(snapshot: Snapshot, ranks: ArrayLike<number>, role: PointRole): StreamedList<ApiPoint> {
-  const texts = () => pointTextBatches(snapshot, ranks, role);
+export function renderPoints(snapshot: Snapshot, points: Uint32Array): StreamedList<ApiPoint> {
+  const texts = () => pointTextBatches(snapshot, points);
   return new StreamedList(async function* () {
     for await (const text of texts()) yield JSON.parse(text) as ApiPoint[];
   }, texts);
