@@ -7,6 +7,8 @@ import { type Stats, stats } from "./timing.ts";
 
 /** Latency of a set of answers and, for ours, what their Server-Timing said (means per answer, hit rate over them). */
 export interface Figures extends Stats {
+  /** The answers' times added up: what the class cost the pass, which its p50 alone hides. */
+  totalMs: number;
   storage?: {
     readsPerAnswer: number;
     bytesPerAnswer: number;
@@ -63,6 +65,7 @@ function figuresOf(samples: readonly Sample[]): Figures {
   const read = timings.filter((t): t is StorageTiming => t !== null);
   return {
     ...stats(samples.map((s) => s.ms)),
+    totalMs: samples.reduce((total, s) => total + s.ms, 0),
     ...(read.length === samples.length && read.length ? { storage: storageOf(read) } : {}),
   };
 }
@@ -195,13 +198,13 @@ export function mixedOverviewTable(m: MixedReport): string {
 /** Per class for one pass: both sides' p50 and p99, and what our answers read, waited and found cached. */
 export function mixedClassTable(pass: MixedPass): string {
   const row = (label: string, o: Figures | undefined, b: Figures | undefined) => {
-    if (!o || !b) return `| ${label} | — | — | — | — | — | — | — | — | — | — |`;
+    if (!o || !b) return `| ${label} | — | — | — | — | — | — | — | — | — | — | — |`;
     const st = o.storage;
-    return `| ${label} | ${o.samples} | ${ms(o.medianMs)} | ${ms(o.p99Ms)} | ${ms(b.medianMs)} | ${ms(b.p99Ms)} | ${times(b.medianMs / o.medianMs)} | ${st ? st.readsPerAnswer.toFixed(2) : "—"} | ${st ? kib(st.bytesPerAnswer) : "—"} | ${st ? `${ms(st.storageMsMedian)} / ${ms(st.storageMsMean)}` : "—"} | ${percent(st?.hitRate)} |`;
+    return `| ${label} | ${o.samples} | ${ms(o.medianMs)} | ${ms(o.p99Ms)} | ${ms(b.medianMs)} | ${ms(b.p99Ms)} | ${times(b.medianMs / o.medianMs)} | ${ms(o.totalMs)} / ${ms(b.totalMs)} | ${st ? st.readsPerAnswer.toFixed(2) : "—"} | ${st ? kib(st.bytesPerAnswer) : "—"} | ${st ? `${ms(st.storageMsMedian)} / ${ms(st.storageMsMean)}` : "—"} | ${percent(st?.hitRate)} |`;
   };
   return [
-    "| Query class | answers | ours p50 | ours p99 | SQLite p50 | SQLite p99 | × | reads/answer | KiB read/answer | storage ms p50 / mean | cache hits |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| Query class | answers | ours p50 | ours p99 | SQLite p50 | SQLite p99 | × | ms in all, ours / SQLite | reads/answer | KiB read/answer | storage ms p50 / mean | cache hits |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...CLASSES.map((c) => row(c, pass.ours.classes[c], pass.baseline.classes[c])),
     row("*all*", pass.ours.all, pass.baseline.all),
   ].join("\n");
