@@ -157,6 +157,21 @@ describe("CORS", () => {
   });
 });
 
+describe("answers kept encoded", () => {
+  // A level graph's bytes are made once and handed to every answer: a runtime that took them over
+  // (detached them) would send the first answer and empty ones after it.
+  it("a level graph answers the same bytes each time, at once and one after another", async () => {
+    const path = `${APP}/levels/2/graph`;
+    const together = await Promise.all([call(path), call(path), call(path)]);
+    const after = await call(path);
+    for (const r of [...together, after]) {
+      expect(r.status).toBe(200);
+      expect(r.text).toBe(together[0].text);
+    }
+    expect((together[0].body as { nodes: unknown[] }).nodes.length).toBeGreaterThan(0);
+  });
+});
+
 describe("readiness", () => {
   it("GET /rest/ready answers true", async () => {
     const r = await call("/rest/ready");

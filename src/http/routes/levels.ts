@@ -45,7 +45,7 @@ export function levelRoutes(app: Hono<AppEnv>): void {
   app.get(honoPath(LEVEL_GRAPH), async (c) => {
     const n = level(c, MIN_LEVEL.graph);
     const p = parseParams(parseQuery(c.req.url), LEVEL_GRAPH.query);
-    const text = await levelGraphJson((await selectedAnalysis(c, p.date)).snapshot, n);
-    return c.body(text, 200, { "Content-Type": "application/json" });
+    const json = await levelGraphJson((await selectedAnalysis(c, p.date)).snapshot, n);
+    return c.body(json, 200, { "Content-Type": "application/json" });
   });
 }
