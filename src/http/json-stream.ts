@@ -1,30 +1,72 @@
 // @module streamJson: an answer holding StreamedLists written as JSON while the client reads it, pulled chunk by chunk, the bytes c.json would send.
 import type { Context } from "hono";
-import { StreamedList } from "../query/streamed-list.ts";
+import { type JsonText, StreamedList } from "../query/streamed-list.ts";
 import type { AppEnv } from "./context.ts";
 
 /** JSON text gathered before a chunk is encoded and handed to the client: big enough that chunks cost little each. */
 const CHUNK_CHARS = 64 * 1024;
 
-/** JSON text gathered until it makes a chunk. */
+const encoder = new TextEncoder();
+
+/** JSON text gathered until it makes a chunk: a string while every part was one, else UTF-8. */
 class ChunkBuffer {
-  #parts: string[] = [];
+  /** Strings added since the last bytes. */
+  #text: string[] = [];
+  /** Bytes added, each run of strings before them encoded: empty while only strings were added. */
+  #bytes: Uint8Array[] = [];
+  /** Characters and bytes gathered. */
   #length = 0;
 
-  add(part: string): void {
-    this.#parts.push(part);
+  add(part: JsonText): void {
+    if (typeof part === "string") this.#text.push(part);
+    else {
+      this.#encodeText();
+      this.#bytes.push(part);
+    }
     this.#length += part.length;
   }
 
   /** The text gathered, once it is a chunk's worth (or `always`); null before. */
-  take(always = false): string | null {
+  take(always = false): JsonText | null {
     if (this.#length === 0 || (!always && this.#length < CHUNK_CHARS)) return null;
-    const chunk = this.#parts.join("");
-    this.#parts = [];
     this.#length = 0;
+    if (this.#bytes.length === 0) {
+      const chunk = this.#text.join("");
+      this.#text = [];
+      return chunk;
+    }
+    this.#encodeText();
+    const chunk = concatBytes(this.#bytes);
+    this.#bytes = [];
     return chunk;
   }
+
+  #encodeText(): void {
+    if (this.#text.length === 0) return;
+    this.#bytes.push(encoder.encode(this.#text.join("")));
+    this.#text = [];
+  }
 }
+
+/** `parts` one after the other in one buffer. */
+function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** `chunks` as one body: a string while all are, else UTF-8. */
+function joinChunks(chunks: readonly JsonText[]): string | Uint8Array<ArrayBuffer> {
+  if (chunks.every((chunk) => typeof chunk === "string")) return chunks.join("");
+  return concatBytes(chunks.map((chunk) => (typeof chunk === "string" ? encoder.encode(chunk) : chunk)));
+}
+
+/** The bytes a stream of the answer hands on: strings encoded, bytes as they are. */
+const utf8 = (chunk: JsonText): Uint8Array => (typeof chunk === "string" ? encoder.encode(chunk) : chunk);
 
 /**
  * Writes the JSON text of `value`, as JSON.stringify writes it, into `buffer`, yielding each chunk
@@ -33,16 +75,18 @@ class ChunkBuffer {
  * generator for the whole answer, nested ones only for values holding a list: each step through
  * an async generator costs a few turns of the microtask queue, more than a short answer's text.
  */
-async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<string> {
+async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<JsonText> {
   if (!holdsStreamedList(value)) buffer.add(JSON.stringify(value));
   else if (value instanceof StreamedList) {
     let first = true;
     buffer.add("[");
     for await (const batch of value.texts() ?? value.batches()) {
-      const items = typeof batch === "string" ? batch : JSON.stringify(batch);
+      const items: JsonText = typeof batch === "string" || batch instanceof Uint8Array ? batch : JSON.stringify(batch);
       // "[]": an empty batch.
       if (items.length === 2) continue;
-      buffer.add(first ? items.slice(1, -1) : `,${items.slice(1, -1)}`);
+      if (!first) buffer.add(",");
+      // The array's items without its brackets (one byte each in UTF-8).
+      buffer.add(typeof items === "string" ? items.slice(1, -1) : items.subarray(1, -1));
       first = false;
       const chunk = buffer.take();
       if (chunk !== null) yield chunk;
@@ -87,7 +131,7 @@ function holdsStreamedList(value: unknown): value is StreamedList<unknown> | unk
 const writable = (value: unknown) => value !== undefined && typeof value !== "function" && typeof value !== "symbol";
 
 /** The JSON text of `value` in chunks of about CHUNK_CHARS (a batch longer than that is one chunk). */
-export async function* jsonChunks(value: unknown): AsyncGenerator<string> {
+export async function* jsonChunks(value: unknown): AsyncGenerator<JsonText> {
   const buffer = new ChunkBuffer();
   yield* writeJson(value, buffer);
   const rest = buffer.take(true);
@@ -105,13 +149,12 @@ export async function* jsonChunks(value: unknown): AsyncGenerator<string> {
 export async function streamJson(c: Context<AppEnv>, answer: unknown): Promise<Response> {
   const headers = { "Content-Type": "application/json" };
   const chunks = jsonChunks(answer);
-  const ready: string[] = [];
+  const ready: JsonText[] = [];
   while (ready.length < 2) {
     const next = await chunks.next();
-    if (next.done) return c.body(ready.join(""), 200, headers);
+    if (next.done) return c.body(joinChunks(ready), 200, headers);
     ready.push(next.value);
   }
-  const encoder = new TextEncoder();
   const path = new URL(c.req.url).pathname;
   const body = new ReadableStream<Uint8Array>(
     {
@@ -119,7 +162,7 @@ export async function streamJson(c: Context<AppEnv>, answer: unknown): Promise<R
         try {
           const next = ready.length ? { done: false as const, value: ready.shift()! } : await chunks.next();
           if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
+          else controller.enqueue(utf8(next.value));
         } catch (error) {
           console.error("answer cut short: it failed after its first bytes were sent", c.req.method, path, error);
           controller.error(error);

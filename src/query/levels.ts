@@ -8,7 +8,7 @@ import type {
   ApiLevelObject,
   ApiNodeRef,
 } from "../contract/api-schemas.ts";
-import { memberPages, memberPageTexts } from "../format/member-pages.ts";
+import { memberPageJson, memberPages } from "../format/member-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { StreamedList } from "./streamed-list.ts";
 
@@ -53,7 +53,7 @@ export async function levelNodes(
     level: 5 as const,
     children: new StreamedList(
       () => memberPages(snapshot, i),
-      () => memberPageTexts(snapshot, i),
+      () => memberPageJson(snapshot, i),
     ),
   }));
 }

@@ -5,17 +5,23 @@
 // returns its small parts as they are and each long list as a StreamedList; the HTTP layer writes
 // the answer as JSON batch by batch as the client reads it (src/http/json-stream.ts).
 
+/**
+ * JSON text as a string, or in UTF-8 as stored: text that comes as bytes (a page's) goes out as
+ * bytes, never decoded to a string and encoded back.
+ */
+export type JsonText = string | Uint8Array;
+
 /** Its items are plain JSON values (no StreamedList inside), written as JSON.stringify writes them. */
 export class StreamedList<T> {
   readonly #batches: () => AsyncIterable<readonly T[]>;
-  readonly #texts: (() => AsyncIterable<string>) | undefined;
+  readonly #texts: (() => AsyncIterable<JsonText>) | undefined;
 
   /**
    * `batches` starts a new pass over the items each time it is called; `texts`, if given, a pass
    * over the same batches as the JSON text of arrays JSON.stringify would write of them, where the
    * snapshot stores that text (an answer then writes it out with no items made and stringified).
    */
-  constructor(batches: () => AsyncIterable<readonly T[]>, texts?: () => AsyncIterable<string>) {
+  constructor(batches: () => AsyncIterable<readonly T[]>, texts?: () => AsyncIterable<JsonText>) {
     this.#batches = batches;
     this.#texts = texts;
   }
@@ -26,7 +32,7 @@ export class StreamedList<T> {
   }
 
   /** A pass over the batches as the JSON text of arrays, where the list has it stored; else null. */
-  texts(): AsyncIterable<string> | null {
+  texts(): AsyncIterable<JsonText> | null {
     return this.#texts?.() ?? null;
   }
 

@@ -56,7 +56,8 @@ describe("point pages", () => {
     for (let rank = 0; rank < model.objects.length && checked < 40; rank += 397) {
       const answer = await startEndPoints(snapshot, model.objects[rank].id, 3);
       let text = "";
-      for await (const chunk of jsonChunks(answer)) text += chunk;
+      for await (const chunk of jsonChunks(answer))
+        text += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
       const objects = await collect(answer);
       expect(JSON.parse(text)).toEqual(objects);
       // Each listed point is one of its role, listed as the model has it, in rank (name) order.

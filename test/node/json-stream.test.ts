@@ -7,32 +7,57 @@ import type { AppEnv } from "../../src/http/context.ts";
 import { jsonChunks, streamJson } from "../../src/http/json-stream.ts";
 import { collect, StreamedList } from "../../src/query/streamed-list.ts";
 
+/** How a list gives its batches' JSON text, as a stored one does: not at all, as strings, in UTF-8, or either by turns. */
+type TextForm = "none" | "strings" | "utf8" | "both";
+
 /** `items` cut into batches of the given sizes (empty batches included), the rest in one. */
-function listOf<T>(items: readonly T[], sizes: readonly number[] = []): StreamedList<T> {
-  return new StreamedList(async function* () {
+function listOf<T>(items: readonly T[], sizes: readonly number[] = [], form: TextForm = "none"): StreamedList<T> {
+  const batches = async function* () {
     let at = 0;
     for (const size of sizes) {
       yield items.slice(at, at + size);
       at += size;
     }
     yield items.slice(at);
+  };
+  if (form === "none") return new StreamedList(batches);
+  return new StreamedList(batches, async function* () {
+    let k = 0;
+    for await (const batch of batches()) {
+      const text = JSON.stringify(batch);
+      yield form === "strings" || (form === "both" && k++ % 2 === 0) ? text : new TextEncoder().encode(text);
+    }
   });
 }
 
+/** The answer's chunks as text: a chunk in UTF-8 ends where a batch does, never inside a character. */
 async function chunksOf(value: unknown): Promise<string[]> {
   const chunks: string[] = [];
-  for await (const chunk of jsonChunks(value)) chunks.push(chunk);
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  for await (const chunk of jsonChunks(value)) chunks.push(typeof chunk === "string" ? chunk : decoder.decode(chunk));
   return chunks;
 }
 const text = async (value: unknown) => (await chunksOf(value)).join("");
 
+async function chunksOfRaw(value: unknown): Promise<unknown[]> {
+  const chunks: unknown[] = [];
+  for await (const chunk of jsonChunks(value)) chunks.push(chunk);
+  return chunks;
+}
+
 /** Arrays of plain items, anywhere in a JSON value, made StreamedLists cut into random batches. */
 const answers = fc
-  .tuple(fc.jsonValue({ maxDepth: 4 }), fc.array(fc.nat(4)), fc.array(fc.boolean(), { minLength: 1 }))
-  .map(([value, sizes, picks]) => {
+  .tuple(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.array(fc.nat(4)),
+    fc.array(fc.boolean(), { minLength: 1 }),
+    fc.array(fc.constantFrom<TextForm>("none", "strings", "utf8", "both"), { minLength: 1 }),
+  )
+  .map(([value, sizes, picks, forms]) => {
     let pick = 0;
     const streamed = (v: unknown): unknown => {
-      if (Array.isArray(v)) return picks[pick++ % picks.length] ? listOf(v, sizes) : v.map(streamed);
+      if (Array.isArray(v))
+        return picks[pick++ % picks.length] ? listOf(v, sizes, forms[pick % forms.length]) : v.map(streamed);
       if (v !== null && typeof v === "object")
         return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, streamed(item)]));
       return v;
@@ -54,6 +79,15 @@ describe("jsonChunks", () => {
   it("leaves out what JSON.stringify leaves out of objects, and writes it as null in arrays", async () => {
     const answer = { a: undefined, b: listOf([1, 2]), c: [undefined, listOf([])], d: () => 1, e: null };
     expect(await text(answer)).toBe('{"b":[1,2],"c":[null,[]],"e":null}');
+  });
+
+  it("writes text stored in UTF-8 as it is, in bytes, and other text as strings", async () => {
+    const stored = await chunksOfRaw({ a: listOf([1, "é"], [1], "utf8"), b: listOf([2], [], "strings") });
+    expect(stored.length).toBe(1);
+    expect(stored[0]).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(stored[0] as Uint8Array)).toBe('{"a":[1,"é"],"b":[2]}');
+    const strings = await chunksOfRaw({ b: listOf([2], [], "strings") });
+    expect(strings).toEqual(['{"b":[2]}']);
   });
 
   it("cuts a long answer into chunks of about 64 KiB, one batch at a time", async () => {
