@@ -22,6 +22,11 @@ export interface FieldIndex {
   keys: SearchKeys;
   postings: KeyPostings;
   trigrams: TrigramIndex | null;
+  /**
+   * What was worked out of this field's keys, kept with the snapshot's sections under `name` (one
+   * name, one value for the snapshot's life), or made by `make` and kept.
+   */
+  remember<T extends { byteSize: number }>(name: string, make: () => Promise<T>): Promise<T>;
 }
 
 /** The search index `tag` (or key pages) with its keys, and its trigram index when `withTrigrams` and the file has one. */
@@ -32,10 +37,21 @@ export async function fieldIndex(snapshot: Snapshot, tag: SearchIndexTag, withTr
     const paged = tag as PagedIndexTag;
     const [directory, lists] = await Promise.all([snapshot.section(KEY_PAGES_OF[paged].directory), trigrams]);
     const keys = new PagedKeys(snapshot, paged, directory);
-    return { index: null, keys, postings: keys, trigrams: lists };
+    return { index: null, keys, postings: keys, trigrams: lists, remember: rememberFor(snapshot, tag) };
   }
   const [index, lists] = await Promise.all([snapshot.section(tag as StoredIndexTag), trigrams]);
-  return { index, keys: memoryKeys(index.keys), postings: storedPostings(index), trigrams: lists };
+  return {
+    index,
+    keys: memoryKeys(index.keys),
+    postings: storedPostings(index),
+    trigrams: lists,
+    remember: rememberFor(snapshot, tag),
+  };
+}
+
+/** FieldIndex.remember for the field indexed by `tag`. */
+function rememberFor(snapshot: Snapshot, tag: SearchIndexTag): FieldIndex["remember"] {
+  return (name, make) => snapshot.remember(`${tag} ${name}`, make);
 }
 
 /**

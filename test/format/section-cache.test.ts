@@ -409,6 +409,38 @@ describe("Snapshot over a SectionCache", () => {
     expect(none.stats().entries).toBeLessThanOrEqual(3);
   });
 
+  it("keeps the matches of a contains or an endswith, weighed by their ranks, so that the filter asked again computes nothing", async () => {
+    const cache = new SectionCache(64 * 1024 * 1024);
+    const snapshot = await open(v2, cache);
+    const reference = await open(v2);
+    const find = async (s: Snapshot, name: string, operator: Operator, skip = 0) => {
+      const answer = await findObjects(s, { filters: { name: [name] }, operator, searchtype: "all", skip, limit: 2 });
+      return { total: answer.totalObjects, objects: await collect(answer.objects) };
+    };
+    const kept = () => cache.holdings().filter((h) => h.tag.startsWith("XNAM ") || / (contains|endswith) /.test(h.tag));
+    for (const [name, operator] of [
+      ["owner", "contains"],
+      ["er", "contains"],
+      ["owners", "endswith"],
+    ] as const) {
+      const first = await find(snapshot, name, operator);
+      expect(first).toEqual(await find(reference, name, operator));
+      const entry = kept().find((h) => h.tag.endsWith(`${operator} ${JSON.stringify(name)}`));
+      expect(entry, `${operator} ${name} kept`).toBeDefined();
+      expect(entry!.bytes).toBe(4 * first.total);
+      const misses = cache.stats().misses;
+      // Asked again, and for another page: the kept ranks answer both.
+      expect(await find(snapshot, name, operator)).toEqual(first);
+      expect(await find(snapshot, name, operator, 1)).toEqual(await find(reference, name, operator, 1));
+      expect(cache.stats().misses, "nothing loaded or made again").toBe(misses);
+    }
+    // Values a range of keys answers are not kept.
+    const before = kept().length;
+    await find(snapshot, "owner", "startswith");
+    await find(snapshot, "findOwners", "equals");
+    expect(kept().length).toBe(before);
+  });
+
   it("reloads a section and what it depends on correctly after eviction (LGRA over TAXO, TNAM over DNAM)", async () => {
     const cache = new SectionCache(0);
     const snapshot = await open(v2, cache);

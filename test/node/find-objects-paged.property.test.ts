@@ -176,6 +176,11 @@ describe("keys and trigram lists read by range", () => {
           expect(await answer(ours[i]), JSON.stringify(q)).toStrictEqual(expected);
           expect(await answer(theirs[i]), JSON.stringify(q)).toStrictEqual(expected);
         }
+        // Asked again, one at a time: from the matches the first answers kept, where the budget holds them.
+        for (const q of asked)
+          expect(await answer(await findObjects(paged, q)), JSON.stringify(q)).toStrictEqual(
+            referenceFind(analysis as unknown as RefAnalysis, q as FindQuery),
+          );
       }),
       // No shrinking: each step compiles an analysis of a thousand objects; the seed and counterexample are reported.
       { numRuns: 25, endOnFailure: true },
