@@ -53,6 +53,12 @@ interface SectionCodec<T> {
    * whole (a larger one's pages are read by range, located by its directory alone).
    */
   readAhead?: "whole" | "small pages";
+  /**
+   * For a paged section: read whole, its pages then sliced from it, while it takes at most this
+   * share of the section budget. For one whose pages each answer scatters over, a few of many (a
+   * walk's points): a round of reads per answer would otherwise be spent on a page or two.
+   */
+  wholeShare?: number;
 }
 
 const rows = (c: DecodeContext) => c.meta.counts.objects;
@@ -127,12 +133,16 @@ export function encodeAhead(m: SnapshotModel, deflater: PageDeflater): () => voi
   };
 }
 
-/** The one block of a paged section: read page by page (never whole, but by `inspect`); its directory says where. */
-const pagedData = (layout: PerModel<{ pages: Uint8Array }>): SectionCodec<{ byteSize: number }> => ({
+/** The one block of a paged section: read page by page (or whole: SectionCodec.wholeShare); its directory says where. */
+const pagedData = (
+  layout: PerModel<{ pages: Uint8Array }>,
+  wholeShare?: number,
+): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
   encode: (m, deflater) => [layout.of(m, deflater).pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "small pages",
+  wholeShare,
 });
 
 /**
@@ -381,7 +391,8 @@ export const SECTIONS = {
     decode: (b, c) => new FlowPoints(b, rows(c)),
   } as SectionCodec<FlowPoints>,
   // Each start and end point as the start and end points answer lists it, in FLOW's order.
-  PNTP: pagedData(pointPages),
+  // 1.6 MB at 1M objects, where a 3-hop walk lists some 30 points from as many pages.
+  PNTP: pagedData(pointPages, 1 / 16),
   PNTD: pageDirectory(4, pointPages, encodePointDirectory, (b, n) => new PointDirectory(b, n)),
   // The id directory is written first (above); the id pages, written here, release what both came from.
   IDXP: {
@@ -457,6 +468,11 @@ export function keysCountedBy(tag: SearchIndexTag): StoredIndexTag | (typeof KEY
 /** The sections decoding `tag` asks for, in a file having the sections `has` says it has. */
 export function consultedBy(tag: SectionTag, has: (tag: string) => boolean): SectionTag[] {
   return ((SECTIONS[tag] as SectionCodec<unknown>).consults?.(has) ?? []).filter((t) => has(t)) as SectionTag[];
+}
+
+/** The share of the section budget up to which paged section `tag` is read whole (SectionCodec.wholeShare); 0: never. */
+export function wholeShareOf(tag: SectionTag): number {
+  return (SECTIONS[tag] as SectionCodec<unknown>).wholeShare ?? 0;
 }
 
 /** What of `tag` a reader reads on opening the file (see SectionCodec.readAhead), if anything. */

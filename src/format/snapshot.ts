@@ -17,6 +17,7 @@ import {
   SECTIONS,
   type SearchIndexTag,
   type SectionTag,
+  wholeShareOf,
 } from "./sections.ts";
 import { currentStorageMeter, meteredRead } from "./storage-meter.ts";
 import type { Taxonomy } from "./taxonomy.ts";
@@ -169,7 +170,7 @@ export class Snapshot implements DecodeContext {
       if (what === "whole") waitUntil(this.section(tag as SectionTag));
       // A small paged section comes whole at its first part asked for (readPart): here, at once.
       else if (what === "small pages" && this.toc.get(tag)!.length <= WHOLE_READ_BYTES)
-        waitUntil(this.readPart(tag as SectionTag, 0, 0));
+        this.readWholeAhead(tag as SectionTag);
     }
   }
 
@@ -215,12 +216,31 @@ export class Snapshot implements DecodeContext {
       offset >= 0 && length >= 0 && offset + length <= entry.length,
       `${tag}: a part [${offset}, ${offset + length}) lies outside the section (${entry.length} bytes)`,
     );
-    if (entry.length > WHOLE_READ_BYTES) return this.read(entry.offset + offset, length);
+    if (!this.readsWhole(tag)) return this.read(entry.offset + offset, length);
+    return (await this.wholeBody(tag)).slice(offset, offset + length);
+  }
+
+  /**
+   * Starts reading `tag`'s body whole, when readPart takes its parts from the whole, without
+   * waiting: an answer that will want some of its parts has them in the round it reads other things.
+   */
+  readWholeAhead(tag: SectionTag): void {
+    if (this.readsWhole(tag)) waitUntil(this.wholeBody(tag));
+  }
+
+  /** Whether readPart slices `tag`'s parts from its whole body: a small section, or one read whole within its share of the budget. */
+  private readsWhole(tag: SectionTag): boolean {
+    const length = this.toc.get(tag)?.length ?? 0;
+    return length <= WHOLE_READ_BYTES || length <= this.budgetBytes * wholeShareOf(tag);
+  }
+
+  private async wholeBody(tag: SectionTag): Promise<Uint8Array> {
+    const entry = this.toc.get(tag)!;
     const whole = await this.remember(`${tag}#bytes`, async () => {
       const bytes = await this.read(entry.offset, entry.length);
       return { bytes, byteSize: bytes.byteLength };
     });
-    return whole.bytes.slice(offset, offset + length);
+    return whole.bytes;
   }
 
   /**

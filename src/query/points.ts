@@ -109,8 +109,9 @@ export async function startEndPoints(
   traversalBudget = TRAVERSAL_BUDGET,
   frontierChunk = FRONTIER_CHUNK,
 ): Promise<PointsResult> {
-  // What writing the points needs besides their pages, asked for now: it loads while the walk runs.
+  // What writing the points needs, asked for now: it loads while the walk runs.
   waitUntil(snapshot.section("FLOW"));
+  snapshot.readWholeAhead("PNTP");
   const rank = await rankOfId(snapshot, id);
   const budget = { links: traversalBudget, limit: traversalBudget };
   // The two walks run together: a cold walk then waits one round of reads a step, not two.

@@ -2,12 +2,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
-import { SectionCache } from "../../src/format/section-cache.ts";
-import { type ByteSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
-import { rawSections } from "./snapshot-bytes.ts";
+import { type LoggedRead, loggedSnapshot } from "../support/read-log.ts";
 
 let bytes: Uint8Array;
 let model: SnapshotModel;
@@ -17,37 +16,10 @@ beforeAll(async () => {
   model = await decodeSnapshotModel(await Snapshot.open(memorySource(bytes)));
 }, 120_000);
 
-interface Read {
-  tag: string;
-  /** Reads of `tag`s settled when this one started. */
-  settledBefore: string[];
-}
-
 /** The reads `query` makes on a snapshot opened as the worker opens one (its directories read ahead), each 5 ms late. */
-async function readsOf(query: Partial<FindObjectsQuery>, key: string): Promise<{ reads: Read[]; total: number }> {
-  const sections = rawSections(bytes);
-  const tagAt = (offset: number) =>
-    sections.find((s) => offset >= s.offset && offset < s.offset + s.length)?.tag ?? "?";
-  const memory = memorySource(bytes, key);
-  let log: Read[] | null = null;
-  const settled: string[] = [];
-  const logged: ByteSource = {
-    ...memory,
-    read: async (offset, length) => {
-      const tag = tagAt(offset);
-      log?.push({ tag, settledBefore: [...settled] });
-      const got = await memory.read(offset, length);
-      settled.push(tag);
-      return got;
-    },
-  };
-  const snapshot = await Snapshot.open(delayedSource(logged, 5), {
-    sections: new SectionCache(64 << 20),
-    readAhead: true,
-  });
-  // The directories read ahead on opening are in: what follows is the query's own.
-  await new Promise((done) => setTimeout(done, 100));
-  log = [];
+async function readsOf(query: Partial<FindObjectsQuery>, key: string): Promise<{ reads: LoggedRead[]; total: number }> {
+  const { snapshot, record } = await loggedSnapshot(bytes, 64 << 20, key);
+  const reads = await record();
   const found = await findObjects(snapshot, {
     operator: "contains",
     searchtype: "all",
@@ -57,7 +29,7 @@ async function readsOf(query: Partial<FindObjectsQuery>, key: string): Promise<{
     ...query,
   });
   await collect(found.objects);
-  return { reads: log, total: found.totalObjects };
+  return { reads, total: found.totalObjects };
 }
 
 describe("a find with several filters", () => {

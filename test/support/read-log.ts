@@ -1,0 +1,52 @@
+// @module loggedSnapshot: a snapshot opened as the worker opens one, each storage read late and logged with its section and what had come in before it: what tests of read rounds look at.
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { type ByteSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { rawSections } from "../format/snapshot-bytes.ts";
+
+/** One storage read: its section, its length, and the sections of the reads settled when it started. */
+export interface LoggedRead {
+  tag: string;
+  length: number;
+  settledBefore: string[];
+}
+
+/**
+ * `bytes` opened under `key` as the worker opens a snapshot (its directories read ahead) with a
+ * section cache of `budget` bytes, each read `delayMs` late. `record` waits for the reads made on
+ * opening, then gives the list the reads after it go into.
+ */
+export async function loggedSnapshot(
+  bytes: Uint8Array,
+  budget: number,
+  key: string,
+  delayMs = 5,
+): Promise<{ snapshot: Snapshot; record(): Promise<LoggedRead[]> }> {
+  const sections = rawSections(bytes);
+  const tagAt = (offset: number) =>
+    sections.find((s) => offset >= s.offset && offset < s.offset + s.length)?.tag ?? "?";
+  const memory = memorySource(bytes, key);
+  let log: LoggedRead[] | null = null;
+  const settled: string[] = [];
+  const logged: ByteSource = {
+    ...memory,
+    read: async (offset, length) => {
+      const tag = tagAt(offset);
+      log?.push({ tag, length, settledBefore: [...settled] });
+      const got = await memory.read(offset, length);
+      settled.push(tag);
+      return got;
+    },
+  };
+  const snapshot = await Snapshot.open(delayedSource(logged, delayMs), {
+    sections: new SectionCache(budget),
+    readAhead: true,
+  });
+  return {
+    snapshot,
+    record: async () => {
+      await new Promise((done) => setTimeout(done, 20 * delayMs));
+      log = [];
+      return log;
+    },
+  };
+}
