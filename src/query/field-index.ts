@@ -1,4 +1,5 @@
 // @module fieldIndex: what a text filter reads for one field — its keys and their postings (in memory or paged) and its trigram index (whole or by range).
+import type { Operator } from "../contract/params.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import {
   CHUNKS_OF,
@@ -12,6 +13,7 @@ import {
 import type { Snapshot } from "../format/snapshot.ts";
 import { TRIGRAM_CHUNK_BYTES } from "../format/trigram-chunks.ts";
 import { type PostingSpans, TrigramIndex } from "../format/trigram-index.ts";
+import { waitUntil } from "../wait-until.ts";
 import { loadPages } from "./pages.ts";
 import { type KeyPostings, memoryKeys, PagedKeys, type SearchKeys, storedPostings } from "./search-keys.ts";
 
@@ -29,12 +31,18 @@ export interface FieldIndex {
   remember<T extends { byteSize: number }>(name: string, make: () => Promise<T>): Promise<T>;
 }
 
-/** The search index `tag` (or key pages) with its keys, and its trigram index when `withTrigrams` and the file has one. */
-export async function fieldIndex(snapshot: Snapshot, tag: SearchIndexTag, withTrigrams: boolean): Promise<FieldIndex> {
+/**
+ * The search index `tag` (or key pages) with its keys, for filters under `operator`: with its trigram
+ * index for a `contains` (when the file has one). For an `endswith` on key pages, their reversed
+ * order is read alongside the directory: the suffix is searched in it first, and a cold answer
+ * would otherwise wait a round of reads for it after the directory's.
+ */
+export async function fieldIndex(snapshot: Snapshot, tag: SearchIndexTag, operator: Operator): Promise<FieldIndex> {
   const trigramTag = TRIGRAMS_OF[tag];
-  const trigrams = withTrigrams && snapshot.has(trigramTag) ? trigramIndex(snapshot, trigramTag, tag) : null;
+  const trigrams = operator === "contains" && snapshot.has(trigramTag) ? trigramIndex(snapshot, trigramTag, tag) : null;
   if (tag in KEY_PAGES_OF) {
     const paged = tag as PagedIndexTag;
+    if (operator === "endswith") waitUntil(snapshot.section(KEY_PAGES_OF[paged].reversed));
     const [directory, lists] = await Promise.all([snapshot.section(KEY_PAGES_OF[paged].directory), trigrams]);
     const keys = new PagedKeys(snapshot, paged, directory);
     return { index: null, keys, postings: keys, trigrams: lists, remember: rememberFor(snapshot, tag) };

@@ -137,7 +137,7 @@ async function planFilters(
 ): Promise<PlannedFilter[]> {
   const planned = await Promise.all(
     filters.map(async ({ name, operator, values }) => {
-      const field = await fieldIndex(snapshot, FILTER_INDEX[name], operator === "contains");
+      const field = await fieldIndex(snapshot, FILTER_INDEX[name], operator);
       const estimate = estimated ? await estimateMatches(field, operator, values, universe) : 0;
       return { name, field, operator, values, estimate };
     }),
@@ -178,7 +178,7 @@ async function checkCandidates(
   const values = distinctLower(filter.values);
   if (columnFits(snapshot, filter))
     return filterRanks(candidates, universe, await fieldMatcher(snapshot, filter.name, filter.operator, values));
-  const field = await fieldIndex(snapshot, FILTER_INDEX[filter.name], filter.operator === "contains");
+  const field = await fieldIndex(snapshot, FILTER_INDEX[filter.name], filter.operator);
   return matchRanksWithin(field, filter.operator, values, universe, candidates);
 }
 

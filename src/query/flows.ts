@@ -53,7 +53,7 @@ export async function listFlows(
   // no name of a point is read but those the page lists.
   const matching = query.name
     ? await matchRanksWithin(
-        await fieldIndex(snapshot, "KNAM", true),
+        await fieldIndex(snapshot, "KNAM", "contains"),
         "contains",
         [query.name],
         snapshot.meta.counts.objects,

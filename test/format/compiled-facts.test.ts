@@ -291,7 +291,7 @@ describe("compiled facts of a hand-worked analysis", () => {
 
   it("indexes lower-cased distinct values with postings in rank order", async () => {
     // Names have no search index: their keys and postings are in key pages (KNAM).
-    const { keys, postings } = await fieldIndex(snapshot, "KNAM", false);
+    const { keys, postings } = await fieldIndex(snapshot, "KNAM", "equals");
     const keyAt = async (ks: ArrayLike<number>) => keys.keysAt(ks);
     expect(await keyAt([0, 1, 2, 3, 4, 5, 6])).toEqual(["_x", "apple", "banana", "run", "zebra", "ärger", "éclair"]);
     expect(keys.length).toBe(7);

@@ -17,9 +17,13 @@ beforeAll(async () => {
 }, 120_000);
 
 /** The reads `query` makes on a snapshot opened as the worker opens one (its directories read ahead), each 5 ms late. */
-async function readsOf(query: Partial<FindObjectsQuery>, key: string): Promise<{ reads: LoggedRead[]; total: number }> {
+async function readsOf(
+  query: Partial<FindObjectsQuery>,
+  key: string,
+  afterOpening = true,
+): Promise<{ reads: LoggedRead[]; total: number }> {
   const { snapshot, record } = await loggedSnapshot(bytes, 64 << 20, key);
-  const reads = await record();
+  const reads = await record(afterOpening);
   const found = await findObjects(snapshot, {
     operator: "contains",
     searchtype: "all",
@@ -67,5 +71,17 @@ describe("a find with several filters", () => {
       ofRanks!.settledBefore.filter((t) => t === "KNAM"),
       "no key page was in when OFUL was asked for",
     ).toEqual([]);
+  });
+});
+
+describe("an endswith", () => {
+  it("reads the reversed key order alongside the key directory, cold: not in a round after it", async () => {
+    const o = model.objects[model.objects.length >> 1];
+    const suffix = o.name.slice(-4);
+    const { reads, total } = await readsOf({ filters: { name: [suffix] }, operator: "endswith" }, "endswith", false);
+    expect(total).toBeGreaterThanOrEqual(1);
+    const reversed = reads.find((r) => r.tag === "RNAM");
+    expect(reversed, "the reversed order is read").toBeDefined();
+    expect(reversed!.settledBefore, "asked for before the directory came in").not.toContain("DNAM");
   });
 });

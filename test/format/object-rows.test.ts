@@ -48,7 +48,7 @@ describe("row store", () => {
     expect(paged).toEqual(ranks.slice(0, 1200).map((r) => expectedRow(model.objects[r])));
     expect(paged.some((row) => row.parent !== NONE)).toBe(true);
     // The texts as written, which only the rows hold, lower-case to the keys the key pages hold.
-    const names = await fieldIndex(snapshot, "KNAM", false);
+    const names = await fieldIndex(snapshot, "KNAM", "equals");
     const keys = await names.keys.keysAt(await (names.keys as PagedKeys).keysOfRanks(ranks.slice(0, 1200)));
     expect(paged.map((row) => row.name.toLowerCase())).toEqual(keys);
   });

@@ -233,7 +233,10 @@ describe("keys and trigram lists read by range", () => {
         const paged = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(32_768) });
         const whole = await Snapshot.open(memorySource(withoutChunks));
         for (const tag of ["KNAM", "KFUL", "KMNG"] as const) {
-          const [ours, held] = await Promise.all([fieldIndex(paged, tag, true), fieldIndex(whole, tag, true)]);
+          const [ours, held] = await Promise.all([
+            fieldIndex(paged, tag, "contains"),
+            fieldIndex(whole, tag, "contains"),
+          ]);
           const inMemory = await keysInMemory(whole, tag);
           const theirs = { keys: inMemory.keys, postings: held.postings, trigrams: held.trigrams };
           expect(ours.keys).toBeInstanceOf(PagedKeys);
@@ -297,7 +300,7 @@ describe("keys and trigram lists read by range", () => {
         const universe = snapshot.meta.counts.objects;
         for (const [tag, operator, values, chosen] of filters) {
           const within = Uint32Array.from(chosen.flatMap((c, rank) => (c ? [rank] : [])));
-          const field = await fieldIndex(snapshot, tag, operator === "contains");
+          const field = await fieldIndex(snapshot, tag, operator);
           const alone = new Set(await matchRanks(field, operator, values, universe));
           const expected = within.filter((rank) => alone.has(rank));
           const got = await matchRanksWithin(field, operator, values, universe, within);

@@ -30,7 +30,7 @@ async function pagedMatcher(
   wanted: string[],
   objects: number,
 ): Promise<(rank: number) => boolean> {
-  const index = await fieldIndex(snapshot, FILTER_INDEX[field], operator === "contains");
+  const index = await fieldIndex(snapshot, FILTER_INDEX[field], operator);
   const all = Uint32Array.from({ length: objects }, (_, r) => r);
   const matched = new Set(await matchRanksWithin(index, operator, wanted, objects, all));
   return (rank) => matched.has(rank);

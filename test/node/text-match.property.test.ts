@@ -56,7 +56,7 @@ describe("matchRanksWithin", () => {
             return state / 2 ** 32 < share;
           }),
         );
-        const field = await fieldIndex(snapshot, FILTER_INDEX[filter], true);
+        const field = await fieldIndex(snapshot, FILTER_INDEX[filter], "contains");
         const all = await matchRanks(field, "contains", values, universe);
         const inWithin = new Set(within);
         const expected = Array.from(all).filter((r) => inWithin.has(r));

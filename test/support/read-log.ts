@@ -12,39 +12,41 @@ export interface LoggedRead {
 
 /**
  * `bytes` opened under `key` as the worker opens a snapshot (its directories read ahead) with a
- * section cache of `budget` bytes, each read `delayMs` late. `record` waits for the reads made on
- * opening, then gives the list the reads after it go into.
+ * section cache of `budget` bytes, each read `delayMs` late. `record` gives the list the reads after
+ * it go into: once the reads made on opening are in, or at once (`afterOpening` false: as a cold
+ * answer, the first query of an isolate, reads).
  */
 export async function loggedSnapshot(
   bytes: Uint8Array,
   budget: number,
   key: string,
   delayMs = 5,
-): Promise<{ snapshot: Snapshot; record(): Promise<LoggedRead[]> }> {
+): Promise<{ snapshot: Snapshot; record(afterOpening?: boolean): Promise<LoggedRead[]> }> {
   const sections = rawSections(bytes);
   const tagAt = (offset: number) =>
     sections.find((s) => offset >= s.offset && offset < s.offset + s.length)?.tag ?? "?";
-  const memory = memorySource(bytes, key);
+  // Late first, logged around it: a read is logged as it is asked for, settled once its wait is over.
+  const late = delayedSource(memorySource(bytes, key), delayMs);
   let log: LoggedRead[] | null = null;
   const settled: string[] = [];
   const logged: ByteSource = {
-    ...memory,
+    ...late,
     read: async (offset, length) => {
       const tag = tagAt(offset);
       log?.push({ tag, length, settledBefore: [...settled] });
-      const got = await memory.read(offset, length);
+      const got = await late.read(offset, length);
       settled.push(tag);
       return got;
     },
   };
-  const snapshot = await Snapshot.open(delayedSource(logged, delayMs), {
+  const snapshot = await Snapshot.open(logged, {
     sections: new SectionCache(budget),
     readAhead: true,
   });
   return {
     snapshot,
-    record: async () => {
-      await new Promise((done) => setTimeout(done, 20 * delayMs));
+    record: async (afterOpening = true) => {
+      if (afterOpening) await new Promise((done) => setTimeout(done, 20 * delayMs));
       log = [];
       return log;
     },
