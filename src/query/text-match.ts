@@ -510,14 +510,19 @@ async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: strin
   if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > keys.length / 2) return null;
   const words = new Uint32Array((keys.length + 31) >>> 5);
   const needle = lowerNeedle(value);
+  // The key "xy" itself is looked up while the lists are read, and the keys of every hashed list
+  // are verified together: one round of key pages for all, not one a list.
+  const itself = equalRange(keys, value);
   const lists = await trigrams.lists(slots);
-  for (const slot of slots) {
-    const listed = lists.keys(slot);
+  const held = await Promise.all(
     // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
-    const holding = trigrams.code(slot) < ASCII_SPACE ? listed : await keys.including(listed, needle);
+    slots.map((slot) =>
+      trigrams.code(slot) < ASCII_SPACE ? lists.keys(slot) : keys.including(lists.keys(slot), needle),
+    ),
+  );
+  for (const holding of held)
     for (let i = 0; i < holding.length; i++) words[holding[i] >>> 5] |= 1 << (holding[i] & 31);
-  }
-  const [exact, end] = await equalRange(keys, value);
+  const [exact, end] = await itself;
   if (exact < end) words[exact >>> 5] |= 1 << (exact & 31);
   return ranksOfBitmap(words);
 }
