@@ -111,15 +111,12 @@ export class MemberDirectory extends PageDirectory {
   readonly firstPages: Uint32Array;
   readonly rawLengths: Uint32Array;
   readonly memberCounts: Uint32Array;
-  /** 1 for each page whose JSON was checked (pageJson). */
-  private readonly checkedPages: Uint8Array;
 
   constructor(blocks: Blocks, nodes: number, objects: number) {
     super(blocks.u32(1), blocks.u32(2), "member pages");
     this.firstPages = blocks.u32(0);
     this.rawLengths = blocks.u32(3);
     this.memberCounts = blocks.u32(4);
-    this.checkedPages = new Uint8Array(this.memberCounts.length);
     const pages = this.crcs.length;
     check(
       this.firstPages.length === nodes + 1 && this.rawLengths.length === pages && this.memberCounts.length === pages,
@@ -157,21 +154,20 @@ export class MemberDirectory extends PageDirectory {
    * The JSON text of page `p` in UTF-8 (from its stored bytes exactly), after checking its checksum
    * and its length, and, the first time, its UTF-8 and that it is an array of exactly its count of
    * members as JSON.stringify writes a MemberSummary: text that passes is written into answers as it
-   * is. A page checked once is not checked again: the snapshot is immutable and the checksum ties the
-   * bytes read now to those checked, and the check took a fifth of a large node's answer.
+   * is. A page checked once is not checked again (checkOnce): the check took a fifth of a large
+   * node's answer.
    */
   pageJson(p: number, bytes: Uint8Array): Uint8Array {
     this.verify(p, bytes);
     const json = inflateExactly(bytes, this.rawLengths[p], `member page ${p}`);
-    if (!this.checkedPages[p]) {
+    this.checkOnce(p, () => {
       const count = jsonObjectsIn(decodeUtf8(json), MEMBER);
       check(count >= 0, `member page ${p} is not a JSON array of {id, name, fullName, type, typeId} members`);
       check(
         count === this.memberCounts[p],
         `member page ${p} holds ${count} members, expected ${this.memberCounts[p]}`,
       );
-      this.checkedPages[p] = 1;
-    }
+    });
     return json;
   }
 
@@ -181,13 +177,7 @@ export class MemberDirectory extends PageDirectory {
   }
 
   override get byteSize(): number {
-    return (
-      super.byteSize +
-      this.firstPages.byteLength +
-      this.rawLengths.byteLength +
-      this.memberCounts.byteLength +
-      this.checkedPages.byteLength
-    );
+    return super.byteSize + this.firstPages.byteLength + this.rawLengths.byteLength + this.memberCounts.byteLength;
   }
 }
 

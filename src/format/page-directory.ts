@@ -13,11 +13,14 @@ export class PageDirectory {
   readonly offsets: Uint32Array;
   readonly crcs: Uint32Array;
   readonly what: string;
+  /** 1 for each page whose contents passed the checks made once a page (checkOnce). */
+  private readonly checked: Uint8Array;
 
   constructor(offsets: Uint32Array, crcs: Uint32Array, what: string) {
     this.offsets = offsets;
     this.crcs = crcs;
     this.what = what;
+    this.checked = new Uint8Array(crcs.length);
     check(offsets.length === crcs.length + 1, `${what}: ${crcs.length} pages but ${offsets.length} offsets`);
     check(offsets[0] === 0, `${what}: pages do not start at offset 0`);
     for (let p = 0; p < crcs.length; p++) if (offsets[p] >= offsets[p + 1]) check(false, `${what}: page ${p} is empty`);
@@ -34,6 +37,17 @@ export class PageDirectory {
       `${this.what}: page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`,
     );
     check(crc32(bytes) === this.crcs[p], `${this.what}: page ${p} checksum mismatch`);
+  }
+
+  /**
+   * Runs `checks` of what page `p` says (its text, its keys' order) the first time only: the
+   * snapshot is immutable and `verify` ties the bytes read again after an eviction to those checked,
+   * by their checksum. Checks that throw leave the page unchecked: refused again at its next read.
+   */
+  protected checkOnce(p: number, checks: () => void): void {
+    if (this.checked[p]) return;
+    checks();
+    this.checked[p] = 1;
   }
 
   /**
@@ -54,7 +68,7 @@ export class PageDirectory {
   }
 
   get byteSize(): number {
-    return this.offsets.byteLength + this.crcs.byteLength;
+    return this.offsets.byteLength + this.crcs.byteLength + this.checked.byteLength;
   }
 }
 

@@ -172,6 +172,20 @@ describe("key pages", () => {
     // "beta" → "aeta": below "alpha".
     expect(resealed((b) => (b[b.length - 9] = 0x61))).toThrow("test keys: page 0 key 1 is out of order");
   });
+
+  it("checks a page's keys the first time it is read: read again, the same page is trusted, a refused one refused again", () => {
+    const keys = ["alpha", "beta", "gamma"];
+    const { pages, directory } = directoryOf(keys);
+    const bytes = pageBytes(pages, 0).slice();
+    for (let read = 0; read < 3; read++) expect(directory.decodePage(0, bytes).keys()).toEqual(keys);
+    // "beta" → "aeta", its checksum in a directory of its own: refused at every read.
+    const forged = bytes.slice();
+    forged[forged.length - 9] = 0x61;
+    const d = encodeKeyDirectory({ ...pages, crcs: Uint32Array.of(crc32(forged)) });
+    const forgedDirectory = new KeyDirectory(new Blocks(encodeBlocks(d), "DTST", 6), "test keys", 3, false);
+    for (let read = 0; read < 2; read++)
+      expect(() => forgedDirectory.decodePage(0, forged)).toThrow("test keys: page 0 key 1 is out of order");
+  });
 });
 
 describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read by range", () => {
