@@ -5,6 +5,7 @@ import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { deflatePage } from "../../src/format/inflate.ts";
+import { jsonObjectsIn, objectStarts, stringFieldsObject } from "../../src/format/json-objects.ts";
 import { MemberDirectory, type MemberSummary } from "../../src/format/member-pages.ts";
 
 /** A directory of one node holding one page of `count` members whose text is `text`, with that page's stored bytes. */
@@ -89,5 +90,29 @@ describe("member page text", () => {
     const text = JSON.stringify([{ id: "1", name: "a", fullName: "a", type: "t", typeId: "1" }]);
     const { directory, stored } = onePage(text, 2);
     expect(() => directory.pageJson(0, stored)).toThrow("member page 0 holds 1 members, expected 2");
+  });
+
+  it("read again, gives each member's start where the check found it, whatever its strings hold (property)", () => {
+    // Strings holding what a boundary between two objects looks like, quotes and backslashes.
+    const tricky = fc.oneof(
+      anyString,
+      fc
+        .array(fc.constantFrom('},{"id":"1"', "},{", '"', "\\", '\\"', '{"id":', ","), { maxLength: 4 })
+        .map((parts) => parts.join("")),
+    );
+    const page = fc.array(
+      fc.record({ id: fc.nat().map(String), name: tricky, fullName: tricky, type: tricky, typeId: tricky }),
+      { maxLength: 6 },
+    );
+    const MEMBER = stringFieldsObject(["id", "name", "fullName", "type", "typeId"]);
+    fc.assert(
+      fc.property(page, (list) => {
+        const text = JSON.stringify(list);
+        const starts: number[] = [];
+        expect(jsonObjectsIn(text, MEMBER, starts)).toBe(list.length);
+        expect(objectStarts(text, "id")).toEqual(starts);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -26,7 +26,7 @@ const summary = (rank: number) => {
 };
 
 describe("point pages", () => {
-  it("hold every start point, then every end point, ascending, each as JSON.stringify writes its summary", async () => {
+  it("hold every start point, then every end point, ascending, each as JSON.stringify writes its summary, read once or again", async () => {
     const snapshot = await Snapshot.open(memorySource(bytes));
     const [directory, flows] = await Promise.all([snapshot.section("PNTD"), snapshot.section("FLOW")]);
     const ranks = pointRanks(model);
@@ -41,9 +41,12 @@ describe("point pages", () => {
         block0.offset + 16 + directory.offsets[p],
         block0.offset + 16 + directory.offsets[p + 1],
       );
-      const page = directory.decodePage(p, stored);
-      for (let point = page.firstPoint; point < page.firstPoint + page.count; point++)
-        expect(page.pointText(point)).toBe(JSON.stringify(summary(ranks[point])));
+      // Read twice: checked the first time, its points found again without the check the second.
+      for (const page of [directory.decodePage(p, stored), directory.decodePage(p, stored)]) {
+        expect(page.count).toBe(directory.firstPoints[p + 1] - directory.firstPoints[p]);
+        for (let point = page.firstPoint; point < page.firstPoint + page.count; point++)
+          expect(page.pointText(point)).toBe(JSON.stringify(summary(ranks[point])));
+      }
     }
   });
 
