@@ -60,7 +60,11 @@ async function startPair(
   };
 }
 
-/** Every distinct query of `entries` asked of both servers (fresh, on their own): the mismatches. */
+/**
+ * Every distinct query of `entries` asked of both servers (fresh, on their own), then each once more:
+ * what the first answers keep (a filter's matches, a level graph's text) must answer the same. The
+ * mismatches.
+ */
 export async function checkMixedAnswers(
   dataset: Dataset,
   entries: readonly MixEntry[],
@@ -68,12 +72,12 @@ export async function checkMixedAnswers(
   log: (line: string) => void,
 ): Promise<Mismatch[]> {
   const distinct = [...new Map(entries.map((e) => [e.path, e])).values()];
-  log(`mixed: checking the ${distinct.length} distinct queries of the workload against the baseline …`);
+  log(`mixed: checking the ${distinct.length} distinct queries of the workload against the baseline, twice …`);
   const pair = await startPair(dataset, sectionCacheMB, 0);
   const [ours, theirs] = [jsonClient(pair.ours.url), jsonClient(pair.baseline.url)];
   try {
     return await compareAnswers(
-      distinct,
+      [...distinct, ...distinct],
       async (e) => JSON.parse(await ours.get(e.path)),
       async (e) => JSON.parse(await theirs.get(e.path)),
       (line) => log(`  ${line}`),

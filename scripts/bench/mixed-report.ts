@@ -213,7 +213,7 @@ export function mixedClassTable(pass: MixedPass): string {
 /** The mixed view as printed: what ran, the overview, then each pass per class. */
 export function mixedSummary(m: MixedReport): string {
   return [
-    `Mixed workload: every class interleaved at random, ${m.requestsPerPass} requests a pass and side (objects from a sample of ${m.sampleSize}); ${m.checkedQueries} distinct queries checked equal to the baseline's first. appstruct serve against the baseline's node:http server, both fresh per setting: the cold pass first, then the warm one. × = SQLite / ours (above 1 we are faster).`,
+    `Mixed workload: every class interleaved at random, ${m.requestsPerPass} requests a pass and side (objects from a sample of ${m.sampleSize}); ${m.checkedQueries} distinct queries checked equal to the baseline's first, each asked twice (the second answered from what the first kept). appstruct serve against the baseline's node:http server, both fresh per setting: the cold pass first, then the warm one. × = SQLite / ours (above 1 we are faster).`,
     "",
     mixedOverviewTable(m),
     ...m.settings.flatMap((s) =>
