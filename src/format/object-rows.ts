@@ -190,7 +190,7 @@ const BACKSLASH = 0x5c;
 
 /**
  * One page of rows, inflated, its row lengths checked: a row is decoded when first asked for, alone,
- * then kept (an answer read again lists the same rows).
+ * then kept while the page is (a batch may list a row twice).
  */
 export class RowPage {
   readonly firstRank: number;
@@ -199,8 +199,6 @@ export class RowPage {
   private readonly ends: Uint32Array;
   private readonly objects: number;
   private readonly decoded: (ObjectRow | undefined)[] = [];
-  /** What the decoded rows weigh on the heap: about twice their JSON (strings, arrays, objects). */
-  private decodedBytes = 0;
 
   constructor(firstRank: number, rows: Uint8Array, ends: Uint32Array, objects: number) {
     this.firstRank = firstRank;
@@ -229,8 +227,13 @@ export class RowPage {
     }
     const decoded = toRow(row, what, this.objects);
     this.decoded[i] = decoded;
-    this.decodedBytes += 64 + 2 * (this.ends[i] - start);
     return decoded;
+  }
+
+  /** What the row of `rank` weighs decoded on the heap: about twice its JSON (strings, arrays, objects). */
+  rowBytes(rank: number): number {
+    const i = rank - this.firstRank;
+    return 64 + 2 * (this.ends[i] - (i === 0 ? 0 : this.ends[i - 1]));
   }
 
   /**
@@ -244,11 +247,6 @@ export class RowPage {
     const [start, end] = [i === 0 ? 0 : this.ends[i - 1], this.ends[i]];
     if (needles.some((needle) => includesFolded(this.rows, start, end, needle) !== false)) return true;
     return this.rows.subarray(start, end).includes(BACKSLASH);
-  }
-
-  /** Grows as rows are decoded; the rows' buffer is counted whole (the page's row lengths precede them in it). */
-  get byteSize(): number {
-    return 64 + this.rows.buffer.byteLength + this.ends.byteLength + this.decodedBytes;
   }
 }
 
@@ -270,21 +268,24 @@ export class StoredRowPage {
 }
 
 /**
- * Bytes of the pages a directory keeps inflated (with the rows decoded from them), the latest used:
- * the rows answers list again and again (a popular find's page, a filter's candidates) are not
- * inflated and decoded at each answer.
+ * Bytes of the rows a directory keeps decoded, the latest used: the rows answers list again and
+ * again (a popular find's page, the objects people look at, their parents and callees) are neither
+ * read nor inflated again. Rows, not pages: an answer lists a row or two of most pages it reads, and
+ * pages kept inflated held some twenty rows for each one listed (a mix at 1M objects inflated
+ * three pages for each page it needed). Counted in the section budget: 4 MiB of rows made that mix
+ * slower, taking room from link and key pages.
  */
-const INFLATED_BYTES = 1024 * 1024;
+const DECODED_ROWS_BYTES = 1024 * 1024;
 
-/** Where each page of rows lies and what its checksum is; and the pages inflated last. */
+/** Where each page of rows lies and what its checksum is; and the rows decoded last. */
 export class RowDirectory extends PageDirectory {
   readonly firstRanks: Uint32Array;
   readonly rawLengths: Uint32Array;
   private readonly rows: number;
-  /** Inflated pages by page, least recently used first, with what each weighed when it last joined. */
-  private readonly inflated = new Map<number, { page: RowPage; bytes: number }>();
-  /** The inflated pages' weights summed: summed again at each page, the 200-odd pages kept cost more than inflating one. */
-  private inflatedBytes = 0;
+  /** Decoded rows by rank, least recently used first, with what each weighs. */
+  private readonly decoded = new Map<number, { row: ObjectRow; bytes: number }>();
+  /** The decoded rows' weights summed. */
+  private decodedBytes = 0;
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(1), blocks.u32(2), "row pages");
@@ -325,37 +326,34 @@ export class RowDirectory extends PageDirectory {
     return new StoredRowPage(bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
   }
 
-  /** Page `p`, inflated from `stored` unless it was lately. */
+  /** Page `p`, inflated from `stored` (its checksum checked as it was stored). */
   page(p: number, stored: StoredRowPage): RowPage {
-    return this.keep(p, this.inflated.get(p)?.page ?? this.inflatePage(p, stored.bytes));
+    return this.inflatePage(p, stored.bytes);
   }
 
-  /**
-   * Page `p` as `page` gives it, but not kept inflated (nor moved up if it is): for a scan of many
-   * pages, most of whose rows nobody lists, which would push out the pages answers list again.
-   * The caller keeps those it lists rows of.
-   */
-  scannedPage(p: number, stored: StoredRowPage): RowPage {
-    return this.inflated.get(p)?.page ?? this.inflatePage(p, stored.bytes);
+  /** The row of `rank` if it is kept decoded, then the latest used; else undefined. */
+  keptRow(rank: number): ObjectRow | undefined {
+    const kept = this.decoded.get(rank);
+    if (!kept) return undefined;
+    this.decoded.delete(rank);
+    this.decoded.set(rank, kept);
+    return kept.row;
   }
 
-  /** `page`, page `p`, kept inflated as the latest used. */
-  keep(p: number, page: RowPage): RowPage {
-    const kept = this.inflated.get(p);
-    if (kept) {
-      this.inflated.delete(p);
-      this.inflatedBytes -= kept.bytes;
+  /** The row of `rank` from `page`, which holds it, kept decoded as the latest used (the oldest leaving past DECODED_ROWS_BYTES). */
+  row(page: RowPage, rank: number): ObjectRow {
+    const kept = this.keptRow(rank);
+    if (kept) return kept;
+    const row = page.row(rank);
+    const bytes = page.rowBytes(rank);
+    this.decoded.set(rank, { row, bytes });
+    this.decodedBytes += bytes;
+    for (const [r, old] of this.decoded) {
+      if (this.decodedBytes <= DECODED_ROWS_BYTES) break;
+      this.decoded.delete(r);
+      this.decodedBytes -= old.bytes;
     }
-    // Pages grow as their rows are decoded: each is weighed as it joins (again), the oldest leaving.
-    const bytes = page.byteSize;
-    this.inflatedBytes += bytes;
-    for (const [q, old] of this.inflated) {
-      if (this.inflatedBytes <= INFLATED_BYTES) break;
-      this.inflated.delete(q);
-      this.inflatedBytes -= old.bytes;
-    }
-    this.inflated.set(p, { page, bytes });
-    return page;
+    return row;
   }
 
   /**
@@ -386,11 +384,9 @@ export class RowDirectory extends PageDirectory {
     return new RowPage(this.firstRanks[p], body.subarray(lengths.at), ends, this.rows);
   }
 
-  /** Grows and shrinks with the pages it keeps inflated: the section cache measures it again. */
+  /** Grows and shrinks with the rows it keeps decoded: the section cache measures it again. */
   override get byteSize(): number {
-    // Each page as weighed when last used (the rows it decoded since are counted at its next use):
-    // the cache measures this at every hit, and summing some 200 pages there cost 3% of a busy server.
-    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + this.inflatedBytes;
+    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + this.decodedBytes;
   }
 }
 

@@ -7,12 +7,11 @@ import { distinctAscending, mapRanks } from "./rank-set.ts";
 
 export type { ObjectRow };
 
-/** Rows of `ranks`, in the order given (repeats allowed), their pages read in one round. */
+/** Rows of `ranks`, in the order given (repeats allowed): those kept decoded at once, the others' pages read in one round. */
 export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): Promise<ObjectRow[]> {
   if (ranks.length === 0) return [];
   const directory = await snapshot.section("ROWD");
-  const stored = await storedRowPages(snapshot, directory, ranks);
-  return rowsOf(directory, stored, ranks, true);
+  return rowsOf(directory, await rowRound(snapshot, directory, ranks), ranks, true);
 }
 
 /** A test of rows: the needles (lower-cased) one of which a passing row holds in one of its strings, and the test itself. */
@@ -33,15 +32,17 @@ export async function ranksPassing(
 ): Promise<Uint32Array> {
   if (candidates.length === 0) return candidates;
   const directory = await snapshot.section("ROWD");
-  const stored = await storedRowPages(snapshot, directory, candidates);
+  const { held, stored } = await rowRound(snapshot, directory, candidates);
   let last = -1;
   let page: RowPage | undefined;
   return candidates.filter((r) => {
+    const row = held.get(r);
+    if (row) return tests.every((test) => test.passes(row));
     const p = directory.pageOf(r);
-    if (p !== last) page = directory.scannedPage((last = p), stored.get(p)!);
+    if (p !== last) page = directory.page((last = p), stored.get(p)!);
     const passes = tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
-    // The answer lists the rows that pass: their pages are kept inflated (with those rows decoded).
-    if (passes) directory.keep(last, page!);
+    // The answer lists the rows that pass: they are kept decoded, those that fail are not.
+    if (passes) directory.row(page!, r);
     return passes;
   });
 }
@@ -64,19 +65,19 @@ const ROWS_A_ROUND = 2048;
 const ROUNDS_AHEAD = 2;
 
 /**
- * Rows of `ranks` (non-decreasing, repeats allowed) in that order, ROW_BATCH at a time, their pages
- * read ROWS_A_ROUND rows a round, ROUNDS_AHEAD rounds ahead. The pages of a long list (more than a
- * round) are inflated for it alone, not kept inflated: they would push out those that answers about
- * a few objects list again.
+ * Rows of `ranks` (non-decreasing, repeats allowed) in that order, ROW_BATCH at a time, the pages of
+ * those not kept decoded read ROWS_A_ROUND rows a round, ROUNDS_AHEAD rounds ahead. The rows of a
+ * long list (more than a round) are decoded for it alone, not kept: they would push out those that
+ * answers about a few objects list again.
  */
 export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectRow[]> {
   if (ranks.length === 0) return;
   const directory = await snapshot.section("ROWD");
   const keep = ranks.length <= ROWS_A_ROUND;
-  const rounds: (Promise<Map<number, StoredRowPage>> | undefined)[] = [];
+  const rounds: (Promise<RowRound> | undefined)[] = [];
   const startRound = () => {
     const from = rounds.length * ROWS_A_ROUND;
-    const pages = storedRowPages(snapshot, directory, slice(ranks, from, from + ROWS_A_ROUND));
+    const pages = rowRound(snapshot, directory, slice(ranks, from, from + ROWS_A_ROUND));
     // A round read ahead whose rows nobody asks for any more (the answer was cut short) must not
     // fail unobserved; a failure the answer reaches is thrown where its round is awaited.
     pages.catch(() => {});
@@ -84,11 +85,11 @@ export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<num
   };
   for (let round = 0; round * ROWS_A_ROUND < ranks.length; round++) {
     while (rounds.length <= round + ROUNDS_AHEAD && rounds.length * ROWS_A_ROUND < ranks.length) startRound();
-    const stored = (await rounds[round])!;
+    const rows = (await rounds[round])!;
     rounds[round] = undefined;
     const end = Math.min(ranks.length, (round + 1) * ROWS_A_ROUND);
     for (let from = round * ROWS_A_ROUND; from < end; from += ROW_BATCH)
-      yield rowsOf(directory, stored, slice(ranks, from, Math.min(end, from + ROW_BATCH)), keep);
+      yield rowsOf(directory, rows, slice(ranks, from, Math.min(end, from + ROW_BATCH)), keep);
   }
 }
 
@@ -103,23 +104,42 @@ function slice(ranks: ArrayLike<number>, from: number, to: number): ArrayLike<nu
   return ranks instanceof Uint32Array ? ranks.subarray(from, to) : Array.prototype.slice.call(ranks, from, to);
 }
 
-/** The rows of `ranks` from their pages `stored`; the pages inflated are kept inflated when `keep`. */
-function rowsOf(
-  directory: RowDirectory,
-  stored: Map<number, StoredRowPage>,
-  ranks: ArrayLike<number>,
-  keep: boolean,
-): ObjectRow[] {
+/**
+ * What a round of rows is made from: the rows of its ranks kept decoded (held here, whatever the
+ * directory lets go meanwhile), and the stored pages of the others, read together.
+ */
+interface RowRound {
+  held: Map<number, ObjectRow>;
+  stored: Map<number, StoredRowPage>;
+}
+
+async function rowRound(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>): Promise<RowRound> {
+  const held = new Map<number, ObjectRow>();
+  const missing: number[] = [];
+  for (let i = 0; i < ranks.length; i++) {
+    const row = directory.keptRow(ranks[i]);
+    if (row) held.set(ranks[i], row);
+    else missing.push(ranks[i]);
+  }
+  const stored = missing.length > 0 ? await storedRowPages(snapshot, directory, missing) : new Map();
+  return { held, stored };
+}
+
+/** The rows of `ranks` from `round`: held, or from their pages, inflated once a batch; those from pages are kept decoded when `keep`. */
+function rowsOf(directory: RowDirectory, round: RowRound, ranks: ArrayLike<number>, keep: boolean): ObjectRow[] {
   const rows = new Array<ObjectRow>(ranks.length);
   let last = -1;
   let page: RowPage | undefined;
   for (let i = 0; i < ranks.length; i++) {
-    const p = directory.pageOf(ranks[i]);
-    if (p !== last) {
-      last = p;
-      page = keep ? directory.page(p, stored.get(p)!) : directory.scannedPage(p, stored.get(p)!);
+    const rank = ranks[i];
+    const held = round.held.get(rank);
+    if (held) {
+      rows[i] = held;
+      continue;
     }
-    rows[i] = page!.row(ranks[i]);
+    const p = directory.pageOf(rank);
+    if (p !== last) page = directory.page((last = p), round.stored.get(p)!);
+    rows[i] = keep ? directory.row(page!, rank) : page!.row(rank);
   }
   return rows;
 }

@@ -201,10 +201,11 @@ describe("rows ruled out on their bytes, undecoded", () => {
       links: [],
       postIts: [],
     };
-    const snapshot = await Snapshot.open(memorySource(compileDocument(analysis).bytes));
+    const bytes = compileDocument(analysis).bytes;
     const decoded: number[] = [];
-    const keptFor = (needle: string) =>
-      ranksPassing(snapshot, Uint32Array.from([0, 1, 2, 3]), [
+    // A snapshot of its own each time: rows kept decoded by one call would be tested as decoded by the next.
+    const keptFor = async (needle: string) =>
+      ranksPassing(await Snapshot.open(memorySource(bytes)), Uint32Array.from([0, 1, 2, 3]), [
         {
           needles: [lowerNeedle(needle)],
           passes: (row) => (decoded.push(objects.findIndex((o) => o.name === row.name)), true),
@@ -407,10 +408,13 @@ describe("answers about many objects: rows read a round of pages at a time, roun
         async (raw, repeats, budget) => {
           const ranks = ranksOf(raw, repeats);
           const snapshot = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(budget) });
-          const batches: ObjectRow[][] = [];
-          for await (const batch of objectRowBatches(snapshot, ranks)) batches.push(batch);
-          expect(batches.every((b) => b.length > 0 && b.length <= 256)).toBe(true);
-          expect(batches.flat()).toEqual(ranks.map((r) => expectedRow(model.objects[r])));
+          // Twice: the second time, the rows the first kept decoded come without their pages.
+          for (let pass = 0; pass < 2; pass++) {
+            const batches: ObjectRow[][] = [];
+            for await (const batch of objectRowBatches(snapshot, ranks)) batches.push(batch);
+            expect(batches.every((b) => b.length > 0 && b.length <= 256)).toBe(true);
+            expect(batches.flat()).toEqual(ranks.map((r) => expectedRow(model.objects[r])));
+          }
         },
       ),
       { numRuns: 25 },
@@ -434,6 +438,33 @@ describe("answers about many objects: rows read a round of pages at a time, roun
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rows += next.value.length;
     expect(rows).toBe(ranks.length);
     expect(source.reads - before).toBe(readsFor(ranks));
+  });
+
+  it("keep the rows of short lists decoded, a MiB of the latest used: asked again, they read no page", async () => {
+    const source = countingSource(memorySource(bytes));
+    const snapshot = await Snapshot.open(source, { sections: new SectionCache(1 << 30) });
+    const directory = await snapshot.section("ROWD");
+    const empty = directory.byteSize;
+    const some = Array.from({ length: 50 }, (_, i) => i * 397);
+    const rows = await objectRows(snapshot, some);
+    const before = source.reads;
+    expect(await objectRows(snapshot, some)).toEqual(rows);
+    expect(source.reads, "no page read for rows kept decoded").toBe(before);
+    expect(directory.byteSize).toBeGreaterThan(empty);
+    // Every row, 2,048 at a time: more than the rows kept may weigh, the oldest leave first.
+    for (let from = 0; from < OBJECTS; from += 2048)
+      await objectRows(
+        snapshot,
+        Array.from({ length: Math.min(2048, OBJECTS - from) }, (_, i) => from + i),
+      );
+    expect(directory.byteSize - empty).toBeLessThanOrEqual(1024 * 1024);
+    expect(directory.keptRow(0)).toBeUndefined();
+    expect(directory.keptRow(OBJECTS - 1)).toBeDefined();
+    // A long list's rows are decoded for it alone: none of them is kept.
+    const fresh = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(1 << 30) });
+    const all = Array.from({ length: OBJECTS }, (_, r) => r);
+    for await (const _ of objectRowBatches(fresh, all));
+    expect((await fresh.section("ROWD")).keptRow(OBJECTS - 1)).toBeUndefined();
   });
 
   it("summarize a level-5 node's members as their rows do", async () => {

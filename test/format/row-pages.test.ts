@@ -55,13 +55,17 @@ describe("row pages", () => {
     expect(directory.pageCount).toBeGreaterThan(20);
     expect(objects.some((o) => o.parent !== NONE && o.annotations !== null)).toBe(true);
     for (let p = 0; p < directory.pageCount; p++) {
-      // As the query engine reads it: the stored page checked, then inflated (once: kept inflated).
+      // As the query engine reads it: the stored page checked, then inflated.
       const page = directory.page(p, directory.storedPage(p, storedPage(pages, p)));
-      expect(directory.page(p, directory.storedPage(p, storedPage(pages, p)))).toBe(page);
       expect(page.count).toBe(directory.countOf(p));
       // Last row first: no row's decoding leans on its predecessors'.
-      for (let rank = page.firstRank + page.count - 1; rank >= page.firstRank; rank--)
+      for (let rank = page.firstRank + page.count - 1; rank >= page.firstRank; rank--) {
+        expect(directory.keptRow(rank)).toBeUndefined();
         expect(page.row(rank)).toEqual(expectedRow(objects[rank]));
+        // Taken through the directory, the row is kept decoded: the same row again, no page needed.
+        const row = directory.row(page, rank);
+        expect(directory.keptRow(rank)).toBe(row);
+      }
       expect(() => page.row(page.firstRank + page.count)).toThrow(CorruptSnapshotError);
     }
   });
