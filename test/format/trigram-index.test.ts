@@ -64,7 +64,7 @@ describe("TrigramIndex", () => {
     );
   });
 
-  it("keeps decoded lists for later queries, counted in its byteSize, up to half its posting bytes (64 KiB to 4 MiB)", async () => {
+  it("keeps decoded lists for later queries, counted in its byteSize, up to half its posting bytes (64 KiB to 256 KiB)", async () => {
     const letters = "abcdefghij";
     const keys = Array.from(
       { length: 20000 },
@@ -74,7 +74,7 @@ describe("TrigramIndex", () => {
     const blocks = encodeTrigramIndex(sorted);
     const index = TrigramIndex.whole(new Blocks(encodeBlocks(blocks), "TEST", 4), sorted.length, "test");
     const stored = index.byteSize;
-    const budget = Math.max(64 * 1024, Math.min(4 * 1024 * 1024, (blocks[3] as Uint8Array).byteLength / 2));
+    const budget = Math.max(64 * 1024, Math.min(256 * 1024, (blocks[3] as Uint8Array).byteLength / 2));
     const slots = (blocks[0] as Uint32Array).length;
     const lists = await index.lists(Array.from({ length: slots }, (_, s) => s));
     const first = Array.from({ length: slots }, (_, s) => Array.from(lists.keys(s)));
