@@ -211,21 +211,34 @@ function indexIn(text: Uint8Array, from: number, to: number, needle: Uint8Array)
   return -1;
 }
 
+/** Whole numbers in the narrowest array that holds them: a page's lengths and counts, mostly below 256. */
+export type Counts = Uint8Array | Uint16Array | Uint32Array;
+
+/** `values` copied into the narrowest array holding its largest value. */
+export function narrowest(values: Uint32Array): Counts {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  return max < 0x100 ? Uint8Array.from(values) : max < 0x10000 ? Uint16Array.from(values) : values;
+}
+
 /**
- * One page as read (its bytes, a copy of its own) with its keys' lengths parsed: about its stored
- * size in memory, so that every page of a 1M-key index fits the section budget, where decoded
- * strings would take four times as much. Keys are rebuilt as they are read.
+ * One page as read (its keys' text, a copy of its own) with its keys' lengths parsed into the
+ * narrowest arrays: less than its stored size in memory, so that the pages answers share stay in
+ * the section budget, where decoded strings would take four times as much. Keys are rebuilt as
+ * they are read.
  */
 export class KeyPage {
   readonly count: number;
+  /** The keys' suffixes, one after another (the page's text). */
   private readonly bytes: Uint8Array;
-  private readonly shared: Uint32Array;
-  private readonly suffixes: Uint32Array;
-  private readonly textStart: number;
+  private readonly shared: Counts;
+  private readonly suffixes: Counts;
+  /** Where the text starts in `bytes`: 0. */
+  private readonly textStart = 0;
   /** Where the suffix of each restart key (0, KEY_RESTART, 2·KEY_RESTART …) starts in `bytes`. */
   private readonly restartAt: Uint32Array;
   /** Postings of the page before each of its keys, then their number (count + 1). */
-  readonly postingStarts: Uint32Array;
+  readonly postingStarts: Counts;
   /** The ranks of the page's keys one after another, or null when they are the postings' positions. */
   private readonly ranks: Uint32Array | null;
   /** Postings of the keys before the page: the position of its first posting. */
@@ -234,24 +247,22 @@ export class KeyPage {
   private readonly longest: number;
 
   constructor(
-    bytes: Uint8Array,
+    text: Uint8Array,
     count: number,
-    shared: Uint32Array,
-    suffixes: Uint32Array,
-    textStart: number,
-    postings: { starts: Uint32Array; ranks: Uint32Array | null; first: number },
+    shared: Counts,
+    suffixes: Counts,
+    postings: { starts: Counts; ranks: Uint32Array | null; first: number },
   ) {
-    this.bytes = bytes;
+    this.bytes = text;
     this.count = count;
     this.shared = shared;
     this.suffixes = suffixes;
-    this.textStart = textStart;
     this.postingStarts = postings.starts;
     this.ranks = postings.ranks;
     this.firstPosting = postings.first;
     this.restartAt = new Uint32Array(Math.ceil(count / KEY_RESTART));
     let longest = 0;
-    for (let i = 0, at = textStart; i < count; at += suffixes[i++]) {
+    for (let i = 0, at = 0; i < count; at += suffixes[i++]) {
       if (i % KEY_RESTART === 0) this.restartAt[i / KEY_RESTART] = at;
       longest = Math.max(longest, shared[i] + suffixes[i]);
     }
@@ -545,9 +556,9 @@ export class KeyDirectory extends PageDirectory {
       () => `${this.what}: page ${p} has ${bytes.length - textStart} bytes of text for ${text}`,
     );
     const ranks = this.ranksStored ? this.ranksOf(p, bytes.subarray(textStart + text), starts) : null;
-    // A copy of its own: not holding the rest of a multi-page read.
-    const page = new KeyPage(bytes.slice(0, textStart + text), n, shared, suffixes, textStart, {
-      starts,
+    // The text, a copy of its own (not holding the rest of a multi-page read); the lengths narrowed.
+    const page = new KeyPage(bytes.slice(textStart, textStart + text), n, narrowest(shared), narrowest(suffixes), {
+      starts: narrowest(starts),
       ranks,
       first: this.firstPostings[p],
     });

@@ -10,6 +10,7 @@ import {
   encodeKeyPages,
   KeyDirectory,
   type KeyPage,
+  narrowest,
   type Postings,
 } from "../../src/format/key-pages.ts";
 import type { KeyList } from "../../src/format/search-index.ts";
@@ -171,6 +172,22 @@ describe("key pages", () => {
     expect(resealed((b) => (b[0] = 2))).toThrow("test keys: page 0 holds 2 keys, its directory says 3");
     // "beta" → "aeta": below "alpha".
     expect(resealed((b) => (b[b.length - 9] = 0x61))).toThrow("test keys: page 0 key 1 is out of order");
+  });
+
+  it("holds its lengths and counts in the narrowest arrays, whatever their size: keys past 255 and 65,535 bytes, a key of 70,000 postings", () => {
+    expect(narrowest(Uint32Array.of(0, 255))).toBeInstanceOf(Uint8Array);
+    expect(narrowest(Uint32Array.of(3, 256))).toBeInstanceOf(Uint16Array);
+    expect(narrowest(Uint32Array.of(65_536, 1))).toBeInstanceOf(Uint32Array);
+    expect(Array.from(narrowest(Uint32Array.of(7, 65_535, 0)))).toEqual([7, 65_535, 0]);
+    const keys = ["a", `b${"x".repeat(300)}`, `c${"y".repeat(70_000)}`, "d"];
+    const many = Array.from({ length: 70_000 }, (_, i) => i + 3);
+    const ranks = [[0], [1], many, [2]];
+    const { pages, directory } = directoryOf(keys, ranks, 70_003);
+    const decoded = Array.from({ length: directory.pageCount }, (_, p) => directory.decodePage(p, pageBytes(pages, p)));
+    expect(decoded.flatMap((page) => page.keys())).toEqual(keys);
+    const all = decoded.flatMap((page) => Array.from({ length: page.count }, (_, i) => Array.from(page.ranksOf(i))));
+    expect(all).toEqual(ranks);
+    expect(decoded.flatMap((page) => Array.from({ length: page.count }, (_, i) => page.keyAt(i)))).toEqual(keys);
   });
 
   it("checks a page's keys the first time it is read: read again, the same page is trusted, a refused one refused again", () => {
