@@ -47,7 +47,7 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
   const p = directory.pageOf(wanted);
   if (directory.offsets[directory.pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE) {
     const whole = snapshot.recall<WholeIdPages>(WHOLE_ID_PAGES);
-    if (whole) return whole.page(p).find(wanted);
+    if (whole) return whole.find(wanted);
     // Not held yet: this answer reads its own page, not megabytes, and the whole comes behind it
     // for the answers after (joined, not read twice, by those that ask meanwhile).
     waitUntil(wholeIdPages(snapshot, directory));

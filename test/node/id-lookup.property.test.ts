@@ -8,9 +8,21 @@ import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { locateId, lookUp } from "../../src/query/lookup.ts";
 
-/** 1,100–1,700 objects (three or four id pages) with distinct ids spread far apart, some with a parent. */
+/**
+ * 1,100–1,700 objects (three or four id pages) with distinct ids, some with a parent: spread far
+ * apart (a page spanning 2^32 ids and more), or near one another from anywhere up to 10^15 (each
+ * page then held as distances from its first id).
+ */
 const analyses = fc
-  .uniqueArray(fc.bigInt({ min: 1n, max: 10n ** 15n }), { minLength: 2 * IDS_PER_PAGE + 76, maxLength: 1700 })
+  .oneof(
+    fc.uniqueArray(fc.bigInt({ min: 1n, max: 10n ** 15n }), { minLength: 2 * IDS_PER_PAGE + 76, maxLength: 1700 }),
+    fc
+      .tuple(
+        fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        fc.uniqueArray(fc.bigInt({ min: 1n, max: 2n ** 33n }), { minLength: 2 * IDS_PER_PAGE + 76, maxLength: 1700 }),
+      )
+      .map(([base, offsets]) => offsets.map((o) => base + o)),
+  )
   .map((ids) => ({
     format: "appstruct.analysis/1",
     application: "Ids",
@@ -32,11 +44,11 @@ const open = (bytes: Uint8Array, budgetBytes: number) =>
   Snapshot.open(memorySource(bytes, "ids"), { sections: new SectionCache(budgetBytes) });
 
 describe("id lookups", () => {
-  it("find every id's rank and parent, and no rank for ids not there, whole or page by page", async () => {
+  it("find every id's rank and parent, and no rank for ids not there, whole or page by page, ids near or far apart", async () => {
     await fc.assert(
       fc.asyncProperty(
         analyses,
-        fc.array(fc.bigInt({ min: 0n, max: 10n ** 15n }), { maxLength: 20 }),
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 15n + 2n ** 34n }), { maxLength: 20 }),
         async (analysis, probes) => {
           const { bytes, model } = compileDocument(analysis);
           const idBytes = model.objects.length * 16;
@@ -48,7 +60,9 @@ describe("id lookups", () => {
               const { id, parent } = model.objects[rank];
               expect(await locateId(snapshot, id)).toEqual({ rank, parent });
             }
-            for (const probe of probes.map(String).filter((id) => !present.has(id)))
+            // Ids beside those there too: inside a page's span, where only the search can tell.
+            const beside = model.objects.slice(0, 40).flatMap((o) => [BigInt(o.id) + 1n, BigInt(o.id) - 1n]);
+            for (const probe of [...probes, ...beside].map(String).filter((id) => !present.has(id)))
               expect(await lookUp(snapshot, probe)).toBe(-1);
           }
           // Each took the way it was meant to: one entry for every id page (read behind the first
