@@ -83,13 +83,19 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
       log,
     });
     const base = `${server.url}/rest/applications/${encodeURIComponent(APPLICATION)}`;
-    const urls = (await sampleIds(server, options.objects, 12)).flatMap((id) => [
-      `${base}/objects/${id}/start-end-points?hops=32`,
-      `${base}/objects/${id}/start-end-points?hops=3`,
-      `${base}/objects/${id}?select=source-locations`,
-      `${base}/objects/${id}/callees?select=source-locations`,
-      `${base}/objects/${id}/callees`,
-    ]);
+    const urls = [
+      ...(await sampleIds(server, options.objects, 12)).flatMap((id) => [
+        `${base}/objects/${id}/start-end-points?hops=32`,
+        `${base}/objects/${id}/start-end-points?hops=3`,
+        `${base}/objects/${id}?select=source-locations`,
+        `${base}/objects/${id}/callees?select=source-locations`,
+        `${base}/objects/${id}/callees`,
+      ]),
+      // Finds whose matches are kept with the sections, shared between requests as they are worked out.
+      `${base}/objects?limit=50&name=service`,
+      `${base}/objects?limit=50&skip=50&name=service`,
+      `${base}/objects?limit=50&name=ler&operator=endswith`,
+    ];
     const statuses: Record<string, number> = {};
     const serverErrors: BurstReport["serverErrors"] = [];
     const end = Date.now() + options.durationMs;

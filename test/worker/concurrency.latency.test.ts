@@ -50,13 +50,21 @@ function meshAnalysis(n: number) {
 
 const base = appPath(application);
 const ids = Array.from({ length: 12 }, (_, k) => 1000 + ((k * 331) % OBJECTS));
-const urls = ids.flatMap((id) => [
-  `${base}/objects/${id}/start-end-points?hops=32`,
-  `${base}/objects/${id}/start-end-points?hops=3`,
-  `${base}/objects/${id}?select=source-locations`,
-  `${base}/objects/${id}/callees?select=source-locations`,
-  `${base}/objects/${id}/callees`,
-]);
+const urls = [
+  ...ids.flatMap((id) => [
+    `${base}/objects/${id}/start-end-points?hops=32`,
+    `${base}/objects/${id}/start-end-points?hops=3`,
+    `${base}/objects/${id}?select=source-locations`,
+    `${base}/objects/${id}/callees?select=source-locations`,
+    `${base}/objects/${id}/callees`,
+  ]),
+  // Finds whose matches are kept with the sections (verified keys, an endswith): shared between
+  // requests as they are worked out, as sections are.
+  `${base}/objects?limit=5&name=tep1`,
+  `${base}/objects?limit=5&skip=5&name=tep1`,
+  `${base}/objects?limit=5&name=97&operator=endswith`,
+  `${base}/objects?limit=5&fullname=ule1.St`,
+];
 
 /** The status of `url`, or "aborted" when this client gave up on it after `abortAfterMs`. */
 async function get(url: string, abortAfterMs?: number): Promise<number | "aborted"> {
