@@ -19,6 +19,7 @@ import {
   matchPage,
   matchRanks,
   matchRanksWithin,
+  readTrigramListsAhead,
 } from "./text-match.ts";
 
 /** Filter parameters of find objects and the search index (or key pages) each one reads. */
@@ -200,8 +201,8 @@ function codedChecks(
 
 /**
  * Starts reading what the filters after the first read whatever candidates the first leaves: the
- * columns of the coded checks, and the key of each object of a page-keyed field (OFUL, OMNG), which
- * its candidates are looked up in (matchAll). They then load while the first filter is matched, not
+ * columns of the coded checks, the key of each object of a page-keyed field (OFUL, OMNG), which
+ * its candidates are looked up in (matchAll), and a `contains`'s first trigram lists. They then load while the first filter is matched, not
  * in a round of storage reads after it; wasted only when the first filter matches nothing. A failed
  * read is not waited for here: the filter that needs it asks again, and fails as it should.
  */
@@ -212,7 +213,10 @@ function readAheadOfLaterFilters(
 ): void {
   const ignore = () => {};
   for (const f of coded) for (const tag of VALUE_COLUMN[f.name as ColumnField]) snapshot.section(tag).catch(ignore);
-  for (const f of planned.slice(1)) if (keyOfEachObject(f.field)) f.field.keys.keysOfRanks([]).catch(ignore);
+  for (const f of planned.slice(1)) {
+    if (keyOfEachObject(f.field)) f.field.keys.keysOfRanks([]).catch(ignore);
+    readTrigramListsAhead(f.field, f.operator, f.values);
+  }
 }
 
 /** Ranks matching every filter, ascending; null when there is no filter (every object). */

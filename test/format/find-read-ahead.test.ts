@@ -21,8 +21,9 @@ async function readsOf(
   query: Partial<FindObjectsQuery>,
   key: string,
   afterOpening = true,
+  budget = 64 << 20,
 ): Promise<{ reads: LoggedRead[]; total: number }> {
-  const { snapshot, record } = await loggedSnapshot(bytes, 64 << 20, key);
+  const { snapshot, record } = await loggedSnapshot(bytes, budget, key);
   const reads = await record(afterOpening);
   const found = await findObjects(snapshot, {
     operator: "contains",
@@ -71,6 +72,28 @@ describe("a find with several filters", () => {
       ofRanks!.settledBefore.filter((t) => t === "KNAM"),
       "no key page was in when OFUL was asked for",
     ).toEqual([]);
+  });
+});
+
+describe("a fullname contains beside a name", () => {
+  it("reads its trigram lists by range while the name's key pages are read, not after", async () => {
+    const counts = new Map<string, number>();
+    for (const o of model.objects) counts.set(o.name.toLowerCase(), (counts.get(o.name.toLowerCase()) ?? 0) + 1);
+    const o = model.objects.find((x) => x.name.length >= 8 && counts.get(x.name.toLowerCase()) === 1)!;
+    const piece = o.fullName.slice(0, 8);
+    // A 1 MiB budget: the fullName trigram index outweighs an eighth of it and is read by range.
+    const { reads, total } = await readsOf(
+      { filters: { name: [o.name], fullname: [piece] } },
+      "fullname lists beside name",
+      true,
+      1 << 20,
+    );
+    expect(total).toBeGreaterThanOrEqual(1);
+    const lists = reads.filter((r) => r.tag === "TFUL");
+    expect(lists.length, "the trigram table, then lists").toBeGreaterThanOrEqual(2);
+    expect(reads.some((r) => r.tag === "KNAM")).toBe(true);
+    for (const read of lists)
+      expect(read.settledBefore, "asked for before any name key page came in").not.toContain("KNAM");
   });
 });
 
