@@ -231,7 +231,9 @@ export class Snapshot implements DecodeContext {
   /** Whether readPart slices `tag`'s parts from its whole body: a small section, or one read whole within its share of the budget. */
   private readsWhole(tag: SectionTag): boolean {
     const length = this.toc.get(tag)?.length ?? 0;
-    return length <= WHOLE_READ_BYTES || length <= this.budgetBytes * wholeShareOf(tag);
+    const share = wholeShareOf(tag);
+    // Tested apart: without a section cache the budget is infinite, and infinity times no share is NaN.
+    return length <= WHOLE_READ_BYTES || (share > 0 && length <= this.budgetBytes * share);
   }
 
   private async wholeBody(tag: SectionTag): Promise<Uint8Array> {
