@@ -215,8 +215,13 @@ export class WholeIdPages {
       if (i === from + count || distances[i] !== wanted) return null;
     } else {
       const ids = this.ids!;
-      i = firstFailing(from, from + count, (j) => ids[j] < id);
-      if (i === from + count || ids[i] !== id) return null;
+      i = rankOfAscendingId(
+        count,
+        (j) => ids[from + j],
+        (j) => from + j,
+        id,
+      );
+      if (i < 0) return null;
     }
     return { rank: this.ranks[i], parent: this.parents[i] };
   }

@@ -233,8 +233,6 @@ export class KeyPage {
   private readonly bytes: Uint8Array;
   private readonly shared: Counts;
   private readonly suffixes: Counts;
-  /** Where the text starts in `bytes`: 0. */
-  private readonly textStart = 0;
   /** Where the suffix of each restart key (0, KEY_RESTART, 2·KEY_RESTART …) starts in `bytes`. */
   private readonly restartAt: Uint32Array;
   /** Postings of the page before each of its keys, then their number (count + 1). */
@@ -273,7 +271,7 @@ export class KeyPage {
   private get ascii(): boolean {
     if (this.isAscii === undefined) {
       let high = 0;
-      for (let i = this.textStart; i < this.bytes.length; i++) high |= this.bytes[i];
+      for (let i = 0; i < this.bytes.length; i++) high |= this.bytes[i];
       this.isAscii = high < 0x80;
     }
     return this.isAscii;
@@ -284,7 +282,7 @@ export class KeyPage {
   keys(): string[] {
     const out = new Array<string>(this.count);
     const { shared, suffixes } = this;
-    let at = this.textStart;
+    let at = 0;
     if (this.ascii) {
       // One string of every suffix, cut by offsets that are code units too (decoded, not spread as
       // arguments: a key may be longer than a call's argument limit).
@@ -354,7 +352,7 @@ export class KeyPage {
     // End of the last key's first match; -1: none; NaN: unknown (that key was not searched).
     let firstEnd = Number.NaN;
     // Key i and where its suffix starts, when `key` holds key i − 1 rebuilt (else i is -1).
-    let at = this.textStart;
+    let at = 0;
     let i = 0;
     for (let w = begin; w < end; w++) {
       const target = wanted[w] - base;

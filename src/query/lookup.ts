@@ -44,7 +44,6 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
   const wanted = parseObjectId(id);
   const directory = await snapshot.section("IDXD");
   if (wanted === null || directory.pageCount === 0) return null;
-  const p = directory.pageOf(wanted);
   if (directory.offsets[directory.pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE) {
     const whole = snapshot.recall<WholeIdPages>(WHOLE_ID_PAGES);
     if (whole) return whole.find(wanted);
@@ -52,6 +51,7 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
     // for the answers after (joined, not read twice, by those that ask meanwhile).
     waitUntil(wholeIdPages(snapshot, directory));
   }
+  const p = directory.pageOf(wanted);
   const pages = await loadPages(snapshot, "IDXP", directory, [p], (page, bytes) => directory.decodePage(page, bytes));
   return pages.get(p)!.find(wanted);
 }
