@@ -88,8 +88,17 @@ export async function equalRange(keys: SearchKeys, value: string): Promise<[numb
 /** Keys a step of a suffix search over key pages reads at once (see firstFailingWide): a window between two samples. */
 const SUFFIX_SEARCH_WIDTH = REVERSED_SAMPLE;
 
-/** Indices of the keys ending with `suffix`, through `byReversed` (key indices ordered by reversed key). */
-export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix: string): Promise<Uint32Array> {
+/**
+ * Indices of the keys ending with `suffix`, through `byReversed` (key indices ordered by reversed
+ * key). `postingsNext`: the caller reads the postings of every key found next (a count, a page of
+ * ranks), so keys in pages have their pages read with the search's own.
+ */
+export async function suffixKeys(
+  keys: SearchKeys,
+  postings: KeyPostings,
+  suffix: string,
+  postingsNext: boolean,
+): Promise<Uint32Array> {
   const wanted = reverseCodeUnits(suffix);
   const list = keys.inMemory;
   if (list) {
@@ -104,9 +113,23 @@ export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix
   }
   // Keys not held in memory are in pages: the sampled keys give each end's window, whose keys are
   // read in one round, both ends together.
-  const { order: byReversed, samples } = await (keys as PagedKeys).reversed();
-  const search = (passes: (reversed: string) => boolean) => {
-    const j = firstFailing(0, samples.length, (s) => passes(reverseCodeUnits(samples.get(s))));
+  const paged = keys as PagedKeys;
+  const { order: byReversed, samples } = await paged.reversed();
+  const below = (reversed: string) => reversed < wanted;
+  const through = (reversed: string) => reversed < wanted || reversed.startsWith(wanted);
+  const windowOf = (passes: (reversed: string) => boolean) =>
+    firstFailing(0, samples.length, (s) => passes(reverseCodeUnits(samples.get(s))));
+  const [first, last] = [windowOf(below), windowOf(through)];
+  // Every key found lies from the first window to the last: their pages go out with the windows'
+  // (a cold answer's postings would otherwise wait a round after them).
+  if (postingsNext)
+    paged.readPagesAhead(
+      byReversed.subarray(
+        Math.max(0, (first - 1) * REVERSED_SAMPLE + 1),
+        Math.min(last * REVERSED_SAMPLE, byReversed.length),
+      ),
+    );
+  const search = (j: number, passes: (reversed: string) => boolean) => {
     if (j === 0) return Promise.resolve(0);
     return firstFailingWide(
       (j - 1) * REVERSED_SAMPLE + 1,
@@ -123,10 +146,7 @@ export async function suffixKeys(keys: SearchKeys, postings: KeyPostings, suffix
       },
     );
   };
-  const [from, end] = await Promise.all([
-    search((reversed) => reversed < wanted),
-    search((reversed) => reversed < wanted || reversed.startsWith(wanted)),
-  ]);
+  const [from, end] = await Promise.all([search(first, below), search(last, through)]);
   return byReversed.subarray(from, Math.max(from, end));
 }
 
@@ -154,6 +174,12 @@ const encoder = new TextEncoder();
 
 /** Pages asked of the storage in one call at most, when an answer needs many (about 2 MB of keys); the calls go together. */
 const PAGES_AT_ONCE = 128;
+
+/**
+ * Pages read ahead take this share of the section budget at most (their stored bytes): more would
+ * push out pages the same answer reads first, which it would then read twice.
+ */
+const READ_AHEAD_SHARE = 1 / 8;
 
 /**
  * Keys in pages (KNAM, KFUL, KMNG), each with its postings: a search reads its page through the
@@ -239,6 +265,20 @@ export class PagedKeys implements SearchKeys, KeyPostings {
     const { length } = reversed.order;
     check(length === this.length, `${tag}: ${length} keys in the reversed order, ${this.length} in pages`);
     return reversed;
+  }
+
+  /**
+   * Starts reading the pages of keys `ks` (in any order) that are not at hand, in one round, when
+   * they fit READ_AHEAD_SHARE of the budget: for keys whose postings the answer reads once its search
+   * is over. Their reads are shared with whoever asks for the same pages meanwhile; a failed read is
+   * not reported here, but to the caller that asks for its page again.
+   */
+  readPagesAhead(ks: ArrayLike<number>): void {
+    const pageOf = this.pagesOfKeys(ks);
+    const { offsets } = this.directory;
+    let bytes = 0;
+    for (const p of distinctPages(pageOf)) bytes += offsets[p + 1] - offsets[p];
+    if (bytes <= this.snapshot.budgetBytes * READ_AHEAD_SHARE) this.pagesOf(pageOf).catch(() => {});
   }
 
   /** The key holding each rank of `ranks`: in the key of each object where the pages store ranks, else from the directory (names, whose ranks follow their keys). */

@@ -172,7 +172,7 @@ export async function candidatesByKey(
     if (operator === "equals" || operator === "startswith") {
       const [from, to] = operator === "equals" ? await equalRange(keys, value) : await prefixRange(keys, value);
       keep(held.filter((k) => k >= from && k < to));
-    } else if (operator === "endswith") keep(await suffixKeys(keys, postings, value));
+    } else if (operator === "endswith") keep(await suffixKeys(keys, postings, value, false));
     else if (trigrams && value.length >= 3) {
       keep(await trigramCandidates(trigrams, value, { worthChecking: (k) => holding.has(k), keys: async () => held }));
       // One ASCII trigram is exact: its list is the answer.
@@ -319,7 +319,7 @@ export async function estimateMatches(
       const [before, through] = await Promise.all([postings.before(from), postings.before(to)]);
       total += through - before;
     } else if (operator === "endswith") {
-      total += await postings.count(await suffixKeys(keys, postings, value));
+      total += await postings.count(await suffixKeys(keys, postings, value, true));
     } else if (trigrams && value.length === 2 && isAscii(value)) {
       total +=
         Math.min(
@@ -371,7 +371,7 @@ async function matchingKeys(
       return rangeOf(from, to);
     }
     case "endswith":
-      return suffixKeys(keys, postings, value);
+      return suffixKeys(keys, postings, value, true);
     case "contains":
       if (trigrams && value.length >= 3) return trigramKeys(keys, trigrams, value, narrowing);
       if (trigrams && value.length === 2 && isAscii(value))
@@ -534,14 +534,16 @@ async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: strin
   // are verified together: one round of key pages for all, not one a list.
   const itself = equalRange(keys, value);
   const lists = await trigrams.lists(slots);
-  const held = await Promise.all(
-    // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
-    slots.map((slot) =>
-      trigrams.code(slot) < ASCII_SPACE ? lists.keys(slot) : keys.including(lists.keys(slot), needle),
-    ),
-  );
-  for (const holding of held)
+  const mark = (holding: ArrayLike<number>) => {
     for (let i = 0; i < holding.length; i++) words[holding[i] >>> 5] |= 1 << (holding[i] & 31);
+  };
+  // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
+  const hashed = slots.filter((slot) => trigrams.code(slot) >= ASCII_SPACE);
+  for (const slot of slots) if (trigrams.code(slot) < ASCII_SPACE) mark(lists.keys(slot));
+  // The postings of the keys found are read next: the pages of those known go out with the others'.
+  if (keys instanceof PagedKeys) keys.readPagesAhead(ranksOfBitmap(words));
+  for (const holding of await Promise.all(hashed.map((slot) => keys.including(lists.keys(slot), needle))))
+    mark(holding);
   const [exact, end] = await itself;
   if (exact < end) words[exact >>> 5] |= 1 << (exact & 31);
   return ranksOfBitmap(words);

@@ -306,7 +306,7 @@ describe("compiled facts of a hand-worked analysis", () => {
     ]);
     // Reversed keys: ananab, arbez, elppa, nur, regrä, rialcé, x_.
     expect(Array.from(await postings.byReversed())).toEqual([2, 4, 1, 3, 5, 6, 0]);
-    expect(await keyAt(await suffixKeys(keys, postings, "na"))).toEqual(["banana"]);
+    expect(await keyAt(await suffixKeys(keys, postings, "na", true))).toEqual(["banana"]);
     expect(await prefixRange(keys, "r")).toEqual([3, 4]);
 
     const xtag = await snapshot.section("XTAG");

@@ -1,4 +1,4 @@
-// @module Finds with several filters: what a later filter reads whatever the first leaves (a coded column, the key of each object) is read while the first is matched, not in a round of storage reads after it.
+// @module Finds read ahead: what a later step of a find reads (a later filter's column or key of each object, the postings of the keys a search finds) goes out with an earlier step's reads, not in a round of storage reads after them.
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
@@ -106,5 +106,43 @@ describe("an endswith", () => {
     const reversed = reads.find((r) => r.tag === "RNAM");
     expect(reversed, "the reversed order is read").toBeDefined();
     expect(reversed!.settledBefore, "asked for before the directory came in").not.toContain("DNAM");
+  });
+});
+
+describe("filters whose keys are found apart from their postings", () => {
+  /** The most common `length`-unit ending (or piece) of names, as a value many keys on many pages hold. */
+  const commonest = (piece: (name: string) => string) => {
+    const counts = new Map<string, number>();
+    for (const o of model.objects) {
+      const p = piece(o.name.toLowerCase());
+      counts.set(p, (counts.get(p) ?? 0) + 1);
+    }
+    return [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  };
+
+  /** Every key page a cold answer reads was asked for before any came in: one round of them, searched keys and postings together. */
+  function expectOneRoundOfKeyPages(reads: LoggedRead[]): void {
+    const keyPages = reads.filter((r) => r.tag === "KNAM");
+    expect(keyPages.length, "key pages are read").toBeGreaterThan(0);
+    for (const read of keyPages)
+      expect(read.settledBefore, "asked for before any key page came in").not.toContain("KNAM");
+  }
+
+  it("an endswith reads the pages of the keys it finds with those it searches", async () => {
+    const suffix = commonest((name) => name.slice(-3));
+    const { reads, total } = await readsOf(
+      { filters: { name: [suffix] }, operator: "endswith" },
+      "endswith pages",
+      false,
+    );
+    expect(total).toBe(model.objects.filter((o) => o.name.toLowerCase().endsWith(suffix)).length);
+    expectOneRoundOfKeyPages(reads);
+  });
+
+  it("a two-letter contains reads the pages of the keys its trigram lists give with the others it verifies", async () => {
+    const pair = commonest((name) => name.slice(1, 3));
+    const { reads, total } = await readsOf({ filters: { name: [pair] } }, "bigram pages", false);
+    expect(total).toBe(model.objects.filter((o) => o.name.toLowerCase().includes(pair)).length);
+    expectOneRoundOfKeyPages(reads);
   });
 });

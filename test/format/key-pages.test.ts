@@ -238,8 +238,8 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
       expect(await paged.lowerBound(probe), probe).toBe(await reference.lowerBound(probe));
       expect(await prefixRange(paged, probe), probe).toEqual(await prefixRange(reference, probe));
       expect(await equalRange(paged, probe), probe).toEqual(await equalRange(reference, probe));
-      expect(Array.from(await suffixKeys(paged, field.postings, probe)), probe).toEqual(
-        Array.from(await suffixKeys(reference, field.postings, probe)),
+      expect(Array.from(await suffixKeys(paged, field.postings, probe, probe.length % 2 === 0)), probe).toEqual(
+        Array.from(await suffixKeys(reference, field.postings, probe, false)),
       );
     }
     const every = Uint32Array.from(fullNames.keys());
