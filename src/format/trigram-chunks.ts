@@ -30,6 +30,20 @@ export function encodeTrigramChunks(trigramBlocks: readonly Block[]): Block[] {
   return [Uint32Array.of(start, crc32(body.subarray(0, start)), length), crcs];
 }
 
+/**
+ * More bytes than the head of a trigram index (what precedes its posting block) whose body is
+ * `indexLength` bytes long and whose chunk directory's body `chunksLength` (both in the TOC), so the
+ * head is read alongside its chunk directory rather than after it. The directory is a block table
+ * of two blocks (24 bytes), the head's three numbers (padded to 16) and a checksum a chunk, padded to
+ * 8 bytes: at least `(chunksLength − 44) / 4` chunks, every one but the last 4096 bytes long. Past
+ * those, the bound exceeds the head by at most two chunks. A file laid out otherwise only makes the
+ * bound too short, which the reader sees once the directory comes in.
+ */
+export function headLengthBound(indexLength: number, chunksLength: number): number {
+  const fewestChunks = Math.floor((chunksLength - 44) / 4);
+  return fewestChunks <= 1 ? indexLength : Math.max(0, indexLength - (fewestChunks - 1) * TRIGRAM_CHUNK_BYTES);
+}
+
 /** A trigram index's chunk directory: its posting block's chunks as pages, and the checksum of its head. */
 export class TrigramChunks extends PageDirectory {
   /** Bytes of the section before its posting block: the block table and the trigram table. */

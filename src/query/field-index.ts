@@ -11,7 +11,7 @@ import {
   type TrigramTag,
 } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { TRIGRAM_CHUNK_BYTES } from "../format/trigram-chunks.ts";
+import { headLengthBound, TRIGRAM_CHUNK_BYTES } from "../format/trigram-chunks.ts";
 import { type PostingSpans, TrigramIndex } from "../format/trigram-index.ts";
 import { waitUntil } from "../wait-until.ts";
 import { loadPages } from "./pages.ts";
@@ -77,8 +77,22 @@ async function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndex
   return snapshot.remember(
     `${tag}#table`,
     async () => {
-      const [chunks, keyCount] = await Promise.all([snapshot.section(chunksTag), snapshot.keyCount(of)]);
-      const head = chunks.readHead(await snapshot.readPart(tag, 0, chunks.headLength), tag);
+      // The head goes out with the chunk directory (a cold filter would otherwise wait a round for
+      // it), as the bytes its length is bounded by; then cut to its length, so it pins no more.
+      const bound = headLengthBound(snapshot.toc.get(tag)!.length, snapshot.toc.get(chunksTag)!.length);
+      const [chunks, keyCount, first] = await Promise.all([
+        snapshot.section(chunksTag),
+        snapshot.keyCount(of),
+        snapshot.readPart(tag, 0, bound),
+      ]);
+      const { headLength } = chunks;
+      const headBytes =
+        first.length === headLength
+          ? first
+          : first.length > headLength
+            ? first.slice(0, headLength)
+            : await snapshot.readPart(tag, 0, headLength);
+      const head = chunks.readHead(headBytes, tag);
       const table = { codes: head.u32(0), counts: head.u32(1), offsets: head.u32(2) };
       return TrigramIndex.ranged(
         table,

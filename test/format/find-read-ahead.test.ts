@@ -146,3 +146,17 @@ describe("filters whose keys are found apart from their postings", () => {
     expectOneRoundOfKeyPages(reads);
   });
 });
+
+describe("a contains on a trigram index read by range", () => {
+  it("reads the index's head with its chunk directory, cold: not in a round after it", async () => {
+    const o = model.objects[model.objects.length >> 2];
+    const piece = o.fullName.slice(2, 10);
+    // A 1 MiB budget: the fullName trigram index outweighs an eighth of it and is read by range.
+    const { reads, total } = await readsOf({ filters: { fullname: [piece] } }, "fullname head", false, 1 << 20);
+    expect(total).toBe(model.objects.filter((x) => x.fullName.toLowerCase().includes(piece.toLowerCase())).length);
+    const head = reads.find((r) => r.tag === "TFUL");
+    expect(head, "the trigram index is read by range").toBeDefined();
+    // The chunk directory is read as the snapshot opens (a directory read ahead), unlogged here but settled.
+    expect(head!.settledBefore, "asked for before the chunk directory came in").not.toContain("CFUL");
+  });
+});
