@@ -265,9 +265,9 @@ export class Snapshot implements DecodeContext {
     return kept;
   }
 
-  /** Whether section `tag` is decoded and kept now: nothing is read, and no hit is counted (by the cache or the meter). */
-  holds(tag: SectionTag): boolean {
-    return this.cache ? this.cache.holds(this.source.key, tag) : this.remembered.has(tag);
+  /** Whether `name` (a section's tag, or a name `remember` keeps under) is kept now: nothing is read, and no hit is counted (by the cache or the meter). */
+  holds(name: string): boolean {
+    return this.cache ? this.cache.holds(this.source.key, name) : this.remembered.has(name);
   }
 
   /** The byte budget decoded sections are kept under (infinite without a SectionCache: everything is kept). */

@@ -70,6 +70,11 @@ export async function loadPages<T extends { byteSize: number }>(
 /** The name page `p` of section `tag` is kept under in the cache. */
 const pageName = (tag: SectionTag, p: number) => `${tag}#${p}`;
 
+/** Whether page `p` of section `tag` is kept now: nothing is read, and no use is counted. */
+export function holdsPage(snapshot: Snapshot, tag: SectionTag, p: number): boolean {
+  return snapshot.holds(pageName(tag, p));
+}
+
 /** Page `p` of section `tag` as `loadPages` keeps it, if it is at hand; else undefined (nothing is read). */
 export function recallPage<T extends object>(snapshot: Snapshot, tag: SectionTag, p: number): T | undefined {
   return snapshot.recall<T>(pageName(tag, p));

@@ -12,7 +12,7 @@ import {
 import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
-import { loadPages, recallPage } from "./pages.ts";
+import { holdsPage, loadPages, recallPage } from "./pages.ts";
 import { mapRanks, rangeOf } from "./rank-set.ts";
 
 /** Keys in code-unit order, distinct; asynchronous, since keys in pages may have to be read first. */
@@ -120,15 +120,20 @@ export async function suffixKeys(
   const windowOf = (passes: (reversed: string) => boolean) =>
     firstFailing(0, samples.length, (s) => passes(reverseCodeUnits(samples.get(s))));
   const [first, last] = [windowOf(below), windowOf(through)];
-  // Every key found lies from the first window to the last: their pages go out with the windows'
-  // (a cold answer's postings would otherwise wait a round after them).
-  if (postingsNext)
+  // Every key found lies from the first window to the last. When a window's keys have to be read,
+  // so, most likely, do theirs: they go out with the windows' (a cold answer's postings would
+  // otherwise wait a round after them). Keys at hand are not mapped to pages twice.
+  let readingAhead = !postingsNext;
+  const readAhead = () => {
+    if (readingAhead) return;
+    readingAhead = true;
     paged.readPagesAhead(
       byReversed.subarray(
         Math.max(0, (first - 1) * REVERSED_SAMPLE + 1),
         Math.min(last * REVERSED_SAMPLE, byReversed.length),
       ),
     );
+  };
   const search = (j: number, passes: (reversed: string) => boolean) => {
     if (j === 0) return Promise.resolve(0);
     return firstFailingWide(
@@ -140,6 +145,7 @@ export async function suffixKeys(
         return key === undefined ? undefined : passes(reverseCodeUnits(key));
       },
       async (indices) => {
+        readAhead();
         const read = await keys.keysAt(indices.map((i) => byReversed[i]));
         const passing = new Set(indices.filter((_, j) => passes(reverseCodeUnits(read[j]))));
         return (i) => passing.has(i);
@@ -274,11 +280,17 @@ export class PagedKeys implements SearchKeys, KeyPostings {
    * not reported here, but to the caller that asks for its page again.
    */
   readPagesAhead(ks: ArrayLike<number>): void {
-    const pageOf = this.pagesOfKeys(ks);
+    const pages = distinctPages(this.pagesOfKeys(ks));
     const { offsets } = this.directory;
+    let missing = 0;
     let bytes = 0;
-    for (const p of distinctPages(pageOf)) bytes += offsets[p + 1] - offsets[p];
-    if (bytes <= this.snapshot.budgetBytes * READ_AHEAD_SHARE) this.pagesOf(pageOf).catch(() => {});
+    for (const p of pages)
+      if (!holdsPage(this.snapshot, this.tag, p)) {
+        pages[missing++] = p;
+        bytes += offsets[p + 1] - offsets[p];
+      }
+    if (missing > 0 && bytes <= this.snapshot.budgetBytes * READ_AHEAD_SHARE)
+      this.readPages(pages.subarray(0, missing)).catch(() => {});
   }
 
   /** The key holding each rank of `ranks`: in the key of each object where the pages store ranks, else from the directory (names, whose ranks follow their keys). */
@@ -346,11 +358,17 @@ export class PagedKeys implements SearchKeys, KeyPostings {
       if (page) pages[distinct[i]] = page;
       else distinct[missing++] = distinct[i];
     }
-    const batches: Promise<Map<number, KeyPage>>[] = [];
-    for (let i = 0; i < missing; i += PAGES_AT_ONCE)
-      batches.push(this.pages(distinct.subarray(i, Math.min(missing, i + PAGES_AT_ONCE))));
-    for (const batch of await Promise.all(batches)) for (const [p, page] of batch) pages[p] = page;
+    for (const batch of await this.readPages(distinct.subarray(0, missing)))
+      for (const [p, page] of batch) pages[p] = page;
     return pages;
+  }
+
+  /** Pages `wanted` (ascending, distinct), read together, PAGES_AT_ONCE a call. */
+  private readPages(wanted: Uint32Array): Promise<Map<number, KeyPage>[]> {
+    const batches: Promise<Map<number, KeyPage>>[] = [];
+    for (let i = 0; i < wanted.length; i += PAGES_AT_ONCE)
+      batches.push(this.pages(wanted.subarray(i, Math.min(wanted.length, i + PAGES_AT_ONCE))));
+    return Promise.all(batches);
   }
 
   private async pages(wanted: ArrayLike<number>): Promise<Map<number, KeyPage>> {
