@@ -31,13 +31,13 @@ export function encodeTrigramChunks(trigramBlocks: readonly Block[]): Block[] {
 }
 
 /**
- * More bytes than the head of a trigram index (what precedes its posting block) whose body is
+ * At least the length of the head of a trigram index (what precedes its posting block) whose body is
  * `indexLength` bytes long and whose chunk directory's body `chunksLength` (both in the TOC), so the
  * head is read alongside its chunk directory rather than after it. The directory is a block table
  * of two blocks (24 bytes), the head's three numbers (padded to 16) and a checksum a chunk, padded to
- * 8 bytes: at least `(chunksLength − 44) / 4` chunks, every one but the last 4096 bytes long. Past
- * those, the bound exceeds the head by at most two chunks. A file laid out otherwise only makes the
- * bound too short, which the reader sees once the directory comes in.
+ * 8 bytes: at least `(chunksLength − 44) / 4` chunks, every one but the last 4096 bytes long. The
+ * bound exceeds the head by at most two chunks and the padding. A file laid out otherwise only makes
+ * the bound too short, which the reader sees once the directory comes in.
  */
 export function headLengthBound(indexLength: number, chunksLength: number): number {
   const fewestChunks = Math.floor((chunksLength - 44) / 4);

@@ -77,8 +77,9 @@ async function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndex
   return snapshot.remember(
     `${tag}#table`,
     async () => {
-      // The head goes out with the chunk directory (a cold filter would otherwise wait a round for
-      // it), as the bytes its length is bounded by; then cut to its length, so it pins no more.
+      // The head is read with the chunk directory, not after it (a cold filter would wait a round
+      // for it): as many bytes as it may take, cut to its length once the directory gives it, so
+      // that the table pins no more.
       const bound = headLengthBound(snapshot.toc.get(tag)!.length, snapshot.toc.get(chunksTag)!.length);
       const [chunks, keyCount, first] = await Promise.all([
         snapshot.section(chunksTag),

@@ -123,10 +123,10 @@ export async function suffixKeys(
   // Every key found lies from the first window to the last. When a window's keys have to be read,
   // so, most likely, do theirs: they go out with the windows' (a cold answer's postings would
   // otherwise wait a round after them). Keys at hand are not mapped to pages twice.
-  let readingAhead = !postingsNext;
+  let readAheadDone = !postingsNext;
   const readAhead = () => {
-    if (readingAhead) return;
-    readingAhead = true;
+    if (readAheadDone) return;
+    readAheadDone = true;
     paged.readPagesAhead(
       byReversed.subarray(
         Math.max(0, (first - 1) * REVERSED_SAMPLE + 1),
