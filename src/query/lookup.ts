@@ -1,5 +1,6 @@
 // @module Resolves a path object id to its rank (and its parent's), or throws object_not_found.
 import { ApiError } from "../contract/errors.ts";
+import { CorruptSnapshotError } from "../format/errors.ts";
 import { type IdDirectory, parseObjectId, WholeIdPages } from "../format/id-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
@@ -44,7 +45,7 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
   const wanted = parseObjectId(id);
   const directory = await snapshot.section("IDXD");
   if (wanted === null || directory.pageCount === 0) return null;
-  if (directory.offsets[directory.pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE) {
+  if (directory.offsets[directory.pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE && !refused.has(snapshot)) {
     const whole = snapshot.recall<WholeIdPages>(WHOLE_ID_PAGES);
     if (whole) return whole.find(wanted);
     // Not held yet: this answer reads its own page, not megabytes, and the whole comes behind it
@@ -59,10 +60,21 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
 /** The cache entry of the id pages read whole. */
 const WHOLE_ID_PAGES = "IDXP#whole";
 
+/**
+ * Snapshots whose id pages, read whole, failed their checks: their ids are looked up page by page
+ * from then on, where a damaged page fails only the ids it holds, rather than megabytes read again
+ * at every lookup. A read that failed on its way (storage unreachable) is tried again.
+ */
+const refused = new WeakSet<Snapshot>();
+
 /** Every id page from one read of IDXP's block, kept as one entry. */
 function wholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
-  return snapshot.remember(WHOLE_ID_PAGES, async () => {
+  const whole = snapshot.remember(WHOLE_ID_PAGES, async () => {
     const { start, length } = snapshot.pagesBlock("IDXP", directory.offsets[directory.pageCount]);
     return new WholeIdPages(directory, await snapshot.readPart("IDXP", start, length));
   });
+  whole.catch((error) => {
+    if (error instanceof CorruptSnapshotError) refused.add(snapshot);
+  });
+  return whole;
 }

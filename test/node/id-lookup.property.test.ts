@@ -1,12 +1,14 @@
-// @module Looking objects up by id: the id pages read whole (a budget they fit in a quarter of) and page by page (one they do not) give every id the rank and parent the compiled model gives it, and no rank to ids it lacks (property).
+// @module Looking objects up by id: the id pages read whole (a budget they fit in a quarter of) and page by page (one they do not) give every id the rank and parent the compiled model gives it, and no rank to ids it lacks (property); id pages with a damaged page are read whole once, not at every lookup.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { IDS_PER_PAGE, IdPage, WholeIdPages } from "../../src/format/id-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { locateId, lookUp } from "../../src/query/lookup.ts";
+import { rawSection } from "../format/snapshot-bytes.ts";
 
 /**
  * 1,100–1,700 objects (three or four id pages) with distinct ids, some with a parent: spread far
@@ -81,5 +83,48 @@ describe("id lookups", () => {
       // A failure is reported as found: shrinking compiles a thousand-object analysis per step.
       { numRuns: 8, endOnFailure: true },
     );
+  });
+});
+
+describe("id pages with a damaged page", () => {
+  it("are read whole once: ids on sound pages are found page by page, those on the damaged page refused", async () => {
+    // Ten pages: more than a snapshot reads whole at the first part asked of it (64 KiB).
+    const ids = Array.from({ length: 10 * IDS_PER_PAGE }, (_, i) => String(1000 + 3 * i));
+    const { bytes, model } = compileDocument({
+      format: "appstruct.analysis/1",
+      application: "Ids",
+      analyzedAt: "2026-05-05T10:00:00Z",
+      files: [],
+      objects: ids.map((id, i) => ({
+        id,
+        name: `o${i}`,
+        fullName: `p.o${i}`,
+        type: "Java Method",
+        typeId: "JV_METHOD",
+      })),
+      links: [],
+    });
+    // A byte of the last page's ids flipped: its checksum fails, as a read whole checks every page.
+    const damaged = bytes.slice();
+    const idxp = rawSection(damaged, "IDXP");
+    damaged[idxp.offset + idxp.length - 16] ^= 0x40;
+    const source = memorySource(damaged, "damaged ids");
+    let wholeReads = 0;
+    const counted = {
+      ...source,
+      read: (offset: number, length: number) => {
+        if (offset >= idxp.offset && offset < idxp.offset + idxp.length && length > idxp.length / 2) wholeReads++;
+        return source.read(offset, length);
+      },
+    };
+    const snapshot = await Snapshot.open(counted, { sections: new SectionCache(64 << 20) });
+    for (let round = 0; round < 4; round++) {
+      // Ids ascend across the pages: the first page's and the second's are sound.
+      for (const id of [ids[0], ids[1], ids[IDS_PER_PAGE + 5]])
+        expect(await lookUp(snapshot, id)).toBe(model.objects.findIndex((o) => o.id === id));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(wholeReads, "the whole read is not made again at every lookup").toBe(1);
+    await expect(lookUp(snapshot, ids[ids.length - 1])).rejects.toBeInstanceOf(CorruptSnapshotError);
   });
 });
