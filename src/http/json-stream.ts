@@ -8,6 +8,9 @@ const CHUNK_CHARS = 64 * 1024;
 
 const encoder = new TextEncoder();
 
+/** A chunk of an answer: text, or UTF-8 in a buffer of its own (nothing else views it). */
+type Chunk = string | Uint8Array<ArrayBuffer>;
+
 /** JSON text gathered until it makes a chunk: a string while every part was one, else UTF-8. */
 class ChunkBuffer {
   /** Strings added since the last bytes. */
@@ -27,7 +30,7 @@ class ChunkBuffer {
   }
 
   /** The text gathered, once it is a chunk's worth (or `always`); null before. */
-  take(always = false): JsonText | null {
+  take(always = false): Chunk | null {
     if (this.#length === 0 || (!always && this.#length < CHUNK_CHARS)) return null;
     this.#length = 0;
     if (this.#bytes.length === 0) {
@@ -59,14 +62,15 @@ function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** `chunks` as one body: a string while all are, else UTF-8. */
-function joinChunks(chunks: readonly JsonText[]): string | Uint8Array<ArrayBuffer> {
+/** `chunks` as one body: a lone chunk as it is (a level's graph, 785 KB at level 5, is not copied again), else a string while all are, else UTF-8. */
+function joinChunks(chunks: readonly Chunk[]): Chunk {
+  if (chunks.length === 1) return chunks[0];
   if (chunks.every((chunk) => typeof chunk === "string")) return chunks.join("");
   return concatBytes(chunks.map((chunk) => (typeof chunk === "string" ? encoder.encode(chunk) : chunk)));
 }
 
 /** The bytes a stream of the answer hands on: strings encoded, bytes as they are. */
-const utf8 = (chunk: JsonText): Uint8Array => (typeof chunk === "string" ? encoder.encode(chunk) : chunk);
+const utf8 = (chunk: Chunk): Uint8Array => (typeof chunk === "string" ? encoder.encode(chunk) : chunk);
 
 /**
  * Writes the JSON text of `value`, as JSON.stringify writes it, into `buffer`, yielding each chunk
@@ -75,7 +79,7 @@ const utf8 = (chunk: JsonText): Uint8Array => (typeof chunk === "string" ? encod
  * generator for the whole answer, nested ones only for values holding a list: each step through
  * an async generator costs a few turns of the microtask queue, more than a short answer's text.
  */
-async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<JsonText> {
+async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<Chunk> {
   if (!holdsStreamedList(value)) buffer.add(JSON.stringify(value));
   else if (value instanceof StreamedList) {
     let first = true;
@@ -131,7 +135,7 @@ function holdsStreamedList(value: unknown): value is StreamedList<unknown> | unk
 const writable = (value: unknown) => value !== undefined && typeof value !== "function" && typeof value !== "symbol";
 
 /** The JSON text of `value` in chunks of about CHUNK_CHARS (a batch longer than that is one chunk). */
-export async function* jsonChunks(value: unknown): AsyncGenerator<JsonText> {
+export async function* jsonChunks(value: unknown): AsyncGenerator<Chunk> {
   const buffer = new ChunkBuffer();
   yield* writeJson(value, buffer);
   const rest = buffer.take(true);
@@ -149,7 +153,7 @@ export async function* jsonChunks(value: unknown): AsyncGenerator<JsonText> {
 export async function streamJson(c: Context<AppEnv>, answer: unknown): Promise<Response> {
   const headers = { "Content-Type": "application/json" };
   const chunks = jsonChunks(answer);
-  const ready: JsonText[] = [];
+  const ready: Chunk[] = [];
   while (ready.length < 2) {
     const next = await chunks.next();
     if (next.done) return c.body(joinChunks(ready), 200, headers);

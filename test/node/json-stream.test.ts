@@ -121,6 +121,24 @@ describe("streamJson", () => {
     expect(await streamed.text()).toBe(await json.text());
   });
 
+  it("sends an answer stored in UTF-8 and kept (a level's graph) as it is, and leaves the kept bytes as they were", async () => {
+    const kept = new TextEncoder().encode(JSON.stringify(items(200)));
+    const copy = kept.slice();
+    const stored = () =>
+      new StreamedList(
+        async function* () {},
+        async function* () {
+          yield kept;
+        },
+      );
+    for (let asked = 0; asked < 2; asked++) {
+      const response = await appAnswering(stored).request("/answer");
+      expect(await response.text()).toBe(JSON.stringify(items(200)));
+      expect(kept.byteLength, "not detached").toBe(copy.byteLength);
+      expect(kept).toEqual(copy);
+    }
+  });
+
   it("streams a long one, the same bytes, pulled chunk by chunk", async () => {
     const all = items(30_000);
     let batchesMade = 0;
