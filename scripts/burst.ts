@@ -95,6 +95,9 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
       `${base}/objects?limit=50&name=service`,
       `${base}/objects?limit=50&skip=50&name=service`,
       `${base}/objects?limit=50&name=ler&operator=endswith`,
+      // Finds that read key pages, or a trigram index's head, ahead of what waits on them.
+      `${base}/objects?limit=50&name=se`,
+      `${base}/objects?limit=50&name=get&fullname=acme.bill`,
     ];
     const statuses: Record<string, number> = {};
     const serverErrors: BurstReport["serverErrors"] = [];

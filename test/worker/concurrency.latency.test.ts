@@ -64,6 +64,8 @@ const urls = [
   `${base}/objects?limit=5&skip=5&name=tep1`,
   `${base}/objects?limit=5&name=97&operator=endswith`,
   `${base}/objects?limit=5&fullname=ule1.St`,
+  // A two-letter contains: its keys' pages read ahead of their postings.
+  `${base}/objects?limit=5&name=p3`,
 ];
 
 /** The status of `url`, or "aborted" when this client gave up on it after `abortAfterMs`. */
