@@ -9,6 +9,7 @@
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { NONE, type ObjectRecord } from "./model.ts";
+import { bitsFor, PackedUints } from "./packed-uints.ts";
 import { firstFailing, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 
 /** Ids per page (the last page may hold fewer): 8 KiB of ids, ranks and parents' ranks. */
@@ -157,17 +158,21 @@ export class IdDirectory extends PageDirectory {
 
 /**
  * Every id page, from one read of the whole section (its block exactly), every page checked as it
- * is read, then held in 12 bytes an object, not 16: each id as its distance from its page's first id
- * (one u32, when every page spans less than 2^32 ids, as analyses number their objects), its rank and
- * its parent's. At 1M objects that is 4 MB of the section budget given back to other pages.
+ * is read, then held packed, not in the 16 bytes an object the pages take: each id as its distance
+ * from its page's first id (when every page spans less than 2^32 ids, as analyses number their
+ * objects), its rank and its parent's, each in the bits the largest needs. At 1M objects (20 bits a
+ * rank, 21 a parent) that is some 7 bytes an object, where three u32 took 12: the megabytes given
+ * back hold other pages, in a budget the mixed workload is most sensitive to.
  */
 export class WholeIdPages {
   private readonly directory: IdDirectory;
   /** Each id less its page's first id; null when a page spans 2^32 ids or more (`ids` then holds them). */
-  private readonly distances: Uint32Array | null;
+  private readonly distances: PackedUints | null;
   private readonly ids: BigUint64Array | null;
-  private readonly ranks: Uint32Array;
-  private readonly parents: Uint32Array;
+  private readonly ranks: PackedUints;
+  /** Each parent's rank, `objects` for none (NONE does not fit the width). */
+  private readonly parents: PackedUints;
+  private readonly objects: number;
   readonly byteSize: number;
 
   constructor(directory: IdDirectory, bytes: Uint8Array) {
@@ -178,23 +183,28 @@ export class WholeIdPages {
     );
     this.directory = directory;
     const objects = bytes.length / ENTRY_BYTES;
+    this.objects = objects;
     // Aligned, so that pages view it in place while they are checked.
     const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
     const pages = Array.from({ length: pageCount }, (_, p) =>
       directory.decodePage(p, aligned.subarray(offsets[p], offsets[p + 1]), true),
     );
-    const near = pages.every((page) => page.ids[page.ids.length - 1] - page.ids[0] < TWO_32_BIG);
-    this.distances = near ? new Uint32Array(objects) : null;
+    let widest = 0n;
+    for (const { ids } of pages) if (ids[ids.length - 1] - ids[0] > widest) widest = ids[ids.length - 1] - ids[0];
+    const near = widest < TWO_32_BIG;
+    this.distances = near ? new PackedUints(objects, bitsFor(Number(widest))) : null;
     this.ids = near ? null : new BigUint64Array(objects);
-    this.ranks = new Uint32Array(objects);
-    this.parents = new Uint32Array(objects);
+    this.ranks = new PackedUints(objects, bitsFor(Math.max(0, objects - 1)));
+    this.parents = new PackedUints(objects, bitsFor(objects));
     for (let p = 0; p < pageCount; p++) {
       const { ids, ranks, parents } = pages[p];
       const at = p * IDS_PER_PAGE;
-      if (this.distances) for (let i = 0; i < ids.length; i++) this.distances[at + i] = Number(ids[i] - firstIds[p]);
+      if (this.distances) for (let i = 0; i < ids.length; i++) this.distances.set(at + i, Number(ids[i] - firstIds[p]));
       else this.ids!.set(ids, at);
-      this.ranks.set(ranks, at);
-      this.parents.set(parents, at);
+      for (let i = 0; i < ranks.length; i++) {
+        this.ranks.set(at + i, ranks[i]);
+        this.parents.set(at + i, parents[i] === NONE ? objects : parents[i]);
+      }
     }
     this.byteSize =
       64 + (this.distances?.byteLength ?? this.ids!.byteLength) + this.ranks.byteLength + this.parents.byteLength;
@@ -204,15 +214,15 @@ export class WholeIdPages {
   find(id: bigint): { rank: number; parent: number } | null {
     const p = this.directory.pageOf(id);
     const from = p * IDS_PER_PAGE;
-    const count = Math.min(IDS_PER_PAGE, this.ranks.length - from);
+    const count = Math.min(IDS_PER_PAGE, this.objects - from);
     let i: number;
     if (this.distances) {
       const distance = id - this.directory.firstIds[p];
       if (distance < 0n || distance >= TWO_32_BIG) return null;
       const wanted = Number(distance);
       const { distances } = this;
-      i = firstFailing(from, from + count, (j) => distances[j] < wanted);
-      if (i === from + count || distances[i] !== wanted) return null;
+      i = firstFailing(from, from + count, (j) => distances.get(j) < wanted);
+      if (i === from + count || distances.get(i) !== wanted) return null;
     } else {
       const ids = this.ids!;
       i = rankOfAscendingId(
@@ -223,7 +233,8 @@ export class WholeIdPages {
       );
       if (i < 0) return null;
     }
-    return { rank: this.ranks[i], parent: this.parents[i] };
+    const parent = this.parents.get(i);
+    return { rank: this.ranks.get(i), parent: parent === this.objects ? NONE : parent };
   }
 }
 
