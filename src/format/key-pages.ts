@@ -10,6 +10,7 @@
 // is loaded to answer one query.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
+import { bitsFor, PackedUints } from "./packed-uints.ts";
 import { firstFailing, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { decodeUtf8, encodeStringList, StringList } from "./string-list.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
@@ -609,18 +610,30 @@ export function encodeKeysOfRanks(rows: number, postings: Postings): Uint32Array
   return keyOf;
 }
 
-/** The key holding each rank, as encodeKeysOfRanks wrote it: checked to name a key for every object. */
+/**
+ * The key holding each rank, as encodeKeysOfRanks wrote it: checked to name a key for every object,
+ * then held in the bits the last key needs (20 at 1M objects, where the block takes 32), the block
+ * read let go.
+ */
 export class KeysOfRanks {
-  readonly keyOf: Uint32Array;
+  private readonly keys: PackedUints;
 
   constructor(blocks: Blocks, rows: number, keyCount: number, what: string) {
-    this.keyOf = blocks.u32(0);
-    check(this.keyOf.length === rows, `${what}: ${this.keyOf.length} entries for ${rows} objects`);
-    for (let r = 0; r < rows; r++)
-      if (this.keyOf[r] >= keyCount) check(false, `${what}: object ${r} holds key ${this.keyOf[r]} of ${keyCount}`);
+    const keyOf = blocks.u32(0);
+    check(keyOf.length === rows, `${what}: ${keyOf.length} entries for ${rows} objects`);
+    this.keys = new PackedUints(rows, bitsFor(Math.max(0, keyCount - 1)));
+    for (let r = 0; r < rows; r++) {
+      if (keyOf[r] >= keyCount) check(false, `${what}: object ${r} holds key ${keyOf[r]} of ${keyCount}`);
+      this.keys.set(r, keyOf[r]);
+    }
+  }
+
+  /** The key of rank `r`. */
+  keyOf(r: number): number {
+    return this.keys.get(r);
   }
 
   get byteSize(): number {
-    return this.keyOf.byteLength;
+    return this.keys.byteLength;
   }
 }

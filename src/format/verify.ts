@@ -463,7 +463,7 @@ class Verification {
   private async pagedIndex(snapshot: Snapshot, tag: PagedIndexTag): Promise<void> {
     const { directory: directoryTag, reversed, ofRanks } = KEY_PAGES_OF[tag];
     const directory = await snapshot.section(directoryTag);
-    const keyOf = ofRanks ? (await snapshot.section(ofRanks)).keyOf : null;
+    const keysOfRanks = ofRanks ? await snapshot.section(ofRanks) : null;
     const entry = snapshot.toc.get(tag)!;
     const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
     const keys: string[] = [];
@@ -481,8 +481,11 @@ class Verification {
             if (held[rank]) check(false, `${tag}: object ${rank} holds two keys`);
             held[rank] = 1;
             const key = directory.firstKeys[p] + i;
-            if (keyOf && keyOf[rank] !== key)
-              check(false, `${ofRanks}: object ${rank} holds key ${keyOf[rank]}, ${tag} lists it under key ${key}`);
+            if (keysOfRanks && keysOfRanks.keyOf(rank) !== key)
+              check(
+                false,
+                `${ofRanks}: object ${rank} holds key ${keysOfRanks.keyOf(rank)}, ${tag} lists it under key ${key}`,
+              );
           }
       },
     );

@@ -297,8 +297,8 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   async keysOfRanks(ranks: ArrayLike<number>): Promise<Uint32Array> {
     const ofRanks = KEY_PAGES_OF[this.tag].ofRanks;
     if (ofRanks) {
-      const { keyOf } = await this.snapshot.section(ofRanks);
-      return mapRanks(ranks, (r) => keyOf[r]);
+      const keys = await this.snapshot.section(ofRanks);
+      return mapRanks(ranks, (r) => keys.keyOf(r));
     }
     const { directory } = this;
     const pageOf = mapRanks(ranks, (r) => directory.pageOfPosting(r));
