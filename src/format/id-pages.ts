@@ -161,8 +161,9 @@ export class IdDirectory extends PageDirectory {
  * is read, then held packed, not in the 16 bytes an object the pages take: each id as its distance
  * from its page's first id (when every page spans less than 2^32 ids, as analyses number their
  * objects), its rank and its parent's, each in the bits the largest needs. At 1M objects (20 bits a
- * rank, 21 a parent) that is some 7 bytes an object, where three u32 took 12: the megabytes given
- * back hold other pages, in a budget the mixed workload is most sensitive to.
+ * rank and a parent, 11 a distance in the bench's analysis) that is 6.4 bytes an object, where three
+ * u32 took 12: the megabytes given back hold other pages, in a budget the mixed workload is most
+ * sensitive to.
  */
 export class WholeIdPages {
   private readonly directory: IdDirectory;
