@@ -191,7 +191,10 @@ export class WholeIdPages {
       directory.decodePage(p, aligned.subarray(offsets[p], offsets[p + 1]), true),
     );
     let widest = 0n;
-    for (const { ids } of pages) if (ids[ids.length - 1] - ids[0] > widest) widest = ids[ids.length - 1] - ids[0];
+    for (const { ids } of pages) {
+      const span = ids[ids.length - 1] - ids[0];
+      if (span > widest) widest = span;
+    }
     const near = widest < TWO_32_BIG;
     this.distances = near ? new PackedUints(objects, bitsFor(Number(widest))) : null;
     this.ids = near ? null : new BigUint64Array(objects);

@@ -218,10 +218,9 @@ export class RowPage {
     if (kept) return kept;
     check(i >= 0 && i < this.ends.length, `rank ${rank} is not an object`);
     const what = `row ${rank}`;
-    const start = i === 0 ? 0 : this.ends[i - 1];
     let row: unknown;
     try {
-      row = JSON.parse(decodeUtf8(this.rows.subarray(start, this.ends[i])));
+      row = JSON.parse(decodeUtf8(this.rows.subarray(this.startOf(i), this.ends[i])));
     } catch {
       check(false, `${what} is not UTF-8 JSON`);
     }
@@ -233,7 +232,7 @@ export class RowPage {
   /** What the row of `rank` weighs decoded on the heap: about twice its JSON (strings, arrays, objects). */
   rowBytes(rank: number): number {
     const i = rank - this.firstRank;
-    return 64 + 2 * (this.ends[i] - (i === 0 ? 0 : this.ends[i - 1]));
+    return 64 + 2 * (this.ends[i] - this.startOf(i));
   }
 
   /**
@@ -244,9 +243,14 @@ export class RowPage {
   mayHold(rank: number, needles: readonly LowerNeedle[]): boolean {
     const i = rank - this.firstRank;
     check(i >= 0 && i < this.ends.length, `rank ${rank} is not an object`);
-    const [start, end] = [i === 0 ? 0 : this.ends[i - 1], this.ends[i]];
+    const [start, end] = [this.startOf(i), this.ends[i]];
     if (needles.some((needle) => includesFolded(this.rows, start, end, needle) !== false)) return true;
     return this.rows.subarray(start, end).includes(BACKSLASH);
+  }
+
+  /** Where the page's row `i` starts in `rows`: where the one before it ends. */
+  private startOf(i: number): number {
+    return i === 0 ? 0 : this.ends[i - 1];
   }
 }
 
