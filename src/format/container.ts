@@ -18,9 +18,9 @@ import { CorruptSnapshotError, check } from "./errors.ts";
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
-export const FORMAT_MINOR = 13;
-/** Oldest minor revision read: 1.13 adds the point pages (PNTP, PNTD) that walks list their points from, which older files lack, so they are recompiled. */
-export const OLDEST_MINOR = 13;
+export const FORMAT_MINOR = 14;
+/** Oldest minor revision read: 1.14 adds HOPS, which walks for start and end points consult, and older files lack, so they are recompiled. */
+export const OLDEST_MINOR = 14;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */

@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 1 (minor 10): each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 1: each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
@@ -10,9 +10,10 @@ import { encodeKeyDirectory, encodeKeyPages, encodeKeysOfRanks, KeyDirectory, Ke
 import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
 import { encodeMemberDirectory, MemberDirectory, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
-import { encodeObjectCore, ObjectCore, ranksById } from "./object-core.ts";
+import { encodeObjectCore, ObjectCore, objectFlags, ranksById } from "./object-core.ts";
 import { encodeRowDirectory, RowDirectory, type RowPages, rowPageSteps } from "./object-rows.ts";
 import { Stepwise } from "./page-directory.ts";
+import { encodePointHops, PointHops, pointHops, reversedGraph } from "./point-hops.ts";
 import { encodePointDirectory, encodePointPages, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import {
@@ -394,6 +395,13 @@ export const SECTIONS = {
   // 1.6 MB at 1M objects, where a 3-hop walk lists some 30 points from as many pages.
   PNTP: pagedData(pointPages, 1 / 16),
   PNTD: pageDirectory(4, pointPages, encodePointDirectory, (b, n) => new PointDirectory(b, n)),
+  // Fewest links from each object to a point each way, so that a walk expands only objects that lead to one.
+  HOPS: {
+    blocks: 1,
+    encode: (m) =>
+      encodePointHops(pointHops(Uint8Array.from(m.objects, objectFlags), m.callees, reversedGraph(m.callees))),
+    decode: (b, c) => new PointHops(b, rows(c)),
+  } as SectionCodec<PointHops>,
   // The id directory is written first (above); the id pages, written here, release what both came from.
   IDXP: {
     ...pagedData(idPages),

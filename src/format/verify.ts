@@ -24,6 +24,7 @@ import { type LinkDirectory, SOURCE_IS_START, TARGET_IS_END } from "./link-pages
 import type { SnapshotMeta } from "./model.ts";
 import { END, EXTERNAL, START } from "./object-core.ts";
 import { firstFailing, type PageDirectory } from "./page-directory.ts";
+import { pointHops } from "./point-hops.ts";
 import { REVERSED_SAMPLE, reverseCodeUnits } from "./search-index.ts";
 import {
   CHUNKS_OF,
@@ -242,7 +243,7 @@ class Verification {
     // First what is compared with OBJC, while what is taken from it is at hand.
     add("OBJC", () => this.objectsOf(), true);
     add("TAXO", (s) => this.taxonomy(s), true);
-    add("LNKD and all its pages", (s) => this.links(s), true);
+    add("LNKD and all its pages, and HOPS", (s) => this.links(s), true);
     add("FLOW", (s) => this.section(s, "FLOW"), true);
     const pagedParts = (directory: PartedTag, crossChecked: boolean) => {
       const pages = snapshot.toc.get(PAGES_OF[directory]);
@@ -251,7 +252,7 @@ class Verification {
         add(`${directory} part ${part + 1} of ${parts}`, (s) => this.pagesPart(s, directory, part), crossChecked);
     };
     for (const directory of ["IDXD", "ROWD", "MEMD", "PNTD"] as const) pagedParts(directory, true);
-    const done = new Set<string>(["OBJC", "TAXO", "LNKD", "FLOW", "IDXD", "ROWD", "MEMD", "PNTD", ...PAGES]);
+    const done = new Set<string>(["OBJC", "TAXO", "LNKD", "HOPS", "FLOW", "IDXD", "ROWD", "MEMD", "PNTD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
       if (done.has(tag)) continue;
       if (tag === "DNAM" || tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
@@ -354,8 +355,8 @@ class Verification {
 
   /**
    * Every link page, each object's flags and the roles its links give the objects at their other
-   * ends those of OBJC; then the links counted as META says, and each object's callers exactly the
-   * objects whose callees name it, ascending.
+   * ends those of OBJC; then the links counted as META says, each object's callers exactly the
+   * objects whose callees name it, ascending; and HOPS as those links give it.
    */
   private async links(snapshot: Snapshot): Promise<void> {
     const { flags } = await this.objectsOf();
@@ -382,6 +383,17 @@ class Verification {
       }
     for (let to = 0; to < this.objects; to++)
       check(next[to] === callerOffsets[to + 1], () => `LNKP: object ${to} has callers whose callees do not name it`);
+    const expected = pointHops(
+      flags,
+      { offsets: calleeOffsets, targets: callees },
+      { offsets: callerOffsets, targets: callers },
+    );
+    const { hops } = await snapshot.section("HOPS");
+    const wrong = expected.findIndex((byte, r) => byte !== hops[r]);
+    check(
+      wrong < 0,
+      () => `HOPS: object ${wrong} has ${hops[wrong]}, its links give ${expected[wrong]} (§8.24 of the format)`,
+    );
   }
 
   /** Link page `p` checked against OBJC's flags, its objects' distinct callees and callers added to `gathered`. */

@@ -4,6 +4,7 @@ import type { ApiPoint } from "../contract/api-schemas.ts";
 import { ApiError } from "../contract/errors.ts";
 import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { END, START } from "../format/object-core.ts";
+import type { HopsDirection, PointHops } from "../format/point-hops.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
 import { linkRows } from "./link-rows.ts";
@@ -20,8 +21,7 @@ import type { StreamedList } from "./streamed-list.ts";
 export const TRAVERSAL_BUDGET = 12_000_000;
 
 /** Towards start points: up the callers. Towards end points: down the callees. */
-type Direction = "up" | "down";
-const ROLE: Record<Direction, number> = { up: START, down: END };
+const ROLE: Record<HopsDirection, number> = { up: START, down: END };
 
 /**
  * Frontier ranks whose links are loaded at a time: a walk over much of a large graph then holds a
@@ -36,6 +36,11 @@ const FRONTIER_CHUNK = 512;
  * last frontier's own links are never loaded. Which ranks a step reaches, and whether it exceeds the
  * budget, do not depend on the order its frontier is walked in.
  *
+ * An object is expanded only if HOPS says a point may lie within the links left past it: most
+ * objects lead to no point at all (69% at 1M objects, down the callees), and a 3-hop walk loaded the
+ * links of some 90 objects where it now loads some 35. Every point within `hops` is still found: each
+ * object on a shortest path to it is at least as near it as the path's rest, so none is skipped.
+ *
  * What the walk has seen is a bitmap of the application, a bit an object: a walk over all of 300k
  * objects holds 37.5 KB, where a Set grew (and was copied as it grew) to tens of MB. Each step's
  * newly reached objects and those with the role are lists, put in rank order as distinctAscending
@@ -46,9 +51,10 @@ async function reach(
   snapshot: Snapshot,
   origin: number,
   hops: number,
-  direction: Direction,
+  direction: HopsDirection,
   budget: { links: number; limit: number },
   frontierChunk: number,
+  nearest: PointHops,
 ): Promise<Uint32Array> {
   const objects = snapshot.meta.counts.objects;
   const seen = new RankBitmap(objects);
@@ -58,7 +64,9 @@ async function reach(
     const found: number[] = [];
     if ((await linkRows(snapshot, [origin])).flagsOf(origin) & ROLE[direction]) found.push(origin);
     let frontier: Uint32Array = Uint32Array.of(origin);
-    for (let step = 0; step < hops && frontier.length > 0; step++) {
+    for (let step = 0; step < hops; step++) {
+      frontier = frontier.filter((r) => nearest.leadsOn(r, direction, hops - step));
+      if (frontier.length === 0) break;
       const next: number[] = [];
       // Each link's other end, and whether it has the role sought.
       const reached = (n: number, role: boolean) => {
@@ -112,12 +120,15 @@ export async function startEndPoints(
   // What writing the points needs, asked for now: it loads while the walk runs.
   waitUntil(snapshot.section("FLOW"));
   snapshot.readWholeAhead("PNTP");
+  // Read with the object's id page, and kept alive past an answer that ends without it (an unknown id).
+  const nearest = snapshot.section("HOPS");
+  waitUntil(nearest);
   const rank = await rankOfId(snapshot, id);
   const budget = { links: traversalBudget, limit: traversalBudget };
   // The two walks run together: a cold walk then waits one round of reads a step, not two.
   const [starts, ends] = await Promise.all([
-    reach(snapshot, rank, hops, "up", budget, frontierChunk),
-    reach(snapshot, rank, hops, "down", budget, frontierChunk),
+    reach(snapshot, rank, hops, "up", budget, frontierChunk, await nearest),
+    reach(snapshot, rank, hops, "down", budget, frontierChunk, await nearest),
   ]);
   // Where the points lie in the point pages: FLOW, asked for as the walk started, is in by now.
   const [startPoints, endPoints] = await Promise.all([

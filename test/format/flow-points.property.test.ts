@@ -3,17 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { reachCounts, type WalkGraph } from "../../src/format/flow-points.ts";
 import { NONE } from "../../src/format/model.ts";
-
-/** A CSR graph of `n` objects from a list of edges. */
-function graphOf(n: number, edges: readonly (readonly [number, number])[]): WalkGraph {
-  const offsets = new Uint32Array(n + 1);
-  for (const [from] of edges) offsets[from + 1]++;
-  for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
-  const next = offsets.slice(0, n);
-  const targets = new Uint32Array(edges.length);
-  for (const [from, to] of edges) targets[next[from]++] = to;
-  return { offsets, targets };
-}
+import { graphOf } from "../support/csr-graph.ts";
 
 /** The reference: a breadth-first walk of its own from `source`. */
 function reachOf(graph: WalkGraph, source: number): number {

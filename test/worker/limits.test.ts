@@ -94,4 +94,17 @@ describe("traversal budget of start/end points", () => {
     expect(points.startPoints.map((p) => p.id)).toEqual(["101"]);
     expect(points.endPoints.map((p) => p.id)).toEqual(["400", "401"]);
   });
+
+  it("follows no link of an object that leads to no point within the hops left (HOPS)", async () => {
+    const snapshot = await Snapshot.open(memorySource(compileDocument(petstoreV1).bytes));
+    // 200 calls 300 alone, which calls nothing, and nothing calls 200: walked link by link, 1 link.
+    const points = await startEndPoints(snapshot, "200", 3, 0).then(collect);
+    expect(points).toEqual({ startPoints: [], endPoints: [] });
+    // Start point 101 calls 500 through 202, two links: at 1 hop the walk up from 500 stops at once, at 2 it follows 500's caller.
+    await expect(startEndPoints(snapshot, "500", 1, 0).then(collect)).resolves.toEqual({
+      startPoints: [],
+      endPoints: [],
+    });
+    await expect(startEndPoints(snapshot, "500", 2, 0)).rejects.toMatchObject({ parameter: "hops" });
+  });
 });
