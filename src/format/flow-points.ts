@@ -284,6 +284,13 @@ export class FlowPoints implements FlowTotals {
     return at < ranks.length && ranks[at] === rank && totals[at] !== NONE ? totals[at] : null;
   }
 
+  /** Whether `rank` is one of the points of `role`. */
+  has(role: "start" | "end", rank: number): boolean {
+    const ranks = role === "start" ? this.starts : this.ends;
+    const at = firstFailing(0, ranks.length, (i) => ranks[i] < rank);
+    return at < ranks.length && ranks[at] === rank;
+  }
+
   /** The size of the transaction of start point `rank`, or null when it was not counted. */
   transactionSize(rank: number): number | null {
     return FlowPoints.totalAt(this.starts, this.startTotals, rank);

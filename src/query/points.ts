@@ -3,7 +3,6 @@
 import type { ApiPoint } from "../contract/api-schemas.ts";
 import { ApiError } from "../contract/errors.ts";
 import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
-import { END, START } from "../format/object-core.ts";
 import type { HopsDirection, PointHops } from "../format/point-hops.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
@@ -20,9 +19,6 @@ import type { StreamedList } from "./streamed-list.ts";
  */
 export const TRAVERSAL_BUDGET = 12_000_000;
 
-/** Towards start points: up the callers. Towards end points: down the callees. */
-const ROLE: Record<HopsDirection, number> = { up: START, down: END };
-
 /**
  * Frontier ranks whose links are loaded at a time: a walk over much of a large graph then holds a
  * few MB of link pages beside the section cache, not the links of a whole level.
@@ -32,8 +28,9 @@ const FRONTIER_CHUNK = 512;
 /**
  * Breadth-first from `origin`, at most `hops` steps, loading the links of the frontier chunk by
  * chunk (in rank order, so a chunk shares pages); returns the ranks reached (origin included) whose
- * role is the direction's, ascending. A link says the role of the object at its other end, so the
- * last frontier's own links are never loaded. Which ranks a step reaches, and whether it exceeds the
+ * role is the direction's (up: start points, down: end points), ascending; `originIsPoint`, whether
+ * `origin` has it. A link says the role of the object at its other end, so the last frontier's own
+ * links are never loaded, nor the origin's unless it is expanded. Which ranks a step reaches, and whether it exceeds the
  * budget, do not depend on the order its frontier is walked in.
  *
  * An object is expanded only if HOPS says a point may lie within the links left past it: most
@@ -55,14 +52,14 @@ async function reach(
   budget: { links: number; limit: number },
   frontierChunk: number,
   nearest: PointHops,
+  originIsPoint: boolean,
 ): Promise<Uint32Array> {
   const objects = snapshot.meta.counts.objects;
   const seen = new RankBitmap(objects);
   // Its words go back for the next walk (RankBitmap.release), however this one ends.
   try {
     seen.add(origin);
-    const found: number[] = [];
-    if ((await linkRows(snapshot, [origin])).flagsOf(origin) & ROLE[direction]) found.push(origin);
+    const found: number[] = originIsPoint ? [origin] : [];
     let frontier: Uint32Array = Uint32Array.of(origin);
     for (let step = 0; step < hops; step++) {
       frontier = frontier.filter((r) => nearest.leadsOn(r, direction, hops - step));
@@ -117,18 +114,20 @@ export async function startEndPoints(
   traversalBudget = TRAVERSAL_BUDGET,
   frontierChunk = FRONTIER_CHUNK,
 ): Promise<PointsResult> {
-  // What writing the points needs, asked for now: it loads while the walk runs.
-  waitUntil(snapshot.section("FLOW"));
+  // What the walk and then writing its points need, read with the object's id page, and kept alive
+  // past an answer that ends without them (an unknown id).
+  const flowRead = snapshot.section("FLOW");
+  const hopsRead = snapshot.section("HOPS");
+  waitUntil(flowRead);
+  waitUntil(hopsRead);
   snapshot.readWholeAhead("PNTP");
-  // Read with the object's id page, and kept alive past an answer that ends without it (an unknown id).
-  const nearest = snapshot.section("HOPS");
-  waitUntil(nearest);
   const rank = await rankOfId(snapshot, id);
+  const [flow, nearest] = await Promise.all([flowRead, hopsRead]);
   const budget = { links: traversalBudget, limit: traversalBudget };
   // The two walks run together: a cold walk then waits one round of reads a step, not two.
   const [starts, ends] = await Promise.all([
-    reach(snapshot, rank, hops, "up", budget, frontierChunk, await nearest),
-    reach(snapshot, rank, hops, "down", budget, frontierChunk, await nearest),
+    reach(snapshot, rank, hops, "up", budget, frontierChunk, nearest, flow.has("start", rank)),
+    reach(snapshot, rank, hops, "down", budget, frontierChunk, nearest, flow.has("end", rank)),
   ]);
   // Where the points lie in the point pages: FLOW, asked for as the walk started, is in by now.
   const [startPoints, endPoints] = await Promise.all([

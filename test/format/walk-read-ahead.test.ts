@@ -1,4 +1,4 @@
-// @module Walks for start and end points: the point pages, read whole while they fit their share of the section budget, come in with the walk's first links, not in a round of reads after the walk.
+// @module Walks for start and end points: the point pages, read whole while they fit their share of the section budget, come in with the walk's first links, not in a round of reads after the walk; and no object's links are read unless the walk expands it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
@@ -19,10 +19,15 @@ beforeAll(async () => {
 }, 120_000);
 
 /** The reads of a 3-hop walk from `id`, on a snapshot opened as the worker opens one under `budget`, each read 5 ms late; and its answer. */
-async function walk(id: string, budget: number, key: string): Promise<{ reads: LoggedRead[]; answer: unknown }> {
+async function walk(
+  id: string,
+  budget: number,
+  key: string,
+  hops = 3,
+): Promise<{ reads: LoggedRead[]; answer: unknown }> {
   const { snapshot, record } = await loggedSnapshot(bytes, budget, key);
   const reads = await record();
-  return { reads, answer: await collect(await startEndPoints(snapshot, id, 3)) };
+  return { reads, answer: await collect(await startEndPoints(snapshot, id, hops)) };
 }
 
 describe("a walk for start and end points", () => {
@@ -65,6 +70,28 @@ describe("a walk for start and end points", () => {
         expect(read.length).toBeLessThan(pointPages().length);
         expect(read.settledBefore).toContain("LNKP");
       }
+    }
+  });
+
+  it("reads no link page of an object it does not expand: its role comes from FLOW, read with HOPS", async () => {
+    const reference = await Snapshot.open(memorySource(bytes));
+    const { offsets } = model.callees;
+    const called = new Uint8Array(model.objects.length);
+    for (let i = 0; i < offsets[model.objects.length]; i++) called[model.callees.targets[i]] = 1;
+    // An object that calls nothing and that nothing calls leads to no point and from none, however far.
+    const alone = model.objects.findIndex((_, r) => offsets[r] === offsets[r + 1] && !called[r]);
+    expect(alone).toBeGreaterThanOrEqual(0);
+    // And a start or end point asked for 0 hops: itself, from FLOW.
+    const point = model.objects.findIndex((o) => o.role !== null);
+    for (const [rank, hops] of [
+      [alone, 3],
+      [point, 0],
+    ]) {
+      const { id } = model.objects[rank];
+      const { reads, answer } = await walk(id, 64 << 20, `unexpanded ${id} ${hops}`, hops);
+      expect(answer).toEqual(await collect(await startEndPoints(reference, id, hops)));
+      expect(reads.map((r) => r.tag)).not.toContain("LNKP");
+      expect(reads.map((r) => r.tag)).toContain("HOPS");
     }
   });
 });
