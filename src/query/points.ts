@@ -28,15 +28,16 @@ const FRONTIER_CHUNK = 512;
 /**
  * Breadth-first from `origin`, at most `hops` steps, loading the links of the frontier chunk by
  * chunk (in rank order, so a chunk shares pages); returns the ranks reached (origin included) whose
- * role is the direction's (up: start points, down: end points), ascending; `originIsPoint`, whether
- * `origin` has it. A link says the role of the object at its other end, so the last frontier's own
- * links are never loaded, nor the origin's unless it is expanded. Which ranks a step reaches, and whether it exceeds the
- * budget, do not depend on the order its frontier is walked in.
+ * role is the direction's (up: start points, down: end points), ascending; `originIsPoint` says
+ * whether `origin` has it. A link says the role of the object at its other end, so the last
+ * frontier's own links are never loaded, nor the origin's unless it is expanded. Which ranks a step
+ * reaches, and whether it exceeds the budget, do not depend on the order its frontier is walked in.
  *
- * An object is expanded only if HOPS says a point may lie within the links left past it: most
- * objects lead to no point at all (69% at 1M objects, down the callees), and a 3-hop walk loaded the
- * links of some 90 objects where it now loads some 35. Every point within `hops` is still found: each
- * object on a shortest path to it is at least as near it as the path's rest, so none is skipped.
+ * An object is expanded only if HOPS says a point may lie within the links left past it. Most
+ * objects lead to no point at all (69% of the benchmark's 1M, down the callees): its 3-hop walks,
+ * both directions, loaded the links of some 90 objects each, and load some 35. Every point within
+ * `hops` is still found: each object on a shortest path to it is at most as far from it as the rest
+ * of the path, so none of them is skipped.
  *
  * What the walk has seen is a bitmap of the application, a bit an object: a walk over all of 300k
  * objects holds 37.5 KB, where a Set grew (and was copied as it grew) to tens of MB. Each step's
@@ -129,7 +130,7 @@ export async function startEndPoints(
     reach(snapshot, rank, hops, "up", budget, frontierChunk, nearest, flow.has("start", rank)),
     reach(snapshot, rank, hops, "down", budget, frontierChunk, nearest, flow.has("end", rank)),
   ]);
-  // Where the points lie in the point pages: FLOW, asked for as the walk started, is in by now.
+  // Where the points lie in the point pages, from FLOW's lists.
   const [startPoints, endPoints] = await Promise.all([
     pointsOf(snapshot, starts, "start"),
     pointsOf(snapshot, ends, "end"),
