@@ -225,6 +225,13 @@ describe("sections that disagree with one another, under valid checksums", () =>
       "link page 0: object 0 has flags OBJC does not give it",
     ));
 
+  it("HOPS giving an object fewer or more links to a point than its links do (a reader cannot tell)", () =>
+    refused(
+      // Rank 0 (303) leads to no end point (15) and is two links from start point 100 (1): 0x1f.
+      patchSection(GOOD, "HOPS", (body) => (body[block(body, 0).offset] ^= 1)),
+      "HOPS: object 0 has 30, its links give 31 (§8.24 of the format)",
+    ));
+
   it("an id page giving an id another object's rank", () =>
     refused(
       patchPage(GOOD, "IDXP", "IDXD", 1, 2, (page) => {
