@@ -12,7 +12,7 @@
 //   1.8: FLOW lists the start and end points with the size of each one's transaction or data graph, counted at compile time; files before 1.8 are refused.
 //   1.9: OFUL and OMNG give the key of each object's fullName and mangling, so a filter beside another checks its candidates' keys, not their rows; files before 1.9 are refused.
 //   1.10: RNAM, RFUL and RMNG hold every sixteenth key of the reversed order, so endswith reads one round of keys; IDXD is written right after META, so the first read brings the id directory; files before 1.10 are refused.
-//   1.11: the text columns NAME, FULL and MANG are removed: names, fullNames and manglings as written come from the rows; files before 1.11 are refused.
+//   1.11: the text columns NAME, FULL and MANG are removed (names, fullNames and manglings as written come from the rows), and dictionary codes are u8 or u16 when they fit; files before 1.11 are refused.
 //   1.12: member pages (MEMP) hold each member as the JSON object its answer lists, written out as it is; files before 1.12 are refused.
 //   1.13: point pages (PNTP, PNTD) hold each start and end point as its answer lists it, in FLOW's order; files before 1.13 are refused.
 //   1.14: HOPS gives each object the fewest links to an end point it leads to and from a start point leading to it, so walks expand only objects that lead to one; files before 1.14 are refused.
