@@ -14,8 +14,9 @@ const SEARCHED = EXACT_HOPS + 1;
 const UNREACHED = 0xff;
 
 /**
- * Fewest links from each object to one of `sources` (0 for a source), following `graph` from the
- * sources, up to SEARCHED; UNREACHED beyond. A multi-source breadth-first search: O(objects + links).
+ * The fewest steps along `graph` from any of `sources` to each object (0 for a source), up to
+ * SEARCHED; UNREACHED beyond. Along the callers from the end points, that is each object's fewest
+ * links down to one. A multi-source breadth-first search: O(objects + links).
  */
 function distances(sources: (rank: number) => boolean, graph: WalkGraph): Uint8Array {
   const n = graph.offsets.length - 1;
