@@ -20,6 +20,13 @@ import type { StreamedList } from "./streamed-list.ts";
 export const TRAVERSAL_BUDGET = 12_000_000;
 
 /**
+ * HOPS is read whole while it takes at most this share of the section budget: 976 KiB at 1M objects
+ * under 64 MiB. An application large enough to pass it walks without it, as walks did before HOPS,
+ * rather than read megabytes again whenever the cache let them go.
+ */
+const HOPS_SHARE = 1 / 16;
+
+/**
  * Frontier ranks whose links are loaded at a time: a walk over much of a large graph then holds a
  * few MB of link pages beside the section cache, not the links of a whole level.
  */
@@ -33,11 +40,11 @@ const FRONTIER_CHUNK = 512;
  * frontier's own links are never loaded, nor the origin's unless it is expanded. Which ranks a step
  * reaches, and whether it exceeds the budget, do not depend on the order its frontier is walked in.
  *
- * An object is expanded only if HOPS says a point may lie within the links left past it. Most
- * objects lead to no point at all (69% of the benchmark's 1M, down the callees): its 3-hop walks,
- * both directions, loaded the links of some 90 objects each, and load some 35. Every point within
- * `hops` is still found: each object on a shortest path to it is at most as far from it as the rest
- * of the path, so none of them is skipped.
+ * An object is expanded only if HOPS (`nearest`, when given) says a point may lie within the links
+ * left past it. Most objects lead to no point at all (69% of the benchmark's 1M, down the callees):
+ * its 3-hop walks, both directions, loaded the links of some 90 objects each, and load some 35.
+ * Every point within `hops` is still found: each object on a shortest path to it is at most as far
+ * from it as the rest of the path, so none of them is skipped.
  *
  * What the walk has seen is a bitmap of the application, a bit an object: a walk over all of 300k
  * objects holds 37.5 KB, where a Set grew (and was copied as it grew) to tens of MB. Each step's
@@ -52,7 +59,7 @@ async function reach(
   direction: HopsDirection,
   budget: { links: number; limit: number },
   frontierChunk: number,
-  nearest: PointHops,
+  nearest: PointHops | null,
   originIsPoint: boolean,
 ): Promise<Uint32Array> {
   const objects = snapshot.meta.counts.objects;
@@ -63,7 +70,7 @@ async function reach(
     const found: number[] = originIsPoint ? [origin] : [];
     let frontier: Uint32Array = Uint32Array.of(origin);
     for (let step = 0; step < hops; step++) {
-      frontier = frontier.filter((r) => nearest.leadsOn(r, direction, hops - step));
+      if (nearest) frontier = frontier.filter((r) => nearest.leadsOn(r, direction, hops - step));
       if (frontier.length === 0) break;
       const next: number[] = [];
       // Each link's other end, and whether it has the role sought.
@@ -118,9 +125,11 @@ export async function startEndPoints(
   // What the walk and then writing its points need, read with the object's id page, and kept alive
   // past an answer that ends without them (an unknown id).
   const flowRead = snapshot.section("FLOW");
-  const hopsRead = snapshot.section("HOPS");
+  // A file without HOPS is refused where the section is asked for.
+  const hopsLength = snapshot.toc.get("HOPS")?.length ?? 0;
+  const hopsRead = hopsLength <= snapshot.budgetBytes * HOPS_SHARE ? snapshot.section("HOPS") : null;
   waitUntil(flowRead);
-  waitUntil(hopsRead);
+  if (hopsRead) waitUntil(hopsRead);
   snapshot.readWholeAhead("PNTP");
   const rank = await rankOfId(snapshot, id);
   const [flow, nearest] = await Promise.all([flowRead, hopsRead]);

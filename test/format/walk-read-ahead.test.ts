@@ -94,4 +94,15 @@ describe("a walk for start and end points", () => {
       expect(reads.map((r) => r.tag)).toContain("HOPS");
     }
   });
+
+  it("walks without HOPS, and answers the same, where HOPS would take more than its share of the budget", async () => {
+    const hops = rawSections(bytes).find((s) => s.tag === "HOPS")!;
+    // 512 KiB leaves HOPS 32 KiB: less than its 60,000 bytes.
+    expect(hops.length).toBeGreaterThan((512 << 10) / 16);
+    for (const { id, answer } of await walks()) {
+      const { reads, answer: got } = await walk(id, 512 << 10, `no hops ${id}`);
+      expect(got).toEqual(answer);
+      expect(reads.map((r) => r.tag)).not.toContain("HOPS");
+    }
+  });
 });
