@@ -278,17 +278,21 @@ export class FlowPoints implements FlowTotals {
     return (this.starts.length + this.ends.length) * 8;
   }
 
+  /** Where `rank` is in `ranks` (ascending), or -1. */
+  private static indexIn(ranks: Uint32Array, rank: number): number {
+    const at = firstFailing(0, ranks.length, (i) => ranks[i] < rank);
+    return at < ranks.length && ranks[at] === rank ? at : -1;
+  }
+
   /** The objects the graph of point `rank` holds, from `ranks` (ascending) and `totals`; null when not counted or not a point. */
   static totalAt(ranks: Uint32Array, totals: Uint32Array, rank: number): number | null {
-    const at = firstFailing(0, ranks.length, (i) => ranks[i] < rank);
-    return at < ranks.length && ranks[at] === rank && totals[at] !== NONE ? totals[at] : null;
+    const at = FlowPoints.indexIn(ranks, rank);
+    return at >= 0 && totals[at] !== NONE ? totals[at] : null;
   }
 
   /** Whether `rank` is one of the points of `role`. */
   has(role: "start" | "end", rank: number): boolean {
-    const ranks = role === "start" ? this.starts : this.ends;
-    const at = firstFailing(0, ranks.length, (i) => ranks[i] < rank);
-    return at < ranks.length && ranks[at] === rank;
+    return FlowPoints.indexIn(role === "start" ? this.starts : this.ends, rank) >= 0;
   }
 
   /** The size of the transaction of start point `rank`, or null when it was not counted. */
