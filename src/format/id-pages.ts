@@ -144,15 +144,19 @@ export class IdDirectory extends PageDirectory {
       p + 1 === this.firstIds.length || ids[k - 1] < this.firstIds[p + 1],
       `id page ${p} runs past the next page's first id`,
     );
+    // Ids compared by their 32-bit halves (high, then low): reading a BigUint64Array makes a BigInt
+    // of each element, and checking a million ids that way left some 50 MiB for the collector.
+    const halves = new Uint32Array(own.buffer, own.byteOffset, 2 * k);
     for (let i = 0; i < k; i++) {
-      check(ranks[i] < this.rows, () => `id page ${p}: rank ${ranks[i]} of ${this.rows} objects`);
-      check(
-        parents[i] === NONE || (parents[i] < this.rows && parents[i] !== ranks[i]),
-        () => `id page ${p}: object ${ranks[i]} has parent ${parents[i]} of ${this.rows} objects`,
-      );
-      check(i === 0 || ids[i - 1] < ids[i], () => `id page ${p}: ids do not ascend at ${i}`);
+      if (!(ranks[i] < this.rows)) check(false, `id page ${p}: rank ${ranks[i]} of ${this.rows} objects`);
+      if (!(parents[i] === NONE || (parents[i] < this.rows && parents[i] !== ranks[i])))
+        check(false, `id page ${p}: object ${ranks[i]} has parent ${parents[i]} of ${this.rows} objects`);
+      const high = halves[2 * i + 1];
+      const previousHigh = halves[2 * i - 1];
+      if (i > 0 && !(previousHigh < high || (previousHigh === high && halves[2 * i - 2] < halves[2 * i])))
+        check(false, `id page ${p}: ids do not ascend at ${i}`);
     }
-    return new IdPage(ids, ranks, parents);
+    return new IdPage(ids, halves, ranks, parents);
   }
 }
 
@@ -177,7 +181,7 @@ export class WholeIdPages {
   readonly byteSize: number;
 
   constructor(directory: IdDirectory, bytes: Uint8Array) {
-    const { offsets, pageCount, firstIds } = directory;
+    const { offsets, pageCount } = directory;
     check(
       bytes.length === offsets[pageCount],
       `id pages: ${bytes.length} bytes read for pages of ${offsets[pageCount]} bytes`,
@@ -201,9 +205,11 @@ export class WholeIdPages {
     this.ranks = new PackedUints(objects, bitsFor(Math.max(0, objects - 1)));
     this.parents = new PackedUints(objects, bitsFor(objects));
     for (let p = 0; p < pageCount; p++) {
-      const { ids, ranks, parents } = pages[p];
+      const { ids, halves, ranks, parents } = pages[p];
       const at = p * IDS_PER_PAGE;
-      if (this.distances) for (let i = 0; i < ids.length; i++) this.distances.set(at + i, Number(ids[i] - firstIds[p]));
+      // From the low halves, not BigInts (see decodePage): a distance below 2^32 is their difference modulo 2^32.
+      if (this.distances)
+        for (let i = 0; i < ids.length; i++) this.distances.set(at + i, (halves[2 * i] - halves[0]) >>> 0);
       else this.ids!.set(ids, at);
       for (let i = 0; i < ranks.length; i++) {
         this.ranks.set(at + i, ranks[i]);
@@ -247,11 +253,14 @@ const TWO_32_BIG = 1n << 32n;
 export class IdPage {
   /** The page's ids, ascending, the rank of each, and the rank of its parent (NONE: none). */
   readonly ids: BigUint64Array;
+  /** The same ids as 32-bit halves, low then high, for arithmetic without a BigInt for each. */
+  readonly halves: Uint32Array;
   readonly ranks: Uint32Array;
   readonly parents: Uint32Array;
 
-  constructor(ids: BigUint64Array, ranks: Uint32Array, parents: Uint32Array) {
+  constructor(ids: BigUint64Array, halves: Uint32Array, ranks: Uint32Array, parents: Uint32Array) {
     this.ids = ids;
+    this.halves = halves;
     this.ranks = ranks;
     this.parents = parents;
   }

@@ -182,7 +182,9 @@ export class ReversedOrder {
   constructor(blocks: Blocks, what: string) {
     this.order = blocks.u32(0);
     const seen = new Uint8Array(this.order.length);
-    for (const k of this.order) {
+    // By index: iterating the typed array made an iterator result for each key until it was optimized.
+    for (let i = 0; i < this.order.length; i++) {
+      const k = this.order[i];
       if (k >= seen.length || seen[k]) check(false, `${what}: not a permutation of the key indices`);
       seen[k] = 1;
     }

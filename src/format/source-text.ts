@@ -120,27 +120,30 @@ export class TextDirectory extends PageDirectory {
       this.firstLines.length === pages && this.rawLengths.length === pages,
       `text directory: ${pages} pages but ${this.firstLines.length} first lines and ${this.rawLengths.length} lengths`,
     );
+    // Each test is made before calling check, here and below: a message closure for each file and
+    // page is garbage left by every directory read.
     for (let f = 0; f < files; f++) {
-      const [from, to] = [this.filePages[f], this.filePages[f + 1]];
+      const from = this.filePages[f];
+      const to = this.filePages[f + 1];
       const lines = this.lineCounts[f];
       // A file without text, or with none of its lines, has no page; otherwise its pages start at
       // line 1 and their first lines ascend within the file.
-      check(
-        lines === NONE || lines === 0 ? from === to : from < to && this.firstLines[from] === 1,
-        () => `text directory: file ${f} has ${to - from} pages for ${lines === NONE ? "no text" : `${lines} lines`}`,
-      );
-      for (let p = from + 1; p < to; p++)
+      if (!(lines === NONE || lines === 0 ? from === to : from < to && this.firstLines[from] === 1))
         check(
-          this.firstLines[p - 1] < this.firstLines[p] && this.firstLines[p] <= lines,
-          () => `text directory: first lines of file ${f} do not ascend within it at page ${p}`,
+          false,
+          `text directory: file ${f} has ${to - from} pages for ${lines === NONE ? "no text" : `${lines} lines`}`,
         );
+      for (let p = from + 1; p < to; p++)
+        if (!(this.firstLines[p - 1] < this.firstLines[p] && this.firstLines[p] <= lines))
+          check(false, `text directory: first lines of file ${f} do not ascend within it at page ${p}`);
     }
     for (let p = 0; p < pages; p++) {
       const stored = this.offsets[p + 1] - this.offsets[p];
-      check(
-        this.rawLengths[p] > 0 && this.rawLengths[p] <= MAX_INFLATION * stored,
-        () => `text directory: page ${p} states ${this.rawLengths[p]} bytes of text from ${stored} stored bytes`,
-      );
+      if (!(this.rawLengths[p] > 0 && this.rawLengths[p] <= MAX_INFLATION * stored))
+        check(
+          false,
+          `text directory: page ${p} states ${this.rawLengths[p]} bytes of text from ${stored} stored bytes`,
+        );
     }
   }
 

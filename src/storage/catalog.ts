@@ -76,13 +76,20 @@ export class SnapshotCache {
   }
 }
 
+/** An application's manifest as read: when, its object's ETag, and the versions it lists. */
+interface ReadManifest {
+  fetchedAt: number;
+  etag: string;
+  versions: Version[];
+}
+
 /** A Catalog over manifests and content-addressed snapshots in a BlobStore (R2). */
 export class StoreCatalog implements Catalog {
   private readonly store: BlobStore;
   private readonly manifestTtlMs: number;
   /** Manifests read, by application, most recently used last; only settled answers of known applications. */
-  private readonly manifests = new Map<string, { fetchedAt: number; versions: Version[] }>();
-  private readonly manifestReads = new SharedLoads<string, Version[] | null>();
+  private readonly manifests = new Map<string, ReadManifest>();
+  private readonly manifestReads = new SharedLoads<string, ReadManifest | null>();
   private readonly snapshots: SnapshotCache;
   private readonly sections: SectionCache | undefined;
 
@@ -116,14 +123,13 @@ export class StoreCatalog implements Catalog {
       this.manifests.set(application, cached);
       return cached.versions;
     }
-    const fetchedAt = Date.now();
-    const versions = await this.manifestReads.run(application, () => this.fetchVersions(application), LOAD_DEADLINE_MS);
+    const read = await this.manifestReads.run(application, () => this.fetchVersions(application), LOAD_DEADLINE_MS);
     this.manifests.delete(application);
-    if (versions) {
-      this.manifests.set(application, { fetchedAt, versions });
+    if (read) {
+      this.manifests.set(application, read);
       while (this.manifests.size > MANIFESTS_KEPT) this.manifests.delete(this.manifests.keys().next().value!);
     }
-    return versions;
+    return read?.versions ?? null;
   }
 
   open(version: Version): Promise<Snapshot> {
@@ -154,21 +160,28 @@ export class StoreCatalog implements Catalog {
     });
   }
 
-  private async fetchVersions(application: string): Promise<Version[] | null> {
+  private async fetchVersions(application: string): Promise<ReadManifest | null> {
     // A name too long to publish has no manifest, and its key would be too long for R2 to look up.
     if (publishableNameProblem(application)) return null;
     const key = manifestKey(application);
+    const fetchedAt = Date.now();
     const object = await meteredRead(this.store.get(key), (found) => (found ? found.bytes.length : 0));
     if (!object) return null;
+    // Unchanged since it was last read (most reads, one a second): the versions made of it then.
+    // Decoding it again made a new list, whose digest the ETags of answers had to compute again,
+    // and decoded the opening bytes of its newest snapshot again (some 20 KB of base64).
+    const known = this.manifests.get(application);
+    if (known?.etag === object.etag) return { fetchedAt, etag: object.etag, versions: known.versions };
     const manifest = decodeManifest(object.bytes, key);
     if (!manifest.versions.length) return null;
-    return manifest.versions.map(({ sha256, analyzedAt, analyzedAtMs, size, etag, head }) => ({
+    const versions = manifest.versions.map(({ sha256, analyzedAt, analyzedAtMs, size, etag, head }) => ({
       sha256,
       analyzedAt,
       analyzedAtMs,
       size,
       ...(etag && head && { opening: { head: bytesOfBase64(head), etag } }),
     }));
+    return { fetchedAt, etag: object.etag, versions };
   }
 }
 

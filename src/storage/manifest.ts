@@ -47,7 +47,11 @@ export function base64Of(bytes: Uint8Array): string {
 
 /** The bytes of base64 `text` (standard alphabet, padding optional). */
 export function bytesOfBase64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  // By index: Uint8Array.from over the string made a string of each character.
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 /** base64url of the UTF-8 name: any application name becomes one safe key segment ('/', '%', '&', unicode...). */

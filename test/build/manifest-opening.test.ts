@@ -92,6 +92,21 @@ describe("the manifest's opening bytes", () => {
     expect(store.firstReads).toBe(1);
   });
 
+  it("a manifest read again unchanged gives the versions read before; one published since, its own", async () => {
+    const store = new CountingStore();
+    await publishSnapshot(store, v1);
+    const catalog = new StoreCatalog(store, { manifestTtlMs: 0 });
+    const first = (await catalog.versions(petstoreV1.application))!;
+    // Read again (the TTL is over at once), not decoded again: the same list, its opening bytes once.
+    expect(await catalog.versions(petstoreV1.application)).toBe(first);
+    expect(Buffer.from(first[0].opening!.head)).toEqual(Buffer.from(openingBytes(v1.slice(0, FIRST_READ))!));
+    await publishSnapshot(store, v2);
+    const after = (await catalog.versions(petstoreV1.application))!;
+    expect(after).not.toBe(first);
+    expect(after.map((v) => v.analyzedAt)).toEqual([petstoreV1.analyzedAt, petstoreV2.analyzedAt]);
+    expect(Buffer.from(after[1].opening!.head)).toEqual(Buffer.from(openingBytes(v2.slice(0, FIRST_READ))!));
+  });
+
   it("refuses opening bytes that are not base64, and reads a manifest without them as before", () => {
     const manifest = decodeManifest(
       encodeManifest({ format: "appstruct.manifest/1", application: "A", versions: [] }),

@@ -8,8 +8,9 @@ import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import {
   encodeKeyDirectory,
   encodeKeyPages,
+  KEY_RESTART,
   KeyDirectory,
-  type KeyPage,
+  KeyPage,
   narrowest,
   type Postings,
 } from "../../src/format/key-pages.ts";
@@ -188,6 +189,44 @@ describe("key pages", () => {
     const all = decoded.flatMap((page) => Array.from({ length: page.count }, (_, i) => Array.from(page.ranksOf(i))));
     expect(all).toEqual(ranks);
     expect(decoded.flatMap((page) => Array.from({ length: page.count }, (_, i) => page.keyAt(i)))).toEqual(keys);
+  });
+
+  it("finds the first key not above the one before it as string comparison does, however much each key shares (property)", () => {
+    const encoder = new TextEncoder();
+    // ASCII pages are compared by bytes; "é", "\ue000" and "😀" (above U+FFFF: UTF-8 order differs
+    // from code-unit order against U+E000) send a page to strings.
+    const character = fc.constantFrom("a", "b", "c", "~", "\u007f", "é", "\ue000", "😀");
+    const key = fc.array(character, { maxLength: 6 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(key, fc.nat()), { minLength: 1, maxLength: 40 }), (drawn) => {
+        const keys = drawn.map(([k]) => k);
+        const bytes = keys.map((k) => encoder.encode(k));
+        // A key shares with the one before it any number of bytes up to their common prefix (none at restarts).
+        const shared = bytes.map((b, i) => {
+          if (i % KEY_RESTART === 0) return 0;
+          let common = 0;
+          while (common < b.length && common < bytes[i - 1].length && b[common] === bytes[i - 1][common]) common++;
+          return drawn[i][1] % (common + 1);
+        });
+        const suffixes = bytes.map((b, i) => b.subarray(shared[i]));
+        const text = new Uint8Array(suffixes.reduce((n, b) => n + b.length, 0));
+        suffixes.reduce((at, b) => (text.set(b, at), at + b.length), 0);
+        const page = new KeyPage(
+          text,
+          keys.length,
+          Uint32Array.from(shared),
+          Uint32Array.from(suffixes, (b) => b.length),
+          {
+            starts: Uint32Array.from({ length: keys.length + 1 }, (_, i) => i),
+            ranks: null,
+            first: 0,
+          },
+        );
+        const expected = keys.findIndex((k, i) => i > 0 && !(keys[i - 1] < k));
+        expect(page.firstOutOfOrder()).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("checks a page's keys the first time it is read: read again, the same page is trusted, a refused one refused again", () => {
