@@ -38,6 +38,7 @@ import {
   type TrigramTag,
 } from "./sections.ts";
 import { type ByteSource, Snapshot } from "./snapshot.ts";
+import { decodeUtf8 } from "./string-list.ts";
 import { TRIGRAM_SPACE } from "./trigram-index.ts";
 
 /** Bytes read at once from a section read in pieces (a page longer than this is read alone). */
@@ -668,7 +669,7 @@ class Verification {
           page: (p, bytes) => {
             const page = directory.decodePage(p, bytes);
             for (let point = page.firstPoint; point < page.firstPoint + page.count; point++) {
-              const { id } = JSON.parse(page.pointText(point)) as { id: string };
+              const { id } = JSON.parse(decodeUtf8(page.pointText(point))) as { id: string };
               check(
                 BigInt(id) === ids[points[point]],
                 () => `point page ${p}: point ${point} is not object ${points[point]}, FLOW's point there`,

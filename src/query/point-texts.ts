@@ -1,7 +1,7 @@
 // @module pointTexts: the JSON text of start and end points as their answer lists them, from the point pages (PNTP), a batch at a time: no row read, no object made.
 import { check } from "../format/errors.ts";
 import { firstFailing } from "../format/page-directory.ts";
-import type { PointDirectory, PointPage } from "../format/point-pages.ts";
+import { type PointDirectory, type PointPage, pointsJson } from "../format/point-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
 import { loadPages } from "./pages.ts";
@@ -51,9 +51,9 @@ function loadPointPages(
 
 /**
  * The points at positions `points` (ascending, pointsOf), in that order, as JSON arrays of their
- * objects exactly as JSON.stringify writes {id, name, fullName, type}: a batch a text.
+ * objects exactly as JSON.stringify writes {id, name, fullName, type}, in UTF-8: a batch a text.
  */
-export async function* pointTextBatches(snapshot: Snapshot, points: Uint32Array): AsyncGenerator<string> {
+export async function* pointTextBatches(snapshot: Snapshot, points: Uint32Array): AsyncGenerator<Uint8Array> {
   if (points.length === 0) return;
   const directory = await snapshot.section("PNTD");
   let next = loadPointPages(snapshot, directory, points.subarray(0, POINTS_A_BATCH));
@@ -65,7 +65,7 @@ export async function* pointTextBatches(snapshot: Snapshot, points: Uint32Array)
       // Not awaited until the loop comes round: a failed read must not go unhandled meanwhile.
       next.catch(() => {});
     }
-    yield `[${Array.from(batch, (point) => pages.get(directory.pageOf(point))!.pointText(point)).join(",")}]`;
+    yield pointsJson(batch, (point) => pages.get(directory.pageOf(point))!);
   }
 }
 

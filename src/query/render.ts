@@ -1,5 +1,6 @@
 // @module Renders objects as the API writes them (docs/api.md "Find objects", "Start and end points", "Level nodes"), a batch at a time as the answer is written.
 import type { ApiObject, ApiPoint } from "../contract/api-schemas.ts";
+import { parsePoints } from "../format/point-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { objectRowBatches } from "./object-rows.ts";
 import { pointTextBatches } from "./point-texts.ts";
@@ -32,6 +33,6 @@ export function renderObjects(snapshot: Snapshot, ranks: ArrayLike<number>): Str
 export function renderPoints(snapshot: Snapshot, points: Uint32Array): StreamedList<ApiPoint> {
   const texts = () => pointTextBatches(snapshot, points);
   return new StreamedList(async function* () {
-    for await (const text of texts()) yield JSON.parse(text) as ApiPoint[];
+    for await (const json of texts()) yield parsePoints(json);
   }, texts);
 }

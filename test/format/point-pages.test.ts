@@ -2,8 +2,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { objectStarts } from "../../src/format/json-objects.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
-import { pointRanks } from "../../src/format/point-pages.ts";
+import { PointPage, parsePoints, pointRanks, pointsJson } from "../../src/format/point-pages.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { type ByteSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { jsonChunks } from "../../src/http/json-stream.ts";
@@ -45,9 +46,25 @@ describe("point pages", () => {
       for (const page of [directory.decodePage(p, stored), directory.decodePage(p, stored)]) {
         expect(page.count).toBe(directory.firstPoints[p + 1] - directory.firstPoints[p]);
         for (let point = page.firstPoint; point < page.firstPoint + page.count; point++)
-          expect(page.pointText(point)).toBe(JSON.stringify(summary(ranks[point])));
+          expect(new TextDecoder().decode(page.pointText(point))).toBe(JSON.stringify(summary(ranks[point])));
       }
     }
+  });
+
+  it("make a batch's JSON array of points from pages in UTF-8, as JSON.stringify writes the list, none, one or several", () => {
+    const points = [
+      { id: "7", name: "é", fullName: "a.é", type: "t" },
+      { id: "8", name: "😀", fullName: 'q"},{"id":', type: "t" },
+      { id: "9", name: "z", fullName: "z", type: "\\" },
+    ];
+    const json = new TextEncoder().encode(JSON.stringify(points));
+    // Points 10, 11 and 12 on one page.
+    const page = new PointPage(10, json, Uint32Array.from(objectStarts(json, "id")));
+    const text = (list: number[]) => new TextDecoder().decode(pointsJson(list, () => page));
+    expect(text([])).toBe("[]");
+    expect(text([11])).toBe(JSON.stringify([points[1]]));
+    expect(text([10, 11, 12])).toBe(JSON.stringify(points));
+    expect(parsePoints(pointsJson([12, 10], () => page))).toEqual([points[2], points[0]]);
   });
 
   it("give start and end point answers, as text and as objects, equal to the reference walk's points", async () => {
