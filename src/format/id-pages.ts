@@ -151,10 +151,12 @@ export class IdDirectory extends PageDirectory {
       if (!(ranks[i] < this.rows)) check(false, `id page ${p}: rank ${ranks[i]} of ${this.rows} objects`);
       if (!(parents[i] === NONE || (parents[i] < this.rows && parents[i] !== ranks[i])))
         check(false, `id page ${p}: object ${ranks[i]} has parent ${parents[i]} of ${this.rows} objects`);
-      const high = halves[2 * i + 1];
-      const previousHigh = halves[2 * i - 1];
-      if (i > 0 && !(previousHigh < high || (previousHigh === high && halves[2 * i - 2] < halves[2 * i])))
-        check(false, `id page ${p}: ids do not ascend at ${i}`);
+      if (i > 0) {
+        const high = halves[2 * i + 1];
+        const previousHigh = halves[2 * i - 1];
+        if (!(previousHigh < high || (previousHigh === high && halves[2 * i - 2] < halves[2 * i])))
+          check(false, `id page ${p}: ids do not ascend at ${i}`);
+      }
     }
     return new IdPage(ids, halves, ranks, parents);
   }

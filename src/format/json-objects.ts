@@ -42,6 +42,14 @@ export function jsonObjectsIn(text: string, object: RegExp, starts?: number[]): 
   }
 }
 
+/** `},{"first":` in UTF-8, by field: made once, not for every page read. */
+const boundaries = new Map<string, Uint8Array>();
+function boundaryOf(first: string): Uint8Array {
+  let boundary = boundaries.get(first);
+  if (!boundary) boundaries.set(first, (boundary = new TextEncoder().encode(`},{${JSON.stringify(first)}:`)));
+  return boundary;
+}
+
 /**
  * Where each object of `json` (UTF-8) starts, then its length, in bytes, for a text jsonObjectsIn
  * accepted (a page checked once) whose objects start with field `first`: object i + 1 starts two
@@ -51,7 +59,7 @@ export function jsonObjectsIn(text: string, object: RegExp, starts?: number[]): 
  */
 export function objectStarts(json: Uint8Array, first: string): number[] {
   if (json.length === 2) return [2];
-  const boundary = new TextEncoder().encode(`},{${JSON.stringify(first)}:`);
+  const boundary = boundaryOf(first);
   const starts = [1];
   for (let at = json.indexOf(boundary[0], 1); at >= 0; at = json.indexOf(boundary[0], at + 1)) {
     let matched = 1;

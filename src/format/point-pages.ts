@@ -1,4 +1,4 @@
-// @module PointPages: each start and end point as the start and end points answer lists it (PNTP pages, PNTD directory), a covering index whose pages are kept decoded.
+// @module PointPages: each start and end point as the start and end points answer lists it (PNTP pages, PNTD directory), a covering index whose pages are kept inflated, as UTF-8.
 //
 // A walk's start and end points are scattered over the name order (a 3-hop walk at 1M objects
 // lists a hundred or so), so reading them from the row store inflated a 4 KiB row page and parsed a

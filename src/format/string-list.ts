@@ -225,11 +225,6 @@ export function decodedStringsBytes(count: number, utf8Bytes: number): number {
   return utf8Bytes + count * 32;
 }
 
-/** Heap bytes V8 keeps one string in: its 16-byte header, and a byte a character when all are Latin-1, else two. */
-export function stringBytes(text: string): number {
-  return 16 + (/[^\u0000-\u00ff]/.test(text) ? 2 : 1) * text.length;
-}
-
 /** Decodes UTF-8, mapping malformed bytes to CorruptSnapshotError rather than a TypeError. */
 export function decodeUtf8(bytes: Uint8Array): string {
   // Short ASCII strings dominate (names, types); building them by char code skips TextDecoder's call overhead.

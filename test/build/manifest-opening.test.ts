@@ -1,4 +1,4 @@
-// @module The manifest's opening bytes: a publish lists them for the newest version only, and a reader opens that version without reading the snapshot's start.
+// @module The manifest's opening bytes: a publish lists them for the newest version only, a reader opens that version without reading the snapshot's start, and a manifest read again unchanged is not decoded again.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { decodeHeader } from "../../src/format/container.ts";

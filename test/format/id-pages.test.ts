@@ -38,7 +38,7 @@ describe("id pages", () => {
 
   it("refuse ids out of order, whether their high or their low halves tell it", () => {
     for (const ids of [
-      [TWO_32 + 1n, TWO_32 + 7n, 7n], // high halves descend, the low ones ascend
+      [TWO_32 + 1n, TWO_32 + 7n, 8n], // high halves descend, the low ones ascend
       [TWO_32 + 1n, TWO_32 + 9n, TWO_32 + 9n], // a repeat
       [2n, TWO_32 + 9n, TWO_32 + 8n], // the same high half, the low one descends
     ])
