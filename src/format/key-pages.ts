@@ -308,7 +308,7 @@ export class KeyPage {
    * The first key not above the key before it, or -1 when every key ascends. ASCII keys are compared
    * by their bytes as they are rebuilt, those bytes being their code units: the strings of a whole
    * page, made once to check it, were most of what the mixed workload left to collect while its
-   * first key pages were read (some 75 MiB at 1M objects). Other pages are compared as strings.
+   * first key pages were read (some 45 MiB at 1M objects). Other pages are compared as strings.
    */
   firstOutOfOrder(): number {
     if (!this.ascii) {
