@@ -11,6 +11,8 @@ import { check } from "./errors.ts";
 import { NONE, type ObjectRecord } from "./model.ts";
 import { bitsFor, PackedUints } from "./packed-uints.ts";
 import { firstFailing, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { readAllPages } from "./page-loads.ts";
+import type { Snapshot } from "./snapshot.ts";
 
 /** Ids per page (the last page may hold fewer): 8 KiB of ids, ranks and parents' ranks. */
 export const IDS_PER_PAGE = 512;
@@ -281,4 +283,9 @@ export class IdPage {
   get byteSize(): number {
     return 64 + this.ids.byteLength + this.ranks.byteLength + this.parents.byteLength;
   }
+}
+
+/** Every id page of `directory`, from one read of IDXP's pages. */
+export async function readWholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
+  return new WholeIdPages(directory, await readAllPages(snapshot, "IDXP", directory));
 }

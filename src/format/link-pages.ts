@@ -196,7 +196,7 @@ export class LinkWindows {
   }
 
   /** Window `w` (its stored bytes exactly), its pages checked as they are first read. */
-  decode(w: number, bytes: Uint8Array): LinkWindow {
+  decodePage(w: number, bytes: Uint8Array): LinkWindow {
     return new LinkWindow(this.directory, w * this.pagesPerWindow, this.pagesPerWindow, bytes);
   }
 }

@@ -328,10 +328,11 @@ export class RowDirectory extends PageDirectory {
   }
 
   /**
-   * Page `p` from its stored bytes exactly, checked against its checksum: copied when they are part
-   * of a larger read (a run of pages), which the cache would otherwise pin whole.
+   * Page `p` as the cache keeps it, from its stored bytes exactly, checked against its checksum:
+   * copied when they are part of a larger read (a run of pages), which the cache would otherwise
+   * pin whole.
    */
-  storedPage(p: number, bytes: Uint8Array): StoredRowPage {
+  decodePage(p: number, bytes: Uint8Array): StoredRowPage {
     this.verify(p, bytes);
     return new StoredRowPage(bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
   }
@@ -368,15 +369,15 @@ export class RowDirectory extends PageDirectory {
   }
 
   /**
-   * Page `p` from its stored bytes exactly: checked against its checksum, inflated to its stated
-   * length, its row lengths checked (the rows themselves are checked as each is decoded).
+   * Page `p` inflated from its stored bytes exactly: checked against its checksum, inflated to its
+   * stated length, its row lengths checked (the rows themselves are checked as each is decoded).
    */
-  decodePage(p: number, bytes: Uint8Array): RowPage {
+  inflatedPage(p: number, bytes: Uint8Array): RowPage {
     this.verify(p, bytes);
     return this.inflatePage(p, bytes);
   }
 
-  /** `decodePage` of stored bytes whose checksum was checked already. */
+  /** `inflatedPage` of stored bytes whose checksum was checked already. */
   private inflatePage(p: number, bytes: Uint8Array): RowPage {
     const body = inflateExactly(bytes, this.rawLengths[p], `row page ${p}`);
     const count = this.countOf(p);
@@ -473,7 +474,7 @@ export function decodeAllRows(directory: RowDirectory, body: Uint8Array, objects
   check(pages.length === directory.offsets[directory.pageCount], "ROWP: its pages are not as long as ROWD says");
   const rows: ObjectRow[] = [];
   for (let p = 0; p < directory.pageCount; p++) {
-    const page = directory.decodePage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));
+    const page = directory.inflatedPage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));
     for (let i = 0; i < page.count; i++) rows.push(page.row(page.firstRank + i));
   }
   check(rows.length === objects, `ROWP: ${rows.length} rows for ${objects} objects`);

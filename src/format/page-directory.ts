@@ -30,6 +30,16 @@ export class PageDirectory {
     return this.crcs.length;
   }
 
+  /** Bytes of page `p` as stored. */
+  storedBytes(p: number): number {
+    return this.offsets[p + 1] - this.offsets[p];
+  }
+
+  /** Bytes of all its pages together, as stored. */
+  get pagesBytes(): number {
+    return this.offsets[this.crcs.length];
+  }
+
   /** Checks that `bytes` are page `p` exactly, as written: its length and checksum. */
   verify(p: number, bytes: Uint8Array): void {
     check(

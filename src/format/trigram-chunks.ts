@@ -8,6 +8,7 @@ import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
 import { PageDirectory } from "./page-directory.ts";
+import type { PagesBlock } from "./snapshot.ts";
 
 /** Bytes of every chunk of the posting block but the last. */
 export const TRIGRAM_CHUNK_BYTES = 4096;
@@ -44,6 +45,12 @@ export function headLengthBound(indexLength: number, chunksLength: number): numb
   return fewestChunks <= 1 ? indexLength : Math.max(0, indexLength - (fewestChunks - 1) * TRIGRAM_CHUNK_BYTES);
 }
 
+/** A chunk of a trigram index's posting block, as the section cache keeps it. */
+export interface PostingChunk {
+  bytes: Uint8Array;
+  byteSize: number;
+}
+
 /** A trigram index's chunk directory: its posting block's chunks as pages, and the checksum of its head. */
 export class TrigramChunks extends PageDirectory {
   /** Bytes of the section before its posting block: the block table and the trigram table. */
@@ -68,6 +75,17 @@ export class TrigramChunks extends PageDirectory {
     this.headLength = headLength;
     this.headCrc = headCrc;
     this.postingLength = postingLength;
+  }
+
+  /** Where the chunks lie in the trigram index's body: its posting block, after the head. */
+  get chunksBlock(): PagesBlock {
+    return { start: this.headLength, length: this.postingLength };
+  }
+
+  /** Chunk `c` from its stored bytes exactly, checked: a copy, so that a cached chunk does not hold the rest of a multi-chunk read. */
+  decodePage(c: number, bytes: Uint8Array): PostingChunk {
+    this.verify(c, bytes);
+    return { bytes: bytes.slice(), byteSize: 64 + bytes.length };
   }
 
   /** Checks the head of the trigram index (its first `headLength` bytes) and views its blocks; the posting block must start where the head ends and be as long as the chunks say. */

@@ -613,7 +613,7 @@ class Verification {
         return {
           directory,
           page: (p, bytes) => {
-            const page = directory.decodePage(p, bytes);
+            const page = directory.inflatedPage(p, bytes);
             for (let rank = page.firstRank; rank < page.firstRank + page.count; rank++) {
               const row = page.row(rank);
               check(

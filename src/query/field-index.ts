@@ -1,5 +1,6 @@
 // @module fieldIndex: what a text filter reads for one field — its keys and their postings (in memory or paged) and its trigram index (whole or by range).
 import type { Operator } from "../contract/params.ts";
+import { rangedTrigramIndex } from "../format/ranged-trigrams.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import {
   CHUNKS_OF,
@@ -11,10 +12,8 @@ import {
   type TrigramTag,
 } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { headLengthBound, TRIGRAM_CHUNK_BYTES } from "../format/trigram-chunks.ts";
-import { type PostingSpans, TrigramIndex } from "../format/trigram-index.ts";
+import type { TrigramIndex } from "../format/trigram-index.ts";
 import { waitUntil } from "../wait-until.ts";
-import { loadPages } from "./pages.ts";
 import { type KeyPostings, memoryKeys, PagedKeys, type SearchKeys, storedPostings } from "./search-keys.ts";
 
 /** What a text filter reads for one field: its keys, the ranks each holds, and its trigram index (null when not asked for). */
@@ -70,75 +69,8 @@ function rememberFor(snapshot: Snapshot, tag: SearchIndexTag): FieldIndex["remem
 const WHOLE_TRIGRAMS_SHARE = 1 / 8;
 
 /** A trigram index: whole without its chunk directory or when it fits; else its table alone, its lists read by range through its chunk directory. */
-async function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndexTag): Promise<TrigramIndex> {
-  const chunksTag = CHUNKS_OF[tag];
-  if (!snapshot.has(chunksTag) || snapshot.toc.get(tag)!.length <= snapshot.budgetBytes * WHOLE_TRIGRAMS_SHARE)
+function trigramIndex(snapshot: Snapshot, tag: TrigramTag, of: SearchIndexTag): Promise<TrigramIndex> {
+  if (!snapshot.has(CHUNKS_OF[tag]) || snapshot.toc.get(tag)!.length <= snapshot.budgetBytes * WHOLE_TRIGRAMS_SHARE)
     return snapshot.section(tag);
-  return snapshot.remember(
-    `${tag}#table`,
-    async () => {
-      // The head is read with the chunk directory, not after it (a cold filter would wait a round
-      // for it): as many bytes as it may take, cut to its length once the directory gives it, so
-      // that the table pins no more.
-      const bound = headLengthBound(snapshot.toc.get(tag)!.length, snapshot.toc.get(chunksTag)!.length);
-      const [chunks, keyCount, first] = await Promise.all([
-        snapshot.section(chunksTag),
-        snapshot.keyCount(of),
-        snapshot.readPart(tag, 0, bound),
-      ]);
-      const { headLength } = chunks;
-      const headBytes =
-        first.length === headLength
-          ? first
-          : first.length > headLength
-            ? first.slice(0, headLength)
-            : await snapshot.readPart(tag, 0, headLength);
-      const head = chunks.readHead(headBytes, tag);
-      const table = { codes: head.u32(0), counts: head.u32(1), offsets: head.u32(2) };
-      return TrigramIndex.ranged(
-        table,
-        chunks.postingLength,
-        postingSpans(snapshot, tag),
-        keyCount,
-        `${tag} trigram index`,
-      );
-    },
-    // It keeps the lists it decodes: measured again like a section.
-    false,
-  );
-}
-
-/** Spans of a trigram index's posting block, read as the 4 KiB chunks covering them, each checked against the chunk directory. */
-function postingSpans(snapshot: Snapshot, tag: TrigramTag): PostingSpans {
-  return async (spans) => {
-    const chunks = await snapshot.section(CHUNKS_OF[tag]);
-    const wanted = new Set<number>();
-    for (const [from, to] of spans)
-      for (let c = Math.floor(from / TRIGRAM_CHUNK_BYTES); c * TRIGRAM_CHUNK_BYTES < to; c++) wanted.add(c);
-    const loaded = await loadPages(
-      snapshot,
-      tag,
-      chunks,
-      [...wanted].sort((a, b) => a - b),
-      // A copy of its own, so a cached chunk does not hold the rest of a multi-chunk read.
-      (c, bytes) => (chunks.verify(c, bytes), { bytes: bytes.slice(), byteSize: 64 + bytes.length }),
-      async () => ({ start: chunks.headLength, length: chunks.postingLength }),
-    );
-    return spans.map(([from, to]) => {
-      const first = Math.floor(from / TRIGRAM_CHUNK_BYTES);
-      const last = Math.floor((to - 1) / TRIGRAM_CHUNK_BYTES);
-      const base = first * TRIGRAM_CHUNK_BYTES;
-      if (first === last) return loaded.get(first)!.bytes.subarray(from - base, to - base);
-      const out = new Uint8Array(to - from);
-      for (let c = first; c <= last; c++) {
-        const chunk = loaded.get(c)!.bytes;
-        const start = c * TRIGRAM_CHUNK_BYTES;
-        out.set(
-          chunk.subarray(Math.max(0, from - start), Math.min(chunk.length, to - start)),
-          Math.max(0, start - from),
-        );
-      }
-      return out;
-    });
-  };
+  return rangedTrigramIndex(snapshot, tag, of);
 }

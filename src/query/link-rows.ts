@@ -1,8 +1,8 @@
 // @module linkRows: the links of some objects, both ways, from the link pages (LNKP, by windows or pages).
 
 import { type CalleeEntries, LINK_PAGES_PER_WINDOW, type LinkPage, type LinkRow } from "../format/link-pages.ts";
+import { loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { loadPages } from "./pages.ts";
 import { distinctAscending } from "./rank-set.ts";
 
 export type { CalleeEntries, LinkRow };
@@ -67,7 +67,7 @@ export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Pr
     pages.map((p) => windows.of(p)),
     windows.pageCount,
   );
-  const loaded = await loadPages(snapshot, "LNKP", windows, wanted, (w, bytes) => windows.decode(w, bytes));
+  const loaded = await loadPages(snapshot, "LNKP", windows, wanted);
   // Walks ask rank after rank in ascending order: the page of the last one asked usually holds the next.
   let last: LinkPage | undefined;
   const page = (rank: number) => {

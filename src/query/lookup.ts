@@ -1,10 +1,10 @@
 // @module Resolves a path object id to its rank (and its parent's), or throws object_not_found.
 import { ApiError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
-import { type IdDirectory, parseObjectId, WholeIdPages } from "../format/id-pages.ts";
+import { type IdDirectory, parseObjectId, readWholeIdPages, type WholeIdPages } from "../format/id-pages.ts";
+import { loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
-import { loadPages } from "./pages.ts";
 
 /** An object found by id: its rank and its parent's (NONE, from format/model.ts: none). */
 export interface Located {
@@ -45,7 +45,7 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
   const wanted = parseObjectId(id);
   const directory = await snapshot.section("IDXD");
   if (wanted === null || directory.pageCount === 0) return null;
-  if (directory.offsets[directory.pageCount] <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE && !refused.has(snapshot)) {
+  if (directory.pagesBytes <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE && !refused.has(snapshot)) {
     const whole = snapshot.recall<WholeIdPages>(WHOLE_ID_PAGES);
     if (whole) return whole.find(wanted);
     // Not held yet: this answer reads its own page, not megabytes, and the whole comes behind it
@@ -53,7 +53,7 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
     waitUntil(wholeIdPages(snapshot, directory));
   }
   const p = directory.pageOf(wanted);
-  const pages = await loadPages(snapshot, "IDXP", directory, [p], (page, bytes) => directory.decodePage(page, bytes));
+  const pages = await loadPages(snapshot, "IDXP", directory, [p]);
   return pages.get(p)!.find(wanted);
 }
 
@@ -69,10 +69,7 @@ const refused = new WeakSet<Snapshot>();
 
 /** Every id page from one read of IDXP's block, kept as one entry. */
 function wholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
-  const whole = snapshot.remember(WHOLE_ID_PAGES, async () => {
-    const { start, length } = snapshot.pagesBlock("IDXP", directory.offsets[directory.pageCount]);
-    return new WholeIdPages(directory, await snapshot.readPart("IDXP", start, length));
-  });
+  const whole = snapshot.remember(WHOLE_ID_PAGES, () => readWholeIdPages(snapshot, directory));
   whole.catch((error) => {
     if (error instanceof CorruptSnapshotError) refused.add(snapshot);
   });

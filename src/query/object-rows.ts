@@ -1,8 +1,8 @@
 // @module objectRows: the displayed fields of some objects from the row store (ROWP), the file's only copy of their names, fullNames and manglings as written; whole, or a batch at a time for answers written as they are read; and ranksPassing: which candidates' rows pass a filter.
 import type { ObjectRow, RowDirectory, RowPage, StoredRowPage } from "../format/object-rows.ts";
+import { loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
-import { loadPages } from "./pages.ts";
 import { distinctAscending, mapRanks } from "./rank-set.ts";
 
 export type { ObjectRow };
@@ -148,5 +148,5 @@ function rowsOf(directory: RowDirectory, round: RowRound, ranks: ArrayLike<numbe
 function storedRowPages(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>) {
   const pages = mapRanks(ranks, (r) => directory.pageOf(r));
   const wanted = distinctAscending(pages, directory.pageCount);
-  return loadPages(snapshot, "ROWP", directory, wanted, (p, bytes) => directory.storedPage(p, bytes));
+  return loadPages(snapshot, "ROWP", directory, wanted);
 }

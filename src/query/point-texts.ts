@@ -1,10 +1,10 @@
 // @module pointTexts: the JSON text of start and end points as their answer lists them, from the point pages (PNTP), a batch at a time: no row read, no object made.
 import { check } from "../format/errors.ts";
 import { firstFailing } from "../format/page-directory.ts";
+import { loadPages } from "../format/page-loads.ts";
 import { type PointDirectory, type PointPage, pointsJson } from "../format/point-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
-import { loadPages } from "./pages.ts";
 
 /** Which of FLOW's lists a point is in: start points first, then end points. */
 export type PointRole = "start" | "end";
@@ -44,9 +44,7 @@ function loadPointPages(
   directory: PointDirectory,
   points: Uint32Array,
 ): Promise<Map<number, PointPage>> {
-  return loadPages(snapshot, "PNTP", directory, pagesOf(directory, points), (p, bytes) =>
-    directory.decodePage(p, bytes),
-  );
+  return loadPages(snapshot, "PNTP", directory, pagesOf(directory, points));
 }
 
 /**

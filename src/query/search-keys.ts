@@ -2,6 +2,7 @@
 import { check } from "../format/errors.ts";
 import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
 import { firstFailing, firstFailingWide } from "../format/page-directory.ts";
+import { holdsPage, loadPages, recallPage } from "../format/page-loads.ts";
 import {
   type KeyList,
   REVERSED_SAMPLE,
@@ -12,7 +13,6 @@ import {
 import { KEY_PAGES_OF, type PagedIndexTag } from "../format/sections.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
-import { holdsPage, loadPages, recallPage } from "./pages.ts";
 import { mapRanks, rangeOf } from "./rank-set.ts";
 
 /** Keys in code-unit order, distinct; asynchronous, since keys in pages may have to be read first. */
@@ -281,13 +281,12 @@ export class PagedKeys implements SearchKeys, KeyPostings {
    */
   readPagesAhead(ks: ArrayLike<number>): void {
     const pages = distinctPages(this.pagesOfKeys(ks));
-    const { offsets } = this.directory;
     let missing = 0;
     let bytes = 0;
     for (const p of pages)
       if (!holdsPage(this.snapshot, this.tag, p)) {
         pages[missing++] = p;
-        bytes += offsets[p + 1] - offsets[p];
+        bytes += this.directory.storedBytes(p);
       }
     if (missing > 0 && bytes <= this.snapshot.budgetBytes * READ_AHEAD_SHARE)
       this.readPages(pages.subarray(0, missing)).catch(() => {});
@@ -372,9 +371,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   }
 
   private async pages(wanted: ArrayLike<number>): Promise<Map<number, KeyPage>> {
-    return loadPages(this.snapshot, this.tag, this.directory, wanted, (p, bytes) =>
-      this.directory.decodePage(p, bytes),
-    );
+    return loadPages(this.snapshot, this.tag, this.directory, wanted);
   }
 
   private async page(p: number): Promise<KeyPage> {

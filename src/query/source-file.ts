@@ -1,7 +1,8 @@
 // @module fileText: a range of lines of one source file of a snapshot, as the source code service answers it (docs/api.md#source-code-get-restapplicationsnamefilesfileid).
+
+import { loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { splitLines, type TextDirectory } from "../format/source-text.ts";
-import { loadPages } from "./pages.ts";
 
 /** The answer of GET …/files/{fileId}. */
 export interface FileText {
@@ -63,7 +64,7 @@ async function linesOf(
 ): Promise<string> {
   const [first, last] = directory.pagesOf(file, start, end);
   const wanted = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const pages = await loadPages(snapshot, "SRCP", directory, wanted, (p, bytes) => directory.decodePage(p, bytes));
+  const pages = await loadPages(snapshot, "SRCP", directory, wanted);
   const lines = splitLines(wanted.map((p) => pages.get(p)!.text).join(""));
   const from = start - directory.firstLines[first];
   return lines.slice(from, from + end - start + 1).join("");

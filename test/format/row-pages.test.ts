@@ -56,7 +56,7 @@ describe("row pages", () => {
     expect(objects.some((o) => o.parent !== NONE && o.annotations !== null)).toBe(true);
     for (let p = 0; p < directory.pageCount; p++) {
       // As the query engine reads it: the stored page checked, then inflated.
-      const page = directory.page(p, directory.storedPage(p, storedPage(pages, p)));
+      const page = directory.page(p, directory.decodePage(p, storedPage(pages, p)));
       expect(page.count).toBe(directory.countOf(p));
       // Last row first: no row's decoding leans on its predecessors'.
       for (let rank = page.firstRank + page.count - 1; rank >= page.firstRank; rank--) {
@@ -87,18 +87,18 @@ describe("row pages", () => {
       lengths[0] += lengths[1];
       lengths[1] = 0;
     });
-    expect(() => directoryOf(empty, count).decodePage(0, empty.pages)).toThrow(
+    expect(() => directoryOf(empty, count).inflatedPage(0, empty.pages)).toThrow(
       new CorruptSnapshotError("row page 0: row 1 is empty"),
     );
     const short = forged(pages, (lengths) => {
       lengths[count - 1]--;
     });
-    expect(() => directoryOf(short, count).decodePage(0, short.pages)).toThrow(
+    expect(() => directoryOf(short, count).inflatedPage(0, short.pages)).toThrow(
       /^row page 0: its rows end at byte \d+, its body at \d+$/,
     );
     const damaged = storedPage(pages, 0).slice();
     damaged[damaged.length >> 1] ^= 0x10;
-    expect(() => directoryOf(pages, objects.length).storedPage(0, damaged)).toThrow(
+    expect(() => directoryOf(pages, objects.length).decodePage(0, damaged)).toThrow(
       new CorruptSnapshotError("row pages: page 0 checksum mismatch"),
     );
   });
@@ -109,7 +109,7 @@ describe("row pages", () => {
     const broken = forged(pages, (lengths, rows) => {
       rows[lengths[0] + lengths[1]] = 0x7b; // row 2's "[" becomes "{"
     });
-    const page = directoryOf(broken, count).decodePage(0, broken.pages);
+    const page = directoryOf(broken, count).inflatedPage(0, broken.pages);
     expect(() => page.row(2)).toThrow(new CorruptSnapshotError("row 2 is not UTF-8 JSON"));
     expect(page.row(1)).toEqual(expectedRow(objects[1]));
     expect(page.row(3)).toEqual(expectedRow(objects[3]));

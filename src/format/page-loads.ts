@@ -1,25 +1,35 @@
-// @module loadPages: pages of a paged section (ROWP, LNKP, IDXP, KFUL, KMNG, a trigram index's posting chunks) read by range, checked and decoded once, kept in the section cache.
-import { check } from "../format/errors.ts";
-import type { PageDirectory } from "../format/page-directory.ts";
-import type { SectionTag } from "../format/sections.ts";
-import type { PagesBlock, Snapshot } from "../format/snapshot.ts";
+// @module loadPages: pages of a paged section (ROWP, LNKP, IDXP, KNAM, KFUL, KMNG, PNTP, SRCP, a trigram index's posting chunks) read by range, checked and decoded once, kept in the section cache.
+import { check } from "./errors.ts";
+import type { SectionTag } from "./sections.ts";
+import type { PagesBlock, Snapshot } from "./snapshot.ts";
+
+/**
+ * A paged section's directory as loadPages reads its pages: where each lies, and what is kept of
+ * one. The query engine hands a directory and page numbers over, and gets the pages' values back: it
+ * never sees their offsets or bytes.
+ */
+export interface PagedDirectory<T> {
+  /** Byte offset of each page in the section's pages (P + 1, strictly increasing from 0). */
+  readonly offsets: Uint32Array;
+  readonly pageCount: number;
+  /** What is kept of page `p`, made from its stored bytes exactly and checked against the directory (length, checksum). */
+  decodePage(p: number, bytes: Uint8Array): T;
+}
 
 /** Consecutive missing pages are read together, up to this many bytes in one read. */
 const MAX_RUN_BYTES = 256 * 1024;
 
 /**
- * Pages `wanted` (ascending, distinct) of section `tag`, decoded by `decode` (which checks them
- * against `directory`). A run of consecutive pages shares one read, made only if one of them is
- * not cached already. The pages are the section's one block, unless `locate` says where they are.
+ * Pages `wanted` (ascending, distinct) of section `tag`, as `directory` decodes them. A run of
+ * consecutive pages shares one read, made only if one of them is not cached already. The pages are
+ * the section's one block, unless `locate` says where they are.
  */
 export async function loadPages<T extends { byteSize: number }>(
   snapshot: Snapshot,
   tag: SectionTag,
-  directory: Pick<PageDirectory, "offsets" | "pageCount">,
+  directory: PagedDirectory<T>,
   wanted: ArrayLike<number>,
-  decode: (page: number, bytes: Uint8Array) => T,
-  locate: () => PagesBlock | Promise<PagesBlock> = () =>
-    snapshot.pagesBlock(tag, directory.offsets[directory.pageCount]),
+  locate: () => PagesBlock = () => snapshot.pagesBlock(tag, directory.offsets[directory.pageCount]),
 ): Promise<Map<number, T>> {
   const loaded = new Map<number, T>();
   // Cached pages are taken synchronously: a warm answer about 30 objects costs no 30 promises.
@@ -33,7 +43,7 @@ export async function loadPages<T extends { byteSize: number }>(
     else missing.push(p);
   }
   if (missing.length === 0) return loaded;
-  const { start: base, length } = await locate();
+  const { start: base, length } = locate();
   const { offsets } = directory;
   check(
     offsets[directory.pageCount] === length,
@@ -57,7 +67,7 @@ export async function loadPages<T extends { byteSize: number }>(
       pages.set(
         p,
         snapshot.remember(pageName(tag, p), async () =>
-          decode(p, (await runBytes()).subarray(offsets[p] - from, offsets[p + 1] - from)),
+          directory.decodePage(p, (await runBytes()).subarray(offsets[p] - from, offsets[p + 1] - from)),
         ),
       );
     }
@@ -65,6 +75,16 @@ export async function loadPages<T extends { byteSize: number }>(
   }
   for (const [p, page] of pages) loaded.set(p, await page);
   return loaded;
+}
+
+/** Every page of section `tag` in one read, back to back, not yet checked: each is, against its directory, as it is decoded. */
+export function readAllPages(
+  snapshot: Snapshot,
+  tag: SectionTag,
+  directory: Pick<PagedDirectory<unknown>, "offsets" | "pageCount">,
+): Promise<Uint8Array> {
+  const { start, length } = snapshot.pagesBlock(tag, directory.offsets[directory.pageCount]);
+  return snapshot.readPart(tag, start, length);
 }
 
 /** The name page `p` of section `tag` is kept under in the cache. */
