@@ -4,6 +4,7 @@ import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from "nod
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { MemorySink } from "../../src/format/container.ts";
 import { writeSnapshot } from "../../src/format/encode.ts";
+import { readIdOrder } from "../../src/format/id-pages.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -133,9 +134,9 @@ export function sha256Hex(bytes: Uint8Array): string {
 /** Reads the checksums of a snapshot file to compute statuses against it (`compile --previous`). */
 export async function loadStatusBase(bytes: Uint8Array): Promise<StatusBase> {
   const snapshot = await Snapshot.open(memorySource(bytes));
-  const [core, status] = await Promise.all([snapshot.section("OBJC"), snapshot.section("STAT")]);
+  const [order, status] = await Promise.all([readIdOrder(snapshot), snapshot.section("STAT")]);
   const checksums = new Map<string, string | null>();
-  for (let r = 0; r < core.count; r++) checksums.set(core.id(r), status.checksum(r));
+  for (let i = 0; i < order.count; i++) checksums.set(order.id(i), status.checksum(order.rank(i)));
   return { key: sha256Hex(bytes), checksums };
 }
 

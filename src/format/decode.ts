@@ -22,7 +22,8 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     s("SLOC"),
     s("ROWD"),
   ]);
-  // The row store holds the only copy of the texts as written (the key pages hold them lower-cased).
+  // The row store holds the only copy of the texts as written (the key pages hold them lower-cased),
+  // and each object's id and parent, as the id pages do.
   const rows = decodeAllRows(
     rowd,
     await snapshot.readPart("ROWP", 0, snapshot.toc.get("ROWP")?.length ?? 0),
@@ -31,7 +32,7 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
   const objects: ObjectRecord[] = [];
   for (let r = 0; r < core.count; r++)
     objects.push({
-      id: core.id(r),
+      id: rows[r].id,
       name: rows[r].name,
       fullName: rows[r].fullName,
       type: type.get(r)!,
@@ -42,7 +43,7 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
       external: core.external(r),
       annotations: anno.get(r),
       tags: tags.get(r) ?? [],
-      parent: core.parent(r),
+      parent: rows[r].parent,
       level5: core.level5[r],
       role: core.role(r),
       checksum: stat.checksum(r),

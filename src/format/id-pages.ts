@@ -1,7 +1,8 @@
 // @module IdPages: object ids in ascending order with their ranks and parents' ranks, in fixed-size checksummed pages (IDXP) with a directory (IDXD).
 //
-// Looking an id up in OBJC reads all of OBJC (20 MB at 1M objects) for one rank. Here the
-// directory holds each page's first id (a few KiB at 1M objects) and one page answers.
+// The file's id index, and its only list of the ids in id order (each row holds its own id too):
+// the directory holds each page's first id (a few KiB at 1M objects) and one page answers a lookup;
+// what needs every id (changes between two analyses, a status base, verification) reads them whole.
 //
 // The page gives the parent's rank too, so that an answer about an object and its parent (its
 // characteristics) asks for both rows in one round of reads: found in the object's row, the parent
@@ -151,7 +152,8 @@ export class IdDirectory extends PageDirectory {
     const halves = new Uint32Array(own.buffer, own.byteOffset, 2 * k);
     for (let i = 0; i < k; i++) {
       if (!(ranks[i] < this.rows)) check(false, `id page ${p}: rank ${ranks[i]} of ${this.rows} objects`);
-      if (!(parents[i] === NONE || (parents[i] < this.rows && parents[i] !== ranks[i])))
+      // An analysis may name an object its own parent (a parent need only exist): that is kept.
+      if (!(parents[i] === NONE || parents[i] < this.rows))
         check(false, `id page ${p}: object ${ranks[i]} has parent ${parents[i]} of ${this.rows} objects`);
       if (i > 0) {
         const high = halves[2 * i + 1];
@@ -288,4 +290,91 @@ export class IdPage {
 /** Every id page of `directory`, from one read of IDXP's pages. */
 export async function readWholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
   return new WholeIdPages(directory, await readAllPages(snapshot, "IDXP", directory));
+}
+
+/**
+ * Every object's id, rank and parent's rank, in ascending id order: the id pages read whole, viewed
+ * where they were read (no copy: at 1M objects two snapshots' orders take 16 MB each), for what
+ * needs every id at once (changes between two analyses, a status base, verification).
+ */
+export class IdOrder {
+  readonly count: number;
+  /** The pages back to back, as u32: per page of k entries, each id's halves (low, high), then k ranks, then k parents' ranks. */
+  private readonly words: Uint32Array;
+
+  /** The pages of `directory` from `bytes` (all of them, back to back), each checked, and their ranks checked to name each of `objects` objects once. */
+  constructor(directory: IdDirectory, bytes: Uint8Array, objects: number) {
+    check(
+      bytes.length === directory.pagesBytes,
+      `id pages: ${bytes.length} bytes read for pages of ${directory.pagesBytes} bytes`,
+    );
+    check(
+      bytes.length === objects * ENTRY_BYTES,
+      `id pages: ${bytes.length / ENTRY_BYTES} entries for ${objects} objects`,
+    );
+    const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+    const { offsets } = directory;
+    const seen = new Uint8Array(objects);
+    for (let p = 0; p < directory.pageCount; p++) {
+      const { ranks } = directory.decodePage(p, aligned.subarray(offsets[p], offsets[p + 1]), true);
+      for (const rank of ranks) {
+        if (seen[rank]) check(false, `id pages: rank ${rank} has two ids`);
+        seen[rank] = 1;
+      }
+    }
+    this.count = objects;
+    this.words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
+  }
+
+  /** The low 32 bits of the i-th id. */
+  idLow(i: number): number {
+    return this.words[this.base(i) + 2 * (i % IDS_PER_PAGE)];
+  }
+
+  /** The high 32 bits of the i-th id. */
+  idHigh(i: number): number {
+    return this.words[this.base(i) + 2 * (i % IDS_PER_PAGE) + 1];
+  }
+
+  /** The i-th id, as its decimal text. */
+  id(i: number): string {
+    const high = this.idHigh(i);
+    // Below 2^21 in the high half, the id is an exact double: no BigInt needed.
+    return high < 0x20_0000
+      ? (high * TWO_32 + this.idLow(i)).toString()
+      : ((BigInt(high) << 32n) | BigInt(this.idLow(i))).toString();
+  }
+
+  /** The rank of the object of the i-th id. */
+  rank(i: number): number {
+    return this.words[this.base(i) + 2 * this.pageLength(i) + (i % IDS_PER_PAGE)];
+  }
+
+  /** The rank of the parent of the object of the i-th id (NONE: none). */
+  parent(i: number): number {
+    return this.words[this.base(i) + 3 * this.pageLength(i) + (i % IDS_PER_PAGE)];
+  }
+
+  /** Where the page of entry i starts, in words. */
+  private base(i: number): number {
+    return (i - (i % IDS_PER_PAGE)) * 4;
+  }
+
+  /** Entries of the page of entry i. */
+  private pageLength(i: number): number {
+    return Math.min(IDS_PER_PAGE, this.count - (i - (i % IDS_PER_PAGE)));
+  }
+}
+
+/** The id pages of `snapshot` read whole, as an IdOrder. */
+export async function readIdOrder(snapshot: Snapshot): Promise<IdOrder> {
+  const directory = await snapshot.section("IDXD");
+  return new IdOrder(directory, await readAllPages(snapshot, "IDXP", directory), snapshot.meta.counts.objects);
+}
+
+/** The id of each rank, in `order`, as its decimal text. */
+export function idsByRank(order: IdOrder): string[] {
+  const ids = new Array<string>(order.count);
+  for (let i = 0; i < order.count; i++) ids[order.rank(i)] = order.id(i);
+  return ids;
 }

@@ -45,7 +45,7 @@ export interface EncodedLinkPages {
 }
 
 /**
- * Per rank, as LEB128: the object's flags (OBJC block 2); the callee count, then per callee entry
+ * Per rank, as LEB128: the object's flags (OBJC block 0); the callee count, then per callee entry
  * (by target rank, then link type) the gap from the previous target (the first from 0) and `type·8 + end·4 + flags`;
  * the caller count, then per distinct caller (ascending) `gap·2 + start`, the gap being from the
  * previous caller minus one (the first: the caller itself).
@@ -269,7 +269,7 @@ let spareEntries: CalleeEntries | null = new CalleeEntries();
 
 /** One object's links, copied out of its page (for answers listing them; walks read entries in place). */
 export interface LinkRow {
-  /** The object's own flags (OBJC block 2): 1 external, 2 start point, 4 end point. */
+  /** The object's own flags (OBJC block 0): 1 external, 2 start point, 4 end point. */
   flags: number;
   /** Callee entries by target rank, then link type: target rank, link type index, LINK_DIRECT/LINK_ESCALATED plus TARGET_IS_END. */
   targets: Uint32Array;
@@ -381,7 +381,7 @@ export class LinkPage {
     if (this.walked === count) check(read.done, `${what}: bytes left after its ${count} objects`);
   }
 
-  /** The object's own flags (OBJC block 2). */
+  /** The object's own flags (OBJC block 0). */
   flagsOf(rank: number): number {
     return varint(this.bytes, this.starts[2 * this.offsetOf(rank)]);
   }

@@ -75,8 +75,8 @@ const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCode
 });
 
 /**
- * A value computed from a model once for several sections (a paged section and its directory, the
- * id order of OBJC and IDXP), kept per model until the last of them is encoded.
+ * A value computed from a model once for several sections (a paged section and its directory),
+ * kept per model until the last of them is encoded.
  */
 interface PerModel<T> {
   of(m: SnapshotModel, deflater?: PageDeflater): T;
@@ -113,8 +113,7 @@ function steppedLayout<T>(steps: (m: SnapshotModel, deflater: PageDeflater) => G
 }
 const rowPages = steppedLayout<RowPages>((m, deflater) => rowPageSteps(m.objects, deflater));
 const linkPages = perModel((m) => encodeLinkPages(m));
-const idOrder = perModel((m) => ranksById(m.objects));
-const idPages = perModel((m) => encodeIdPages(m.objects, idOrder.of(m)));
+const idPages = perModel((m) => encodeIdPages(m.objects, ranksById(m.objects)));
 const textPages = perModel((m, deflater) => encodeTextPages(m.files, deflater));
 const memberPages = steppedLayout(memberPageSteps);
 const pointPages = perModel((m, deflater) => encodePointPages(m, deflater));
@@ -299,8 +298,8 @@ export const SECTIONS = {
     encode: (m) => encodeIdDirectory(idPages.of(m)),
   } as SectionCodec<IdDirectory>,
   OBJC: {
-    blocks: 5,
-    encode: (m) => encodeObjectCore(m.objects, idOrder.of(m)),
+    blocks: 2,
+    encode: (m) => encodeObjectCore(m.objects),
     decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]),
   } as SectionCodec<ObjectCore>,
   TYPE: dictionaryColumn((o) => o.type),
@@ -408,7 +407,6 @@ export const SECTIONS = {
     encode: (m) => {
       const { pages } = idPages.of(m);
       idPages.done(m);
-      idOrder.done(m);
       return [pages];
     },
   } as SectionCodec<{ byteSize: number }>,

@@ -12,14 +12,16 @@
 // from the next one later (a Worker's request has a CPU limit). Memory: each check opens the
 // snapshot afresh, so nothing it decodes outlives it; a section is read whole only when its decoder
 // needs it whole; pages are read in windows of about WINDOW bytes. The first checks, which compare
-// other sections with OBJC, share 17 bytes per object taken from it (ids, flags, parents, level-5
-// nodes), dropped once they are done. The links are checked in one pass over all their pages (the
-// callers of an object are known only with every object's callees): the only check holding more,
-// each object's distinct callees and its callers, 8 bytes per distinct caller-callee pair.
+// other sections with OBJC and the id pages, share 17 bytes per object taken from them (ids,
+// flags, parents, level-5 nodes; the id pages are read whole for it), dropped once they are done.
+// The links are checked in one pass over all their pages (the callers of an object are known only
+// with every object's callees): the only check holding more, each object's distinct callees and
+// its callers, 8 bytes per distinct caller-callee pair.
 import { Blocks } from "./blocks.ts";
 import type { TocEntry } from "./container.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
+import { readIdOrder } from "./id-pages.ts";
 import { type LinkDirectory, SOURCE_IS_START, TARGET_IS_END } from "./link-pages.ts";
 import type { SnapshotMeta } from "./model.ts";
 import { END, EXTERNAL, START } from "./object-core.ts";
@@ -87,9 +89,9 @@ const trigramsOfChunks = new Map<string, TrigramTag>(
 type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
 type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "PNTP" | "KNAM" | "KFUL" | "KMNG" | "SRCP";
 type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "PNTD" | "DNAM" | "DFUL" | "DMNG" | "SRCD";
-/** The directories whose pages are checked in parts, page by page (the link pages are checked in one pass). */
-type PartedTag = Exclude<DirectoryTag, "LNKD">;
-/** Each paged section's directory and the pages it locates, checked together; link, id, row and member pages first, against OBJC. */
+/** The directories whose pages are checked in parts, page by page (the link pages in one pass, the id pages whole with OBJC). */
+type PartedTag = Exclude<DirectoryTag, "LNKD" | "IDXD">;
+/** Each paged section's directory and the pages it locates, checked together; link, row and member pages first, against OBJC and the id pages. */
 const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   LNKD: "LNKP",
   IDXD: "IDXP",
@@ -193,7 +195,7 @@ async function forEachPage(
   }
 }
 
-/** What the first checks take from OBJC: each object's id, flags, parent and level-5 node. */
+/** What the first checks take from OBJC and the id pages: each object's id, flags, parent and level-5 node, by rank. */
 interface ObjectFacts {
   ids: BigUint64Array;
   flags: Uint8Array;
@@ -241,8 +243,8 @@ class Verification {
     const add = (what: string, run: (snapshot: Snapshot) => Promise<unknown>, crossChecked = false) =>
       checks.push({ what, crossChecked, run: async (s) => void (await run(s)) });
     add("required sections", async (s) => this.requiredSections(s));
-    // First what is compared with OBJC, while what is taken from it is at hand.
-    add("OBJC", () => this.objectsOf(), true);
+    // First what is compared with OBJC and the id pages, while what is taken from them is at hand.
+    add("OBJC and IDXD with all its pages", () => this.objectsOf(), true);
     add("TAXO", (s) => this.taxonomy(s), true);
     add("LNKD and all its pages, and HOPS", (s) => this.links(s), true);
     add("FLOW", (s) => this.section(s, "FLOW"), true);
@@ -252,7 +254,7 @@ class Verification {
       for (let part = 0; part < parts; part++)
         add(`${directory} part ${part + 1} of ${parts}`, (s) => this.pagesPart(s, directory, part), crossChecked);
     };
-    for (const directory of ["IDXD", "ROWD", "MEMD", "PNTD"] as const) pagedParts(directory, true);
+    for (const directory of ["ROWD", "MEMD", "PNTD"] as const) pagedParts(directory, true);
     const done = new Set<string>(["OBJC", "TAXO", "LNKD", "HOPS", "FLOW", "IDXD", "ROWD", "MEMD", "PNTD", ...PAGES]);
     for (const tag of Object.keys(SECTIONS) as SectionTag[]) {
       if (done.has(tag)) continue;
@@ -338,20 +340,28 @@ class Verification {
     await snapshot.section(tag);
   }
 
-  /** OBJC decoded (its own checks), and what later checks compare with it. */
+  /** OBJC and the id pages decoded (their own checks: every page, every rank once), and what later checks compare with them. */
   private async objectsOf(): Promise<ObjectFacts> {
     this.objectFacts ??= await this.objectsTaken();
     return this.objectFacts;
   }
 
   private async objectsTaken(): Promise<ObjectFacts> {
-    const core = await (await Snapshot.open(this.source)).section("OBJC");
-    return {
-      ids: core.ids.slice(),
-      flags: core.flags.slice(),
-      parents: core.parents.slice(),
-      level5: core.level5.slice(),
-    };
+    const snapshot = await Snapshot.open(this.source);
+    // OBJC first: its count against META's is the plainest message when the two disagree.
+    const core = await snapshot.section("OBJC");
+    const order = await readIdOrder(snapshot);
+    const ids = new BigUint64Array(this.objects);
+    // Written as 32-bit halves (little-endian, as the pages store them): no BigInt per id.
+    const halves = new Uint32Array(ids.buffer);
+    const parents = new Uint32Array(this.objects);
+    for (let i = 0; i < order.count; i++) {
+      const rank = order.rank(i);
+      halves[2 * rank] = order.idLow(i);
+      halves[2 * rank + 1] = order.idHigh(i);
+      parents[rank] = order.parent(i);
+    }
+    return { ids, flags: core.flags.slice(), parents, level5: core.level5.slice() };
   }
 
   /**
@@ -584,32 +594,10 @@ class Verification {
     tag: PartedTag,
   ): Promise<{ directory: PageDirectory; page: (p: number, bytes: Uint8Array) => void }> {
     switch (tag) {
-      case "IDXD": {
-        const { ids, parents } = await this.objectsOf();
-        const directory = await snapshot.section(tag);
-        // Each id at the rank OBJC gives it, with the parent OBJC gives that rank.
-        return {
-          directory,
-          page: (p, bytes) => {
-            const page = directory.decodePage(p, bytes);
-            for (let i = 0; i < page.ids.length; i++) {
-              check(
-                ids[page.ranks[i]] === page.ids[i],
-                () => `id page ${p}: id ${page.ids[i]} is not that of rank ${page.ranks[i]}`,
-              );
-              check(
-                parents[page.ranks[i]] === page.parents[i],
-                () =>
-                  `id page ${p}: rank ${page.ranks[i]} has parent ${page.parents[i]}, OBJC says ${parents[page.ranks[i]]}`,
-              );
-            }
-          },
-        };
-      }
       case "ROWD": {
-        const { ids, flags } = await this.objectsOf();
+        const { ids, flags, parents } = await this.objectsOf();
         const directory = await snapshot.section(tag);
-        // Each row's id and external flag those of OBJC.
+        // Each row's id and parent those of the id pages, its external flag OBJC's.
         return {
           directory,
           page: (p, bytes) => {
@@ -617,9 +605,10 @@ class Verification {
             for (let rank = page.firstRank; rank < page.firstRank + page.count; rank++) {
               const row = page.row(rank);
               check(
-                BigInt(row.id) === ids[rank] && row.external === ((flags[rank] & EXTERNAL) !== 0),
-                () => `row ${rank} differs from OBJC`,
+                BigInt(row.id) === ids[rank] && row.parent === parents[rank],
+                () => `row ${rank} differs from the id pages`,
               );
+              check(row.external === ((flags[rank] & EXTERNAL) !== 0), () => `row ${rank} differs from OBJC`);
             }
           },
         };

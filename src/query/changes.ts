@@ -1,6 +1,6 @@
 // @module changes: the objects added, deleted and modified between two snapshots of one application, by name (docs/api.md "Changes between two analyses").
 import type { ApiChangedObject } from "../contract/api-schemas.ts";
-import type { ObjectCore } from "../format/object-core.ts";
+import { readIdOrder } from "../format/id-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { compareIds, compareNames } from "./name-order.ts";
 import { type ObjectSummary, objectRowBatches, summaryBatches } from "./object-rows.ts";
@@ -93,46 +93,45 @@ function marked(marks: Uint8Array): Uint32Array {
   return Uint32Array.from(ranks);
 }
 
-/** The names of `ranks` (ascending), from their rows. */
-async function namesOf(snapshot: Snapshot, ranks: Uint32Array): Promise<string[]> {
+/** The names and ids of `ranks` (ascending), what changes are ordered by, from their rows. */
+async function sortKeysOf(snapshot: Snapshot, ranks: Uint32Array): Promise<{ names: string[]; ids: string[] }> {
   const names: string[] = [];
-  for await (const rows of objectRowBatches(snapshot, ranks)) for (const row of rows) names.push(row.name);
-  return names;
+  const ids: string[] = [];
+  for await (const rows of objectRowBatches(snapshot, ranks))
+    for (const row of rows) names.push(row.name), ids.push(row.id);
+  return { names, ids };
 }
 
-/** The low and high 32 bits of each id (little-endian u64s), compared without making a BigInt per id. */
-const idWords = (core: ObjectCore) => new Uint32Array(core.ids.buffer, core.ids.byteOffset, core.ids.length * 2);
-
 /**
- * Walks both id indexes at once, as a merge of two sorted lists, marking each object of `to` added
+ * Walks both id orders at once, as a merge of two sorted lists, marking each object of `to` added
  * or modified and each of `from` deleted; then merges the two sides' marks, each in rank order (name
  * order), by name.
  */
 async function compare(from: Snapshot, to: Snapshot): Promise<ChangeList> {
-  const [coreA, coreB, statA, statB] = await Promise.all([
-    from.section("OBJC"),
-    to.section("OBJC"),
+  const [orderA, orderB, statA, statB] = await Promise.all([
+    readIdOrder(from),
+    readIdOrder(to),
     from.section("STAT"),
     to.section("STAT"),
   ]);
-  const [idsA, idsB] = [idWords(coreA), idWords(coreB)];
-  const [byIdA, byIdB] = [coreA.byId, coreB.byId];
   const [checksumsA, checksumsB] = [statA.checksums, statB.checksums];
-  const deleted = new Uint8Array(coreA.count);
+  const [countA, countB] = [orderA.count, orderB.count];
+  const deleted = new Uint8Array(countA);
   // 1 + status of each object of `to` that changed, 0 for the others.
-  const changedB = new Uint8Array(coreB.count);
+  const changedB = new Uint8Array(countB);
   const totals = { added: 0, deleted: 0, modified: 0 };
   let i = 0;
   let j = 0;
-  while (i < byIdA.length || j < byIdB.length) {
-    const ra = byIdA[i];
-    const rb = byIdB[j];
+  while (i < countA || j < countB) {
+    const ra = i < countA ? orderA.rank(i) : -1;
+    const rb = j < countB ? orderB.rank(j) : -1;
     let order: number;
-    if (i === byIdA.length) order = 1;
-    else if (j === byIdB.length) order = -1;
+    if (i === countA) order = 1;
+    else if (j === countB) order = -1;
     else {
-      const [hiA, hiB] = [idsA[2 * ra + 1], idsB[2 * rb + 1]];
-      const [loA, loB] = [idsA[2 * ra], idsB[2 * rb]];
+      // Ids compared by their 32-bit halves, high then low: no BigInt per id.
+      const [hiA, hiB] = [orderA.idHigh(i), orderB.idHigh(j)];
+      const [loA, loB] = [orderA.idLow(i), orderB.idLow(j)];
       order = hiA !== hiB ? (hiA < hiB ? -1 : 1) : loA !== loB ? (loA < loB ? -1 : 1) : 0;
     }
     if (order < 0) {
@@ -156,15 +155,15 @@ async function compare(from: Snapshot, to: Snapshot): Promise<ChangeList> {
   const statuses = new Uint8Array(count);
   const ranks = new Uint32Array(count);
   const [deletedRanks, changedRanks] = [marked(deleted), marked(changedB)];
-  const [namesA, namesB] = await Promise.all([namesOf(from, deletedRanks), namesOf(to, changedRanks)]);
+  const [sideA, sideB] = await Promise.all([sortKeysOf(from, deletedRanks), sortKeysOf(to, changedRanks)]);
   // The head of each side, with its name lower-cased once.
-  const head = (names: string[], core: ObjectCore, ranks: Uint32Array, at: number) => {
-    const name = at < ranks.length ? names[at] : "";
-    return { name, lower: name.toLowerCase(), id: at < ranks.length ? core.id(ranks[at]) : "" };
+  const head = ({ names, ids }: { names: string[]; ids: string[] }, at: number) => {
+    const name = at < names.length ? names[at] : "";
+    return { name, lower: name.toLowerCase(), id: at < ids.length ? ids[at] : "" };
   };
   let [a, b] = [0, 0];
-  let keyA = head(namesA, coreA, deletedRanks, a);
-  let keyB = head(namesB, coreB, changedRanks, b);
+  let keyA = head(sideA, a);
+  let keyB = head(sideB, b);
   for (let k = 0; k < count; k++) {
     const takeA =
       b === changedRanks.length ||
@@ -173,11 +172,11 @@ async function compare(from: Snapshot, to: Snapshot): Promise<ChangeList> {
     if (takeA) {
       statuses[k] = DELETED;
       ranks[k] = deletedRanks[a];
-      keyA = head(namesA, coreA, deletedRanks, ++a);
+      keyA = head(sideA, ++a);
     } else {
       statuses[k] = changedB[changedRanks[b]] - 1;
       ranks[k] = changedRanks[b];
-      keyB = head(namesB, coreB, changedRanks, ++b);
+      keyB = head(sideB, ++b);
     }
   }
   return { statuses, ranks, totals, byteSize: 64 + statuses.byteLength + ranks.byteLength };

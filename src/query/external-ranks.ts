@@ -3,7 +3,7 @@ import type { Snapshot } from "../format/snapshot.ts";
 import { filterRanks } from "./rank-set.ts";
 
 /**
- * Ascending ranks of the objects flagged external. OBJC (20 MB at 1M objects) is read once for
+ * Ascending ranks of the objects flagged external. OBJC (4.8 MB at 1M objects) is read once for
  * them; the list (4 bytes per external object) then answers every `searchtype` alone, and a deep
  * page of internal objects is a binary search in it instead of a pass over a million flags.
  */

@@ -12,7 +12,7 @@ export interface LinkRows {
   linkTypes: readonly string[];
   /** The links of `rank`, which must be one of the ranks asked for, copied into columns. */
   row(rank: number): LinkRow;
-  /** The object's own flags (OBJC block 2). */
+  /** The object's own flags (OBJC block 0). */
   flagsOf(rank: number): number;
   /**
    * The same links read in place, for walks: each callee entry of `rank` (returning their count);

@@ -2,6 +2,7 @@
 import type { Status } from "../format/model.ts";
 import type { ObjectRow } from "../format/object-rows.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { lookUp } from "./lookup.ts";
 
 /**
  * The snapshot stores statuses computed against the analysis named by meta.statusBase. When the
@@ -11,7 +12,7 @@ import type { Snapshot } from "../format/snapshot.ts";
 export async function statusOf(
   snapshot: Snapshot,
   rank: number,
-  row: Pick<ObjectRow, "explicitStatus" | "status">,
+  row: Pick<ObjectRow, "id" | "explicitStatus" | "status">,
   previous: { key: string; open(): Promise<Snapshot> } | null,
 ): Promise<Status | null> {
   if (row.explicitStatus) return row.explicitStatus;
@@ -19,8 +20,7 @@ export async function statusOf(
   if (!previous) return "Added";
   const stat = await snapshot.section("STAT");
   const before = await previous.open();
-  const id = (await snapshot.section("OBJC")).id(rank);
-  const beforeRank = (await before.section("OBJC")).rankOf(id);
+  const beforeRank = await lookUp(before, row.id);
   if (beforeRank < 0) return "Added";
   const [now, then] = [stat.checksum(rank), (await before.section("STAT")).checksum(beforeRank)];
   if (now === null || then === null) return null;

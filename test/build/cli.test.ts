@@ -5,6 +5,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readIdOrder } from "../../src/format/id-pages.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { getU32, patchSection, setU32 } from "../format/snapshot-bytes.ts";
 import { appstruct, type Run } from "../support/appstruct-cli.ts";
@@ -190,9 +191,9 @@ describe("compile --previous", () => {
 
     const snapshot = await Snapshot.open(memorySource(new Uint8Array(await readFile(v2))));
     expect(snapshot.meta.statusBase).toBe(sha256(await readFile(v1)));
-    const [core, stat] = await Promise.all([snapshot.section("OBJC"), snapshot.section("STAT")]);
+    const [order, stat] = await Promise.all([readIdOrder(snapshot), snapshot.section("STAT")]);
     const statuses: Record<string, string | null> = {};
-    for (let r = 0; r < core.count; r++) statuses[core.id(r)] = stat.status(r);
+    for (let i = 0; i < order.count; i++) statuses[order.id(i)] = stat.status(order.rank(i));
     expect(statuses).toEqual({
       "100": "Unchanged",
       "101": "Unchanged",

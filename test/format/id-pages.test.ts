@@ -3,18 +3,22 @@ import { describe, expect, it } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { encodeIdDirectory, IdDirectory, WholeIdPages } from "../../src/format/id-pages.ts";
+import { encodeIdDirectory, IDS_PER_PAGE, IdDirectory, IdOrder, WholeIdPages } from "../../src/format/id-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 
-/** One id page of `ids` (in the order given, ranks 0, 1, ..., no parents) and its directory. */
-function onePage(ids: readonly bigint[]): { directory: IdDirectory; page: Uint8Array } {
+/** One id page of `ids` (in the order given; ranks 0, 1, ... and no parents unless given) and its directory. */
+function onePage(
+  ids: readonly bigint[],
+  ranks: readonly number[] = ids.map((_, i) => i),
+  parents: readonly number[] = ids.map(() => NONE),
+): { directory: IdDirectory; page: Uint8Array } {
   const k = ids.length;
   const page = new Uint8Array(16 * k);
   const view = new DataView(page.buffer);
   ids.forEach((id, i) => {
     view.setBigUint64(8 * i, id, true);
-    view.setUint32(8 * k + 4 * i, i, true);
-    view.setUint32(12 * k + 4 * i, NONE, true);
+    view.setUint32(8 * k + 4 * i, ranks[i], true);
+    view.setUint32(12 * k + 4 * i, parents[i], true);
   });
   const blocks = encodeIdDirectory({
     firstIds: BigUint64Array.of(ids[0]),
@@ -60,6 +64,62 @@ describe("id pages", () => {
       ids.forEach((id, i) => expect(whole.find(id)).toEqual({ rank: i, parent: NONE }));
       for (const absent of [base - 1n, base + 4n, base + 0xffff_0001n, base + TWO_32])
         expect(whole.find(absent)).toBeNull();
+    }
+  });
+
+  it("refuse a rank or a parent beyond the objects, and keep an object its own parent", () => {
+    const ids = [3n, 5n, 8n];
+    const refused = (ranks: number[], parents: number[], message: string) => {
+      const { directory, page } = onePage(ids, ranks, parents);
+      expect(() => directory.decodePage(0, page)).toThrow(new CorruptSnapshotError(message));
+    };
+    refused([0, 3, 1], [NONE, NONE, NONE], "id page 0: rank 3 of 3 objects");
+    refused([0, 1, 2], [NONE, 3, NONE], "id page 0: object 1 has parent 3 of 3 objects");
+    const own = onePage(ids, [0, 1, 2], [NONE, NONE, 2]);
+    expect(own.directory.decodePage(0, own.page).find(8n)).toEqual({ rank: 2, parent: 2 });
+  });
+
+  it("read whole in id order, give each id its rank and parent, and name every object once", () => {
+    const ids = [3n, 5n, 8n, 7n * TWO_32 + 1n];
+    const { directory, page } = onePage(ids, [2, 0, 3, 1], [NONE, 2, 0, NONE]);
+    const order = new IdOrder(directory, page, 4);
+    const each = <T>(f: (i: number) => T) => Array.from({ length: order.count }, (_, i) => f(i));
+    expect(each((i) => order.id(i))).toEqual(ids.map(String));
+    expect(each((i) => BigInt(order.idHigh(i)) * TWO_32 + BigInt(order.idLow(i)))).toEqual(ids);
+    expect(each((i) => order.rank(i))).toEqual([2, 0, 3, 1]);
+    expect(each((i) => order.parent(i))).toEqual([NONE, 2, 0, NONE]);
+    const twice = onePage(ids, [2, 0, 2, 1]);
+    expect(() => new IdOrder(twice.directory, twice.page, 4)).toThrow(
+      new CorruptSnapshotError("id pages: rank 2 has two ids"),
+    );
+    expect(() => new IdOrder(directory, page, 5)).toThrow(
+      new CorruptSnapshotError("id pages: 4 entries for 5 objects"),
+    );
+  });
+
+  it("read whole, give ids past 2^53 exactly, and entries of a last page shorter than the others", () => {
+    // Two pages: 512 entries, then 3; the last ids need more than a double's 53 bits.
+    const count = IDS_PER_PAGE + 3;
+    const ids = Array.from({ length: count }, (_, i) => (i < IDS_PER_PAGE ? BigInt(10 + i) : 2n ** 63n + BigInt(i)));
+    const ranks = Array.from({ length: count }, (_, i) => count - 1 - i);
+    const pages = [0, IDS_PER_PAGE].map((from) => {
+      const part = ids.slice(from, from + IDS_PER_PAGE);
+      return onePage(part, ranks.slice(from, from + IDS_PER_PAGE)).page;
+    });
+    const bytes = new Uint8Array(pages[0].length + pages[1].length);
+    bytes.set(pages[0]);
+    bytes.set(pages[1], pages[0].length);
+    const blocks = encodeIdDirectory({
+      firstIds: BigUint64Array.of(ids[0], ids[IDS_PER_PAGE]),
+      pages: bytes,
+      offsets: Uint32Array.of(0, pages[0].length, bytes.length),
+      crcs: Uint32Array.of(crc32(pages[0]), crc32(pages[1])),
+    });
+    const order = new IdOrder(new IdDirectory(new Blocks(encodeBlocks(blocks), "IDXD", 3), count), bytes, count);
+    for (const i of [0, 511, 512, 514]) {
+      expect(order.id(i)).toBe(String(ids[i]));
+      expect(order.rank(i)).toBe(ranks[i]);
+      expect(order.parent(i)).toBe(NONE);
     }
   });
 });

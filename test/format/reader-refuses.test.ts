@@ -24,7 +24,7 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.14/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.15/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
@@ -127,13 +127,13 @@ describe("the header", () => {
     );
   });
 
-  it("refuses a revision older than 1.14, which has no HOPS, and says to recompile", async () => {
-    for (const minor of [0, 4, 12, 13]) {
+  it("refuses a revision older than 1.15, whose OBJC holds ids, and says to recompile", async () => {
+    for (const minor of [0, 4, 13, 14]) {
       const older = withU16(GOOD, 10, minor);
       resealHeader(older);
       await refuses(
         open(older),
-        `snapshot is format 1.${minor} but this reader supports 1.14 and later; recompile the analysis`,
+        `snapshot is format 1.${minor} but this reader supports 1.15 and later; recompile the analysis`,
       );
     }
   });
@@ -307,32 +307,10 @@ describe("META with a valid checksum", () => {
 describe("out-of-range values behind valid checksums", () => {
   const cases: [string, SectionTag, (body: Uint8Array, view: DataView) => void, string][] = [
     [
-      "a parent rank ≥ the object count",
-      "OBJC",
-      (b) => setU32(b, 3, 0, N),
-      `object parents: value ${N} at 0 is out of range (limit ${N})`,
-    ],
-    [
       "a level-5 node ≥ the level-5 count",
       "OBJC",
-      (b) => setU32(b, 4, 0, 5),
+      (b) => setU32(b, 1, 0, 5),
       "object level-5 nodes: value 5 at 0 is out of range (limit 5)",
-    ],
-    [
-      "an id index out of range",
-      "OBJC",
-      (b) => setU32(b, 1, 0, N),
-      `object id index: value ${N} at 0 is out of range (limit ${N})`,
-    ],
-    [
-      "an id index out of order",
-      "OBJC",
-      (b) => {
-        const first = getU32(b, 1, 0);
-        setU32(b, 1, 0, getU32(b, 1, 1));
-        setU32(b, 1, 1, first);
-      },
-      "object id index is not strictly increasing",
     ],
     [
       "a level-2 parent ≥ the level-1 count",
@@ -454,28 +432,20 @@ describe("out-of-range values behind valid checksums", () => {
   it("refuses an OBJC with fewer objects than META counts", async () => {
     const core = await (await open(GOOD)).section("OBJC");
     const keep = N - 1;
-    const ids = core.ids.slice(0, keep);
-    const byId = Uint32Array.from({ length: keep }, (_, i) => i).sort((a, b) => (ids[a] < ids[b] ? -1 : 1));
-    const objc = blockBody([
-      ids,
-      byId,
-      core.flags.slice(0, keep),
-      core.parents.slice(0, keep),
-      core.level5.slice(0, keep),
-    ]);
+    const objc = blockBody([core.flags.slice(0, keep), core.level5.slice(0, keep)]);
     const broken = assemble(sectionSpecs(GOOD).map((s) => (s.tag === "OBJC" ? { ...s, body: objc } : s)));
     await sectionRefuses(broken, "OBJC", `OBJC holds ${keep} objects, META says ${N}`);
     await refuses(decodeSnapshotModel(await open(broken)), `OBJC holds ${keep} objects, META says ${N}`);
   });
 
-  // OBJC block 4 is checked against META counts.levels[4]; TAXO must hold exactly that many level-5 nodes, or an
+  // OBJC block 1 is checked against META counts.levels[4]; TAXO must hold exactly that many level-5 nodes, or an
   // object could name a node that does not exist. (META says 9 here, TAXO has 5, and object 0 points at node 7.)
   it("refuses a level-5 node index that TAXO does not have, even when META counts allow it", async () => {
     const meta = patchSection(GOOD, "META", (b) => {
       const text = new TextDecoder().decode(b).replace('"levels":[2,4,4,4,5]', '"levels":[2,4,4,4,9]');
       b.set(new TextEncoder().encode(text));
     });
-    const broken = patchSection(meta, "OBJC", (b) => setU32(b, 4, 0, 7));
+    const broken = patchSection(meta, "OBJC", (b) => setU32(b, 1, 0, 7));
     await sectionRefuses(broken, "TAXO", "level 5 holds 5 nodes, META says 9");
     await refuses(decodeSnapshotModel(await open(broken)), "level 5 holds 5 nodes, META says 9");
     // Any level whose size differs from META is refused.

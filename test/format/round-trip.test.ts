@@ -8,6 +8,7 @@ import { compileDocument } from "../../build/compile/compile-document.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../../src/format/model.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { lookUp } from "../../src/query/lookup.ts";
 import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 
 const BIG = "9999999999999999999"; // 19 digits, above 2^63 and below 2^64
@@ -320,11 +321,10 @@ describe("round trip of a hand-written analysis", () => {
   });
 
   it("finds each object by id through the id index, up to 19-digit ids above 2^63", async () => {
-    const core = await snapshot.section("OBJC");
-    for (const [id, { rank }] of byId) expect(core.rankOf(id), id).toBe(rank);
-    expect(core.rankOf("9999999999999999998")).toBe(-1);
-    expect(core.rankOf("18446744073709551615")).toBe(-1);
-    expect(core.rankOf("2")).toBe(-1);
+    for (const [id, { rank }] of byId) expect(await lookUp(snapshot, id), id).toBe(rank);
+    expect(await lookUp(snapshot, "9999999999999999998")).toBe(-1);
+    expect(await lookUp(snapshot, "18446744073709551615")).toBe(-1);
+    expect(await lookUp(snapshot, "2")).toBe(-1);
   });
 
   it("keeps source locations for the source service in the wire form", async () => {

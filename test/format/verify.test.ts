@@ -102,7 +102,7 @@ describe("snapshots as the compiler writes them", () => {
   it("pass, with their metadata returned", async () => {
     expect((await verify(GOOD)).counts.objects).toBe(N);
     for (const name of ["petstore-v1.snap", "petstore-v2.snap"]) {
-      const golden = new Uint8Array(readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.14", name)));
+      const golden = new Uint8Array(readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.15", name)));
       expect((await verify(golden)).application).toBe("Pet Store & Co");
     }
   });
@@ -150,10 +150,10 @@ describe("sections that disagree with one another, under valid checksums", () =>
     refused(
       patchSection(GOOD, "OBJC", (body) => {
         // Two objects of different level-5 nodes swapped in OBJC's level-5 column: every count still right.
-        const level5 = Array.from({ length: N }, (_, r) => getU32(body, 4, r));
+        const level5 = Array.from({ length: N }, (_, r) => getU32(body, 1, r));
         const other = level5.findIndex((node) => node !== level5[0]);
-        setU32(body, 4, 0, level5[other]);
-        setU32(body, 4, other, level5[0]);
+        setU32(body, 1, 0, level5[other]);
+        setU32(body, 1, other, level5[0]);
       }),
       /^member page \d+: member \d+ is not object \d+ of level-5 node \d+$/,
     ));
@@ -241,7 +241,29 @@ describe("sections that disagree with one another, under valid checksums", () =>
         ranks.setUint32(0, second, true);
         ranks.setUint32(4, first, true);
       }),
-      /^id page 0: id \d+ is not that of rank \d+$/,
+      /^row \d+ differs from the id pages$/,
+    ));
+
+  it("an id page naming one object twice and another never", () =>
+    refused(
+      patchPage(GOOD, "IDXP", "IDXD", 1, 2, (page) => {
+        const ranks = new DataView(page.buffer, page.byteOffset + N * 8, N * 4);
+        ranks.setUint32(4, ranks.getUint32(0, true), true);
+      }),
+      /^id pages: rank \d+ has two ids$/,
+    ));
+
+  it("an id page giving an object a parent other than its row's", () =>
+    refused(
+      patchPage(GOOD, "IDXP", "IDXD", 1, 2, (page) => {
+        // Ids, ranks, then parents: one parent moved to another object (not itself), or taken away.
+        const ranks = new DataView(page.buffer, page.byteOffset + N * 8, N * 4);
+        const parents = new DataView(page.buffer, page.byteOffset + N * 12, N * 4);
+        const rank = ranks.getUint32(0, true);
+        const parent = parents.getUint32(0, true);
+        parents.setUint32(0, parent === 0xffffffff ? (rank === 0 ? 1 : 0) : 0xffffffff, true);
+      }),
+      /^row \d+ differs from the id pages$/,
     ));
 
   it("a search index whose postings do not ascend", () =>
