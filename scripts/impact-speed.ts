@@ -1,7 +1,7 @@
 // @module `node scripts/impact-speed.ts <snapshot>`: warm in-process timings of callers, call hierarchy, paths, transaction and data graphs on objects drawn from the snapshot (p50/p99 per class), with the answers' sizes.
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { idsByRank, readIdOrder } from "../src/format/id-pages.ts";
+import { positionsByRank, readIdOrder } from "../src/format/id-pages.ts";
 import { END, START } from "../src/format/object-core.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { Snapshot } from "../src/format/snapshot.ts";
@@ -30,8 +30,9 @@ const random = new Random(Number(values.seed));
 const sample = Number(values.sample);
 const core = await snapshot.section("OBJC");
 const n = core.count;
-const ids = idsByRank(await readIdOrder(snapshot));
-const idOf = (rank: number) => ids[rank];
+const order = await readIdOrder(snapshot);
+const positions = positionsByRank(order);
+const idOf = (rank: number) => order.id(positions[rank]);
 const withRole = (role: number) => {
   const ranks: number[] = [];
   for (let r = 0; r < n; r++) if (core.flags[r] & role) ranks.push(r);

@@ -345,6 +345,15 @@ export class IdOrder {
       : ((BigInt(high) << 32n) | BigInt(this.idLow(i))).toString();
   }
 
+  /** How the i-th id compares with the j-th of `other`: negative, 0 or positive. */
+  compareIds(i: number, other: IdOrder, j: number): number {
+    // By their 32-bit halves, high then low: no BigInt per id.
+    const [high, otherHigh] = [this.idHigh(i), other.idHigh(j)];
+    if (high !== otherHigh) return high < otherHigh ? -1 : 1;
+    const [low, otherLow] = [this.idLow(i), other.idLow(j)];
+    return low === otherLow ? 0 : low < otherLow ? -1 : 1;
+  }
+
   /** The rank of the object of the i-th id. */
   rank(i: number): number {
     return this.words[this.base(i) + 2 * this.pageLength(i) + (i % IDS_PER_PAGE)];
@@ -372,9 +381,9 @@ export async function readIdOrder(snapshot: Snapshot): Promise<IdOrder> {
   return new IdOrder(directory, await readAllPages(snapshot, "IDXP", directory), snapshot.meta.counts.objects);
 }
 
-/** The id of each rank, in `order`, as its decimal text. */
-export function idsByRank(order: IdOrder): string[] {
-  const ids = new Array<string>(order.count);
-  for (let i = 0; i < order.count; i++) ids[order.rank(i)] = order.id(i);
-  return ids;
+/** Where each rank's id is in `order` (its id: `order.id(positions[rank])`), 4 bytes a rank. */
+export function positionsByRank(order: IdOrder): Uint32Array {
+  const positions = new Uint32Array(order.count);
+  for (let i = 0; i < order.count; i++) positions[order.rank(i)] = i;
+  return positions;
 }

@@ -23,7 +23,7 @@ import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
 import { readIdOrder } from "./id-pages.ts";
 import { type LinkDirectory, SOURCE_IS_START, TARGET_IS_END } from "./link-pages.ts";
-import type { SnapshotMeta } from "./model.ts";
+import { NONE, type SnapshotMeta } from "./model.ts";
 import { END, EXTERNAL, START } from "./object-core.ts";
 import { firstFailing, type PageDirectory } from "./page-directory.ts";
 import { pointHops } from "./point-hops.ts";
@@ -350,6 +350,8 @@ class Verification {
     const snapshot = await Snapshot.open(this.source);
     // OBJC first: its count against META's is the plainest message when the two disagree.
     const core = await snapshot.section("OBJC");
+    // Readers take the id pages' block table as written; it is checked here, as every paged section's is.
+    await this.pagesBlock(snapshot, "IDXP", await snapshot.section("IDXD"));
     const order = await readIdOrder(snapshot);
     const ids = new BigUint64Array(this.objects);
     // Written as 32-bit halves (little-endian, as the pages store them): no BigInt per id.
@@ -561,6 +563,24 @@ class Verification {
   }
 
   /** Pages [first, end) that `directory` (of tag `tag`) locates, read in windows, each handed to `visit`. */
+  /** Where paged section `tag`'s pages start, from its block table (SNAPSHOT-FORMAT.md §6: one block), checked against the section and `directory`. */
+  private async pagesBlock(
+    snapshot: Snapshot,
+    tag: PagesTag,
+    directory: Pick<PageDirectory, "offsets" | "pageCount">,
+  ): Promise<{ entry: TocEntry; start: number }> {
+    const entry = snapshot.toc.get(tag);
+    check(entry, `snapshot has no ${tag} section, which every reader needs`);
+    const [start, length] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
+    check(start >= 16 && start + length <= entry.length, `${entry.tag}: malformed block table`);
+    const { offsets, pageCount } = directory;
+    check(
+      offsets[pageCount] === length,
+      `${entry.tag}: its directory's pages end at ${offsets[pageCount]}, its block at ${length}`,
+    );
+    return { entry, start };
+  }
+
   private async pages(
     snapshot: Snapshot,
     tag: DirectoryTag,
@@ -569,16 +589,8 @@ class Verification {
     end: number,
     visit: (p: number, bytes: Uint8Array) => void,
   ): Promise<void> {
-    const entry = snapshot.toc.get(PAGES_OF[tag]);
-    check(entry, `snapshot has no ${PAGES_OF[tag]} section, which every reader needs`);
-    // The block table of SNAPSHOT-FORMAT.md §6 (one block: the pages), as readers read it.
-    const [start, length] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
-    check(start >= 16 && start + length <= entry.length, `${entry.tag}: malformed block table`);
-    const { offsets, pageCount } = directory;
-    check(
-      offsets[pageCount] === length,
-      `${entry.tag}: its directory's pages end at ${offsets[pageCount]}, its block at ${length}`,
-    );
+    const { entry, start } = await this.pagesBlock(snapshot, PAGES_OF[tag], directory);
+    const { offsets } = directory;
     await forEachPage(
       offsets,
       first,
@@ -604,9 +616,10 @@ class Verification {
             const page = directory.inflatedPage(p, bytes);
             for (let rank = page.firstRank; rank < page.firstRank + page.count; rank++) {
               const row = page.row(rank);
+              check(BigInt(row.id) === ids[rank], () => `row ${rank} has id ${row.id}, the id pages ${ids[rank]}`);
               check(
-                BigInt(row.id) === ids[rank] && row.parent === parents[rank],
-                () => `row ${rank} differs from the id pages`,
+                row.parent === parents[rank],
+                () => `row ${rank} has parent ${row.parent}, the id pages ${parents[rank]} (${NONE}: none)`,
               );
               check(row.external === ((flags[rank] & EXTERNAL) !== 0), () => `row ${rank} differs from OBJC`);
             }

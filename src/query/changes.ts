@@ -125,15 +125,7 @@ async function compare(from: Snapshot, to: Snapshot): Promise<ChangeList> {
   while (i < countA || j < countB) {
     const ra = i < countA ? orderA.rank(i) : -1;
     const rb = j < countB ? orderB.rank(j) : -1;
-    let order: number;
-    if (i === countA) order = 1;
-    else if (j === countB) order = -1;
-    else {
-      // Ids compared by their 32-bit halves, high then low: no BigInt per id.
-      const [hiA, hiB] = [orderA.idHigh(i), orderB.idHigh(j)];
-      const [loA, loB] = [orderA.idLow(i), orderB.idLow(j)];
-      order = hiA !== hiB ? (hiA < hiB ? -1 : 1) : loA !== loB ? (loA < loB ? -1 : 1) : 0;
-    }
+    const order = i === countA ? 1 : j === countB ? -1 : orderA.compareIds(i, orderB, j);
     if (order < 0) {
       deleted[ra] = 1;
       totals.deleted++;

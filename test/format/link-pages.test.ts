@@ -133,13 +133,13 @@ describe("link pages", () => {
 
   it("walk deep frontiers loaded a few objects at a time as loaded whole", async () => {
     const snapshot = await open(bytes);
-    const core = await ranked(snapshot);
+    const byRank = await ranked(snapshot);
     let reached = 0;
     for (let r = 0; r < OBJECTS; r += 997)
       for (const hops of [2, 4, 12]) {
-        const whole = await startEndPoints(snapshot, core.id(r), hops).then(collect);
+        const whole = await startEndPoints(snapshot, byRank.id(r), hops).then(collect);
         for (const chunk of [512, 7])
-          expect(await startEndPoints(snapshot, core.id(r), hops, undefined, chunk).then(collect)).toEqual(whole);
+          expect(await startEndPoints(snapshot, byRank.id(r), hops, undefined, chunk).then(collect)).toEqual(whole);
         reached += whole.startPoints.length + whole.endPoints.length;
       }
     expect(reached).toBeGreaterThan(100);
@@ -198,10 +198,10 @@ describe("link windows", () => {
 describe("id pages", () => {
   it("find every object's rank, and no rank for ids no object has", async () => {
     const snapshot = await open(bytes);
-    const core = await ranked(snapshot);
+    const byRank = await ranked(snapshot);
     expect((await snapshot.section("IDXD")).pageCount).toBe(Math.ceil(OBJECTS / IDS_PER_PAGE));
-    for (let r = 0; r < OBJECTS; r++) expect(await rankOfId(snapshot, core.id(r))).toBe(r);
-    const ids = Array.from({ length: OBJECTS }, (_, r) => core.ids[r]).sort((a, b) => (a < b ? -1 : 1));
+    for (let r = 0; r < OBJECTS; r++) expect(await rankOfId(snapshot, byRank.id(r))).toBe(r);
+    const ids = Array.from({ length: OBJECTS }, (_, r) => byRank.ids[r]).sort((a, b) => (a < b ? -1 : 1));
     const missing = [
       "0",
       "18446744073709551615",
@@ -225,11 +225,11 @@ describe("id pages", () => {
 describe("id pages with parents", () => {
   it("give each object's parent as its row does", async () => {
     const snapshot = await open(bytes);
-    const core = await ranked(snapshot);
+    const byRank = await ranked(snapshot);
     let parents = 0;
     for (let r = 0; r < OBJECTS; r++) {
-      const located = await locateId(snapshot, core.id(r));
-      expect(located).toEqual({ rank: r, parent: core.parent(r) });
+      const located = await locateId(snapshot, byRank.id(r));
+      expect(located).toEqual({ rank: r, parent: byRank.parent(r) });
       if (located.parent !== NONE) parents++;
     }
     expect(parents).toBeGreaterThan(OBJECTS / 2); // the fixture has parents to compare
@@ -237,29 +237,29 @@ describe("id pages with parents", () => {
 
   it("let an object's characteristics read its row and its parent's in one round, the id page cached", async () => {
     const snapshot = await open(bytes);
-    const [core, rows] = await Promise.all([ranked(snapshot), snapshot.section("ROWD")]);
+    const [byRank, rows] = await Promise.all([ranked(snapshot), snapshot.section("ROWD")]);
     // A child whose parent's row lies on another page.
     let child = 0;
-    while (core.parent(child) === NONE || rows.pageOf(child) === rows.pageOf(core.parent(child))) child++;
-    const id = core.id(child);
+    while (byRank.parent(child) === NONE || rows.pageOf(child) === rows.pageOf(byRank.parent(child))) child++;
+    const id = byRank.id(child);
     await locateId(snapshot, id);
     const meter = new StorageMeter();
     const { object } = await meter.measure(() => objectCharacteristics(snapshot, id, null));
-    expect(object.parent?.id).toBe(core.id(core.parent(child)));
+    expect(object.parent?.id).toBe(byRank.id(byRank.parent(child)));
     expect({ reads: meter.reads, rounds: meter.rounds }).toEqual({ reads: 2, rounds: 1 });
   });
 
   it("let callees with their parents' types read the link page, then the rows with the type columns: two rounds, the id page cached", async () => {
     const snapshot = await open(bytes);
-    const [core, rows] = await Promise.all([ranked(snapshot), snapshot.section("ROWD")]);
+    const [byRank, rows] = await Promise.all([ranked(snapshot), snapshot.section("ROWD")]);
     // An object with a callee whose parent's row lies on a page none of its callees' rows lie on.
     let caller = 0;
     for (; ; caller++) {
       const callees = [...(await linkRows(snapshot, [caller])).row(caller).targets];
       const pages = new Set(callees.map((t) => rows.pageOf(t)));
-      if (callees.some((t) => core.parent(t) !== NONE && !pages.has(rows.pageOf(core.parent(t))))) break;
+      if (callees.some((t) => byRank.parent(t) !== NONE && !pages.has(rows.pageOf(byRank.parent(t))))) break;
     }
-    const id = core.id(caller);
+    const id = byRank.id(caller);
     // Its id page and the directories held, under a key of its own: no link page, row or column is.
     // Reads take 5 ms, as storage does: reads made together are in flight together.
     const cold = await Snapshot.open(delayedSource(memorySource(bytes, "callees with parents"), 5));
@@ -274,7 +274,7 @@ describe("id pages with parents", () => {
     const rankOf = new Map(model.objects.map((o, r) => [o.id, r]));
     expect(callees.length).toBeGreaterThan(0);
     for (const callee of callees) {
-      const parent = core.parent(rankOf.get(callee.id)!);
+      const parent = byRank.parent(rankOf.get(callee.id)!);
       const expected =
         parent === NONE ? null : { type: model.objects[parent].type, typeId: model.objects[parent].typeId };
       expect(callee.parent).toEqual(expected);
@@ -293,11 +293,13 @@ describe("damaged pages", () => {
       const flipped = bytes.slice();
       flipped[firstPage(tag) + 5] ^= 0x40;
       const snapshot = await open(flipped);
-      const core = await ranked(await open(bytes));
-      const byId = Array.from({ length: OBJECTS }, (_, r) => r).sort((a, b) => (core.ids[a] < core.ids[b] ? -1 : 1));
-      const onPage0 = tag === "LNKP" ? core.id(0) : core.id(byId[0]);
+      const byRank = await ranked(await open(bytes));
+      const byId = Array.from({ length: OBJECTS }, (_, r) => r).sort((a, b) =>
+        byRank.ids[a] < byRank.ids[b] ? -1 : 1,
+      );
+      const onPage0 = tag === "LNKP" ? byRank.id(0) : byRank.id(byId[0]);
       await expect(startEndPoints(snapshot, onPage0, 1)).rejects.toThrow(new CorruptSnapshotError(message));
-      const farAway = core.id(tag === "LNKP" ? OBJECTS - 1 : byId[OBJECTS - 1]);
+      const farAway = byRank.id(tag === "LNKP" ? OBJECTS - 1 : byId[OBJECTS - 1]);
       await expect(startEndPoints(snapshot, farAway, 0)).resolves.toBeDefined();
     }
   });

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Fetch, heapGrowth, send } from "../../scripts/bench/heap-growth.ts";
 import { createApp } from "../../src/app.ts";
-import { idsByRank, readIdOrder } from "../../src/format/id-pages.ts";
+import { positionsByRank, readIdOrder } from "../../src/format/id-pages.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { MAX_BATCH_MESSAGES } from "../../src/mcp/batches.ts";
@@ -88,10 +88,11 @@ describe(`the largest answers at ${OBJECTS} objects stay within ${REQUEST_BUDGET
   });
 
   it("start and end points within 32 hops of the object reaching most", async () => {
-    const ids = idsByRank(await readIdOrder(snapshot));
+    const order = await readIdOrder(snapshot);
+    const positions = positionsByRank(order);
     let widest = { id: "", answer: "" };
     for (const share of [0.1, 0.3, 0.5, 0.7]) {
-      const id = ids[Math.floor(OBJECTS * share)];
+      const id = order.id(positions[Math.floor(OBJECTS * share)]);
       const answer = JSON.stringify(await collect(await startEndPoints(snapshot, id, 32)));
       if (answer.length > widest.answer.length) widest = { id, answer };
     }
