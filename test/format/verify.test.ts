@@ -248,6 +248,12 @@ describe("sections that disagree with one another, under valid checksums", () =>
       /^row \d+ has id \d+, the id pages \d+$/,
     ));
 
+  it("id pages whose block table puts them elsewhere than readers read them", () =>
+    refused(
+      patchSection(GOOD, "IDXP", (body) => new DataView(body.buffer, body.byteOffset).setUint32(8, 24, true)),
+      "IDXP: malformed block table",
+    ));
+
   it("an id page naming one object twice and another never", () =>
     refused(
       patchPage(GOOD, "IDXP", "IDXD", 1, 2, (page) => {
