@@ -1,7 +1,7 @@
 // @module `node scripts/impact-speed.ts <snapshot>`: warm in-process timings of callers, call hierarchy, paths, transaction and data graphs on objects drawn from the snapshot (p50/p99 per class), with the answers' sizes.
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { positionsByRank, readIdOrder } from "../src/format/id-pages.ts";
+import { positionsByRank, readWholeIdPages } from "../src/format/id-pages.ts";
 import { END, START } from "../src/format/object-core.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { Snapshot } from "../src/format/snapshot.ts";
@@ -30,7 +30,7 @@ const random = new Random(Number(values.seed));
 const sample = Number(values.sample);
 const core = await snapshot.section("OBJC");
 const n = core.count;
-const order = await readIdOrder(snapshot);
+const order = await readWholeIdPages(snapshot);
 const positions = positionsByRank(order);
 const idOf = (rank: number) => order.id(positions[rank]);
 const withRole = (role: number) => {

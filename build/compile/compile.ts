@@ -4,7 +4,7 @@ import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from "nod
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { MemorySink } from "../../src/format/container.ts";
 import { writeSnapshot } from "../../src/format/encode.ts";
-import { readIdOrder } from "../../src/format/id-pages.ts";
+import { readWholeIdPages } from "../../src/format/id-pages.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -134,7 +134,7 @@ export function sha256Hex(bytes: Uint8Array): string {
 /** Reads the checksums of a snapshot file to compute statuses against it (`compile --previous`). */
 export async function loadStatusBase(bytes: Uint8Array): Promise<StatusBase> {
   const snapshot = await Snapshot.open(memorySource(bytes));
-  const [order, status] = await Promise.all([readIdOrder(snapshot), snapshot.section("STAT")]);
+  const [order, status] = await Promise.all([readWholeIdPages(snapshot), snapshot.section("STAT")]);
   const checksums = new Map<string, string | null>();
   for (let i = 0; i < order.count; i++) checksums.set(order.id(i), status.checksum(order.rank(i)));
   return { key: sha256Hex(bytes), checksums };

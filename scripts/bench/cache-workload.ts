@@ -1,5 +1,5 @@
 // @module The section cache's workload (scripts/cache-policy.ts), in process: every query class interleaved in a seeded random order, over storage that answers each read after a delay, as R2 does.
-import { positionsByRank, readIdOrder } from "../../src/format/id-pages.ts";
+import { positionsByRank, readWholeIdPages } from "../../src/format/id-pages.ts";
 import type { Snapshot } from "../../src/format/snapshot.ts";
 import { engineAnswer } from "./engine.ts";
 import type { MixEntry } from "./mix.ts";
@@ -55,7 +55,7 @@ export async function mixedWorkload(
 ): Promise<MixedQuery[]> {
   const random = seededRandom(options.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-  const order = await readIdOrder(snapshot);
+  const order = await readWholeIdPages(snapshot);
   const positions = positionsByRank(order);
   const objects = snapshot.meta.counts.objects;
   const pool = Array.from({ length: options.poolSize }, () => order.id(positions[Math.floor(random() * objects)]));

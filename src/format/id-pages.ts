@@ -173,13 +173,16 @@ export class IdDirectory extends PageDirectory {
  * objects), its rank and its parent's, each in the bits the largest needs. At 1M objects (20 bits a
  * rank and a parent, 11 a distance in the bench's analysis) that is 6.4 bytes an object, where three
  * u32 took 12: the megabytes given back hold other pages, in a budget the mixed workload is most
- * sensitive to.
+ * sensitive to. Their ranks are checked to name every object once. Entry i (of the id order) gives
+ * its id, rank and parent's rank to what takes every id.
  */
 export class WholeIdPages {
   private readonly directory: IdDirectory;
   /** Each id less its page's first id; null when a page spans 2^32 ids or more (`ids` then holds them). */
   private readonly distances: PackedUints | null;
   private readonly ids: BigUint64Array | null;
+  /** The 32-bit halves (low, high) of each page's first id, or of each id when `ids` holds them. */
+  private readonly halves: Uint32Array;
   private readonly ranks: PackedUints;
   /** Each parent's rank, `objects` for none (NONE does not fit the width). */
   private readonly parents: PackedUints;
@@ -189,8 +192,8 @@ export class WholeIdPages {
   constructor(directory: IdDirectory, bytes: Uint8Array) {
     const { offsets, pageCount } = directory;
     check(
-      bytes.length === offsets[pageCount],
-      `id pages: ${bytes.length} bytes read for pages of ${offsets[pageCount]} bytes`,
+      bytes.length === directory.pagesBytes,
+      `id pages: ${bytes.length} bytes read for pages of ${directory.pagesBytes} bytes`,
     );
     this.directory = directory;
     const objects = bytes.length / ENTRY_BYTES;
@@ -210,9 +213,14 @@ export class WholeIdPages {
     this.ids = near ? null : new BigUint64Array(objects);
     this.ranks = new PackedUints(objects, bitsFor(Math.max(0, objects - 1)));
     this.parents = new PackedUints(objects, bitsFor(objects));
+    const seen = new Uint8Array(objects);
     for (let p = 0; p < pageCount; p++) {
       const { ids, halves, ranks, parents } = pages[p];
       const at = p * IDS_PER_PAGE;
+      for (const rank of ranks) {
+        if (seen[rank]) check(false, `id pages: rank ${rank} has two ids`);
+        seen[rank] = 1;
+      }
       // From the low halves, not BigInts (see decodePage): a distance below 2^32 is their difference modulo 2^32.
       if (this.distances)
         for (let i = 0; i < ids.length; i++) this.distances.set(at + i, (halves[2 * i] - halves[0]) >>> 0);
@@ -222,8 +230,59 @@ export class WholeIdPages {
         this.parents.set(at + i, parents[i] === NONE ? objects : parents[i]);
       }
     }
+    const { firstIds } = directory;
+    this.halves = this.ids
+      ? new Uint32Array(this.ids.buffer)
+      : new Uint32Array(firstIds.buffer, firstIds.byteOffset, 2 * firstIds.length);
     this.byteSize =
       64 + (this.distances?.byteLength ?? this.ids!.byteLength) + this.ranks.byteLength + this.parents.byteLength;
+  }
+
+  /** Entries: one an object. */
+  get count(): number {
+    return this.objects;
+  }
+
+  /** The rank of the object of entry i. */
+  rank(i: number): number {
+    return this.ranks.get(i);
+  }
+
+  /** The rank of the parent of the object of entry i (NONE: none). */
+  parent(i: number): number {
+    const parent = this.parents.get(i);
+    return parent === this.objects ? NONE : parent;
+  }
+
+  /** The id of entry i, as its decimal text. */
+  id(i: number): string {
+    const high = this.idHigh(i);
+    // Below 2^21 in the high half, the id is an exact double: no BigInt needed.
+    return high < 0x20_0000
+      ? (high * TWO_32 + this.idLow(i)).toString()
+      : ((BigInt(high) << 32n) | BigInt(this.idLow(i))).toString();
+  }
+
+  /** How the id of entry i compares with that of entry j of `other`: negative, 0 or positive. */
+  compareIds(i: number, other: WholeIdPages, j: number): number {
+    // By their 32-bit halves, high then low: no BigInt per id.
+    const [high, otherHigh] = [this.idHigh(i), other.idHigh(j)];
+    if (high !== otherHigh) return high < otherHigh ? -1 : 1;
+    const [low, otherLow] = [this.idLow(i), other.idLow(j)];
+    return low === otherLow ? 0 : low < otherLow ? -1 : 1;
+  }
+
+  /** The low 32 bits of the id of entry i. */
+  idLow(i: number): number {
+    if (!this.distances) return this.halves[2 * i];
+    return (this.halves[2 * ((i / IDS_PER_PAGE) | 0)] + this.distances.get(i)) >>> 0;
+  }
+
+  /** The high 32 bits of the id of entry i: its page's first id's, and the carry of its distance. */
+  idHigh(i: number): number {
+    if (!this.distances) return this.halves[2 * i + 1];
+    const p = (i / IDS_PER_PAGE) | 0;
+    return this.halves[2 * p + 1] + (this.halves[2 * p] + this.distances.get(i) > 0xffff_ffff ? 1 : 0);
   }
 
   /** The rank of `id` and its parent's (NONE: none), or null when no object has it. */
@@ -287,112 +346,29 @@ export class IdPage {
   }
 }
 
-/** Every id page of `directory`, from one read of IDXP's pages. */
-export async function readWholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
-  return new WholeIdPages(directory, await readAllPages(snapshot, "IDXP", directory));
-}
+/** The cache entry of the id pages read whole. */
+const WHOLE_ID_PAGES = "IDXP#whole";
 
 /**
- * Every object's id, rank and parent's rank, in ascending id order: the id pages read whole, viewed
- * where they were read (no copy: at 1M objects two snapshots' orders take 16 MB each), for what
- * needs every id at once (changes between two analyses, a status base, verification).
+ * Every id page of `snapshot`, from one read of IDXP's pages, kept like a section: counted in the
+ * section budget (the two of a comparison push other entries out rather than add to an isolate's
+ * memory), and shared by lookups and by what takes every id (changes between two analyses, a
+ * status base, verification).
  */
-export class IdOrder {
-  readonly count: number;
-  /** The pages back to back, as u32: per page of k entries, each id's halves (low, high), then k ranks, then k parents' ranks. */
-  private readonly words: Uint32Array;
-
-  /** The pages of `directory` from `bytes` (all of them, back to back), each checked, and their ranks checked to name each of `objects` objects once. */
-  constructor(directory: IdDirectory, bytes: Uint8Array, objects: number) {
-    check(
-      bytes.length === directory.pagesBytes,
-      `id pages: ${bytes.length} bytes read for pages of ${directory.pagesBytes} bytes`,
-    );
-    check(
-      bytes.length === objects * ENTRY_BYTES,
-      `id pages: ${bytes.length / ENTRY_BYTES} entries for ${objects} objects`,
-    );
-    const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-    const { offsets } = directory;
-    const seen = new Uint8Array(objects);
-    for (let p = 0; p < directory.pageCount; p++) {
-      const { ranks } = directory.decodePage(p, aligned.subarray(offsets[p], offsets[p + 1]), true);
-      for (const rank of ranks) {
-        if (seen[rank]) check(false, `id pages: rank ${rank} has two ids`);
-        seen[rank] = 1;
-      }
-    }
-    this.count = objects;
-    this.words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
-  }
-
-  /** The low 32 bits of the i-th id. */
-  idLow(i: number): number {
-    return this.words[this.base(i) + 2 * (i % IDS_PER_PAGE)];
-  }
-
-  /** The high 32 bits of the i-th id. */
-  idHigh(i: number): number {
-    return this.words[this.base(i) + 2 * (i % IDS_PER_PAGE) + 1];
-  }
-
-  /** The i-th id, as its decimal text. */
-  id(i: number): string {
-    const high = this.idHigh(i);
-    // Below 2^21 in the high half, the id is an exact double: no BigInt needed.
-    return high < 0x20_0000
-      ? (high * TWO_32 + this.idLow(i)).toString()
-      : ((BigInt(high) << 32n) | BigInt(this.idLow(i))).toString();
-  }
-
-  /** How the i-th id compares with the j-th of `other`: negative, 0 or positive. */
-  compareIds(i: number, other: IdOrder, j: number): number {
-    // By their 32-bit halves, high then low: no BigInt per id.
-    const [high, otherHigh] = [this.idHigh(i), other.idHigh(j)];
-    if (high !== otherHigh) return high < otherHigh ? -1 : 1;
-    const [low, otherLow] = [this.idLow(i), other.idLow(j)];
-    return low === otherLow ? 0 : low < otherLow ? -1 : 1;
-  }
-
-  /** The rank of the object of the i-th id. */
-  rank(i: number): number {
-    return this.words[this.base(i) + 2 * this.pageLength(i) + (i % IDS_PER_PAGE)];
-  }
-
-  /** The rank of the parent of the object of the i-th id (NONE: none). */
-  parent(i: number): number {
-    return this.words[this.base(i) + 3 * this.pageLength(i) + (i % IDS_PER_PAGE)];
-  }
-
-  get byteSize(): number {
-    return 64 + this.words.byteLength;
-  }
-
-  /** Where the page of entry i starts, in words. */
-  private base(i: number): number {
-    return (i - (i % IDS_PER_PAGE)) * 4;
-  }
-
-  /** Entries of the page of entry i. */
-  private pageLength(i: number): number {
-    return Math.min(IDS_PER_PAGE, this.count - (i - (i % IDS_PER_PAGE)));
-  }
-}
-
-/**
- * The id pages of `snapshot` read whole, as an IdOrder kept like a section: counted in the section
- * budget, so that the two of a comparison (16 MB each at 1M objects) push other entries out rather
- * than add to an isolate's memory, and a later comparison with either snapshot finds it.
- */
-export function readIdOrder(snapshot: Snapshot): Promise<IdOrder> {
-  return snapshot.remember("IDXP#order", async () => {
+export function readWholeIdPages(snapshot: Snapshot): Promise<WholeIdPages> {
+  return snapshot.remember(WHOLE_ID_PAGES, async () => {
     const directory = await snapshot.section("IDXD");
-    return new IdOrder(directory, await readAllPages(snapshot, "IDXP", directory), snapshot.meta.counts.objects);
+    return new WholeIdPages(directory, await readAllPages(snapshot, "IDXP", directory));
   });
 }
 
+/** The id pages read whole, if they are at hand (nothing is read). */
+export function heldWholeIdPages(snapshot: Snapshot): WholeIdPages | undefined {
+  return snapshot.recall<WholeIdPages>(WHOLE_ID_PAGES);
+}
+
 /** Where each rank's id is in `order` (its id: `order.id(positions[rank])`), 4 bytes a rank. */
-export function positionsByRank(order: IdOrder): Uint32Array {
+export function positionsByRank(order: WholeIdPages): Uint32Array {
   const positions = new Uint32Array(order.count);
   for (let i = 0; i < order.count; i++) positions[order.rank(i)] = i;
   return positions;

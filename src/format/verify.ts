@@ -21,7 +21,7 @@ import { Blocks } from "./blocks.ts";
 import type { TocEntry } from "./container.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
-import { readIdOrder } from "./id-pages.ts";
+import { readWholeIdPages } from "./id-pages.ts";
 import { type LinkDirectory, SOURCE_IS_START, TARGET_IS_END } from "./link-pages.ts";
 import { NONE, type SnapshotMeta } from "./model.ts";
 import { END, EXTERNAL, START } from "./object-core.ts";
@@ -352,7 +352,7 @@ class Verification {
     const core = await snapshot.section("OBJC");
     // Readers take the id pages' block table as written; it is checked here, as every paged section's is.
     await this.pagesBlock(snapshot, "IDXP", await snapshot.section("IDXD"));
-    const order = await readIdOrder(snapshot);
+    const order = await readWholeIdPages(snapshot);
     const ids = new BigUint64Array(this.objects);
     // Written as 32-bit halves (little-endian, as the pages store them): no BigInt per id.
     const halves = new Uint32Array(ids.buffer);

@@ -1,6 +1,6 @@
 // @module changes: the objects added, deleted and modified between two snapshots of one application, by name (docs/api.md "Changes between two analyses").
 import type { ApiChangedObject } from "../contract/api-schemas.ts";
-import { readIdOrder } from "../format/id-pages.ts";
+import { readWholeIdPages } from "../format/id-pages.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { compareIds, compareNames } from "./name-order.ts";
 import { type ObjectSummary, objectRowBatches, summaryBatches } from "./object-rows.ts";
@@ -109,8 +109,8 @@ async function sortKeysOf(snapshot: Snapshot, ranks: Uint32Array): Promise<{ nam
  */
 async function compare(from: Snapshot, to: Snapshot): Promise<ChangeList> {
   const [orderA, orderB, statA, statB] = await Promise.all([
-    readIdOrder(from),
-    readIdOrder(to),
+    readWholeIdPages(from),
+    readWholeIdPages(to),
     from.section("STAT"),
     to.section("STAT"),
   ]);

@@ -1,7 +1,7 @@
 // @module Resolves a path object id to its rank (and its parent's), or throws object_not_found.
 import { ApiError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
-import { type IdDirectory, parseObjectId, readWholeIdPages, type WholeIdPages } from "../format/id-pages.ts";
+import { heldWholeIdPages, parseObjectId, readWholeIdPages, type WholeIdPages } from "../format/id-pages.ts";
 import { loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
@@ -46,19 +46,16 @@ async function locate(snapshot: Snapshot, id: string): Promise<Located | null> {
   const directory = await snapshot.section("IDXD");
   if (wanted === null || directory.pageCount === 0) return null;
   if (directory.pagesBytes <= snapshot.budgetBytes * WHOLE_ID_PAGES_SHARE && !refused.has(snapshot)) {
-    const whole = snapshot.recall<WholeIdPages>(WHOLE_ID_PAGES);
+    const whole = heldWholeIdPages(snapshot);
     if (whole) return whole.find(wanted);
     // Not held yet: this answer reads its own page, not megabytes, and the whole comes behind it
     // for the answers after (joined, not read twice, by those that ask meanwhile).
-    waitUntil(wholeIdPages(snapshot, directory));
+    waitUntil(wholeIdPages(snapshot));
   }
   const p = directory.pageOf(wanted);
   const pages = await loadPages(snapshot, "IDXP", directory, [p]);
   return pages.get(p)!.find(wanted);
 }
-
-/** The cache entry of the id pages read whole. */
-const WHOLE_ID_PAGES = "IDXP#whole";
 
 /**
  * Snapshots whose id pages, read whole, failed their checks: their ids are looked up page by page
@@ -67,9 +64,9 @@ const WHOLE_ID_PAGES = "IDXP#whole";
  */
 const refused = new WeakSet<Snapshot>();
 
-/** Every id page from one read of IDXP's block, kept as one entry. */
-function wholeIdPages(snapshot: Snapshot, directory: IdDirectory): Promise<WholeIdPages> {
-  const whole = snapshot.remember(WHOLE_ID_PAGES, () => readWholeIdPages(snapshot, directory));
+/** Every id page from one read of IDXP's block, kept as one entry; a snapshot whose pages fail their checks is noted. */
+function wholeIdPages(snapshot: Snapshot): Promise<WholeIdPages> {
+  const whole = readWholeIdPages(snapshot);
   whole.catch((error) => {
     if (error instanceof CorruptSnapshotError) refused.add(snapshot);
   });

@@ -5,7 +5,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readIdOrder } from "../../src/format/id-pages.ts";
+import { readWholeIdPages } from "../../src/format/id-pages.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { getU32, patchSection, setU32 } from "../format/snapshot-bytes.ts";
 import { appstruct, type Run } from "../support/appstruct-cli.ts";
@@ -191,7 +191,7 @@ describe("compile --previous", () => {
 
     const snapshot = await Snapshot.open(memorySource(new Uint8Array(await readFile(v2))));
     expect(snapshot.meta.statusBase).toBe(sha256(await readFile(v1)));
-    const [order, stat] = await Promise.all([readIdOrder(snapshot), snapshot.section("STAT")]);
+    const [order, stat] = await Promise.all([readWholeIdPages(snapshot), snapshot.section("STAT")]);
     const statuses: Record<string, string | null> = {};
     for (let i = 0; i < order.count; i++) statuses[order.id(i)] = stat.status(order.rank(i));
     expect(statuses).toEqual({

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnalysisRefused } from "../../build/analysis/faults.ts";
 import { InputRefused, publishFiles } from "../../build/publish.ts";
-import { readIdOrder } from "../../src/format/id-pages.ts";
+import { readWholeIdPages } from "../../src/format/id-pages.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
 import { readManifest } from "../../src/storage/publish.ts";
@@ -17,7 +17,7 @@ const V2 = join(EXAMPLES, "petstore-v2.json");
 
 async function statuses(store: MemoryStore, sha256: string): Promise<Record<string, string | null>> {
   const snapshot = await Snapshot.open(memorySource((await store.get(snapshotKey(sha256)))!.bytes));
-  const [order, stat] = await Promise.all([readIdOrder(snapshot), snapshot.section("STAT")]);
+  const [order, stat] = await Promise.all([readWholeIdPages(snapshot), snapshot.section("STAT")]);
   return Object.fromEntries(Array.from({ length: order.count }, (_, i) => [order.id(i), stat.status(order.rank(i))]));
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { encodeIdDirectory, IDS_PER_PAGE, IdDirectory, IdOrder, WholeIdPages } from "../../src/format/id-pages.ts";
+import { encodeIdDirectory, IDS_PER_PAGE, IdDirectory, WholeIdPages } from "../../src/format/id-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 
 /** One id page of `ids` (in the order given; ranks 0, 1, ... and no parents unless given) and its directory. */
@@ -62,6 +62,9 @@ describe("id pages", () => {
       const { directory, page } = onePage(ids);
       const whole = new WholeIdPages(directory, page);
       ids.forEach((id, i) => expect(whole.find(id)).toEqual({ rank: i, parent: NONE }));
+      // And back from each distance, carried into the high half: the ids in order.
+      ids.forEach((id, i) => expect(whole.id(i)).toBe(String(id)));
+      expect(ids.map((_, i) => (i === 0 ? 0 : whole.compareIds(i - 1, whole, i)))).toEqual([0, -1, -1, -1]);
       for (const absent of [base - 1n, base + 4n, base + 0xffff_0001n, base + TWO_32])
         expect(whole.find(absent)).toBeNull();
     }
@@ -79,25 +82,25 @@ describe("id pages", () => {
     expect(own.directory.decodePage(0, own.page).find(8n)).toEqual({ rank: 2, parent: 2 });
   });
 
-  it("read whole in id order, give each id its rank and parent, and name every object once", () => {
+  it("held whole, give each entry its id, rank and parent in id order, and name every object once", () => {
     const ids = [3n, 5n, 8n, 7n * TWO_32 + 1n];
     const { directory, page } = onePage(ids, [2, 0, 3, 1], [NONE, 2, 0, NONE]);
-    const order = new IdOrder(directory, page, 4);
+    const order = new WholeIdPages(directory, page);
     const each = <T>(f: (i: number) => T) => Array.from({ length: order.count }, (_, i) => f(i));
     expect(each((i) => order.id(i))).toEqual(ids.map(String));
     expect(each((i) => BigInt(order.idHigh(i)) * TWO_32 + BigInt(order.idLow(i)))).toEqual(ids);
     expect(each((i) => order.rank(i))).toEqual([2, 0, 3, 1]);
     expect(each((i) => order.parent(i))).toEqual([NONE, 2, 0, NONE]);
     const twice = onePage(ids, [2, 0, 2, 1]);
-    expect(() => new IdOrder(twice.directory, twice.page, 4)).toThrow(
+    expect(() => new WholeIdPages(twice.directory, twice.page)).toThrow(
       new CorruptSnapshotError("id pages: rank 2 has two ids"),
     );
-    expect(() => new IdOrder(directory, page, 5)).toThrow(
-      new CorruptSnapshotError("id pages: 4 entries for 5 objects"),
+    expect(() => new WholeIdPages(directory, page.subarray(0, 48))).toThrow(
+      new CorruptSnapshotError("id pages: 48 bytes read for pages of 64 bytes"),
     );
   });
 
-  it("read whole, give ids past 2^53 exactly, and entries of a last page shorter than the others", () => {
+  it("held whole, give ids past 2^53 exactly, and entries of a last page shorter than the others", () => {
     // Two pages: 512 entries, then 3; the last ids need more than a double's 53 bits.
     const count = IDS_PER_PAGE + 3;
     const ids = Array.from({ length: count }, (_, i) => (i < IDS_PER_PAGE ? BigInt(10 + i) : 2n ** 63n + BigInt(i)));
@@ -115,7 +118,7 @@ describe("id pages", () => {
       offsets: Uint32Array.of(0, pages[0].length, bytes.length),
       crcs: Uint32Array.of(crc32(pages[0]), crc32(pages[1])),
     });
-    const order = new IdOrder(new IdDirectory(new Blocks(encodeBlocks(blocks), "IDXD", 3), count), bytes, count);
+    const order = new WholeIdPages(new IdDirectory(new Blocks(encodeBlocks(blocks), "IDXD", 3), count), bytes);
     for (const i of [0, 511, 512, 514]) {
       expect(order.id(i)).toBe(String(ids[i]));
       expect(order.rank(i)).toBe(ranks[i]);

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Fetch, heapGrowth, send } from "../../scripts/bench/heap-growth.ts";
 import { createApp } from "../../src/app.ts";
-import { positionsByRank, readIdOrder } from "../../src/format/id-pages.ts";
+import { positionsByRank, readWholeIdPages } from "../../src/format/id-pages.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { MAX_BATCH_MESSAGES } from "../../src/mcp/batches.ts";
@@ -88,7 +88,7 @@ describe(`the largest answers at ${OBJECTS} objects stay within ${REQUEST_BUDGET
   });
 
   it("start and end points within 32 hops of the object reaching most", async () => {
-    const order = await readIdOrder(snapshot);
+    const order = await readWholeIdPages(snapshot);
     const positions = positionsByRank(order);
     let widest = { id: "", answer: "" };
     for (const share of [0.1, 0.3, 0.5, 0.7]) {
