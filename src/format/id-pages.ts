@@ -115,10 +115,7 @@ export class IdDirectory extends PageDirectory {
     );
     for (let p = 0; p < pages; p++) {
       const entries = Math.min(IDS_PER_PAGE, rows - p * IDS_PER_PAGE);
-      check(
-        this.offsets[p + 1] - this.offsets[p] === entries * ENTRY_BYTES,
-        `id directory: page ${p} is not ${entries} entries long`,
-      );
+      check(this.storedBytes(p) === entries * ENTRY_BYTES, `id directory: page ${p} is not ${entries} entries long`);
       check(p === 0 || this.firstIds[p - 1] < this.firstIds[p], `id directory: first ids do not ascend at page ${p}`);
     }
   }

@@ -143,7 +143,7 @@ export class LinkDirectory extends PageDirectory {
 /** Every object's callee entries, as the encoder was given them, from LNKP's body read whole (decodeSnapshotModel). */
 export function decodeAllCallees(directory: LinkDirectory, body: Uint8Array): CalleeLinks {
   const pages = new Blocks(body, "LNKP", 1).u8(0);
-  check(pages.length === directory.offsets[directory.pageCount], "LNKP: its pages are not as long as LNKD says");
+  check(pages.length === directory.pagesBytes, "LNKP: its pages are not as long as LNKD says");
   const offsets = new Uint32Array(directory.rows + 1);
   const [targets, types, flags]: number[][] = [[], [], []];
   for (let p = 0; p < directory.pageCount; p++) {

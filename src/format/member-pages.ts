@@ -210,8 +210,8 @@ async function* memberPageRuns<T>(
   const first = directory.firstPages[node];
   const end = directory.firstPages[node + 1];
   if (first === end) return;
-  const { offsets, pageCount } = directory;
-  const { start } = snapshot.pagesBlock("MEMP", offsets[pageCount]);
+  const { offsets } = directory;
+  const { start } = snapshot.pagesBlock("MEMP", directory.pagesBytes);
   const runEnd = (from: number) => {
     let to = from + 1;
     while (to < end && offsets[to + 1] - offsets[from] <= MAX_READ_BYTES) to++;

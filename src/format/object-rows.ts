@@ -471,7 +471,7 @@ function toRow(row: unknown, rank: number, rows: number): ObjectRow {
 /** Every object's row in rank order, from ROWP's body read whole (decodeSnapshotModel). */
 export function decodeAllRows(directory: RowDirectory, body: Uint8Array, objects: number): ObjectRow[] {
   const pages = new Blocks(body, "ROWP", 1).u8(0);
-  check(pages.length === directory.offsets[directory.pageCount], "ROWP: its pages are not as long as ROWD says");
+  check(pages.length === directory.pagesBytes, "ROWP: its pages are not as long as ROWD says");
   const rows: ObjectRow[] = [];
   for (let p = 0; p < directory.pageCount; p++) {
     const page = directory.inflatedPage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));

@@ -43,8 +43,8 @@ export class PageDirectory {
   /** Checks that `bytes` are page `p` exactly, as written: its length and checksum. */
   verify(p: number, bytes: Uint8Array): void {
     check(
-      bytes.length === this.offsets[p + 1] - this.offsets[p],
-      `${this.what}: page ${p} is ${bytes.length} bytes, expected ${this.offsets[p + 1] - this.offsets[p]}`,
+      bytes.length === this.storedBytes(p),
+      `${this.what}: page ${p} is ${bytes.length} bytes, expected ${this.storedBytes(p)}`,
     );
     check(crc32(bytes) === this.crcs[p], `${this.what}: page ${p} checksum mismatch`);
   }
@@ -68,7 +68,7 @@ export class PageDirectory {
   protected checkRawLengths(rawLengths: Uint32Array, maxRaw: number, what: string, contents: string): void {
     checkBelow(rawLengths, maxRaw + 1, `${what} page lengths`);
     for (let p = 0; p < rawLengths.length; p++) {
-      const stored = this.offsets[p + 1] - this.offsets[p];
+      const stored = this.storedBytes(p);
       // Tested before calling check: a message closure for each page was garbage every directory left.
       if (!(rawLengths[p] <= MAX_INFLATION * stored))
         check(

@@ -1,5 +1,6 @@
 // @module loadPages: pages of a paged section (ROWP, LNKP, IDXP, KNAM, KFUL, KMNG, PNTP, SRCP, a trigram index's posting chunks) read by range, checked and decoded once, kept in the section cache.
 import { check } from "./errors.ts";
+import type { PageDirectory } from "./page-directory.ts";
 import type { SectionTag } from "./sections.ts";
 import type { PagesBlock, Snapshot } from "./snapshot.ts";
 
@@ -78,12 +79,8 @@ export async function loadPages<T extends { byteSize: number }>(
 }
 
 /** Every page of section `tag` in one read, back to back, not yet checked: each is, against its directory, as it is decoded. */
-export function readAllPages(
-  snapshot: Snapshot,
-  tag: SectionTag,
-  directory: Pick<PagedDirectory<unknown>, "offsets" | "pageCount">,
-): Promise<Uint8Array> {
-  const { start, length } = snapshot.pagesBlock(tag, directory.offsets[directory.pageCount]);
+export function readAllPages(snapshot: Snapshot, tag: SectionTag, directory: PageDirectory): Promise<Uint8Array> {
+  const { start, length } = snapshot.pagesBlock(tag, directory.pagesBytes);
   return snapshot.readPart(tag, start, length);
 }
 

@@ -138,7 +138,7 @@ export class TextDirectory extends PageDirectory {
           check(false, `text directory: first lines of file ${f} do not ascend within it at page ${p}`);
     }
     for (let p = 0; p < pages; p++) {
-      const stored = this.offsets[p + 1] - this.offsets[p];
+      const stored = this.storedBytes(p);
       if (!(this.rawLengths[p] > 0 && this.rawLengths[p] <= MAX_INFLATION * stored))
         check(
           false,
@@ -213,7 +213,7 @@ export class TextDirectory extends PageDirectory {
 /** Every file's text (undefined for a file without), from SRCP's whole body: for a full decode of the model. */
 export function decodeAllText(directory: TextDirectory, body: Uint8Array): (string | undefined)[] {
   const pages = new Blocks(body, "SRCP", 1).u8(0);
-  check(pages.length === directory.offsets[directory.pageCount], "SRCP: its pages are not as long as SRCD says");
+  check(pages.length === directory.pagesBytes, "SRCP: its pages are not as long as SRCD says");
   return Array.from(directory.lineCounts, (lines, f) => {
     if (lines === NONE) return undefined;
     let text = "";

@@ -567,16 +567,15 @@ class Verification {
   private async pagesBlock(
     snapshot: Snapshot,
     tag: PagesTag,
-    directory: Pick<PageDirectory, "offsets" | "pageCount">,
+    directory: PageDirectory,
   ): Promise<{ entry: TocEntry; start: number }> {
     const entry = snapshot.toc.get(tag);
     check(entry, `snapshot has no ${tag} section, which every reader needs`);
     const [start, length] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
     check(start >= 16 && start + length <= entry.length, `${entry.tag}: malformed block table`);
-    const { offsets, pageCount } = directory;
     check(
-      offsets[pageCount] === length,
-      `${entry.tag}: its directory's pages end at ${offsets[pageCount]}, its block at ${length}`,
+      directory.pagesBytes === length,
+      `${entry.tag}: its directory's pages end at ${directory.pagesBytes}, its block at ${length}`,
     );
     return { entry, start };
   }
