@@ -3,6 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SectionCache } from "../../src/format/section-cache.ts";
 
+/** The model weighs entries by their sizes alone: so does the cache told so. */
+const EXACT = { entryBytes: 0 };
+
 interface ModelEntry {
   key: string;
   size: number;
@@ -118,7 +121,7 @@ describe("SectionCache against a reference S3-FIFO", () => {
         uses,
         async (budget, shares, sequence) => {
           const sizes = shares.map((share) => Math.round((budget * share) / 1000));
-          const cache = new SectionCache(budget);
+          const cache = new SectionCache(budget, EXACT);
           const model = new ReferenceS3Fifo(budget);
           let hits = 0;
           let misses = 0;

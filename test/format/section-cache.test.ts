@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { type FilterName, OPERATORS, type Operator, type SearchType } from "../../src/contract/params.ts";
-import { SectionCache } from "../../src/format/section-cache.ts";
+import { ENTRY_BYTES, SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { decodedStringsBytes } from "../../src/format/string-list.ts";
@@ -26,9 +26,12 @@ class Sized {
   }
 }
 
+/** Sizes as the values give them: these tests weigh entries exactly, without each entry's own cost. */
+const EXACT = { entryBytes: 0 };
+
 /** A cache plus a loader that counts its calls per key. */
 function harness(budget: number) {
-  const cache = new SectionCache(budget);
+  const cache = new SectionCache(budget, EXACT);
   const loads = new Map<string, number>();
   const get = (tag: string, size: number, snapshot = "s") =>
     cache.get(snapshot, tag, async () => {
@@ -194,7 +197,7 @@ describe("SectionCache", () => {
   });
 
   it("sizes a value without byteSize by the section's stored length", async () => {
-    const cache = new SectionCache(100);
+    const cache = new SectionCache(100, EXACT);
     await cache.get("s", "A", async () => ({ plain: true }), 60);
     await cache.get("s", "B", async () => ({ plain: true }), 30);
     expect(cache.stats()).toMatchObject({ bytes: 90, entries: 2 });
@@ -203,7 +206,7 @@ describe("SectionCache", () => {
   });
 
   it("shares one load between concurrent gets of the same key", async () => {
-    const cache = new SectionCache(1000);
+    const cache = new SectionCache(1000, EXACT);
     const gate = deferred<Sized>();
     let calls = 0;
     const load = () => (calls++, gate.promise);
@@ -220,7 +223,7 @@ describe("SectionCache", () => {
   });
 
   it("does not cache a failed load, nor hand the failure on: a joiner loads for itself, the next get loads again", async () => {
-    const cache = new SectionCache(1000);
+    const cache = new SectionCache(1000, EXACT);
     const gate = deferred<Sized>();
     let calls = 0;
     const first = cache.get("s", "X", () => (calls++, gate.promise));
@@ -236,7 +239,7 @@ describe("SectionCache", () => {
   });
 
   it("shares a load in flight until its deadline, then loads for itself: a dead load holds no one past it", async () => {
-    const cache = new SectionCache(1000, { loadDeadlineMs: () => 50 });
+    const cache = new SectionCache(1000, { ...EXACT, loadDeadlineMs: () => 50 });
     // A load that never settles: what a cancelled request's read becomes in workerd.
     void cache.get("s", "X", () => new Promise<Sized>(() => {}));
     let joinerLoads = 0;
@@ -249,7 +252,7 @@ describe("SectionCache", () => {
 
     // Past the deadline on the cache's clock, a newcomer does not wait at all.
     let clock = 0;
-    const clocked = new SectionCache(1000, { now: () => clock, loadDeadlineMs: () => 50 });
+    const clocked = new SectionCache(1000, { ...EXACT, now: () => clock, loadDeadlineMs: () => 50 });
     void clocked.get("s", "Z", () => new Promise<Sized>(() => {}));
     clock = 2000;
     let newcomerLoads = 0;
@@ -258,7 +261,7 @@ describe("SectionCache", () => {
   });
 
   it("joiners of a live load share its value: one load for many callers", async () => {
-    const cache = new SectionCache(1000);
+    const cache = new SectionCache(1000, EXACT);
     const gate = deferred<Sized>();
     let calls = 0;
     const all = Array.from({ length: 20 }, () => cache.get("s", "X", () => (calls++, gate.promise)));
@@ -290,7 +293,7 @@ describe("SectionCache", () => {
   });
 
   it("measures a fixed-size entry (a page) once, and still counts it against the budget", async () => {
-    const cache = new SectionCache(250);
+    const cache = new SectionCache(250, EXACT);
     let measured = 0;
     const page = (size: number) => ({
       get byteSize() {
@@ -306,7 +309,7 @@ describe("SectionCache", () => {
   });
 
   it("uses a section's dependencies whenever it is used, and evicts dependents with their dependency", async () => {
-    const cache = new SectionCache(1000);
+    const cache = new SectionCache(1000, EXACT);
     const loads: string[] = [];
     const get = (tag: string, size: number, deps: string[] = []): Promise<Sized> =>
       cache.get("s", tag, async (dependsOn) => {
@@ -331,7 +334,7 @@ describe("SectionCache", () => {
   });
 
   it("returns but does not keep a section whose dependency was evicted while it loaded", async () => {
-    const cache = new SectionCache(100);
+    const cache = new SectionCache(100, EXACT);
     const gate = deferred<void>();
     const taxonomy = cache.get("s", "TAXO", async () => new Sized("TAXO", 60));
     const graphs = cache.get("s", "LGRA", async (dependsOn) => {
@@ -345,6 +348,22 @@ describe("SectionCache", () => {
     gate.resolve();
     expect((await graphs).name).toBe("LGRA over TAXO");
     expect(cache.stats()).toMatchObject({ entries: 1, bytes: 90 });
+  });
+
+  it("weighs each entry its value's size plus what keeping it costs, ENTRY_BYTES unless told otherwise", async () => {
+    const cache = new SectionCache(10 * ENTRY_BYTES);
+    await cache.get("s", "ROWP#1", async () => new Sized("page", 1000), 0, true);
+    await cache.get("s", "OBJC", async () => ({}), 500);
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: 1000 + 500 + 2 * ENTRY_BYTES });
+    expect(cache.holdings().map((h) => h.bytes)).toEqual([1000 + ENTRY_BYTES, 500 + ENTRY_BYTES]);
+    // Ten entries of nothing fill the budget: the eleventh pushes the oldest out.
+    const tiny = new SectionCache(10 * ENTRY_BYTES);
+    for (let i = 0; i < 11; i++) await tiny.get("s", `ROWP#${i}`, async () => new Sized("empty", 0), 0, true);
+    expect(tiny.stats()).toMatchObject({ entries: 10, bytes: 10 * ENTRY_BYTES, evictions: 1 });
+    expect(tiny.holds("s", "ROWP#0")).toBe(false);
+    const told = new SectionCache(1000, { entryBytes: 10 });
+    await told.get("s", "OBJC", async () => new Sized("OBJC", 90));
+    expect(told.stats().bytes).toBe(100);
   });
 
   it("refuses a negative or NaN budget", () => {
@@ -369,7 +388,7 @@ describe("Snapshot over a SectionCache", () => {
   });
 
   it("shares decoded sections between snapshots of the same content address, and counts the strings they decode", async () => {
-    const cache = new SectionCache(64 * 1024 * 1024);
+    const cache = new SectionCache(64 * 1024 * 1024, EXACT);
     const a = await open(v2, cache);
     const b = await open(v2, cache);
     const types = await a.section("TYPE");
@@ -389,7 +408,7 @@ describe("Snapshot over a SectionCache", () => {
   });
 
   it("keeps each level graph's JSON text once made, weighed in UTF-8, and makes it again once evicted", async () => {
-    const cache = new SectionCache(64 * 1024 * 1024);
+    const cache = new SectionCache(64 * 1024 * 1024, EXACT);
     const snapshot = await open(v2, cache);
     const reference = await open(v2);
     const utf8 = async (level: number) => new TextEncoder().encode(JSON.stringify(await levelGraph(reference, level)));
@@ -403,14 +422,14 @@ describe("Snapshot over a SectionCache", () => {
       expect(cache.stats().misses, "asked again, nothing is loaded or made").toBe(misses);
     }
     // With no room, each answer is made again, and still the same.
-    const none = new SectionCache(0);
+    const none = new SectionCache(0, EXACT);
     const squeezed = await open(v2, none);
     for (let round = 0; round < 2; round++) expect(await levelGraphJson(squeezed, 5)).toEqual(await utf8(5));
     expect(none.stats().entries).toBeLessThanOrEqual(3);
   });
 
   it("keeps the matches of a contains or an endswith, weighed by their ranks, so that the filter asked again computes nothing", async () => {
-    const cache = new SectionCache(64 * 1024 * 1024);
+    const cache = new SectionCache(64 * 1024 * 1024, EXACT);
     const snapshot = await open(v2, cache);
     const reference = await open(v2);
     const find = async (s: Snapshot, name: string, operator: Operator, skip = 0) => {
@@ -442,7 +461,7 @@ describe("Snapshot over a SectionCache", () => {
   });
 
   it("reloads a section and what it depends on correctly after eviction (LGRA over TAXO, TNAM over DNAM)", async () => {
-    const cache = new SectionCache(0);
+    const cache = new SectionCache(0, EXACT);
     const snapshot = await open(v2, cache);
     const reference = await open(v2);
     for (let round = 0; round < 3; round++)
@@ -470,7 +489,7 @@ describe("Snapshot over a SectionCache", () => {
       const s = await open(v2);
       return tags.map((t) => s.toc.get(t)!.length);
     })();
-    const cache = new SectionCache(budget);
+    const cache = new SectionCache(budget, EXACT);
     const cached = { v1: await open(v1, cache), v2: await open(v2, cache) };
     const plain = { v1: await open(v1), v2: await open(v2) };
 
