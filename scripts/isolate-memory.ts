@@ -1,6 +1,6 @@
 // @module The worker isolate's memory through the mixed workload, in workerd under `wrangler dev`: its V8 heap and array buffers read over the inspector (Runtime.getHeapUsage), and workerd's peak RSS.
 //
-// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 700] [--every 25] [--latency-ms 0] [--section-cache-mb 64] [--edge-cache on|off] [--out memory.json]
+// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 2800] [--every 50] [--latency-ms 0] [--section-cache-mb 64] [--edge-cache on|off] [--out memory.json]
 //
 // The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). Its snapshot
 // is published into a temporary wrangler persistence folder of its own, and the mixed workload of `npm run
@@ -10,6 +10,11 @@
 // isolate occupies then. V8 counts the backing stores of ArrayBuffers (the bytes read, typed
 // columns) apart from the heap (backingStorageSize): both are given, and their sum is the reading.
 // workerd's RSS is the whole process: the runtime, and miniflare's own services beside the worker.
+//
+// After the last answer a heap snapshot is taken (V8 collects garbage first): what the isolate holds
+// live, heap and array buffers apart, against the readings' peaks, which add the garbage V8 has not
+// collected yet. The default run is as long as the bench's two passes: at 1M objects the section
+// cache is still filling after 700 answers, and a shorter run measures an isolate short of its budget.
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -19,6 +24,8 @@ import { startDevServer } from "./dev-server.ts";
 
 /** How long a DevTools call may take before it counts as unanswered. */
 const CALL_TIMEOUT_MS = 5000;
+/** How long a heap snapshot (a collection, then some 30 MB of JSON at 1M objects) may take. */
+const SNAPSHOT_TIMEOUT_MS = 120_000;
 
 interface HeapUsage {
   usedSize: number;
@@ -27,7 +34,33 @@ interface HeapUsage {
 }
 
 /** A DevTools protocol session over the inspector's WebSocket. */
-async function inspector(port: number): Promise<{ call<T>(method: string): Promise<T | null>; close(): void }> {
+interface Inspector {
+  call<T>(method: string, timeoutMs?: number): Promise<T | null>;
+  /** The heap snapshot's text, streamed in chunks while HeapProfiler.takeHeapSnapshot runs. */
+  heapSnapshot(): Promise<string>;
+  close(): void;
+}
+
+/** What a heap snapshot holds: its nodes' own sizes, the array buffers' backing stores apart. */
+function liveInSnapshot(text: string): { heapBytes: number; arrayBufferBytes: number } {
+  const snapshot = JSON.parse(text) as {
+    snapshot: { meta: { node_fields: string[] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const [width, name, size] = [fields.length, fields.indexOf("name"), fields.indexOf("self_size")];
+  let heapBytes = 0;
+  let arrayBufferBytes = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += width) {
+    const bytes = snapshot.nodes[i + size];
+    if (snapshot.strings[snapshot.nodes[i + name]] === "system / JSArrayBufferData") arrayBufferBytes += bytes;
+    else heapBytes += bytes;
+  }
+  return { heapBytes, arrayBufferBytes };
+}
+
+async function inspector(port: number): Promise<Inspector> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
     webSocketDebuggerUrl: string;
   }[];
@@ -41,23 +74,37 @@ async function inspector(port: number): Promise<{ call<T>(method: string): Promi
     socket.addEventListener("error", failed, { once: true });
   });
   const pending = new Map<number, (result: unknown) => void>();
+  const chunks: string[] = [];
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    const message = JSON.parse(String(event.data)) as {
+      id?: number;
+      result?: unknown;
+      method?: string;
+      params?: { chunk: string };
+    };
+    if (message.method === "HeapProfiler.addHeapSnapshotChunk") chunks.push(message.params!.chunk);
     if (message.id !== undefined) pending.get(message.id)?.(message.result), pending.delete(message.id);
   });
   let next = 0;
+  // A method the runtime does not answer (workerd may not answer HeapProfiler.collectGarbage) gives null.
+  const call = <T>(method: string, timeoutMs = CALL_TIMEOUT_MS) =>
+    new Promise<T | null>((answered) => {
+      const id = ++next;
+      const timer = setTimeout(() => pending.delete(id) && answered(null), timeoutMs);
+      pending.set(id, (result) => {
+        clearTimeout(timer);
+        answered(result as T);
+      });
+      socket.send(JSON.stringify({ id, method }));
+    });
   return {
-    // A method the runtime does not answer (workerd may not answer HeapProfiler.collectGarbage) gives null.
-    call: <T>(method: string) =>
-      new Promise<T | null>((answered) => {
-        const id = ++next;
-        const timer = setTimeout(() => pending.delete(id) && answered(null), CALL_TIMEOUT_MS);
-        pending.set(id, (result) => {
-          clearTimeout(timer);
-          answered(result as T);
-        });
-        socket.send(JSON.stringify({ id, method }));
-      }),
+    call,
+    heapSnapshot: async () => {
+      chunks.length = 0;
+      if ((await call("HeapProfiler.takeHeapSnapshot", SNAPSHOT_TIMEOUT_MS)) === null)
+        throw new Error("the inspector did not answer HeapProfiler.takeHeapSnapshot");
+      return chunks.join("");
+    },
     close: () => socket.close(),
   };
 }
@@ -66,8 +113,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       reuse: { type: "string" },
-      requests: { type: "string", default: "700" },
-      every: { type: "string", default: "25" },
+      requests: { type: "string", default: "2800" },
+      every: { type: "string", default: "50" },
       "latency-ms": { type: "string", default: "0" },
       "section-cache-mb": { type: "string", default: "64" },
       // "off": ranges are not kept in the data centre's cache (EDGE_CACHE), only read from R2.
@@ -117,6 +164,10 @@ async function main(): Promise<void> {
         );
       }
     }
+    const live = liveInSnapshot(await devtools.heapSnapshot());
+    log(
+      `live after a collection: heap ${(live.heapBytes / MiB).toFixed(1)} MiB, array buffers ${(live.arrayBufferBytes / MiB).toFixed(1)} MiB`,
+    );
     devtools.close();
     const peaks = workerdPeaks(server.pid);
     const most = (f: (s: (typeof samples)[number]) => number) => Math.max(...samples.map(f));
@@ -129,6 +180,9 @@ async function main(): Promise<void> {
       heapTotalMaxMiB: most((s) => s.heap.totalSize) / MiB,
       arrayBuffersMaxMiB: most((s) => s.heap.backingStorageSize) / MiB,
       heapUsedPlusArrayBuffersMaxMiB: most((s) => s.heap.usedSize + s.heap.backingStorageSize) / MiB,
+      liveHeapMiB: live.heapBytes / MiB,
+      liveArrayBuffersMiB: live.arrayBufferBytes / MiB,
+      liveMiB: (live.heapBytes + live.arrayBufferBytes) / MiB,
       workerdPeakRssMiB: peaks.map((p) => (p.peakRssBytes === null ? null : Math.round(p.peakRssBytes / MiB))),
     };
     console.log(JSON.stringify(summary, null, 2));
