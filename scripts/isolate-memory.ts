@@ -1,10 +1,10 @@
 // @module The worker isolate's memory through the mixed workload, in workerd under `wrangler dev`: its V8 heap and array buffers read over the inspector (Runtime.getHeapUsage), and workerd's peak RSS.
 //
-// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 2800] [--every 50] [--latency-ms 0] [--section-cache-mb 64] [--edge-cache on|off] [--out memory.json]
+// npx node scripts/isolate-memory.ts --reuse <bench folder> [--requests 2800] [--every 50] [--concurrency 1] [--latency-ms 0] [--section-cache-mb 64] [--edge-cache on|off] [--out memory.json]
 //
 // The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). Its snapshot
 // is published into a temporary wrangler persistence folder of its own, and the mixed workload of `npm run
-// bench` (seed 1) runs through `wrangler dev` at concurrency 1, default section budget. Every
+// bench` (seed 1) runs through `wrangler dev` at `--concurrency` clients (1 by default), default section budget. Every
 // `--every` answers the isolate's heap is read over the DevTools protocol, as it is: garbage not yet
 // collected included (workerd does not answer HeapProfiler.collectGarbage), which is what the
 // isolate occupies then. V8 counts the backing stores of ArrayBuffers (the bytes read, typed
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
       reuse: { type: "string" },
       requests: { type: "string", default: "2800" },
       every: { type: "string", default: "50" },
+      concurrency: { type: "string", default: "1" },
       "latency-ms": { type: "string", default: "0" },
       "section-cache-mb": { type: "string", default: "64" },
       // "off": ranges are not kept in the data centre's cache (EDGE_CACHE), only read from R2.
@@ -125,7 +126,9 @@ async function main(): Promise<void> {
   if (!values.reuse)
     throw new Error("--reuse <bench folder> is required (one holding analysis.snap and baseline.sqlite)");
   const dir = resolve(values.reuse);
-  const [requests, every] = [Number(values.requests), Number(values.every)];
+  const [requests, every, concurrency] = [Number(values.requests), Number(values.every), Number(values.concurrency)];
+  if (![requests, every, concurrency].every((n) => Number.isInteger(n) && n > 0))
+    throw new Error("--requests, --every and --concurrency are positive integers");
   const log = (line: string) => process.stderr.write(`[isolate-memory] ${line}\n`);
   const sequence = mixedSequence(pickPools(join(dir, "baseline.sqlite"), 1, 400), 1, requests);
   // A fresh temporary persistence folder, not one inside the bench folder: the folder stays
@@ -152,18 +155,27 @@ async function main(): Promise<void> {
     };
     const read = async (after: number, path: string) => samples.push({ after, path, heap: await usage() });
     await read(0, "/rest/ready");
-    for (const [i, entry] of sequence.entries()) {
-      const response = await fetch(server.url + entry.path);
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${entry.path}: status ${response.status}`);
-      if ((i + 1) % every === 0 || i + 1 === sequence.length) {
-        await read(i + 1, entry.path);
-        const last = samples.at(-1)!;
-        log(
-          `${i + 1} answers: heap ${(last.heap.usedSize / MiB).toFixed(1)} MiB used, array buffers ${(last.heap.backingStorageSize / MiB).toFixed(1)} MiB`,
-        );
+    // Each client takes the next request once its last answer is in; a reading every `every` answers
+    // is taken while the other clients' requests are in flight.
+    let next = 0;
+    let answered = 0;
+    const client = async () => {
+      while (next < sequence.length) {
+        const entry = sequence[next++];
+        const response = await fetch(server.url + entry.path);
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`${entry.path}: status ${response.status}`);
+        answered++;
+        if (answered % every === 0 || answered === sequence.length) {
+          await read(answered, entry.path);
+          const last = samples.at(-1)!;
+          log(
+            `${answered} answers: heap ${(last.heap.usedSize / MiB).toFixed(1)} MiB used, array buffers ${(last.heap.backingStorageSize / MiB).toFixed(1)} MiB`,
+          );
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: concurrency }, client));
     const live = liveInSnapshot(await devtools.heapSnapshot());
     log(
       `live after a collection: heap ${(live.heapBytes / MiB).toFixed(1)} MiB, array buffers ${(live.arrayBufferBytes / MiB).toFixed(1)} MiB`,
@@ -173,6 +185,7 @@ async function main(): Promise<void> {
     const most = (f: (s: (typeof samples)[number]) => number) => Math.max(...samples.map(f));
     const summary = {
       requests,
+      concurrency,
       latencyMs: Number(values["latency-ms"]),
       sectionCacheMb: Number(values["section-cache-mb"]),
       edgeCache: values["edge-cache"],
