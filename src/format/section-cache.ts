@@ -21,8 +21,10 @@
 // 24 ms); admitting an entry larger than the small queue only when seen again re-read large sections.
 //
 // Sizes. An entry weighs its structure's `byteSize`, or the section's stored length when the
-// structure has none. Some structures grow after they are handed out: StringList.all() keeps decoded
-// strings, the taxonomy builds child lists. So sizes are re-measured, not trusted from insertion: every entry at each insertion (the
+// structure has none, plus ENTRY_BYTES: what keeping any entry costs besides (its record, key, map
+// slot, and the objects a page's bytes come in), which at tens of thousands of pages is megabytes.
+// Some structures grow after they are handed out: StringList.all() keeps decoded strings, the
+// taxonomy builds child lists. So sizes are re-measured, not trusted from insertion: every entry at each insertion (the
 // moment eviction decides; a getter per entry is small next to reading and decoding a section) and
 // for stats, and the entry used on a hit. Pages never grow: they are measured once, so thousands
 // of them cost nothing at each insertion. Growth is thus counted at the next insertion or use;
@@ -67,7 +69,7 @@ interface Entry {
   readonly storedLength: number;
   /** The entries this one holds (see Dependencies), and those holding this one. */
   readonly dependsOn: readonly Entry[];
-  /** Made when the first dependent comes: most entries (pages) never have one, and an empty Set weighs some 150 bytes. */
+  /** Made when the first dependent comes: most entries (pages) never have one, and an empty Set weighs some 180 bytes. */
   dependents: Set<Entry> | null;
   size: number;
   /** A value whose size never changes (a decoded page): not re-measured. */
@@ -191,6 +193,8 @@ export class SectionCache {
     this.loads = new SharedLoads(options.now, currentStorageMeter);
     this.loadDeadlineMs = options.loadDeadlineMs ?? defaultLoadDeadlineMs;
     this.entryBytes = options.entryBytes ?? ENTRY_BYTES;
+    if (!(this.entryBytes >= 0 && Number.isFinite(this.entryBytes)))
+      throw new RangeError(`an entry's own cost is a number of bytes ≥ 0, not ${this.entryBytes}`);
   }
 
   /**

@@ -366,9 +366,11 @@ describe("SectionCache", () => {
     expect(told.stats().bytes).toBe(100);
   });
 
-  it("refuses a negative or NaN budget", () => {
+  it("refuses a negative or NaN budget, or entry cost", () => {
     expect(() => new SectionCache(-1)).toThrow(RangeError);
     expect(() => new SectionCache(Number.NaN)).toThrow(RangeError);
+    expect(() => new SectionCache(100, { entryBytes: -1 })).toThrow(/entry's own cost .* not -1/);
+    expect(() => new SectionCache(100, { entryBytes: Number.POSITIVE_INFINITY })).toThrow(RangeError);
   });
 });
 
