@@ -149,9 +149,9 @@ const SEPARATOR = "\u0000";
  * What keeping an entry costs beyond what its value counts, measured on Node 24's V8 (in process,
  * heap and buffers after collection, 20,000 stored row pages): a page kept took 435 bytes of heap
  * besides its bytes, of which its byteSize counts 64. The rest is the cache's record of it, its key
- * and map slot, and the view and ArrayBuffer objects its bytes come in. At 1M objects the cache
- * holds some 17,000 entries, most of them pages: left uncounted, they were 6 MiB an isolate held
- * beyond its budget.
+ * and map slot, and the view and ArrayBuffer objects its bytes come in. At 1M objects the mixed
+ * workload keeps some 10,000 entries, most of them pages: left uncounted, they were 3.5 MiB an
+ * isolate held beyond its budget.
  */
 export const ENTRY_BYTES = 384;
 
