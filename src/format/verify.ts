@@ -562,7 +562,6 @@ class Verification {
     await this.pages(snapshot, directory, visit.directory, first, end, visit.page);
   }
 
-  /** Pages [first, end) that `directory` (of tag `tag`) locates, read in windows, each handed to `visit`. */
   /** Where paged section `tag`'s pages start, from its block table (SNAPSHOT-FORMAT.md §6: one block), checked against the section and `directory`. */
   private async pagesBlock(
     snapshot: Snapshot,
@@ -580,6 +579,7 @@ class Verification {
     return { entry, start };
   }
 
+  /** Pages [first, end) that `directory` (of tag `tag`) locates, read in windows, each handed to `visit`. */
   private async pages(
     snapshot: Snapshot,
     tag: DirectoryTag,
