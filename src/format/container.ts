@@ -17,15 +17,16 @@
 //   1.13: point pages (PNTP, PNTD) hold each start and end point as its answer lists it, in FLOW's order; files before 1.13 are refused.
 //   1.14: HOPS gives each object the fewest links to an end point it leads to and from a start point leading to it, so walks expand only objects that lead to one; files before 1.14 are refused.
 //   1.15: OBJC holds flags and level-5 nodes alone; each id and parent is in the id pages (IDXP) and the rows, no longer also in OBJC (16 bytes an object); files before 1.15 are refused.
+//   1.16: HOPS also lists the points one link from each object that has one, each way, so a walk's last step reads no link page; files before 1.16 are refused.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 1;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
-export const FORMAT_MINOR = 15;
-/** Oldest minor revision read: 1.15 keeps ids and parents in the id pages alone, where older files put them in OBJC too, so they are recompiled. */
-export const OLDEST_MINOR = 15;
+export const FORMAT_MINOR = 16;
+/** Oldest minor revision read: 1.16's HOPS has five blocks, where older files have its first alone, so they are recompiled. */
+export const OLDEST_MINOR = 16;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */

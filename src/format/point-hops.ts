@@ -1,8 +1,9 @@
-// @module HOPS: for each object, how many links at least lie between it and the nearest end point it leads to, and the nearest start point leading to it; a walk for start and end points expands no object that cannot lead to one within the hops it has left.
-import type { Block, Blocks } from "./blocks.ts";
+// @module HOPS: for each object, how many links at least lie between it and the nearest end point it leads to, and the nearest start point leading to it, and the points one link away; a walk for start and end points expands no object that cannot lead to one within the hops it has left, and takes its last step without link pages.
+import { type Block, type Blocks, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { WalkGraph } from "./flow-points.ts";
 import { END, START } from "./object-core.ts";
+import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** The direction of a walk: `down` the callees towards end points, `up` the callers towards start points. */
 export type HopsDirection = "down" | "up";
@@ -60,7 +61,7 @@ function nibbles(distance: Uint8Array, neighbours: WalkGraph): Uint8Array {
 }
 
 /**
- * HOPS's one block: a byte per rank, the low nibble `down`, the high nibble `up`
+ * HOPS's first block: a byte per rank, the low nibble `down`, the high nibble `up`
  * (SNAPSHOT-FORMAT.md §8.24). `flags` are OBJC's (START, END); `callees` and `callers` the links
  * each way, every link type and kind.
  */
@@ -91,18 +92,145 @@ export function reversedGraph(callees: WalkGraph): WalkGraph {
   return { offsets, targets };
 }
 
-export function encodePointHops(hops: Uint8Array): Block[] {
-  return [hops];
+/** Ranks whose lists of points one link away start at one stored offset: a lookup decodes at most this many lists. */
+export const ADJACENT_GROUP = 64;
+
+/** Whether a HOPS nibble says a point lies one link away: the fewest links to one is 1. */
+const ONE_LINK = 0;
+
+/**
+ * The points one link away, one direction: for each rank whose nibble in `shift` says one lies
+ * there, in rank order, the count of distinct objects of `role` among its `neighbours`, then their
+ * indexes in FLOW's list of that role (the objects of `role` in rank order), ascending, the first as
+ * it is and each next as its gap less one; and the byte offset of each group of ADJACENT_GROUP
+ * ranks' lists, then the lists' length.
+ */
+function adjacentLists(
+  hops: Uint8Array,
+  shift: 0 | 4,
+  flags: Uint8Array,
+  role: number,
+  neighbours: WalkGraph,
+): [Uint32Array, Uint8Array] {
+  const n = hops.length;
+  const indexOf = new Int32Array(n).fill(-1);
+  for (let r = 0, i = 0; r < n; r++) if (flags[r] & role) indexOf[r] = i++;
+  const offsets = new Uint32Array(Math.ceil(n / ADJACENT_GROUP) + 1);
+  const lists = new VarintWriter();
+  const points: number[] = [];
+  for (let r = 0; r < n; r++) {
+    if (r % ADJACENT_GROUP === 0) offsets[r / ADJACENT_GROUP] = lists.length;
+    if (((hops[r] >> shift) & 0xf) !== ONE_LINK) continue;
+    points.length = 0;
+    for (let i = neighbours.offsets[r]; i < neighbours.offsets[r + 1]; i++) {
+      const index = indexOf[neighbours.targets[i]];
+      if (index >= 0) points.push(index);
+    }
+    points.sort((a, b) => a - b);
+    const distinct = points.filter((p, k) => k === 0 || p !== points[k - 1]);
+    // The nibble was worked out from the same links: one of them leads to a point.
+    if (distinct.length === 0) throw new Error(`HOPS: object ${r} is one link from a point but none of its links is`);
+    lists.put(distinct.length);
+    distinct.forEach((p, k) => lists.put(k === 0 ? p : p - distinct[k - 1] - 1));
+  }
+  offsets[offsets.length - 1] = lists.length;
+  return [offsets, lists.slice()];
 }
 
-/** HOPS decoded: whether expanding an object can still find a point. Any byte is a valid value. */
+/**
+ * HOPS's five blocks (SNAPSHOT-FORMAT.md §8.24): a byte per rank, the low nibble `down`, the high
+ * nibble `up`; then, down then up, the offsets of each group of ranks' lists and the lists of the
+ * end points among each object's callees and of the start points among its callers. `flags` are
+ * OBJC's (START, END); `callees` and `callers` the links each way, every link type and kind.
+ */
+export function encodePointHops(flags: Uint8Array, callees: WalkGraph, callers: WalkGraph): Block[] {
+  const hops = pointHops(flags, callees, callers);
+  return [hops, ...adjacentLists(hops, 0, flags, END, callees), ...adjacentLists(hops, 4, flags, START, callers)];
+}
+
+/** The lists of points one link away in one direction, decoded a group of ranks at a time. */
+class AdjacentPoints {
+  private readonly offsets: Uint32Array;
+  private readonly lists: Uint8Array;
+  private readonly hops: Uint8Array;
+  private readonly shift: 0 | 4;
+  private readonly what: string;
+
+  constructor(offsets: Uint32Array, lists: Uint8Array, hops: Uint8Array, shift: 0 | 4, what: string) {
+    checkOffsets(offsets, Math.ceil(hops.length / ADJACENT_GROUP), lists.length, what);
+    this.offsets = offsets;
+    this.lists = lists;
+    this.hops = hops;
+    this.shift = shift;
+    this.what = what;
+  }
+
+  get byteSize(): number {
+    return this.offsets.byteLength + this.lists.byteLength;
+  }
+
+  /**
+   * Visits the rank in `points` (FLOW's list of the role) of each point one link from `rank`,
+   * ascending by index; returns how many. Its group's lists are decoded whole and checked: each
+   * count at least 1, indexes ascending and within `points`, the last list ending the group.
+   */
+  forEach(rank: number, points: Uint32Array, visit: (point: number) => void): number {
+    const group = Math.floor(rank / ADJACENT_GROUP);
+    const reader = new VarintReader(this.lists.subarray(this.offsets[group], this.offsets[group + 1]), this.what);
+    const end = Math.min(this.hops.length, (group + 1) * ADJACENT_GROUP);
+    let visited = 0;
+    for (let r = group * ADJACENT_GROUP; r < end; r++) {
+      if (((this.hops[r] >> this.shift) & 0xf) !== ONE_LINK) continue;
+      const count = reader.next();
+      if (count < 1) check(false, `${this.what}: object ${r} lists no point`);
+      for (let k = 0, index = -1; k < count; k++) {
+        index += reader.next() + 1;
+        if (index >= points.length) check(false, `${this.what}: object ${r} lists point ${index} of ${points.length}`);
+        if (r === rank) {
+          visit(points[index]);
+          visited++;
+        }
+      }
+    }
+    if (!reader.done)
+      check(
+        false,
+        `${this.what}: the lists of ranks ${group * ADJACENT_GROUP} to ${end - 1} do not end at the next group`,
+      );
+    return visited;
+  }
+}
+
+/**
+ * HOPS decoded: whether expanding an object can still find a point, and the points one link away.
+ * Any nibble is a valid value; the lists are checked a group of ranks at a time, as they are read.
+ */
 export class PointHops {
   /** The byte of each rank, as stored. */
   readonly hops: Uint8Array;
+  private readonly down: AdjacentPoints;
+  private readonly up: AdjacentPoints;
 
   constructor(blocks: Blocks, objects: number) {
     this.hops = blocks.u8(0);
     check(this.hops.length === objects, `HOPS: ${this.hops.length} bytes for ${objects} objects`);
+    this.down = new AdjacentPoints(blocks.u32(1), blocks.u8(2), this.hops, 0, "HOPS end points one link down");
+    this.up = new AdjacentPoints(blocks.u32(3), blocks.u8(4), this.hops, 4, "HOPS start points one link up");
+  }
+
+  /**
+   * Visits each point one link `direction` of `rank` (an end point it calls, a start point calling
+   * it), given the ranks of FLOW's list of that role (`points`), and returns how many: none unless
+   * leadsOn(rank, direction, 1).
+   */
+  forEachAdjacentPoint(
+    rank: number,
+    direction: HopsDirection,
+    points: Uint32Array,
+    visit: (point: number) => void,
+  ): number {
+    if (!this.leadsOn(rank, direction, 1)) return 0;
+    return (direction === "down" ? this.down : this.up).forEach(rank, points, visit);
   }
 
   /**
@@ -115,6 +243,6 @@ export class PointHops {
   }
 
   get byteSize(): number {
-    return 64 + this.hops.byteLength;
+    return 64 + this.hops.byteLength + this.down.byteSize + this.up.byteSize;
   }
 }

@@ -13,7 +13,7 @@ import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
 import { encodeObjectCore, ObjectCore, objectFlags, ranksById } from "./object-core.ts";
 import { encodeRowDirectory, RowDirectory, type RowPages, rowPageSteps } from "./object-rows.ts";
 import { Stepwise } from "./page-directory.ts";
-import { encodePointHops, PointHops, pointHops, reversedGraph } from "./point-hops.ts";
+import { encodePointHops, PointHops, reversedGraph } from "./point-hops.ts";
 import { encodePointDirectory, encodePointPages, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import {
@@ -394,11 +394,11 @@ export const SECTIONS = {
   // 1.6 MB at 1M objects, where a 3-hop walk lists some 30 points from as many pages.
   PNTP: pagedData(pointPages, 1 / 16),
   PNTD: pageDirectory(4, pointPages, encodePointDirectory, (b, n) => new PointDirectory(b, n)),
-  // Fewest links from each object to a point each way, so that a walk expands only objects that lead to one.
+  // Fewest links from each object to a point each way, so that a walk expands only objects that lead
+  // to one, and the points one link away, so that its last step reads no link page.
   HOPS: {
-    blocks: 1,
-    encode: (m) =>
-      encodePointHops(pointHops(Uint8Array.from(m.objects, objectFlags), m.callees, reversedGraph(m.callees))),
+    blocks: 5,
+    encode: (m) => encodePointHops(Uint8Array.from(m.objects, objectFlags), m.callees, reversedGraph(m.callees)),
     decode: (b, c) => new PointHops(b, rows(c)),
   } as SectionCodec<PointHops>,
   // The id directory is written first (above); the id pages, written here, release what both came from.

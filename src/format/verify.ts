@@ -26,7 +26,7 @@ import { type LinkDirectory, SOURCE_IS_START, TARGET_IS_END } from "./link-pages
 import { NONE, type SnapshotMeta } from "./model.ts";
 import { END, EXTERNAL, START } from "./object-core.ts";
 import { firstFailing, type PageDirectory } from "./page-directory.ts";
-import { pointHops } from "./point-hops.ts";
+import { encodePointHops } from "./point-hops.ts";
 import { REVERSED_SAMPLE, reverseCodeUnits } from "./search-index.ts";
 import {
   CHUNKS_OF,
@@ -396,17 +396,32 @@ class Verification {
       }
     for (let to = 0; to < this.objects; to++)
       check(next[to] === callerOffsets[to + 1], () => `LNKP: object ${to} has callers whose callees do not name it`);
-    const expected = pointHops(
+    const expected = encodePointHops(
       flags,
       { offsets: calleeOffsets, targets: callees },
       { offsets: callerOffsets, targets: callers },
     );
     const { hops } = await snapshot.section("HOPS");
-    const wrong = expected.findIndex((byte, r) => byte !== hops[r]);
+    const wrong = expected[0].findIndex((byte, r) => byte !== hops[r]);
     check(
       wrong < 0,
-      () => `HOPS: object ${wrong} has ${hops[wrong]}, its links give ${expected[wrong]} (§8.24 of the format)`,
+      () => `HOPS: object ${wrong} has ${hops[wrong]}, its links give ${expected[0][wrong]} (§8.24 of the format)`,
     );
+    // The lists of points one link away, as its links give them, byte for byte.
+    const entry = snapshot.toc.get("HOPS")!;
+    const stored = new Blocks(await this.source.read(entry.offset, entry.length), "HOPS", expected.length);
+    const lists = ["", "end points one link down", "", "start points one link up"];
+    for (let b = 1; b < expected.length; b++) {
+      const want = expected[b] as Uint8Array | Uint32Array;
+      const got = b % 2 === 1 ? stored.u32(b) : stored.u8(b);
+      let at = want.length === got.length ? -1 : Math.min(want.length, got.length);
+      for (let i = 0; i < want.length && at < 0; i++) if (want[i] !== got[i]) at = i;
+      check(
+        at < 0,
+        () =>
+          `HOPS: its ${b % 2 === 1 ? `offsets of the ${lists[b]} at group ${at}` : `${lists[b - 1]} at byte ${at}`} are not those its links give (§8.24 of the format)`,
+      );
+    }
   }
 
   /** Link page `p` checked against OBJC's flags, its objects' distinct callees and callers added to `gathered`. */

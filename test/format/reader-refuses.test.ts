@@ -24,7 +24,7 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.15/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.16/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
@@ -127,13 +127,13 @@ describe("the header", () => {
     );
   });
 
-  it("refuses a revision older than 1.15, whose OBJC holds ids, and says to recompile", async () => {
-    for (const minor of [0, 4, 13, 14]) {
+  it("refuses a revision older than 1.16, whose HOPS lists no points, and says to recompile", async () => {
+    for (const minor of [0, 4, 14, 15]) {
       const older = withU16(GOOD, 10, minor);
       resealHeader(older);
       await refuses(
         open(older),
-        `snapshot is format 1.${minor} but this reader supports 1.15 and later; recompile the analysis`,
+        `snapshot is format 1.${minor} but this reader supports 1.16 and later; recompile the analysis`,
       );
     }
   });

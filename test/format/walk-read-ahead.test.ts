@@ -1,4 +1,4 @@
-// @module Walks for start and end points: the point pages, read whole while they fit their share of the section budget, come in with the walk's first links, not in a round of reads after the walk; and no object's links are read unless the walk expands it.
+// @module Walks for start and end points: the point pages, read whole while they fit their share of the section budget, come in with the walk's first links, not in a round of reads after the walk; no object's links are read unless the walk expands it; and the last step reads none.
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
@@ -95,10 +95,27 @@ describe("a walk for start and end points", () => {
     }
   });
 
+  it("takes its last step from HOPS's lists: a 1-hop walk reads no link page, and every walk answers as one without HOPS", async () => {
+    // The 512 KiB budget leaves HOPS out (below): those walks read every link.
+    let listed = 0;
+    for (let rank = 0; rank < model.objects.length; rank += 9973) {
+      const { id } = model.objects[rank];
+      for (const hops of [1, 2, 3]) {
+        const held = await walk(id, 64 << 20, `lists ${id} ${hops}`, hops);
+        const without = await walk(id, 512 << 10, `no lists ${id} ${hops}`, hops);
+        expect(held.answer).toEqual(without.answer);
+        if (hops === 1) expect(held.reads.map((r) => r.tag)).not.toContain("LNKP");
+        const { startPoints, endPoints } = held.answer as { startPoints: unknown[]; endPoints: unknown[] };
+        listed += startPoints.length + endPoints.length;
+      }
+    }
+    expect(listed, "walks that find points").toBeGreaterThan(0);
+  });
+
   it("walks without HOPS, and answers the same, where HOPS would take more than its share of the budget", async () => {
     const hops = rawSections(bytes).find((s) => s.tag === "HOPS")!;
-    // 512 KiB leaves HOPS 32 KiB: less than its 60,000 bytes.
-    expect(hops.length).toBeGreaterThan((512 << 10) / 16);
+    // 512 KiB leaves HOPS an eighth, 64 KiB: less than its bytes (a byte an object and its lists).
+    expect(hops.length).toBeGreaterThan((512 << 10) / 8);
     for (const { id, answer } of await walks()) {
       const { reads, answer: got } = await walk(id, 512 << 10, `no hops ${id}`);
       expect(got).toEqual(answer);
