@@ -236,6 +236,13 @@ describe("sections that disagree with one another, under valid checksums", () =>
       "HOPS: object 0 has 30, its links give 31 (§8.24 of the format)",
     ));
 
+  it("HOPS listing a point one link away that its links do not give", () =>
+    refused(
+      // The first list down is rank 1's (findById, 301: end point 400, the first of FLOW's two): the second instead.
+      patchSection(GOOD, "HOPS", (body) => (body[block(body, 2).offset + 1] ^= 1)),
+      "HOPS: its end points one link down at byte 1 are not those its links give (§8.24 of the format)",
+    ));
+
   it("an id page giving an id another object's rank", () =>
     refused(
       patchPage(GOOD, "IDXP", "IDXD", 1, 2, (page) => {
