@@ -93,7 +93,7 @@ export function reversedGraph(callees: WalkGraph): WalkGraph {
 }
 
 /** Ranks whose lists of points one link away start at one stored offset: a lookup decodes at most this many lists. */
-export const ADJACENT_GROUP = 64;
+const ADJACENT_GROUP = 64;
 
 /** Whether a HOPS nibble says a point lies one link away: the fewest links to one is 1. */
 const ONE_LINK = 0;
