@@ -74,8 +74,10 @@ interface Entry {
   size: number;
   /** A value whose size never changes (a decoded page): not re-measured. */
   readonly fixed: boolean;
-  /** Uses since it was queued or last spared, up to MAX_FREQUENCY. */
+  /** Uses since it was queued or last spared, up to MAX_FREQUENCY: by requests other than the last that used it. */
   frequency: number;
+  /** The request (its storage meter) that last used or loaded it; null outside any. */
+  lastUser: object | null;
   /** The queue holding it, and its neighbours there. */
   queue: Queue;
   older: Entry | null;
@@ -297,13 +299,26 @@ export class SectionCache {
     if (!entry.fixed) this.remeasure(entry);
     if (entry.dependsOn.length === 0) {
       // Most entries (pages, most sections) hold nothing else: no walk, and a set only to evict.
-      if (entry.frequency < MAX_FREQUENCY) entry.frequency++;
+      this.use(entry, currentStorageMeter() ?? null);
       if (this.bytes > this.budgetBytes) this.evictBeyondBudget(new Set([entry]));
       return;
     }
     const kept = new Set<Entry>();
-    this.keep(entry, kept, true);
+    this.keep(entry, kept, true, currentStorageMeter() ?? null);
     this.evictBeyondBudget(kept);
+  }
+
+  /**
+   * Counts a use of `entry` by `user` (a request's storage meter), unless the same request used or
+   * loaded it last: an answer that reads a page twice (a candidate checked on its row, then the row
+   * listed) has not shown that the page serves more than one answer, and counted twice, pages that
+   * only one multi-filter ever needed went from probation to the main queue and pushed out the link
+   * and point pages other answers come back to.
+   */
+  private use(entry: Entry, user: object | null): void {
+    if (user !== null && entry.lastUser === user) return;
+    entry.lastUser = user;
+    if (entry.frequency < MAX_FREQUENCY) entry.frequency++;
   }
 
   private insert(
@@ -337,6 +352,7 @@ export class SectionCache {
       size,
       fixed,
       frequency: 0,
+      lastUser: currentStorageMeter() ?? null,
       queue: this.small,
       older: null,
       newer: null,
@@ -349,7 +365,7 @@ export class SectionCache {
     this.count++;
     (ghost === undefined ? this.small : this.main).push(entry);
     const kept = new Set<Entry>();
-    this.keep(entry, kept, false);
+    this.keep(entry, kept, false, entry.lastUser);
     this.evictBeyondBudget(kept);
   }
 
@@ -357,11 +373,11 @@ export class SectionCache {
    * Adds `entry` and its dependencies to `kept`, counting a use of each dependency, and of `entry`
    * if `used`: a new entry is not used yet, but its decoder used its dependencies.
    */
-  private keep(entry: Entry, kept: Set<Entry>, used: boolean): void {
+  private keep(entry: Entry, kept: Set<Entry>, used: boolean, user: object | null): void {
     if (kept.has(entry)) return;
     kept.add(entry);
-    if (used && entry.frequency < MAX_FREQUENCY) entry.frequency++;
-    for (const dependency of entry.dependsOn) this.keep(dependency, kept, true);
+    if (used) this.use(entry, user);
+    for (const dependency of entry.dependsOn) this.keep(dependency, kept, true, user);
   }
 
   /** Evicts entries but `kept` until the budget holds: from `small` while it is over its share, else from `main`. */

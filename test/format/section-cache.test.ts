@@ -1,10 +1,11 @@
-// @module SectionCache: S3-FIFO order and scan resistance, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
+// @module SectionCache: S3-FIFO order and scan resistance, uses counted once a request, the byte budget, shared and failed loads, dependencies, growth, and query answers under a tiny budget.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { type FilterName, OPERATORS, type Operator, type SearchType } from "../../src/contract/params.ts";
 import { ENTRY_BYTES, SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { StorageMeter } from "../../src/format/storage-meter.ts";
 import { decodedStringsBytes } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
@@ -65,6 +66,29 @@ describe("SectionCache", () => {
     await get("C6", 100);
     expect(loads.get("s/C6")).toBe(2);
     expect(cache.stats()).toMatchObject({ bytes: 1000, entries: 10, evictions: 3 });
+  });
+
+  it("counts the uses of one request as one: an entry it loaded and read again leaves the small queue unused", async () => {
+    // A budget of 1000: the small queue's share is 100, one entry of 100.
+    const { cache, loads, get } = harness(1000);
+    const tags = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
+    // One request loads A and reads it twice more (a candidate checked on its row, then the row listed).
+    await new StorageMeter().measure(async () => {
+      for (let i = 0; i < 3; i++) await get("A", 100);
+    });
+    // Another request reads B after loading it, and a third reads B: B has served two requests.
+    await new StorageMeter().measure(() => get("B", 100));
+    await new StorageMeter().measure(() => get("B", 100));
+    for (const tag of tags.slice(2)) await new StorageMeter().measure(() => get(tag, 100)); // 1000
+    await new StorageMeter().measure(() => get("K", 100)); // over budget: B moves to main, A leaves
+    expect(cache.holds("s", "A")).toBe(false);
+    expect(cache.holds("s", "B")).toBe(true);
+    expect(loads.get("s/A")).toBe(1);
+    // Outside any request every use counts, as before requests were told apart.
+    const outside = harness(1000);
+    for (let i = 0; i < 2; i++) await outside.get("A", 100);
+    for (const tag of [...tags.slice(1), "K"]) await outside.get(tag, 100);
+    expect(outside.cache.holds("s", "A")).toBe(true);
   });
 
   it("main evicts its oldest entry unless used since it was queued: that one is queued again, one use forgotten", async () => {
