@@ -8,7 +8,9 @@
 // reaches the small queue's end, it moves to the main queue; unused, it leaves and its key stays
 // behind as a ghost, and a ghost's key loaded again goes straight to main. Main evicts its oldest
 // entry, unless that entry was used since it was queued: then it is queued again, one use forgotten
-// (at most three are remembered).
+// (at most three are remembered). A use counts only when made by another request than the one that
+// used or loaded the entry last (their storage meters tell them apart): an answer reading one page
+// twice has not shown that the page serves more than one answer.
 //
 // Why not LRU (measured: docs/benchmarks.md#section-cache-policy). Heavy answers read many entries
 // once: a level-5 node's children are hundreds of row pages, up to 28 MB at 300k objects. Under LRU
@@ -310,10 +312,9 @@ export class SectionCache {
 
   /**
    * Counts a use of `entry` by `user` (a request's storage meter), unless the same request used or
-   * loaded it last: an answer that reads a page twice (a candidate checked on its row, then the row
-   * listed) has not shown that the page serves more than one answer, and counted twice, pages that
-   * only one multi-filter ever needed went from probation to the main queue and pushed out the link
-   * and point pages other answers come back to.
+   * loaded it last. Counted twice, the pages one multi-filter read to check candidates and again to
+   * list them left probation for the main queue and pushed out link and point pages other answers
+   * come back to.
    */
   private use(entry: Entry, user: object | null): void {
     if (user !== null && entry.lastUser === user) return;
