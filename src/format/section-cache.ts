@@ -78,8 +78,8 @@ interface Entry {
   readonly fixed: boolean;
   /** Uses since it was queued or last spared, up to MAX_FREQUENCY: by requests other than the last that used it. */
   frequency: number;
-  /** The request (its storage meter) that last used or loaded it; null outside any. */
-  lastUser: object | null;
+  /** The number of the request (its storage meter) that last used or loaded it; 0 outside any. */
+  lastUser: number;
   /** The queue holding it, and its neighbours there. */
   queue: Queue;
   older: Entry | null;
@@ -301,23 +301,23 @@ export class SectionCache {
     if (!entry.fixed) this.remeasure(entry);
     if (entry.dependsOn.length === 0) {
       // Most entries (pages, most sections) hold nothing else: no walk, and a set only to evict.
-      this.use(entry, currentStorageMeter() ?? null);
+      this.use(entry, currentStorageMeter()?.number ?? 0);
       if (this.bytes > this.budgetBytes) this.evictBeyondBudget(new Set([entry]));
       return;
     }
     const kept = new Set<Entry>();
-    this.keep(entry, kept, true, currentStorageMeter() ?? null);
+    this.keep(entry, kept, true, currentStorageMeter()?.number ?? 0);
     this.evictBeyondBudget(kept);
   }
 
   /**
-   * Counts a use of `entry` by `user` (a request's storage meter), unless the same request used or
-   * loaded it last. Counted twice, the pages one multi-filter read to check candidates and again to
-   * list them left probation for the main queue and pushed out link and point pages other answers
-   * come back to.
+   * Counts a use of `entry` by request `user` (its storage meter's number), unless the same request
+   * used or loaded it last. Counted twice, the pages one multi-filter read to check candidates and
+   * again to list them left probation for the main queue and pushed out link and point pages other
+   * answers come back to.
    */
-  private use(entry: Entry, user: object | null): void {
-    if (user !== null && entry.lastUser === user) return;
+  private use(entry: Entry, user: number): void {
+    if (user !== 0 && entry.lastUser === user) return;
     entry.lastUser = user;
     if (entry.frequency < MAX_FREQUENCY) entry.frequency++;
   }
@@ -353,7 +353,7 @@ export class SectionCache {
       size,
       fixed,
       frequency: 0,
-      lastUser: currentStorageMeter() ?? null,
+      lastUser: currentStorageMeter()?.number ?? 0,
       queue: this.small,
       older: null,
       newer: null,
@@ -374,7 +374,7 @@ export class SectionCache {
    * Adds `entry` and its dependencies to `kept`, counting a use of each dependency, and of `entry`
    * if `used`: a new entry is not used yet, but its decoder used its dependencies.
    */
-  private keep(entry: Entry, kept: Set<Entry>, used: boolean, user: object | null): void {
+  private keep(entry: Entry, kept: Set<Entry>, used: boolean, user: number): void {
     if (kept.has(entry)) return;
     kept.add(entry);
     if (used) this.use(entry, user);

@@ -19,7 +19,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 const current = new AsyncLocalStorage<StorageMeter>();
 
+/** Meters made so far in this isolate: each one's number. */
+let made = 0;
+
 export class StorageMeter {
+  /** The request's number, from 1: what the section cache keeps of the request that last used an entry, rather than the meter. */
+  readonly number = ++made;
   /** Reads this request started, and their bytes. */
   reads = 0;
   bytes = 0;
