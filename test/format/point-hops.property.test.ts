@@ -198,6 +198,39 @@ describe("HOPS", () => {
       );
     });
 
+    it("any lists at all: each lookup answers or throws CorruptSnapshotError (property)", () => {
+      fc.assert(
+        fc.property(
+          // Nibbles mostly 0 (a list to read), and lists of any bytes, cut anywhere between the two groups.
+          fc.array(fc.constantFrom(0x00, 0x00, 0x0f, 0xf0, 0x11), { minLength: n, maxLength: n }),
+          fc.uint8Array({ maxLength: 40 }),
+          fc.uint8Array({ maxLength: 40 }),
+          fc.nat({ max: 40 }),
+          fc.nat({ max: 40 }),
+          (nibbles, down, up, downCut, upCut) => {
+            const hops = damaged((b) => {
+              b[0] = Uint8Array.from(nibbles);
+              b[2] = down;
+              b[4] = up;
+              b[1] = Uint32Array.of(0, Math.min(downCut, down.length), down.length);
+              b[3] = Uint32Array.of(0, Math.min(upCut, up.length), up.length);
+            })();
+            for (let r = 0; r < n; r++)
+              for (const [direction, points] of [
+                ["down", good.ends],
+                ["up", good.starts],
+              ] as const)
+                try {
+                  hops.forEachAdjacentPoint(r, direction, points, (p) => expect(points).toContain(p));
+                } catch (error) {
+                  expect(error).toBeInstanceOf(CorruptSnapshotError);
+                }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
     it("a count of 0, an index past FLOW's list, or a group whose lists do not end where the next starts", () => {
       const zero = damaged((b) => (b[2] = Uint8Array.of(0, 0)))();
       expect(() => readDown(zero)).toThrow(
