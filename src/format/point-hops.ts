@@ -98,8 +98,13 @@ const ADJACENT_GROUP = 64;
 /** Whether a HOPS nibble says a point lies one link away: the fewest links to one is 1. */
 const ONE_LINK = 0;
 
+/** The nibble of a HOPS byte for `direction`: the fewest links to a point that way, less one (15: 16 or more, or none). */
+function nibbleOf(byte: number, direction: HopsDirection): number {
+  return direction === "down" ? byte & 0xf : byte >> 4;
+}
+
 /**
- * The points one link away, one direction: for each rank whose nibble in `shift` says one lies
+ * The points one link away, one direction: for each rank whose nibble that way says one lies
  * there, in rank order, the count of distinct objects of `role` among its `neighbours`, then their
  * indexes in FLOW's list of that role (the objects of `role` in rank order), ascending, the first as
  * it is and each next as its gap less one; and the byte offset of each group of ADJACENT_GROUP
@@ -107,7 +112,7 @@ const ONE_LINK = 0;
  */
 function adjacentLists(
   hops: Uint8Array,
-  shift: 0 | 4,
+  direction: HopsDirection,
   flags: Uint8Array,
   role: number,
   neighbours: WalkGraph,
@@ -120,7 +125,7 @@ function adjacentLists(
   const points: number[] = [];
   for (let r = 0; r < n; r++) {
     if (r % ADJACENT_GROUP === 0) offsets[r / ADJACENT_GROUP] = lists.length;
-    if (((hops[r] >> shift) & 0xf) !== ONE_LINK) continue;
+    if (nibbleOf(hops[r], direction) !== ONE_LINK) continue;
     points.length = 0;
     for (let i = neighbours.offsets[r]; i < neighbours.offsets[r + 1]; i++) {
       const index = indexOf[neighbours.targets[i]];
@@ -145,7 +150,11 @@ function adjacentLists(
  */
 export function encodePointHops(flags: Uint8Array, callees: WalkGraph, callers: WalkGraph): Block[] {
   const hops = pointHops(flags, callees, callers);
-  return [hops, ...adjacentLists(hops, 0, flags, END, callees), ...adjacentLists(hops, 4, flags, START, callers)];
+  return [
+    hops,
+    ...adjacentLists(hops, "down", flags, END, callees),
+    ...adjacentLists(hops, "up", flags, START, callers),
+  ];
 }
 
 /** The lists of points one link away in one direction, decoded a group of ranks at a time. */
@@ -153,15 +162,15 @@ class AdjacentPoints {
   private readonly offsets: Uint32Array;
   private readonly lists: Uint8Array;
   private readonly hops: Uint8Array;
-  private readonly shift: 0 | 4;
+  private readonly direction: HopsDirection;
   private readonly what: string;
 
-  constructor(offsets: Uint32Array, lists: Uint8Array, hops: Uint8Array, shift: 0 | 4, what: string) {
+  constructor(offsets: Uint32Array, lists: Uint8Array, hops: Uint8Array, direction: HopsDirection, what: string) {
     checkOffsets(offsets, Math.ceil(hops.length / ADJACENT_GROUP), lists.length, what);
     this.offsets = offsets;
     this.lists = lists;
     this.hops = hops;
-    this.shift = shift;
+    this.direction = direction;
     this.what = what;
   }
 
@@ -180,7 +189,7 @@ class AdjacentPoints {
     const end = Math.min(this.hops.length, (group + 1) * ADJACENT_GROUP);
     let visited = 0;
     for (let r = group * ADJACENT_GROUP; r < end; r++) {
-      if (((this.hops[r] >> this.shift) & 0xf) !== ONE_LINK) continue;
+      if (nibbleOf(this.hops[r], this.direction) !== ONE_LINK) continue;
       const count = reader.next();
       if (count < 1) check(false, `${this.what}: object ${r} lists no point`);
       for (let k = 0, index = -1; k < count; k++) {
@@ -214,8 +223,8 @@ export class PointHops {
   constructor(blocks: Blocks, objects: number) {
     this.hops = blocks.u8(0);
     check(this.hops.length === objects, `HOPS: ${this.hops.length} bytes for ${objects} objects`);
-    this.down = new AdjacentPoints(blocks.u32(1), blocks.u8(2), this.hops, 0, "HOPS end points one link down");
-    this.up = new AdjacentPoints(blocks.u32(3), blocks.u8(4), this.hops, 4, "HOPS start points one link up");
+    this.down = new AdjacentPoints(blocks.u32(1), blocks.u8(2), this.hops, "down", "HOPS end points one link down");
+    this.up = new AdjacentPoints(blocks.u32(3), blocks.u8(4), this.hops, "up", "HOPS start points one link up");
   }
 
   /**
@@ -238,8 +247,7 @@ export class PointHops {
    * point: the nibble plus one is the fewest links to one, or (at 15) a bound below it.
    */
   leadsOn(rank: number, direction: HopsDirection, left: number): boolean {
-    const byte = this.hops[rank];
-    return (direction === "down" ? byte & 0xf : byte >> 4) + 1 <= left;
+    return nibbleOf(this.hops[rank], direction) + 1 <= left;
   }
 
   get byteSize(): number {
