@@ -143,6 +143,9 @@ export function defaultLoadDeadlineMs(storedLength: number): number {
   return 1000 + storedLength / 16384;
 }
 
+/** The number of the request under way (its storage meter's), 0 outside any: who uses an entry (SectionCache.use). */
+const requestNumber = (): number => currentStorageMeter()?.number ?? 0;
+
 /** The dependencies of an entry that has none, shared. */
 const NO_ENTRIES: readonly Entry[] = [];
 
@@ -301,12 +304,12 @@ export class SectionCache {
     if (!entry.fixed) this.remeasure(entry);
     if (entry.dependsOn.length === 0) {
       // Most entries (pages, most sections) hold nothing else: no walk, and a set only to evict.
-      this.use(entry, currentStorageMeter()?.number ?? 0);
+      this.use(entry, requestNumber());
       if (this.bytes > this.budgetBytes) this.evictBeyondBudget(new Set([entry]));
       return;
     }
     const kept = new Set<Entry>();
-    this.keep(entry, kept, true, currentStorageMeter()?.number ?? 0);
+    this.keep(entry, kept, true, requestNumber());
     this.evictBeyondBudget(kept);
   }
 
@@ -353,7 +356,7 @@ export class SectionCache {
       size,
       fixed,
       frequency: 0,
-      lastUser: currentStorageMeter()?.number ?? 0,
+      lastUser: requestNumber(),
       queue: this.small,
       older: null,
       newer: null,
