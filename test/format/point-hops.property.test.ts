@@ -34,6 +34,18 @@ function adjacent(hops: PointHops, rank: number, direction: "down" | "up", point
   return out;
 }
 
+/** Graphs of 1 to `most` objects, each with flags drawn from `flags`, and up to three links an object. */
+const graphs = (most: number, flags: readonly number[]) =>
+  fc
+    .integer({ min: 1, max: most })
+    .chain((n) =>
+      fc.tuple(
+        fc.constant(n),
+        fc.array(fc.constantFrom(...flags), { minLength: n, maxLength: n }),
+        fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 3 * n }),
+      ),
+    );
+
 /** The reference: from each object alone, breadth-first along `next`, the fewest links (one or more) to an object of `flag`. */
 function fewestLinks(flags: number[], next: (r: number) => number[], flag: number, from: number): number {
   let frontier = next(from);
@@ -92,17 +104,8 @@ describe("HOPS", () => {
   });
 
   it("equals a search from every object alone (property)", () => {
-    const graphs = fc
-      .integer({ min: 1, max: 40 })
-      .chain((n) =>
-        fc.tuple(
-          fc.constant(n),
-          fc.array(fc.constantFrom(0, 0, 0, START, END, START | END), { minLength: n, maxLength: n }),
-          fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 3 * n }),
-        ),
-      );
     fc.assert(
-      fc.property(graphs, ([n, flags, links]) => {
+      fc.property(graphs(40, [0, 0, 0, START, END, START | END]), ([n, flags, links]) => {
         const { down, up } = hopsOf(flags, n, links);
         const callees = (r: number) => links.filter(([from]) => from === r).map(([, to]) => to);
         const callers = (r: number) => links.filter(([, to]) => to === r).map(([from]) => from);
@@ -142,17 +145,8 @@ describe("HOPS", () => {
 
   it("lists, for every object one link from a point, exactly its distinct neighbours of that role (property)", () => {
     // Up to 200 objects: several groups of 64 ranks, some without a list.
-    const graphs = fc
-      .integer({ min: 1, max: 200 })
-      .chain((n) =>
-        fc.tuple(
-          fc.constant(n),
-          fc.array(fc.constantFrom(0, 0, 0, 0, START, END), { minLength: n, maxLength: n }),
-          fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 3 * n }),
-        ),
-      );
     fc.assert(
-      fc.property(graphs, ([n, flags, links]) => {
+      fc.property(graphs(200, [0, 0, 0, 0, START, END]), ([n, flags, links]) => {
         const { hops, starts, ends } = sectionOf(flags, n, links);
         const distinct = (ranks: number[]) => [...new Set(ranks)].sort((a, b) => a - b);
         for (let r = 0; r < n; r++) {
