@@ -12,6 +12,14 @@
 // used or loaded the entry last (their storage meters tell them apart): an answer reading one page
 // twice has not shown that the page serves more than one answer.
 //
+// What a request loads before it has read FIRST_READS_BYTES goes straight to main, as a ghost's key
+// does: the pages about the object an answer was asked for (its link page, its row), which later
+// answers about that object come back to, and what an answer makes of pages already held (a
+// filter's matches). What it loads after goes on probation: a walk's frontier, the pages of a large
+// answer's members. In the mixed workload at 1M objects, answers came back to an object's link page
+// hundreds of answers later, when the small queue had turned over many times under multi-filters
+// and walks: on probation, the page had left unused, and was read again.
+//
 // Why not LRU (measured: docs/benchmarks.md#section-cache-policy). Heavy answers read many entries
 // once: a level-5 node's children are hundreds of row pages, up to 28 MB at 300k objects. Under LRU
 // each such answer pushed out the sections every find needs, read and decoded again at the next
@@ -123,12 +131,21 @@ class Queue {
 const SMALL_SHARE = 0.1;
 /** Uses an entry remembers: how many times main may spare it unused. */
 const MAX_FREQUENCY = 3;
+/**
+ * A request that has read fewer bytes than this, the read under way included, loads straight into
+ * main: a link page and a row page or two. Measured from 8 to 64 KiB at 1M objects with 20 ms reads
+ * (docs/benchmarks.md): the smaller, the more callees and 3-hop walks answered within one round;
+ * below a link page (4 KiB and its varints), an object's own links would go on probation.
+ */
+export const FIRST_READS_BYTES = 8 * 1024;
 /** Ghosts kept at most, beyond the bytes bound (see haunt): a key is about 80 characters, so under a megabyte. */
 const MAX_GHOSTS = 8192;
 
 export interface SectionCacheOptions {
   /** What each entry weighs beyond its value's byteSize (default ENTRY_BYTES; tests of exact sizes give 0). */
   entryBytes?: number;
+  /** Below how many bytes read a request loads straight into main (default FIRST_READS_BYTES; 0: every load goes on probation). */
+  firstReadsBytes?: number;
   /** How long other requests wait for a load of `storedLength` bytes before reading for themselves. */
   loadDeadlineMs?: (storedLength: number) => number;
   /** The clock deadlines are measured on. */
@@ -185,6 +202,7 @@ export class SectionCache {
   private readonly loads: SharedLoads<string, unknown>;
   private readonly loadDeadlineMs: (storedLength: number) => number;
   private readonly entryBytes: number;
+  private readonly firstReadsBytes: number;
   /** The entries that may grow, re-measured at each insertion: thousands of cached pages need not be. */
   private readonly growable = new Set<Entry>();
   private hits = 0;
@@ -202,6 +220,9 @@ export class SectionCache {
     this.entryBytes = options.entryBytes ?? ENTRY_BYTES;
     if (!(this.entryBytes >= 0 && Number.isFinite(this.entryBytes)))
       throw new RangeError(`an entry's own cost is a number of bytes ≥ 0, not ${this.entryBytes}`);
+    this.firstReadsBytes = options.firstReadsBytes ?? FIRST_READS_BYTES;
+    if (!(this.firstReadsBytes >= 0))
+      throw new RangeError(`a request's first reads are a number of bytes ≥ 0, not ${this.firstReadsBytes}`);
   }
 
   /**
@@ -367,10 +388,16 @@ export class SectionCache {
     if (!tags) this.bySnapshot.set(snapshotKey, (tags = new Map()));
     tags.set(tag, entry);
     this.count++;
-    (ghost === undefined ? this.small : this.main).push(entry);
+    (ghost !== undefined || this.amongFirstReads() ? this.main : this.small).push(entry);
     const kept = new Set<Entry>();
     this.keep(entry, kept, false, entry.lastUser);
     this.evictBeyondBudget(kept);
+  }
+
+  /** Whether the request under way has read fewer than firstReadsBytes; outside any request, no. */
+  private amongFirstReads(): boolean {
+    const meter = currentStorageMeter();
+    return meter !== undefined && meter.bytes < this.firstReadsBytes;
   }
 
   /**

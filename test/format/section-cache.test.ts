@@ -5,7 +5,7 @@ import { type FilterName, OPERATORS, type Operator, type SearchType } from "../.
 import { ENTRY_BYTES, SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { StorageMeter } from "../../src/format/storage-meter.ts";
+import { meteredRead, StorageMeter } from "../../src/format/storage-meter.ts";
 import { decodedStringsBytes } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
@@ -30,9 +30,12 @@ class Sized {
 /** Sizes as the values give them: these tests weigh entries exactly, without each entry's own cost. */
 const EXACT = { entryBytes: 0 };
 
-/** A cache plus a loader that counts its calls per key. */
+/**
+ * A cache plus a loader that counts its calls per key. Its loads read nothing: in S3-FIFO's own
+ * order (no request's first reads go straight to main), as the tests of that order want.
+ */
 function harness(budget: number) {
-  const cache = new SectionCache(budget, EXACT);
+  const cache = new SectionCache(budget, { ...EXACT, firstReadsBytes: 0 });
   const loads = new Map<string, number>();
   const get = (tag: string, size: number, snapshot = "s") =>
     cache.get(snapshot, tag, async () => {
@@ -89,6 +92,34 @@ describe("SectionCache", () => {
     for (let i = 0; i < 2; i++) await outside.get("A", 100);
     for (const tag of [...tags.slice(1), "K"]) await outside.get(tag, 100);
     expect(outside.cache.holds("s", "A")).toBe(true);
+  });
+
+  it("loads what a request reads among its first FIRST_READS_BYTES straight into main; what it loads after, on probation", async () => {
+    // A budget of 1000: the small queue's share is 100, one entry of 100. A request's first 250 bytes go to main.
+    const cache = new SectionCache(1000, { ...EXACT, firstReadsBytes: 250 });
+    /** Entry `tag` (100 bytes), loaded by a read of `bytes` bytes. */
+    const load = (tag: string, bytes: number) =>
+      cache.get("s", tag, async () => {
+        await meteredRead(Promise.resolve(), bytes);
+        return new Sized(tag, 100);
+      });
+    const queueOf = (tag: string) => cache.holdings().find((h) => h.tag === tag)?.queue;
+    // One request reads A and B (100 bytes each: 200 read), then C (300): C is past its first reads.
+    await new StorageMeter().measure(async () => {
+      for (const tag of ["A", "B", "C"]) await load(tag, 100);
+    });
+    expect(["A", "B", "C"].map(queueOf)).toEqual(["main", "main", "small"]);
+    // A request of one large read: what it loads goes on probation, as does all that loads outside a request.
+    await new StorageMeter().measure(() => load("D", 400));
+    await load("E", 10);
+    expect(["D", "E"].map(queueOf)).toEqual(["small", "small"]);
+    // Made of pages already held, a value loads within the first reads (none): a filter's matches.
+    await new StorageMeter().measure(() => cache.get("s", "F", async () => new Sized("F", 100)));
+    expect(queueOf("F")).toBe("main");
+    // A scan of entries used once then flushes the small queue, and leaves main alone.
+    for (let i = 0; i < 10; i++) await new StorageMeter().measure(() => load(`S${i}`, 1000));
+    expect(["A", "B", "F"].every((tag) => cache.holds("s", tag))).toBe(true);
+    expect(["C", "D", "E"].some((tag) => cache.holds("s", tag))).toBe(false);
   });
 
   it("main evicts its oldest entry unless used since it was queued: that one is queued again, one use forgotten", async () => {
@@ -390,11 +421,12 @@ describe("SectionCache", () => {
     expect(told.stats().bytes).toBe(100);
   });
 
-  it("refuses a negative or NaN budget, or entry cost", () => {
+  it("refuses a negative or NaN budget, entry cost or first reads", () => {
     expect(() => new SectionCache(-1)).toThrow(RangeError);
     expect(() => new SectionCache(Number.NaN)).toThrow(RangeError);
     expect(() => new SectionCache(100, { entryBytes: -1 })).toThrow(/entry's own cost .* not -1/);
     expect(() => new SectionCache(100, { entryBytes: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    expect(() => new SectionCache(100, { firstReadsBytes: Number.NaN })).toThrow(/first reads .* not NaN/);
   });
 });
 
