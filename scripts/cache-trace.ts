@@ -2,14 +2,18 @@
 //
 //   node scripts/cache-trace.ts --reuse <dir> [--objects 1000000] [--queries 1000] [--warmup 300]
 //                               [--section-cache-mb 64] [--latency-ms 20] [--pool 400] [--workload-seed 7]
-//                               [--workload cache|http]
+//                               [--workload cache|http] [--answers FILE]
 //
 // The workload of scripts/cache-policy.ts (or with --workload http, that of the bench's mixed view,
 // `npm run bench`: its cold then its warm sequence, the warm one measured, --queries and --warmup
 // each) at concurrency 1, over a source that notes each read: its
 // section (from the table of contents), its offset there, and its round (one deeper than the deepest
 // read settled when it started, as StorageMeter counts). A read of an (offset, section) read before
-// in the run is a re-read: its page was evicted meanwhile.
+// in the run is a re-read: its page was evicted meanwhile. `--answers` writes every answer, warm-up
+// included, as JSON (its class, query, time, whether measured, and reads): what to ask of them, such
+// as whether an object's link page was read by an earlier answer, is then a few lines of script.
+// With `--workload http --workload-seed 1` the sequences are those the bench sends at concurrency 1.
+import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { TocEntry } from "../src/format/container.ts";
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
       pool: { type: "string", default: "400" },
       "workload-seed": { type: "string", default: "7" },
       workload: { type: "string", default: "cache" },
+      answers: { type: "string" },
     },
   });
   if (!values.reuse) throw new Error("--reuse <dir> is required: the trace reads a dataset made by the bench");
@@ -134,6 +139,8 @@ async function main(): Promise<void> {
     reads: TracedRead[];
   }
   const answers: Answer[] = [];
+  /** Every answer, warm-up included, for --answers. */
+  const written: (Answer & { query: BenchQuery; measured: boolean })[] = [];
   /** Bytes evicted and inserted during measured answers, by section, and by the class answering. */
   const evicted = new Map<string, { n: number; bytes: number }>();
   const insertedBy = new Map<string, { n: number; bytes: number }>();
@@ -152,6 +159,7 @@ async function main(): Promise<void> {
     await engineAnswer(snapshot, query);
     const ms = performance.now() - started;
     const reads = source.reset();
+    if (values.answers) written.push({ cls, query, ms, reads, measured });
     if (!before) continue;
     answers.push({ cls, ms, reads });
     const after = held();
@@ -263,6 +271,7 @@ async function main(): Promise<void> {
   out.push("\n## Inserted during measured answers (class → section)\n");
   out.push(table(["class → section", "entries", "MiB"], top(insertedBy)));
   console.log(out.join("\n"));
+  if (values.answers) await writeFile(values.answers, JSON.stringify(written));
 }
 
 try {
