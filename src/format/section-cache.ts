@@ -12,11 +12,11 @@
 // used or loaded the entry last (their storage meters tell them apart): an answer reading one page
 // twice has not shown that the page serves more than one answer.
 //
-// What a request loads before it has read FIRST_READS_BYTES goes straight to main, as a ghost's key
-// does: the pages about the object an answer was asked for (its link page, its row), which later
-// answers about that object come back to, and what an answer makes of pages already held (a
-// filter's matches). What it loads after goes on probation: a walk's frontier, the pages of a large
-// answer's members. In the mixed workload at 1M objects, answers came back to an object's link page
+// What a request loads before it has read FIRST_READS_BYTES, if smaller than that, goes straight to
+// main, as a ghost's key does: the pages about the object an answer was asked for (its link page,
+// its row), which later answers about that object come back to. What it loads after goes on
+// probation, as does anything larger: a walk's frontier, the pages of a large answer's members,
+// whole sections, a broad filter's matches. In the mixed workload at 1M objects, answers came back to an object's link page
 // hundreds of answers later, when the small queue had turned over many times under multi-filters
 // and walks: on probation, the page had left unused, and was read again.
 //
@@ -132,10 +132,11 @@ const SMALL_SHARE = 0.1;
 /** Uses an entry remembers: how many times main may spare it unused. */
 const MAX_FREQUENCY = 3;
 /**
- * A request that has read fewer bytes than this, the read under way included, loads straight into
- * main: a link page and a row page or two. Measured from 8 to 64 KiB at 1M objects with 20 ms reads
- * (docs/benchmarks.md): the smaller, the more callees and 3-hop walks answered within one round;
- * below a link page (4 KiB and its varints), an object's own links would go on probation.
+ * A request that has read fewer bytes than this, the read under way included, loads entries smaller
+ * than this straight into main: a link page and a row page or two. Measured from 8 to 64 KiB at 1M
+ * objects with 20 ms reads (docs/benchmarks.md): the smaller, the more callees and 3-hop walks
+ * answered within one round; below a link page (4 KiB and its varints), an object's own links would
+ * go on probation.
  */
 export const FIRST_READS_BYTES = 8 * 1024;
 /** Ghosts kept at most, beyond the bytes bound (see haunt): a key is about 80 characters, so under a megabyte. */
@@ -388,16 +389,20 @@ export class SectionCache {
     if (!tags) this.bySnapshot.set(snapshotKey, (tags = new Map()));
     tags.set(tag, entry);
     this.count++;
-    (ghost !== undefined || this.amongFirstReads() ? this.main : this.small).push(entry);
+    (ghost !== undefined || this.loadedFirst(size) ? this.main : this.small).push(entry);
     const kept = new Set<Entry>();
     this.keep(entry, kept, false, entry.lastUser);
     this.evictBeyondBudget(kept);
   }
 
-  /** Whether the request under way has read fewer than firstReadsBytes; outside any request, no. */
-  private amongFirstReads(): boolean {
+  /**
+   * Whether an entry of `size` bytes loaded now goes straight to main: smaller than firstReadsBytes
+   * (a page, not a section or a large filter's matches), loaded by a request that has read less than
+   * that so far. Outside any request, no.
+   */
+  private loadedFirst(size: number): boolean {
     const meter = currentStorageMeter();
-    return meter !== undefined && meter.bytes < this.firstReadsBytes;
+    return meter !== undefined && meter.bytes < this.firstReadsBytes && size < this.firstReadsBytes;
   }
 
   /**

@@ -94,7 +94,7 @@ describe("SectionCache", () => {
     expect(outside.cache.holds("s", "A")).toBe(true);
   });
 
-  it("loads what a request reads among its first FIRST_READS_BYTES straight into main; what it loads after, on probation", async () => {
+  it("loads what a request reads among its first FIRST_READS_BYTES straight into main; what it loads after, and larger entries, on probation", async () => {
     // A budget of 1000: the small queue's share is 100, one entry of 100. A request's first 250 bytes go to main.
     const cache = new SectionCache(1000, { ...EXACT, firstReadsBytes: 250 });
     /** Entry `tag` (100 bytes), loaded by a read of `bytes` bytes. */
@@ -113,13 +113,17 @@ describe("SectionCache", () => {
     await new StorageMeter().measure(() => load("D", 400));
     await load("E", 10);
     expect(["D", "E"].map(queueOf)).toEqual(["small", "small"]);
-    // Made of pages already held, a value loads within the first reads (none): a filter's matches.
-    await new StorageMeter().measure(() => cache.get("s", "F", async () => new Sized("F", 100)));
-    expect(queueOf("F")).toBe("main");
+    // Made of pages already held, a value loads within the first reads (none): a filter's matches;
+    // unless it is as large as the first reads themselves (a broad filter's matches, a section).
+    await new StorageMeter().measure(async () => {
+      await cache.get("s", "F", async () => new Sized("F", 100));
+      await cache.get("s", "G", async () => new Sized("G", 250));
+    });
+    expect(["F", "G"].map(queueOf)).toEqual(["main", "small"]);
     // A scan of entries used once then flushes the small queue, and leaves main alone.
     for (let i = 0; i < 10; i++) await new StorageMeter().measure(() => load(`S${i}`, 1000));
     expect(["A", "B", "F"].every((tag) => cache.holds("s", tag))).toBe(true);
-    expect(["C", "D", "E"].some((tag) => cache.holds("s", tag))).toBe(false);
+    expect(["C", "D", "E", "G"].some((tag) => cache.holds("s", tag))).toBe(false);
   });
 
   it("main evicts its oldest entry unless used since it was queued: that one is queued again, one use forgotten", async () => {
