@@ -16,9 +16,9 @@
 // main, as a ghost's key does: the pages about the object an answer was asked for (its link page,
 // its row), which later answers about that object come back to. What it loads after goes on
 // probation, as does anything larger: a walk's frontier, the pages of a large answer's members,
-// whole sections, a broad filter's matches. In the mixed workload at 1M objects, answers came back to an object's link page
-// hundreds of answers later, when the small queue had turned over many times under multi-filters
-// and walks: on probation, the page had left unused, and was read again.
+// whole sections, a broad filter's matches. In the mixed workload at 1M objects, answers came back
+// to an object's link page hundreds of answers later, when the small queue had turned over many
+// times under multi-filters and walks: on probation, the page had left unused, and was read again.
 //
 // Why not LRU (measured: docs/benchmarks.md#section-cache-policy). Heavy answers read many entries
 // once: a level-5 node's children are hundreds of row pages, up to 28 MB at 300k objects. Under LRU
@@ -145,7 +145,7 @@ const MAX_GHOSTS = 8192;
 export interface SectionCacheOptions {
   /** What each entry weighs beyond its value's byteSize (default ENTRY_BYTES; tests of exact sizes give 0). */
   entryBytes?: number;
-  /** Below how many bytes read a request loads straight into main (default FIRST_READS_BYTES; 0: every load goes on probation). */
+  /** Below how many bytes read a request loads entries below that size straight into main (default FIRST_READS_BYTES; 0: none). */
   firstReadsBytes?: number;
   /** How long other requests wait for a load of `storedLength` bytes before reading for themselves. */
   loadDeadlineMs?: (storedLength: number) => number;

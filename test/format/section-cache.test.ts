@@ -95,7 +95,7 @@ describe("SectionCache", () => {
   });
 
   it("loads what a request reads among its first FIRST_READS_BYTES straight into main; what it loads after, and larger entries, on probation", async () => {
-    // A budget of 1000: the small queue's share is 100, one entry of 100. A request's first 250 bytes go to main.
+    // A budget of 1000: the small queue's share is 100, one entry of 100. Below 250 bytes read, a request loads into main.
     const cache = new SectionCache(1000, { ...EXACT, firstReadsBytes: 250 });
     /** Entry `tag` (100 bytes), loaded by a read of `bytes` bytes. */
     const load = (tag: string, bytes: number) =>
