@@ -51,7 +51,7 @@
 // and its dependencies: those are kept even when they alone exceed the budget (a query never fails
 // for lack of cache), and give way at the next insertion or hit of another key.
 import { SharedLoads } from "../shared-loads.ts";
-import { currentStorageMeter } from "./storage-meter.ts";
+import { currentStorageMeter, type StorageMeter } from "./storage-meter.ts";
 
 /** What a cached value may report about its own memory. */
 export interface Sized {
@@ -359,6 +359,7 @@ export class SectionCache {
     // A dependency evicted while this section loaded: the value holds memory no entry would count.
     if (dependsOn.some((d) => d === undefined)) return;
     const size = measure(value, storedLength, this.entryBytes);
+    const meter = currentStorageMeter();
     const key = this.keyOf(snapshotKey, tag);
     const ghost = this.ghosts.get(key);
     this.remeasureAll();
@@ -378,7 +379,7 @@ export class SectionCache {
       size,
       fixed,
       frequency: 0,
-      lastUser: requestNumber(),
+      lastUser: meter?.number ?? 0,
       queue: this.small,
       older: null,
       newer: null,
@@ -389,19 +390,18 @@ export class SectionCache {
     if (!tags) this.bySnapshot.set(snapshotKey, (tags = new Map()));
     tags.set(tag, entry);
     this.count++;
-    (ghost !== undefined || this.loadedFirst(size) ? this.main : this.small).push(entry);
+    (ghost !== undefined || this.loadedFirst(meter, size) ? this.main : this.small).push(entry);
     const kept = new Set<Entry>();
     this.keep(entry, kept, false, entry.lastUser);
     this.evictBeyondBudget(kept);
   }
 
   /**
-   * Whether an entry of `size` bytes loaded now goes straight to main: smaller than firstReadsBytes
-   * (a page, not a section or a large filter's matches), loaded by a request that has read less than
-   * that so far. Outside any request, no.
+   * Whether an entry of `size` bytes loaded now by the request of `meter` goes straight to main:
+   * smaller than firstReadsBytes (a page, not a section or a large filter's matches), loaded by a
+   * request that has read less than that so far. Outside any request, no.
    */
-  private loadedFirst(size: number): boolean {
-    const meter = currentStorageMeter();
+  private loadedFirst(meter: StorageMeter | undefined, size: number): boolean {
     return meter !== undefined && meter.bytes < this.firstReadsBytes && size < this.firstReadsBytes;
   }
 
