@@ -8,7 +8,8 @@
 // `npm run bench`: its cold then its warm sequence, the warm one measured, --queries and --warmup
 // each) at concurrency 1, over a source that notes each read: its
 // section (from the table of contents), its offset there, and its round (one deeper than the deepest
-// read settled when it started, as StorageMeter counts). A read of an (offset, section) read before
+// read settled when it started, as StorageMeter counts; none for a prefetch's, which no answer waits
+// for). A read of an (offset, section) read before
 // in the run is a re-read: its page was evicted meanwhile. `--answers` writes every answer, warm-up
 // included, as JSON (its class, query, time, whether measured, and reads): what to ask of them, such
 // as whether an object's link page was read by an earlier answer, is then a few lines of script.
@@ -19,6 +20,7 @@ import { parseArgs } from "node:util";
 import type { TocEntry } from "../src/format/container.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { type ByteSource, delayedSource, Snapshot } from "../src/format/snapshot.ts";
+import { currentStorageMeter } from "../src/format/storage-meter.ts";
 import { fileSource } from "../src/storage/file-source.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
 import { MIXED_CLASSES, mixedWorkload } from "./bench/cache-workload.ts";
@@ -35,8 +37,10 @@ interface TracedRead {
   tag: string;
   at: number;
   length: number;
+  /** 0 for a prefetch's read (StorageMeter): no answer waits for it. */
   round: number;
   reread: boolean;
+  prefetch: boolean;
 }
 
 /** A source noting every read (section, offset, round), and whether that part was read before in the run. */
@@ -68,8 +72,9 @@ class TracingSource implements ByteSource {
     const entry = this.entries.findLast((e) => e.offset <= offset) ?? { tag: "HEAD", offset: 0 };
     const at = offset - entry.offset;
     const key = `${entry.tag}@${at}`;
-    const round = this.settled + 1;
-    this.reads.push({ tag: entry.tag, at, length, round, reread: this.seen.has(key) });
+    const prefetch = currentStorageMeter()?.prefetching ?? false;
+    const round = prefetch ? 0 : this.settled + 1;
+    this.reads.push({ tag: entry.tag, at, length, round, reread: this.seen.has(key), prefetch });
     this.seen.add(key);
     return this.inner.read(offset, length).finally(() => {
       this.settled = Math.max(this.settled, round);

@@ -12,6 +12,9 @@ export interface Figures extends Stats {
   storage?: {
     readsPerAnswer: number;
     bytesPerAnswer: number;
+    /** Reads started for later answers (Server-Timing's prefetch), which no answer waited for, and their bytes. */
+    prefetchesPerAnswer: number;
+    prefetchedBytesPerAnswer: number;
     storageMsMedian: number;
     storageMsMean: number;
     /** Cache hits / (hits + misses) over the answers; null when none consulted the cache. */
@@ -54,6 +57,8 @@ function storageOf(timings: StorageTiming[]): Figures["storage"] {
   return {
     readsPerAnswer: sum((t) => t.reads) / timings.length,
     bytesPerAnswer: sum((t) => t.bytes) / timings.length,
+    prefetchesPerAnswer: sum((t) => t.prefetches) / timings.length,
+    prefetchedBytesPerAnswer: sum((t) => t.prefetchedBytes) / timings.length,
     storageMsMedian: stats(timings.map((t) => t.storageMs)).medianMs,
     storageMsMean: sum((t) => t.storageMs) / timings.length,
     hitRate: consulted ? sum((t) => t.hits) / consulted : null,
@@ -198,13 +203,13 @@ export function mixedOverviewTable(m: MixedReport): string {
 /** Per class for one pass: both sides' p50 and p99, and what our answers read, waited and found cached. */
 export function mixedClassTable(pass: MixedPass): string {
   const row = (label: string, o: Figures | undefined, b: Figures | undefined) => {
-    if (!o || !b) return `| ${label} | — | — | — | — | — | — | — | — | — | — | — |`;
+    if (!o || !b) return `| ${label} | — | — | — | — | — | — | — | — | — | — | — | — |`;
     const st = o.storage;
-    return `| ${label} | ${o.samples} | ${ms(o.medianMs)} | ${ms(o.p99Ms)} | ${ms(b.medianMs)} | ${ms(b.p99Ms)} | ${times(b.medianMs / o.medianMs)} | ${ms(o.totalMs)} / ${ms(b.totalMs)} | ${st ? st.readsPerAnswer.toFixed(2) : "—"} | ${st ? kib(st.bytesPerAnswer) : "—"} | ${st ? `${ms(st.storageMsMedian)} / ${ms(st.storageMsMean)}` : "—"} | ${percent(st?.hitRate)} |`;
+    return `| ${label} | ${o.samples} | ${ms(o.medianMs)} | ${ms(o.p99Ms)} | ${ms(b.medianMs)} | ${ms(b.p99Ms)} | ${times(b.medianMs / o.medianMs)} | ${ms(o.totalMs)} / ${ms(b.totalMs)} | ${st ? st.readsPerAnswer.toFixed(2) : "—"} | ${st ? kib(st.bytesPerAnswer) : "—"} | ${st ? `${st.prefetchesPerAnswer.toFixed(2)} / ${kib(st.prefetchedBytesPerAnswer)}` : "—"} | ${st ? `${ms(st.storageMsMedian)} / ${ms(st.storageMsMean)}` : "—"} | ${percent(st?.hitRate)} |`;
   };
   return [
-    "| Query class | answers | ours p50 | ours p99 | SQLite p50 | SQLite p99 | × | ms in all, ours / SQLite | reads/answer | KiB read/answer | storage ms p50 / mean | cache hits |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| Query class | answers | ours p50 | ours p99 | SQLite p50 | SQLite p99 | × | ms in all, ours / SQLite | reads/answer | KiB read/answer | prefetched reads / KiB per answer | storage ms p50 / mean | cache hits |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...CLASSES.map((c) => row(c, pass.ours.classes[c], pass.baseline.classes[c])),
     row("*all*", pass.ours.all, pass.baseline.all),
   ].join("\n");

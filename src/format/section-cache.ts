@@ -215,8 +215,9 @@ export class SectionCache {
       throw new RangeError(`a section cache budget is a number of bytes ≥ 0, not ${budgetBytes}`);
     this.budgetBytes = budgetBytes;
     this.smallBudget = budgetBytes * SMALL_SHARE;
-    // The request a load is shared within without polling: the one whose storage meter is running.
-    this.loads = new SharedLoads(options.now, currentStorageMeter);
+    // The request a load is shared within without polling: the one whose storage meter is running,
+    // or whose prefetch is (its I/O is the request's too).
+    this.loads = new SharedLoads(options.now, () => currentStorageMeter()?.request);
     this.loadDeadlineMs = options.loadDeadlineMs ?? defaultLoadDeadlineMs;
     this.entryBytes = options.entryBytes ?? ENTRY_BYTES;
     if (!(this.entryBytes >= 0 && Number.isFinite(this.entryBytes)))

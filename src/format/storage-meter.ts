@@ -15,7 +15,14 @@
 // result, so it goes one round deeper than the deepest read settled when it starts; reads that go out
 // together share a round. Which reads truly depend on which the meter cannot know, so it counts what
 // the client pays for: independent reads made one after another count as one round each.
+//
+// A prefetch (reads for the answers likely to come next, not for this one) is metered apart: its
+// client waits for none of it, so its reads join no round and no wait of the request that started
+// it, which counts them as prefetches. Its own meter is fresh, so the section cache admits what it
+// loads as the first reads of a request (SectionCache, FIRST_READS_BYTES): an object's link page,
+// prefetched, is kept as the page a later answer about the object will read.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { waitUntil } from "../wait-until.ts";
 
 const current = new AsyncLocalStorage<StorageMeter>();
 
@@ -33,8 +40,15 @@ export class StorageMeter {
   misses = 0;
   /** Sequential rounds of its reads: the longest chain of reads, each started after the one before it had settled. */
   rounds = 0;
+  /** Reads this request started for later answers (prefetch), and their bytes: in no round and no wait. */
+  prefetches = 0;
+  prefetchedBytes = 0;
   /** The meter of the request this one was made inside (an MCP tool call answered by the REST routes): it hears of everything too. */
   private readonly parent: StorageMeter | undefined;
+  /** Whether this meter is a prefetch's: its reads wait for no answer. */
+  readonly prefetching: boolean;
+  /** For the meter of a prefetch: the request that started it, if metered, which counts its reads as prefetches. */
+  private readonly prefetchFor: StorageMeter | undefined;
   /** Waits under way, since when there has been one, and the time there was one before. */
   private waits = 0;
   private waitingSince = 0;
@@ -42,8 +56,16 @@ export class StorageMeter {
   /** The deepest round of the reads settled so far: a read starting now goes one deeper. */
   private settledRound = 0;
 
-  constructor(parent?: StorageMeter) {
+  /** `prefetch`: this meter is a prefetch's, started by request `for` (see the function prefetch). */
+  constructor(parent?: StorageMeter, prefetch?: { for: StorageMeter | undefined }) {
     this.parent = parent;
+    this.prefetching = prefetch !== undefined;
+    this.prefetchFor = prefetch?.for;
+  }
+
+  /** The request whose I/O this meter's reads are: its own, or for a prefetch, the request that started it. */
+  get request(): StorageMeter {
+    return this.prefetchFor?.request ?? this;
   }
 
   /** Runs `run` (a request's handling) with this meter charged for what it reads. */
@@ -73,6 +95,14 @@ export class StorageMeter {
   readBytes(bytes: number): void {
     this.bytes += bytes;
     this.parent?.readBytes(bytes);
+    this.prefetchFor?.prefetched(0, bytes);
+  }
+
+  /** Counts `reads` reads of `bytes` bytes that a prefetch this request started made. */
+  private prefetched(reads: number, bytes: number): void {
+    this.prefetches += reads;
+    this.prefetchedBytes += bytes;
+    this.parent?.prefetched(reads, bytes);
   }
 
   /** Notes a read starting now, a round deeper than any settled; returns what notes its end. */
@@ -83,6 +113,7 @@ export class StorageMeter {
     this.rounds = Math.max(this.rounds, round);
     const waited = this.begin(false);
     const parentEnd = this.parent?.startRead(bytes);
+    this.prefetchFor?.prefetched(1, bytes);
     return () => {
       waited();
       this.settledRound = Math.max(this.settledRound, round);
@@ -124,6 +155,17 @@ export function meteredRead<T>(read: Promise<T>, bytes: number | ((value: T) => 
     meter.readBytes(bytes(value));
     return value;
   });
+}
+
+/**
+ * Starts `work`, reads for the answers likely to come next, and leaves it running past the answer
+ * of the request running now (waitUntil), which waits for none of it: its reads count as that
+ * request's prefetches (see StorageMeter). A failed prefetch is dropped; whoever needs the data reads
+ * it then.
+ */
+export function prefetch(work: () => Promise<unknown>): void {
+  const meter = new StorageMeter(undefined, { for: currentStorageMeter() });
+  waitUntil(meter.measure(work));
 }
 
 /** The meter of the request running now, if it is metered. */

@@ -1,4 +1,4 @@
-// @module The Server-Timing header of an answer: its wait on storage, its reads, and its section-cache hits and misses; written here and read back (benchmarks, tests).
+// @module The Server-Timing header of an answer: its wait on storage, its reads, its section-cache hits and misses, and what it prefetched; written here and read back (benchmarks, tests).
 import type { StorageMeter } from "../format/storage-meter.ts";
 
 /** What Server-Timing says of one answer. */
@@ -13,21 +13,28 @@ export interface StorageTiming {
   /** Sections and pages found decoded in the cache; those loaded, or waited for. */
   hits: number;
   misses: number;
+  /** Reads it started for the answers likely to come next, which it did not wait for, and their bytes. */
+  prefetches: number;
+  prefetchedBytes: number;
 }
 
-/** `storage;dur=<ms>;desc="<n> reads in <r> rounds, <bytes> bytes", cache;desc="<h> hits, <m> misses"` */
+/** `storage;dur=<ms>;desc="<n> reads in <r> rounds, <bytes> bytes", cache;desc="<h> hits, <m> misses", prefetch;desc="<n> reads, <bytes> bytes"` */
 export function serverTiming(meter: StorageMeter): string {
   const ms = Math.round(meter.storageMs * 100) / 100;
-  return `storage;dur=${ms};desc="${meter.reads} reads in ${meter.rounds} rounds, ${meter.bytes} bytes", cache;desc="${meter.hits} hits, ${meter.misses} misses"`;
+  return (
+    `storage;dur=${ms};desc="${meter.reads} reads in ${meter.rounds} rounds, ${meter.bytes} bytes", ` +
+    `cache;desc="${meter.hits} hits, ${meter.misses} misses", ` +
+    `prefetch;desc="${meter.prefetches} reads, ${meter.prefetchedBytes} bytes"`
+  );
 }
 
 const WRITTEN =
-  /^storage;dur=(\d+(?:\.\d+)?);desc="(\d+) reads in (\d+) rounds, (\d+) bytes", cache;desc="(\d+) hits, (\d+) misses"$/;
+  /^storage;dur=(\d+(?:\.\d+)?);desc="(\d+) reads in (\d+) rounds, (\d+) bytes", cache;desc="(\d+) hits, (\d+) misses", prefetch;desc="(\d+) reads, (\d+) bytes"$/;
 
 /** What `serverTiming` wrote, read back from a header; null when the header is missing or not of that form. */
 export function readServerTiming(header: string | null | undefined): StorageTiming | null {
   const match = header ? WRITTEN.exec(header) : null;
   if (!match) return null;
-  const [storageMs, reads, rounds, bytes, hits, misses] = match.slice(1).map(Number);
-  return { storageMs, reads, rounds, bytes, hits, misses };
+  const [storageMs, reads, rounds, bytes, hits, misses, prefetches, prefetchedBytes] = match.slice(1).map(Number);
+  return { storageMs, reads, rounds, bytes, hits, misses, prefetches, prefetchedBytes };
 }

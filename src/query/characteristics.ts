@@ -3,6 +3,7 @@
 import type { ApiCharacteristics } from "../contract/api-schemas.ts";
 import { NONE } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { prefetchLinks } from "./link-rows.ts";
 import { locateId } from "./lookup.ts";
 import { objectRows } from "./object-rows.ts";
 import { statusOf } from "./status.ts";
@@ -16,7 +17,9 @@ export async function objectCharacteristics(
 ): Promise<{ object: ApiCharacteristics; rank: number }> {
   // The id page gives the parent too: both rows are asked for at once, one round of reads.
   const { rank, parent: parentRank } = await locateId(snapshot, id);
-  const [row, parent = null] = await objectRows(snapshot, parentRank === NONE ? [rank] : [rank, parentRank]);
+  const rows = objectRows(snapshot, parentRank === NONE ? [rank] : [rank, parentRank]);
+  prefetchLinks(snapshot, rank);
+  const [row, parent = null] = await rows;
   return {
     rank,
     object: {

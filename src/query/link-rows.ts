@@ -3,6 +3,7 @@
 import { type CalleeEntries, LINK_PAGES_PER_WINDOW, type LinkPage, type LinkRow } from "../format/link-pages.ts";
 import { loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { prefetch } from "../format/storage-meter.ts";
 import { distinctAscending } from "./rank-set.ts";
 
 export type { CalleeEntries, LinkRow };
@@ -93,4 +94,20 @@ export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Pr
     forEachLinkTo: (rank, targets, visit) => page(rank).forEachLinkTo(rank, targets, visit),
     forEachCaller: (rank, visit) => page(rank).forEachCaller(rank, visit),
   };
+}
+
+/**
+ * Starts loading the link page of `rank` for the answers likely to come next: whoever reads an
+ * object, or walks from it without reading its links, mostly asks for its callees or callers soon
+ * after. In the mixed workload at 1M objects with 20 ms reads, a third of the callees answers and
+ * of the 3-hop walks that took two rounds asked about an object that an earlier answer had read
+ * without its links; prefetched, they take one. A page already held counts as used, as by the
+ * answer it is prefetched for, so the cache keeps it as long.
+ */
+export function prefetchLinks(snapshot: Snapshot, rank: number): void {
+  prefetch(async () => {
+    const directory = await snapshot.section("LNKD");
+    const windows = directory.windows(pagesPerWindow(snapshot));
+    await loadPages(snapshot, "LNKP", windows, [windows.of(directory.pageOf(rank))]);
+  });
 }

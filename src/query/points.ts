@@ -6,7 +6,7 @@ import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import type { HopsDirection, PointHops } from "../format/point-hops.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
-import { linkRows } from "./link-rows.ts";
+import { linkRows, prefetchLinks } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
 import { pointsOf, readPointPagesAhead } from "./point-texts.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
@@ -120,6 +120,12 @@ async function reach(
   }
 }
 
+/** Whether a walk of `hops` from `origin` reads the origin's links (see reach): it expands it, by a step other than the last one HOPS takes. */
+function readsLinksOf(origin: number, hops: number, nearest: PointHops | null): boolean {
+  if (!nearest) return hops >= 1;
+  return hops >= 2 && (nearest.leadsOn(origin, "up", hops) || nearest.leadsOn(origin, "down", hops));
+}
+
 export interface PointsResult {
   /** Read as they are written. */
   startPoints: StreamedList<ApiPoint>;
@@ -148,6 +154,7 @@ export async function startEndPoints(
   snapshot.readWholeAhead("PNTP");
   const rank = await rankOfId(snapshot, id);
   const [flow, nearest] = await Promise.all([flowRead, hopsRead]);
+  if (!readsLinksOf(rank, hops, nearest)) prefetchLinks(snapshot, rank);
   const budget = { links: traversalBudget, limit: traversalBudget };
   // The two walks run together: a cold walk then waits one round of reads a step, not two.
   const [starts, ends] = await Promise.all([

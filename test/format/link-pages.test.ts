@@ -20,6 +20,7 @@ import { locateId, rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
+import { loggedSnapshot } from "../support/read-log.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
 
 const OBJECTS = 20_000;
@@ -247,6 +248,30 @@ describe("id pages with parents", () => {
     const { object } = await meter.measure(() => objectCharacteristics(snapshot, id, null));
     expect(object.parent?.id).toBe(byRank.id(byRank.parent(child)));
     expect({ reads: meter.reads, rounds: meter.rounds }).toEqual({ reads: 2, rounds: 1 });
+  });
+
+  it("let an object's characteristics prefetch its link page, not waiting for it: callees then read none", async () => {
+    const id = (await ranked(await open(bytes))).id(OBJECTS >> 2);
+    const { snapshot, record } = await loggedSnapshot(bytes, 64 << 20, "characteristics prefetch");
+    await locateId(snapshot, id);
+    const reads = await record();
+    const meter = new StorageMeter();
+    await meter.measure(() => objectCharacteristics(snapshot, id, null));
+    await new Promise((settled) => setTimeout(settled, 50));
+    // The rows are waited for; the link page, a window of pages, is read beside them and counted apart.
+    expect(reads.map((r) => [r.tag, r.prefetch])).toEqual([
+      ...Array.from({ length: meter.reads }, () => ["ROWP", false]),
+      ["LNKP", true],
+    ]);
+    expect({ rounds: meter.rounds, prefetches: meter.prefetches }).toEqual({ rounds: 1, prefetches: 1 });
+    expect(meter.prefetchedBytes).toBe(reads.at(-1)!.length);
+    reads.length = 0;
+    await objectCallees(snapshot, id, { includeEscalated: true, withParent: false }).then((r) => collect(r.callees));
+    expect(reads.map((r) => r.tag)).not.toContain("LNKP");
+    // Read again, the object's link page is held: nothing is prefetched.
+    const again = new StorageMeter();
+    await again.measure(() => objectCharacteristics(snapshot, id, null));
+    expect({ reads: again.reads, prefetches: again.prefetches }).toEqual({ reads: 0, prefetches: 0 });
   });
 
   it("let callees with their parents' types read the link page, then the rows with the type columns: two rounds, the id page cached", async () => {

@@ -5,7 +5,7 @@ import { type FilterName, OPERATORS, type Operator, type SearchType } from "../.
 import { ENTRY_BYTES, SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { meteredRead, StorageMeter } from "../../src/format/storage-meter.ts";
+import { meteredRead, prefetch, StorageMeter } from "../../src/format/storage-meter.ts";
 import { decodedStringsBytes } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
@@ -109,6 +109,13 @@ describe("SectionCache", () => {
       for (const tag of ["A", "B", "C"]) await load(tag, 100);
     });
     expect(["A", "B", "C"].map(queueOf)).toEqual(["main", "main", "small"]);
+    // What a request past its first reads prefetches is metered as a request of its own: its first small load goes to main.
+    await new StorageMeter().measure(async () => {
+      await meteredRead(Promise.resolve(), 300);
+      prefetch(() => load("P", 100));
+    });
+    await new Promise((settled) => setTimeout(settled, 10));
+    expect(queueOf("P")).toBe("main");
     // A request of one large read: what it loads goes on probation, as does all that loads outside a request.
     await new StorageMeter().measure(() => load("D", 400));
     await load("E", 10);
@@ -122,7 +129,7 @@ describe("SectionCache", () => {
     expect(["F", "G"].map(queueOf)).toEqual(["main", "small"]);
     // A scan of entries used once then flushes the small queue, and leaves main alone.
     for (let i = 0; i < 10; i++) await new StorageMeter().measure(() => load(`S${i}`, 1000));
-    expect(["A", "B", "F"].every((tag) => cache.holds("s", tag))).toBe(true);
+    expect(["A", "B", "F", "P"].every((tag) => cache.holds("s", tag))).toBe(true);
     expect(["C", "D", "E", "G"].some((tag) => cache.holds("s", tag))).toBe(false);
   });
 

@@ -1,9 +1,9 @@
-// @module StorageMeter: a request is charged the reads it makes and the time it waits, a wait on another's load without its bytes, hits and misses, with and without a SectionCache.
+// @module StorageMeter: a request is charged the reads it makes and the time it waits, a wait on another's load without its bytes, hits and misses, a prefetch's reads apart, with and without a SectionCache.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { currentStorageMeter, StorageMeter } from "../../src/format/storage-meter.ts";
+import { currentStorageMeter, prefetch, StorageMeter } from "../../src/format/storage-meter.ts";
 import { objectRows } from "../../src/query/object-rows.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 
@@ -104,6 +104,42 @@ describe.each([
     expect(outer).toMatchObject({ reads: 1, bytes: length("TYPE"), misses: 1 });
     expect(outer.storageMs).toBe(LATENCY_MS);
     expect([inner.rounds, outer.rounds]).toEqual([1, 1]);
+  });
+
+  it("counts a prefetch's reads apart: in no round and no wait of the request that started it, and to its parent too", async () => {
+    const outer = new StorageMeter();
+    const [inner, waitedFor] = await metered(outer, async () => {
+      const meter = new StorageMeter(currentStorageMeter());
+      let prefetching: boolean | undefined;
+      await meter.measure(async () => {
+        await snapshot.section("TYPE");
+        prefetch(async () => {
+          prefetching = currentStorageMeter()?.prefetching;
+          await snapshot.section("TYID");
+          await snapshot.section("LANG");
+        });
+      });
+      expect(prefetching).toBe(true);
+      return [meter, meter.storageMs];
+    });
+    // The prefetch ran on past the answer (two rounds more), which had waited one.
+    expect(waitedFor).toBe(LATENCY_MS);
+    for (const meter of [inner, outer]) {
+      expect(meter).toMatchObject({
+        reads: 1,
+        bytes: length("TYPE"),
+        rounds: 1,
+        prefetches: 2,
+        prefetchedBytes: length("TYID") + length("LANG"),
+        misses: 1,
+      });
+      expect(meter.storageMs).toBe(LATENCY_MS);
+      expect(meter.prefetching).toBe(false);
+    }
+    // What it loaded is kept as any load is: the next request finds it.
+    const next = new StorageMeter();
+    await metered(next, () => snapshot.section("LANG"));
+    expect(next).toMatchObject({ reads: 0, hits: 1 });
   });
 });
 

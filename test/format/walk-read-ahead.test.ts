@@ -1,4 +1,4 @@
-// @module Walks for start and end points: the point pages, read whole while they fit their share of the section budget, come in with the walk's first links, not in a round of reads after the walk; no object's links are read unless the walk expands it; and the last step reads none.
+// @module Walks for start and end points: the point pages, read whole while they fit their share of the section budget, come in with the walk's first links, not in a round of reads after the walk; no object's links are waited on unless the walk expands it (an unexpanded origin's are prefetched); and the last step reads none.
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
@@ -27,8 +27,15 @@ async function walk(
 ): Promise<{ reads: LoggedRead[]; answer: unknown }> {
   const { snapshot, record } = await loggedSnapshot(bytes, budget, key);
   const reads = await record();
-  return { reads, answer: await collect(await startEndPoints(snapshot, id, hops)) };
+  const answer = await collect(await startEndPoints(snapshot, id, hops));
+  // What the walk prefetched for later answers is in the log once its read has started.
+  await new Promise((started) => setTimeout(started, 10));
+  return { reads, answer };
 }
+
+/** The sections of the reads an answer waited for (a prefetch's it did not). */
+const waitedFor = (reads: LoggedRead[]) => reads.filter((r) => !r.prefetch).map((r) => r.tag);
+const prefetched = (reads: LoggedRead[]) => reads.filter((r) => r.prefetch).map((r) => r.tag);
 
 describe("a walk for start and end points", () => {
   const pointPages = () => rawSections(bytes).find((s) => s.tag === "PNTP")!;
@@ -73,7 +80,7 @@ describe("a walk for start and end points", () => {
     }
   });
 
-  it("reads no link page of an object it does not expand: its role comes from FLOW, read with HOPS", async () => {
+  it("waits on no link page of an object it does not expand: its role comes from FLOW, read with HOPS; it prefetches the origin's", async () => {
     const reference = await Snapshot.open(memorySource(bytes));
     const { offsets } = model.callees;
     const called = new Uint8Array(model.objects.length);
@@ -90,12 +97,14 @@ describe("a walk for start and end points", () => {
       const { id } = model.objects[rank];
       const { reads, answer } = await walk(id, 64 << 20, `unexpanded ${id} ${hops}`, hops);
       expect(answer).toEqual(await collect(await startEndPoints(reference, id, hops)));
-      expect(reads.map((r) => r.tag)).not.toContain("LNKP");
-      expect(reads.map((r) => r.tag)).toContain("HOPS");
+      expect(waitedFor(reads)).not.toContain("LNKP");
+      expect(waitedFor(reads)).toContain("HOPS");
+      // For the callees or callers likely asked next.
+      expect(prefetched(reads)).toEqual(["LNKP"]);
     }
   });
 
-  it("takes its last step from HOPS's lists: a 1-hop walk reads no link page, and every walk answers as one without HOPS", async () => {
+  it("takes its last step from HOPS's lists: a 1-hop walk waits on no link page, and every walk answers as one without HOPS", async () => {
     // The 512 KiB budget leaves HOPS out (below): those walks read every link.
     let listed = 0;
     for (let rank = 0; rank < model.objects.length; rank += 9973) {
@@ -104,7 +113,12 @@ describe("a walk for start and end points", () => {
         const held = await walk(id, 64 << 20, `lists ${id} ${hops}`, hops);
         const without = await walk(id, 512 << 10, `no lists ${id} ${hops}`, hops);
         expect(held.answer).toEqual(without.answer);
-        if (hops === 1) expect(held.reads.map((r) => r.tag)).not.toContain("LNKP");
+        if (hops === 1) {
+          expect(waitedFor(held.reads)).not.toContain("LNKP");
+          expect(prefetched(held.reads), "the origin's links, for what is asked next").toEqual(["LNKP"]);
+        }
+        // A walk that reads the origin's links itself prefetches nothing: all do, without HOPS.
+        expect(prefetched(without.reads)).toEqual([]);
         const { startPoints, endPoints } = held.answer as { startPoints: unknown[]; endPoints: unknown[] };
         listed += startPoints.length + endPoints.length;
       }

@@ -67,7 +67,16 @@ describe("appstruct serve --read-latency-ms, Server-Timing", () => {
     // Not a speed: the floor the delay sets, each round waiting LATENCY_MS first.
     expect(cold.timing.storageMs).toBeGreaterThanOrEqual(cold.timing.rounds * LATENCY_MS);
     expect(warm.body).toEqual(cold.body);
-    expect(warm.timing).toEqual({ storageMs: 0, reads: 0, rounds: 0, bytes: 0, hits: warm.timing.hits, misses: 0 });
+    expect(warm.timing).toEqual({
+      storageMs: 0,
+      reads: 0,
+      rounds: 0,
+      bytes: 0,
+      hits: warm.timing.hits,
+      misses: 0,
+      prefetches: 0,
+      prefetchedBytes: 0,
+    });
     expect(warm.timing.hits).toBeGreaterThan(0);
   });
 

@@ -1,13 +1,15 @@
-// @module loggedSnapshot: a snapshot opened as the worker opens one, each storage read late and logged with its section and what had come in before it: what tests of read rounds look at.
+// @module loggedSnapshot: a snapshot opened as the worker opens one, each storage read late and logged with its section, what had come in before it and whether a prefetch made it: what tests of read rounds look at.
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { type ByteSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { currentStorageMeter } from "../../src/format/storage-meter.ts";
 import { rawSections } from "../format/snapshot-bytes.ts";
 
-/** One storage read: its section, its length, and the sections of the reads settled when it started. */
+/** One storage read: its section, its length, the sections of the reads settled when it started, and whether a prefetch made it (no answer waits for it). */
 export interface LoggedRead {
   tag: string;
   length: number;
   settledBefore: string[];
+  prefetch: boolean;
 }
 
 /**
@@ -33,7 +35,8 @@ export async function loggedSnapshot(
     ...late,
     read: async (offset, length) => {
       const tag = tagAt(offset);
-      log?.push({ tag, length, settledBefore: [...settled] });
+      const prefetch = currentStorageMeter()?.prefetching ?? false;
+      log?.push({ tag, length, settledBefore: [...settled], prefetch });
       const got = await late.read(offset, length);
       settled.push(tag);
       return got;

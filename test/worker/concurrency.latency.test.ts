@@ -3,50 +3,11 @@
 // A request that shared another's load in flight used to wait on it forever once that other request
 // was cancelled (its I/O never settles in workerd), and so did every later request for the same page.
 import { beforeAll, describe, expect, it } from "vitest";
+import { meshAnalysis } from "../support/mesh-analysis.ts";
 import { appPath, BASE, fetchWorker, publishHistory } from "./harness.ts";
 
 const application = "Concurrency & Co";
 const OBJECTS = 4000;
-
-/** A connected application of `n` objects: each calls its successor and two far ones; every 40th is a start point, every 97th an end point. */
-function meshAnalysis(n: number) {
-  const id = (i: number) => String(1000 + i);
-  const objects = Array.from({ length: n }, (_, i) => ({
-    id: id(i),
-    name: `Step${i}`,
-    fullName: `mesh.module${i % 37}.Step${i}`,
-    type: "Java Method",
-    typeId: "JAVA_METHOD",
-    level5: "method",
-    language: "Java",
-    filePath: `src/mesh/Module${i % 37}.java`,
-    role: i % 40 === 0 ? "start" : i % 97 === 0 ? "end" : undefined,
-    checksum: `c${i}`,
-    sourceLocations: [{ fileId: String(1 + (i % 37)), startLine: 1 + i, endLine: 5 + i }],
-  }));
-  const links = objects.flatMap((_, i) =>
-    [i + 1, (i * 7 + 3) % n, (i * 13 + 5) % n]
-      .filter((j) => j < n && j !== i)
-      .map((j) => ({ from: id(i), to: id(j), type: "CALL" })),
-  );
-  return {
-    format: "appstruct.analysis/1",
-    application,
-    analyzedAt: "2026-11-01T00:00:00Z",
-    analyzer: { name: "concurrency test", version: "1" },
-    files: Array.from({ length: 37 }, (_, f) => ({ id: String(1 + f), path: `src/mesh/Module${f}.java` })),
-    taxonomy: [
-      { key: "l1", level: 1, name: "Mesh", parent: null },
-      { key: "l2", level: 2, name: "Modules", parent: "l1" },
-      { key: "l3", level: 3, name: "Java", parent: "l2" },
-      { key: "l4", level: 4, name: "Code", parent: "l3" },
-      { key: "method", level: 5, name: "Java Method", parent: "l4" },
-    ],
-    objects: objects.map(({ role, ...o }) => (role ? { ...o, role } : o)),
-    links,
-    postIts: [],
-  };
-}
 
 const base = appPath(application);
 const ids = Array.from({ length: 12 }, (_, k) => 1000 + ((k * 331) % OBJECTS));
@@ -94,7 +55,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  await publishHistory([meshAnalysis(OBJECTS)]);
+  await publishHistory([meshAnalysis(OBJECTS, application)]);
 });
 
 describe("50 concurrent clients over a cold snapshot, a third of their requests cancelled mid-way", () => {

@@ -1,4 +1,4 @@
-// @module Server-Timing in the worker: a cold answer reports exactly the range reads it made of R2, a warm one none; concurrent answers share loads without counting a byte twice; CORS exposes the header.
+// @module Server-Timing in the worker: a cold answer reports exactly the range reads it made of R2, a warm one none; concurrent answers share loads without counting a byte twice; a prefetch is reported apart and outlives its answer; CORS exposes the header.
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
@@ -6,6 +6,7 @@ import { readServerTiming, type StorageTiming } from "../../src/http/server-timi
 import { StoreCatalog } from "../../src/storage/catalog.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { meshAnalysis } from "../support/mesh-analysis.ts";
 import { appPath, call, publishHistory, testEnv } from "./harness.ts";
 
 /** An R2Store that counts the reads an answer makes (the manifest, the snapshot's first bytes, its ranges) and their bytes. */
@@ -71,7 +72,16 @@ describe("Server-Timing", () => {
 
     expect(warm.body).toEqual(cold.body);
     const again = timingOf(warm.headers);
-    expect(again).toEqual({ storageMs: 0, reads: 0, rounds: 0, bytes: 0, hits: again.hits, misses: 0 });
+    expect(again).toEqual({
+      storageMs: 0,
+      reads: 0,
+      rounds: 0,
+      bytes: 0,
+      hits: again.hits,
+      misses: 0,
+      prefetches: 0,
+      prefetchedBytes: 0,
+    });
     expect(again.hits).toBeGreaterThan(0);
   });
 
@@ -86,6 +96,28 @@ describe("Server-Timing", () => {
     expect(timings.reduce((sum, t) => sum + t.bytes, 0)).toBe(counted.bytes);
   });
 
+  it("reports an object's link page, prefetched past the answer, apart: its callees then read only their rows", async () => {
+    const application = "Timed Mesh";
+    await publishHistory([meshAnalysis(4000, application)]);
+    // A find opens the snapshot; then the object's characteristics, which prefetch its link pages.
+    expect((await call(`${appPath(application)}/objects?name=Step1&limit=1`)).status).toBe(200);
+    const object = await call(`${appPath(application)}/objects/3210`);
+    expect(object.status).toBe(200);
+    const read = timingOf(object.headers);
+    expect(read.prefetches).toBe(1);
+    expect(read.prefetchedBytes).toBeGreaterThan(4096);
+    // Its wait is its own rounds': the prefetch, left to run past the answer, is in none of them.
+    expect(read.rounds).toBeLessThanOrEqual(2);
+
+    const callees = await call(`${appPath(application)}/objects/3210/callees`);
+    expect((callees.body as { id: string }[]).map((c) => c.id).sort()).toEqual(["3211", "4473", "1735"].sort());
+    const timing = timingOf(callees.headers);
+    // The callees' rows at most: the link pages read before are held (a window of them weighs more).
+    expect(timing.rounds).toBeLessThanOrEqual(1);
+    expect(timing.bytes).toBeLessThan(read.prefetchedBytes);
+    expect(timing.prefetches).toBe(0);
+  });
+
   it("is on error answers too, and exposed to cross-origin readers", async () => {
     await publishAs("Timed Store Errors");
     const missing = await call(`${appPath("Timed Store Errors")}/objects/424242`);
@@ -94,7 +126,16 @@ describe("Server-Timing", () => {
     expect(missing.headers.get("Access-Control-Expose-Headers")).toBe("ETag, Server-Timing");
 
     const ready = await call("/rest/ready");
-    expect(timingOf(ready.headers)).toEqual({ storageMs: 0, reads: 0, rounds: 0, bytes: 0, hits: 0, misses: 0 });
+    expect(timingOf(ready.headers)).toEqual({
+      storageMs: 0,
+      reads: 0,
+      rounds: 0,
+      bytes: 0,
+      hits: 0,
+      misses: 0,
+      prefetches: 0,
+      prefetchedBytes: 0,
+    });
     expect(ready.headers.get("Access-Control-Expose-Headers")).toBe("ETag, Server-Timing");
     const preflight = await call(`${appPath("Timed Store Errors")}/objects`, {
       method: "OPTIONS",
