@@ -1,32 +1,16 @@
 // @module The snapshot container: fixed header, tagged table of contents, checksummed sections.
 //
-// Format version history (one line per bump; see SNAPSHOT-FORMAT.md):
-//   1: first version.
-//   1.1: optional trigram indexes (TNAM…TPST) beside the search indexes and a row store (ROWP pages, ROWD directory); 1.0 readers skip them.
-//   1.2: optional paged links (LNKP pages, LNKD directory) and paged id index (IDXP, IDXD); earlier readers skip them.
-//   1.3: optional trigram chunk directories (CNAM…CPST) and key pages of fullName and mangling (KFUL/DFUL, KMNG/DMNG), so those are read by range; earlier readers skip them.
-//   1.4: optional source text of the files (SRCP pages, SRCD directory); earlier readers skip them.
-//   1.5: row pages (ROWP) hold each row's length then each row's JSON, so one row is decoded alone; level-5 members in pages of their own (MEMP pages, MEMD directory, both required) instead of TAXO's member lists; files before 1.5 are refused.
-//   1.6: id pages (IDXP) give each object's parent's rank beside its rank, so an object's row and its parent's are read together; files before 1.6 are refused.
-//   1.7: the links are stored once, in the link pages (LNKP, LNKD): the callee and caller sections CALE and CALR are gone; the keys of name, fullName and mangling, each with its postings, are in key pages (KNAM/DNAM/RNAM, KFUL/DFUL/RFUL, KMNG/DMNG/RMNG) in place of the search indexes XNAM, XFUL and XMNG; every section is required; files before 1.7 are refused.
-//   1.8: FLOW lists the start and end points with the size of each one's transaction or data graph, counted at compile time; files before 1.8 are refused.
-//   1.9: OFUL and OMNG give the key of each object's fullName and mangling, so a filter beside another checks its candidates' keys, not their rows; files before 1.9 are refused.
-//   1.10: RNAM, RFUL and RMNG hold every sixteenth key of the reversed order, so endswith reads one round of keys; IDXD is written right after META, so the first read brings the id directory; files before 1.10 are refused.
-//   1.11: the text columns NAME, FULL and MANG are removed (names, fullNames and manglings as written come from the rows), and dictionary codes are u8 or u16 when they fit; files before 1.11 are refused.
-//   1.12: member pages (MEMP) hold each member as the JSON object its answer lists, written out as it is; files before 1.12 are refused.
-//   1.13: point pages (PNTP, PNTD) hold each start and end point as its answer lists it, in FLOW's order; files before 1.13 are refused.
-//   1.14: HOPS gives each object the fewest links to an end point it leads to and from a start point leading to it, so walks expand only objects that lead to one; files before 1.14 are refused.
-//   1.15: OBJC holds flags and level-5 nodes alone; each id and parent is in the id pages (IDXP) and the rows, no longer also in OBJC (16 bytes an object); files before 1.15 are refused.
-//   1.16: HOPS also lists the points one link from each object that has one, each way, so a walk's last step reads no link page; files before 1.16 are refused.
+// The format is a document of its own, SNAPSHOT-FORMAT.md, whose §13 says what each version changed.
+// A change a reader of the version would misread bumps FORMAT_VERSION (readers refuse every other
+// version: snapshots are recompiled, never converted); a section readers of the version may skip
+// bumps FORMAT_MINOR.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
-export const FORMAT_MINOR = 16;
-/** Oldest minor revision read: 1.16's HOPS has five blocks, where older files have its first alone, so they are recompiled. */
-export const OLDEST_MINOR = 16;
+export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */
@@ -153,12 +137,6 @@ export function decodeHeader(bytes: Uint8Array): ContainerHeader {
         (version > FORMAT_VERSION ? "; upgrade appstruct" : "; recompile the analysis"),
     );
   check(crc32(bytes.subarray(0, 40)) === view.getUint32(40, true), "snapshot header checksum mismatch");
-  // Revisions before OLDEST_MINOR encode some sections as this reader no longer reads them.
-  const minor = view.getUint16(10, true);
-  if (minor < OLDEST_MINOR)
-    throw new CorruptSnapshotError(
-      `snapshot is format ${version}.${minor} but this reader supports ${FORMAT_VERSION}.${OLDEST_MINOR} and later; recompile the analysis`,
-    );
   const header = {
     version,
     tocOffset: Number(view.getBigUint64(16, true)),

@@ -24,7 +24,7 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v1.16/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v2/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
@@ -111,29 +111,27 @@ describe("the header", () => {
   it("refuses a newer format version, before looking at the header checksum", async () => {
     // The checksum is left as it was, so it no longer matches: the version message must still win.
     await refuses(
-      open(withU16(GOOD, 8, 2)),
-      "snapshot is format version 2 but this reader supports version 1; upgrade appstruct",
+      open(withU16(GOOD, 8, 3)),
+      "snapshot is format version 3 but this reader supports version 2; upgrade appstruct",
     );
     await refuses(
       open(withU16(GOOD, 8, 0x0201)),
-      "snapshot is format version 513 but this reader supports version 1; upgrade appstruct",
+      "snapshot is format version 513 but this reader supports version 2; upgrade appstruct",
     );
   });
 
-  it("refuses an older format version and says to recompile", async () => {
-    await refuses(
-      open(withU16(GOOD, 8, 0)),
-      "snapshot is format version 0 but this reader supports version 1; recompile the analysis",
-    );
-  });
-
-  it("refuses a revision older than 1.16, whose HOPS lists no points, and says to recompile", async () => {
-    for (const minor of [0, 4, 14, 15]) {
-      const older = withU16(GOOD, 10, minor);
+  it("refuses an older format version, every revision of version 1 included, and says to recompile", async () => {
+    for (const [version, minor] of [
+      [0, 0],
+      [1, 0],
+      [1, 15],
+      [1, 16],
+    ]) {
+      const older = withU16(withU16(GOOD, 8, version), 10, minor);
       resealHeader(older);
       await refuses(
         open(older),
-        `snapshot is format 1.${minor} but this reader supports 1.16 and later; recompile the analysis`,
+        `snapshot is format version ${version} but this reader supports version 2; recompile the analysis`,
       );
     }
   });

@@ -1,5 +1,5 @@
 // @module Test helpers that read, patch and reassemble snapshot bytes by hand (from SNAPSHOT-FORMAT.md, not the reader), keeping checksums valid.
-import { FORMAT_MINOR } from "../../src/format/container.ts";
+import { FORMAT_MINOR, FORMAT_VERSION } from "../../src/format/container.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 
 export const HEADER = 64;
@@ -109,7 +109,7 @@ export function sectionSpecs(bytes: Uint8Array): SectionSpec[] {
 }
 
 /** Writes a container by the layout of SNAPSHOT-FORMAT.md §3–4: header, TOC at 64, bodies 8-aligned in TOC order. */
-export function assemble(sections: readonly SectionSpec[], version = 1, minor = FORMAT_MINOR): Uint8Array {
+export function assemble(sections: readonly SectionSpec[], version = FORMAT_VERSION, minor = FORMAT_MINOR): Uint8Array {
   const tocLength = sections.length * ENTRY;
   let offset = align8(HEADER + tocLength);
   const offsets = sections.map((s) => {
