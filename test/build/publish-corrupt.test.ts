@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { FORMAT_VERSION } from "../../src/format/container.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
@@ -43,7 +44,7 @@ const CORRUPTIONS: [label: string, bytes: Uint8Array][] = [
     "a future format version (header re-sealed)",
     (() => {
       const out = GOOD.slice();
-      new DataView(out.buffer).setUint16(8, 2, true);
+      new DataView(out.buffer).setUint16(8, FORMAT_VERSION + 1, true);
       resealHeader(out);
       return out;
     })(),

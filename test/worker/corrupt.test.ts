@@ -1,6 +1,7 @@
 // @module Corrupt snapshots in R2, through the worker: a broken section answers 500 corrupt_snapshot only for the requests that read it; truncated and future-format objects are refused, never answered from.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { FORMAT_VERSION } from "../../src/format/container.ts";
 import { openingBytes } from "../../src/format/snapshot.ts";
 import { base64Of, encodeManifest, manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
@@ -277,13 +278,13 @@ describe("a snapshot of a future format version", () => {
     const published = await publishFresh("future");
     const { app, bytes } = published;
     const future = bytes.slice();
-    new DataView(future.buffer).setUint16(8, 2, true);
+    new DataView(future.buffer).setUint16(8, FORMAT_VERSION + 1, true);
     resealHeader(future); // only the version is wrong: the header checksum matches it
     await damage(published, future);
     for (const path of PATHS) {
       const r = await call(app + path);
-      expectCorrupt(r, `${path} on format version 2`);
-      expect((r.body as Record<string, Json>).detail, path).toContain("format version 2");
+      expectCorrupt(r, `${path} on format version ${FORMAT_VERSION + 1}`);
+      expect((r.body as Record<string, Json>).detail, path).toContain(`format version ${FORMAT_VERSION + 1}`);
     }
   });
 });
