@@ -165,7 +165,8 @@ export function meteredRead<T>(read: Promise<T>, bytes: number | ((value: T) => 
  */
 export function prefetch(work: () => Promise<unknown>): void {
   const meter = new StorageMeter(undefined, { for: currentStorageMeter() });
-  waitUntil(meter.measure(work));
+  // Called from an async function, work that throws at once rejects, and is dropped as any failure.
+  waitUntil(meter.measure(async () => work()));
 }
 
 /** The meter of the request running now, if it is metered. */

@@ -168,3 +168,22 @@ describe("a snapshot opened to serve (readAhead)", () => {
     expect(ahead.reads).toBeGreaterThan(asked.reads);
   });
 });
+
+describe("prefetch", () => {
+  it("drops a prefetch that fails, at once or later: the request that started it goes on", async () => {
+    const meter = new StorageMeter();
+    const answer = await meter.measure(async () => {
+      prefetch(() => {
+        throw new Error("failed at once");
+      });
+      prefetch(async () => {
+        throw new Error("failed later");
+      });
+      return "answered";
+    });
+    // A rejection left unhandled would fail the run here.
+    await new Promise((settled) => setTimeout(settled, 10));
+    expect(answer).toBe("answered");
+    expect(meter).toMatchObject({ reads: 0, prefetches: 0 });
+  });
+});
