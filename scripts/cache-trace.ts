@@ -6,13 +6,13 @@
 //
 // The workload of scripts/cache-policy.ts (or with --workload http, that of the bench's mixed view,
 // `npm run bench`: its cold then its warm sequence, the warm one measured, --queries and --warmup
-// each) at concurrency 1, over a source that notes each read: its
-// section (from the table of contents), its offset there, and its round (one deeper than the deepest
-// read settled when it started, as StorageMeter counts; none for a prefetch's, which no answer waits
-// for). A read of an (offset, section) read before
-// in the run is a re-read: its page was evicted meanwhile. `--answers` writes every answer, warm-up
-// included, as JSON (its class, query, time, whether measured, and reads): what to ask of them, such
-// as whether an object's link page was read by an earlier answer, is then a few lines of script.
+// each) at concurrency 1, over a source that notes each read: its section (from the table of
+// contents), its offset there, and its round (one deeper than the deepest read settled when it
+// started, as StorageMeter counts; none for a prefetch's, which no answer waits for). A read of an
+// (offset, section) read before in the run is a re-read: its page was evicted meanwhile. `--answers`
+// writes every answer, warm-up included, as JSON (its class, query, time, whether measured, and
+// reads): what to ask of them, such as whether an object's link page was read by an earlier answer, is
+// then a few lines of script.
 // With `--workload http --workload-seed 1` the sequences are those the bench sends at concurrency 1.
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";

@@ -25,7 +25,7 @@ export function meshAnalysis(n: number, application: string) {
     format: "appstruct.analysis/1",
     application,
     analyzedAt: "2026-11-01T00:00:00Z",
-    analyzer: { name: "concurrency test", version: "1" },
+    analyzer: { name: "mesh test", version: "1" },
     files: Array.from({ length: 37 }, (_, f) => ({ id: String(1 + f), path: `src/mesh/Module${f}.java` })),
     taxonomy: [
       { key: "l1", level: 1, name: "Mesh", parent: null },
