@@ -1,9 +1,10 @@
-// @module encodeSnapshot: a SnapshotModel to the bytes of one version-1 snapshot, in memory or through any ByteSink.
+// @module encodeSnapshot: a SnapshotModel to the bytes of one snapshot, in memory or through any ByteSink.
 import { type ByteSink, ContainerWriter, MemorySink } from "./container.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
+import { LayoutPlan } from "./layout-plan.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
-import { encodeAhead, encodeSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
+import { encodeSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
 
 /**
  * Writes every section of `model` to `sink`, one at a time; returns the file length. `deflater`
@@ -18,11 +19,12 @@ export function writeSnapshot(
   const tags = Object.keys(SECTIONS) as SectionTag[];
   const writer = new ContainerWriter(sink, tags.length + 1);
   writer.add(META_TAG, encodeMeta(model.meta));
-  const ahead = encodeAhead(model, deflater);
+  const plan = new LayoutPlan(model, deflater);
+  const ahead = plan.encodeAhead();
   for (const tag of tags) {
     ahead();
     onSection?.(tag);
-    writer.add(tag, encodeSection(tag, model, deflater));
+    writer.add(tag, encodeSection(tag, plan));
   }
   return writer.finish();
 }

@@ -1,32 +1,22 @@
-// @module The section catalogue of format version 1: each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 2: each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
-import { check } from "./errors.ts";
 import { countFlows, encodeFlowPoints, FlowPoints } from "./flow-points.ts";
-import { encodeIdDirectory, encodeIdPages, IdDirectory } from "./id-pages.ts";
-import { deflateHere, type PageDeflater } from "./inflate.ts";
-import { encodeKeyDirectory, encodeKeyPages, encodeKeysOfRanks, KeyDirectory, KeysOfRanks } from "./key-pages.ts";
-import { encodeLinkDirectory, encodeLinkPages, LinkDirectory } from "./link-pages.ts";
-import { encodeMemberDirectory, MemberDirectory, memberPageSteps } from "./member-pages.ts";
-import type { ObjectRecord, SnapshotMeta, SnapshotModel } from "./model.ts";
-import { encodeObjectCore, ObjectCore, objectFlags, ranksById } from "./object-core.ts";
-import { encodeRowDirectory, RowDirectory, type RowPages, rowPageSteps } from "./object-rows.ts";
-import { Stepwise } from "./page-directory.ts";
+import { encodeIdDirectory, IdDirectory } from "./id-pages.ts";
+import { encodeKeyDirectory, encodeKeysOfRanks, KeyDirectory, KeysOfRanks } from "./key-pages.ts";
+import type { LayoutPlan, Planned, SteppedPlanned } from "./layout-plan.ts";
+import { encodeLinkDirectory, LinkDirectory } from "./link-pages.ts";
+import { encodeMemberDirectory, MemberDirectory } from "./member-pages.ts";
+import type { ObjectRecord, SnapshotMeta } from "./model.ts";
+import { encodeObjectCore, ObjectCore, objectFlags } from "./object-core.ts";
+import { encodeRowDirectory, RowDirectory } from "./object-rows.ts";
 import { encodePointHops, PointHops, reversedGraph } from "./point-hops.ts";
-import { encodePointDirectory, encodePointPages, PointDirectory } from "./point-pages.ts";
+import { encodePointDirectory, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
-import {
-  encodeSearchIndex,
-  type Grouped,
-  groupUnique,
-  ReversedOrder,
-  reversedOrder,
-  reversedSamples,
-  SearchIndex,
-} from "./search-index.ts";
+import { encodeSearchIndex, ReversedOrder, reversedOrder, reversedSamples, SearchIndex } from "./search-index.ts";
 import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
-import { encodeTextDirectory, encodeTextPages, TextDirectory } from "./source-text.ts";
+import { encodeTextDirectory, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
 import { encodeLevelGraphs, encodeTaxonomy, LevelGraphs, Taxonomy } from "./taxonomy.ts";
 import { encodeTrigramChunks, TrigramChunks } from "./trigram-chunks.ts";
@@ -43,8 +33,8 @@ export interface DecodeContext {
 interface SectionCodec<T> {
   /** How many blocks the section body holds; a reader refuses any other count. */
   blocks: number;
-  /** `deflater` deflates the pages of a paged section (its directory is encoded from the same layout). */
-  encode(model: SnapshotModel, deflater: PageDeflater): Block[];
+  /** The section's blocks, from the plan of the snapshot (which a paged section and its directory share). */
+  encode(plan: LayoutPlan): Block[];
   decode(blocks: Blocks, context: DecodeContext): T | Promise<T>;
   /** Sections its decoder asks for, in a file that has the sections `has` says: read along with it, in the same round trip. */
   consults?(has: (tag: string) => boolean): readonly string[];
@@ -65,213 +55,118 @@ interface SectionCodec<T> {
 const rows = (c: DecodeContext) => c.meta.counts.objects;
 const column =
   <T>(pick: (o: ObjectRecord) => T) =>
-  (m: SnapshotModel) =>
-    m.objects.map(pick);
+  (plan: LayoutPlan) =>
+    plan.model.objects.map(pick);
 
 const dictionaryColumn = (pick: (o: ObjectRecord) => string | null): SectionCodec<DictionaryColumn> => ({
   blocks: 3,
-  encode: (m) => encodeDictionaryColumn(column(pick)(m)),
+  encode: (plan) => encodeDictionaryColumn(column(pick)(plan)),
   decode: (b, c) => new DictionaryColumn(b, 0, rows(c), "dictionary column"),
 });
 
-/**
- * A value computed from a model once for several sections (a paged section and its directory),
- * kept per model until the last of them is encoded.
- */
-interface PerModel<T> {
-  of(m: SnapshotModel, deflater?: PageDeflater): T;
-  done(m: SnapshotModel): void;
-}
-function perModel<T>(compute: (m: SnapshotModel, deflater: PageDeflater) => T): PerModel<T> {
-  const values = new WeakMap<SnapshotModel, T>();
-  return {
-    of: (m, deflater = deflateHere) => {
-      let value = values.get(m);
-      if (value === undefined) values.set(m, (value = compute(m, deflater)));
-      return value;
-    },
-    done: (m) => void values.delete(m),
-  };
-}
-/**
- * A paged layout whose encoder runs in steps: started ahead of its sections (see `encodeAhead`), it
- * is finished when they are encoded; else encoded then, whole.
- */
-function steppedLayout<T>(steps: (m: SnapshotModel, deflater: PageDeflater) => Generator<void, T>) {
-  const started = new WeakMap<SnapshotModel, Stepwise<T>>();
-  const layout = perModel<T>((m, deflater) => {
-    const run = started.get(m) ?? new Stepwise(steps(m, deflater));
-    started.delete(m);
-    return run.finish();
-  });
-  const start = (m: SnapshotModel, deflater: PageDeflater): Stepwise<T> => {
-    let run = started.get(m);
-    if (!run) started.set(m, (run = new Stepwise(steps(m, deflater))));
-    return run;
-  };
-  return { ...layout, start };
-}
-const rowPages = steppedLayout<RowPages>((m, deflater) => rowPageSteps(m.objects, deflater));
-const linkPages = perModel((m) => encodeLinkPages(m));
-const idPages = perModel((m) => encodeIdPages(m.objects, ranksById(m.objects)));
-const textPages = perModel((m, deflater) => encodeTextPages(m.files, deflater));
-const memberPages = steppedLayout(memberPageSteps);
-const pointPages = perModel((m, deflater) => encodePointPages(m, deflater));
-
-/**
- * Starts the row and member pages of `m` (most of what is deflated) and returns what encodes more
- * of them, while `deflater` has room (only one deflating on other threads has): called between
- * sections, so that its threads deflate those pages while the sections before them are encoded.
- * The pages are the same, in the same order, as when encoded in their turn.
- */
-export function encodeAhead(m: SnapshotModel, deflater: PageDeflater): () => void {
-  const hasRoom = deflater.hasRoom?.bind(deflater);
-  if (!hasRoom) return () => {};
-  const runs = [rowPages.start(m, deflater), memberPages.start(m, deflater)];
-  return () => {
-    for (const run of runs) while (hasRoom() && run.step());
-  };
-}
+/** A layout of the plan that a paged section and its directory are encoded from. */
+type PagedLayout<L> = (plan: LayoutPlan) => Planned<L> | SteppedPlanned<L>;
 
 /** The one block of a paged section: read page by page (or whole: SectionCodec.wholeShare); its directory says where. */
 const pagedData = (
-  layout: PerModel<{ pages: Uint8Array }>,
+  layout: PagedLayout<{ pages: Uint8Array }>,
   wholeShare?: number,
 ): SectionCodec<{ byteSize: number }> => ({
   blocks: 1,
-  encode: (m, deflater) => [layout.of(m, deflater).pages],
+  encode: (plan) => [layout(plan).value.pages],
   decode: (b) => ({ byteSize: b.u8(0).byteLength }),
   readAhead: "small pages",
   wholeShare,
 });
 
-/**
- * A paged section's directory, encoded from the same layout as its pages. Written after them, it
- * releases that layout, and `alsoReleased` (what the layout was computed from).
- */
+/** A paged section's directory, encoded from the same layout as its pages. Written after them, it releases that layout. */
 const pageDirectory = <L, D>(
   blocks: number,
-  layout: PerModel<L>,
+  layout: PagedLayout<L>,
   encode: (layout: L) => Block[],
   decode: (blocks: Blocks, rows: number, context: DecodeContext) => D,
-  alsoReleased: readonly PerModel<unknown>[] = [],
 ): SectionCodec<D> => ({
   blocks,
-  encode: (m, deflater) => {
-    const encoded = encode(layout.of(m, deflater));
-    for (const released of [layout, ...alsoReleased]) released.done(m);
+  encode: (plan) => {
+    const encoded = encode(layout(plan).value);
+    layout(plan).release();
     return encoded;
   },
   decode: (b, c) => decode(b, rows(c), c),
   readAhead: "whole",
 });
 
-/**
- * The sorted keys each search index encoded, kept per model for the sections encoded from them
- * (its trigram index, then its key pages), so that sorting a million keys happens once.
- */
-const encodedKeys = new WeakMap<SnapshotModel, Map<SearchIndexTag, readonly string[]>>();
-const keepKeys = (m: SnapshotModel, tag: SearchIndexTag) => (keys: readonly string[]) => {
-  let byTag = encodedKeys.get(m);
-  if (!byTag) encodedKeys.set(m, (byTag = new Map()));
-  byTag.set(tag, keys);
-};
-/**
- * Each nearly unique field grouped once per model, for its trigram index, key pages and reversed
- * order; the reversed order, written last, releases it.
- */
-const groupedField = (pick: (o: ObjectRecord) => string) =>
-  perModel((m) => groupUnique(m.objects.length, (r) => pick(m.objects[r])));
-const GROUPED: Record<PagedIndexTag, PerModel<Grouped>> = {
-  KNAM: groupedField((o) => o.name),
-  KFUL: groupedField((o) => o.fullName),
-  KMNG: groupedField((o) => o.mangling),
-};
-const isPaged = (tag: SearchIndexTag): tag is PagedIndexTag => tag in GROUPED;
+const isPaged = (tag: SearchIndexTag): tag is PagedIndexTag => tag in KEY_PAGES_OF;
 
-/** The keys of search index `of`, as its encoder sorted them (grouped again when it was encoded on its own). */
-const indexKeys = (of: SearchIndexTag): PerModel<readonly string[]> =>
-  isPaged(of)
-    ? { of: (m) => GROUPED[of].of(m).keys, done: () => {} }
-    : {
-        of: (m) => {
-          if (!encodedKeys.get(m)?.has(of)) SECTIONS[of].encode(m, deflateHere);
-          return encodedKeys.get(m)!.get(of)!;
-        },
-        done: (m) => void encodedKeys.get(m)?.delete(of),
-      };
+/**
+ * The sorted keys of search index `of` and what releases them: a nearly unique field's grouped keys
+ * (released by its reversed order, written last), or those a search index's section encoded
+ * (encoded again when it was not encoded with this plan).
+ */
+const indexKeys = (plan: LayoutPlan, of: SearchIndexTag): { keys: readonly string[]; release(): void } => {
+  if (isPaged(of)) return { keys: plan.grouped[of].value.keys, release: () => {} };
+  if (!plan.searchKeys.has(of)) SECTIONS[of].encode(plan);
+  return { keys: plan.searchKeys.get(of)!, release: () => plan.searchKeys.delete(of) };
+};
 
 const searchIndex = (
   tag: StoredIndexTag,
   pick: (o: ObjectRecord) => string | readonly string[] | null,
 ): SectionCodec<SearchIndex> => ({
   blocks: 5,
-  encode: (m) => encodeSearchIndex(m.objects.length, (r) => pick(m.objects[r]), keepKeys(m, tag)),
+  encode: (plan) =>
+    encodeSearchIndex(
+      plan.model.objects.length,
+      (r) => pick(plan.model.objects[r]),
+      (keys) => plan.searchKeys.set(tag, keys),
+    ),
   decode: (b, c) => new SearchIndex(b, rows(c), "search index"),
 });
 
-/** The blocks of each trigram index, kept from its encoding until its chunk directory is encoded from them. */
-const trigramBlocks = new WeakMap<SnapshotModel, Map<SearchIndexTag, Block[]>>();
 /** The trigram index over the keys of search index `of`. */
 const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
   blocks: 4,
-  encode: (m) => {
-    const keys = indexKeys(of);
-    const blocks = encodeTrigramIndex(keys.of(m));
-    keys.done(m);
-    let byTag = trigramBlocks.get(m);
-    if (!byTag) trigramBlocks.set(m, (byTag = new Map()));
-    byTag.set(of, blocks);
+  encode: (plan) => {
+    const keys = indexKeys(plan, of);
+    const blocks = encodeTrigramIndex(keys.keys);
+    keys.release();
+    plan.trigramBlocks.set(of, blocks);
     return blocks;
   },
   decode: async (b, c) => TrigramIndex.whole(b, await c.keyCount(of), `${of} trigram index`),
   consults: () => [keysCountedBy(of)],
 });
-/** Minor 3: the checksums of trigram index `trigrams` in parts, so readers read its lists by range. */
+/** The checksums of trigram index `trigrams` in parts, so that readers read its lists by range. */
 const trigramChunks = (
   of: SearchIndexTag,
   trigrams: "TNAM" | "TFUL" | "TTYP" | "TPTH" | "TMNG" | "TANN" | "TTAG" | "TPST",
 ): SectionCodec<TrigramChunks> => ({
   blocks: 2,
-  encode: (m) => {
-    const blocks = trigramBlocks.get(m)?.get(of) ?? (SECTIONS[trigrams].encode(m, deflateHere) as Block[]);
-    trigramBlocks.get(m)?.delete(of);
+  encode: (plan) => {
+    const blocks = plan.trigramBlocks.get(of) ?? (SECTIONS[trigrams].encode(plan) as Block[]);
+    plan.trigramBlocks.delete(of);
     return encodeTrigramChunks(blocks);
   },
   decode: (b) => new TrigramChunks(b, `${trigrams} chunk directory`),
   readAhead: "whole",
 });
 
-/**
- * The key pages of a nearly unique field (minor 7: with their postings). A name's
- * ranks are its postings' positions (ranks follow lower-cased names), so KNAM stores counts alone.
- */
-const keyLayout = (tag: PagedIndexTag) =>
-  perModel((m) => {
-    const { keys, offsets, postings } = GROUPED[tag].of(m);
-    if (tag !== "KNAM") return encodeKeyPages(keys, { offsets, ranks: postings });
-    check(
-      postings.every((rank, i) => rank === i),
-      "KNAM: objects are not in lower-cased name order",
-    );
-    return encodeKeyPages(keys, { offsets, ranks: null });
-  });
-const KEY_LAYOUTS = { KNAM: keyLayout("KNAM"), KFUL: keyLayout("KFUL"), KMNG: keyLayout("KMNG") };
-const keyPages = (tag: PagedIndexTag) => pagedData(KEY_LAYOUTS[tag]);
+/** The key pages of a nearly unique field, each key with its postings. */
+const keyPages = (tag: PagedIndexTag) => pagedData((plan) => plan.keyPages[tag]);
 const keyDirectory = (tag: PagedIndexTag) =>
   pageDirectory(
     6,
-    KEY_LAYOUTS[tag],
+    (plan) => plan.keyPages[tag],
     encodeKeyDirectory,
     (b, n) => new KeyDirectory(b, `${tag} directory`, n, tag !== "KNAM"),
   );
 /** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; releases the grouped field. */
 const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
   blocks: 3,
-  encode: (m) => {
-    const { keys } = GROUPED[tag].of(m);
+  encode: (plan) => {
+    const { keys } = plan.grouped[tag].value;
     const order = reversedOrder(keys);
-    GROUPED[tag].done(m);
+    plan.grouped[tag].release();
     return [order, ...reversedSamples(keys, order)];
   },
   decode: (b) => new ReversedOrder(b, `${tag} reversed order`),
@@ -280,26 +175,31 @@ const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
 /** The key holding each object of a field whose key pages store their ranks (fullName, mangling). */
 const keysOfRanks = (tag: "KFUL" | "KMNG"): SectionCodec<KeysOfRanks> => ({
   blocks: 1,
-  encode: (m) => {
-    const { offsets, postings } = GROUPED[tag].of(m);
-    return [encodeKeysOfRanks(m.objects.length, { offsets, ranks: postings })];
+  encode: (plan) => {
+    const { offsets, postings } = plan.grouped[tag].value;
+    return [encodeKeysOfRanks(plan.model.objects.length, { offsets, ranks: postings })];
   },
   decode: async (b, c) => new KeysOfRanks(b, rows(c), await c.keyCount(tag), `${tag} key of each object`),
   consults: () => [KEY_PAGES_OF[tag].directory],
 });
 
-/** Every section of version 1. Tags are 4 ASCII characters; the TOC may list them in any order. */
+/** Every section of version 2. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
-  // Minor 10: first after META, so that a cold reader gets the id directory with the header and the
-  // table of contents, and reads an object's id page in the round that follows.
+  // First after META, so that a cold reader gets the id directory with the header and the table of
+  // contents, and reads an object's id page in the round that follows.
   IDXD: {
-    ...pageDirectory(3, idPages, encodeIdDirectory, (b, n) => new IdDirectory(b, n)),
+    ...pageDirectory(
+      3,
+      (plan) => plan.idPages,
+      encodeIdDirectory,
+      (b, n) => new IdDirectory(b, n),
+    ),
     // The id pages are written later, from the same layout: they release it.
-    encode: (m) => encodeIdDirectory(idPages.of(m)),
+    encode: (plan) => encodeIdDirectory(plan.idPages.value),
   } as SectionCodec<IdDirectory>,
   OBJC: {
     blocks: 2,
-    encode: (m) => encodeObjectCore(m.objects),
+    encode: (plan) => encodeObjectCore(plan.model.objects),
     decode: (b, c) => new ObjectCore(b, rows(c), c.meta.counts.levels[4]),
   } as SectionCodec<ObjectCore>,
   TYPE: dictionaryColumn((o) => o.type),
@@ -308,38 +208,38 @@ export const SECTIONS = {
   FPTH: dictionaryColumn((o) => o.filePath),
   ANNO: {
     blocks: 5,
-    encode: (m) => encodeArrayColumn(column((o) => o.annotations)(m)),
+    encode: (plan) => encodeArrayColumn(column((o) => o.annotations)(plan)),
     decode: (b, c) => new ArrayColumn(b, 0, rows(c), "annotations"),
   } as SectionCodec<ArrayColumn>,
   TAGS: {
     blocks: 5,
-    encode: (m) => encodeArrayColumn(column((o) => o.tags)(m)),
+    encode: (plan) => encodeArrayColumn(column((o) => o.tags)(plan)),
     decode: (b, c) => new ArrayColumn(b, 0, rows(c), "tags"),
   } as SectionCodec<ArrayColumn>,
   PSTI: {
     blocks: 6,
-    encode: (m) => encodePostIts(m.objects),
+    encode: (plan) => encodePostIts(plan.model.objects),
     decode: (b, c) => new PostItColumn(b, rows(c)),
   } as SectionCodec<PostItColumn>,
   STAT: {
     blocks: 5,
-    encode: (m) => encodeStatusColumn(m.objects),
+    encode: (plan) => encodeStatusColumn(plan.model.objects),
     decode: (b, c) => new StatusColumn(b, rows(c)),
   } as SectionCodec<StatusColumn>,
   TAXO: {
     blocks: 40,
-    encode: encodeTaxonomy,
+    encode: (plan) => encodeTaxonomy(plan.model),
     decode: (b, c) => new Taxonomy(b, rows(c), c.meta.counts.levels),
   } as SectionCodec<Taxonomy>,
   LGRA: {
     blocks: 10,
-    encode: encodeLevelGraphs,
+    encode: (plan) => encodeLevelGraphs(plan.model),
     decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()),
     consults: () => ["TAXO"],
   } as SectionCodec<LevelGraphs>,
   SLOC: {
     blocks: 11,
-    encode: (m) => encodeSourceLocations(m.files, m.objects),
+    encode: (plan) => encodeSourceLocations(plan.model.files, plan.model.objects),
     decode: (b, c) => new SourceLocations(b, rows(c)),
   } as SectionCodec<SourceLocations>,
   XTYP: searchIndex("XTYP", (o) => o.type),
@@ -347,10 +247,10 @@ export const SECTIONS = {
   XANN: searchIndex("XANN", (o) => o.annotations),
   XTAG: searchIndex("XTAG", (o) => o.tags),
   XPST: searchIndex("XPST", (o) => o.postIts.map((p) => p.title)),
-  // Minor 1: each trigram index follows its search index, so the encoder's keys are still at hand.
-  // Minor 3: each is followed by its chunk directory. Minor 7: name, fullName and mangling have no
-  // search index; their keys, each with its postings, are in key pages after their trigram index,
-  // with a directory and their reversed order.
+  // Each trigram index follows its search index, so that the keys it is encoded from are still at
+  // hand, and is followed by its chunk directory. Name, fullName and mangling have no search index:
+  // their keys, each with its postings, are in key pages after their trigram index, with a
+  // directory and their reversed order.
   TNAM: trigramIndex("KNAM"),
   CNAM: trigramChunks("KNAM", "TNAM"),
   KNAM: keyPages("KNAM"),
@@ -379,45 +279,66 @@ export const SECTIONS = {
   TPST: trigramIndex("XPST"),
   CPST: trigramChunks("XPST", "TPST"),
   // The row store. ROWD says where each page of ROWP lies.
-  ROWP: pagedData(rowPages),
-  ROWD: pageDirectory(4, rowPages, encodeRowDirectory, (b, n) => new RowDirectory(b, n)),
+  ROWP: pagedData((plan) => plan.rowPages),
+  ROWD: pageDirectory(
+    4,
+    (plan) => plan.rowPages,
+    encodeRowDirectory,
+    (b, n) => new RowDirectory(b, n),
+  ),
   // Links and the id index in pages, so one object's links or id cost a page, not a whole section.
-  LNKP: pagedData(linkPages),
-  LNKD: pageDirectory(5, linkPages, encodeLinkDirectory, (b, n) => new LinkDirectory(b, n)),
+  LNKP: pagedData((plan) => plan.linkPages),
+  LNKD: pageDirectory(
+    5,
+    (plan) => plan.linkPages,
+    encodeLinkDirectory,
+    (b, n) => new LinkDirectory(b, n),
+  ),
   // Each start and end point with the size of its graph, which a walk at each request cannot afford.
   FLOW: {
     blocks: 4,
-    encode: (m) => encodeFlowPoints(countFlows(m)),
+    encode: (plan) => encodeFlowPoints(countFlows(plan.model)),
     decode: (b, c) => new FlowPoints(b, rows(c)),
   } as SectionCodec<FlowPoints>,
   // Each start and end point as the start and end points answer lists it, in FLOW's order.
   // 1.6 MB at 1M objects, where a 3-hop walk lists some 30 points from as many pages.
-  PNTP: pagedData(pointPages, 1 / 16),
-  PNTD: pageDirectory(4, pointPages, encodePointDirectory, (b, n) => new PointDirectory(b, n)),
+  PNTP: pagedData((plan) => plan.pointPages, 1 / 16),
+  PNTD: pageDirectory(
+    4,
+    (plan) => plan.pointPages,
+    encodePointDirectory,
+    (b, n) => new PointDirectory(b, n),
+  ),
   // Fewest links from each object to a point each way, so that a walk expands only objects that lead
   // to one, and the points one link away, so that its last step reads no link page.
   HOPS: {
     blocks: 5,
-    encode: (m) => encodePointHops(Uint8Array.from(m.objects, objectFlags), m.callees, reversedGraph(m.callees)),
+    encode: ({ model }) =>
+      encodePointHops(Uint8Array.from(model.objects, objectFlags), model.callees, reversedGraph(model.callees)),
     decode: (b, c) => new PointHops(b, rows(c)),
   } as SectionCodec<PointHops>,
   // The id directory is written first (above); the id pages, written here, release what both came from.
   IDXP: {
-    ...pagedData(idPages),
-    encode: (m) => {
-      const { pages } = idPages.of(m);
-      idPages.done(m);
+    ...pagedData((plan) => plan.idPages),
+    encode: (plan) => {
+      const { pages } = plan.idPages.value;
+      plan.idPages.release();
       return [pages];
     },
   } as SectionCodec<{ byteSize: number }>,
   // The files' source text, in pages of whole lines read by range.
-  SRCP: pagedData(textPages),
-  SRCD: pageDirectory(6, textPages, encodeTextDirectory, (b, _, c) => new TextDirectory(b, c.meta.counts.files)),
+  SRCP: pagedData((plan) => plan.textPages),
+  SRCD: pageDirectory(
+    6,
+    (plan) => plan.textPages,
+    encodeTextDirectory,
+    (b, _, c) => new TextDirectory(b, c.meta.counts.files),
+  ),
   // Each level-5 node's members as its children answer lists them.
-  MEMP: pagedData(memberPages),
+  MEMP: pagedData((plan) => plan.memberPages),
   MEMD: pageDirectory(
     5,
-    memberPages,
+    (plan) => plan.memberPages,
     encodeMemberDirectory,
     (b, n, c) => new MemberDirectory(b, c.meta.counts.levels[4], n),
   ),
@@ -444,7 +365,7 @@ export const TRIGRAMS_OF = {
 } as const satisfies Record<SearchIndexTag, SectionTag>;
 export type TrigramTag = (typeof TRIGRAMS_OF)[SearchIndexTag];
 
-/** The chunk directory of each trigram index (minor 3). */
+/** The chunk directory of each trigram index. */
 export const CHUNKS_OF = {
   TNAM: "CNAM",
   TFUL: "CFUL",
@@ -491,8 +412,9 @@ export type Decoded<T extends SectionTag> = Awaited<ReturnType<(typeof SECTIONS)
 /** The metadata section, JSON in UTF-8: small, read with the header on open. */
 export const META_TAG = "META";
 
-export function encodeSection(tag: SectionTag, model: SnapshotModel, deflater = deflateHere): Uint8Array {
-  return encodeBlocks(SECTIONS[tag].encode(model, deflater));
+/** Section `tag`'s bytes, from `plan` (the other sections encoded from it share its layouts). */
+export function encodeSection(tag: SectionTag, plan: LayoutPlan): Uint8Array {
+  return encodeBlocks(SECTIONS[tag].encode(plan));
 }
 
 export async function decodeSection<T extends SectionTag>(

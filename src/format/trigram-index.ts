@@ -138,8 +138,8 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
 
 /**
  * Where a TrigramIndex reads posting bytes: spans [from, to) of its posting block, each returned in
- * an array of its own (or a view of one), in the order asked. A ranged index (format 1.3) reads
- * them by range, checked against its chunk directory; a whole one has them in memory.
+ * an array of its own (or a view of one), in the order asked. A ranged index reads them by range,
+ * checked against its chunk directory; a whole one has them in memory.
  */
 export type PostingSpans = (spans: readonly (readonly [from: number, to: number])[]) => Promise<Uint8Array[]>;
 
@@ -162,7 +162,7 @@ export class TrigramIndex {
   private readonly codes: Uint32Array;
   private readonly counts: Uint32Array;
   private readonly offsets: Uint32Array;
-  /** The posting bytes, when held whole (format 1.1 and 1.2); null when read by range. */
+  /** The posting bytes, when the index is read whole (a small one); null when read by range. */
   private readonly bytes: Uint8Array | null;
   private readonly spans: PostingSpans | null;
   private readonly keyCount: number;

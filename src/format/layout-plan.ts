@@ -1,0 +1,149 @@
+// @module LayoutPlan: what several sections of one snapshot are encoded from, each computed once for all of them and released after the last, handed to every section encoder.
+import type { Block } from "./blocks.ts";
+import { check } from "./errors.ts";
+import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
+import { deflateHere, type PageDeflater } from "./inflate.ts";
+import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
+import { type EncodedLinkPages, encodeLinkPages } from "./link-pages.ts";
+import { type MemberPages, memberPageSteps } from "./member-pages.ts";
+import type { ObjectRecord, SnapshotModel } from "./model.ts";
+import { ranksById } from "./object-core.ts";
+import { type RowPages, rowPageSteps } from "./object-rows.ts";
+import { Stepwise } from "./page-directory.ts";
+import { encodePointPages, type PointPages } from "./point-pages.ts";
+import { type Grouped, groupUnique } from "./search-index.ts";
+import { encodeTextPages, type TextPages } from "./source-text.ts";
+
+/**
+ * A value of the plan: computed on first use, then kept for the other sections encoded from it
+ * until the last of them releases it (a section encoded after that computes it again: the same
+ * bytes, at the cost of the work).
+ */
+export class Planned<T> {
+  readonly #compute: () => T;
+  #value: { value: T } | undefined;
+
+  constructor(compute: () => T) {
+    this.#compute = compute;
+  }
+
+  get value(): T {
+    this.#value ??= { value: this.#compute() };
+    return this.#value.value;
+  }
+
+  release(): void {
+    this.#value = undefined;
+  }
+}
+
+/**
+ * A planned value encoded in steps (pages deflated on other threads): started ahead of its sections
+ * (LayoutPlan.encodeAhead), it is finished when they are encoded; else encoded then, whole.
+ */
+export class SteppedPlanned<T> {
+  readonly #steps: () => Generator<void, T>;
+  #started: Stepwise<T> | undefined;
+  readonly #planned = new Planned(() => {
+    const run = this.#started ?? new Stepwise(this.#steps());
+    this.#started = undefined;
+    return run.finish();
+  });
+
+  constructor(steps: () => Generator<void, T>) {
+    this.#steps = steps;
+  }
+
+  get value(): T {
+    return this.#planned.value;
+  }
+
+  release(): void {
+    this.#planned.release();
+  }
+
+  /** The encoding under way, started now if it was not. */
+  start(): Stepwise<T> {
+    this.#started ??= new Stepwise(this.#steps());
+    return this.#started;
+  }
+}
+
+/** The nearly unique fields, whose keys are in key pages rather than a search index of their own. */
+export type GroupedField = "KNAM" | "KFUL" | "KMNG";
+
+const FIELD_VALUES: Record<GroupedField, (o: ObjectRecord) => string> = {
+  KNAM: (o) => o.name,
+  KFUL: (o) => o.fullName,
+  KMNG: (o) => o.mangling,
+};
+
+/**
+ * The layouts of one model that more than one section is encoded from: a paged section's pages and
+ * its directory; a field's keys grouped for its trigram index, key pages, reversed order and the key
+ * of each object; a search index's sorted keys and a trigram index's blocks, for the sections that
+ * follow them. Encoders take what they need from it and the last one releases it, so the memory of a
+ * compile holds a few at a time. The bytes do not depend on the order the sections are encoded in.
+ */
+export class LayoutPlan {
+  readonly model: SnapshotModel;
+  /** Deflates the pages of paged sections (the bytes are the same whichever deflates them). */
+  readonly deflater: PageDeflater;
+
+  readonly rowPages: SteppedPlanned<RowPages>;
+  readonly memberPages: SteppedPlanned<MemberPages>;
+  readonly linkPages: Planned<EncodedLinkPages>;
+  readonly idPages: Planned<EncodedIdPages>;
+  readonly textPages: Planned<TextPages>;
+  readonly pointPages: Planned<PointPages>;
+  /** Each nearly unique field's values, lower-cased, grouped into sorted keys with their ranks. */
+  readonly grouped: Record<GroupedField, Planned<Grouped>>;
+  /** Each nearly unique field's key pages, from its grouped keys. */
+  readonly keyPages: Record<GroupedField, Planned<EncodedKeyPages>>;
+  /** A search index's sorted keys, as its section encoded them, until its trigram index is encoded from them. */
+  readonly searchKeys = new Map<string, readonly string[]>();
+  /** A trigram index's blocks, as its section encoded them, until its chunk directory is encoded from them. */
+  readonly trigramBlocks = new Map<string, Block[]>();
+
+  constructor(model: SnapshotModel, deflater: PageDeflater = deflateHere) {
+    this.model = model;
+    this.deflater = deflater;
+    const { objects } = model;
+    this.rowPages = new SteppedPlanned(() => rowPageSteps(objects, deflater));
+    this.memberPages = new SteppedPlanned(() => memberPageSteps(model, deflater));
+    this.linkPages = new Planned(() => encodeLinkPages(model));
+    this.idPages = new Planned(() => encodeIdPages(objects, ranksById(objects)));
+    this.textPages = new Planned(() => encodeTextPages(model.files, deflater));
+    this.pointPages = new Planned(() => encodePointPages(model, deflater));
+    const grouped = (field: GroupedField) =>
+      new Planned(() => groupUnique(objects.length, (r) => FIELD_VALUES[field](objects[r])));
+    this.grouped = { KNAM: grouped("KNAM"), KFUL: grouped("KFUL"), KMNG: grouped("KMNG") };
+    const keyPages = (field: GroupedField) =>
+      new Planned(() => {
+        const { keys, offsets, postings } = this.grouped[field].value;
+        if (field !== "KNAM") return encodeKeyPages(keys, { offsets, ranks: postings });
+        // A name's ranks are its postings' positions (ranks follow lower-cased names): KNAM stores counts alone.
+        check(
+          postings.every((rank, i) => rank === i),
+          "KNAM: objects are not in lower-cased name order",
+        );
+        return encodeKeyPages(keys, { offsets, ranks: null });
+      });
+    this.keyPages = { KNAM: keyPages("KNAM"), KFUL: keyPages("KFUL"), KMNG: keyPages("KMNG") };
+  }
+
+  /**
+   * Starts the row and member pages (most of what is deflated) and returns what encodes more of
+   * them while the deflater has room (only one deflating on other threads has): called between
+   * sections, so that its threads deflate those pages while the sections before them are encoded.
+   * The pages are the same, in the same order, as when encoded in their turn.
+   */
+  encodeAhead(): () => void {
+    const hasRoom = this.deflater.hasRoom?.bind(this.deflater);
+    if (!hasRoom) return () => {};
+    const runs = [this.rowPages.start(), this.memberPages.start()];
+    return () => {
+      for (const run of runs) while (hasRoom() && run.step());
+    };
+  }
+}
