@@ -124,16 +124,18 @@ export async function matchRanksWithin(
 }
 
 /** The ranks of `within` (ascending) whose key (`keysOfRanks`, its text from its page) matches one of `values` (lower-cased). */
-async function checkKeys(
+export async function checkKeys(
   keys: PagedKeys,
   operator: Operator,
   values: readonly string[],
   within: Uint32Array,
 ): Promise<Uint32Array> {
   const keyOf = await keys.keysOfRanks(within);
-  const distinct = [...new Set(keyOf)].sort((a, b) => a - b);
+  const distinct = distinctAscending(keyOf.slice(), keys.keyCount);
   const texts = await keys.keysAt(distinct);
-  const matching = new Set(distinct.filter((_, i) => values.some((v) => valueMatches(operator, texts[i], v))));
+  const matching = new RankBitmap(keys.keyCount);
+  for (let i = 0; i < distinct.length; i++)
+    if (values.some((v) => valueMatches(operator, texts[i], v))) matching.add(distinct[i]);
   return within.filter((_, i) => matching.has(keyOf[i]));
 }
 

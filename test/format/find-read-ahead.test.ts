@@ -97,6 +97,47 @@ describe("a fullname contains beside a name", () => {
   });
 });
 
+describe("a fullname contains beside a broad name", () => {
+  it("checks the many candidates its trigram lists cannot settle on their keys, reading no row page but those it lists", async () => {
+    // The commonest 2-letter piece of names, and a piece of fullNames most objects hold.
+    const counts = new Map<string, number>();
+    for (const o of model.objects)
+      for (let i = 0; i + 2 <= o.name.length; i++) {
+        const piece = o.name.toLowerCase().slice(i, i + 2);
+        counts.set(piece, (counts.get(piece) ?? 0) + 1);
+      }
+    const name = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+    const fullname = "com.acme.";
+    const named = model.objects.filter((o) => o.name.toLowerCase().includes(name));
+    const expected = named.filter((o) => o.fullName.toLowerCase().includes(fullname)).length;
+    // More than a find checks on their rows (KEY_CHECK_CANDIDATES).
+    expect(named.length, "a broad name filter").toBeGreaterThan(2048);
+    expect(expected, "most candidates match").toBeGreaterThan(named.length / 2);
+
+    const { snapshot, record } = await loggedSnapshot(bytes, 64 << 20, "fullname keys beside a broad name");
+    const reads = await record(true);
+    const found = await findObjects(snapshot, {
+      filters: { name: [name], fullname: [fullname] },
+      operator: "contains",
+      searchtype: "all",
+      skip: 0,
+      limit: 50,
+    });
+    await collect(found.objects);
+    expect(found.totalObjects).toBe(expected);
+    expect(
+      reads.some((r) => r.tag === "KFUL"),
+      "the candidates' keys are read",
+    ).toBe(true);
+    const rows = await snapshot.section("ROWD");
+    const listed = new Set(found.ranks.map((r) => rows.pageOf(r)));
+    expect(
+      reads.filter((r) => r.tag === "ROWP").length,
+      "row pages read: at most those of the listed objects",
+    ).toBeLessThanOrEqual(listed.size);
+  });
+});
+
 describe("an endswith", () => {
   it("reads the reversed key order alongside the key directory, cold: not in a round after it", async () => {
     const o = model.objects[model.objects.length >> 1];
