@@ -1,13 +1,15 @@
 // @module decodeSnapshotModel: reads every section back into a SnapshotModel (round-trip tests, inspect, status bases).
 import { decodeAllCallees } from "./link-pages.ts";
+import { decodeAllLocations } from "./location-pages.ts";
 import type { ObjectRecord, SnapshotModel, SourceFile } from "./model.ts";
 import { decodeAllRows } from "./object-rows.ts";
 import type { Snapshot } from "./snapshot.ts";
+import { sourceFiles } from "./source-files.ts";
 import { decodeAllText } from "./source-text.ts";
 
 export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
   const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
-  const [core, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, sloc, rowd] = await Promise.all([
+  const [core, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, slcd, sfid, sfil, rowd] = await Promise.all([
     s("OBJC"),
     s("TYPE"),
     s("TYID"),
@@ -19,7 +21,9 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     s("STAT"),
     s("LNKD"),
     s("TAXO"),
-    s("SLOC"),
+    s("SLCD"),
+    s("SFID"),
+    s("SFIL"),
     s("ROWD"),
   ]);
   // The row store holds the only copy of the texts as written (the key pages hold them lower-cased),
@@ -29,6 +33,7 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     await snapshot.readPart("ROWP", 0, snapshot.toc.get("ROWP")?.length ?? 0),
     core.count,
   );
+  const locations = decodeAllLocations(slcd, await snapshot.readPart("SLCP", 0, snapshot.toc.get("SLCP")?.length ?? 0));
   const objects: ObjectRecord[] = [];
   for (let r = 0; r < core.count; r++)
     objects.push({
@@ -49,14 +54,14 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
       checksum: stat.checksum(r),
       explicitStatus: stat.explicitStatus(r),
       status: stat.status(r),
-      sourceLocations: sloc.raw(r),
+      sourceLocations: locations[r],
       postIts: psti.get(r),
     });
   return {
     meta: snapshot.meta,
     objects,
     levels: [1, 2, 3, 4, 5].map((l) => taxo.nodes(l)),
-    files: await filesWithText(snapshot, sloc.files()),
+    files: await filesWithText(snapshot, sourceFiles(sfid, sfil)),
     callees: decodeAllCallees(lnkd, await snapshot.readPart("LNKP", 0, snapshot.toc.get("LNKP")?.length ?? 0)),
   };
 }

@@ -5,6 +5,7 @@ import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
 import { type EncodedLinkPages, encodeLinkPages } from "./link-pages.ts";
+import { encodeLocationPages, type LocationPages } from "./location-pages.ts";
 import { type MemberPages, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotModel } from "./model.ts";
 import { ranksById } from "./object-core.ts";
@@ -96,6 +97,7 @@ export class LayoutPlan {
   readonly idPages: Planned<EncodedIdPages>;
   readonly textPages: Planned<TextPages>;
   readonly pointPages: Planned<PointPages>;
+  readonly locationPages: Planned<LocationPages>;
   /** Each nearly unique field's values, lower-cased, grouped into sorted keys with their ranks. */
   readonly grouped: Record<GroupedField, Planned<Grouped>>;
   /** Each nearly unique field's key pages, from its grouped keys. */
@@ -115,6 +117,7 @@ export class LayoutPlan {
     this.idPages = new Planned(() => encodeIdPages(objects, ranksById(objects)));
     this.textPages = new Planned(() => encodeTextPages(model.files, deflater));
     this.pointPages = new Planned(() => encodePointPages(model, deflater));
+    this.locationPages = new Planned(() => encodeLocationPages(objects));
     const grouped = (field: GroupedField) =>
       new Planned(() => groupUnique(objects.length, (r) => FIELD_VALUES[field](objects[r])));
     this.grouped = { KNAM: grouped("KNAM"), KFUL: grouped("KFUL"), KMNG: grouped("KMNG") };

@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 2: each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 3: each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
@@ -7,6 +7,7 @@ import { encodeIdDirectory, IdDirectory } from "./id-pages.ts";
 import { encodeKeyDirectory, encodeKeysOfRanks, KeyDirectory, KeysOfRanks } from "./key-pages.ts";
 import type { LayoutPlan, Planned, SteppedPlanned } from "./layout-plan.ts";
 import { encodeLinkDirectory, LinkDirectory } from "./link-pages.ts";
+import { encodeLocationDirectory, LocationDirectory } from "./location-pages.ts";
 import { encodeMemberDirectory, MemberDirectory } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta } from "./model.ts";
 import { encodeObjectCore, ObjectCore, objectFlags } from "./object-core.ts";
@@ -15,7 +16,7 @@ import { encodePointHops, PointHops, reversedGraph } from "./point-hops.ts";
 import { encodePointDirectory, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import { encodeSearchIndex, ReversedOrder, reversedOrder, reversedSamples, SearchIndex } from "./search-index.ts";
-import { encodeSourceLocations, SourceLocations } from "./source-locations.ts";
+import { encodeFileDetails, encodeFileIds, FileDetails, FileIds } from "./source-files.ts";
 import { encodeTextDirectory, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
 import { encodeLevelGraphs, encodeTaxonomy, LevelGraphs, Taxonomy } from "./taxonomy.ts";
@@ -183,7 +184,7 @@ const keysOfRanks = (tag: "KFUL" | "KMNG"): SectionCodec<KeysOfRanks> => ({
   consults: () => [KEY_PAGES_OF[tag].directory],
 });
 
-/** Every section of version 2. Tags are 4 ASCII characters; the TOC may list them in any order. */
+/** Every section of version 3. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
   // First after META, so that a cold reader gets the id directory with the header and the table of
   // contents, and reads an object's id page in the round that follows.
@@ -237,11 +238,25 @@ export const SECTIONS = {
     decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()),
     consults: () => ["TAXO"],
   } as SectionCodec<LevelGraphs>,
-  SLOC: {
-    blocks: 11,
-    encode: (plan) => encodeSourceLocations(plan.model.files, plan.model.objects),
-    decode: (b, c) => new SourceLocations(b, rows(c)),
-  } as SectionCodec<SourceLocations>,
+  // The source files: their ids, which locations name them by, apart from their paths and languages.
+  SFID: {
+    blocks: 2,
+    encode: (plan) => encodeFileIds(plan.model.files),
+    decode: (b, c) => new FileIds(b, c.meta.counts.files),
+  } as SectionCodec<FileIds>,
+  SFIL: {
+    blocks: 5,
+    encode: (plan) => encodeFileDetails(plan.model.files),
+    decode: (b, c) => new FileDetails(b, c.meta.counts.files),
+  } as SectionCodec<FileDetails>,
+  // Each object's source locations, in pages by rank.
+  SLCP: pagedData((plan) => plan.locationPages),
+  SLCD: pageDirectory(
+    3,
+    (plan) => plan.locationPages,
+    encodeLocationDirectory,
+    (b, n, c) => new LocationDirectory(b, n, c.meta.counts.files),
+  ),
   XTYP: searchIndex("XTYP", (o) => o.type),
   XPTH: searchIndex("XPTH", (o) => o.filePath),
   XANN: searchIndex("XANN", (o) => o.annotations),

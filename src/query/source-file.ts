@@ -26,7 +26,6 @@ export interface LineRange {
  * "" and `endLine` is the file's last line, before `startLine`.
  */
 export async function fileText(snapshot: Snapshot, fileId: string, range: LineRange): Promise<FileText | null> {
-  const locations = await snapshot.section("SLOC");
   const file = (await fileIndex(snapshot)).get(fileId);
   if (file === undefined) return null;
   const directory = await snapshot.section("SRCD");
@@ -35,13 +34,14 @@ export async function fileText(snapshot: Snapshot, fileId: string, range: LineRa
   const startLine = range.startLine ?? 1;
   const endLine = Math.min(range.endLine ?? totalLines, totalLines);
   const text = startLine <= endLine ? await linesOf(snapshot, directory, file, startLine, endLine) : "";
-  return { fileId, path: locations.filePaths.get(file), startLine, endLine, totalLines, text };
+  const { paths } = await snapshot.section("SFIL");
+  return { fileId, path: paths.get(file), startLine, endLine, totalLines, text };
 }
 
 /** File ids to their index in the file table, made once per snapshot. */
 function fileIndex(snapshot: Snapshot): Promise<Map<string, number> & { byteSize: number }> {
   return snapshot.remember("file ids", async () => {
-    const { fileIds } = await snapshot.section("SLOC");
+    const fileIds = await snapshot.section("SFID");
     const index = new Map<string, number>() as Map<string, number> & { byteSize: number };
     let bytes = 0;
     for (let f = 0; f < fileIds.length; f++) {

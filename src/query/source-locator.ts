@@ -1,7 +1,9 @@
-// @module SourceLocator: the source code service's contract, and the implementation that reads a snapshot's SLOC and source text.
+// @module SourceLocator: the source code service's contract, and the implementation that reads a snapshot's location pages, file table and source text.
 import { StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
-import type { WireLocation } from "../format/source-locations.ts";
+import type { LocationPage, WireLocation } from "../format/location-pages.ts";
+import { loadPages } from "../format/page-loads.ts";
+import type { Snapshot } from "../format/snapshot.ts";
 import type { Catalog, Version } from "../storage/catalog.ts";
 import { type FileText, fileText, type LineRange } from "./source-file.ts";
 
@@ -24,15 +26,33 @@ export class SnapshotSourceLocator implements SourceLocator {
 
   async locations(version: Version, ranks: number[]): Promise<(WireLocation[] | null)[]> {
     if (ranks.length === 0) return [];
-    const snapshot = await this.catalog.open(version);
-    const locations = await snapshot.section("SLOC");
-    const count = snapshot.meta.counts.objects;
-    return ranks.map((r) => (Number.isInteger(r) && r >= 0 && r < count ? locations.forObject(r) : null));
+    return objectLocations(await this.catalog.open(version), ranks);
   }
 
   async file(version: Version, fileId: string, range: LineRange): Promise<FileText | null> {
     return fileText(await this.catalog.open(version), fileId, range);
   }
+}
+
+/**
+ * The source locations of the objects of `ranks` (null for one without any, or no object), as the
+ * API writes them: the pages holding them read in one round, with the file ids they name files by.
+ */
+export async function objectLocations(
+  snapshot: Snapshot,
+  ranks: readonly number[],
+): Promise<(WireLocation[] | null)[]> {
+  const count = snapshot.meta.counts.objects;
+  const valid = ranks.filter((r) => Number.isInteger(r) && r >= 0 && r < count);
+  const [directory, fileIds] = await Promise.all([snapshot.section("SLCD"), snapshot.section("SFID")]);
+  const wanted = [...new Set(valid.map((r) => directory.pageOf(r)))].sort((a, b) => a - b);
+  const pages: Map<number, LocationPage> = await loadPages(snapshot, "SLCP", directory, wanted);
+  return ranks.map((r) => {
+    if (!(Number.isInteger(r) && r >= 0 && r < count)) return null;
+    const locations = pages.get(directory.pageOf(r))!.locations(r);
+    if (locations.length === 0) return null;
+    return locations.map((l) => ({ fileId: fileIds.get(l.file), startLine: l.startLine, endLine: l.endLine }));
+  });
 }
 
 /**

@@ -13,6 +13,7 @@ import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { FILTER_INDEX, findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { objectLocations } from "../../src/query/source-locator.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { type Analysis, arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 import { ENTRY, HEADER, patchSection, rawSections, resealHeader } from "./snapshot-bytes.ts";
@@ -199,8 +200,10 @@ async function readEverything(bytes: Uint8Array, ids: string[]): Promise<string[
   await attempt(
     "source locations",
     async () => {
-      const locations = await s.section("SLOC");
-      for (let r = 0; r < s.meta.counts.objects; r++) locations.forObject(r);
+      await objectLocations(
+        s,
+        Array.from({ length: s.meta.counts.objects }, (_, r) => r),
+      );
     },
     refusals,
   );

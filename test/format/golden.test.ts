@@ -88,11 +88,11 @@ describe(`golden ${currentName}: answers worked out by hand from the Pet Store e
   it(`${currentName}/petstore-v1.snap starts with the header SNAPSHOT-FORMAT.md §3.1 shows for this example`, () => {
     const header = [
       "41 50 50 53 54 52 43 54", // magic "APPSTRCT"
-      "02 00 00 00 3b 00 00 00", // version 2, minor 0, tocCount 59
+      "03 00 00 00 3e 00 00 00", // version 3, minor 0, tocCount 62
       "40 00 00 00 00 00 00 00", // tocOffset 64
-      "60 07 00 00 52 75 e1 1f", // tocLength 1888, tocCrc 0x1fe17552
+      "c0 07 00 00 b5 d9 42 ed", // tocLength 1984, tocCrc 0xed42d9b5
       "f0 45 00 00 00 00 00 00", // fileLength 17904
-      "47 f9 39 15 00 00 00 00", // headerCrc 0x1539f947, reserved
+      "2b fb 46 95 00 00 00 00", // headerCrc 0x9546fb2b, reserved
       "00 00 00 00 00 00 00 00",
       "00 00 00 00 00 00 00 00",
     ].join(" ");

@@ -24,7 +24,7 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v2/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v3/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
@@ -44,7 +44,9 @@ const MODEL_SECTIONS = new Set<string>([
   "STAT",
   "LNKD",
   "TAXO",
-  "SLOC",
+  "SLCD",
+  "SFID",
+  "SFIL",
   "ROWD",
 ]);
 
@@ -111,27 +113,28 @@ describe("the header", () => {
   it("refuses a newer format version, before looking at the header checksum", async () => {
     // The checksum is left as it was, so it no longer matches: the version message must still win.
     await refuses(
-      open(withU16(GOOD, 8, 3)),
-      "snapshot is format version 3 but this reader supports version 2; upgrade appstruct",
+      open(withU16(GOOD, 8, 4)),
+      "snapshot is format version 4 but this reader supports version 3; upgrade appstruct",
     );
     await refuses(
       open(withU16(GOOD, 8, 0x0201)),
-      "snapshot is format version 513 but this reader supports version 2; upgrade appstruct",
+      "snapshot is format version 513 but this reader supports version 3; upgrade appstruct",
     );
   });
 
-  it("refuses an older format version, every revision of version 1 included, and says to recompile", async () => {
+  it("refuses an older format version, every revision of version 1 and version 2 included, and says to recompile", async () => {
     for (const [version, minor] of [
       [0, 0],
       [1, 0],
       [1, 15],
       [1, 16],
+      [2, 0],
     ]) {
       const older = withU16(withU16(GOOD, 8, version), 10, minor);
       resealHeader(older);
       await refuses(
         open(older),
-        `snapshot is format version ${version} but this reader supports version 2; recompile the analysis`,
+        `snapshot is format version ${version} but this reader supports version 3; recompile the analysis`,
       );
     }
   });
@@ -250,7 +253,7 @@ describe("section checksums", () => {
   });
 
   it("refuses a flipped first or last byte of a section too", async () => {
-    for (const tag of ["OBJC", "XTAG", "SLOC"] as const) {
+    for (const tag of ["OBJC", "XTAG", "SFID"] as const) {
       const s = rawSection(GOOD, tag);
       await sectionRefuses(flip(GOOD, s.offset), tag, `section ${tag} checksum mismatch`);
       await sectionRefuses(flip(GOOD, s.offset + s.length - 1), tag, `section ${tag} checksum mismatch`);
@@ -263,7 +266,7 @@ describe("section checksums", () => {
   });
 
   it("refuses the whole-model decode when any section it reads is broken", async () => {
-    for (const tag of ["OBJC", "ROWD", "STAT", "LNKD", "TAXO", "SLOC", "PSTI"] as const) {
+    for (const tag of ["OBJC", "ROWD", "STAT", "LNKD", "TAXO", "SLCD", "SFID", "SFIL", "PSTI"] as const) {
       const s = rawSection(GOOD, tag);
       await refuses(decodeSnapshotModel(await open(flip(GOOD, s.offset + 8))), `section ${tag} checksum mismatch`);
     }
@@ -334,12 +337,6 @@ describe("out-of-range values behind valid checksums", () => {
       "LGRA",
       (b) => setU32(b, 1, 0, 2),
       "level 1 graph targets: value 2 at 0 is out of range (limit 2)",
-    ],
-    [
-      "a source-location file ≥ the file count",
-      "SLOC",
-      (b) => setU32(b, 8, 0, 5),
-      "location files: value 5 at 0 is out of range (limit 5)",
     ],
     ["a served status code of 4", "STAT", (b) => (b[block(b, 4).offset + 6] = 4), "status code out of range at 6"],
     ["an explicit status code of 255", "STAT", (b) => (b[block(b, 3).offset] = 255), "status code out of range at 0"],

@@ -9,6 +9,7 @@ import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { LINK_DIRECT, LINK_ESCALATED, NONE } from "../../src/format/model.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lookUp } from "../../src/query/lookup.ts";
+import { objectLocations } from "../../src/query/source-locator.ts";
 import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 
 const BIG = "9999999999999999999"; // 19 digits, above 2^63 and below 2^64
@@ -328,14 +329,18 @@ describe("round trip of a hand-written analysis", () => {
   });
 
   it("keeps source locations for the source service in the wire form", async () => {
-    const sloc = await snapshot.section("SLOC");
-    expect(sloc.forObject(byId.get("42")!.rank)).toEqual([
+    const [of42, of1, ofTwo63] = await objectLocations(snapshot, [
+      byId.get("42")!.rank,
+      byId.get("1")!.rank,
+      byId.get(TWO_63)!.rank,
+    ]);
+    expect(of42).toEqual([
       { fileId: "-9223372036854775808", startLine: 7, endLine: 9 },
       { fileId: "12", startLine: 2, endLine: 2 },
       { fileId: "-9223372036854775808", startLine: 1, endLine: 1 },
     ]);
-    expect(sloc.forObject(byId.get("1")!.rank)).toBeNull(); // [] in the analysis: omitted
-    expect(sloc.forObject(byId.get(TWO_63)!.rank)).toBeNull(); // absent
+    expect(of1).toBeNull(); // [] in the analysis: omitted
+    expect(ofTwo63).toBeNull(); // absent
   });
 
   it("decodes to the model the compiler encoded", () => {

@@ -63,7 +63,7 @@ describe("source text pages", () => {
       totalLines: LINES.length,
       text: LINES.slice(999, 1039).join(""),
     });
-    // SLOC, SRCD, SRCP's block table and one or two pages: a small part of the 250 KB of text.
+    // SFID, SFIL, SRCD, SRCP's block table and one or two pages: a small part of the 250 KB of text.
     expect(source.bytesRead - before).toBeLessThan(20_000);
     expect((await fileText(snapshot, "3", {}))!.text).toBe(TEXT);
     expect(await fileText(snapshot, "3", { startLine: 5001 })).toMatchObject({

@@ -152,7 +152,7 @@ const UNREAD = new Set([
 describe("one corrupt section", () => {
   it("the snapshot has the sections this file expects", () => {
     expect(TAGS.length).toBeGreaterThanOrEqual(20);
-    expect(TAGS).toEqual(expect.arrayContaining(["OBJC", "ROWP", "TAXO", "LGRA", "SLOC", "KNAM", "LNKP", "IDXP"]));
+    expect(TAGS).toEqual(expect.arrayContaining(["OBJC", "ROWP", "TAXO", "LGRA", "SLCP", "KNAM", "LNKP", "IDXP"]));
   });
 
   for (const tag of TAGS)
@@ -195,10 +195,10 @@ describe("one corrupt section", () => {
     }
   });
 
-  it("SLOC: select=source-locations fails with 500 corrupt_snapshot through the source service, the same objects without it still answer", async () => {
+  it("SLCP: select=source-locations fails with 500 corrupt_snapshot through the source service, the same objects without it still answer", async () => {
     const published = await publishFresh("locations");
     const { app } = published;
-    await damage(published, flipInSection(published.bytes, "SLOC"));
+    await damage(published, flipInSection(published.bytes, "SLCP"));
     expectCorrupt(await call(`${app}/objects/304?select=source-locations`), "characteristics with locations");
     expectCorrupt(
       await call(`${app}/objects?limit=3&filepath=schema.sql&select=source-locations`),

@@ -279,7 +279,7 @@ describe("a snapshot whose sections disagree is refused before the manifest move
     [
       "files",
       (c) => ((c.files as number) += 1),
-      (c) => `SLOC holds ${c.files} files, META says ${(c.files as number) + 1}`,
+      (c) => `SFID holds ${c.files} file ids, META says ${(c.files as number) + 1} files`,
     ],
     [
       "postIts",
