@@ -10,11 +10,11 @@
 // their bytes in the section cache.
 
 import { callersOf } from "./adjacency.ts";
-import { type Block, Blocks, checkBelow } from "./blocks.ts";
+import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type CalleeLinks, LINK_DIRECT, LINK_ESCALATED, type SnapshotModel } from "./model.ts";
 import { END, objectFlags, START } from "./object-core.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { checkFirstRanks, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
@@ -98,15 +98,7 @@ export class LinkDirectory extends PageDirectory {
     this.linkTypes = [...new StringList(blocks, 0, "link types").all()];
     this.firstRanks = blocks.u32(2);
     this.rows = rows;
-    const pages = this.firstRanks.length;
-    check(this.crcs.length === pages, `link directory: ${pages} first ranks for ${this.crcs.length} pages`);
-    check(
-      rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0,
-      "link directory: pages do not start at rank 0",
-    );
-    checkBelow(this.firstRanks, Math.max(rows, 1), "link directory first ranks");
-    for (let p = 1; p < pages; p++)
-      check(this.firstRanks[p - 1] < this.firstRanks[p], `link directory: first ranks do not ascend at page ${p}`);
+    checkFirstRanks(this.firstRanks, this.crcs.length, rows, "link directory");
   }
 
   /** The pages cut into windows of `pagesPerWindow` (the last may hold fewer). */

@@ -4,10 +4,10 @@
 // take megabytes. Held as one section with the file table, they were read and decoded whole for
 // each such answer (23 MB at 1M objects), more than a 64 MiB section budget keeps beside the rest.
 // Here an object's locations cost the page holding them: a few KiB of varints, read by range.
-import { type Block, Blocks, checkBelow } from "./blocks.ts";
+import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { ObjectRecord, SourceLocation } from "./model.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { checkFirstRanks, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** Pages are cut once they reach this many bytes: an object's locations cost one read of a few KiB. */
@@ -67,15 +67,7 @@ export class LocationDirectory extends PageDirectory {
     this.firstRanks = blocks.u32(0);
     this.rows = rows;
     this.files = files;
-    const pages = this.firstRanks.length;
-    check(this.crcs.length === pages, `location directory: ${pages} first ranks for ${this.crcs.length} pages`);
-    check(
-      rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0,
-      "location directory: pages do not start at rank 0",
-    );
-    checkBelow(this.firstRanks, Math.max(rows, 1), "location directory first ranks");
-    for (let p = 1; p < pages; p++)
-      check(this.firstRanks[p - 1] < this.firstRanks[p], `location directory: first ranks do not ascend at page ${p}`);
+    checkFirstRanks(this.firstRanks, this.crcs.length, rows, "location directory");
   }
 
   pageOf(rank: number): number {

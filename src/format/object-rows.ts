@@ -4,11 +4,11 @@
 // column by column that is a read per field per object, or whole columns. A row store puts one
 // object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
 // Pages are deflated and inflated as every deflated page is (inflate.ts).
-import { type Block, Blocks, checkBelow } from "./blocks.ts";
+import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
-import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
+import { checkFirstRanks, PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
 import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
 import { VarintReader } from "./varint.ts";
 
@@ -308,13 +308,7 @@ export class RowDirectory extends PageDirectory {
       `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
     );
     this.checkRawLengths(this.rawLengths, MAX_RAW_PAGE, "row directory", "rows");
-    check(
-      rows === 0 ? pages === 0 : pages > 0 && this.firstRanks[0] === 0,
-      "row directory: pages do not start at rank 0",
-    );
-    checkBelow(this.firstRanks, Math.max(rows, 1), "row directory first ranks");
-    for (let p = 1; p < pages; p++)
-      check(this.firstRanks[p - 1] < this.firstRanks[p], `row directory: first ranks do not ascend at page ${p}`);
+    checkFirstRanks(this.firstRanks, pages, rows, "row directory");
   }
 
   /** The page holding `rank`. */

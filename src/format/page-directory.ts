@@ -83,6 +83,18 @@ export class PageDirectory {
   }
 }
 
+/**
+ * Checks a directory's first rank of each of its `pages` pages against the `rows` they hold: one a
+ * page, the first 0, strictly ascending, each below `rows`. `what` names the directory in messages.
+ */
+export function checkFirstRanks(firstRanks: Uint32Array, pages: number, rows: number, what: string): void {
+  check(firstRanks.length === pages, `${what}: ${firstRanks.length} first ranks for ${pages} pages`);
+  check(rows === 0 ? pages === 0 : pages > 0 && firstRanks[0] === 0, `${what}: pages do not start at rank 0`);
+  checkBelow(firstRanks, Math.max(rows, 1), `${what} first ranks`);
+  for (let p = 1; p < pages; p++)
+    check(firstRanks[p - 1] < firstRanks[p], `${what}: first ranks do not ascend at page ${p}`);
+}
+
 /** The first index in [lo, hi) where `test` fails, for a test true on a prefix of the range (a binary search). */
 export function firstFailing(lo: number, hi: number, test: (i: number) => boolean): number {
   while (lo < hi) {
