@@ -11,14 +11,30 @@ export async function attachLocations<T extends object>(
   items: readonly T[],
   ranks: number[],
 ): Promise<(T & { sourceLocations?: WireLocation[] })[]> {
+  return withLocations(items, await locationsOf(sources, version, ranks));
+}
+
+/** Copies of `items` with the `locations` of the same index, where there are some. */
+export function withLocations<T extends object>(
+  items: readonly T[],
+  locations: readonly (WireLocation[] | null)[],
+): (T & { sourceLocations?: WireLocation[] })[] {
+  return items.map((item, i) => (locations[i] ? { ...item, sourceLocations: locations[i]! } : item));
+}
+
+/** The source locations of the objects of `ranks` from the source code service, its failures turned into the API's errors. */
+export async function locationsOf(
+  sources: SourceLocator | null,
+  version: Version,
+  ranks: number[],
+): Promise<(WireLocation[] | null)[]> {
   if (!sources)
     throw new ApiError(
       "source_service_unavailable",
       "the source code service is disabled or not configured on this server",
     );
-  let locations: (WireLocation[] | null)[];
   try {
-    locations = await sources.locations(version, ranks);
+    return await sources.locations(version, ranks);
   } catch (error) {
     // The snapshot storage failing behind the service is a storage fault (503), not a broken service.
     if (error instanceof StorageUnavailableError || error instanceof CorruptSnapshotError) throw error;
@@ -27,5 +43,4 @@ export async function attachLocations<T extends object>(
       "the source code service did not answer; try again, or ask without select=source-locations",
     );
   }
-  return items.map((item, i) => (locations[i] ? { ...item, sourceLocations: locations[i]! } : item));
 }

@@ -1,9 +1,15 @@
 // @module Location pages (SLCP + SLCD): each object's source locations as compiled, an object's locations cost one page read by range, damaged pages refused.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { loadFolderCatalog } from "../../build/folder-catalog.ts";
+import { createApp } from "../../src/app.ts";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
+import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import {
   encodeLocationDirectory,
   encodeLocationPages,
@@ -11,8 +17,10 @@ import {
   LocationDirectory,
 } from "../../src/format/location-pages.ts";
 import type { ObjectRecord } from "../../src/format/model.ts";
-import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { objectLocations } from "../../src/query/source-locator.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
+import { delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { readServerTiming } from "../../src/http/server-timing.ts";
+import { objectLocations, SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import { arbitraryAnalysis } from "../support/arbitrary-analysis.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { loggedSnapshot } from "../support/read-log.ts";
@@ -93,5 +101,36 @@ describe("location pages", () => {
     expect(pages).toHaveLength(1);
     expect(pages[0].length).toBeLessThan(LOCATION_PAGE_BYTES + 64);
     expect(reads.map((r) => r.tag).sort()).toEqual(["SFID", "SLCP"]);
+  });
+
+  it("come with an object's characteristics in the round of its rows, not a round after them", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "appstruct-locations-"));
+    try {
+      await writeFile(join(folder, "generated.snap"), generated);
+      const catalog = await loadFolderCatalog(folder, () => {}, {
+        sections: new SectionCache(64 << 20),
+        readThrough: (source) => delayedSource(source, 5),
+      });
+      const app = createApp(() => ({ catalog, sources: new SnapshotSourceLocator(catalog), access: null }));
+      const { meta, objects } = await decodeSnapshotModel(await Snapshot.open(memorySource(generated)));
+      const ask = async (rank: number) => {
+        const path = `/rest/applications/${encodeURIComponent(meta.application)}/objects/${objects[rank].id}?select=source-locations`;
+        const response = await app.fetch(new Request(`http://local${path}`));
+        expect(response.status, path).toBe(200);
+        return {
+          body: (await response.json()) as { sourceLocations?: unknown[] },
+          timing: readServerTiming(response.headers.get("Server-Timing"))!,
+        };
+      };
+      // The first answer reads what every later one consults: the id pages, the file ids, the directories.
+      await ask(0);
+      const far = objects.findIndex((o, rank) => rank > 15_000 && o.sourceLocations.length > 0);
+      const { body, timing } = await ask(far);
+      expect(body.sourceLocations).toHaveLength(objects[far].sourceLocations.length);
+      expect(timing.reads, "its row page and its location page, at least").toBeGreaterThanOrEqual(2);
+      expect(timing.rounds).toBe(1);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -18,6 +18,7 @@ import { objectCallees } from "../../query/callees.ts";
 import { objectCallers } from "../../query/callers.ts";
 import { objectCharacteristics } from "../../query/characteristics.ts";
 import { FILTER_INDEX, findObjects } from "../../query/find-objects.ts";
+import { rankOfId } from "../../query/lookup.ts";
 import { objectPaths } from "../../query/paths.ts";
 import { startEndPoints } from "../../query/points.ts";
 import type { StreamedList } from "../../query/streamed-list.ts";
@@ -27,7 +28,7 @@ import type { AppEnv } from "../context.ts";
 import { streamJson } from "../json-stream.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
-import { attachLocations } from "../source-locations.ts";
+import { attachLocations, locationsOf, withLocations } from "../source-locations.ts";
 
 /** The `{id}` path segment: an object id (or a transaction's, a data graph's: its point's). */
 export const pathObjectId = (c: Context<AppEnv>): string => {
@@ -72,8 +73,15 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const objectId = pathObjectId(c);
     if (p.select && !c.get("deps").sources) throw sourcesDisabled();
     const { version, snapshot, previous } = await selectedAnalysis(c, p.date);
-    const { object, rank } = await objectCharacteristics(snapshot, objectId, previous);
-    return c.json(p.select ? (await attachLocations(c.get("deps").sources, version, [object], [rank]))[0] : object);
+    if (!p.select) return c.json((await objectCharacteristics(snapshot, objectId, previous)).object);
+    // The locations are asked for beside the rows, not in a round after them: both wait only for the
+    // rank, which the id page gives.
+    const rank = await rankOfId(snapshot, objectId);
+    const [{ object }, locations] = await Promise.all([
+      objectCharacteristics(snapshot, objectId, previous),
+      locationsOf(c.get("deps").sources, version, [rank]),
+    ]);
+    return c.json(withLocations([object], locations)[0]);
   });
 
   app.get(honoPath(CALLEES), async (c) => {
