@@ -12,13 +12,16 @@
 // used or loaded the entry last (their storage meters tell them apart): an answer reading one page
 // twice has not shown that the page serves more than one answer.
 //
-// What a request loads before it has read FIRST_READS_BYTES, if smaller than that, goes straight to
-// main, as a ghost's key does: the pages about the object an answer was asked for (its link page,
-// its row), which later answers about that object come back to. What it loads after goes on
-// probation, as does anything larger: a walk's frontier, the pages of a large answer's members,
-// whole sections, a broad filter's matches. In the mixed workload at 1M objects, answers came back
-// to an object's link page hundreds of answers later, when the small queue had turned over many
-// times under multi-filters and walks: on probation, the page had left unused, and was read again.
+// What a request loads before it has read FIRST_READS_BYTES, if smaller than that, skips probation
+// for a queue of its own, the first-reads queue (an eighth of the budget), which evicts as main
+// does: the pages about the object an answer was asked for (its link page, its row), which later
+// answers about that object come back to. What it loads after goes on probation, as does anything
+// larger: a walk's frontier, the pages of a large answer's members, whole sections, a broad
+// filter's matches. In the mixed workload at 1M objects, answers came back to an object's link page
+// hundreds of answers later, when the small queue had turned over many times under multi-filters and
+// walks: on probation, the page had left unused, and was read again. In main, where such pages went
+// first, a heavier mix's reused key pages and trigram lists (some 87 MB a pass entering a main of 57)
+// pushed them out just the same; in a queue of their own, they stay for passes.
 //
 // Why not LRU (measured: docs/benchmarks.md#section-cache-policy). Heavy answers read many entries
 // once: a level-5 node's children are hundreds of row pages, up to 28 MB at 300k objects. Under LRU
@@ -129,11 +132,16 @@ class Queue {
 
 /** The small queue's share of the budget: S3-FIFO's tenth. */
 const SMALL_SHARE = 0.1;
+/**
+ * The first-reads queue's share of the budget. An independent mixed workload at 1M objects loaded
+ * some 4 MB a pass into it; a quarter kept what an eighth did.
+ */
+const FIRST_READS_SHARE = 1 / 8;
 /** Uses an entry remembers: how many times main may spare it unused. */
 const MAX_FREQUENCY = 3;
 /**
  * A request that has read fewer bytes than this, the read under way included, loads entries smaller
- * than this straight into main: a link page and a row page or two. Measured from 8 to 64 KiB at 1M
+ * than this into the first-reads queue: a link page and a row page or two. Measured from 8 to 64 KiB at 1M
  * objects with 20 ms reads (docs/benchmarks.md): the smaller, the more callees and 3-hop walks
  * answered within one round; below a link page (4 KiB and its varints), an object's own links would
  * go on probation.
@@ -145,7 +153,7 @@ const MAX_GHOSTS = 8192;
 export interface SectionCacheOptions {
   /** What each entry weighs beyond its value's byteSize (default ENTRY_BYTES; tests of exact sizes give 0). */
   entryBytes?: number;
-  /** Below how many bytes read a request loads entries below that size straight into main (default FIRST_READS_BYTES; 0: none). */
+  /** Below how many bytes read a request loads entries below that size into the first-reads queue (default FIRST_READS_BYTES; 0: none). */
   firstReadsBytes?: number;
   /** How long other requests wait for a load of `storedLength` bytes before reading for themselves. */
   loadDeadlineMs?: (storedLength: number) => number;
@@ -190,10 +198,12 @@ export class SectionCache {
   /** Entries by snapshot, then tag: a lookup hashes the tag alone, not a 70-character composite key. */
   private readonly bySnapshot = new Map<string, Map<string, Entry>>();
   private count = 0;
-  /** New entries, on probation; and entries used while on probation, or recalled from the ghosts. */
+  /** New entries, on probation; entries used while on probation, or recalled from the ghosts; entries a request loaded among its first reads. */
   private readonly small = new Queue();
   private readonly main = new Queue();
+  private readonly firstReads = new Queue();
   private readonly smallBudget: number;
+  private readonly firstReadsBudget: number;
   /** Keys (keyOf) of entries that left `small` unused, oldest first, with their sizes: a key loaded again goes to `main`. */
   private readonly ghosts = new Map<string, number>();
   /** A number for each snapshot key an entry was ever asked for under (a few bytes a snapshot), for keyOf. */
@@ -215,6 +225,7 @@ export class SectionCache {
       throw new RangeError(`a section cache budget is a number of bytes ≥ 0, not ${budgetBytes}`);
     this.budgetBytes = budgetBytes;
     this.smallBudget = budgetBytes * SMALL_SHARE;
+    this.firstReadsBudget = budgetBytes * FIRST_READS_SHARE;
     // The request a load is shared within without polling: the one whose storage meter is running,
     // or whose prefetch is (its I/O is the request's too).
     this.loads = new SharedLoads(options.now, () => currentStorageMeter()?.request);
@@ -289,12 +300,13 @@ export class SectionCache {
   }
 
   /** What the cache holds now, entry by entry, oldest first in each queue (instrumentation: scripts/cache-trace.ts). */
-  holdings(): { snapshotKey: string; tag: string; bytes: number; queue: "small" | "main" }[] {
+  holdings(): { snapshotKey: string; tag: string; bytes: number; queue: "small" | "main" | "first reads" }[] {
     this.remeasureAll();
-    const out: { snapshotKey: string; tag: string; bytes: number; queue: "small" | "main" }[] = [];
+    const out: { snapshotKey: string; tag: string; bytes: number; queue: "small" | "main" | "first reads" }[] = [];
     for (const [queue, name] of [
       [this.small, "small"],
       [this.main, "main"],
+      [this.firstReads, "first reads"],
     ] as const)
       for (let e = queue.oldest; e; e = e.newer)
         out.push({ snapshotKey: e.snapshotKey, tag: e.tag, bytes: e.size, queue: name });
@@ -314,7 +326,7 @@ export class SectionCache {
   }
 
   private get bytes(): number {
-    return this.small.bytes + this.main.bytes;
+    return this.small.bytes + this.main.bytes + this.firstReads.bytes;
   }
 
   private find(snapshotKey: string, tag: string): Entry | undefined {
@@ -391,14 +403,14 @@ export class SectionCache {
     if (!tags) this.bySnapshot.set(snapshotKey, (tags = new Map()));
     tags.set(tag, entry);
     this.count++;
-    (ghost !== undefined || this.loadedFirst(meter, size) ? this.main : this.small).push(entry);
+    (this.loadedFirst(meter, size) ? this.firstReads : ghost !== undefined ? this.main : this.small).push(entry);
     const kept = new Set<Entry>();
     this.keep(entry, kept, false, entry.lastUser);
     this.evictBeyondBudget(kept);
   }
 
   /**
-   * Whether an entry of `size` bytes loaded now by the request of `meter` goes straight to main:
+   * Whether an entry of `size` bytes loaded now by the request of `meter` goes to the first-reads queue:
    * smaller than firstReadsBytes (a page, not a section or a large filter's matches), loaded by a
    * request that has read less than that so far. Outside any request, no.
    */
@@ -417,13 +429,22 @@ export class SectionCache {
     for (const dependency of entry.dependsOn) this.keep(dependency, kept, true, user);
   }
 
-  /** Evicts entries but `kept` until the budget holds: from `small` while it is over its share, else from `main`. */
+  /**
+   * Evicts entries but `kept` until the budget holds: from `small` while it is over its share, else
+   * from the first-reads queue while it is over its own, else from `main`; from the others when the
+   * one chosen has nothing left to evict.
+   */
   private evictBeyondBudget(kept: ReadonlySet<Entry>): void {
     while (this.bytes > this.budgetBytes) {
+      const small = () => this.evictFromSmall(kept);
+      const main = () => this.evictFromFifo(this.main, kept);
+      const firstReads = () => this.evictFromFifo(this.firstReads, kept);
       const evicted =
         this.small.bytes > this.smallBudget
-          ? this.evictFromSmall(kept) || this.evictFromMain(kept)
-          : this.evictFromMain(kept) || this.evictFromSmall(kept);
+          ? small() || main() || firstReads()
+          : this.firstReads.bytes > this.firstReadsBudget
+            ? firstReads() || main() || small()
+            : main() || small() || firstReads();
       if (!evicted) return;
     }
   }
@@ -444,13 +465,13 @@ export class SectionCache {
     return false;
   }
 
-  /** Evicts the oldest unused entry of `main`, sparing used ones (requeued, one use forgotten); false if none is left. */
-  private evictFromMain(kept: ReadonlySet<Entry>): boolean {
-    for (let entry = this.main.oldestBut(kept); entry; entry = this.main.oldestBut(kept)) {
+  /** Evicts the oldest unused entry of `queue` (main, first reads), sparing used ones (requeued, one use forgotten); false if none is left. */
+  private evictFromFifo(queue: Queue, kept: ReadonlySet<Entry>): boolean {
+    for (let entry = queue.oldestBut(kept); entry; entry = queue.oldestBut(kept)) {
       if (entry.frequency > 0) {
         entry.frequency--;
-        this.main.remove(entry);
-        this.main.push(entry);
+        queue.remove(entry);
+        queue.push(entry);
         continue;
       }
       this.evictions += this.evict(entry);

@@ -94,8 +94,8 @@ describe("SectionCache", () => {
     expect(outside.cache.holds("s", "A")).toBe(true);
   });
 
-  it("loads what a request reads among its first FIRST_READS_BYTES straight into main; what it loads after, and larger entries, on probation", async () => {
-    // A budget of 1000: the small queue's share is 100, one entry of 100. Below 250 bytes read, a request loads into main.
+  it("loads what a request reads among its first FIRST_READS_BYTES into the first-reads queue; what it loads after, and larger entries, on probation", async () => {
+    // A budget of 1000: the small queue's share is 100, one entry of 100. Below 250 bytes read, a request loads into the first-reads queue.
     const cache = new SectionCache(1000, { ...EXACT, firstReadsBytes: 250 });
     /** Entry `tag` (100 bytes), loaded by a read of `bytes` bytes. */
     const load = (tag: string, bytes: number) =>
@@ -108,14 +108,14 @@ describe("SectionCache", () => {
     await new StorageMeter().measure(async () => {
       for (const tag of ["A", "B", "C"]) await load(tag, 100);
     });
-    expect(["A", "B", "C"].map(queueOf)).toEqual(["main", "main", "small"]);
-    // What a request past its first reads prefetches is metered as a request of its own: its first small load goes to main.
+    expect(["A", "B", "C"].map(queueOf)).toEqual(["first reads", "first reads", "small"]);
+    // What a request past its first reads prefetches is metered as a request of its own: its first small load is a first read.
     await new StorageMeter().measure(async () => {
       await meteredRead(Promise.resolve(), 300);
       prefetch(() => load("P", 100));
     });
     await new Promise((settled) => setTimeout(settled, 10));
-    expect(queueOf("P")).toBe("main");
+    expect(queueOf("P")).toBe("first reads");
     // A request of one large read: what it loads goes on probation, as does all that loads outside a request.
     await new StorageMeter().measure(() => load("D", 400));
     await load("E", 10);
@@ -126,11 +126,36 @@ describe("SectionCache", () => {
       await cache.get("s", "F", async () => new Sized("F", 100));
       await cache.get("s", "G", async () => new Sized("G", 250));
     });
-    expect(["F", "G"].map(queueOf)).toEqual(["main", "small"]);
-    // A scan of entries used once then flushes the small queue, and leaves main alone.
+    expect(["F", "G"].map(queueOf)).toEqual(["first reads", "small"]);
+    // A scan of entries used once then flushes the small queue, and leaves the first reads alone.
     for (let i = 0; i < 10; i++) await new StorageMeter().measure(() => load(`S${i}`, 1000));
     expect(["A", "B", "F", "P"].every((tag) => cache.holds("s", tag))).toBe(true);
     expect(["C", "D", "E", "G"].some((tag) => cache.holds("s", tag))).toBe(false);
+  });
+
+  it("keeps a request's first reads in a queue of their own, which entries moving to main do not push out", async () => {
+    // A budget of 1000: the first-reads queue's share is 125, one entry of 100; main takes what is left.
+    const cache = new SectionCache(1000, { ...EXACT, firstReadsBytes: 250 });
+    const load = (tag: string, bytes: number) =>
+      cache.get("s", tag, async () => {
+        await meteredRead(Promise.resolve(), bytes);
+        return new Sized(tag, 100);
+      });
+    await new StorageMeter().measure(() => load("L", 100));
+    expect(cache.holdings().find((h) => h.tag === "L")?.queue).toBe("first reads");
+    // Twenty entries loaded past a request's first reads, each used again by another request: all move
+    // to main, twice what the budget holds, and main evicts its own.
+    for (let i = 0; i < 20; i++) {
+      await new StorageMeter().measure(async () => {
+        await meteredRead(Promise.resolve(), 300);
+        await load(`M${i}`, 100);
+      });
+      await new StorageMeter().measure(() => load(`M${i}`, 100));
+    }
+    expect(cache.holds("s", "L")).toBe(true);
+    const queues = cache.holdings().map((h) => h.queue);
+    expect(queues.filter((q) => q === "main").length).toBeGreaterThanOrEqual(7);
+    expect(cache.holds("s", "M0")).toBe(false);
   });
 
   it("main evicts its oldest entry unless used since it was queued: that one is queued again, one use forgotten", async () => {
