@@ -43,12 +43,12 @@ export async function objectLocations(
   ranks: readonly number[],
 ): Promise<(WireLocation[] | null)[]> {
   const count = snapshot.meta.counts.objects;
-  const valid = ranks.filter((r) => Number.isInteger(r) && r >= 0 && r < count);
+  const isObject = (r: number) => Number.isInteger(r) && r >= 0 && r < count;
   const [directory, fileIds] = await Promise.all([snapshot.section("SLCD"), snapshot.section("SFID")]);
-  const wanted = [...new Set(valid.map((r) => directory.pageOf(r)))].sort((a, b) => a - b);
+  const wanted = [...new Set(ranks.filter(isObject).map((r) => directory.pageOf(r)))].sort((a, b) => a - b);
   const pages: Map<number, LocationPage> = await loadPages(snapshot, "SLCP", directory, wanted);
   return ranks.map((r) => {
-    if (!(Number.isInteger(r) && r >= 0 && r < count)) return null;
+    if (!isObject(r)) return null;
     const locations = pages.get(directory.pageOf(r))!.locations(r);
     if (locations.length === 0) return null;
     return locations.map((l) => ({ fileId: fileIds.get(l.file), startLine: l.startLine, endLine: l.endLine }));
