@@ -14,7 +14,7 @@ import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type CalleeLinks, LINK_DIRECT, LINK_ESCALATED, type SnapshotModel } from "./model.ts";
 import { END, objectFlags, START } from "./object-core.ts";
-import { checkFirstRanks, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { PageWriter, RankPageDirectory } from "./page-directory.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
@@ -86,19 +86,14 @@ export function encodeLinkDirectory(pages: EncodedLinkPages): Block[] {
   return [...encodeStringList(pages.linkTypes), pages.firstRanks, pages.offsets, pages.crcs];
 }
 
-export class LinkDirectory extends PageDirectory {
+export class LinkDirectory extends RankPageDirectory {
   readonly linkTypes: string[];
-  readonly firstRanks: Uint32Array;
-  readonly rows: number;
   /** The windowings asked for so far, by pages per window. */
   private readonly windowings = new Map<number, LinkWindows>();
 
   constructor(blocks: Blocks, rows: number) {
-    super(blocks.u32(3), blocks.u32(4), "link pages");
+    super(blocks.u32(2), blocks.u32(3), blocks.u32(4), rows, "link pages", "link directory");
     this.linkTypes = [...new StringList(blocks, 0, "link types").all()];
-    this.firstRanks = blocks.u32(2);
-    this.rows = rows;
-    checkFirstRanks(this.firstRanks, this.crcs.length, rows, "link directory");
   }
 
   /** The pages cut into windows of `pagesPerWindow` (the last may hold fewer). */
@@ -108,10 +103,6 @@ export class LinkDirectory extends PageDirectory {
     return windows;
   }
 
-  pageOf(rank: number): number {
-    return pageStartingAtOrBefore(this.firstRanks, rank);
-  }
-
   /** Page `p` (its stored bytes exactly), checked against its checksum; its objects are checked as they are walked to. */
   decodePage(p: number, bytes: Uint8Array): LinkPage {
     this.verify(p, bytes);
@@ -119,15 +110,10 @@ export class LinkDirectory extends PageDirectory {
     return new LinkPage(bytes, first, this.endOf(p), this.rows, this.linkTypes.length, `link page ${p}`);
   }
 
-  /** The rank after page `p`'s last. */
-  endOf(p: number): number {
-    return p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows;
-  }
-
   override get byteSize(): number {
     let windows = 0;
     for (const w of this.windowings.values()) windows += w.offsets.byteLength;
-    return super.byteSize + this.firstRanks.byteLength + windows;
+    return super.byteSize + windows;
   }
 }
 

@@ -7,7 +7,7 @@
 import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { ObjectRecord, SourceLocation } from "./model.ts";
-import { checkFirstRanks, PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
+import { PageWriter, RankPageDirectory } from "./page-directory.ts";
 import { VarintReader, VarintWriter } from "./varint.ts";
 
 /** Pages are cut once they reach this many bytes: an object's locations cost one read of a few KiB. */
@@ -57,26 +57,12 @@ export function encodeLocationDirectory(pages: LocationPages): Block[] {
   return [pages.firstRanks, pages.offsets, pages.crcs];
 }
 
-export class LocationDirectory extends PageDirectory {
-  readonly firstRanks: Uint32Array;
-  readonly rows: number;
+export class LocationDirectory extends RankPageDirectory {
   readonly files: number;
 
   constructor(blocks: Blocks, rows: number, files: number) {
-    super(blocks.u32(1), blocks.u32(2), "location pages");
-    this.firstRanks = blocks.u32(0);
-    this.rows = rows;
+    super(blocks.u32(0), blocks.u32(1), blocks.u32(2), rows, "location pages", "location directory");
     this.files = files;
-    checkFirstRanks(this.firstRanks, this.crcs.length, rows, "location directory");
-  }
-
-  pageOf(rank: number): number {
-    return pageStartingAtOrBefore(this.firstRanks, rank);
-  }
-
-  /** The rank after page `p`'s last. */
-  endOf(p: number): number {
-    return p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows;
   }
 
   /** Page `p` (its stored bytes exactly), checked against its checksum, then walked once: each object's entry found, every file index within the file table. */
@@ -98,10 +84,6 @@ export class LocationDirectory extends PageDirectory {
     }
     check(reader.done, `${what}: bytes left after its ${count} objects`);
     return new LocationPage(bytes, first, starts, what);
-  }
-
-  override get byteSize(): number {
-    return super.byteSize + this.firstRanks.byteLength;
   }
 }
 

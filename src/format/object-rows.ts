@@ -8,7 +8,7 @@ import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
-import { checkFirstRanks, PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
+import { PageWriter, RankPageDirectory, Stepwise } from "./page-directory.ts";
 import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
 import { VarintReader } from "./varint.ts";
 
@@ -288,37 +288,27 @@ const DECODED_ROWS_BYTES = 1024 * 1024;
 const DECODED_ROWS_KEPT = (DECODED_ROWS_BYTES * 7) / 8;
 
 /** Where each page of rows lies and what its checksum is; and the rows decoded last. */
-export class RowDirectory extends PageDirectory {
-  readonly firstRanks: Uint32Array;
+export class RowDirectory extends RankPageDirectory {
   readonly rawLengths: Uint32Array;
-  private readonly rows: number;
   /** Decoded rows by rank, least recently used first, with what each weighs. */
   private readonly decoded = new Map<number, { row: ObjectRow; bytes: number }>();
   /** The decoded rows' weights summed. */
   private decodedBytes = 0;
 
   constructor(blocks: Blocks, rows: number) {
-    super(blocks.u32(1), blocks.u32(2), "row pages");
-    this.firstRanks = blocks.u32(0);
+    super(blocks.u32(0), blocks.u32(1), blocks.u32(2), rows, "row pages", "row directory");
     this.rawLengths = blocks.u32(3);
-    this.rows = rows;
     const pages = this.firstRanks.length;
     check(
-      this.crcs.length === pages && this.rawLengths.length === pages,
+      this.rawLengths.length === pages,
       `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
     );
     this.checkRawLengths(this.rawLengths, MAX_RAW_PAGE, "row directory", "rows");
-    checkFirstRanks(this.firstRanks, pages, rows, "row directory");
-  }
-
-  /** The page holding `rank`. */
-  pageOf(rank: number): number {
-    return pageStartingAtOrBefore(this.firstRanks, rank);
   }
 
   /** Rows on page `p`. */
   countOf(p: number): number {
-    return (p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows) - this.firstRanks[p];
+    return this.endOf(p) - this.firstRanks[p];
   }
 
   /**
@@ -392,7 +382,7 @@ export class RowDirectory extends PageDirectory {
 
   /** Grows and shrinks with the rows it keeps decoded: the section cache measures it again. */
   override get byteSize(): number {
-    return super.byteSize + this.firstRanks.byteLength + this.rawLengths.byteLength + this.decodedBytes;
+    return super.byteSize + this.rawLengths.byteLength + this.decodedBytes;
   }
 }
 

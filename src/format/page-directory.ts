@@ -84,15 +84,47 @@ export class PageDirectory {
 }
 
 /**
- * Checks a directory's first rank of each of its `pages` pages against the `rows` they hold: one a
- * page, the first 0, strictly ascending, each below `rows`. `what` names the directory in messages.
+ * The directory of pages that each hold the consecutive ranks from their first rank to the next
+ * page's (rows, links, source locations), checked on decoding: a first rank for each page, the first
+ * 0, strictly ascending, each below `rows`. `directory` names it in messages.
  */
-export function checkFirstRanks(firstRanks: Uint32Array, pages: number, rows: number, what: string): void {
-  check(firstRanks.length === pages, `${what}: ${firstRanks.length} first ranks for ${pages} pages`);
-  check(rows === 0 ? pages === 0 : pages > 0 && firstRanks[0] === 0, `${what}: pages do not start at rank 0`);
-  checkBelow(firstRanks, Math.max(rows, 1), `${what} first ranks`);
-  for (let p = 1; p < pages; p++)
-    check(firstRanks[p - 1] < firstRanks[p], `${what}: first ranks do not ascend at page ${p}`);
+export class RankPageDirectory extends PageDirectory {
+  readonly firstRanks: Uint32Array;
+  /** The ranks the pages hold together: the snapshot's objects. */
+  readonly rows: number;
+
+  constructor(
+    firstRanks: Uint32Array,
+    offsets: Uint32Array,
+    crcs: Uint32Array,
+    rows: number,
+    what: string,
+    directory: string,
+  ) {
+    super(offsets, crcs, what);
+    this.firstRanks = firstRanks;
+    this.rows = rows;
+    const pages = crcs.length;
+    check(firstRanks.length === pages, `${directory}: ${firstRanks.length} first ranks for ${pages} pages`);
+    check(rows === 0 ? pages === 0 : pages > 0 && firstRanks[0] === 0, `${directory}: pages do not start at rank 0`);
+    checkBelow(firstRanks, Math.max(rows, 1), `${directory} first ranks`);
+    for (let p = 1; p < pages; p++)
+      check(firstRanks[p - 1] < firstRanks[p], `${directory}: first ranks do not ascend at page ${p}`);
+  }
+
+  /** The page holding `rank`. */
+  pageOf(rank: number): number {
+    return pageStartingAtOrBefore(this.firstRanks, rank);
+  }
+
+  /** The rank after page `p`'s last. */
+  endOf(p: number): number {
+    return p + 1 < this.firstRanks.length ? this.firstRanks[p + 1] : this.rows;
+  }
+
+  override get byteSize(): number {
+    return super.byteSize + this.firstRanks.byteLength;
+  }
 }
 
 /** The first index in [lo, hi) where `test` fails, for a test true on a prefix of the range (a binary search). */
