@@ -32,7 +32,7 @@ const EXACT = { entryBytes: 0 };
 
 /**
  * A cache plus a loader that counts its calls per key. Its loads read nothing: in S3-FIFO's own
- * order (no request's first reads go straight to main), as the tests of that order want.
+ * order (no request's first reads skip probation), as the tests of that order want.
  */
 function harness(budget: number) {
   const cache = new SectionCache(budget, { ...EXACT, firstReadsBytes: 0 });
@@ -44,6 +44,13 @@ function harness(budget: number) {
     });
   return { cache, loads, get };
 }
+
+/** What loads into `cache` entry `tag` (100 bytes) by a read of `bytes` bytes, metered as the request's. */
+const readingLoader = (cache: SectionCache) => (tag: string, bytes: number) =>
+  cache.get("s", tag, async () => {
+    await meteredRead(Promise.resolve(), bytes);
+    return new Sized(tag, 100);
+  });
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -97,12 +104,7 @@ describe("SectionCache", () => {
   it("loads what a request reads among its first FIRST_READS_BYTES into the first-reads queue; what it loads after, and larger entries, on probation", async () => {
     // A budget of 1000: the small queue's share is 100, one entry of 100. Below 250 bytes read, a request loads into the first-reads queue.
     const cache = new SectionCache(1000, { ...EXACT, firstReadsBytes: 250 });
-    /** Entry `tag` (100 bytes), loaded by a read of `bytes` bytes. */
-    const load = (tag: string, bytes: number) =>
-      cache.get("s", tag, async () => {
-        await meteredRead(Promise.resolve(), bytes);
-        return new Sized(tag, 100);
-      });
+    const load = readingLoader(cache);
     const queueOf = (tag: string) => cache.holdings().find((h) => h.tag === tag)?.queue;
     // One request reads A and B (100 bytes each: 200 read), then C (300): C is past its first reads.
     await new StorageMeter().measure(async () => {
@@ -136,11 +138,7 @@ describe("SectionCache", () => {
   it("keeps a request's first reads in a queue of their own, which entries moving to main do not push out", async () => {
     // A budget of 1000: the first-reads queue's share is 125, one entry of 100; main takes what is left.
     const cache = new SectionCache(1000, { ...EXACT, firstReadsBytes: 250 });
-    const load = (tag: string, bytes: number) =>
-      cache.get("s", tag, async () => {
-        await meteredRead(Promise.resolve(), bytes);
-        return new Sized(tag, 100);
-      });
+    const load = readingLoader(cache);
     await new StorageMeter().measure(() => load("L", 100));
     expect(cache.holdings().find((h) => h.tag === "L")?.queue).toBe("first reads");
     // Twenty entries loaded past a request's first reads, each used again by another request: all move
