@@ -9,7 +9,7 @@ import {
   type Status,
   type TaxonomyNode,
 } from "../../src/format/model.ts";
-import { compareIds, compareNames } from "../../src/query/name-order.ts";
+import { compareIds, compareNames } from "../../src/format/name-order.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import type { AnalysisTaxonomyNode } from "../analysis/schema.ts";
 import { deriveTaxonomy } from "./derived-taxonomy.ts";
@@ -38,7 +38,9 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
 
   const derived = analysis.taxonomy ? null : deriveTaxonomy(objects);
   const { levels, indexOfKey } = buildLevels(analysis.taxonomy ?? derived!.nodes);
-  const fileIndex = new Map(analysis.files.map((f, i) => [f.id, i]));
+  // The file table is in id order, so that the source code route finds a file by a binary search of its ids.
+  const files = [...analysis.files].sort((a, b) => compareIds(a.id, b.id));
+  const fileIndex = new Map(files.map((f, i) => [f.id, i]));
 
   const records: ObjectRecord[] = Array.from(order, (slot) => {
     const o = objects[slot];
@@ -88,14 +90,14 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
       counts: {
         objects: records.length,
         links: callees.linkCount,
-        files: analysis.files.length,
+        files: files.length,
         postIts: analysis.postIts.length,
         levels: levels.map((l) => l.length),
       },
     },
     objects: records,
     levels,
-    files: analysis.files.map((f) => ({
+    files: files.map((f) => ({
       id: f.id,
       path: f.path,
       language: f.language ?? null,

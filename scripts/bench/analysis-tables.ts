@@ -1,7 +1,7 @@
 // @module Reads an NDJSON analysis into plain columns for the SQLite baseline: objects in name order, links by rank, taxonomy levels.
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { compareIds, compareNames } from "../../src/query/name-order.ts";
+import { compareIds, compareNames } from "../../src/format/name-order.ts";
 
 export interface BaselineObject {
   id: string;

@@ -8,7 +8,7 @@ import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 /** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 64;

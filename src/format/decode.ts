@@ -4,12 +4,12 @@ import { decodeAllLocations } from "./location-pages.ts";
 import type { ObjectRecord, SnapshotModel, SourceFile } from "./model.ts";
 import { decodeAllRows } from "./object-rows.ts";
 import type { Snapshot } from "./snapshot.ts";
-import { sourceFiles } from "./source-files.ts";
+import { decodeAllFiles } from "./source-files.ts";
 import { decodeAllText } from "./source-text.ts";
 
 export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotModel> {
   const s = <T extends Parameters<Snapshot["section"]>[0]>(tag: T) => snapshot.section(tag);
-  const [core, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, slcd, sfid, sfil, rowd] = await Promise.all([
+  const [core, type, tyid, lang, fpth, anno, tags, psti, stat, lnkd, taxo, slcd, sfid, sfld, rowd] = await Promise.all([
     s("OBJC"),
     s("TYPE"),
     s("TYID"),
@@ -23,7 +23,7 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     s("TAXO"),
     s("SLCD"),
     s("SFID"),
-    s("SFIL"),
+    s("SFLD"),
     s("ROWD"),
   ]);
   // The row store holds the only copy of the texts as written (the key pages hold them lower-cased),
@@ -61,7 +61,10 @@ export async function decodeSnapshotModel(snapshot: Snapshot): Promise<SnapshotM
     meta: snapshot.meta,
     objects,
     levels: [1, 2, 3, 4, 5].map((l) => taxo.nodes(l)),
-    files: await filesWithText(snapshot, sourceFiles(sfid, sfil)),
+    files: await filesWithText(
+      snapshot,
+      decodeAllFiles(sfid, sfld, await snapshot.readPart("SFLP", 0, snapshot.toc.get("SFLP")?.length ?? 0)),
+    ),
     callees: decodeAllCallees(lnkd, await snapshot.readPart("LNKP", 0, snapshot.toc.get("LNKP")?.length ?? 0)),
   };
 }

@@ -13,6 +13,7 @@ import { type RowPages, rowPageSteps } from "./object-rows.ts";
 import { Stepwise } from "./page-directory.ts";
 import { encodePointPages, type PointPages } from "./point-pages.ts";
 import { type Grouped, groupUnique } from "./search-index.ts";
+import { encodeFilePages, type FilePages } from "./source-files.ts";
 import { encodeTextPages, type TextPages } from "./source-text.ts";
 
 /**
@@ -98,6 +99,7 @@ export class LayoutPlan {
   readonly textPages: Planned<TextPages>;
   readonly pointPages: Planned<PointPages>;
   readonly locationPages: Planned<LocationPages>;
+  readonly filePages: Planned<FilePages>;
   /** Each nearly unique field's values, lower-cased, grouped into sorted keys with their ranks. */
   readonly grouped: Record<GroupedField, Planned<Grouped>>;
   /** Each nearly unique field's key pages, from its grouped keys. */
@@ -118,6 +120,7 @@ export class LayoutPlan {
     this.textPages = new Planned(() => encodeTextPages(model.files, deflater));
     this.pointPages = new Planned(() => encodePointPages(model, deflater));
     this.locationPages = new Planned(() => encodeLocationPages(objects));
+    this.filePages = new Planned(() => encodeFilePages(model.files));
     const grouped = (field: GroupedField) =>
       new Planned(() => groupUnique(objects.length, (r) => FIELD_VALUES[field](objects[r])));
     this.grouped = { KNAM: grouped("KNAM"), KFUL: grouped("KFUL"), KMNG: grouped("KMNG") };

@@ -16,7 +16,7 @@ import { encodePointHops, PointHops, reversedGraph } from "./point-hops.ts";
 import { encodePointDirectory, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import { encodeSearchIndex, ReversedOrder, reversedOrder, reversedSamples, SearchIndex } from "./search-index.ts";
-import { encodeFileDetails, encodeFileIds, FileDetails, FileIds } from "./source-files.ts";
+import { encodeFileDirectory, encodeFileIds, FileDirectory, FileIds } from "./source-files.ts";
 import { encodeTextDirectory, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
 import { encodeLevelGraphs, encodeTaxonomy, LevelGraphs, Taxonomy } from "./taxonomy.ts";
@@ -238,17 +238,20 @@ export const SECTIONS = {
     decode: async (b, c) => new LevelGraphs(b, await c.taxonomy()),
     consults: () => ["TAXO"],
   } as SectionCodec<LevelGraphs>,
-  // The source files: their ids, which locations name them by, apart from their paths and languages.
+  // The source files: their ids in id order, which locations name them by, apart from their paths
+  // and languages in pages, which only the source code route reads.
   SFID: {
     blocks: 2,
     encode: (plan) => encodeFileIds(plan.model.files),
     decode: (b, c) => new FileIds(b, c.meta.counts.files),
   } as SectionCodec<FileIds>,
-  SFIL: {
-    blocks: 5,
-    encode: (plan) => encodeFileDetails(plan.model.files),
-    decode: (b, c) => new FileDetails(b, c.meta.counts.files),
-  } as SectionCodec<FileDetails>,
+  SFLP: pagedData((plan) => plan.filePages),
+  SFLD: pageDirectory(
+    3,
+    (plan) => plan.filePages,
+    encodeFileDirectory,
+    (b, _, c) => new FileDirectory(b, c.meta.counts.files),
+  ),
   // Each object's source locations, in pages by rank.
   SLCP: pagedData((plan) => plan.locationPages),
   SLCD: pageDirectory(

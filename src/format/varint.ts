@@ -21,6 +21,17 @@ export class VarintWriter {
     this.bytes[this.length++] = value;
   }
 
+  /** Appends `bytes` as they are (what a LEB128 length before them measures). */
+  putBytes(bytes: Uint8Array): void {
+    if (this.bytes.length - this.length < bytes.length) {
+      const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.length + bytes.length));
+      bigger.set(this.bytes.subarray(0, this.length));
+      this.bytes = bigger;
+    }
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
   /** The bytes written since `from`, copied. */
   slice(from = 0): Uint8Array {
     return this.bytes.slice(from, this.length);
@@ -68,5 +79,11 @@ export class VarintReader {
       scale *= 0x80;
     } while (byte & 0x80);
     return value;
+  }
+
+  /** The next `length` bytes, as a view, refusing to run past the end. */
+  bytesOf(length: number): Uint8Array {
+    if (!(this.at + length <= this.bytes.length)) check(false, `${this.what}: ${length} bytes run past the end`);
+    return this.bytes.subarray(this.at, (this.at += length));
   }
 }

@@ -87,8 +87,8 @@ const trigramsOfChunks = new Map<string, TrigramTag>(
   Object.entries(CHUNKS_OF).map(([trigrams, chunks]) => [chunks, trigrams as TrigramTag]),
 );
 type ChunksTag = (typeof CHUNKS_OF)[TrigramTag];
-type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "PNTP" | "KNAM" | "KFUL" | "KMNG" | "SRCP" | "SLCP";
-type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "PNTD" | "DNAM" | "DFUL" | "DMNG" | "SRCD" | "SLCD";
+type PagesTag = "ROWP" | "LNKP" | "IDXP" | "MEMP" | "PNTP" | "KNAM" | "KFUL" | "KMNG" | "SRCP" | "SLCP" | "SFLP";
+type DirectoryTag = "ROWD" | "LNKD" | "IDXD" | "MEMD" | "PNTD" | "DNAM" | "DFUL" | "DMNG" | "SRCD" | "SLCD" | "SFLD";
 /** The directories whose pages are checked in parts, page by page (the link pages in one pass, the id pages whole with OBJC). */
 type PartedTag = Exclude<DirectoryTag, "LNKD" | "IDXD">;
 /** Each paged section's directory and the pages it locates, checked together; link, row and member pages first, against OBJC and the id pages. */
@@ -103,6 +103,7 @@ const PAGES_OF: Record<DirectoryTag, PagesTag> = {
   DMNG: "KMNG",
   SRCD: "SRCP",
   SLCD: "SLCP",
+  SFLD: "SFLP",
 };
 const PAGES = new Set<string>(Object.values(PAGES_OF));
 /** The key pages each reversed order (RNAM, RFUL, RMNG) and each key directory serve. */
@@ -333,9 +334,8 @@ class Verification {
         return;
       }
       case "SFID":
-      case "SFIL":
-        // Their decoders check their counts against META's.
-        await snapshot.section(tag);
+        // Its decoder checks its count against META's; the source code route's lookups rely on its order.
+        check((await snapshot.section(tag)).inOrder(), "SFID: the file ids are not in the order of compareIds");
         return;
     }
     if (SEARCH_INDEXES.has(tag)) return this.searchIndex(snapshot, tag as StoredIndexTag);
@@ -721,6 +721,11 @@ class Verification {
       }
       case "SLCD": {
         // Each page's objects and no more, every file within the file table (decodePage checks both).
+        const directory = await snapshot.section(tag);
+        return { directory, page: (p, bytes) => void directory.decodePage(p, bytes) };
+      }
+      case "SFLD": {
+        // Each page's files and no more, paths and languages UTF-8 (decodePage checks both).
         const directory = await snapshot.section(tag);
         return { directory, page: (p, bytes) => void directory.decodePage(p, bytes) };
       }

@@ -1,8 +1,8 @@
 // @module changes: the objects added, deleted and modified between two snapshots of one application, by name (docs/api.md "Changes between two analyses").
 import type { ApiChangedObject } from "../contract/api-schemas.ts";
 import { readWholeIdPages } from "../format/id-pages.ts";
+import { compareIds, compareNames } from "../format/name-order.ts";
 import type { Snapshot } from "../format/snapshot.ts";
-import { compareIds, compareNames } from "./name-order.ts";
 import { type ObjectSummary, objectRowBatches, summaryBatches } from "./object-rows.ts";
 
 export const CHANGE_STATUSES = ["added", "deleted", "modified"] as const;

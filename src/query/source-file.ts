@@ -23,35 +23,27 @@ export interface LineRange {
 /**
  * Lines `startLine` to `endLine` of file `fileId`, the end cut to the file; null when the snapshot
  * does not list the file or lists it without text. A start past the end gives no line: `text` is
- * "" and `endLine` is the file's last line, before `startLine`.
+ * "" and `endLine` is the file's last line, before `startLine`. The page of the file's path and those
+ * of its lines are read together, one round.
  */
 export async function fileText(snapshot: Snapshot, fileId: string, range: LineRange): Promise<FileText | null> {
-  const file = (await fileIndex(snapshot)).get(fileId);
-  if (file === undefined) return null;
-  const directory = await snapshot.section("SRCD");
+  const [ids, files, directory] = await Promise.all([
+    snapshot.section("SFID"),
+    snapshot.section("SFLD"),
+    snapshot.section("SRCD"),
+  ]);
+  const file = ids.indexOf(fileId);
+  if (file < 0) return null;
   const totalLines = directory.lines(file);
   if (totalLines === null) return null;
   const startLine = range.startLine ?? 1;
   const endLine = Math.min(range.endLine ?? totalLines, totalLines);
-  const text = startLine <= endLine ? await linesOf(snapshot, directory, file, startLine, endLine) : "";
-  const { paths } = await snapshot.section("SFIL");
-  return { fileId, path: paths.get(file), startLine, endLine, totalLines, text };
-}
-
-/** File ids to their index in the file table, made once per snapshot. */
-function fileIndex(snapshot: Snapshot): Promise<Map<string, number> & { byteSize: number }> {
-  return snapshot.remember("file ids", async () => {
-    const fileIds = await snapshot.section("SFID");
-    const index = new Map<string, number>() as Map<string, number> & { byteSize: number };
-    let bytes = 0;
-    for (let f = 0; f < fileIds.length; f++) {
-      const id = fileIds.get(f);
-      index.set(id, f);
-      bytes += 48 + id.length * 2;
-    }
-    index.byteSize = bytes;
-    return index;
-  });
+  const p = files.pageOf(file);
+  const [pages, text] = await Promise.all([
+    loadPages(snapshot, "SFLP", files, [p]),
+    startLine <= endLine ? linesOf(snapshot, directory, file, startLine, endLine) : "",
+  ]);
+  return { fileId, path: pages.get(p)!.path(file), startLine, endLine, totalLines, text };
 }
 
 /** Lines `start` to `end` (within the file) of `file`, from the pages that hold them. */

@@ -261,12 +261,12 @@ describe("round trip of a hand-written analysis", () => {
     });
   });
 
-  it("keeps the files, in analysis order, negative and zero ids included", () => {
+  it("keeps the files in id order (the shorter first, then by code unit), negative and zero ids included", () => {
     expect(model.files).toEqual([
       { id: "0", path: "src/Zero.java", language: "Java" },
       { id: "-7", path: "db/Straße.sql", language: null },
-      { id: "-9223372036854775808", path: "🐈/cat.sql", language: "SQL" },
       { id: "12", path: "", language: "" },
+      { id: "-9223372036854775808", path: "🐈/cat.sql", language: "SQL" },
     ]);
   });
 

@@ -39,8 +39,9 @@ describe("source text pages", () => {
 
   it("hold whole lines, cut once a page reaches 16 Ki code units; a long line ends its page", async () => {
     const directory = await (await Snapshot.open(memorySource(bytes))).section("SRCD");
-    expect(Array.from(directory.lineCounts)).toEqual([0xffffffff, 0, LINES.length]);
-    const [from, to] = [directory.filePages[2], directory.filePages[3]];
+    // Files in id order: "2" (empty), "3" (big), "-1" (no text).
+    expect(Array.from(directory.lineCounts)).toEqual([0, LINES.length, 0xffffffff]);
+    const [from, to] = [directory.filePages[1], directory.filePages[2]];
     expect(directory.filePages[0]).toBe(from);
     const firsts = Array.from(directory.firstLines.subarray(from, to));
     // Lines of 40 units: 410 of them reach 16,400, past 16,384, so every page of short lines but the last holds 410.
@@ -63,7 +64,7 @@ describe("source text pages", () => {
       totalLines: LINES.length,
       text: LINES.slice(999, 1039).join(""),
     });
-    // SFID, SFIL, SRCD, SRCP's block table and one or two pages: a small part of the 250 KB of text.
+    // SFID, SFLD and one page of SFLP, SRCD, SRCP's block table and one or two pages: a small part of the 250 KB of text.
     expect(source.bytesRead - before).toBeLessThan(20_000);
     expect((await fileText(snapshot, "3", {}))!.text).toBe(TEXT);
     expect(await fileText(snapshot, "3", { startLine: 5001 })).toMatchObject({
