@@ -21,6 +21,8 @@ export interface BaselineObject {
   level5: string;
   role: 0 | 1 | 2;
   status: string | null;
+  /** JSON text of its source locations as the API lists them (`[{"fileId","startLine","endLine"}]`), or null when it has none. */
+  sourceLocations: string | null;
 }
 
 export interface LevelNode {
@@ -107,6 +109,15 @@ export async function readAnalysisTables(path: string): Promise<AnalysisTables> 
         level5: intern(record.level5),
         role: record.role ? ROLES[record.role as keyof typeof ROLES] : 0,
         status: record.status ?? null,
+        sourceLocations: record.sourceLocations?.length
+          ? JSON.stringify(
+              record.sourceLocations.map((l: { fileId: string; startLine: number; endLine: number }) => ({
+                fileId: l.fileId,
+                startLine: l.startLine,
+                endLine: l.endLine,
+              })),
+            )
+          : null,
       });
     } else if (record.kind === "taxonomy") taxonomy.push(record);
   }

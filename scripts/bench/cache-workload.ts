@@ -70,7 +70,7 @@ export async function mixedWorkload(
   const query = (cls: MixedClass): BenchQuery => {
     switch (cls) {
       case "characteristics":
-        return { route: "characteristics", id: pick(pool) };
+        return { route: "characteristics", id: pick(pool), withLocations: false };
       case "callees":
         return { route: "callees", id: pick(pool), includeEscalated: random() < 0.5, withParent: random() < 0.5 };
       case "points-hops-1":

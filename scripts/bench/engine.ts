@@ -7,7 +7,9 @@ import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
+import { rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
+import { objectLocations } from "../../src/query/source-locator.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import type { BenchQuery } from "./queries.ts";
 
@@ -37,8 +39,16 @@ async function answer(snapshot: Snapshot, q: BenchQuery): Promise<unknown> {
       });
       return { totalObjects, objects: await collect(objects) };
     }
-    case "characteristics":
-      return (await objectCharacteristics(snapshot, q.id, null)).object;
+    case "characteristics": {
+      if (!q.withLocations) return (await objectCharacteristics(snapshot, q.id, null)).object;
+      // As the route asks: the locations beside the rows, once the id page gives the rank.
+      const rank = await rankOfId(snapshot, q.id);
+      const [{ object }, [locations]] = await Promise.all([
+        objectCharacteristics(snapshot, q.id, null),
+        objectLocations(snapshot, [rank]),
+      ]);
+      return locations ? { ...object, sourceLocations: locations } : object;
+    }
     case "callees":
       return collect(
         (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))

@@ -129,7 +129,7 @@ export function pickMix(dbPath: string): MixEntry[] {
     const calls = (min: number) => (ord: number, row: Record<string, unknown>) =>
       row.external === 0 && Number(outDegree.get(ord)!.n) >= min;
     for (const f of [0.1, 0.3, 0.5, 0.7, 0.9])
-      add("characteristics", { route: "characteristics", id: objectsFrom(f, 1, hasParent)[0] });
+      add("characteristics", { route: "characteristics", id: objectsFrom(f, 1, hasParent)[0], withLocations: false });
     for (const [i, id] of objectsFrom(0.2, 4, calls(3)).entries())
       add("callees", { route: "callees", id, includeEscalated: i === 3, withParent: i >= 2 });
     for (const id of objectsFrom(0.4, 4, calls(2))) add("points-hops-1", { route: "points", id, hops: 1 });

@@ -100,7 +100,8 @@ function draw(cls: QueryClass, pools: WorkloadPools, random: Random): BenchQuery
     case "deep-skip":
       return find({}, "contains", random.int(Math.floor(pools.objects / 2), Math.max(0, pools.objects - PAGE)));
     case "characteristics":
-      return { route: "characteristics", id: object().id };
+      // Half of them with the source locations, as a reader who opens the code next asks.
+      return { route: "characteristics", id: object().id, withLocations: random.next() < 0.5 };
     case "callees":
       return {
         route: "callees",

@@ -10,7 +10,7 @@ export interface TextFilters {
 
 export type BenchQuery =
   | { route: "find"; filters: TextFilters; operator: Operator; skip: number; limit: number }
-  | { route: "characteristics"; id: string }
+  | { route: "characteristics"; id: string; withLocations: boolean }
   | { route: "callees"; id: string; includeEscalated: boolean; withParent: boolean }
   | { route: "points"; id: string; hops: number }
   | { route: "level-nodes"; level: number; name?: string; nodeId?: number }
@@ -35,7 +35,7 @@ export function pathOf(q: BenchQuery): string {
       return `${BASE}/objects?${queryString(params)}`;
     }
     case "characteristics":
-      return `${BASE}/objects/${q.id}`;
+      return `${BASE}/objects/${q.id}${q.withLocations ? "?select=source-locations" : ""}`;
     case "callees": {
       const params: [string, string | boolean][] = [];
       if (q.includeEscalated) params.push(["includeEscalated", true]);
@@ -105,7 +105,12 @@ export function queryOfPath(path: string): BenchQuery {
     const skip = integer("skip", take("skip"), 0);
     return done({ route: "find", filters, operator, skip, limit });
   }
-  if (rest[0] === "objects" && rest.length === 2) return done({ route: "characteristics", id: objectId(rest[1]) });
+  if (rest[0] === "objects" && rest.length === 2) {
+    const select = take("select");
+    if (select !== undefined && select !== "source-locations")
+      throw new UnsupportedPath("select must be source-locations");
+    return done({ route: "characteristics", id: objectId(rest[1]), withLocations: select !== undefined });
+  }
   if (rest[0] === "objects" && rest.length === 3 && rest[2] === "callees") {
     const includeEscalated = (take("includeEscalated") ?? "false").toLowerCase() === "true";
     const select = take("select");

@@ -76,7 +76,7 @@ export class SqliteBaseline {
       case "find":
         return this.find(q.filters, q.operator, q.skip, q.limit);
       case "characteristics":
-        return this.characteristics(q.id);
+        return this.characteristics(q.id, q.withLocations);
       case "callees":
         return this.callees(q.id, q.includeEscalated, q.withParent);
       case "points":
@@ -184,7 +184,8 @@ export class SqliteBaseline {
     return Number(row.ord);
   }
 
-  private characteristics(id: string) {
+  /** The object with its parent; with its source locations when asked and it has some (docs/api.md: omitted, not [], when none). */
+  private characteristics(id: string, withLocations: boolean) {
     const o = this.sql(
       "SELECT o.*, p.id AS p_id, p.name AS p_name, p.type AS p_type, p.type_id AS p_type_id FROM objects o LEFT JOIN objects p ON p.ord = o.parent_ord WHERE o.id = ?",
     ).get(id);
@@ -202,7 +203,13 @@ export class SqliteBaseline {
       external: o.external === 1,
       programmingLanguage: { name: o.language },
       parent: o.p_id === null ? null : { id: o.p_id, name: o.p_name, type: o.p_type, typeId: o.p_type_id },
+      ...(withLocations ? this.sourceLocations(Number(o.ord)) : {}),
     };
+  }
+
+  private sourceLocations(ord: number): { sourceLocations?: unknown[] } {
+    const row = this.sql("SELECT list FROM source_locations WHERE ord = ?").get(ord);
+    return row ? { sourceLocations: JSON.parse(String(row.list)) } : {};
   }
 
   /** One row per (callee, link type); a callee is listed when one of its links is direct, and (unless includeEscalated) none escalated. */

@@ -7,7 +7,8 @@
 // trigram index over `name_lc` (external content, with positions: a quoted phrase of 3+ characters
 // is an exact substring match answered from the index alone, where detail=none with GLOB checks
 // every candidate's row, 5–10× slower for substrings in 5 % of the names). Links are a WITHOUT ROWID table keyed by caller, with an index by callee,
-// for callees and the recursive CTEs of start/end points. Levels, their children, object counts and
+// for callees and the recursive CTEs of start/end points. Each object's source locations are one
+// JSON text keyed by its rank, in a table of their own (the object rows stay narrow). Levels, their children, object counts and
 // graph edges are precomputed tables.
 import { rmSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
@@ -21,6 +22,7 @@ CREATE TABLE objects(
   type_id TEXT NOT NULL, type_code INTEGER NOT NULL, language TEXT, file_path TEXT, mangling TEXT NOT NULL,
   external INTEGER NOT NULL, annotations TEXT, tags TEXT NOT NULL, parent_ord INTEGER, l5 INTEGER NOT NULL,
   role INTEGER NOT NULL, status TEXT, name_lc TEXT NOT NULL, name_rev TEXT NOT NULL, full_lc TEXT NOT NULL);
+CREATE TABLE source_locations(ord INTEGER PRIMARY KEY, list TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE links(from_ord INTEGER, to_ord INTEGER, type TEXT, escalated INTEGER, PRIMARY KEY(from_ord, to_ord, type, escalated)) WITHOUT ROWID;
 CREATE TABLE level_nodes(level INTEGER, idx INTEGER, name TEXT NOT NULL, full_name TEXT NOT NULL, name_lc TEXT NOT NULL,
   parent_idx INTEGER, nb_objects INTEGER NOT NULL, PRIMARY KEY(level, idx)) WITHOUT ROWID;
@@ -43,7 +45,7 @@ ANALYZE;
 `;
 
 /** The layout this file writes, kept in \`meta\`: a database of another layout is built again (bench --reuse). */
-export const BASELINE_SCHEMA = 2;
+export const BASELINE_SCHEMA = 3;
 
 /** Reversed by code points, so that endswith is a prefix range on the reversed column. */
 export const reversed = (s: string) => Array.from(s).reverse().join("");
@@ -77,7 +79,9 @@ export function buildBaselineDatabase(tables: AnalysisTables, path: string): voi
         if (!typeCodes.has(o.type))
           typeCodes.set(o.type, typeCodes.size), insertType.run(typeCodes.size - 1, o.type, o.type.toLowerCase());
       const insert = db.prepare("INSERT INTO objects VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      const insertLocations = db.prepare("INSERT INTO source_locations VALUES (?, ?)");
       objects.forEach((o, r) => {
+        if (o.sourceLocations !== null) insertLocations.run(r, o.sourceLocations);
         const lower = o.name.toLowerCase();
         insert.run(
           r,

@@ -13,7 +13,7 @@ const query: fc.Arbitrary<BenchQuery> = fc.oneof(
     skip: fc.nat(),
     limit: fc.nat(10000),
   }),
-  fc.record({ route: fc.constant("characteristics" as const), id }),
+  fc.record({ route: fc.constant("characteristics" as const), id, withLocations: fc.boolean() }),
   fc.record({ route: fc.constant("callees" as const), id, includeEscalated: fc.boolean(), withParent: fc.boolean() }),
   fc.record({ route: fc.constant("points" as const), id, hops: fc.nat(32) }),
   fc.record({ route: fc.constant("level-graph" as const), level: fc.integer({ min: 1, max: 5 }) }),
