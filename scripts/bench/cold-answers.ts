@@ -11,6 +11,7 @@ import { createApp } from "../../src/app.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { FIRST_READ, Snapshot } from "../../src/format/snapshot.ts";
 import { StorageMeter } from "../../src/format/storage-meter.ts";
+import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import type { BlobInfo, BlobStore } from "../../src/storage/blob-store.ts";
 import { SnapshotCache, StoreCatalog } from "../../src/storage/catalog.ts";
 import { DelayedStore } from "../../src/storage/delayed-store.ts";
@@ -89,7 +90,7 @@ export async function publishedFile(path: string): Promise<BlobStore> {
 /** `entry` answered by a fresh app over `store` (nothing opened or decoded), metered from the request to its last byte. */
 async function coldAnswer(store: BlobStore, entry: MixEntry, budgetBytes: number): Promise<ColdSample> {
   const catalog = new StoreCatalog(store, { snapshots: new SnapshotCache(), sections: new SectionCache(budgetBytes) });
-  const app = createApp(() => ({ catalog, sources: null, access: null }));
+  const app = createApp(() => ({ catalog, sources: new SnapshotSourceLocator(catalog), access: null }));
   const meter = new StorageMeter();
   const started = performance.now();
   const status = await meter.measure(async () => {

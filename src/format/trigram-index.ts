@@ -215,6 +215,11 @@ export class TrigramIndex {
     };
   }
 
+  /** Whether its posting lists are in memory (read whole), not read by range when a value asks for them. */
+  get listsInMemory(): boolean {
+    return this.whole !== null;
+  }
+
   /** An index whose four blocks are in memory (the whole section). */
   static whole(blocks: Blocks, keyCount: number, what: string): TrigramIndex {
     const bytes = blocks.u8(3);

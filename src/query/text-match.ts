@@ -421,20 +421,28 @@ function trigramSlots(
 }
 
 /**
- * Starts reading, without waiting, the trigram lists a `contains` of `values` reads whatever the
- * other filters leave it: the rarest trigram's of each value, and every bitmap (trigramCandidates).
- * A filter matched after another then finds them read in the round of the first one's keys (lists
- * read by range; a whole index holds them all already). Lists it reads only when they are short
- * enough to intersect are left: beside another filter's candidates, most are not read at all.
+ * Starts reading, without waiting, the trigram lists a `contains` of `values` reads beside the
+ * other filters' candidates, about `candidates` of them: the rarest trigram's of each value, every
+ * bitmap, and the lists short enough to intersect with that many (trigramCandidates). A filter
+ * matched after another then finds them read in the round of the first one's keys (lists read by
+ * range; a whole index holds them all already), not in a round after. The longer lists are left:
+ * beside few candidates, most are not read at all.
  */
-export function readTrigramListsAhead(field: FieldIndex, operator: Operator, values: readonly string[]): void {
+export function readTrigramListsAhead(
+  field: FieldIndex,
+  operator: Operator,
+  values: readonly string[],
+  candidates: number,
+): void {
   const { trigrams } = field;
   if (operator !== "contains" || !trigrams) return;
   const slots: number[] = [];
   for (const value of distinctLower(values)) {
     const found = value.length >= 3 ? trigramSlots(trigrams, value) : null;
     if (!found) continue;
-    for (const slot of found.positions.keys()) if (slot === found.rarest || trigrams.isBitmap(slot)) slots.push(slot);
+    for (const slot of found.positions.keys())
+      if (slot === found.rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= candidates * INTERSECT_RATIO)
+        slots.push(slot);
   }
   // A failed read is not waited for here: the filter asks again, and fails as it should.
   if (slots.length > 0) trigrams.lists(slots).catch(() => {});
