@@ -2,9 +2,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
+import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { StorageMeter } from "../../src/format/storage-meter.ts";
+import { fieldIndex } from "../../src/query/field-index.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { collect } from "../../src/query/streamed-list.ts";
+import { estimateMatches } from "../../src/query/text-match.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { type LoggedRead, loggedSnapshot } from "../support/read-log.ts";
 
@@ -199,5 +203,73 @@ describe("a contains on a trigram index read by range", () => {
     expect(head, "the trigram index is read by range").toBeDefined();
     // The chunk directory is read as the snapshot opens (a directory read ahead), unlogged here but settled.
     expect(head!.settledBefore, "asked for before the chunk directory came in").not.toContain("CFUL");
+  });
+});
+
+describe("a name beside a fullname about as selective, whose trigram lists are read by range", () => {
+  it("matches the name first, from its lists in memory, and the fullname's candidates in the same rounds: three, not five", async () => {
+    // 4 MiB: the name trigram index (320 KB at 20k objects) fits an eighth of the budget, the
+    // fullName one (907 KB) is read by range.
+    const budget = 4 << 20;
+    const probe = await Snapshot.open(memorySource(bytes), { sections: new SectionCache(budget) });
+    const n = model.objects.length;
+    const [names, fullNames] = await Promise.all([
+      fieldIndex(probe, "KNAM", "contains"),
+      fieldIndex(probe, "KFUL", "contains"),
+    ]);
+    expect(names.trigrams!.listsInMemory).toBe(true);
+    expect(fullNames.trigrams!.listsInMemory).toBe(false);
+    // A name piece and a fullName piece, the fullName estimated more selective but by less than half:
+    // ordered by their estimates alone, the fullName would go first.
+    const pieces = (texts: string[], length: number) => [
+      ...new Set(texts.flatMap((t) => [0, 3, 6].map((i) => t.toLowerCase().slice(i, i + length)))),
+    ];
+    const nameEstimates = new Map<string, number>();
+    for (const piece of pieces(
+      model.objects.slice(0, 400).map((o) => o.name),
+      5,
+    ))
+      if (piece.length === 5) nameEstimates.set(piece, await estimateMatches(names, "contains", [piece], n));
+    let pair: [string, string] | undefined;
+    for (const piece of pieces(
+      model.objects.slice(0, 400).map((o) => o.fullName),
+      7,
+    )) {
+      if (piece.length < 7) continue;
+      const estimate = await estimateMatches(fullNames, "contains", [piece], n);
+      const name = [...nameEstimates].find(([, e]) => e > estimate && e < 2 * estimate && estimate >= 20)?.[0];
+      if (name) {
+        pair = [name, piece];
+        break;
+      }
+    }
+    expect(pair, "a name piece and a fullName piece as described").toBeDefined();
+    const [name, fullname] = pair!;
+
+    const { snapshot, record } = await loggedSnapshot(bytes, budget, "name before a ranged fullname");
+    const reads = await record(true);
+    const meter = new StorageMeter();
+    const found = await meter.measure(async () => {
+      const result = await findObjects(snapshot, {
+        filters: { name: [name], fullname: [fullname] },
+        operator: "contains",
+        searchtype: "all",
+        skip: 0,
+        limit: 50,
+      });
+      await collect(result.objects);
+      return result;
+    });
+    expect(found.totalObjects).toBe(
+      model.objects.filter((o) => o.name.toLowerCase().includes(name) && o.fullName.toLowerCase().includes(fullname))
+        .length,
+    );
+    expect(
+      reads.filter((r) => r.tag === "KFUL"),
+      "the fullName's keys are not verified on their pages",
+    ).toEqual([]);
+    for (const read of reads.filter((r) => r.tag === "TFUL"))
+      expect(read.settledBefore, "the fullName's lists are asked for with the name's key pages").not.toContain("KNAM");
+    expect(meter.rounds).toBeLessThanOrEqual(3);
   });
 });
