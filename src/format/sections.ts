@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 3: each tag with its encoder and decoder, side by side.
+// @module The section catalogue of format version 4: each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
@@ -184,7 +184,7 @@ const keysOfRanks = (tag: "KFUL" | "KMNG"): SectionCodec<KeysOfRanks> => ({
   consults: () => [KEY_PAGES_OF[tag].directory],
 });
 
-/** Every section of version 3. Tags are 4 ASCII characters; the TOC may list them in any order. */
+/** Every section of version 4. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
   // First after META, so that a cold reader gets the id directory with the header and the table of
   // contents, and reads an object's id page in the round that follows.
