@@ -1,7 +1,7 @@
 // @module SourceLocator: the source code service's contract, and the implementation that reads a snapshot's location pages, file table and source text.
 import { StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
-import type { LocationPage, WireLocation } from "../format/location-pages.ts";
+import type { WireLocation } from "../format/location-pages.ts";
 import { loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { Catalog, Version } from "../storage/catalog.ts";
@@ -36,7 +36,7 @@ export class SnapshotSourceLocator implements SourceLocator {
 
 /**
  * The source locations of the objects of `ranks` (null for one without any, or no object), as the
- * API writes them: the pages holding them read in one round, with the file ids they name files by.
+ * API writes them: the pages holding them read in one round, beside the file ids they name files by.
  */
 export async function objectLocations(
   snapshot: Snapshot,
@@ -44,9 +44,13 @@ export async function objectLocations(
 ): Promise<(WireLocation[] | null)[]> {
   const count = snapshot.meta.counts.objects;
   const isObject = (r: number) => Number.isInteger(r) && r >= 0 && r < count;
-  const [directory, fileIds] = await Promise.all([snapshot.section("SLCD"), snapshot.section("SFID")]);
+  // The pages need the directory alone: they are asked for once it is in, while the file ids load.
+  // A failure of the ids is thrown where they are awaited, not left unobserved meanwhile.
+  const ids = snapshot.section("SFID");
+  ids.catch(() => {});
+  const directory = await snapshot.section("SLCD");
   const wanted = [...new Set(ranks.filter(isObject).map((r) => directory.pageOf(r)))].sort((a, b) => a - b);
-  const pages: Map<number, LocationPage> = await loadPages(snapshot, "SLCP", directory, wanted);
+  const [pages, fileIds] = await Promise.all([loadPages(snapshot, "SLCP", directory, wanted), ids]);
   return ranks.map((r) => {
     if (!isObject(r)) return null;
     const locations = pages.get(directory.pageOf(r))!.locations(r);

@@ -101,6 +101,7 @@ describe("location pages", () => {
     expect(pages).toHaveLength(1);
     expect(pages[0].length).toBeLessThan(LOCATION_PAGE_BYTES + 64);
     expect(reads.map((r) => r.tag).sort()).toEqual(["SFID", "SLCP"]);
+    expect(pages[0].settledBefore, "the page is asked for beside the file ids, not after them").not.toContain("SFID");
   });
 
   it("come with an object's characteristics in the round of its rows, not a round after them", async () => {
