@@ -154,7 +154,7 @@ describe("file pages", () => {
       startLine: 2,
       endLine: 2,
       totalLines: 3,
-      text: files[1500].text.split("\n")[1] + "\n",
+      text: `${files[1500].text.split("\n")[1]}\n`,
     });
     const paths = reads.filter((r) => r.tag === "SFLP");
     expect(paths).toHaveLength(1);
