@@ -1,4 +1,4 @@
-// @module The total "sorted by name" order of docs/api.md#order, for objects and taxonomy nodes (the compiler ranks by it, changes merge by it).
+// @module The total "sorted by name" order of docs/api.md#order, for objects and taxonomy nodes (the compiler ranks by it, changes merge by it), and the order of ids that also sorts the file table.
 
 /** Compares by lower-cased name, then name, both by UTF-16 code units. */
 export function compareNames(lowerA: string, a: string, lowerB: string, b: string): number {
