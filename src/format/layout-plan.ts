@@ -5,15 +5,15 @@ import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
 import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
 import { type EncodedLinkPages, encodeLinkPages } from "./link-pages.ts";
-import { encodeLocationPages, type LocationPages } from "./location-pages.ts";
+import { encodeLocationPages } from "./location-pages.ts";
 import { type MemberPages, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotModel } from "./model.ts";
 import { ranksById } from "./object-core.ts";
 import { type RowPages, rowPageSteps } from "./object-rows.ts";
-import { Stepwise } from "./page-directory.ts";
+import { type RankPages, Stepwise } from "./page-directory.ts";
 import { encodePointPages, type PointPages } from "./point-pages.ts";
 import { type Grouped, groupUnique } from "./search-index.ts";
-import { encodeFilePages, type FilePages } from "./source-files.ts";
+import { encodeFilePages } from "./source-files.ts";
 import { encodeTextPages, type TextPages } from "./source-text.ts";
 
 /**
@@ -98,8 +98,8 @@ export class LayoutPlan {
   readonly idPages: Planned<EncodedIdPages>;
   readonly textPages: Planned<TextPages>;
   readonly pointPages: Planned<PointPages>;
-  readonly locationPages: Planned<LocationPages>;
-  readonly filePages: Planned<FilePages>;
+  readonly locationPages: Planned<RankPages>;
+  readonly filePages: Planned<RankPages>;
   /** Each nearly unique field's values, lower-cased, grouped into sorted keys with their ranks. */
   readonly grouped: Record<GroupedField, Planned<Grouped>>;
   /** Each nearly unique field's key pages, from its grouped keys. */

@@ -14,9 +14,9 @@ import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type CalleeLinks, LINK_DIRECT, LINK_ESCALATED, type SnapshotModel } from "./model.ts";
 import { END, objectFlags, START } from "./object-core.ts";
-import { PageWriter, RankPageDirectory } from "./page-directory.ts";
+import { encodeRankPageDirectory, RankPageDirectory, type RankPages, varintRankPages } from "./page-directory.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
-import { VarintReader, VarintWriter } from "./varint.ts";
+import { VarintReader } from "./varint.ts";
 
 /** Pages are cut once they reach this many bytes: one object's links cost one read of a few KiB. */
 export const LINK_PAGE_BYTES = 4096;
@@ -36,12 +36,8 @@ export const TARGET_IS_END = 4;
 /** In a decoded caller flag byte: the caller is a start point. */
 export const SOURCE_IS_START = 1;
 
-export interface EncodedLinkPages {
+export interface EncodedLinkPages extends RankPages {
   linkTypes: string[];
-  firstRanks: Uint32Array;
-  pages: Uint8Array;
-  offsets: Uint32Array;
-  crcs: Uint32Array;
 }
 
 /**
@@ -54,11 +50,7 @@ export function encodeLinkPages(model: SnapshotModel): EncodedLinkPages {
   const { objects, callees } = model;
   const [callerOffsets, callers] = callersOf(callees, objects.length);
   const flags = Uint8Array.from(objects, objectFlags);
-  const out = new PageWriter();
-  const firstRanks: number[] = [];
-  const page = new VarintWriter();
-  for (let rank = 0; rank < objects.length; rank++) {
-    if (page.length === 0) firstRanks.push(rank);
+  const pages = varintRankPages(objects.length, LINK_PAGE_BYTES, (page, rank) => {
     page.put(flags[rank]);
     page.put(callees.offsets[rank + 1] - callees.offsets[rank]);
     let previous = 0;
@@ -75,15 +67,13 @@ export function encodeLinkPages(model: SnapshotModel): EncodedLinkPages {
       page.put((caller - last - 1) * 2 + (flags[caller] & START ? SOURCE_IS_START : 0));
       last = caller;
     }
-    if (page.length >= LINK_PAGE_BYTES) out.add(page.slice()), page.clear();
-  }
-  if (page.length) out.add(page.slice());
-  return { linkTypes: callees.linkTypes, firstRanks: Uint32Array.from(firstRanks), ...out.finish() };
+  });
+  return { linkTypes: callees.linkTypes, ...pages };
 }
 
 /** LNKD's five blocks: link types (StringList, sorted), u32 first rank of each page (P), u32 page offsets in LNKP (P + 1), u32 CRC-32 of each page (P). */
 export function encodeLinkDirectory(pages: EncodedLinkPages): Block[] {
-  return [...encodeStringList(pages.linkTypes), pages.firstRanks, pages.offsets, pages.crcs];
+  return [...encodeStringList(pages.linkTypes), ...encodeRankPageDirectory(pages)];
 }
 
 export class LinkDirectory extends RankPageDirectory {

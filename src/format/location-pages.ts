@@ -4,11 +4,11 @@
 // take megabytes. Held as one section with the file table, they were read and decoded whole for
 // each such answer (23 MB at 1M objects), more than a 64 MiB section budget keeps beside the rest.
 // Here an object's locations cost the page holding them: a few KiB of varints, read by range.
-import { type Block, Blocks } from "./blocks.ts";
+import { Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { ObjectRecord, SourceLocation } from "./model.ts";
-import { PageWriter, RankPageDirectory } from "./page-directory.ts";
-import { VarintReader, VarintWriter } from "./varint.ts";
+import { RankPageDirectory, type RankPages, varintRankPages } from "./page-directory.ts";
+import { VarintReader } from "./varint.ts";
 
 /** Pages are cut once they reach this many bytes: an object's locations cost one read of a few KiB. */
 export const LOCATION_PAGE_BYTES = 4096;
@@ -20,25 +20,13 @@ export interface WireLocation {
   endLine: number;
 }
 
-export interface LocationPages {
-  /** SLCP's one block: the pages back to back. */
-  pages: Uint8Array;
-  /** The first rank of each page (P). */
-  firstRanks: Uint32Array;
-  offsets: Uint32Array;
-  crcs: Uint32Array;
-}
-
 /**
- * Per rank, as LEB128: the object's location count, then per location (in analysis order) its
- * file's index in the file table, its startLine and its endLine.
+ * SLCP's pages, per rank, as LEB128: the object's location count, then per location (in analysis
+ * order) its file's index in the file table, its startLine and its endLine. SLCD is their
+ * directory (encodeRankPageDirectory).
  */
-export function encodeLocationPages(objects: readonly ObjectRecord[]): LocationPages {
-  const out = new PageWriter();
-  const firstRanks: number[] = [];
-  const page = new VarintWriter();
-  for (let rank = 0; rank < objects.length; rank++) {
-    if (page.length === 0) firstRanks.push(rank);
+export function encodeLocationPages(objects: readonly ObjectRecord[]): RankPages {
+  return varintRankPages(objects.length, LOCATION_PAGE_BYTES, (page, rank) => {
     const locations = objects[rank].sourceLocations;
     page.put(locations.length);
     for (const { file, startLine, endLine } of locations) {
@@ -46,15 +34,7 @@ export function encodeLocationPages(objects: readonly ObjectRecord[]): LocationP
       page.put(startLine);
       page.put(endLine);
     }
-    if (page.length >= LOCATION_PAGE_BYTES) out.add(page.slice()), page.clear();
-  }
-  if (page.length) out.add(page.slice());
-  return { firstRanks: Uint32Array.from(firstRanks), ...out.finish() };
-}
-
-/** SLCD's three blocks: u32 first rank of each page (P), u32 page offsets in SLCP (P + 1), u32 CRC-32 of each page (P). */
-export function encodeLocationDirectory(pages: LocationPages): Block[] {
-  return [pages.firstRanks, pages.offsets, pages.crcs];
+  });
 }
 
 export class LocationDirectory extends RankPageDirectory {

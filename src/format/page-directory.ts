@@ -3,10 +3,11 @@
 // A paged section (ROWP, LNKP, IDXP) is too large to read whole for one answer, so its TOC checksum
 // cannot protect a page read alone. Its directory (ROWD, LNKD, IDXD: small, read whole and checked)
 // gives every page's byte range and checksum instead, as PMTiles' directories locate tiles.
-import { checkBelow } from "./blocks.ts";
+import { type Block, checkBelow } from "./blocks.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
 import { MAX_INFLATION, type PageDeflater } from "./inflate.ts";
+import { VarintWriter } from "./varint.ts";
 
 export class PageDirectory {
   /** Byte offset of each page in the paged section's one block (P + 1, strictly increasing from 0). */
@@ -244,6 +245,42 @@ export class PageWriter {
     stored.forEach((page, p) => pages.set(page, offsets[p]));
     return { pages, offsets, crcs };
   }
+}
+
+/** Pages holding consecutive ranks, as stored, with what their RankPageDirectory gives of each. */
+export interface RankPages {
+  /** The paged section's one block: the pages back to back. */
+  pages: Uint8Array;
+  /** The first rank of each page (P). */
+  firstRanks: Uint32Array;
+  offsets: Uint32Array;
+  crcs: Uint32Array;
+}
+
+/**
+ * Ranks 0 to `count` − 1, each written by `write` as LEB128 values (and bytes), in pages stored as
+ * written: a page is cut once it reaches `pageBytes`, so each starts at a rank.
+ */
+export function varintRankPages(
+  count: number,
+  pageBytes: number,
+  write: (page: VarintWriter, rank: number) => void,
+): RankPages {
+  const out = new PageWriter();
+  const firstRanks: number[] = [];
+  const page = new VarintWriter();
+  for (let rank = 0; rank < count; rank++) {
+    if (page.length === 0) firstRanks.push(rank);
+    write(page, rank);
+    if (page.length >= pageBytes) out.add(page.slice()), page.clear();
+  }
+  if (page.length) out.add(page.slice());
+  return { firstRanks: Uint32Array.from(firstRanks), ...out.finish() };
+}
+
+/** A rank page directory's three blocks: u32 first rank of each page (P), u32 page offsets (P + 1), u32 CRC-32 of each page (P). */
+export function encodeRankPageDirectory(pages: RankPages): Block[] {
+  return [pages.firstRanks, pages.offsets, pages.crcs];
 }
 
 /**

@@ -7,16 +7,17 @@ import { encodeIdDirectory, IdDirectory } from "./id-pages.ts";
 import { encodeKeyDirectory, encodeKeysOfRanks, KeyDirectory, KeysOfRanks } from "./key-pages.ts";
 import type { LayoutPlan, Planned, SteppedPlanned } from "./layout-plan.ts";
 import { encodeLinkDirectory, LinkDirectory } from "./link-pages.ts";
-import { encodeLocationDirectory, LocationDirectory } from "./location-pages.ts";
+import { LocationDirectory } from "./location-pages.ts";
 import { encodeMemberDirectory, MemberDirectory } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotMeta } from "./model.ts";
 import { encodeObjectCore, ObjectCore, objectFlags } from "./object-core.ts";
 import { encodeRowDirectory, RowDirectory } from "./object-rows.ts";
+import { encodeRankPageDirectory } from "./page-directory.ts";
 import { encodePointHops, PointHops, reversedGraph } from "./point-hops.ts";
 import { encodePointDirectory, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
 import { encodeSearchIndex, ReversedOrder, reversedOrder, reversedSamples, SearchIndex } from "./search-index.ts";
-import { encodeFileDirectory, encodeFileIds, FileDirectory, FileIds } from "./source-files.ts";
+import { encodeFileIds, FileDirectory, FileIds } from "./source-files.ts";
 import { encodeTextDirectory, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
 import { encodeLevelGraphs, encodeTaxonomy, LevelGraphs, Taxonomy } from "./taxonomy.ts";
@@ -249,7 +250,7 @@ export const SECTIONS = {
   SFLD: pageDirectory(
     3,
     (plan) => plan.filePages,
-    encodeFileDirectory,
+    encodeRankPageDirectory,
     (b, _, c) => new FileDirectory(b, c.meta.counts.files),
   ),
   // Each object's source locations, in pages by rank.
@@ -257,7 +258,7 @@ export const SECTIONS = {
   SLCD: pageDirectory(
     3,
     (plan) => plan.locationPages,
-    encodeLocationDirectory,
+    encodeRankPageDirectory,
     (b, n, c) => new LocationDirectory(b, n, c.meta.counts.files),
   ),
   XTYP: searchIndex("XTYP", (o) => o.type),

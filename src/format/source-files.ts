@@ -7,9 +7,9 @@ import { type Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { SourceFile } from "./model.ts";
 import { compareIds } from "./name-order.ts";
-import { PageWriter, RankPageDirectory } from "./page-directory.ts";
+import { RankPageDirectory, type RankPages, varintRankPages } from "./page-directory.ts";
 import { decodeUtf8, encodeStringList, StringList } from "./string-list.ts";
-import { VarintReader, VarintWriter } from "./varint.ts";
+import { VarintReader } from "./varint.ts";
 
 /** Pages are cut once they reach this many bytes: a file's path costs one read of a few KiB. */
 export const FILE_PAGE_BYTES = 4096;
@@ -54,45 +54,26 @@ export class FileIds extends StringList {
   }
 }
 
-export interface FilePages {
-  /** SFLP's one block: the pages back to back. */
-  pages: Uint8Array;
-  /** The first file index of each page (P). */
-  firstRanks: Uint32Array;
-  offsets: Uint32Array;
-  crcs: Uint32Array;
-}
-
 const utf8 = new TextEncoder();
 
 /**
- * Per file, in file index order: its path's UTF-8 length as LEB128 and its bytes, then its
- * language's (0 for none, else the length plus one) and its bytes.
+ * SFLP's pages, per file in file index order: its path's UTF-8 length as LEB128 and its bytes, then
+ * its language's (0 for none, else the length plus one) and its bytes. SFLD is their directory
+ * (encodeRankPageDirectory), the first file of each page its first rank.
  */
-export function encodeFilePages(files: readonly SourceFile[]): FilePages {
-  const out = new PageWriter();
-  const firstRanks: number[] = [];
-  const page = new VarintWriter();
-  files.forEach((file, f) => {
-    if (page.length === 0) firstRanks.push(f);
-    const path = utf8.encode(file.path);
+export function encodeFilePages(files: readonly SourceFile[]): RankPages {
+  return varintRankPages(files.length, FILE_PAGE_BYTES, (page, f) => {
+    const path = utf8.encode(files[f].path);
     page.put(path.length);
     page.putBytes(path);
-    if (file.language === null) page.put(0);
+    const { language } = files[f];
+    if (language === null) page.put(0);
     else {
-      const language = utf8.encode(file.language);
-      page.put(language.length + 1);
-      page.putBytes(language);
+      const bytes = utf8.encode(language);
+      page.put(bytes.length + 1);
+      page.putBytes(bytes);
     }
-    if (page.length >= FILE_PAGE_BYTES) out.add(page.slice()), page.clear();
   });
-  if (page.length) out.add(page.slice());
-  return { firstRanks: Uint32Array.from(firstRanks), ...out.finish() };
-}
-
-/** SFLD's three blocks: u32 first file index of each page (P), u32 page offsets in SFLP (P + 1), u32 CRC-32 of each page (P). */
-export function encodeFileDirectory(pages: FilePages): Block[] {
-  return [pages.firstRanks, pages.offsets, pages.crcs];
 }
 
 /** Where each page of file paths and languages lies, by file index. */

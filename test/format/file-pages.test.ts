@@ -6,9 +6,9 @@ import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import type { SourceFile } from "../../src/format/model.ts";
 import { compareIds } from "../../src/format/name-order.ts";
+import { encodeRankPageDirectory } from "../../src/format/page-directory.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import {
-  encodeFileDirectory,
   encodeFileIds,
   encodeFilePages,
   FILE_PAGE_BYTES,
@@ -20,7 +20,7 @@ import { loggedSnapshot } from "../support/read-log.ts";
 
 /** The directory of `pages` as a reader decodes it, for `files` files. */
 const directoryOf = (pages: ReturnType<typeof encodeFilePages>, files: number) =>
-  new FileDirectory(new Blocks(encodeBlocks(encodeFileDirectory(pages)), "SFLD", 3), files);
+  new FileDirectory(new Blocks(encodeBlocks(encodeRankPageDirectory(pages)), "SFLD", 3), files);
 
 const idsOf = (files: readonly SourceFile[]) =>
   new FileIds(new Blocks(encodeBlocks(encodeFileIds(files)), "SFID", 2), files.length);

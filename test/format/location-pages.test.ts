@@ -10,13 +10,9 @@ import { createApp } from "../../src/app.ts";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
-import {
-  encodeLocationDirectory,
-  encodeLocationPages,
-  LOCATION_PAGE_BYTES,
-  LocationDirectory,
-} from "../../src/format/location-pages.ts";
+import { encodeLocationPages, LOCATION_PAGE_BYTES, LocationDirectory } from "../../src/format/location-pages.ts";
 import type { ObjectRecord } from "../../src/format/model.ts";
+import { encodeRankPageDirectory } from "../../src/format/page-directory.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { readServerTiming } from "../../src/http/server-timing.ts";
@@ -37,7 +33,7 @@ const withLocations = (locations: ObjectRecord["sourceLocations"][]) =>
 
 /** The directory of `pages` as a reader decodes it, for `files` files. */
 const directoryOf = (pages: ReturnType<typeof encodeLocationPages>, rows: number, files: number) =>
-  new LocationDirectory(new Blocks(encodeBlocks(encodeLocationDirectory(pages)), "SLCD", 3), rows, files);
+  new LocationDirectory(new Blocks(encodeBlocks(encodeRankPageDirectory(pages)), "SLCD", 3), rows, files);
 
 describe("location pages", () => {
   it("give every object's locations as compiled, by file id, null for an object without any (property)", async () => {
