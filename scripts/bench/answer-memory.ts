@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { loadFolderCatalog } from "../../build/folder-catalog.ts";
 import { createApp } from "../../src/app.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
+import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import { type Fetch, heapGrowth, send } from "./heap-growth.ts";
 
 interface Case {
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
     await symlink(resolve(positionals[0]), join(folder, "bench.snap"));
     const sections = new SectionCache(Number(values["section-cache-mb"]) * MiB);
     const catalog = await loadFolderCatalog(folder, () => {}, { sections });
-    const app = createApp(() => ({ catalog, sources: null, access: null }));
+    const app = createApp(() => ({ catalog, sources: new SnapshotSourceLocator(catalog), access: null }));
     const fetch: Fetch = (request) => app.fetch(request);
     for (const c of cases(values.application, values.walk, Number(values.node))) {
       if (values.only && !c.label.includes(values.only)) continue;

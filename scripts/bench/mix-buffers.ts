@@ -16,6 +16,7 @@ import zlib from "node:zlib";
 import { loadFolderCatalog } from "../../build/folder-catalog.ts";
 import { createApp } from "../../src/app.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
+import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import { mixedSequence, pickPools } from "./mixed-workload.ts";
 
 const MiB = 1024 * 1024;
@@ -170,7 +171,7 @@ async function main(): Promise<void> {
     await symlink(join(dir, "analysis.snap"), join(folder, "bench.snap"));
     const sections = new SectionCache(Number(values["section-cache-mb"]) * MiB);
     const catalog = await loadFolderCatalog(folder, () => {}, { sections });
-    const app = createApp(() => ({ catalog, sources: null, access: null }));
+    const app = createApp(() => ({ catalog, sources: new SnapshotSourceLocator(catalog), access: null }));
     if (values.readings) {
       let most = { heap: 0, buffers: 0, sum: 0 };
       const line: string[] = [];
