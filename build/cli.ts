@@ -297,7 +297,7 @@ program
   )
   .option(
     "--read-latency-ms <ms>",
-    "delay every snapshot read by this long, as R2 behind a Worker and the worker's STORAGE_LATENCY_MS (default: $STORAGE_LATENCY_MS, else 0)",
+    "delay every snapshot read by this long, at most six of a request's reads waiting at once, as R2 behind a Worker and the worker's STORAGE_LATENCY_MS (default: $STORAGE_LATENCY_MS, else 0)",
   )
   .action(
     async (options: { data: string; port: number; host: string; sectionCacheMb?: string; readLatencyMs?: string }) => {

@@ -47,6 +47,7 @@ interface TracedRead {
 class TracingSource implements ByteSource {
   readonly key: string;
   readonly size: number;
+  readonly connections: number | undefined;
   reads: TracedRead[] = [];
   private settled = 0;
   private readonly seen = new Set<string>();
@@ -57,6 +58,7 @@ class TracingSource implements ByteSource {
     this.inner = inner;
     this.key = inner.key;
     this.size = inner.size;
+    this.connections = inner.connections;
     this.entries = [...toc].sort((a, b) => a.offset - b.offset);
   }
 

@@ -19,7 +19,7 @@ import {
   type SectionTag,
   wholeShareOf,
 } from "./sections.ts";
-import { currentStorageMeter, meteredRead } from "./storage-meter.ts";
+import { currentStorageMeter, meteredRead, onConnection, WORKER_CONNECTIONS } from "./storage-meter.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
 /** Where snapshot bytes come from: a local file, an R2 object, memory. */
@@ -29,6 +29,12 @@ export interface ByteSource {
   readonly size: number;
   /** Exactly `length` bytes from `offset`, in a buffer of their own (so typed views are aligned). */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * How many reads of one invocation may wait on it at once, where that is limited (R2 behind a
+   * Worker: WORKER_CONNECTIONS): a load of more pages than that joins nearby ones into fewer reads
+   * (loadPages). Unset: no limit, as a local file or memory.
+   */
+  readonly connections?: number;
 }
 
 /**
@@ -275,6 +281,11 @@ export class Snapshot implements DecodeContext {
     return this.cache?.budgetBytes ?? Number.POSITIVE_INFINITY;
   }
 
+  /** How many reads of one invocation may wait on the source at once, if that is limited (ByteSource.connections). */
+  get connections(): number | undefined {
+    return this.source.connections;
+  }
+
   /** Whether the file lists section `tag` (every section of the format is required: a file without one is refused when it is read). */
   has(tag: SectionTag): boolean {
     return this.toc.has(tag);
@@ -375,16 +386,19 @@ export function memorySource(bytes: Uint8Array, key = "memory"): ByteSource {
 
 /**
  * A ByteSource whose every read first waits `delayMs`, as a read of R2 behind a Worker does (tens
- * of ms): `appstruct serve --read-latency-ms`, the Node counterpart of the worker's STORAGE_LATENCY_MS (DelayedStore).
+ * of ms), holding one of the invocation's `connections` meanwhile (WORKER_CONNECTIONS; 0: no
+ * limit): `appstruct serve --read-latency-ms`, the Node counterpart of the worker's
+ * STORAGE_LATENCY_MS (DelayedStore).
  */
-export function delayedSource(source: ByteSource, delayMs: number): ByteSource {
+export function delayedSource(source: ByteSource, delayMs: number, connections = WORKER_CONNECTIONS): ByteSource {
   // A timer of 0 ms still waits for the next turn of the event loop, about a millisecond in Node.
   if (delayMs <= 0) return source;
   return {
     key: source.key,
     size: source.size,
+    connections: connections > 0 ? connections : source.connections,
     read: async (offset, length) => {
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await onConnection(connections, () => new Promise((resolve) => setTimeout(resolve, delayMs)));
       return source.read(offset, length);
     },
   };
@@ -395,6 +409,7 @@ export function countingSource(source: ByteSource): ByteSource & { bytesRead: nu
   const counted = {
     key: source.key,
     size: source.size,
+    connections: source.connections,
     bytesRead: 0,
     reads: 0,
     read: (offset: number, length: number) => {

@@ -21,6 +21,13 @@
 // it, which counts them as prefetches. Its own meter is fresh, so the section cache admits what it
 // loads as the first reads of a request (SectionCache, FIRST_READS_BYTES): an object's link page,
 // prefetched, is kept as the page a later answer about the object will read.
+//
+// A Worker may have six storage calls of one invocation waiting for their answer at once (its
+// simultaneous open connections: R2, the Cache API and fetch alike, each held until its response's
+// headers arrive); the others wait their turn. A round of twenty reads is then four waits in a row.
+// The latency models of R2 (`appstruct serve --read-latency-ms`, the worker's STORAGE_LATENCY_MS)
+// hold their delay on such a connection (onConnection), shared by the requests and prefetches of one
+// invocation, so that what they measure is what the edge would take.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { waitUntil } from "../wait-until.ts";
 
@@ -55,6 +62,8 @@ export class StorageMeter {
   private waitedMs = 0;
   /** The deepest round of the reads settled so far: a read starting now goes one deeper. */
   private settledRound = 0;
+  /** The invocation's storage connections, on its outermost meter (made on first use). */
+  private connectionQueue: ConnectionQueue | undefined;
 
   /** `prefetch`: this meter is a prefetch's, started by request `for` (see the function prefetch). */
   constructor(parent?: StorageMeter, prefetch?: { for: StorageMeter | undefined }) {
@@ -66,6 +75,18 @@ export class StorageMeter {
   /** The request whose I/O this meter's reads are: its own, or for a prefetch, the request that started it. */
   get request(): StorageMeter {
     return this.prefetchFor?.request ?? this;
+  }
+
+  /** The meter of the invocation this one is part of: the outermost request, through requests made inside others and prefetches. */
+  private get invocation(): StorageMeter {
+    return (this.prefetchFor ?? this.parent)?.invocation ?? this;
+  }
+
+  /** The invocation's queue of `limit` storage connections. */
+  connections(limit: number): ConnectionQueue {
+    const root = this.invocation;
+    root.connectionQueue ??= new ConnectionQueue(limit);
+    return root.connectionQueue;
   }
 
   /** Runs `run` (a request's handling) with this meter charged for what it reads. */
@@ -167,6 +188,52 @@ export function prefetch(work: () => Promise<unknown>): void {
   const meter = new StorageMeter(undefined, { for: currentStorageMeter() });
   // Called from an async function, work that throws at once rejects, and is dropped as any failure.
   waitUntil(meter.measure(async () => work()));
+}
+
+/** How many storage calls of one Worker invocation may wait for their answer at once (the runtime's simultaneous open connections). */
+export const WORKER_CONNECTIONS = 6;
+
+/** Connections of one invocation: at most `limit` held at once, the next caller in line given the first one let go. */
+export class ConnectionQueue {
+  private readonly limit: number;
+  private held = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /** Resolves once the caller holds a connection, which it must let go of (release) exactly once. */
+  acquire(): Promise<void> | undefined {
+    if (this.held < this.limit) {
+      this.held++;
+      return undefined;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    // The connection goes straight to the next in line: held stays as it is.
+    if (next) next();
+    else this.held--;
+  }
+}
+
+/**
+ * `wait` (a storage call's time to its answer) run on one of the connections of the invocation
+ * running now, `limit` at most (0: unlimited); outside a request, at once.
+ */
+export async function onConnection<T>(limit: number, wait: () => Promise<T>): Promise<T> {
+  const meter = currentStorageMeter();
+  if (!meter || limit <= 0) return wait();
+  const connections = meter.connections(limit);
+  await connections.acquire();
+  try {
+    return await wait();
+  } finally {
+    connections.release();
+  }
 }
 
 /** The meter of the request running now, if it is metered. */

@@ -3,7 +3,7 @@ import { StorageUnavailableError } from "../contract/errors.ts";
 import { check } from "../format/errors.ts";
 import type { SectionCache } from "../format/section-cache.ts";
 import { type ByteSource, FIRST_READ, Snapshot } from "../format/snapshot.ts";
-import { meteredRead } from "../format/storage-meter.ts";
+import { meteredRead, WORKER_CONNECTIONS } from "../format/storage-meter.ts";
 import { publishableNameProblem } from "../rules.ts";
 import { SharedLoads } from "../shared-loads.ts";
 import type { BlobStore } from "./blob-store.ts";
@@ -83,7 +83,7 @@ interface ReadManifest {
   versions: Version[];
 }
 
-/** A Catalog over manifests and content-addressed snapshots in a BlobStore (R2). */
+/** A Catalog over manifests and content-addressed snapshots in a BlobStore (R2): a snapshot is read as R2 lets a Worker, six reads waiting at once. */
 export class StoreCatalog implements Catalog {
   private readonly store: BlobStore;
   private readonly manifestTtlMs: number;
@@ -141,6 +141,7 @@ export class StoreCatalog implements Catalog {
         const source: ByteSource = {
           key: version.sha256,
           size: version.size,
+          connections: WORKER_CONNECTIONS,
           read: (offset, length) => this.store.getRange(key, offset, length, etag),
         };
         return Snapshot.open(source, { sections: this.sections, first: head, readAhead: true });
@@ -154,6 +155,7 @@ export class StoreCatalog implements Catalog {
       const source: ByteSource = {
         key: version.sha256,
         size: first.size,
+        connections: WORKER_CONNECTIONS,
         read: (offset, length) => this.store.getRange(key, offset, length, first.etag),
       };
       return Snapshot.open(source, { sections: this.sections, first: first.bytes, readAhead: true });

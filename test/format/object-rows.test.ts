@@ -9,7 +9,7 @@ import { MAX_INFLATION } from "../../src/format/inflate.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { MAX_RAW_PAGE, ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lowerNeedle } from "../../src/format/string-list.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
@@ -438,6 +438,39 @@ describe("answers about many objects: rows read a round of pages at a time, roun
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rows += next.value.length;
     expect(rows).toBe(ranks.length);
     expect(source.reads - before).toBe(readsFor(ranks));
+  });
+
+  it("read pages a few KiB apart together when there are more reads than the source lets wait at once (R2: six)", async () => {
+    const reference = await Snapshot.open(memorySource(bytes));
+    const directory = await reference.section("ROWD");
+    // The first row of every other page of the first 60: 30 runs a page apart.
+    const ranks = Array.from({ length: 30 }, (_, i) => directory.firstRanks[2 * i]);
+    const expected = await objectRows(reference, ranks);
+    const readsOf = async (source: ReturnType<typeof countingSource>) => {
+      const snapshot = await Snapshot.open(source, { sections: new SectionCache(1 << 30) });
+      await snapshot.section("ROWD");
+      const before = source.reads;
+      expect(await objectRows(snapshot, ranks)).toEqual(expected);
+      return source.reads - before;
+    };
+    // A local file or memory: each page its own read, nothing read between them.
+    expect(await readsOf(countingSource(memorySource(bytes, "unlimited")))).toBe(30);
+    // Six waiting at once (delayedSource, as R2 behind a Worker): six reads, each of the pages and those between them.
+    const late = countingSource(delayedSource(memorySource(bytes, "six"), 1));
+    expect(late.connections).toBe(6);
+    expect(await readsOf(late)).toBe(6);
+    // Far apart (more than 64 KiB between them), pages are read apart whatever the limit.
+    const far: number[] = [];
+    for (let p = 0; p < directory.pageCount && far.length < 8; p++)
+      if (far.length === 0 || directory.offsets[p] - directory.offsets[directory.pageOf(far.at(-1)!) + 1] > 64 * 1024)
+        far.push(directory.firstRanks[p]);
+    expect(far.length).toBe(8);
+    const farSource = countingSource(delayedSource(memorySource(bytes, "far"), 1));
+    const snapshot = await Snapshot.open(farSource, { sections: new SectionCache(1 << 30) });
+    await snapshot.section("ROWD");
+    const before = farSource.reads;
+    expect(await objectRows(snapshot, far)).toEqual(await objectRows(reference, far));
+    expect(farSource.reads - before).toBe(8);
   });
 
   it("keep the rows of short lists decoded, a MiB of the latest used: asked again, they read no page", async () => {

@@ -1,11 +1,13 @@
-// @module StorageMeter: a request is charged the reads it makes and the time it waits, a wait on another's load without its bytes, hits and misses, a prefetch's reads apart, with and without a SectionCache.
+// @module StorageMeter: a request is charged the reads it makes and the time it waits, a wait on another's load without its bytes, hits and misses, a prefetch's reads apart, with and without a SectionCache; the latency models let six reads of an invocation wait at once.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { currentStorageMeter, prefetch, StorageMeter } from "../../src/format/storage-meter.ts";
+import { type ByteSource, countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { currentStorageMeter, meteredRead, prefetch, StorageMeter } from "../../src/format/storage-meter.ts";
 import { objectRows } from "../../src/query/object-rows.ts";
+import { DelayedStore } from "../../src/storage/delayed-store.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { MemoryStore } from "../support/memory-store.ts";
 
 const bytes = compileDocument(petstoreV1, null).bytes;
 const LATENCY_MS = 20;
@@ -185,5 +187,79 @@ describe("prefetch", () => {
     await new Promise((settled) => setTimeout(settled, 10));
     expect(answer).toBe("answered");
     expect(meter).toMatchObject({ reads: 0, prefetches: 0 });
+  });
+});
+
+describe("a Worker's six connections (delayedSource, DelayedStore)", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  /** Reads of `count` bytes each at distinct offsets; resolves to when each of them arrived. */
+  function readAll(source: ByteSource, count: number): Promise<number[]> {
+    return Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        await source.read(i * 8, 8);
+        return performance.now();
+      }),
+    );
+  }
+
+  const late = () => delayedSource(memorySource(bytes, "petstore"), LATENCY_MS);
+
+  it("lets six reads of a request wait at once: thirteen take three delays, in arrival order", async () => {
+    const source = late();
+    const meter = new StorageMeter();
+    const arrivals = meter.measure(() => readAll(source, 13));
+    await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
+    const start = (await arrivals)[0] - LATENCY_MS;
+    expect((await arrivals).map((t) => (t - start) / LATENCY_MS)).toEqual([1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3]);
+  });
+
+  it("keeps the rounds what the reads depend on: thirteen reads gone out together are one round, waited three delays", async () => {
+    const source = late();
+    const meter = new StorageMeter();
+    await metered(meter, () =>
+      Promise.all(Array.from({ length: 13 }, (_, i) => meteredRead(source.read(i * 8, 8), 8))),
+    );
+    expect(meter).toMatchObject({ reads: 13, bytes: 13 * 8, rounds: 1 });
+    expect(meter.storageMs).toBe(3 * LATENCY_MS);
+  });
+
+  it("gives each request six of its own, and its prefetches and the requests made inside it share them", async () => {
+    const source = late();
+    const [first, second] = [new StorageMeter(), new StorageMeter()];
+    const together = performance.now();
+    const both = Promise.all([first.measure(() => readAll(source, 6)), second.measure(() => readAll(source, 6))]);
+    await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
+    expect(new Set((await both).flat())).toEqual(new Set([together + LATENCY_MS]));
+
+    const outer = new StorageMeter();
+    const started = performance.now();
+    let prefetched: Promise<number[]> | undefined;
+    const own = outer.measure(() => {
+      prefetched = new Promise((resolve) => prefetch(() => readAll(source, 3).then(resolve)));
+      const inner = new StorageMeter(currentStorageMeter());
+      return Promise.all([readAll(source, 3), inner.measure(() => readAll(source, 3))]);
+    });
+    await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
+    const waves = [...(await own).flat(), ...(await prefetched!)].map((t) => (t - started) / LATENCY_MS);
+    expect(waves.sort()).toEqual([1, 1, 1, 1, 1, 1, 2, 2, 2]);
+  });
+
+  it("holds no connection outside a request", async () => {
+    const arrivals = readAll(late(), 13);
+    await vi.advanceTimersByTimeAsync(LATENCY_MS);
+    expect(new Set(await arrivals).size).toBe(1);
+  });
+
+  it("queues a DelayedStore's calls the same way", async () => {
+    const store = new DelayedStore(new MemoryStore(), LATENCY_MS);
+    const meter = new StorageMeter();
+    const started = performance.now();
+    const arrivals = meter.measure(() =>
+      Promise.all(Array.from({ length: 7 }, () => store.head("absent").then(() => performance.now()))),
+    );
+    await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
+    expect((await arrivals).map((t) => (t - started) / LATENCY_MS)).toEqual([1, 1, 1, 1, 1, 1, 2]);
   });
 });
