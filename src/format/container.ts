@@ -2,15 +2,16 @@
 //
 // The format is a document of its own, SNAPSHOT-FORMAT.md, whose §13 says what each version changed.
 // A change a reader of the version would misread bumps FORMAT_VERSION (readers refuse every other
-// version: snapshots are recompiled, never converted); a section readers of the version may skip
+// version: snapshots are recompiled, never converted); a section readers of the version may skip,
+// or sections placed elsewhere in the file, which they find through the table of contents alike,
 // bumps FORMAT_MINOR.
 import { crc32 } from "./crc32.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 
 export const MAGIC = "APPSTRCT";
 export const FORMAT_VERSION = 4;
-/** Minor revision written: additions a reader of the same version reads correctly by skipping them. */
-export const FORMAT_MINOR = 0;
+/** Minor revision written: what a reader of the same version reads correctly (sections it skips, sections placed elsewhere). */
+export const FORMAT_MINOR = 1;
 export const HEADER_SIZE = 64;
 export const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */

@@ -4,11 +4,13 @@ import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { LayoutPlan } from "./layout-plan.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
-import { encodeSection, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
+import { encodeSection, inClosing, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
 
 /**
  * Writes every section of `model` to `sink`, one at a time; returns the file length. `deflater`
- * deflates the pages of paged sections (the bytes are the same whichever deflates them).
+ * deflates the pages of paged sections (the bytes are the same whichever deflates them). The
+ * directories read on opening are encoded in their turn, from the layouts of their pages, and
+ * written last, together (inClosing): a few MiB held meanwhile at 1M objects.
  */
 export function writeSnapshot(
   model: SnapshotModel,
@@ -21,11 +23,15 @@ export function writeSnapshot(
   writer.add(META_TAG, encodeMeta(model.meta));
   const plan = new LayoutPlan(model, deflater);
   const ahead = plan.encodeAhead();
+  const closing: [SectionTag, Uint8Array][] = [];
   for (const tag of tags) {
     ahead();
     onSection?.(tag);
-    writer.add(tag, encodeSection(tag, plan));
+    const bytes = encodeSection(tag, plan);
+    if (inClosing(tag)) closing.push([tag, bytes]);
+    else writer.add(tag, bytes);
   }
+  for (const [tag, bytes] of closing) writer.add(tag, bytes);
   return writer.finish();
 }
 

@@ -26,10 +26,10 @@ const MAX_RUN_BYTES = 256 * 1024;
  * verified its candidates' keys in 290 reads of KNAM, 49 turns. Runs at most this many bytes apart
  * are then read as one, the pages between read and dropped (a few KiB cost less than a turn of 20 ms) ...
  */
-const MAX_GAP_BYTES = 64 * 1024;
+export const JOIN_GAP_BYTES = 64 * 1024;
 
 /** ... into reads of at most this many bytes. */
-const MAX_SPAN_BYTES = 1024 * 1024;
+export const JOIN_SPAN_BYTES = 1024 * 1024;
 
 /**
  * Pages `wanted` (ascending, distinct) of section `tag`, as `directory` decodes them. A run of
@@ -103,7 +103,7 @@ function runsOf(missing: readonly number[], offsets: Uint32Array): Span[] {
 
 /**
  * `runs` (ascending) as at most `connections` reads where it can: while there are more, the two
- * nearest neighbours are joined, if at most MAX_GAP_BYTES apart and MAX_SPAN_BYTES long together.
+ * nearest neighbours are joined, if at most JOIN_GAP_BYTES apart and JOIN_SPAN_BYTES long together.
  * Fewer runs, or any number from a source without a limit, are read as they are: they go out at once.
  */
 function spansOf(runs: Span[], connections: number | undefined): Span[] {
@@ -112,7 +112,7 @@ function spansOf(runs: Span[], connections: number | undefined): Span[] {
   const byGap = runs
     .slice(0, -1)
     .map((_, i) => i)
-    .filter((i) => runs[i + 1].from - runs[i].to <= MAX_GAP_BYTES)
+    .filter((i) => runs[i + 1].from - runs[i].to <= JOIN_GAP_BYTES)
     .sort((a, b) => runs[a + 1].from - runs[a].to - (runs[b + 1].from - runs[b].to) || a - b);
   // The span each run is in, by the index of its first run: joined spans point to the one they joined.
   const joinedTo = runs.map((_, i) => i);
@@ -123,7 +123,7 @@ function spansOf(runs: Span[], connections: number | undefined): Span[] {
     if (count <= connections) break;
     const left = spans[spanOf(i)];
     const right = spans[i + 1];
-    if (right.to - left.from > MAX_SPAN_BYTES) continue;
+    if (right.to - left.from > JOIN_SPAN_BYTES) continue;
     left.to = right.to;
     left.pages.push(...right.pages);
     joinedTo[i + 1] = spanOf(i);

@@ -47,6 +47,12 @@ interface SectionCodec<T> {
    */
   readAhead?: "whole" | "small pages";
   /**
+   * Where the writer puts a section read ahead whole: in the file's opening, its first 64 KiB (the
+   * id directory, which the first read brings with the header); else in its closing, after every
+   * other section, with the others read on opening (SnapshotOptions.readAhead reads them together).
+   */
+  opening?: true;
+  /**
    * For a paged section: read whole, its pages then sliced from it, while it takes at most this
    * share of the section budget. For one whose pages each answer scatters over, a few of many (a
    * walk's points): a round of reads per answer would otherwise be spent on a page or two.
@@ -198,6 +204,7 @@ export const SECTIONS = {
     ),
     // The id pages are written later, from the same layout: they release it.
     encode: (plan) => encodeIdDirectory(plan.idPages.value),
+    opening: true,
   } as SectionCodec<IdDirectory>,
   OBJC: {
     blocks: 2,
@@ -419,6 +426,18 @@ export function consultedBy(tag: SectionTag, has: (tag: string) => boolean): Sec
 /** The share of the section budget up to which paged section `tag` is read whole (SectionCodec.wholeShare); 0: never. */
 export function wholeShareOf(tag: SectionTag): number {
   return (SECTIONS[tag] as SectionCodec<unknown>).wholeShare ?? 0;
+}
+
+/**
+ * Whether the writer puts `tag` in the file's closing: a directory a reader reads on opening, not in
+ * the opening (SectionCodec.opening). Together, the reader reads them in a few reads, not one each:
+ * a Worker has six reads of R2 waiting at once, and at 1M objects a cold answer spent four turns
+ * of them on 18 directories.
+ */
+export function inClosing(tag: string): boolean {
+  if (!Object.hasOwn(SECTIONS, tag)) return false;
+  const codec = SECTIONS[tag as SectionTag] as SectionCodec<unknown>;
+  return codec.readAhead === "whole" && !codec.opening;
 }
 
 /** What of `tag` a reader reads on opening the file (see SectionCodec.readAhead), if anything. */

@@ -5,6 +5,7 @@ import { decodeHeader, decodeToc, SECTION_REQUIRED, type TocEntry, verifySection
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
+import { JOIN_GAP_BYTES, JOIN_SPAN_BYTES } from "./page-loads.ts";
 import type { SectionCache } from "./section-cache.ts";
 import {
   consultedBy,
@@ -19,7 +20,13 @@ import {
   type SectionTag,
   wholeShareOf,
 } from "./sections.ts";
-import { currentStorageMeter, meteredRead, onConnection, WORKER_CONNECTIONS } from "./storage-meter.ts";
+import {
+  currentStorageMeter,
+  meteredRead,
+  onConnection,
+  type StorageMeter,
+  WORKER_CONNECTIONS,
+} from "./storage-meter.ts";
 import type { Taxonomy } from "./taxonomy.ts";
 
 /** Where snapshot bytes come from: a local file, an R2 object, memory. */
@@ -99,6 +106,14 @@ export function openingBytes(first: Uint8Array): Uint8Array | null {
   return first.slice(0, end);
 }
 
+/** A read of bytes [from, to) of the file that several sections are cut from, made by `owner` (the invocation that started it). */
+interface SharedRead {
+  from: number;
+  to: number;
+  owner: StorageMeter | undefined;
+  bytes: Promise<Uint8Array>;
+}
+
 /** Where a paged section's pages lie in its body: its one block. */
 export interface PagesBlock {
   start: number;
@@ -113,6 +128,8 @@ export class Snapshot implements DecodeContext {
   private readonly cache: SectionCache | undefined;
   /** The file's opening bytes (openingBytes): a section within them (the id directory) is cut from them, not read. */
   private readonly opening: Uint8Array;
+  /** Reads of several sections at once, made on opening (readAhead), until their loads settle. */
+  private spans: SharedRead[] = [];
   readonly source: ByteSource;
   readonly meta: SnapshotMeta;
   readonly toc: ReadonlyMap<string, TocEntry>;
@@ -167,17 +184,61 @@ export class Snapshot implements DecodeContext {
   /**
    * Starts the reads of SnapshotOptions.readAhead without waiting for them: a query asking for one
    * joins its load. Left to run past the answer of whoever opened the file (waitUntil), since the
-   * next queries are the ones that need them; one that fails is read again when asked for.
+   * next queries are the ones that need them; one that fails is read again when asked for. The
+   * directories lie side by side in the file's closing (inClosing): they are read a span at a time.
    */
   private readAhead(): void {
+    const whole: SectionTag[] = [];
     for (const tag of this.toc.keys()) {
       if (!Object.hasOwn(SECTIONS, tag)) continue;
       const what = readAheadOf(tag as SectionTag);
-      if (what === "whole") waitUntil(this.section(tag as SectionTag));
+      if (what === "whole") whole.push(tag as SectionTag);
       // A small paged section comes whole at its first part asked for (readPart): here, at once.
       else if (what === "small pages" && this.toc.get(tag)!.length <= WHOLE_READ_BYTES)
         this.readWholeAhead(tag as SectionTag);
     }
+    this.spans = this.readTogether(whole.filter((tag) => !this.holds(tag)).map((tag) => this.toc.get(tag)!));
+    const loads = whole.map((tag) => this.section(tag));
+    for (const load of loads) waitUntil(load);
+    // Only the loads just started take their bytes from the spans: then they are let go.
+    waitUntil(Promise.allSettled(loads).then(() => (this.spans = [])));
+  }
+
+  /**
+   * Reads of `entries` (sections of this file) side by side, gaps of at most JOIN_GAP_BYTES between
+   * them and JOIN_SPAN_BYTES in all, one read for each such run of two or more, started now by the
+   * invocation running now.
+   */
+  private readTogether(entries: readonly TocEntry[]): SharedRead[] {
+    const outside = entries.filter((e) => e.offset + e.length > this.opening.length);
+    outside.sort((a, b) => a.offset - b.offset);
+    const reads: SharedRead[] = [];
+    let run: TocEntry[] = [];
+    const end = (e: TocEntry) => e.offset + e.length;
+    const take = () => {
+      if (run.length > 1) {
+        const from = run[0].offset;
+        const to = end(run[run.length - 1]);
+        reads.push({
+          from,
+          to,
+          owner: currentStorageMeter()?.invocation,
+          bytes: sourceRead(this.source, from, to - from),
+        });
+      }
+      run = [];
+    };
+    for (const e of outside) {
+      if (
+        run.length > 0 &&
+        (e.offset - end(run[run.length - 1]) > JOIN_GAP_BYTES || end(e) - run[0].offset > JOIN_SPAN_BYTES)
+      )
+        take();
+      run.push(e);
+    }
+    take();
+    for (const read of reads) read.bytes.catch(() => {});
+    return reads;
   }
 
   /**
@@ -349,6 +410,10 @@ export class Snapshot implements DecodeContext {
   /** `length` bytes at `offset` of the file: cut from its opening bytes when they hold them, else read. */
   private read(offset: number, length: number): Promise<Uint8Array> {
     if (offset + length <= this.opening.length) return Promise.resolve(this.opening.slice(offset, offset + length));
+    // Only from a read of this invocation's: in workerd another request's I/O may never settle (SharedLoads).
+    const owner = currentStorageMeter()?.invocation;
+    const span = this.spans.find((s) => s.owner === owner && offset >= s.from && offset + length <= s.to);
+    if (span) return span.bytes.then((bytes) => bytes.slice(offset - span.from, offset - span.from + length));
     return sourceRead(this.source, offset, length);
   }
 

@@ -78,7 +78,7 @@ export class StorageMeter {
   }
 
   /** The meter of the invocation this one is part of: the outermost request, through requests made inside others and prefetches. */
-  private get invocation(): StorageMeter {
+  get invocation(): StorageMeter {
     return (this.prefetchFor ?? this.parent)?.invocation ?? this;
   }
 

@@ -1,13 +1,16 @@
 // @module StorageMeter: a request is charged the reads it makes and the time it waits, a wait on another's load without its bytes, hits and misses, a prefetch's reads apart, with and without a SectionCache; the latency models let six reads of an invocation wait at once.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
+import { inClosing, type SectionTag } from "../../src/format/sections.ts";
 import { type ByteSource, countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { currentStorageMeter, meteredRead, prefetch, StorageMeter } from "../../src/format/storage-meter.ts";
 import { objectRows } from "../../src/query/object-rows.ts";
 import { DelayedStore } from "../../src/storage/delayed-store.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { MemoryStore } from "../support/memory-store.ts";
+import { rawSections } from "./snapshot-bytes.ts";
 
 const bytes = compileDocument(petstoreV1, null).bytes;
 const LATENCY_MS = 20;
@@ -261,5 +264,60 @@ describe("a Worker's six connections (delayedSource, DelayedStore)", () => {
     );
     await vi.advanceTimersByTimeAsync(10 * LATENCY_MS);
     expect((await arrivals).map((t) => (t - started) / LATENCY_MS)).toEqual([1, 1, 1, 1, 1, 1, 2]);
+  });
+});
+
+describe("the closing: directories read on opening, side by side at the end of the file", () => {
+  let generated: Uint8Array;
+  beforeAll(async () => {
+    generated = await generatedSnapshot(20_000, 11);
+  }, 120_000);
+
+  it("is written last, and a reader opening the file to serve reads it in one read, each section checked alone", async () => {
+    const sections = rawSections(generated).sort((a, b) => a.offset - b.offset);
+    const closing = sections.filter((s) => inClosing(s.tag));
+    expect(closing.map((s) => s.tag)).toEqual(sections.slice(-closing.length).map((s) => s.tag));
+    expect(closing.length).toBe(18);
+    const from = closing[0].offset;
+    const to = closing.at(-1)!.offset + closing.at(-1)!.length;
+    expect(to - from).toBeLessThan(1 << 20);
+
+    const reads: [number, number][] = [];
+    const source = memorySource(generated, "closing");
+    const logged: ByteSource = {
+      ...source,
+      read: (offset, length) => (reads.push([offset, length]), source.read(offset, length)),
+    };
+    const meter = new StorageMeter();
+    const decoded = await meter.measure(async () => {
+      const snapshot = await Snapshot.open(logged, { sections: new SectionCache(64 << 20), readAhead: true });
+      return Promise.all(closing.map((s) => snapshot.section(s.tag as SectionTag)));
+    });
+    expect(decoded.every((d) => d !== undefined)).toBe(true);
+    // Every read that touches the closing: one, of it all.
+    expect(reads.filter(([offset, length]) => offset < to && offset + length > from)).toEqual([[from, to - from]]);
+  });
+
+  it("gives its bytes to the invocation that read it only: another reads on its own (in workerd the read's I/O is the opener's)", async () => {
+    const entry = (tag: string) => rawSections(generated).find((s) => s.tag === tag)!;
+    const [rowd, lnkd] = [entry("ROWD"), entry("LNKD")];
+    const reads: [number, number][] = [];
+    const source = memorySource(generated, "closing, two invocations");
+    const logged: ByteSource = {
+      ...source,
+      read: (offset, length) => (reads.push([offset, length]), source.read(offset, length)),
+    };
+    const [opener, other] = [new StorageMeter(), new StorageMeter()];
+    const snapshot = await opener.measure(() =>
+      Snapshot.open(logged, { sections: new SectionCache(64 << 20), readAhead: true }),
+    );
+    reads.length = 0;
+    // Both while the closing's read is under way: each a part of a directory, cut from its whole body.
+    await Promise.all([
+      other.measure(() => snapshot.readPart("ROWD", 0, 8)),
+      opener.measure(() => snapshot.readPart("LNKD", 0, 8)),
+    ]);
+    expect(reads).toEqual([[rowd.offset, rowd.length]]);
+    expect(lnkd.length).toBeLessThan(64 * 1024);
   });
 });
