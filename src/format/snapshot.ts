@@ -237,7 +237,8 @@ export class Snapshot implements DecodeContext {
       run.push(e);
     }
     take();
-    for (const read of reads) read.bytes.catch(() => {});
+    // A failed read is let go at once: what is asked for after reads alone.
+    for (const read of reads) read.bytes.catch(() => (this.spans = this.spans.filter((s) => s !== read)));
     return reads;
   }
 
@@ -413,7 +414,12 @@ export class Snapshot implements DecodeContext {
     // Only from a read of this invocation's: in workerd another request's I/O may never settle (SharedLoads).
     const owner = currentStorageMeter()?.invocation;
     const span = this.spans.find((s) => s.owner === owner && offset >= s.from && offset + length <= s.to);
-    if (span) return span.bytes.then((bytes) => bytes.slice(offset - span.from, offset - span.from + length));
+    // Should the shared read fail, each section is read alone: it fails only if its own read does.
+    if (span)
+      return span.bytes.then(
+        (bytes) => bytes.slice(offset - span.from, offset - span.from + length),
+        () => sourceRead(this.source, offset, length),
+      );
     return sourceRead(this.source, offset, length);
   }
 

@@ -298,6 +298,35 @@ describe("the closing: directories read on opening, side by side at the end of t
     expect(reads.filter(([offset, length]) => offset < to && offset + length > from)).toEqual([[from, to - from]]);
   });
 
+  it("falls back to reading each section alone when the read of them together fails", async () => {
+    const closing = rawSections(generated).filter((s) => inClosing(s.tag));
+    const source = memorySource(generated, "closing fails together");
+    const reads: [number, number][] = [];
+    const failing: ByteSource = {
+      ...source,
+      read: (offset, length) => {
+        reads.push([offset, length]);
+        // Fails any read longer than one section: the read of the closing together.
+        return closing.some((s) => s.offset === offset && s.length === length)
+          ? source.read(offset, length)
+          : offset >= closing[0].offset
+            ? Promise.reject(new Error("R2 read failed"))
+            : source.read(offset, length);
+      },
+    };
+    const meter = new StorageMeter();
+    const snapshot = await meter.measure(() =>
+      Snapshot.open(failing, { sections: new SectionCache(64 << 20), readAhead: true }),
+    );
+    await new Promise((settled) => setTimeout(settled, 50));
+    // What opening read ahead is in, though no query asked again.
+    expect(closing.filter((s) => !snapshot.holds(s.tag))).toEqual([]);
+    // The one read of them all, then each alone.
+    const after = reads.filter(([offset]) => offset >= closing[0].offset);
+    expect(after).toHaveLength(1 + closing.length);
+    for (const s of closing) expect(after).toContainEqual([s.offset, s.length]);
+  });
+
   it("gives its bytes to the invocation that read it only: another reads on its own (in workerd the read's I/O is the opener's)", async () => {
     const entry = (tag: string) => rawSections(generated).find((s) => s.tag === tag)!;
     const [rowd, lnkd] = [entry("ROWD"), entry("LNKD")];
