@@ -457,19 +457,18 @@ export function memorySource(bytes: Uint8Array, key = "memory"): ByteSource {
 
 /**
  * A ByteSource whose every read first waits `delayMs`, as a read of R2 behind a Worker does (tens
- * of ms), holding one of the invocation's `connections` meanwhile (WORKER_CONNECTIONS; 0: no
- * limit): `appstruct serve --read-latency-ms`, the Node counterpart of the worker's
- * STORAGE_LATENCY_MS (DelayedStore).
+ * of ms), holding one of the invocation's WORKER_CONNECTIONS meanwhile: `appstruct serve
+ * --read-latency-ms`, the Node counterpart of the worker's STORAGE_LATENCY_MS (DelayedStore).
  */
-export function delayedSource(source: ByteSource, delayMs: number, connections = WORKER_CONNECTIONS): ByteSource {
+export function delayedSource(source: ByteSource, delayMs: number): ByteSource {
   // A timer of 0 ms still waits for the next turn of the event loop, about a millisecond in Node.
   if (delayMs <= 0) return source;
   return {
     key: source.key,
     size: source.size,
-    connections: connections > 0 ? connections : source.connections,
+    connections: WORKER_CONNECTIONS,
     read: async (offset, length) => {
-      await onConnection(connections, () => new Promise((resolve) => setTimeout(resolve, delayMs)));
+      await onConnection(() => new Promise((resolve) => setTimeout(resolve, delayMs)));
       return source.read(offset, length);
     },
   };

@@ -82,10 +82,10 @@ export class StorageMeter {
     return (this.prefetchFor ?? this.parent)?.invocation ?? this;
   }
 
-  /** The invocation's queue of `limit` storage connections. */
-  connections(limit: number): ConnectionQueue {
+  /** The invocation's queue of WORKER_CONNECTIONS storage connections. */
+  get connections(): ConnectionQueue {
     const root = this.invocation;
-    root.connectionQueue ??= new ConnectionQueue(limit);
+    root.connectionQueue ??= new ConnectionQueue(WORKER_CONNECTIONS);
     return root.connectionQueue;
   }
 
@@ -221,13 +221,13 @@ export class ConnectionQueue {
 }
 
 /**
- * `wait` (a storage call's time to its answer) run on one of the connections of the invocation
- * running now, `limit` at most (0: unlimited); outside a request, at once.
+ * `wait` (a storage call's time to its answer) run on one of the WORKER_CONNECTIONS of the
+ * invocation running now; outside a request, at once.
  */
-export async function onConnection<T>(limit: number, wait: () => Promise<T>): Promise<T> {
+export async function onConnection<T>(wait: () => Promise<T>): Promise<T> {
   const meter = currentStorageMeter();
-  if (!meter || limit <= 0) return wait();
-  const connections = meter.connections(limit);
+  if (!meter) return wait();
+  const { connections } = meter;
   await connections.acquire();
   try {
     return await wait();

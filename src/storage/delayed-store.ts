@@ -3,7 +3,7 @@
 // Local R2 (miniflare, a folder on disk) answers in microseconds, so concurrency that only goes
 // wrong while reads are in flight never shows locally. STORAGE_LATENCY_MS puts this in front of the
 // bucket in `wrangler dev` and in tests, so cold answers and cancelled requests cost what they cost at the edge.
-import { onConnection, WORKER_CONNECTIONS } from "../format/storage-meter.ts";
+import { onConnection } from "../format/storage-meter.ts";
 import type { BlobInfo, BlobStore } from "./blob-store.ts";
 
 /** The longest latency accepted: a minute (timers take anything above 2^31 - 1 ms for 1 ms). */
@@ -39,7 +39,7 @@ export class DelayedStore implements BlobStore {
 
   /** `run` once the call's delay has passed on a connection of the invocation (the runtime lets six wait at once). */
   private async after<T>(run: () => Promise<T>): Promise<T> {
-    await onConnection(WORKER_CONNECTIONS, () => new Promise((resolve) => setTimeout(resolve, this.delayMs)));
+    await onConnection(() => new Promise((resolve) => setTimeout(resolve, this.delayMs)));
     return run();
   }
 
