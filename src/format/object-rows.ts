@@ -326,6 +326,11 @@ export class RowDirectory extends RankPageDirectory {
     return this.inflatePage(p, stored.bytes);
   }
 
+  /** Whether the row of `rank` is kept decoded (nothing is read, and no use is counted). */
+  keeps(rank: number): boolean {
+    return this.decoded.has(rank);
+  }
+
   /** The row of `rank` if it is kept decoded, then the latest used; else undefined. */
   keptRow(rank: number): ObjectRow | undefined {
     const kept = this.decoded.get(rank);

@@ -77,6 +77,22 @@ export async function loadPages<T extends { byteSize: number }>(
   return loaded;
 }
 
+/**
+ * How many reads loadPages would make for pages `wanted` (ascending, distinct) of section `tag`, as
+ * `directory` locates them: those not held, in runs joined as it joins them. Nothing is read: what
+ * a query weighs one way of answering against another by.
+ */
+export function readsToLoad(
+  snapshot: Snapshot,
+  tag: SectionTag,
+  directory: Pick<PagedDirectory<unknown>, "offsets">,
+  wanted: ArrayLike<number>,
+): number {
+  const missing: number[] = [];
+  for (let i = 0; i < wanted.length; i++) if (!holdsPage(snapshot, tag, wanted[i])) missing.push(wanted[i]);
+  return missing.length === 0 ? 0 : spansOf(runsOf(missing, directory.offsets), snapshot.connections).length;
+}
+
 /** Bytes [from, to) of a paged section's block, read at once, and the pages wanted in them. */
 interface Span {
   from: number;

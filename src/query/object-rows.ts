@@ -1,6 +1,6 @@
 // @module objectRows: the displayed fields of some objects from the row store (ROWP), the file's only copy of their names, fullNames and manglings as written; whole, or a batch at a time for answers written as they are read; and ranksPassing: which candidates' rows pass a filter.
 import type { ObjectRow, RowDirectory, RowPage, StoredRowPage } from "../format/object-rows.ts";
-import { loadPages } from "../format/page-loads.ts";
+import { loadPages, readsToLoad } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { distinctAscending, mapRanks } from "./rank-set.ts";
@@ -12,6 +12,14 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
   if (ranks.length === 0) return [];
   const directory = await snapshot.section("ROWD");
   return rowsOf(directory, await rowRound(snapshot, directory, ranks), ranks, true);
+}
+
+/** How many reads the rows of `ranks` would take: those not kept decoded, their pages read as loadPages reads them (nothing is read). */
+export async function readsForRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<number> {
+  const directory = await snapshot.section("ROWD");
+  const pages: number[] = [];
+  for (let i = 0; i < ranks.length; i++) if (!directory.keeps(ranks[i])) pages.push(directory.pageOf(ranks[i]));
+  return readsToLoad(snapshot, "ROWP", directory, distinctAscending(Uint32Array.from(pages), directory.pageCount));
 }
 
 /** A test of rows: the needles (lower-cased) one of which a passing row holds in one of its strings, and the test itself. */

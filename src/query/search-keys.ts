@@ -2,7 +2,7 @@
 import { check } from "../format/errors.ts";
 import type { KeyDirectory, KeyPage } from "../format/key-pages.ts";
 import { firstFailing, firstFailingWide } from "../format/page-directory.ts";
-import { holdsPage, loadPages, recallPage } from "../format/page-loads.ts";
+import { holdsPage, loadPages, readsToLoad, recallPage } from "../format/page-loads.ts";
 import {
   type KeyList,
   REVERSED_SAMPLE,
@@ -293,6 +293,11 @@ export class PagedKeys implements SearchKeys, KeyPostings {
   }
 
   /** The key holding each rank of `ranks`: in the key of each object where the pages store ranks, else from the directory (names, whose ranks follow their keys). */
+  /** How many reads the pages holding keys `ks` would take (readsToLoad: nothing is read). */
+  readsFor(ks: ArrayLike<number>): number {
+    return readsToLoad(this.snapshot, this.tag, this.directory, distinctPages(this.pagesOfKeys(ks)));
+  }
+
   async keysOfRanks(ranks: ArrayLike<number>): Promise<Uint32Array> {
     const ofRanks = KEY_PAGES_OF[this.tag].ofRanks;
     if (ofRanks) {

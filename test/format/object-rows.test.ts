@@ -8,6 +8,7 @@ import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { MAX_INFLATION } from "../../src/format/inflate.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { MAX_RAW_PAGE, ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
+import { loadPages, readsToLoad } from "../../src/format/page-loads.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lowerNeedle } from "../../src/format/string-list.ts";
@@ -471,6 +472,28 @@ describe("answers about many objects: rows read a round of pages at a time, roun
     const before = farSource.reads;
     expect(await objectRows(snapshot, far)).toEqual(await objectRows(reference, far));
     expect(farSource.reads - before).toBe(8);
+  });
+
+  it("are counted before they are read as loadPages reads them (readsToLoad), with and without a limit", async () => {
+    const directory = await (await Snapshot.open(memorySource(bytes))).section("ROWD");
+    const pageSets = [
+      [0],
+      Array.from({ length: 30 }, (_, i) => 2 * i),
+      Array.from({ length: 12 }, (_, i) => i * Math.floor(directory.pageCount / 12)),
+      Array.from({ length: directory.pageCount }, (_, p) => p).filter((p) => p % 7 === 3),
+    ];
+    for (const late of [false, true])
+      for (const pages of pageSets) {
+        const source = countingSource(late ? delayedSource(memorySource(bytes), 1) : memorySource(bytes));
+        const snapshot = await Snapshot.open(source, { sections: new SectionCache(1 << 30) });
+        await snapshot.section("ROWD");
+        // Some of them held already: those are neither counted nor read.
+        await loadPages(snapshot, "ROWP", directory, pages.slice(0, 2));
+        const counted = readsToLoad(snapshot, "ROWP", directory, pages);
+        const before = source.reads;
+        await loadPages(snapshot, "ROWP", directory, pages);
+        expect(counted, `${pages.length} pages, ${late ? "six at once" : "no limit"}`).toBe(source.reads - before);
+      }
   });
 
   it("keep the rows of short lists decoded, a MiB of the latest used: asked again, they read no page", async () => {
