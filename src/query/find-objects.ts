@@ -7,7 +7,7 @@ import { lowerNeedle } from "../format/string-list.ts";
 import { externalRanks } from "./external-ranks.ts";
 import { type FieldIndex, fieldIndex } from "./field-index.ts";
 import { type ColumnField, fieldMatcher, PAGE_KEYED, type RowField, rowMatcher, VALUE_COLUMN } from "./field-values.ts";
-import { ranksPassing, readsForRows } from "./object-rows.ts";
+import { objectRows, ranksPassing, readsForRows } from "./object-rows.ts";
 import { complementPage, filterRanks, intersectRanks, withoutRanks } from "./rank-set.ts";
 import { type ApiObject, renderObjects } from "./render.ts";
 import type { PagedKeys } from "./search-keys.ts";
@@ -270,7 +270,7 @@ async function keysWaitLess(
   return turns(keyReads) + turns(Math.min(rowReads, listed)) < turns(rowReads);
 }
 
-/** Ranks matching every filter, ascending; null when there is no filter (every object). `listed`: how many of them the answer lists. */
+/** Ranks matching every filter, ascending; null when there is no filter (every object). `listed`: how many of the first of them the answer lists (skip and limit). */
 async function matchAll(
   snapshot: Snapshot,
   filters: PlannedFilter[],
@@ -287,9 +287,14 @@ async function matchAll(
       // or on their keys' text when they are many (KEY_CHECK_CANDIDATES).
       const { ranks, exact } = await candidatesByKey(filter.field, filter.operator, filter.values, matches);
       if (exact) matches = ranks;
-      else if (ranks.length > KEY_CHECK_CANDIDATES || (await keysWaitLess(snapshot, filter.field.keys, ranks, listed)))
+      else if (ranks.length > KEY_CHECK_CANDIDATES)
         matches = await checkKeys(filter.field.keys, filter.operator, distinctLower(filter.values), ranks);
-      else matches = await checkOnRows(snapshot, ranks, [filter as PlannedFilter & { name: RowField }]);
+      else if (await keysWaitLess(snapshot, filter.field.keys, ranks, listed)) {
+        // Most candidates pass such a check (a common fullName piece): the rows of the first, which
+        // the answer lists, are read with their keys rather than a round after.
+        objectRows(snapshot, Array.from(ranks.subarray(0, listed))).catch(() => {});
+        matches = await checkKeys(filter.field.keys, filter.operator, distinctLower(filter.values), ranks);
+      } else matches = await checkOnRows(snapshot, ranks, [filter as PlannedFilter & { name: RowField }]);
     } else if (matches) {
       // Its index, verifying only keys that hold a candidate left.
       matches = await matchRanksWithin(filter.field, filter.operator, filter.values, universe, matches);
@@ -337,7 +342,7 @@ async function matchingPage(snapshot: Snapshot, query: FindObjectsQuery): Promis
     const matched = await matchPage(only.field, only.operator, only.values, universe, query.skip, query.limit);
     return { total: matched.total, page: Array.from(matched.page) };
   }
-  let matches = await matchAll(snapshot, filters, universe, query.limit);
+  let matches = await matchAll(snapshot, filters, universe, query.skip + query.limit);
   if (query.searchtype !== "all") {
     const external = await externalRanks(snapshot);
     if (query.searchtype === "external") matches = matches ? intersectRanks([matches, external]) : external;
