@@ -35,6 +35,7 @@ export function rangedTrigramIndex(snapshot: Snapshot, tag: TrigramTag, of: Sear
         postingSpans(snapshot, tag),
         keyCount,
         `${tag} trigram index`,
+        snapshot.connections,
       );
     },
     // It keeps the lists it decodes: measured again like a section.

@@ -173,6 +173,11 @@ export class TrigramIndex {
   private readonly decodedBudget: number;
   /** Every list's bytes in memory: `lists` answers at once. */
   private readonly whole: TrigramLists | null;
+  /**
+   * For lists read by range, how many reads of one invocation may wait at once on the source
+   * (ByteSource.connections): a query then reads no more lists than that. Undefined: no limit.
+   */
+  readonly readsAtOnce: number | undefined;
 
   /** `postings`: the posting block in memory, or how to read spans of it (`postingLength` bytes). `keyCount`: the number of keys of the search index this one serves. */
   private constructor(
@@ -181,7 +186,9 @@ export class TrigramIndex {
     postingLength: number,
     keyCount: number,
     what: string,
+    readsAtOnce?: number,
   ) {
+    this.readsAtOnce = readsAtOnce;
     ({ codes: this.codes, counts: this.counts, offsets: this.offsets } = table);
     this.bytes = postings instanceof Uint8Array ? postings : null;
     this.spans = postings instanceof Uint8Array ? null : postings;
@@ -232,15 +239,19 @@ export class TrigramIndex {
     );
   }
 
-  /** An index whose table is in memory and whose `postingLength` posting bytes are read by range through `spans`. */
+  /**
+   * An index whose table is in memory and whose `postingLength` posting bytes are read by range
+   * through `spans`, `readsAtOnce` of them waiting at once at most (unlimited when undefined).
+   */
   static ranged(
     table: TrigramTable,
     postingLength: number,
     spans: PostingSpans,
     keyCount: number,
     what: string,
+    readsAtOnce?: number,
   ): TrigramIndex {
-    return new TrigramIndex(table, spans, postingLength, keyCount, what);
+    return new TrigramIndex(table, spans, postingLength, keyCount, what, readsAtOnce);
   }
 
   /** The slot of trigram `code`, or -1 when no key contains it. */

@@ -440,12 +440,31 @@ export function readTrigramListsAhead(
   for (const value of distinctLower(values)) {
     const found = value.length >= 3 ? trigramSlots(trigrams, value) : null;
     if (!found) continue;
-    for (const slot of found.positions.keys())
-      if (slot === found.rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= candidates * INTERSECT_RATIO)
-        slots.push(slot);
+    slots.push(
+      ...listsRead(
+        trigrams,
+        [...found.positions.keys()].filter(
+          (slot) =>
+            slot === found.rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= candidates * INTERSECT_RATIO,
+        ),
+      ),
+    );
   }
   // A failed read is not waited for here: the filter asks again, and fails as it should.
   if (slots.length > 0) trigrams.lists(slots).catch(() => {});
+}
+
+/**
+ * Of the lists `worth` reading for one value, those read: all of them, but from an index whose lists
+ * are read by range through a source that lets few reads wait at once (TrigramIndex.readsAtOnce),
+ * only as many, the rarest: a long fullName piece has a dozen lists or more short enough to
+ * intersect, each a read of its own, a turn of six each; the rarest few leave what the others would
+ * of the candidates, which are checked on their keys or rows anyway.
+ */
+function listsRead(trigrams: TrigramIndex, worth: readonly number[]): number[] {
+  const limit = trigrams.readsAtOnce;
+  if (limit === undefined || worth.length <= limit) return [...worth];
+  return [...worth].sort((a, b) => trigrams.count(a) - trigrams.count(b)).slice(0, limit);
 }
 
 /**
@@ -467,7 +486,8 @@ async function trigramCandidates(
     slot === rarest ||
     trigrams.isBitmap(slot) ||
     trigrams.count(slot) <= (start ? start.length : trigrams.count(rarest)) * INTERSECT_RATIO;
-  const lists = await trigrams.lists([...positions.keys()].filter(worthReading));
+  const read = new Set(listsRead(trigrams, [...positions.keys()].filter(worthReading)));
+  const lists = await trigrams.lists([...read]);
   // Keys started elsewhere are narrowed by the rarest list first: then they are those starting from it would give.
   let candidates = start
     ? trigrams.isBitmap(rarest)
@@ -479,7 +499,7 @@ async function trigramCandidates(
   const distance = (slot: number) =>
     Math.min(3, ...positions.get(slot)!.map((p) => Math.min(...positions.get(rarest)!.map((q) => Math.abs(p - q)))));
   const eligible = (slot: number) =>
-    !trigrams.isBitmap(slot) && trigrams.count(slot) <= candidates.length * INTERSECT_RATIO;
+    read.has(slot) && !trigrams.isBitmap(slot) && trigrams.count(slot) <= candidates.length * INTERSECT_RATIO;
   const second = rest
     .filter(eligible)
     .sort((a, b) => distance(b) - distance(a) || trigrams.count(a) - trigrams.count(b))[0];
@@ -488,8 +508,9 @@ async function trigramCandidates(
   let narrowingOn = true;
   for (const slot of others) {
     if (candidates.length === 0) break;
-    if (trigrams.isBitmap(slot)) bitmaps.push(slot);
-    else if (narrowingOn && eligible(slot)) {
+    if (trigrams.isBitmap(slot)) {
+      if (read.has(slot)) bitmaps.push(slot);
+    } else if (narrowingOn && eligible(slot)) {
       const narrowed = intersectTwo(candidates, lists.keys(slot));
       narrowingOn = narrowed.length <= candidates.length * (1 - MIN_NARROWING);
       candidates = narrowed;

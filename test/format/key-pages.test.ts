@@ -1,6 +1,6 @@
 // @module Key pages (KFUL/DFUL) with their postings, and trigram chunks (CFUL): hand-worked bytes, round trips, paged keys against keys in memory, reads by range at scale, and corrupt parts refused.
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Blocks, encodeBlocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
@@ -16,9 +16,9 @@ import {
 } from "../../src/format/key-pages.ts";
 import type { KeyList } from "../../src/format/search-index.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { countingSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { type ByteSource, countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { lowerNeedle } from "../../src/format/string-list.ts";
-import { trigramAt } from "../../src/format/trigram-index.ts";
+import { TrigramIndex, trigramAt } from "../../src/format/trigram-index.ts";
 import { fieldIndex } from "../../src/query/field-index.ts";
 import { type FindObjectsQuery, findObjects } from "../../src/query/find-objects.ts";
 import { equalRange, memoryKeys, prefixRange, type SearchKeys, suffixKeys } from "../../src/query/search-keys.ts";
@@ -337,6 +337,39 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     // The key directory is read whole; the key pages and TFUL are not.
     expect(source.bytesRead - before).toBeLessThan(rawSection(bytes, "DFUL").length + whole / 4);
     expect(await snapshot.loadedBytes()).toBeLessThan(rawSection(bytes, "DFUL").length + whole / 4);
+  });
+
+  it("reads at most six trigram lists of a long fullName through a source that lets six reads wait at once, with the same answer", async () => {
+    const needle = fullNames[12_345];
+    expect(needle.length).toBeGreaterThan(30);
+    const query: FindObjectsQuery = {
+      filters: { fullname: [needle] },
+      operator: "contains",
+      searchtype: "all",
+      skip: 0,
+      limit: 10,
+    };
+    /** The answer through `source` (TFUL read by range under a 2 MiB budget), and the most lists one call asked for. */
+    const answered = async (source: ByteSource) => {
+      const asked: number[] = [];
+      const original = TrigramIndex.prototype.lists;
+      const lists = vi.spyOn(TrigramIndex.prototype, "lists").mockImplementation(function (this: TrigramIndex, slots) {
+        asked.push(new Set(slots).size);
+        return original.call(this, slots);
+      });
+      try {
+        const snapshot = await Snapshot.open(source, { sections: new SectionCache(2 << 20) });
+        return { answer: await findObjects(snapshot, query).then(collect), most: Math.max(...asked) };
+      } finally {
+        lists.mockRestore();
+      }
+    };
+    const unlimited = await answered(memorySource(bytes, "long needle"));
+    const six = await answered(delayedSource(memorySource(bytes, "long needle, six at once"), 1));
+    expect(six.answer).toEqual(unlimited.answer);
+    expect(six.answer.objects.map((o) => o.fullName.toLowerCase())).toContain(needle);
+    expect(unlimited.most).toBeGreaterThan(6);
+    expect(six.most).toBeLessThanOrEqual(6);
   });
 
   it("refuses a key page, a trigram chunk or a trigram head that does not match its checksum", async () => {
