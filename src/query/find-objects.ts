@@ -251,9 +251,10 @@ function readAheadOfLaterFilters(
 /**
  * Whether `candidates` are checked on their keys' pages, then the `listed` rows an answer lists are
  * read, in fewer turns of the source's connections (six reads of R2 at once) than their rows are
- * read: a common fullName piece leaves most of a name's candidates, whose keys lie side by side (one
- * package's) while their rows lie all over the name order (70 to 255 row pages at 1M objects, 12 to
- * 43 turns). Where reads have no limit (a local file), rows: they serve the listing too.
+ * read: a common fullName piece leaves most of a name's candidates, whose rows lie all over the name
+ * order (70 to 255 row pages at 1M objects, 12 to 43 turns), while their keys, in fullName order, lie
+ * nearer together and their reads join. Where reads have no limit (a local file), rows: they serve
+ * the listing too.
  */
 async function keysWaitLess(
   snapshot: Snapshot,

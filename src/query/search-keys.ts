@@ -292,12 +292,12 @@ export class PagedKeys implements SearchKeys, KeyPostings {
       this.readPages(pages.subarray(0, missing)).catch(() => {});
   }
 
-  /** The key holding each rank of `ranks`: in the key of each object where the pages store ranks, else from the directory (names, whose ranks follow their keys). */
   /** How many reads the pages holding keys `ks` would take (readsToLoad: nothing is read). */
   readsFor(ks: ArrayLike<number>): number {
     return readsToLoad(this.snapshot, this.tag, this.directory, distinctPages(this.pagesOfKeys(ks)));
   }
 
+  /** The key holding each rank of `ranks`: in the key of each object where the pages store ranks, else from the directory (names, whose ranks follow their keys). */
   async keysOfRanks(ranks: ArrayLike<number>): Promise<Uint32Array> {
     const ofRanks = KEY_PAGES_OF[this.tag].ofRanks;
     if (ofRanks) {
