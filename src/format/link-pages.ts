@@ -10,7 +10,7 @@
 // their bytes in the section cache.
 
 import { callersOf } from "./adjacency.ts";
-import { type Block, Blocks } from "./blocks.ts";
+import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type CalleeLinks, LINK_DIRECT, LINK_ESCALATED, type SnapshotModel } from "./model.ts";
 import { END, objectFlags, START } from "./object-core.ts";
@@ -110,12 +110,11 @@ export class LinkDirectory extends RankPageDirectory {
 /** Where each window of `pagesPerWindow` consecutive pages lies in LNKP's block, as loadPages reads pages. */
 /** Every object's callee entries, as the encoder was given them, from LNKP's body read whole (decodeSnapshotModel). */
 export function decodeAllCallees(directory: LinkDirectory, body: Uint8Array): CalleeLinks {
-  const pages = new Blocks(body, "LNKP", 1).u8(0);
-  check(pages.length === directory.pagesBytes, "LNKP: its pages are not as long as LNKD says");
+  const pageBytes = directory.pagesOfBody(body, "LNKP", "LNKD");
   const offsets = new Uint32Array(directory.rows + 1);
   const [targets, types, flags]: number[][] = [[], [], []];
   for (let p = 0; p < directory.pageCount; p++) {
-    const page = directory.decodePage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));
+    const page = directory.decodePage(p, pageBytes(p));
     for (let rank = directory.firstRanks[p]; rank < directory.endOf(p); rank++) {
       page.forEachCallee(rank, (target, type, kinds) => {
         targets.push(target);

@@ -4,7 +4,7 @@
 // take megabytes. Held as one section with the file table, they were read and decoded whole for
 // each such answer (23 MB at 1M objects), more than a 64 MiB section budget keeps beside the rest.
 // Here an object's locations cost the page holding them: a few KiB of varints, read by range.
-import { Blocks } from "./blocks.ts";
+import type { Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { ObjectRecord, SourceLocation } from "./model.ts";
 import { RankPageDirectory, type RankPages, varintRankPages } from "./page-directory.ts";
@@ -100,11 +100,10 @@ export class LocationPage {
 
 /** Every object's locations, from SLCP's body read whole (decodeSnapshotModel). */
 export function decodeAllLocations(directory: LocationDirectory, body: Uint8Array): SourceLocation[][] {
-  const pages = new Blocks(body, "SLCP", 1).u8(0);
-  check(pages.length === directory.pagesBytes, "SLCP: its pages are not as long as SLCD says");
+  const pageBytes = directory.pagesOfBody(body, "SLCP", "SLCD");
   const out: SourceLocation[][] = [];
   for (let p = 0; p < directory.pageCount; p++) {
-    const page = directory.decodePage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));
+    const page = directory.decodePage(p, pageBytes(p));
     for (let rank = page.firstRank; rank < directory.endOf(p); rank++) out.push(page.locations(rank));
   }
   return out;

@@ -4,7 +4,7 @@
 // column by column that is a read per field per object, or whole columns. A row store puts one
 // object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
 // Pages are deflated and inflated as every deflated page is (inflate.ts).
-import { type Block, Blocks } from "./blocks.ts";
+import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
@@ -459,11 +459,10 @@ function toRow(row: unknown, rank: number, rows: number): ObjectRow {
 
 /** Every object's row in rank order, from ROWP's body read whole (decodeSnapshotModel). */
 export function decodeAllRows(directory: RowDirectory, body: Uint8Array, objects: number): ObjectRow[] {
-  const pages = new Blocks(body, "ROWP", 1).u8(0);
-  check(pages.length === directory.pagesBytes, "ROWP: its pages are not as long as ROWD says");
+  const pageBytes = directory.pagesOfBody(body, "ROWP", "ROWD");
   const rows: ObjectRow[] = [];
   for (let p = 0; p < directory.pageCount; p++) {
-    const page = directory.inflatedPage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));
+    const page = directory.inflatedPage(p, pageBytes(p));
     for (let i = 0; i < page.count; i++) rows.push(page.row(page.firstRank + i));
   }
   check(rows.length === objects, `ROWP: ${rows.length} rows for ${objects} objects`);

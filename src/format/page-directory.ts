@@ -3,7 +3,7 @@
 // A paged section (ROWP, LNKP, IDXP) is too large to read whole for one answer, so its TOC checksum
 // cannot protect a page read alone. Its directory (ROWD, LNKD, IDXD: small, read whole and checked)
 // gives every page's byte range and checksum instead, as PMTiles' directories locate tiles.
-import { type Block, checkBelow } from "./blocks.ts";
+import { type Block, Blocks, checkBelow } from "./blocks.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
 import { MAX_INFLATION, type PageDeflater } from "./inflate.ts";
@@ -39,6 +39,17 @@ export class PageDirectory {
   /** Bytes of all its pages together, as stored. */
   get pagesBytes(): number {
     return this.offsets[this.crcs.length];
+  }
+
+  /**
+   * The pages of paged section `tag`'s body read whole, as this directory (section `directoryTag`)
+   * cuts them: page `p`'s stored bytes, not yet checked, by the function returned. The body's block
+   * must be exactly as long as the directory says (what decodeSnapshotModel reads every page from).
+   */
+  pagesOfBody(body: Uint8Array, tag: string, directoryTag: string): (p: number) => Uint8Array {
+    const pages = new Blocks(body, tag, 1).u8(0);
+    check(pages.length === this.pagesBytes, `${tag}: its pages are not as long as ${directoryTag} says`);
+    return (p) => pages.subarray(this.offsets[p], this.offsets[p + 1]);
   }
 
   /** Checks that `bytes` are page `p` exactly, as written: its length and checksum. */

@@ -3,7 +3,7 @@
 // The source code route shows one file's path; held as one section, the paths and languages of a
 // million objects' files (94k files, 7.85 MB) were read and kept whole for it. Here the file's id is
 // found by a binary search of the ids, and its path costs the page holding it: a few KiB, by range.
-import { type Block, Blocks } from "./blocks.ts";
+import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { SourceFile } from "./model.ts";
 import { compareIds } from "./name-order.ts";
@@ -131,11 +131,10 @@ export class FilePage {
 
 /** Every file of the table, from SFID and SFLP's body read whole (decodeSnapshotModel). */
 export function decodeAllFiles(ids: FileIds, directory: FileDirectory, body: Uint8Array): SourceFile[] {
-  const pages = new Blocks(body, "SFLP", 1).u8(0);
-  check(pages.length === directory.pagesBytes, "SFLP: its pages are not as long as SFLD says");
+  const pageBytes = directory.pagesOfBody(body, "SFLP", "SFLD");
   const files: SourceFile[] = [];
   for (let p = 0; p < directory.pageCount; p++) {
-    const page = directory.decodePage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1]));
+    const page = directory.decodePage(p, pageBytes(p));
     for (let f = page.firstFile; f < directory.endOf(p); f++)
       files.push({ id: ids.get(f), path: page.path(f), language: page.language(f) });
   }

@@ -3,7 +3,7 @@
 // A file is read by line range: the directory gives each page's first line, so a 40-line range of a
 // large file costs one or two pages of a few KiB, not the file. Pages are deflated by fflate, as row
 // pages are (the same bytes on every machine), and inflated natively.
-import { type Block, Blocks, checkOffsets } from "./blocks.ts";
+import { type Block, type Blocks, checkOffsets } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
 import { NONE, type SourceFile } from "./model.ts";
@@ -212,13 +212,12 @@ export class TextDirectory extends PageDirectory {
 
 /** Every file's text (undefined for a file without), from SRCP's whole body: for a full decode of the model. */
 export function decodeAllText(directory: TextDirectory, body: Uint8Array): (string | undefined)[] {
-  const pages = new Blocks(body, "SRCP", 1).u8(0);
-  check(pages.length === directory.pagesBytes, "SRCP: its pages are not as long as SRCD says");
+  const pageBytes = directory.pagesOfBody(body, "SRCP", "SRCD");
   return Array.from(directory.lineCounts, (lines, f) => {
     if (lines === NONE) return undefined;
     let text = "";
     for (let p = directory.filePages[f]; p < directory.filePages[f + 1]; p++)
-      text += directory.decodePage(p, pages.subarray(directory.offsets[p], directory.offsets[p + 1])).text;
+      text += directory.decodePage(p, pageBytes(p)).text;
     return text;
   });
 }
