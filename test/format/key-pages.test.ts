@@ -316,6 +316,15 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     ]);
   });
 
+  /** The first 10 objects whose fullName contains `needle`. */
+  const fullNameContains = (needle: string): FindObjectsQuery => ({
+    filters: { fullname: [needle] },
+    operator: "contains",
+    searchtype: "all",
+    skip: 0,
+    limit: 10,
+  });
+
   it("a fullname filter reads a few pages and lists, not KFUL and TFUL whole, when TFUL outweighs an eighth of the budget", async () => {
     const source = countingSource(memorySource(bytes));
     const budget = 2 << 20;
@@ -324,13 +333,7 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
     const whole = rawSection(bytes, "KFUL").length + rawSection(bytes, "TFUL").length;
     const before = source.bytesRead;
     const needle = fullNames[12_345].slice(-12);
-    const query: FindObjectsQuery = {
-      filters: { fullname: [needle] },
-      operator: "contains",
-      searchtype: "all",
-      skip: 0,
-      limit: 10,
-    };
+    const query = fullNameContains(needle);
     const answer = await findObjects(snapshot, query).then(collect);
     expect(answer.totalObjects).toBeGreaterThan(0);
     for (const o of answer.objects) expect(o.fullName.toLowerCase()).toContain(needle);
@@ -342,13 +345,7 @@ describe("a 20k-object snapshot: fullName keys in pages, its trigram lists read 
   it("reads at most six trigram lists of a long fullName through a source that lets six reads wait at once, with the same answer", async () => {
     const needle = fullNames[12_345];
     expect(needle.length).toBeGreaterThan(30);
-    const query: FindObjectsQuery = {
-      filters: { fullname: [needle] },
-      operator: "contains",
-      searchtype: "all",
-      skip: 0,
-      limit: 10,
-    };
+    const query = fullNameContains(needle);
     /** The answer through `source` (TFUL read by range under a 2 MiB budget), and the most lists one call asked for. */
     const answered = async (source: ByteSource) => {
       const asked: number[] = [];
