@@ -107,7 +107,6 @@ export class LinkDirectory extends RankPageDirectory {
   }
 }
 
-/** Where each window of `pagesPerWindow` consecutive pages lies in LNKP's block, as loadPages reads pages. */
 /** Every object's callee entries, as the encoder was given them, from LNKP's body read whole (decodeSnapshotModel). */
 export function decodeAllCallees(directory: LinkDirectory, body: Uint8Array): CalleeLinks {
   const pageBytes = directory.pagesOfBody(body, "LNKP", "LNKD");
