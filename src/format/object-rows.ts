@@ -5,6 +5,7 @@
 // object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
 // Pages are deflated and inflated as every deflated page is (inflate.ts).
 import type { Block, Blocks } from "./blocks.ts";
+import { DecodedRows } from "./decoded-rows.ts";
 import { check } from "./errors.ts";
 import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
@@ -271,29 +272,21 @@ export class StoredRowPage {
 }
 
 /**
- * Bytes of the rows a directory keeps decoded, the latest used: the rows answers list again and
- * again (a popular find's page, the objects people look at, their parents and callees) are neither
- * read nor inflated again. Rows, not pages: an answer lists a row or two of most pages it reads, and
- * pages kept inflated held some twenty rows for each one listed (a mix at 1M objects inflated
- * three pages for each page it needed). Counted in the section budget: 4 MiB of rows made that mix
- * slower, taking room from link and key pages.
+ * Bytes of the rows a directory keeps decoded (DecodedRows), counted in the section budget. The rows
+ * answers list again and again (a popular find's page, the objects people look at, their parents
+ * and callees) are then neither read nor inflated again. Rows, not pages: an answer lists a row or
+ * two of most pages it reads, and pages kept inflated held some twenty rows for each one listed (a
+ * mix at 1M objects inflated three pages for each page it needed). Measured in the mixed workload at
+ * 1M objects (docs/benchmarks.md): kept least recently used first, 1 MiB inflated the pages of the
+ * medium words' rows again 2,169 times a pass, 4 MiB 530 times; kept as DecodedRows keeps them, 2
+ * MiB inflated them 3 times, where 4 MiB took room that key and link pages needed.
  */
-const DECODED_ROWS_BYTES = 1024 * 1024;
+const DECODED_ROWS_BYTES = 2 * 1024 * 1024;
 
-/**
- * Past DECODED_ROWS_BYTES the oldest rows leave until this many bytes are kept. A pass over a Map's
- * oldest entries steps over the slots of every entry deleted since the Map last compacted: dropping
- * one row per row decoded made that pass for each, a tenth of the CPU of a page of 50 rows.
- */
-const DECODED_ROWS_KEPT = (DECODED_ROWS_BYTES * 7) / 8;
-
-/** Where each page of rows lies and what its checksum is; and the rows decoded last. */
+/** Where each page of rows lies and what its checksum is; and rows kept decoded. */
 export class RowDirectory extends RankPageDirectory {
   readonly rawLengths: Uint32Array;
-  /** Decoded rows by rank, least recently used first, with what each weighs. */
-  private readonly decoded = new Map<number, { row: ObjectRow; bytes: number }>();
-  /** The decoded rows' weights summed. */
-  private decodedBytes = 0;
+  private readonly decoded = new DecodedRows(DECODED_ROWS_BYTES);
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(0), blocks.u32(1), blocks.u32(2), rows, "row pages", "row directory");
@@ -331,29 +324,17 @@ export class RowDirectory extends RankPageDirectory {
     return this.decoded.has(rank);
   }
 
-  /** The row of `rank` if it is kept decoded, then the latest used; else undefined. */
+  /** The row of `rank` if it is kept decoded, a use counted; else undefined. */
   keptRow(rank: number): ObjectRow | undefined {
-    const kept = this.decoded.get(rank);
-    if (!kept) return undefined;
-    this.decoded.delete(rank);
-    this.decoded.set(rank, kept);
-    return kept.row;
+    return this.decoded.get(rank);
   }
 
-  /** The row of `rank` from `page`, which holds it, kept decoded as the latest used (the oldest leaving past DECODED_ROWS_BYTES). */
+  /** The row of `rank` from `page`, which holds it, kept decoded. */
   row(page: RowPage, rank: number): ObjectRow {
     const kept = this.keptRow(rank);
     if (kept) return kept;
     const row = page.row(rank);
-    const bytes = page.rowBytes(rank);
-    this.decoded.set(rank, { row, bytes });
-    this.decodedBytes += bytes;
-    if (this.decodedBytes > DECODED_ROWS_BYTES)
-      for (const [r, old] of this.decoded) {
-        if (this.decodedBytes <= DECODED_ROWS_KEPT) break;
-        this.decoded.delete(r);
-        this.decodedBytes -= old.bytes;
-      }
+    this.decoded.add(rank, row, page.rowBytes(rank));
     return row;
   }
 
@@ -387,7 +368,7 @@ export class RowDirectory extends RankPageDirectory {
 
   /** Grows and shrinks with the rows it keeps decoded: the section cache measures it again. */
   override get byteSize(): number {
-    return super.byteSize + this.rawLengths.byteLength + this.decodedBytes;
+    return super.byteSize + this.rawLengths.byteLength + this.decoded.bytes;
   }
 }
 

@@ -54,7 +54,7 @@
 // and its dependencies: those are kept even when they alone exceed the budget (a query never fails
 // for lack of cache), and give way at the next insertion or hit of another key.
 import { SharedLoads } from "../shared-loads.ts";
-import { currentStorageMeter, type StorageMeter } from "./storage-meter.ts";
+import { currentStorageMeter, requestNumber, type StorageMeter } from "./storage-meter.ts";
 
 /** What a cached value may report about its own memory. */
 export interface Sized {
@@ -170,8 +170,6 @@ export function defaultLoadDeadlineMs(storedLength: number): number {
 }
 
 /** The number of the request under way (its storage meter's), 0 outside any: who uses an entry (SectionCache.use). */
-const requestNumber = (): number => currentStorageMeter()?.number ?? 0;
-
 /** The dependencies of an entry that has none, shared. */
 const NO_ENTRIES: readonly Entry[] = [];
 

@@ -240,3 +240,6 @@ export async function onConnection<T>(wait: () => Promise<T>): Promise<T> {
 export function currentStorageMeter(): StorageMeter | undefined {
   return current.getStore();
 }
+
+/** The number of the request running now (its meter's), 0 outside any: what caches tell uses by different requests apart by. */
+export const requestNumber = (): number => currentStorageMeter()?.number ?? 0;
