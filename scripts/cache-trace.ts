@@ -9,15 +9,17 @@
 // each) at concurrency 1, over a source that notes each read: its section (from the table of
 // contents), its offset there, and its round (one deeper than the deepest read settled when it
 // started, as StorageMeter counts; none for a prefetch's, which no answer waits for). A read of an
-// (offset, section) read before in the run is a re-read: its page was evicted meanwhile. `--answers`
-// writes every answer, warm-up included, as JSON (its class, query, time, whether measured, and
-// reads): what to ask of them, such as whether an object's link page was read by an earlier answer, is
-// then a few lines of script.
+// (offset, section) read before in the run is a re-read: its page was evicted meanwhile. Beside
+// the reads, the pages each answer inflated (rows, members, points, source text): what a page kept
+// as stored costs each time it is used. `--answers` writes every answer, warm-up included, as JSON
+// (its class, query, time, whether measured, reads and pages inflated): what to ask of them, such as
+// whether an object's link page was read by an earlier answer, is then a few lines of script.
 // With `--workload http --workload-seed 1` the sequences are those the bench sends at concurrency 1.
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { TocEntry } from "../src/format/container.ts";
+import { inflated } from "../src/format/inflate.ts";
 import { SectionCache } from "../src/format/section-cache.ts";
 import { type ByteSource, delayedSource, Snapshot } from "../src/format/snapshot.ts";
 import { currentStorageMeter } from "../src/format/storage-meter.ts";
@@ -144,6 +146,8 @@ async function main(): Promise<void> {
     cls: string;
     ms: number;
     reads: TracedRead[];
+    /** Pages the answer inflated (rows, members, points, source text). */
+    inflated: number;
   }
   const answers: Answer[] = [];
   /** Every answer, warm-up included, for --answers. */
@@ -162,13 +166,15 @@ async function main(): Promise<void> {
     const measured = i >= warmup;
     const before = measured ? held() : undefined;
     source.reset();
+    const inflatedBefore = inflated.pages;
     const started = performance.now();
     await engineAnswer(snapshot, query);
     const ms = performance.now() - started;
     const reads = source.reset();
-    if (values.answers) written.push({ cls, query, ms, reads, measured });
+    const answer = { cls, ms, reads, inflated: inflated.pages - inflatedBefore };
+    if (values.answers) written.push({ ...answer, query, measured });
     if (!before) continue;
-    answers.push({ cls, ms, reads });
+    answers.push(answer);
     const after = held();
     for (const [tag, bytes] of before) if (!after.has(tag)) add(evicted, `${sectionOf(tag)} (by ${cls})`, bytes);
     for (const [tag, bytes] of after) if (!before.has(tag)) add(insertedBy, `${cls} → ${sectionOf(tag)}`, bytes);
@@ -187,6 +193,7 @@ async function main(): Promise<void> {
         "reads/answer",
         "first-touch reads",
         "re-reads",
+        "pages inflated",
         "top round signatures",
       ],
       classes.map((cls) => {
@@ -224,6 +231,7 @@ async function main(): Promise<void> {
           (reads.length / mine.length).toFixed(1),
           reads.filter((r) => !r.reread).length,
           reads.filter((r) => r.reread).length,
+          mine.reduce((sum, a) => sum + a.inflated, 0),
           top,
         ];
       }),

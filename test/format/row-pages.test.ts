@@ -7,7 +7,7 @@ import { Blocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { deflatePage, inflateExactly } from "../../src/format/inflate.ts";
+import { deflatePage, inflated, inflateExactly } from "../../src/format/inflate.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "../../src/format/object-rows.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -78,6 +78,17 @@ describe("row pages", () => {
       expect(out.buffer.byteLength).toBeLessThanOrEqual(length + 1);
       expect(out.every((byte, i) => byte === raw[i])).toBe(true);
     }
+  });
+
+  it("count each page inflated and its raw bytes, refused ones included", () => {
+    const raw = Uint8Array.from({ length: 4_096 }, (_, i) => (i * 7 + (i >> 5)) % 251);
+    const page = deflatePage(raw);
+    const before = { ...inflated };
+    inflateExactly(page, raw.length, "row page 0");
+    inflateExactly(page, raw.length, "row page 0");
+    expect(() => inflateExactly(page, raw.length - 1, "row page 0")).toThrow(CorruptSnapshotError);
+    expect(inflated.pages - before.pages).toBe(3);
+    expect(inflated.bytes - before.bytes).toBe(3 * raw.length - 1);
   });
 
   it("refuse a page with an empty row, or whose rows do not end where its body does", () => {
