@@ -169,7 +169,6 @@ export function defaultLoadDeadlineMs(storedLength: number): number {
   return 1000 + storedLength / 16384;
 }
 
-/** The number of the request under way (its storage meter's), 0 outside any: who uses an entry (SectionCache.use). */
 /** The dependencies of an entry that has none, shared. */
 const NO_ENTRIES: readonly Entry[] = [];
 
