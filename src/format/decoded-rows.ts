@@ -1,6 +1,6 @@
 // @module DecodedRows: the rows a row directory keeps decoded, under a byte budget: rows that several answers list stay, rows one answer lists once leave first.
 //
-// A row missed costs its page inflated again (some 10 µs for 4 KiB of rows) to list one row. In
+// A row missed costs its page inflated again (10 to 20 µs for 4 KiB of rows) to list one row. In
 // the mixed workload, answers come back to the same rows hundreds of answers apart: a filter's
 // first page, the objects people look at, their parents and callees. Between two such answers,
 // others list thousands of rows once (a walk's points, a rare word's matches, a deep page). Kept
