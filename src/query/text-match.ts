@@ -405,11 +405,15 @@ async function trigramKeys(
   return value.length === 3 && isAscii(value) ? candidates : keys.including(candidates, lowerNeedle(value));
 }
 
+/** A value's trigrams by slot, with their positions in it; the rarest, and the others from rarer to commoner. */
+interface TrigramSlots {
+  positions: Map<number, number[]>;
+  rarest: number;
+  rest: number[];
+}
+
 /** The trigrams of `value` (3+ code units) by slot, with their positions in it, the rarest first; null when one is in no key. */
-function trigramSlots(
-  trigrams: TrigramIndex,
-  value: string,
-): { positions: Map<number, number[]>; rarest: number; rest: number[] } | null {
+function trigramSlots(trigrams: TrigramIndex, value: string): TrigramSlots | null {
   const positions = new Map<number, number[]>();
   for (let at = 0; at + 3 <= value.length; at++) {
     const slot = trigrams.slot(trigramAt(value, at));
@@ -440,31 +444,27 @@ export function readTrigramListsAhead(
   for (const value of distinctLower(values)) {
     const found = value.length >= 3 ? trigramSlots(trigrams, value) : null;
     if (!found) continue;
-    slots.push(
-      ...listsRead(
-        trigrams,
-        [...found.positions.keys()].filter(
-          (slot) =>
-            slot === found.rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= candidates * INTERSECT_RATIO,
-        ),
-      ),
-    );
+    slots.push(...listsToRead(trigrams, found, candidates));
   }
   // A failed read is not waited for here: the filter asks again, and fails as it should.
   if (slots.length > 0) trigrams.lists(slots).catch(() => {});
 }
 
 /**
- * Of the lists `worth` reading for one value, those read: all of them, but from an index whose lists
- * are read by range through a source that lets few reads wait at once (TrigramIndex.readsAtOnce),
- * only as many, the rarest: a long fullName piece has a dozen lists or more short enough to
- * intersect, each a read of its own, a turn of six each; the rarest few leave what the others would
- * of the candidates, which are checked on their keys or rows anyway.
+ * The lists read for one value's trigram `slots`: those worth reading beside about `candidates`
+ * candidates (the rarest, every bitmap, and those short enough to intersect with that many), all of
+ * them, but from an index whose lists are read by range through a source that lets few reads wait
+ * at once (TrigramIndex.readsAtOnce), only as many, the rarest: a long fullName piece has a dozen
+ * lists or more short enough to intersect, each a read of its own, a turn of six each; the rarest
+ * few leave what the others would of the candidates, which are checked on their keys or rows anyway.
  */
-function listsRead(trigrams: TrigramIndex, worth: readonly number[]): number[] {
+function listsToRead(trigrams: TrigramIndex, { positions, rarest }: TrigramSlots, candidates: number): number[] {
+  const worth = [...positions.keys()].filter(
+    (slot) => slot === rarest || trigrams.isBitmap(slot) || trigrams.count(slot) <= candidates * INTERSECT_RATIO,
+  );
   const limit = trigrams.readsAtOnce;
-  if (limit === undefined || worth.length <= limit) return [...worth];
-  return [...worth].sort((a, b) => trigrams.count(a) - trigrams.count(b)).slice(0, limit);
+  if (limit === undefined || worth.length <= limit) return worth;
+  return worth.sort((a, b) => trigrams.count(a) - trigrams.count(b)).slice(0, limit);
 }
 
 /**
@@ -481,12 +481,7 @@ async function trigramCandidates(
   const { positions, rarest, rest } = slots;
   // The keys holding a candidate, when they come cheaper than the rarest list: every list then narrows them.
   const start = (await narrowing?.keys(trigrams.count(rarest))) ?? null;
-  // The lists worth reading: the rarest, those short enough to intersect, and every bitmap.
-  const worthReading = (slot: number) =>
-    slot === rarest ||
-    trigrams.isBitmap(slot) ||
-    trigrams.count(slot) <= (start ? start.length : trigrams.count(rarest)) * INTERSECT_RATIO;
-  const read = new Set(listsRead(trigrams, [...positions.keys()].filter(worthReading)));
+  const read = new Set(listsToRead(trigrams, slots, start ? start.length : trigrams.count(rarest)));
   const lists = await trigrams.lists([...read]);
   // Keys started elsewhere are narrowed by the rarest list first: then they are those starting from it would give.
   let candidates = start
