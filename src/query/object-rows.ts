@@ -15,11 +15,10 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
 }
 
 /** How many reads the rows of `ranks` would take: those not kept decoded, their pages read as loadPages reads them (nothing is read). */
-export async function readsForRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<number> {
+export async function readsForRows(snapshot: Snapshot, ranks: Uint32Array): Promise<number> {
   const directory = await snapshot.section("ROWD");
-  const pages: number[] = [];
-  for (let i = 0; i < ranks.length; i++) if (!directory.keeps(ranks[i])) pages.push(directory.pageOf(ranks[i]));
-  return readsToLoad(snapshot, "ROWP", directory, distinctAscending(Uint32Array.from(pages), directory.pageCount));
+  const missing = ranks.filter((rank) => !directory.keeps(rank));
+  return readsToLoad(snapshot, "ROWP", directory, pagesHolding(directory, missing));
 }
 
 /** A test of rows: the needles (lower-cased) one of which a passing row holds in one of its strings, and the test itself. */
@@ -154,7 +153,13 @@ function rowsOf(directory: RowDirectory, round: RowRound, ranks: ArrayLike<numbe
 
 /** The row pages holding `ranks` (any order, repeats allowed), as stored, read together. */
 function storedRowPages(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>) {
-  const pages = mapRanks(ranks, (r) => directory.pageOf(r));
-  const wanted = distinctAscending(pages, directory.pageCount);
-  return loadPages(snapshot, "ROWP", directory, wanted);
+  return loadPages(snapshot, "ROWP", directory, pagesHolding(directory, ranks));
+}
+
+/** The row pages holding `ranks` (any order, repeats allowed), ascending and distinct. */
+function pagesHolding(directory: RowDirectory, ranks: ArrayLike<number>): Uint32Array {
+  return distinctAscending(
+    mapRanks(ranks, (r) => directory.pageOf(r)),
+    directory.pageCount,
+  );
 }
