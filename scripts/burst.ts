@@ -6,7 +6,9 @@
 // request is cancelled (its client hung up) and its I/O never settles. Local R2 answers in
 // microseconds, so `STORAGE_LATENCY_MS` holds every storage call as long as R2 does behind a Worker,
 // and a client hanging up does cancel a request whose reads are in flight. The run fails if any
-// answer is a 5xx, or if afterwards, with no load, any URL fails to answer 200 within 15 s.
+// answer is a 5xx, or if afterwards, with no load, any URL fails to answer 200 within 15 s. It also
+// prints each URL's answer times during the burst (median and most, slowest first): what the answers
+// that were not hung up waited while the others were in flight.
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -35,6 +37,8 @@ export interface BurstReport {
   urls: string[];
   /** Answers during the burst by status ("aborted": hung up by the client, as intended). */
   statuses: Record<string, number>;
+  /** Each URL's answers during the burst that were not hung up: how many, and their times (ms) at the median and the most. */
+  times: { url: string; answers: number; p50Ms: number | null; maxMs: number | null }[];
   /** Answers of the 5xx class during the burst, with their body's first 200 characters. */
   serverErrors: { url: string; status: number; body: string }[];
   /** Each URL afterwards, one at a time: its status, or "timeout". */
@@ -100,6 +104,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
       `${base}/objects?limit=50&name=get&fullname=acme.bill`,
     ];
     const statuses: Record<string, number> = {};
+    const took = new Map<string, number[]>(urls.map((url) => [url, []]));
     const serverErrors: BurstReport["serverErrors"] = [];
     const end = Date.now() + options.durationMs;
     const client = async (c: number) => {
@@ -111,10 +116,12 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
           ? AbortSignal.timeout(Math.round(options.latencyMs * (1 + random.next())))
           : AbortSignal.timeout(60_000);
         let status: string;
+        const started = Date.now();
         try {
           const response = await fetch(url, { signal });
           const body = await response.text();
           status = String(response.status);
+          took.get(url)!.push(Date.now() - started);
           if (response.status >= 500) serverErrors.push({ url, status: response.status, body: body.slice(0, 200) });
         } catch (error) {
           status = signal.aborted && hangUp ? "aborted" : `failed: ${(error as Error).message}`;
@@ -141,7 +148,16 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
       .output()
       .split("\n")
       .filter((line) => /error/i.test(line));
-    return { urls: urls.map((u) => u.slice(server!.url.length)), statuses, serverErrors, afterwards, serverLog };
+    const times = [...took].map(([url, ms]) => {
+      const sorted = ms.sort((a, b) => a - b);
+      return {
+        url: url.slice(server!.url.length),
+        answers: sorted.length,
+        p50Ms: sorted[sorted.length >> 1] ?? null,
+        maxMs: sorted.at(-1) ?? null,
+      };
+    });
+    return { urls: urls.map((u) => u.slice(server!.url.length)), statuses, times, serverErrors, afterwards, serverLog };
   } finally {
     await server?.stop();
     await rm(folder, { recursive: true, force: true });
@@ -175,11 +191,18 @@ if (import.meta.main) {
   });
   const failedAfterwards = report.afterwards.filter((a) => a.status !== 200);
   console.log(`statuses during the burst: ${JSON.stringify(report.statuses)}`);
+  console.log("answers during the burst by URL (not hung up): count, median and most ms");
+  // Slowest first; URLs with no answer (every one hung up, or none finished) last.
+  for (const t of [...report.times].sort((a, b) => (b.p50Ms ?? -1) - (a.p50Ms ?? -1)))
+    console.log(
+      `  ${String(t.answers).padStart(5)} ${String(t.p50Ms ?? "—").padStart(7)} ${String(t.maxMs ?? "—").padStart(7)}  ${t.url}`,
+    );
   for (const e of report.serverErrors.slice(0, 5)) console.log(`  ${e.status} ${e.url}: ${e.body}`);
   if (report.serverLog.length) console.log(`the worker logged:\n  ${report.serverLog.slice(-20).join("\n  ")}`);
   console.log(
     `afterwards: ${report.afterwards.length - failedAfterwards.length} of ${report.afterwards.length} URLs answered 200` +
-      failedAfterwards.map((a) => `\n  ${a.status} ${a.url}`).join(""),
+      failedAfterwards.map((a) => `\n  ${a.status} ${a.url}`).join("") +
+      `; the slowest took ${Math.max(...report.afterwards.map((a) => a.ms))} ms`,
   );
   process.exitCode = burstHealthy(report) ? 0 : 1;
 }
