@@ -5,6 +5,7 @@ import { LINK_DIRECT } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { type LinkRows, linkRows } from "./link-rows.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
+import { LINKS_A_TURN, Turns } from "./turns.ts";
 
 /** Forward follows links from caller to callee; backward from callee to caller. */
 export type Direction = "forward" | "backward";
@@ -174,6 +175,7 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
   };
   const { levels } = result;
   const forward = options.direction === "forward";
+  const turns = new Turns(LINKS_A_TURN);
   let next: number[] = [];
   const entries = new CalleeEntries();
   const found = (rank: number, neighbour: number, type: number, endsFlow: boolean) => {
@@ -195,10 +197,12 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
       let chunk = frontier.subarray(at, at + CHUNK);
       if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
       for (const rank of chunk) expanded.add(rank);
-      result.examined += forward
+      const examined = forward
         ? await expandForward(snapshot, chunk, options.types, entries, found)
         : (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
+      result.examined += examined;
       result.truncated = result.examined > options.budget;
+      await turns.after(examined);
     }
     if (next.length === 0) break;
     levels.push(distinctAscending(Uint32Array.from(next), objects));

@@ -12,6 +12,7 @@ import { pointsOf, readPointPagesAhead } from "./point-texts.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
 import { renderPoints } from "./render.ts";
 import type { StreamedList } from "./streamed-list.ts";
+import { LINKS_A_TURN, Turns } from "./turns.ts";
 
 /**
  * Links one request may follow, both directions together: enough to walk a whole 1M-object,
@@ -66,6 +67,7 @@ async function reach(
   nearest: PointHops | null,
   points: Uint32Array,
   originIsPoint: boolean,
+  turns: Turns,
 ): Promise<Uint32Array> {
   const objects = snapshot.meta.counts.objects;
   const seen = new RankBitmap(objects);
@@ -94,9 +96,13 @@ async function reach(
       if (nearest && step === hops - 1) {
         // The last step: the points one link past the frontier, from HOPS, each a link followed.
         const viaLink = (point: number) => reached(point, true);
-        for (const r of frontier) {
-          budget.links -= nearest.forEachAdjacentPoint(r, direction, points, viaLink);
-          if (budget.links < 0) throw tooMany();
+        for (let from = 0; from < frontier.length; from += frontierChunk) {
+          const followed = budget.links;
+          for (const r of frontier.subarray(from, from + frontierChunk)) {
+            budget.links -= nearest.forEachAdjacentPoint(r, direction, points, viaLink);
+            if (budget.links < 0) throw tooMany();
+          }
+          await turns.after(followed - budget.links);
         }
         break;
       }
@@ -106,11 +112,13 @@ async function reach(
       for (let from = 0; from < frontier.length; from += frontierChunk) {
         const chunk = frontier.subarray(from, from + frontierChunk);
         const links = await linkRows(snapshot, chunk);
+        const followed = budget.links;
         for (const r of chunk) {
           // Links past the budget are visited before it says no: the walk is then refused whole.
           budget.links -= direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee);
           if (budget.links < 0) throw tooMany();
         }
+        await turns.after(followed - budget.links);
       }
       frontier = distinctAscending(Uint32Array.from(next), objects);
     }
@@ -134,7 +142,8 @@ export interface PointsResult {
 
 /**
  * Both walks run here, before anything is written: a walk past the traversal budget is a 400, not
- * an answer cut short. `frontierChunk`: ranks whose links are loaded at a time (tests make it small).
+ * an answer cut short. `frontierChunk`: ranks whose links are loaded at a time; `linksATurn`: links
+ * the walks follow between two turns of the event loop (tests make both small).
  */
 export async function startEndPoints(
   snapshot: Snapshot,
@@ -142,6 +151,7 @@ export async function startEndPoints(
   hops: number,
   traversalBudget = TRAVERSAL_BUDGET,
   frontierChunk = FRONTIER_CHUNK,
+  linksATurn = LINKS_A_TURN,
 ): Promise<PointsResult> {
   // What the walk and then writing its points need, read with the object's id page, and kept alive
   // past an answer that ends without them (an unknown id).
@@ -156,10 +166,11 @@ export async function startEndPoints(
   const [flow, nearest] = await Promise.all([flowRead, hopsRead]);
   if (!readsLinksOf(rank, hops, nearest)) prefetchLinks(snapshot, rank);
   const budget = { links: traversalBudget, limit: traversalBudget };
+  const turns = new Turns(linksATurn);
   // The two walks run together: a cold walk then waits one round of reads a step, not two.
   const [starts, ends] = await Promise.all([
-    reach(snapshot, rank, hops, "up", budget, frontierChunk, nearest, flow.starts, flow.has("start", rank)),
-    reach(snapshot, rank, hops, "down", budget, frontierChunk, nearest, flow.ends, flow.has("end", rank)),
+    reach(snapshot, rank, hops, "up", budget, frontierChunk, nearest, flow.starts, flow.has("start", rank), turns),
+    reach(snapshot, rank, hops, "down", budget, frontierChunk, nearest, flow.ends, flow.has("end", rank), turns),
   ]);
   // Where the points lie in the point pages, from FLOW's lists.
   const [startPoints, endPoints] = await Promise.all([

@@ -146,6 +146,40 @@ describe("link pages", () => {
     expect(reached).toBeGreaterThan(100);
   });
 
+  it("let the event loop turn every so many links a walk follows, and find what they find without turns", async () => {
+    const snapshot = await open(bytes);
+    const byRank = await ranked(snapshot);
+    // What the event loop does meanwhile: with every page held, a walk awaits only settled promises.
+    const turnsDuring = async (walk: () => Promise<unknown>) => {
+      let turns = 0;
+      let walking = true;
+      const tick = () => {
+        if (!walking) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const answer = await walk();
+      walking = false;
+      return { answer, turns };
+    };
+    let walked = 0;
+    for (let r = 0; r < OBJECTS; r += 1999) {
+      const id = byRank.id(r);
+      await startEndPoints(snapshot, id, 12).then(collect);
+      const without = await turnsDuring(() => startEndPoints(snapshot, id, 12, undefined, 64, Infinity).then(collect));
+      const every = await turnsDuring(() => startEndPoints(snapshot, id, 12, undefined, 64, 16).then(collect));
+      expect(every.answer).toEqual(without.answer);
+      expect(without.turns).toBe(0);
+      const { startPoints, endPoints } = every.answer;
+      if (startPoints.length + endPoints.length > 16) {
+        expect(every.turns, id).toBeGreaterThan(0);
+        walked++;
+      }
+    }
+    expect(walked).toBeGreaterThan(2);
+  });
+
   it("let one object's callees read a window of pages, not all of them, nor OBJC", async () => {
     const source = countingSource(memorySource(bytes, "counted"));
     // A budget the id pages take more than a quarter of: they are read page by page, as at scale.

@@ -1,0 +1,37 @@
+// @module Turns: a long answer lets the event loop turn every so often, so that the requests beside it (their arrival, their reads' answers) are not held up for all of it.
+//
+// An answer awaits only promises already settled while every page it needs is cached: it then runs
+// to its end in one turn of the event loop, and no other request of the process (or the isolate)
+// moves meanwhile. A 32-hop walk at 1M objects follows up to 4.5 million links in some 0.6 s that
+// way; under 50 clients, a walk of that size in flight held light answers for hundreds of ms.
+
+/**
+ * Links a walk follows between two turns: some 4 ms of work at 1M objects (7,000 to 8,000 links a
+ * millisecond with their pages cached), against the 0.2 to 0.6 s of a deep walk's whole.
+ */
+export const LINKS_A_TURN = 32_768;
+
+/** Resolves at the event loop's next turn, after what waits on I/O and timers: setImmediate where the runtime has it (Node), else a zero timeout (workerd). */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
+}
+
+/** Work one answer does, counted by its caller (links followed), with a turn of the event loop each time `every` more are done. */
+export class Turns {
+  private readonly every: number;
+  private since = 0;
+
+  constructor(every: number) {
+    this.every = every;
+  }
+
+  /** Counts `done` more; undefined while fewer than `every` were done since the last turn, else the next turn to wait for. */
+  after(done: number): Promise<void> | undefined {
+    this.since += done;
+    if (this.since < this.every) return undefined;
+    this.since = 0;
+    return nextTurn();
+  }
+}
