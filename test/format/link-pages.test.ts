@@ -150,7 +150,7 @@ describe("link pages", () => {
     const snapshot = await open(bytes);
     const byRank = await ranked(snapshot);
     // What the event loop does meanwhile: with every page held, a walk awaits only settled promises.
-    const turnsDuring = async (walk: () => Promise<unknown>) => {
+    const turnsDuring = async <T>(walk: () => Promise<T>) => {
       let turns = 0;
       let walking = true;
       const tick = () => {
