@@ -4,6 +4,7 @@ import { loadPages, readsToLoad } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { distinctAscending, mapRanks } from "./rank-set.ts";
+import { Turns } from "./turns.ts";
 
 export type { ObjectRow };
 
@@ -28,6 +29,13 @@ export interface RowTest {
 }
 
 /**
+ * Row pages a filter inflates between two turns of the event loop (Turns): some 5 ms in the mixed
+ * workload at 1M objects, where a page's first inflating takes some 40 µs and a name beside a
+ * common fullName fragment checked 2,000 candidates on their rows in 89 ms without a turn.
+ */
+const PAGES_A_TURN = 128;
+
+/**
  * The ranks of `candidates` (ascending) whose rows pass every test of `tests`, from the row store's
  * pages however many. A row whose bytes hold none of a test's needles fails it without being
  * decoded: most candidates of a filter do.
@@ -36,22 +44,34 @@ export async function ranksPassing(
   snapshot: Snapshot,
   candidates: Uint32Array,
   tests: readonly RowTest[],
+  pagesATurn = PAGES_A_TURN,
 ): Promise<Uint32Array> {
   if (candidates.length === 0) return candidates;
   const directory = await snapshot.section("ROWD");
   const { held, stored } = await rowRound(snapshot, directory, candidates);
+  const turns = new Turns(pagesATurn);
+  const passing = new Uint32Array(candidates.length);
+  let count = 0;
   let last = -1;
   let page: RowPage | undefined;
-  return candidates.filter((r) => {
+  for (const r of candidates) {
     const row = held.get(r);
-    if (row) return tests.every((test) => test.passes(row));
-    const p = directory.pageOf(r);
-    if (p !== last) page = directory.page((last = p), stored.get(p)!);
-    const passes = tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
-    // The answer lists the rows that pass: they are kept decoded, those that fail are not.
-    if (passes) directory.row(page!, r);
-    return passes;
-  });
+    let passes: boolean;
+    if (row) passes = tests.every((test) => test.passes(row));
+    else {
+      const p = directory.pageOf(r);
+      if (p !== last) {
+        const turn = turns.after(1);
+        if (turn) await turn;
+        page = directory.page((last = p), stored.get(p)!);
+      }
+      passes = tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
+      // The answer lists the rows that pass: they are kept decoded, those that fail are not.
+      if (passes) directory.row(page!, r);
+    }
+    if (passes) passing[count++] = r;
+  }
+  return passing.slice(0, count);
 }
 
 /** What answers listing many objects (start and end points, flows, changes) give of each. */

@@ -115,6 +115,39 @@ describe("row store", () => {
   });
 });
 
+describe("rows checked against a filter", () => {
+  it("let the event loop turn every so many pages they inflate, and pass the same ranks", async () => {
+    const snapshot = await Snapshot.open(memorySource(bytes));
+    const model = await decodeSnapshotModel(snapshot);
+    const candidates = Uint32Array.from({ length: OBJECTS / 2 }, (_, i) => 2 * i);
+    const tests = [{ needles: [lowerNeedle("e")], passes: (row: ObjectRow) => row.name.toLowerCase().includes("e") }];
+    // What the event loop does meanwhile: with every page held, the check awaits no storage.
+    const turnsDuring = async (pagesATurn: number) => {
+      const fresh = await Snapshot.open(memorySource(bytes));
+      await objectRows(fresh, Array.from(candidates));
+      let turns = 0;
+      let checking = true;
+      const tick = () => {
+        if (!checking) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const passing = await ranksPassing(fresh, candidates, tests, pagesATurn);
+      checking = false;
+      return { passing, turns };
+    };
+    const without = await turnsDuring(Number.POSITIVE_INFINITY);
+    const every = await turnsDuring(4);
+    expect(Array.from(without.passing)).toEqual(
+      Array.from(candidates).filter((r) => model.objects[r].name.toLowerCase().includes("e")),
+    );
+    expect(every.passing).toEqual(without.passing);
+    expect(without.turns).toBe(0);
+    expect(every.turns).toBeGreaterThan(10);
+  });
+});
+
 describe("rows ruled out on their bytes, undecoded", () => {
   /** Pieces whose lower case changes length or script (İ, K for Kelvin), of 2–4 UTF-8 bytes, upper-case ASCII; then those JSON escapes (quote, backslash, control characters), in some objects only. */
   const PLAIN = ["get", "Acme", "İ", "\u212a", "é", "\u{1F408}", "K", "i", "x"];
