@@ -1,7 +1,7 @@
 // @module `npm run bench`: our service against a careful SQLite baseline on the same generated analysis, on a mixed workload and class by class, judged against the targets of docs/benchmarks.md#targets.
 //
 //   npm run bench -- [--objects 1000000] [--seed 1] [--out report.json] [--reuse <dir>] [--quick]
-//                    [--section-cache-mb 64] [--views mixed,cold,classes] [--cold-per-class 5]
+//                    [--section-cache-mb 64] [--views mixed,cold,fairness,classes] [--cold-per-class 5]
 //                    [--mixed-requests 1400] [--sample 400] [--concurrency 1,4] [--read-latency-ms 0,20]
 //                    [--http node,wrangler | --no-http] [--profile-serve DIR]
 //
@@ -28,6 +28,7 @@ import { type Dataset, prepareDataset } from "./bench/dataset.ts";
 import { engineAnswer } from "./bench/engine.ts";
 import { engineMemory } from "./bench/engine-memory.ts";
 import { coldFirstAnswer } from "./bench/engine-probes.ts";
+import { type FairnessSettings, fairnessView } from "./bench/fairness.ts";
 import { type MixEntry, pickMix } from "./bench/mix.ts";
 import { checkMixedAnswers, measureMixedSetting } from "./bench/mixed-http.ts";
 import { type MixedReport, mixedSettingReport } from "./bench/mixed-report.ts";
@@ -69,6 +70,7 @@ interface Options {
     profileDir?: string;
   };
   coldPerClass: number;
+  fairness: FairnessSettings;
   timing: TimingOptions;
   servers: HttpServer[];
 }
@@ -126,6 +128,9 @@ async function main(): Promise<number> {
       profileDir: values["profile-serve"],
     },
     coldPerClass: wholeNumber("--cold-per-class", values["cold-per-class"] ?? (values.quick ? "1" : "5")),
+    fairness: values.quick
+      ? { lightClients: 6, heavyClients: 1, phaseSeconds: 1, rounds: 1, readLatencyMs: 0, sectionCacheMB }
+      : { lightClients: 48, heavyClients: 2, phaseSeconds: 5, rounds: 2, readLatencyMs: 0, sectionCacheMB },
     timing: values.quick
       ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 }
       : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 },
@@ -145,6 +150,10 @@ async function main(): Promise<number> {
     const mixed = options.views.includes("mixed") ? await mixedView(dataset, options, log) : null;
     const cold =
       options.views.includes("cold") && !mixed?.mismatches.length ? await coldView(dataset, options, log) : null;
+    const fairness =
+      options.views.includes("fairness") && !mixed?.mismatches.length
+        ? await fairnessView(dataset, options.fairness, log)
+        : null;
     const classes =
       options.views.includes("classes") && !mixed?.mismatches.length
         ? await classesApartView(dataset, options, cleanups, log)
@@ -189,11 +198,13 @@ async function main(): Promise<number> {
           readLatencyMs: options.mixed.readLatencyMs,
         },
         coldPerClass: options.coldPerClass,
+        fairness: options.fairness,
         ...options.timing,
         http: options.servers,
       },
       mixed: mixed?.report ?? null,
       cold,
+      fairness,
       classesApart: classes?.report ?? null,
     };
     const report: BenchReport = { ...partial, targets: checkTargets(partial) };

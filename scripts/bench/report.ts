@@ -5,6 +5,7 @@ import type { Mismatch } from "./correctness.ts";
 import type { Dataset } from "./dataset.ts";
 import type { EngineMemory } from "./engine-memory.ts";
 import type { ColdAnswer } from "./engine-probes.ts";
+import { FAIRNESS_TARGET, type FairnessReport, type FairnessSettings, fairnessTable } from "./fairness.ts";
 import { CLASSES, FIND_CLASSES, type QueryClass } from "./mix.ts";
 import { type MixedReport, mixedSummary, mixedTargets } from "./mixed-report.ts";
 import { HTTP_SERVERS, type HttpServer } from "./over-http.ts";
@@ -20,8 +21,8 @@ export interface HttpResults {
   baselineServerPeakRssBytes: number | null;
 }
 
-/** The views of a run: the mixed workload (the headline), each class's cold first answer, each class apart. */
-export const VIEWS = ["mixed", "cold", "classes"] as const;
+/** The views of a run: the mixed workload (the headline), each class's cold first answer, light answers beside heavy ones, each class apart. */
+export const VIEWS = ["mixed", "cold", "fairness", "classes"] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface BenchReport {
@@ -37,6 +38,8 @@ export interface BenchReport {
     mixed: { requests: number; sampleSize: number; concurrency: number[]; readLatencyMs: number[] };
     /** The cold view: queries answered cold per class. */
     coldPerClass: number;
+    /** The fairness view: its clients and phases. */
+    fairness: FairnessSettings;
     /** The classes-apart view. */
     warmupRounds: number;
     iterations: number;
@@ -47,6 +50,8 @@ export interface BenchReport {
   mixed: MixedReport | null;
   /** First answers of each class in a fresh catalog, every read late; null when not run. */
   cold: ColdReport | null;
+  /** Light answers alone and beside heavy ones; null when not run. */
+  fairness: FairnessReport | null;
   /** Each class apart; null when not run. */
   classesApart: ClassesApartReport | null;
   targets: Target[];
@@ -114,7 +119,28 @@ function tenTimesOverHttp(r: ClassesApartReport, p50: (cls: QueryClass) => numbe
 
 /** The targets of docs/benchmarks.md#targets, each with whether it holds and the figures behind it: the mixed view's first. */
 export function checkTargets(r: Omit<BenchReport, "targets">): Target[] {
-  return [...mixedTargets(r.mixed), coldTarget(r.cold), ...classesApartTargets(r.classesApart)];
+  return [
+    ...mixedTargets(r.mixed),
+    coldTarget(r.cold),
+    fairnessTarget(r.fairness),
+    ...classesApartTargets(r.classesApart),
+  ];
+}
+
+/** Light answers beside heavy ones: their median within FAIRNESS_TARGET times their median alone. */
+function fairnessTarget(r: FairnessReport | null): Target {
+  const target = `light answers' p50 beside heavy ones (deep walks, the largest level-5 nodes) ≤ ${FAIRNESS_TARGET}× their p50 alone`;
+  if (!r) return { target, holds: null, detail: "the fairness view did not run" };
+  const { lightAlone: alone, lightBeside: beside } = r;
+  if (!alone || !beside) return { target, holds: null, detail: "no light answer in one of the phases" };
+  const heavy = Object.entries(r.heavy).map(([kind, t]) => `${kind} ${t.answers} (p50 ${ms(t.p50Ms)} ms)`);
+  return {
+    target,
+    holds: beside.p50Ms <= FAIRNESS_TARGET * alone.p50Ms,
+    detail:
+      `p50 ${ms(beside.p50Ms)} ms beside against ${ms(alone.p50Ms)} ms alone (${times(beside.p50Ms / alone.p50Ms)}), ` +
+      `p90 ${ms(beside.p90Ms)} against ${ms(alone.p90Ms)}; heavy answers: ${heavy.join(", ") || "none finished"}`,
+  };
 }
 
 /** Every class's cold first answer within COLD_ROUNDS_TARGET sequential rounds of storage reads. */
@@ -235,6 +261,7 @@ export function summary(r: BenchReport): string {
     `  generate ${d.seconds.generate.toFixed(1)} s, compile ${d.seconds.compile.toFixed(1)} s, SQLite build ${d.seconds.databaseBuild.toFixed(1)} s; snapshot ${(d.bytes.snapshot / MiB).toFixed(1)} MiB, SQLite database ${(d.bytes.database / MiB).toFixed(1)} MiB, NDJSON ${(d.bytes.ndjson / MiB).toFixed(1)} MiB`,
     ...(r.mixed ? ["", mixedSummary(r.mixed)] : []),
     ...(r.cold ? ["", coldTable(r.cold)] : []),
+    ...(r.fairness ? ["", fairnessTable(r.fairness)] : []),
     ...(r.classesApart ? ["", classesApartSummary(r.classesApart)] : []),
     "",
     ...r.targets.map(

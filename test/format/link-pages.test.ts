@@ -19,6 +19,7 @@ import { linkRows } from "../../src/query/link-rows.ts";
 import { locateId, rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { collect } from "../../src/query/streamed-list.ts";
+import { turnsDuring } from "../support/event-loop-turns.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { loggedSnapshot } from "../support/read-log.ts";
 import { patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
@@ -149,29 +150,16 @@ describe("link pages", () => {
   it("let the event loop turn every so many links a walk follows, and find what they find without turns", async () => {
     const snapshot = await open(bytes);
     const byRank = await ranked(snapshot);
-    // What the event loop does meanwhile: with every page held, a walk awaits only settled promises.
-    const turnsDuring = async <T>(walk: () => Promise<T>) => {
-      let turns = 0;
-      let walking = true;
-      const tick = () => {
-        if (!walking) return;
-        turns++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      const answer = await walk();
-      walking = false;
-      return { answer, turns };
-    };
+    // With every page held, a walk awaits only settled promises: no turn of its own.
     let walked = 0;
     for (let r = 0; r < OBJECTS; r += 1999) {
       const id = byRank.id(r);
       await startEndPoints(snapshot, id, 12).then(collect);
       const without = await turnsDuring(() => startEndPoints(snapshot, id, 12, undefined, 64, Infinity).then(collect));
       const every = await turnsDuring(() => startEndPoints(snapshot, id, 12, undefined, 64, 16).then(collect));
-      expect(every.answer).toEqual(without.answer);
+      expect(every.value).toEqual(without.value);
       expect(without.turns).toBe(0);
-      const { startPoints, endPoints } = every.answer;
+      const { startPoints, endPoints } = every.value;
       if (startPoints.length + endPoints.length > 16) {
         expect(every.turns, id).toBeGreaterThan(0);
         walked++;

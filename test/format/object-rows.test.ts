@@ -26,6 +26,7 @@ import {
 import type { PagedKeys } from "../../src/query/search-keys.ts";
 import { collect, StreamedList } from "../../src/query/streamed-list.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
+import { turnsDuring } from "../support/event-loop-turns.ts";
 import { expectedRow } from "../support/expected-row.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 import { getU32, patchSection, rawSections, setU32 } from "./snapshot-bytes.ts";
@@ -121,24 +122,15 @@ describe("rows checked against a filter", () => {
     const model = await decodeSnapshotModel(snapshot);
     const candidates = Uint32Array.from({ length: OBJECTS / 2 }, (_, i) => 2 * i);
     const tests = [{ needles: [lowerNeedle("e")], passes: (row: ObjectRow) => row.name.toLowerCase().includes("e") }];
-    // What the event loop does meanwhile: with every page held, the check awaits no storage.
-    const turnsDuring = async (pagesATurn: number) => {
+    // With every page held, the check awaits no storage: no turn of its own.
+    const checked = async (pagesATurn: number) => {
       const fresh = await Snapshot.open(memorySource(bytes));
       await objectRows(fresh, Array.from(candidates));
-      let turns = 0;
-      let checking = true;
-      const tick = () => {
-        if (!checking) return;
-        turns++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      const passing = await ranksPassing(fresh, candidates, tests, pagesATurn);
-      checking = false;
+      const { value: passing, turns } = await turnsDuring(() => ranksPassing(fresh, candidates, tests, pagesATurn));
       return { passing, turns };
     };
-    const without = await turnsDuring(Number.POSITIVE_INFINITY);
-    const every = await turnsDuring(4);
+    const without = await checked(Number.POSITIVE_INFINITY);
+    const every = await checked(4);
     expect(Array.from(without.passing)).toEqual(
       Array.from(candidates).filter((r) => model.objects[r].name.toLowerCase().includes("e")),
     );

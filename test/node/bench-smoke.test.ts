@@ -1,4 +1,4 @@
-// @module Smoke test of `npm run bench` at 20k objects (--quick): it completes, the SQLite baseline answers exactly as we do, the mixed view has every setting with Server-Timing read from every answer, the cold view every class in rounds, the classes-apart view every class, both HTTP passes and the engine memory probe.
+// @module Smoke test of `npm run bench` at 20k objects (--quick): it completes, the SQLite baseline answers exactly as we do, the mixed view has every setting with Server-Timing read from every answer, the cold view every class in rounds, the fairness view light answers alone and beside heavy ones, the classes-apart view every class, both HTTP passes and the engine memory probe.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -30,7 +30,7 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
   const report = JSON.parse(await readFile(out, "utf8")) as BenchReport;
   expect(report.data.objects).toBe(20000);
   expect(report.settings.http).toEqual(["node", "wrangler"]);
-  expect(report.settings.views).toEqual(["mixed", "cold", "classes"]);
+  expect(report.settings.views).toEqual(["mixed", "cold", "fairness", "classes"]);
 
   // The mixed view: both read latencies at both concurrencies, each cold then warm, every request answered on both sides.
   const mixed = report.mixed!;
@@ -71,6 +71,13 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
       expect(answer.ms, answer.path).toBeGreaterThanOrEqual(answer.rounds * cold.readLatencyMs);
     }
 
+  // The fairness view: light answers in both phases, and heavy ones asked beside them.
+  const fairness = report.fairness!;
+  expect(fairness.lightAlone!.answers).toBeGreaterThan(0);
+  expect(fairness.lightBeside!.answers).toBeGreaterThan(0);
+  expect(Object.values(fairness.heavy).reduce((sum, t) => sum + t.answers, 0)).toBeGreaterThan(0);
+  expect(fairness.failed).toBe(0);
+
   const apart = report.classesApart!;
   expect(apart.correctness).toEqual({ inProcess: [], http: { node: [], wrangler: [] } });
   expect(new Set(apart.mix.map((e) => e.cls))).toEqual(new Set(CLASSES));
@@ -102,8 +109,9 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
   expect(memory.retainedBytes).toBeGreaterThan(0);
   expect(apart.mix.map((e) => e.path)).toContain(memory.retainedAfter);
   expect(memory.peakRssBytes).toBeGreaterThan(memory.baselineRssBytes);
-  // Every target judged: the three of the mixed view first, the cold view's, then the five of each class apart.
-  expect(report.targets).toHaveLength(9);
-  expect(report.targets.map((t) => t.holds === null)).toEqual(Array(9).fill(false));
+  // Every target judged: the three of the mixed view first, the cold view's, the fairness view's, then the five of each class apart.
+  expect(report.targets).toHaveLength(10);
+  expect(report.targets.map((t) => t.holds === null)).toEqual(Array(10).fill(false));
+  expect(report.targets[4].target).toContain("beside heavy ones");
   expect(report.targets[0].target).toContain("mixed workload");
 });
