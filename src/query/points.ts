@@ -83,7 +83,7 @@ async function reach(
         { parameter: "hops" },
       );
     for (let step = 0; step < hops; step++) {
-      if (nearest) frontier = await leadingOn(frontier, nearest, direction, hops - step, frontierChunk, turns);
+      if (nearest) frontier = frontier.filter((r) => nearest.leadsOn(r, direction, hops - step));
       if (frontier.length === 0) break;
       const next: number[] = [];
       // Each link's other end, and whether it has the role sought.
@@ -126,29 +126,6 @@ async function reach(
   } finally {
     seen.release();
   }
-}
-
-/**
- * The ranks of `frontier` from which HOPS says a point may lie within `hopsLeft` links, in order. A
- * frontier of hundreds of thousands took 18 ms: each rank tested counts as a link followed towards
- * the next turn (it costs less, and a turn more often costs nothing of note).
- */
-async function leadingOn(
-  frontier: Uint32Array,
-  nearest: PointHops,
-  direction: HopsDirection,
-  hopsLeft: number,
-  chunk: number,
-  turns: Turns,
-): Promise<Uint32Array> {
-  const leading = new Uint32Array(frontier.length);
-  let count = 0;
-  for (let from = 0; from < frontier.length; from += chunk) {
-    for (const r of frontier.subarray(from, from + chunk))
-      if (nearest.leadsOn(r, direction, hopsLeft)) leading[count++] = r;
-    await turns.after(Math.min(chunk, frontier.length - from));
-  }
-  return leading.slice(0, count);
 }
 
 /** Whether a walk of `hops` from `origin` reads the origin's links (see reach): it expands it, by a step other than the last one HOPS takes. */
