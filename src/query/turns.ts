@@ -14,14 +14,18 @@
  */
 export const LINKS_A_TURN = 8_192;
 
-/** Resolves at the event loop's next turn, after what waits on I/O and timers: setImmediate where the runtime has it (Node), else a zero timeout (workerd). */
+/**
+ * Resolves at the event loop's next turn, once what is due runs: the I/O callbacks waiting (other
+ * requests' arrivals, their reads' answers) and what was queued before it. setImmediate where the
+ * runtime has it (Node), else a zero timeout (workerd).
+ */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) =>
     typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
   );
 }
 
-/** Work one answer does, counted by its caller (links followed), with a turn of the event loop each time `every` more are done. */
+/** Work one answer does, counted in what its caller does (links followed, row pages inflated), with a turn of the event loop each time `every` more are done. */
 export class Turns {
   private readonly every: number;
   private since = 0;
