@@ -107,6 +107,7 @@ export async function fairnessView(
     executable,
   });
   try {
+    const sleep = (ms: number) => new Promise((next) => setTimeout(next, ms));
     const phase = { beside: false, draining: false, over: false };
     const lightMs = { alone: [] as number[], beside: [] as number[] };
     const heavyMs: Record<string, number[]> = {};
@@ -136,7 +137,7 @@ export async function fairnessView(
       const random = new Random(1000 + c);
       while (!phase.over) {
         if (!phase.beside) {
-          await new Promise((next) => setTimeout(next, 10));
+          await sleep(10);
           continue;
         }
         const q = random.pick(heavy);
@@ -150,7 +151,6 @@ export async function fairnessView(
       ...Array.from({ length: settings.lightClients }, (_, c) => lightClient(c)),
       ...Array.from({ length: settings.heavyClients }, (_, c) => heavyClient(c)),
     ];
-    const sleep = (ms: number) => new Promise((next) => setTimeout(next, ms));
     for (let round = 0; round < settings.rounds; round++) {
       phase.beside = false;
       await sleep(settings.phaseSeconds * 1000);
