@@ -106,6 +106,7 @@ async function main(): Promise<number> {
   const sectionCacheMB = Number(values["section-cache-mb"]);
   if (!(sectionCacheMB > 0))
     throw new Error(`--section-cache-mb must be a positive number of megabytes, got ${values["section-cache-mb"]}`);
+  const sampleSize = wholeNumber("--sample", values.sample);
   const options: Options = {
     objects,
     seed,
@@ -119,7 +120,7 @@ async function main(): Promise<number> {
     }),
     mixed: {
       requests: wholeNumber("--mixed-requests", values["mixed-requests"] ?? (values.quick ? "28" : "1400")),
-      sampleSize: wholeNumber("--sample", values.sample),
+      sampleSize,
       concurrency: listOption("--concurrency", values.concurrency, (v) => wholeNumber("--concurrency", v, 64)),
       readLatencyMs: listOption("--read-latency-ms", values["read-latency-ms"], (v) =>
         latencyMs("--read-latency-ms", v),
@@ -128,9 +129,15 @@ async function main(): Promise<number> {
       profileDir: values["profile-serve"],
     },
     coldPerClass: wholeNumber("--cold-per-class", values["cold-per-class"] ?? (values.quick ? "1" : "5")),
-    fairness: values.quick
-      ? { lightClients: 6, heavyClients: 1, phaseSeconds: 1, rounds: 1, readLatencyMs: 0, sectionCacheMB }
-      : { lightClients: 48, heavyClients: 2, phaseSeconds: 5, rounds: 2, readLatencyMs: 0, sectionCacheMB },
+    fairness: {
+      seed,
+      sampleSize,
+      readLatencyMs: 0,
+      sectionCacheMB,
+      ...(values.quick
+        ? { lightClients: 6, heavyClients: 1, phaseSeconds: 1, rounds: 1 }
+        : { lightClients: 48, heavyClients: 2, phaseSeconds: 5, rounds: 2 }),
+    },
     timing: values.quick
       ? { warmupRounds: 1, iterations: 6, maxSecondsPerClass: 5 }
       : { warmupRounds: 2, iterations: 100, maxSecondsPerClass: 30 },

@@ -1,7 +1,8 @@
 // @module Light answers beside heavy ones (the bench's fairness view, scripts/bench/fairness.ts) on its own, with the settings at hand and another checkout to compare.
 //
 //   npx node scripts/fairness.ts --reuse <bench folder> [--light 48] [--heavy 2] [--phase-seconds 5]
-//                                [--rounds 2] [--latency-ms 0] [--section-cache-mb 64] [--against CHECKOUT]
+//                                [--rounds 2] [--latency-ms 0] [--section-cache-mb 64] [--seed 1] [--sample 400]
+//                                [--against CHECKOUT]
 //
 // The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). `--against`
 // runs the same view against another checkout's `appstruct serve` afterwards (its
@@ -21,18 +22,22 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "2" },
     "latency-ms": { type: "string", default: "0" },
     "section-cache-mb": { type: "string", default: String(DEFAULT_SECTION_CACHE_MB) },
+    seed: { type: "string", default: "1" },
+    sample: { type: "string", default: "400" },
     against: { type: "string" },
   },
 });
 if (!values.reuse) {
   process.stderr.write(
-    "usage: node scripts/fairness.ts --reuse <bench folder> [--light N] [--heavy N] [--phase-seconds S] [--rounds N] [--latency-ms L] [--section-cache-mb MB] [--against CHECKOUT]\n",
+    "usage: node scripts/fairness.ts --reuse <bench folder> [--light N] [--heavy N] [--phase-seconds S] [--rounds N] [--latency-ms L] [--section-cache-mb MB] [--seed S] [--sample K] [--against CHECKOUT]\n",
   );
   process.exit(2);
 }
 const dir = resolve(values.reuse);
 const dataset = { snapshot: join(dir, "analysis.snap"), database: join(dir, "baseline.sqlite") };
 const settings = {
+  seed: integerOption("seed", values.seed, 0),
+  sampleSize: integerOption("sample", values.sample, 1),
   lightClients: integerOption("light", values.light, 1),
   heavyClients: integerOption("heavy", values.heavy, 0),
   phaseSeconds: integerOption("phase-seconds", values["phase-seconds"], 1),

@@ -27,6 +27,9 @@ export const LIGHT_CLASSES: ReadonlySet<QueryClass> = new Set([
 const ANSWER_TIMEOUT_MS = 120_000;
 
 export interface FairnessSettings {
+  /** The mixed workload's seed and objects sampled, as the mixed view draws them (npm run bench's --seed and --sample). */
+  seed: number;
+  sampleSize: number;
   lightClients: number;
   heavyClients: number;
   /** Seconds of each phase; phases alternate alone, beside, `rounds` times. */
@@ -55,10 +58,13 @@ export interface FairnessReport {
   failed: number;
 }
 
-/** The light and heavy requests of `dataset`: the mixed workload's light classes (seed 1), 32-hop walks from its sampled objects, its four largest level-5 nodes. */
-function requestsOf(dataset: Pick<Dataset, "database">): { light: string[]; heavy: { kind: string; path: string }[] } {
-  const pools = pickPools(dataset.database, 1, 400);
-  const light = mixedSequence(pools, 1, 4000)
+/** The light and heavy requests of `dataset`: the mixed workload's light classes, 32-hop walks from its sampled objects, its four largest level-5 nodes. */
+function requestsOf(
+  dataset: Pick<Dataset, "database">,
+  { seed, sampleSize }: Pick<FairnessSettings, "seed" | "sampleSize">,
+): { light: string[]; heavy: { kind: string; path: string }[] } {
+  const pools = pickPools(dataset.database, seed, sampleSize);
+  const light = mixedSequence(pools, seed, 4000)
     .filter((e) => LIGHT_CLASSES.has(e.cls))
     .map((e) => e.path);
   const db = new DatabaseSync(dataset.database, { readOnly: true });
@@ -99,7 +105,7 @@ export async function fairnessView(
   log: (line: string) => void,
   executable?: string,
 ): Promise<FairnessReport> {
-  const { light, heavy } = requestsOf(dataset);
+  const { light, heavy } = requestsOf(dataset, settings);
   log(
     `fairness: ${settings.lightClients} clients asking light answers, ${settings.heavyClients} asking heavy ones every other phase, ${settings.rounds} × 2 phases of ${settings.phaseSeconds} s`,
   );
