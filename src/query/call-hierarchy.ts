@@ -20,12 +20,16 @@ const WALKS: Record<HierarchyQuery["direction"], Direction[]> = {
   both: ["forward", "backward"],
 };
 
-/** `both` walks each way separately (sharing one budget of link entries: `traversalBudget`, tests make it small) and answers their union. */
+/**
+ * `both` walks each way separately (sharing one budget of link entries: `traversalBudget`, tests
+ * make it small) and answers their union. `signal`: the request's (the walks stop once its client
+ * has gone).
+ */
 export async function callHierarchy(
   snapshot: Snapshot,
   id: string,
   query: HierarchyQuery,
-  traversalBudget = WALK_BUDGET,
+  { traversalBudget = WALK_BUDGET, signal }: { traversalBudget?: number; signal?: AbortSignal } = {},
 ): Promise<GraphAnswer> {
   const origin = await rankOfId(snapshot, id);
   const names = (await linkRows(snapshot, [origin])).linkTypes;
@@ -43,6 +47,7 @@ export async function callHierarchy(
       stopAtFlowEnds: false,
       budget,
       recordLinksUpTo: query.limit,
+      signal,
     });
     budget -= w.examined;
     walks.push(w);

@@ -79,7 +79,7 @@ export async function flowGraph(
   flow: Flow,
   id: string,
   limit: number,
-  budget = WALK_BUDGET,
+  { budget = WALK_BUDGET, signal }: { budget?: number; signal?: AbortSignal } = {},
 ): Promise<GraphAnswer> {
   const [origin, flows] = await Promise.all([lookUp(snapshot, id), snapshot.section("FLOW")]);
   const rows = origin < 0 ? null : await linkRows(snapshot, [origin]);
@@ -98,6 +98,7 @@ export async function flowGraph(
     recordLinksUpTo: limit,
     budget,
     enough: size === null ? undefined : limit,
+    signal,
   });
   return graphAnswer(snapshot, [w], limit, rows.linkTypes, true, size ?? undefined);
 }

@@ -52,8 +52,12 @@ function pagesPerWindow(snapshot: Snapshot): number {
   return linkBytes <= snapshot.budgetBytes * WINDOWS_UP_TO_SHARE ? LINK_PAGES_PER_WINDOW : 1;
 }
 
-/** The links of `ranks` (repeats allowed). */
-export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<LinkRows> {
+/** The links of `ranks` (repeats allowed); `sweeping`: a walk's frontier, which reads ahead (see loadPages). */
+export async function linkRows(
+  snapshot: Snapshot,
+  ranks: ArrayLike<number>,
+  { sweeping = false }: { sweeping?: boolean } = {},
+): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
   // Ranks mostly come ascending: a rank on the page of the one before costs no search.
   const pageOfRank = new Uint32Array(ranks.length);
@@ -68,7 +72,7 @@ export async function linkRows(snapshot: Snapshot, ranks: ArrayLike<number>): Pr
     pages.map((p) => windows.of(p)),
     windows.pageCount,
   );
-  const loaded = await loadPages(snapshot, "LNKP", windows, wanted);
+  const loaded = await loadPages(snapshot, "LNKP", windows, wanted, undefined, { sweeping });
   // Walks ask rank after rank in ascending order: the page of the last one asked usually holds the next.
   let last: LinkPage | undefined;
   const page = (rank: number) => {

@@ -3,9 +3,10 @@
 import { CalleeEntries, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { type HeavyGate, heavyAnswers } from "./heavy-gate.ts";
 import { type LinkRows, linkRows } from "./link-rows.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
-import { LINKS_A_TURN, Turns } from "./turns.ts";
+import { HEAVY_LINKS, LINKS_A_TURN, Turns } from "./turns.ts";
 
 /** Forward follows links from caller to callee; backward from callee to caller. */
 export type Direction = "forward" | "backward";
@@ -148,6 +149,11 @@ export interface WalkOptions {
    * the whole walk would have expanded it, and no links are recorded.
    */
   enough?: number;
+  /** Where a walk past `heavyLinks` link entries (HEAVY_LINKS) waits its turn: the isolate's gate, unless tests give their own. */
+  gate?: HeavyGate;
+  heavyLinks?: number;
+  /** The request's signal: a walk stops (throwing its reason) once the client has gone. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -175,7 +181,11 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
   };
   const { levels } = result;
   const forward = options.direction === "forward";
-  const turns = new Turns(LINKS_A_TURN);
+  const turns = new Turns(LINKS_A_TURN, {
+    gate: options.gate ?? heavyAnswers,
+    after: options.heavyLinks ?? HEAVY_LINKS,
+    signal: options.signal,
+  });
   let next: number[] = [];
   const entries = new CalleeEntries();
   const found = (rank: number, neighbour: number, type: number, endsFlow: boolean) => {
@@ -190,29 +200,35 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
     if (endsFlow) flowEnds?.add(neighbour);
     if (result.reachedCount + next.length > options.recordLinksUpTo) result.links = null;
   };
-  for (let d = 0; d < options.hops && levels[d].length > 0; d++) {
-    const frontier = levels[d];
-    next = [];
-    for (let at = 0; at < frontier.length && !result.truncated; at += CHUNK) {
-      let chunk = frontier.subarray(at, at + CHUNK);
-      if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
-      for (const rank of chunk) expanded.add(rank);
-      const examined = forward
-        ? await expandForward(snapshot, chunk, options.types, entries, found)
-        : (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
-      result.examined += examined;
-      result.truncated = result.examined > options.budget;
-      await turns.after(examined);
+  try {
+    for (let d = 0; d < options.hops && levels[d].length > 0; d++) {
+      const frontier = levels[d];
+      next = [];
+      // Between levels the walk holds no link pages: a heavy one waits its turn here.
+      await turns.admitted();
+      for (let at = 0; at < frontier.length && !result.truncated; at += CHUNK) {
+        let chunk = frontier.subarray(at, at + CHUNK);
+        if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
+        for (const rank of chunk) expanded.add(rank);
+        const examined = forward
+          ? await expandForward(snapshot, chunk, options.types, entries, found)
+          : (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
+        result.examined += examined;
+        result.truncated = result.examined > options.budget;
+        await turns.after(examined);
+      }
+      if (next.length === 0) break;
+      levels.push(distinctAscending(Uint32Array.from(next), objects));
+      result.reachedCount += next.length;
+      if (result.truncated) break;
+      if (result.reachedCount >= (options.enough ?? Number.POSITIVE_INFINITY)) {
+        stoppedShort = true;
+        result.links = null;
+        break;
+      }
     }
-    if (next.length === 0) break;
-    levels.push(distinctAscending(Uint32Array.from(next), objects));
-    result.reachedCount += next.length;
-    if (result.truncated) break;
-    if (result.reachedCount >= (options.enough ?? Number.POSITIVE_INFINITY)) {
-      stoppedShort = true;
-      result.links = null;
-      break;
-    }
+  } finally {
+    turns.done();
   }
   return result;
 }

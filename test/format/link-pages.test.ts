@@ -15,7 +15,9 @@ import { StorageMeter } from "../../src/format/storage-meter.ts";
 import { VarintWriter } from "../../src/format/varint.ts";
 import { objectCallees } from "../../src/query/callees.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
+import { HeavyGate } from "../../src/query/heavy-gate.ts";
 import { linkRows } from "../../src/query/link-rows.ts";
+import { walk } from "../../src/query/link-walk.ts";
 import { locateId, rankOfId } from "../../src/query/lookup.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { collect } from "../../src/query/streamed-list.ts";
@@ -141,7 +143,9 @@ describe("link pages", () => {
       for (const hops of [2, 4, 12]) {
         const whole = await startEndPoints(snapshot, byRank.id(r), hops).then(collect);
         for (const chunk of [512, 7])
-          expect(await startEndPoints(snapshot, byRank.id(r), hops, undefined, chunk).then(collect)).toEqual(whole);
+          expect(await startEndPoints(snapshot, byRank.id(r), hops, { frontierChunk: chunk }).then(collect)).toEqual(
+            whole,
+          );
         reached += whole.startPoints.length + whole.endPoints.length;
       }
     expect(reached).toBeGreaterThan(100);
@@ -155,8 +159,12 @@ describe("link pages", () => {
     for (let r = 0; r < OBJECTS; r += 1999) {
       const id = byRank.id(r);
       await startEndPoints(snapshot, id, 12).then(collect);
-      const without = await turnsDuring(() => startEndPoints(snapshot, id, 12, undefined, 64, Infinity).then(collect));
-      const every = await turnsDuring(() => startEndPoints(snapshot, id, 12, undefined, 64, 16).then(collect));
+      const without = await turnsDuring(() =>
+        startEndPoints(snapshot, id, 12, { frontierChunk: 64, linksATurn: Infinity }).then(collect),
+      );
+      const every = await turnsDuring(() =>
+        startEndPoints(snapshot, id, 12, { frontierChunk: 64, linksATurn: 16 }).then(collect),
+      );
       expect(every.value).toEqual(without.value);
       expect(without.turns).toBe(0);
       const { startPoints, endPoints } = every.value;
@@ -166,6 +174,118 @@ describe("link pages", () => {
       }
     }
     expect(walked).toBeGreaterThan(2);
+  });
+
+  it("walk deep over late reads (six at once), the next chunks' link pages read while one is walked, each about once", async () => {
+    const reference = await open(bytes);
+    const byRank = await ranked(reference);
+    const linkBytes = reference.toc.get("LNKP")!.length;
+    /** A cold walk's answer, rounds and bytes of link pages read, its links loaded `frontierChunk` ranks at a time. */
+    const walked = async (id: string, frontierChunk: number) => {
+      // Link pages read page by page (more than a quarter of the budget), all of them held.
+      const { snapshot, record } = await loggedSnapshot(bytes, 3 * linkBytes, `deep ${id} ${frontierChunk}`, 1);
+      const reads = await record();
+      const meter = new StorageMeter();
+      const answer = await meter.measure(() => startEndPoints(snapshot, id, 12, { frontierChunk }).then(collect));
+      const linkBytesRead = reads.filter((read) => read.tag === "LNKP").reduce((sum, read) => sum + read.length, 0);
+      return { answer, rounds: meter.rounds, linkBytesRead };
+    };
+    let deep = 0;
+    let byChunks = 0;
+    let bySteps = 0;
+    for (let r = 0; r < OBJECTS; r += 2503) {
+      const id = byRank.id(r);
+      const chunked = await walked(id, 16);
+      expect(chunked.answer).toEqual(await startEndPoints(reference, id, 12).then(collect));
+      // Pages between those wanted are kept, not read again when their turn comes.
+      expect(chunked.linkBytesRead).toBeLessThan(1.2 * linkBytes);
+      if (chunked.linkBytesRead < linkBytes / 2) continue;
+      deep++;
+      byChunks += chunked.rounds;
+      bySteps += (await walked(id, OBJECTS)).rounds;
+    }
+    expect(deep).toBeGreaterThan(2);
+    // Sixteen ranks at a time, chunk after chunk, took 4.2 times the rounds of a whole step at a time.
+    expect(byChunks).toBeLessThanOrEqual(3 * bySteps);
+  });
+
+  it("let a heavy walk wait for the gate between its steps, a light one pass, and give the permit back", async () => {
+    const snapshot = await open(bytes);
+    const byRank = await ranked(snapshot);
+    // An origin whose 12-hop walk reaches many points: it follows far more than 64 links.
+    let id = "";
+    for (let r = 0; !id; r += 101) {
+      const { startPoints, endPoints } = await startEndPoints(snapshot, byRank.id(r), 12).then(collect);
+      if (startPoints.length + endPoints.length > 200) id = byRank.id(r);
+    }
+    const expected = await startEndPoints(snapshot, id, 12).then(collect);
+    const gate = new HeavyGate(1);
+    const other = await gate.admit();
+    const tuning = { gate, heavyLinks: 64 };
+    let heavyDone = false;
+    const heavy = startEndPoints(snapshot, id, 12, tuning)
+      .then(collect)
+      .finally(() => (heavyDone = true));
+    expect(await startEndPoints(snapshot, id, 1, tuning).then(collect)).toEqual(
+      await startEndPoints(snapshot, id, 1).then(collect),
+    );
+    await new Promise((later) => setTimeout(later, 50));
+    expect(heavyDone).toBe(false);
+    expect(gate.waiting).toBe(1);
+    other.release();
+    expect(await heavy).toEqual(expected);
+    expect(gate.held).toBe(0);
+  });
+
+  it("stop a walk at its next turn once the client has gone, the permit given back", async () => {
+    const snapshot = await open(bytes);
+    const byRank = await ranked(snapshot);
+    const gate = new HeavyGate(1);
+    const gone = new AbortController();
+    const tuning = { gate, heavyLinks: 64, linksATurn: 16, signal: gone.signal };
+    let walked = 0;
+    for (let r = 0; r < OBJECTS && walked < 3; r += 101) {
+      const id = byRank.id(r);
+      const { startPoints, endPoints } = await startEndPoints(snapshot, id, 12).then(collect);
+      if (startPoints.length + endPoints.length < 200) continue;
+      // Walking, holding the gate's permit: the client goes away at the next turn.
+      const stopped = startEndPoints(snapshot, id, 12, tuning);
+      while (gate.held === 0) await new Promise((later) => setImmediate(later));
+      gone.abort(new Error(`client of ${id} gone`));
+      await expect(stopped).rejects.toThrow(`client of ${id} gone`);
+      expect({ held: gate.held, waiting: gate.waiting }).toEqual({ held: 0, waiting: 0 });
+      walked++;
+      break;
+    }
+    expect(walked).toBe(1);
+  });
+
+  it("let a heavy impact walk wait for the gate between its levels, and give the permit back", async () => {
+    const snapshot = await open(bytes);
+    const gate = new HeavyGate(1);
+    const options = {
+      direction: "forward",
+      hops: 12,
+      types: null,
+      stopAtFlowEnds: false,
+      budget: 500_000,
+      recordLinksUpTo: 0,
+    } as const;
+    const origin = OBJECTS >> 1;
+    const expected = await walk(snapshot, origin, options);
+    expect(expected.examined).toBeGreaterThan(64);
+    const other = await gate.admit();
+    let done = false;
+    const waited = walk(snapshot, origin, { ...options, gate, heavyLinks: 64 }).finally(() => (done = true));
+    await new Promise((later) => setTimeout(later, 50));
+    expect({ done, waiting: gate.waiting }).toEqual({ done: false, waiting: 1 });
+    other.release();
+    const walked = await waited;
+    expect({ levels: walked.levels, examined: walked.examined }).toEqual({
+      levels: expected.levels,
+      examined: expected.examined,
+    });
+    expect(gate.held).toBe(0);
   });
 
   it("let one object's callees read a window of pages, not all of them, nor OBJC", async () => {

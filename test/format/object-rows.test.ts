@@ -8,7 +8,7 @@ import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { MAX_INFLATION } from "../../src/format/inflate.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { MAX_RAW_PAGE, ROW_PAGE_BYTES } from "../../src/format/object-rows.ts";
-import { loadPages, readsToLoad } from "../../src/format/page-loads.ts";
+import { holdsPage, loadPages, readsToLoad } from "../../src/format/page-loads.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { StorageMeter } from "../../src/format/storage-meter.ts";
@@ -498,6 +498,58 @@ describe("answers about many objects: rows read a round of pages at a time, roun
     const before = farSource.reads;
     expect(await objectRows(snapshot, far)).toEqual(await objectRows(reference, far));
     expect(farSource.reads - before).toBe(8);
+  });
+
+  it("swept, are read up to 256 KiB apart together and the pages between kept, where a plain load reads them apart and keeps only those asked for", async () => {
+    const reference = await Snapshot.open(memorySource(bytes));
+    const directory = await reference.section("ROWD");
+    const { offsets } = directory;
+    // Pages more than 80 KiB apart: farther than a plain load joins, nearer than a sweep does.
+    const pages: number[] = [];
+    for (let p = 0; p < directory.pageCount && pages.length < 8; p++)
+      if (pages.length === 0 || offsets[p] - offsets[pages.at(-1)! + 1] > 80 * 1024) pages.push(p);
+    expect(pages.length).toBe(8);
+    expect(offsets[pages[1]] - offsets[pages[0] + 1]).toBeLessThan(256 * 1024);
+    const expected = await loadPages(reference, "ROWP", directory, pages);
+    const between = Array.from({ length: pages[7] - pages[0] + 1 }, (_, i) => pages[0] + i).filter(
+      (p) => !pages.includes(p),
+    );
+    // A page in the nearest gap (joined first) is damaged: the sweep reading it keeps the others, and answers what it was asked.
+    const nearest = Array.from({ length: pages.length - 1 }, (_, i) => i).sort(
+      (a, b) => offsets[pages[a + 1]] - offsets[pages[a] + 1] - (offsets[pages[b + 1]] - offsets[pages[b] + 1]),
+    )[0];
+    const damaged = (pages[nearest] + pages[nearest + 1]) >> 1;
+    expect(damaged).toBeGreaterThan(pages[nearest]);
+    const rowp = rawSections(bytes).find((s) => s.tag === "ROWP")!;
+    const broken = bytes.slice();
+    broken[rowp.offset + reference.pagesBlock("ROWP", offsets[directory.pageCount]).start + offsets[damaged] + 3] ^=
+      0xff;
+    for (const sweeping of [false, true]) {
+      const source = countingSource(delayedSource(memorySource(broken, `sweeping ${sweeping}`), 1));
+      const snapshot = await Snapshot.open(source, { sections: new SectionCache(1 << 30) });
+      await snapshot.section("ROWD");
+      const before = source.reads;
+      expect(await loadPages(snapshot, "ROWP", directory, pages, undefined, { sweeping })).toEqual(expected);
+      const reads = source.reads - before;
+      // The pages between are decoded once the read is in, nothing waiting for them.
+      await new Promise((settled) => setTimeout(settled, 10));
+      const held = between.filter((p) => holdsPage(snapshot, "ROWP", p));
+      if (sweeping) {
+        // Eight runs joined nearest first into six reads: two gaps read, their pages kept whole.
+        expect(reads).toBe(6);
+        const gaps = pages.slice(1).map((to, i) => between.filter((p) => p > pages[i] && p < to && p !== damaged));
+        const kept = gaps.filter((gap) => gap.length > 0 && gap.every((p) => held.includes(p)));
+        expect(kept.length).toBe(2);
+        expect(held).toEqual(kept.flat());
+        // Asked for later, they are not read again.
+        const after = source.reads;
+        await loadPages(snapshot, "ROWP", directory, held);
+        expect(source.reads).toBe(after);
+      } else {
+        expect(reads).toBe(8);
+        expect(held).toEqual([]);
+      }
+    }
   });
 
   it("are counted before they are read as loadPages reads them (readsToLoad), with and without a limit", async () => {

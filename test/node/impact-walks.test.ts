@@ -33,18 +33,18 @@ describe("a walk past its budget answers what it found, truncated", () => {
   it("transaction graph from index.html (15 objects in all)", async () => {
     const whole = await flowGraph(snapshot, TRANSACTION, "100", 1000);
     expect(whole.totalNodes).toBe(15);
-    expectPart(await flowGraph(snapshot, TRANSACTION, "100", 1000, 4), whole, true);
+    expectPart(await flowGraph(snapshot, TRANSACTION, "100", 1000, { budget: 4 }), whole, true);
   });
 
   it("data graph of orders_archive", async () => {
     const whole = await flowGraph(snapshot, DATA_GRAPH, "401", 1000);
-    expectPart(await flowGraph(snapshot, DATA_GRAPH, "401", 1000, 3), whole, true);
+    expectPart(await flowGraph(snapshot, DATA_GRAPH, "401", 1000, { budget: 3 }), whole, true);
   });
 
   it("call hierarchy both ways from run: the budget is shared by the two walks", async () => {
     const query = { direction: "both", hops: 3, linkTypes: [], limit: 1000 } as const;
     const whole = await callHierarchy(snapshot, "200", query);
-    expectPart(await callHierarchy(snapshot, "200", query, 5), whole, false);
+    expectPart(await callHierarchy(snapshot, "200", query, { traversalBudget: 5 }), whole, false);
   });
 });
 

@@ -80,17 +80,17 @@ describe("traversal budget of start/end points", () => {
   it("refuses with invalid_parameter on hops when the walk would follow more links than the budget", async () => {
     const snapshot = await Snapshot.open(memorySource(compileDocument(petstoreV1).bytes));
     // Backward from 302: 202 (1 link), then 101 and 202 itself (2); forward: 400 and 401 (2) — 5 links in all.
-    await expect(startEndPoints(snapshot, "302", 3, 3)).rejects.toMatchObject({
+    await expect(startEndPoints(snapshot, "302", 3, { traversalBudget: 3 })).rejects.toMatchObject({
       code: "invalid_parameter",
       parameter: "hops",
     });
-    const error = await startEndPoints(snapshot, "302", 3, 3).catch((e: unknown) => e);
+    const error = await startEndPoints(snapshot, "302", 3, { traversalBudget: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe(
       "hops=3 from this object would follow more than 3 links; ask for fewer hops",
     );
     // The same walk within a sufficient budget answers as the route does.
-    const points = await startEndPoints(snapshot, "302", 3, 100).then(collect);
+    const points = await startEndPoints(snapshot, "302", 3, { traversalBudget: 100 }).then(collect);
     expect(points.startPoints.map((p) => p.id)).toEqual(["101"]);
     expect(points.endPoints.map((p) => p.id)).toEqual(["400", "401"]);
   });
@@ -98,13 +98,15 @@ describe("traversal budget of start/end points", () => {
   it("follows no link of an object that leads to no point within the hops left (HOPS)", async () => {
     const snapshot = await Snapshot.open(memorySource(compileDocument(petstoreV1).bytes));
     // 200 calls 300 alone, which calls nothing, and nothing calls 200: walked link by link, 1 link.
-    const points = await startEndPoints(snapshot, "200", 3, 0).then(collect);
+    const points = await startEndPoints(snapshot, "200", 3, { traversalBudget: 0 }).then(collect);
     expect(points).toEqual({ startPoints: [], endPoints: [] });
     // Start point 101 calls 500 through 202, two links: at 1 hop the walk up from 500 stops at once, at 2 it follows 500's caller.
-    await expect(startEndPoints(snapshot, "500", 1, 0).then(collect)).resolves.toEqual({
+    await expect(startEndPoints(snapshot, "500", 1, { traversalBudget: 0 }).then(collect)).resolves.toEqual({
       startPoints: [],
       endPoints: [],
     });
-    await expect(startEndPoints(snapshot, "500", 2, 0)).rejects.toMatchObject({ parameter: "hops" });
+    await expect(startEndPoints(snapshot, "500", 2, { traversalBudget: 0 })).rejects.toMatchObject({
+      parameter: "hops",
+    });
   });
 });

@@ -20,7 +20,7 @@ export function flowRoutes(app: Hono<AppEnv>): void {
     const p = parseParams(parseQuery(c.req.url), TRANSACTION_GRAPH.query);
     const id = pathObjectId(c);
     const { snapshot } = await selectedAnalysis(c, p.date);
-    return c.json(await flowGraph(snapshot, TRANSACTION, id, p.limit));
+    return c.json(await flowGraph(snapshot, TRANSACTION, id, p.limit, { signal: c.req.raw.signal }));
   });
 
   app.get(honoPath(DATA_GRAPHS), async (c) => {
@@ -34,6 +34,6 @@ export function flowRoutes(app: Hono<AppEnv>): void {
     const p = parseParams(parseQuery(c.req.url), DATA_GRAPH.query);
     const id = pathObjectId(c);
     const { snapshot } = await selectedAnalysis(c, p.date);
-    return c.json(await flowGraph(snapshot, DATA_FLOW, id, p.limit));
+    return c.json(await flowGraph(snapshot, DATA_FLOW, id, p.limit, { signal: c.req.raw.signal }));
   });
 }

@@ -121,12 +121,12 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const objectId = pathObjectId(c);
     const { snapshot } = await selectedAnalysis(c, p.date);
     return c.json(
-      await callHierarchy(snapshot, objectId, {
-        direction: p.direction,
-        hops: p.hops,
-        linkTypes: p.linkType,
-        limit: p.limit,
-      }),
+      await callHierarchy(
+        snapshot,
+        objectId,
+        { direction: p.direction, hops: p.hops, linkTypes: p.linkType, limit: p.limit },
+        { signal: c.req.raw.signal },
+      ),
     );
   });
 
@@ -141,7 +141,7 @@ export function objectRoutes(app: Hono<AppEnv>): void {
     const p = parseParams(parseQuery(c.req.url), START_END_POINTS.query);
     const objectId = pathObjectId(c);
     const { snapshot } = await selectedAnalysis(c, p.date);
-    return streamJson(c, await startEndPoints(snapshot, objectId, p.hops));
+    return streamJson(c, await startEndPoints(snapshot, objectId, p.hops, { signal: c.req.raw.signal }));
   });
 }
 
