@@ -73,26 +73,44 @@ async function reach(
   direction: HopsDirection,
   points: Uint32Array,
   originIsPoint: boolean,
-  { budget, frontierChunk, nearest, turns }: Walking,
+  { budget, frontierChunk, nearest, turns, keepFrom }: Walking,
 ): Promise<Uint32Array> {
   const objects = snapshot.meta.counts.objects;
+  const keptAs = `points:${direction}:${origin}:${hops}`;
+  // Links this direction followed: what a walk kept for later answers is charged to their budget.
+  let followed = 0;
+  const tooMany = () =>
+    new ApiError(
+      "invalid_parameter",
+      `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`,
+      { parameter: "hops" },
+    );
+  // Links past the budget are visited before it says no: the walk is then refused whole.
+  const spend = (links: number) => {
+    followed += links;
+    budget.links -= links;
+    if (budget.links < 0) throw tooMany();
+  };
+  /** The same walk, if an earlier answer kept it: charged as if walked. */
+  const keptWalk = () => {
+    const kept = snapshot.recall<KeptWalk>(keptAs);
+    if (kept) spend(kept.links - followed);
+    return kept?.ranks;
+  };
   const seen = new RankBitmap(objects);
   // Its words go back for the next walk (RankBitmap.release), however this one ends.
   try {
     seen.add(origin);
     const found: number[] = originIsPoint ? [origin] : [];
     let frontier: Uint32Array = Uint32Array.of(origin);
-    const tooMany = () =>
-      new ApiError(
-        "invalid_parameter",
-        `hops=${hops} from this object would follow more than ${budget.limit} links; ask for fewer hops`,
-        { parameter: "hops" },
-      );
     for (let step = 0; step < hops; step++) {
       if (nearest) frontier = frontier.filter((r) => nearest.leadsOn(r, direction, hops - step));
       if (frontier.length === 0) break;
-      // Between steps the walk holds no link pages: a heavy one waits its turn here.
+      // Between steps the walk holds no link pages: a heavy one waits its turn here, and may find
+      // the walk done meanwhile by an answer that waited before it (or before it started).
       await turns.admitted();
+      const kept = step === 0 || followed >= keepFrom ? keptWalk() : undefined;
+      if (kept) return kept;
       const next: number[] = [];
       // Each link's other end, and whether it has the role sought.
       const reached = (n: number, role: boolean) => {
@@ -105,12 +123,10 @@ async function reach(
         // The last step: the points one link past the frontier, from HOPS, each a link followed.
         const viaLink = (point: number) => reached(point, true);
         for (let from = 0; from < frontier.length; from += frontierChunk) {
-          const followed = budget.links;
-          for (const r of frontier.subarray(from, from + frontierChunk)) {
-            budget.links -= nearest.forEachAdjacentPoint(r, direction, points, viaLink);
-            if (budget.links < 0) throw tooMany();
-          }
-          await turns.after(followed - budget.links);
+          const before = followed;
+          for (const r of frontier.subarray(from, from + frontierChunk))
+            spend(nearest.forEachAdjacentPoint(r, direction, points, viaLink));
+          await turns.after(followed - before);
         }
         break;
       }
@@ -118,20 +134,31 @@ async function reach(
         reached(target, (flags & TARGET_IS_END) !== 0);
       const viaCaller = (caller: number, flags: number) => reached(caller, (flags & SOURCE_IS_START) !== 0);
       for await (const [chunk, links] of linksByChunk(snapshot, frontier, frontierChunk)) {
-        const followed = budget.links;
-        for (const r of chunk) {
-          // Links past the budget are visited before it says no: the walk is then refused whole.
-          budget.links -= direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee);
-          if (budget.links < 0) throw tooMany();
-        }
-        await turns.after(followed - budget.links);
+        const before = followed;
+        for (const r of chunk)
+          spend(direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee));
+        await turns.after(followed - before);
       }
       frontier = distinctAscending(Uint32Array.from(next), objects);
     }
-    return distinctAscending(Uint32Array.from(found), objects);
+    const ranks = distinctAscending(Uint32Array.from(found), objects);
+    if (followed >= keepFrom) keepWalk(snapshot, keptAs, { ranks, links: followed, byteSize: ranks.byteLength });
+    return ranks;
   } finally {
     seen.release();
   }
+}
+
+/** A heavy walk's outcome, kept in the section cache: the ranks it found and the links it followed. */
+interface KeptWalk {
+  readonly ranks: Uint32Array;
+  readonly links: number;
+  readonly byteSize: number;
+}
+
+/** Keeps `walk` under `name`, unless an answer beside kept it first. */
+function keepWalk(snapshot: Snapshot, name: string, walk: KeptWalk): void {
+  waitUntil(snapshot.remember(name, async () => walk));
 }
 
 /**
@@ -175,6 +202,8 @@ interface Walking {
   frontierChunk: number;
   nearest: PointHops | null;
   turns: Turns;
+  /** Links past which a direction's walk is kept for the answers that ask it again (a heavy one's). */
+  keepFrom: number;
 }
 
 /** How a walk is bounded and paced; tests make each small. */
@@ -224,6 +253,7 @@ export async function startEndPoints(
     frontierChunk,
     nearest,
     turns,
+    keepFrom: heavyLinks,
   };
   // The two walks run together: a cold walk then waits one round of reads a step, not two.
   let starts: Uint32Array;

@@ -237,6 +237,44 @@ describe("link pages", () => {
     expect(gate.held).toBe(0);
   });
 
+  it("keep a heavy walk for the answers that ask it again: the same answer, no link followed, charged as walked", async () => {
+    const reference = await open(bytes);
+    const byRank = await ranked(reference);
+    let id = "";
+    for (let r = 0; !id; r += 101) {
+      const { startPoints, endPoints } = await startEndPoints(reference, byRank.id(r), 12).then(collect);
+      if (startPoints.length + endPoints.length > 200) id = byRank.id(r);
+    }
+    // Never kept: each walk follows its links.
+    const walked = { heavyLinks: Number.POSITIVE_INFINITY };
+    const expected = await startEndPoints(reference, id, 12, walked).then(collect);
+    const refused = (traversalBudget: number) =>
+      startEndPoints(reference, id, 12, { ...walked, traversalBudget }).then(
+        () => false,
+        () => true,
+      );
+    // The links both directions follow: the least budget the walk is not refused at.
+    let links = 0;
+    for (let most = 12_000_000; links < most; ) {
+      const mid = (links + most) >> 1;
+      if (await refused(mid)) links = mid + 1;
+      else most = mid;
+    }
+    expect(links).toBeGreaterThan(64);
+    const snapshot = await Snapshot.open(memorySource(bytes, "kept walks"), { sections: new SectionCache(1 << 30) });
+    const kept = { heavyLinks: 64, linksATurn: 16 };
+    const first = await turnsDuring(() => startEndPoints(snapshot, id, 12, kept).then(collect));
+    const again = await turnsDuring(() => startEndPoints(snapshot, id, 12, kept).then(collect));
+    expect(first.value).toEqual(expected);
+    expect(again.value).toEqual(expected);
+    expect(first.turns).toBeGreaterThan(0);
+    expect(again.turns).toBe(0);
+    await expect(startEndPoints(snapshot, id, 12, { ...kept, traversalBudget: links - 1 })).rejects.toMatchObject({
+      parameter: "hops",
+    });
+    expect(await startEndPoints(snapshot, id, 12, { ...kept, traversalBudget: links }).then(collect)).toEqual(expected);
+  });
+
   it("stop a walk at its next turn once the client has gone, the permit given back", async () => {
     const snapshot = await open(bytes);
     const byRank = await ranked(snapshot);
