@@ -1,6 +1,7 @@
 // @module Burst: concurrent clients against `wrangler dev` with R2's latency, a share of them hanging up mid-request; then every URL must still answer.
 //
 // npx node scripts/burst.ts [--objects 300000] [--clients 50] [--duration 40] [--latency-ms 20] [--abort-share 0.33] [--section-cache-mb 64]
+//                           [--edge-cache on|off]
 //
 // What it reproduces: a request that waits on a load another request started, when that other
 // request is cancelled (its client hung up) and its I/O never settles. Local R2 answers in
@@ -30,6 +31,8 @@ export interface BurstOptions {
   abortShare: number;
   /** The worker's SECTION_CACHE_MB: a small budget keeps loads in flight at a small scale, as a large application does at 64. */
   sectionCacheMb?: number;
+  /** The worker's EDGE_CACHE: whether ranges also go through the data centre's cache (wrangler dev emulates it). */
+  edgeCache?: boolean;
   log?: (line: string) => void;
 }
 
@@ -37,8 +40,14 @@ export interface BurstReport {
   urls: string[];
   /** Answers during the burst by status ("aborted": hung up by the client, as intended). */
   statuses: Record<string, number>;
-  /** Each URL's answers during the burst that were not hung up: how many, and their times (ms) at the median and the most. */
-  times: { url: string; answers: number; p50Ms: number | null; maxMs: number | null }[];
+  /** Each URL's answers during the burst that were not hung up: how many, their times (ms) at the median and the most, and the slowest one's Server-Timing. */
+  times: {
+    url: string;
+    answers: number;
+    p50Ms: number | null;
+    maxMs: number | null;
+    slowestServerTiming: string | null;
+  }[];
   /** Answers of the 5xx class during the burst, with their body's first 200 characters. */
   serverErrors: { url: string; status: number; body: string }[];
   /** Each URL afterwards, one at a time: its status, or "timeout". */
@@ -83,6 +92,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
       vars: {
         STORAGE_LATENCY_MS: String(options.latencyMs),
         ...(options.sectionCacheMb === undefined ? {} : { SECTION_CACHE_MB: String(options.sectionCacheMb) }),
+        ...(options.edgeCache === false ? { EDGE_CACHE: "off" } : {}),
       },
       log,
     });
@@ -105,6 +115,8 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
     ];
     const statuses: Record<string, number> = {};
     const took = new Map<string, number[]>(urls.map((url) => [url, []]));
+    // Each URL's slowest answer so far, with its Server-Timing: how much of it was storage.
+    const slowest = new Map<string, { ms: number; serverTiming: string | null }>();
     const serverErrors: BurstReport["serverErrors"] = [];
     const end = Date.now() + options.durationMs;
     const client = async (c: number) => {
@@ -121,7 +133,10 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
           const response = await fetch(url, { signal });
           const body = await response.text();
           status = String(response.status);
-          took.get(url)!.push(Date.now() - started);
+          const ms = Date.now() - started;
+          took.get(url)!.push(ms);
+          if (ms > (slowest.get(url)?.ms ?? -1))
+            slowest.set(url, { ms, serverTiming: response.headers.get("Server-Timing") });
           if (response.status >= 500) serverErrors.push({ url, status: response.status, body: body.slice(0, 200) });
         } catch (error) {
           status = signal.aborted && hangUp ? "aborted" : `failed: ${(error as Error).message}`;
@@ -155,6 +170,7 @@ export async function runBurst(options: BurstOptions): Promise<BurstReport> {
         answers: sorted.length,
         p50Ms: sorted[sorted.length >> 1] ?? null,
         maxMs: sorted.at(-1) ?? null,
+        slowestServerTiming: slowest.get(url)?.serverTiming ?? null,
       };
     });
     return { urls: urls.map((u) => u.slice(server!.url.length)), statuses, times, serverErrors, afterwards, serverLog };
@@ -178,8 +194,13 @@ if (import.meta.main) {
       "latency-ms": { type: "string", default: "20" },
       "abort-share": { type: "string", default: "0.33" },
       "section-cache-mb": { type: "string" },
+      "edge-cache": { type: "string", default: "on" },
     },
   });
+  if (values["edge-cache"] !== "on" && values["edge-cache"] !== "off") {
+    process.stderr.write(`--edge-cache is "on" or "off", not ${JSON.stringify(values["edge-cache"])}\n`);
+    process.exit(2);
+  }
   const report = await runBurst({
     objects: Number(values.objects),
     clients: Number(values.clients),
@@ -187,6 +208,7 @@ if (import.meta.main) {
     latencyMs: Number(values["latency-ms"]),
     abortShare: Number(values["abort-share"]),
     sectionCacheMb: values["section-cache-mb"] === undefined ? undefined : Number(values["section-cache-mb"]),
+    edgeCache: values["edge-cache"] === "on",
     log: (line) => process.stderr.write(`${line}\n`),
   });
   const failedAfterwards = report.afterwards.filter((a) => a.status !== 200);
@@ -197,6 +219,9 @@ if (import.meta.main) {
     console.log(
       `  ${String(t.answers).padStart(5)} ${String(t.p50Ms ?? "—").padStart(7)} ${String(t.maxMs ?? "—").padStart(7)}  ${t.url}`,
     );
+  console.log("the slowest answers' Server-Timing (storage waited, reads; the rest was the worker and the way there):");
+  for (const t of [...report.times].sort((a, b) => (b.maxMs ?? -1) - (a.maxMs ?? -1)).slice(0, 5))
+    console.log(`  ${String(t.maxMs).padStart(7)}  ${t.url}\n           ${t.slowestServerTiming}`);
   for (const e of report.serverErrors.slice(0, 5)) console.log(`  ${e.status} ${e.url}: ${e.body}`);
   if (report.serverLog.length) console.log(`the worker logged:\n  ${report.serverLog.slice(-20).join("\n  ")}`);
   console.log(
