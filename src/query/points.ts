@@ -76,7 +76,7 @@ async function reach(
   { budget, frontierChunk, nearest, turns, keepFrom }: Walking,
 ): Promise<Uint32Array> {
   const objects = snapshot.meta.counts.objects;
-  const keptAs = `points:${direction}:${origin}:${hops}`;
+  const keptAs = () => `points:${direction}:${origin}:${hops}`;
   // Links this direction followed: what a walk kept for later answers is charged to their budget.
   let followed = 0;
   const tooMany = () =>
@@ -93,7 +93,7 @@ async function reach(
   };
   /** The same walk, if an earlier answer kept it: charged as if walked. */
   const keptWalk = () => {
-    const kept = snapshot.recall<KeptWalk>(keptAs);
+    const kept = snapshot.recall<KeptWalk>(keptAs());
     if (kept) spend(kept.links - followed);
     return kept?.ranks;
   };
@@ -108,7 +108,8 @@ async function reach(
       if (frontier.length === 0) break;
       // Between steps the walk holds no link pages: a heavy one waits its turn here, and may find
       // the walk done meanwhile by an answer that waited before it (or before it started).
-      await turns.admitted();
+      const admission = turns.admitted();
+      if (admission) await admission;
       const kept = step === 0 || followed >= keepFrom ? keptWalk() : undefined;
       if (kept) return kept;
       const next: number[] = [];
@@ -133,16 +134,22 @@ async function reach(
       const viaCallee = (target: number, _type: number, flags: number) =>
         reached(target, (flags & TARGET_IS_END) !== 0);
       const viaCaller = (caller: number, flags: number) => reached(caller, (flags & SOURCE_IS_START) !== 0);
-      for await (const [chunk, links] of linksByChunk(snapshot, frontier, frontierChunk)) {
-        const before = followed;
-        for (const r of chunk)
-          spend(direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee));
-        await turns.after(followed - before);
+      const chunks = new ChunkLinks(snapshot, frontier, frontierChunk);
+      try {
+        for (let from = 0; from < frontier.length; from += frontierChunk) {
+          const links = await chunks.next();
+          const before = followed;
+          for (const r of frontier.subarray(from, from + frontierChunk))
+            spend(direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee));
+          await turns.after(followed - before);
+        }
+      } finally {
+        chunks.abandon();
       }
       frontier = distinctAscending(Uint32Array.from(next), objects);
     }
     const ranks = distinctAscending(Uint32Array.from(found), objects);
-    if (followed >= keepFrom) keepWalk(snapshot, keptAs, { ranks, links: followed, byteSize: ranks.byteLength });
+    if (followed >= keepFrom) keepWalk(snapshot, keptAs(), { ranks, links: followed, byteSize: ranks.byteLength });
     return ranks;
   } finally {
     seen.release();
@@ -162,25 +169,35 @@ function keepWalk(snapshot: Snapshot, name: string, walk: KeptWalk): void {
 }
 
 /**
- * The links of `frontier`, `frontierChunk` ranks at a time, in order; the loads of the next
- * CHUNKS_AHEAD chunks are under way while one is walked, and sweep (see loadPages).
+ * The links of `frontier`, `frontierChunk` ranks at a time, chunk after chunk (`next`); the loads of
+ * the next CHUNKS_AHEAD chunks are under way while one is walked, and sweep (see loadPages).
  */
-async function* linksByChunk(
-  snapshot: Snapshot,
-  frontier: Uint32Array,
-  frontierChunk: number,
-): AsyncGenerator<[Uint32Array, LinkRows]> {
-  const loads: Promise<LinkRows>[] = [];
-  let ahead = 0;
-  try {
-    for (let from = 0; from < frontier.length; from += frontierChunk) {
-      for (; ahead < frontier.length && loads.length <= CHUNKS_AHEAD; ahead += frontierChunk)
-        loads.push(linkRows(snapshot, frontier.subarray(ahead, ahead + frontierChunk), { sweeping: true }));
-      yield [frontier.subarray(from, from + frontierChunk), await loads.shift()!];
-    }
-  } finally {
-    // A walk refused or failed midway leaves the loads it started ahead to settle unheeded.
-    for (const load of loads) load.catch(() => {});
+class ChunkLinks {
+  private readonly snapshot: Snapshot;
+  private readonly frontier: Uint32Array;
+  private readonly frontierChunk: number;
+  private readonly loads: Promise<LinkRows>[] = [];
+  private ahead = 0;
+
+  constructor(snapshot: Snapshot, frontier: Uint32Array, frontierChunk: number) {
+    this.snapshot = snapshot;
+    this.frontier = frontier;
+    this.frontierChunk = frontierChunk;
+  }
+
+  /** The links of the next chunk. */
+  next(): Promise<LinkRows> {
+    const { frontier, frontierChunk } = this;
+    for (; this.ahead < frontier.length && this.loads.length <= CHUNKS_AHEAD; this.ahead += frontierChunk)
+      this.loads.push(
+        linkRows(this.snapshot, frontier.subarray(this.ahead, this.ahead + frontierChunk), { sweeping: true }),
+      );
+    return this.loads.shift()!;
+  }
+
+  /** A walk refused or failed midway leaves the loads it started ahead to settle unheeded. */
+  abandon(): void {
+    for (const load of this.loads) load.catch(() => {});
   }
 }
 
