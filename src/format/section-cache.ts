@@ -357,6 +357,17 @@ export class SectionCache {
     if (entry.frequency < MAX_FREQUENCY) entry.frequency++;
   }
 
+  /**
+   * Keeps `value` under (snapshotKey, tag) unless something is kept there already: a value that took
+   * much work to make (a deep walk's outcome, some hundred KB for millions of links followed). It
+   * goes straight to the main queue, as an entry used by two requests would: on probation, the pages
+   * read beside it (a deep walk reads tens of MB) pushed it out before another request came back.
+   */
+  keepWorked(snapshotKey: string, tag: string, value: Sized): void {
+    if (this.find(snapshotKey, tag)) return;
+    this.insert(snapshotKey, tag, value, [], 0, true, true);
+  }
+
   private insert(
     snapshotKey: string,
     tag: string,
@@ -364,6 +375,7 @@ export class SectionCache {
     dependsOnTags: readonly string[],
     storedLength: number,
     fixed: boolean,
+    worked = false,
   ): void {
     const dependsOn = dependsOnTags.map((d) => this.find(snapshotKey, d));
     // A dependency evicted while this section loaded: the value holds memory no entry would count.
@@ -400,7 +412,8 @@ export class SectionCache {
     if (!tags) this.bySnapshot.set(snapshotKey, (tags = new Map()));
     tags.set(tag, entry);
     this.count++;
-    (this.loadedFirst(meter, size) ? this.firstReads : ghost !== undefined ? this.main : this.small).push(entry);
+    const queue = this.loadedFirst(meter, size) ? this.firstReads : ghost !== undefined ? this.main : this.small;
+    (worked ? this.main : queue).push(entry);
     const kept = new Set<Entry>();
     this.keep(entry, kept, false, entry.lastUser);
     this.evictBeyondBudget(kept);

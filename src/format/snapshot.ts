@@ -6,7 +6,7 @@ import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
 import { JOIN_GAP_BYTES, JOIN_SPAN_BYTES } from "./page-loads.ts";
-import type { SectionCache } from "./section-cache.ts";
+import type { SectionCache, Sized } from "./section-cache.ts";
 import {
   consultedBy,
   type DecodeContext,
@@ -324,6 +324,12 @@ export class Snapshot implements DecodeContext {
         ? this.cache.get(this.source.key, name, () => own(load), 0, fixedSize)
         : this.keep(name, () => own(load)),
     );
+  }
+
+  /** Keeps `value`, which took much work to make (a deep walk's outcome), under `name` for `recall` (SectionCache.keepWorked). */
+  keepWorked(name: string, value: Sized): void {
+    if (this.cache) this.cache.keepWorked(this.source.key, name, value);
+    else if (!this.remembered.has(name)) this.remembered.set(name, value);
   }
 
   /** What `remember(name, …)` keeps, if it is loaded already; else undefined. Synchronous: no promise per page. */

@@ -149,7 +149,11 @@ async function reach(
       frontier = distinctAscending(Uint32Array.from(next), objects);
     }
     const ranks = distinctAscending(Uint32Array.from(found), objects);
-    if (followed >= keepFrom) keepWalk(snapshot, keptAs(), { ranks, links: followed, byteSize: ranks.byteLength });
+    // Unless an answer beside kept it first.
+    if (followed >= keepFrom) {
+      const walk: KeptWalk = { ranks, links: followed, byteSize: ranks.byteLength };
+      snapshot.keepWorked(keptAs(), walk);
+    }
     return ranks;
   } finally {
     seen.release();
@@ -161,11 +165,6 @@ interface KeptWalk {
   readonly ranks: Uint32Array;
   readonly links: number;
   readonly byteSize: number;
-}
-
-/** Keeps `walk` under `name`, unless an answer beside kept it first. */
-function keepWalk(snapshot: Snapshot, name: string, walk: KeptWalk): void {
-  waitUntil(snapshot.remember(name, async () => walk));
 }
 
 /**

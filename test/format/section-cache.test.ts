@@ -78,6 +78,20 @@ describe("SectionCache", () => {
     expect(cache.stats()).toMatchObject({ bytes: 1000, entries: 10, evictions: 3 });
   });
 
+  it("keeps a worked-out value (keepWorked) in main, where a stream of entries used once does not push it out, and never over an entry kept", async () => {
+    // A budget of 1000: the small queue's share is 100, one entry of 100.
+    const { cache, get } = harness(1000);
+    cache.keepWorked("s", "walk", new Sized("walk", 100));
+    await get("loaded", 100);
+    for (let i = 0; i < 30; i++) await get(`once ${i}`, 100);
+    expect(cache.holds("s", "walk")).toBe(true);
+    expect(cache.holds("s", "loaded")).toBe(false);
+    expect(cache.peek<Sized>("s", "walk")?.name).toBe("walk");
+    // Kept already: a second value under the same name does not replace it.
+    cache.keepWorked("s", "walk", new Sized("another walk", 100));
+    expect(cache.peek<Sized>("s", "walk")?.name).toBe("walk");
+  });
+
   it("counts the uses of one request as one: an entry it loaded and read again leaves the small queue unused", async () => {
     // A budget of 1000: the small queue's share is 100, one entry of 100.
     const { cache, loads, get } = harness(1000);
