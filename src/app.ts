@@ -36,10 +36,10 @@ function readableCrossOrigin(response: Response): Response {
   return response;
 }
 
-/** The one way out for an error: its problem JSON, logged when it is ours (internal_error). */
 /** The status of an answer to a request whose client went away before it was ready (nginx's "client closed request"). */
 const CLIENT_CLOSED = 499;
 
+/** The one way out for an error: its problem JSON, logged when it is ours (internal_error). */
 function errorResponse(error: unknown, request: Request): Response {
   // Work stopped because the client went away (a walk's turns check the request's signal): nobody
   // reads this answer, and nothing failed. 499, as proxies log a request its client closed.

@@ -2,10 +2,10 @@
 //
 // Why. A 32-hop walk at 1M objects follows millions of links over most of the link pages (32 MB).
 // Fifty clients in workerd with reads of 20 ms, a fifth of their requests such walks: the walks
-// piled up by the dozen, each holding its own pages and reading what the others pushed out of the
-// cache, and a walk alone took 2 s cold while under the pile they took over 60 s, most never
-// answered. Let in two at a time, a walk finds the pages the last one left and takes a fraction
-// of a second; those waiting hold no pages.
+// piled up by the dozen, each holding its own pages and reading again what the others had pushed
+// out of the cache. Thirty cold ones asked at once took 24 to 25 s at the median all together; let
+// in two at a time, 12 to 16 s, each finding much of what the one before it read, and those
+// waiting hold no pages (docs/benchmarks.md, "Deep walks at the edge").
 //
 // Why leases and polls. In workerd, a cancelled request's pending I/O never settles, so a walk
 // holding a permit may never run its `finally`. A permit is held while its holder renews it (at
@@ -32,7 +32,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The right to go on with heavy work, until released or lapsed. */
 export interface Permit {
-  /** Says the holder is still at work; a lapsed permit is held again. */
+  /** Says the holder is still at work; a lapsed permit is held again, a released one not. */
   renew(): void;
   release(): void;
 }
@@ -79,12 +79,19 @@ export class HeavyGate {
       this.waiters.delete(ticket);
     }
     this.holders.set(ticket, this.now());
+    let released = false;
     const release = () => {
+      released = true;
       this.holders.delete(ticket);
       signal?.removeEventListener("abort", release);
     };
     signal?.addEventListener("abort", release);
-    return { renew: () => this.holders.set(ticket, this.now()), release };
+    return {
+      renew: () => {
+        if (!released) this.holders.set(ticket, this.now());
+      },
+      release,
+    };
   }
 
   /** Permits held now, lapsed ones not counted. */

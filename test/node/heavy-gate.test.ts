@@ -61,6 +61,9 @@ describe("HeavyGate", () => {
     holder.release();
     next.release();
     expect(gate.held).toBe(0);
+    // Released, it stays released.
+    holder.renew();
+    expect(gate.held).toBe(0);
   });
 
   it("passes over a waiter that stopped looking (its request cancelled) for STALE_WAITER_MS", async () => {
