@@ -71,7 +71,7 @@ export async function graphAnswer(
       if (forward) link(rank, neighbour, type);
       else link(neighbour, rank, type);
     };
-    await expand(snapshot, ascending.filter(w.expanded), w.direction, w.types, visit, rows ?? undefined);
+    await expand(snapshot, ascending.filter(w.expanded), w.direction, w.types, visit, { loaded: rows ?? undefined });
   }
   links.sort(
     (a, b) =>

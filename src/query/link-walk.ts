@@ -37,8 +37,9 @@ const follows = (types: ReadonlySet<number> | null, type: number, flags: number)
 /**
  * Calls `visit` for every link at each of `ranks` (ascending) in `direction` that `follows` allows,
  * in no particular order, and returns how many link entries it examined; `loaded`: the links of
- * `ranks` if read already. Forward, a rank's own page says it all; backward, its page lists its
- * distinct callers and the callers' pages say with which types and kinds they call it.
+ * `ranks` if read already; `sweeping`: a walk's frontier, whose loads read ahead (loadPages).
+ * Forward, a rank's own page says it all; backward, its page lists its distinct callers and the
+ * callers' pages say with which types and kinds they call it.
  */
 export async function expand(
   snapshot: Snapshot,
@@ -46,9 +47,9 @@ export async function expand(
   direction: Direction,
   types: ReadonlySet<number> | null,
   visit: Visit,
-  loaded?: LinkRows,
+  { loaded, sweeping = false }: { loaded?: LinkRows; sweeping?: boolean } = {},
 ): Promise<{ examined: number; own: LinkRows }> {
-  const own = loaded ?? (await linkRows(snapshot, ranks));
+  const own = loaded ?? (await linkRows(snapshot, ranks, { sweeping }));
   let examined = 0;
   if (direction === "forward") {
     for (const rank of ranks)
@@ -67,7 +68,7 @@ export async function expand(
   const sorted = Float64Array.from(pairs).sort();
   const callers = new Float64Array(sorted.length);
   for (let k = 0; k < sorted.length; k++) callers[k] = Math.floor(sorted[k] / n / 2);
-  const theirs = await linkRows(snapshot, callers);
+  const theirs = await linkRows(snapshot, callers, { sweeping });
   const targets = new Uint32Array(n);
   for (let k = 0; k < sorted.length; ) {
     const caller = callers[k];
@@ -83,8 +84,8 @@ export async function expand(
 }
 
 /**
- * `expand` forward for a walk: the entries of all `ranks` decoded into `entries` at once, and
- * `visit` called for those `follows` allows. Returns how many entries it examined.
+ * `expand` forward for a walk: the entries of all `ranks` decoded into `entries` at once (their
+ * loads sweep), and `visit` called for those `follows` allows. Returns how many entries it examined.
  */
 async function expandForward(
   snapshot: Snapshot,
@@ -94,7 +95,7 @@ async function expandForward(
   visit: Visit,
 ): Promise<number> {
   const ends = new Uint32Array(ranks.length);
-  (await linkRows(snapshot, ranks)).calleesOf(ranks, entries, ends);
+  (await linkRows(snapshot, ranks, { sweeping: true })).calleesOf(ranks, entries, ends);
   const { targets, packed } = entries;
   for (let k = 0, i = 0; k < ranks.length; k++) {
     const rank = ranks[k];
@@ -212,7 +213,7 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
         for (const rank of chunk) expanded.add(rank);
         const examined = forward
           ? await expandForward(snapshot, chunk, options.types, entries, found)
-          : (await expand(snapshot, chunk, options.direction, options.types, found)).examined;
+          : (await expand(snapshot, chunk, options.direction, options.types, found, { sweeping: true })).examined;
         result.examined += examined;
         result.truncated = result.examined > options.budget;
         await turns.after(examined);
