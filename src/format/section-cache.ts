@@ -360,8 +360,9 @@ export class SectionCache {
   /**
    * Keeps `value` under (snapshotKey, tag) unless something is kept there already: a value that took
    * much work to make (a deep walk's outcome, some hundred KB for millions of links followed). It
-   * goes straight to the main queue, as an entry used by two requests would: on probation, the pages
-   * read beside it (a deep walk reads tens of MB) pushed it out before another request came back.
+   * goes straight to the main queue, as an entry used by two requests would: on probation it would
+   * compete with the pages read beside it (a cold deep walk reads tens of MB), each far cheaper to
+   * get again than it.
    */
   keepWorked(snapshotKey: string, tag: string, value: Sized): void {
     if (this.find(snapshotKey, tag)) return;
