@@ -127,7 +127,7 @@ function keepBetween<T>(
 ): void {
   for (let p = wanted[0] + 1, k = 1; p < wanted[wanted.length - 1]; p++) {
     if (wanted[k] === p) k++;
-    else if (!holdsPage(snapshot, tag, p)) waitUntil(pageIn(p).catch(() => {}));
+    else if (!holdsPage(snapshot, tag, p)) waitUntil(pageIn(p));
   }
 }
 

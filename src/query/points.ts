@@ -108,8 +108,7 @@ async function reach(
       if (frontier.length === 0) break;
       // Between steps the walk holds no link pages: a heavy one waits its turn here, and may find
       // the walk done meanwhile by an answer that waited before it (or before it started).
-      const admission = turns.admitted();
-      if (admission) await admission;
+      await turns.admitted();
       const kept = step === 0 || followed >= keepFrom ? keptWalk() : undefined;
       if (kept) return kept;
       const next: number[] = [];
