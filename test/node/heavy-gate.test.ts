@@ -1,7 +1,7 @@
 // @module HeavyGate: at most `atOnce` permits held, waiters let in in the order they came; a permit not renewed lapses, a waiter that stops looking is passed over; Turns asks for a permit past its size and gives it back when done.
 import { describe, expect, it } from "vitest";
 import { HeavyGate, LEASE_MS, type Permit, STALE_WAITER_MS } from "../../src/query/heavy-gate.ts";
-import { Turns } from "../../src/query/turns.ts";
+import { nextTurn, TURNS_LEFT_TO_OTHERS, Turns } from "../../src/query/turns.ts";
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -153,5 +153,28 @@ describe("Turns with a gate", () => {
     await wait;
     expect(gate.held).toBe(0);
     expect(turns.admitted()).toBeUndefined();
+  });
+
+  it("lets the event loop turn TURNS_LEFT_TO_OTHERS times at each turn of a heavy answer, once at a light one's", async () => {
+    /** Turns the event loop made while `wait` was pending: another request stepping once a turn. */
+    async function turnsDuring(wait: Promise<void>): Promise<number> {
+      let steps = 0;
+      let over = false;
+      void wait.then(() => (over = true));
+      while (!over) {
+        await nextTurn();
+        if (!over) steps++;
+      }
+      return steps;
+    }
+    const gate = new HeavyGate(1);
+    const turns = new Turns(10, { gate, after: 15 });
+    // A light answer's turn is the one the other request steps in too; a heavy one's lets it step
+    // in each of the turns after.
+    expect(await turnsDuring(turns.after(10)!)).toBe(0);
+    turns.after(5);
+    await turns.admitted();
+    expect(await turnsDuring(turns.after(10)!)).toBe(TURNS_LEFT_TO_OTHERS - 1);
+    turns.done();
   });
 });
