@@ -384,6 +384,22 @@ describe("SectionCache", () => {
     expect(cache.stats()).toMatchObject({ bytes: 100, entries: 1, evictions: 1 });
   });
 
+  it("re-measures what grew at a request's first insertion, not at each of its insertions", async () => {
+    const { cache, get } = harness(300);
+    const a = await new StorageMeter().measure(() => get("A", 100));
+    await new StorageMeter().measure(async () => {
+      await get("B", 50);
+      a.byteSize = 250;
+      // Counted at 100 still: B and C fit beside it.
+      await get("C", 50);
+      expect([cache.holds("s", "A"), cache.holds("s", "B"), cache.holds("s", "C")]).toEqual([true, true, true]);
+    });
+    // The next request's first insertion counts A's 250 bytes: A, the oldest, goes.
+    await new StorageMeter().measure(() => get("D", 50));
+    expect(cache.holds("s", "A")).toBe(false);
+    expect(cache.stats()).toMatchObject({ bytes: 150, entries: 3 });
+  });
+
   it("peek answers a kept entry synchronously as a hit that counts as a use, and nothing for others", async () => {
     const { cache, get } = harness(250);
     await get("A", 100);
