@@ -15,7 +15,6 @@
 // the difference to the HTTP figure is what Node's HTTP server and the sockets cost.
 // `--cpu-prof-dir` writes a CPU profile of `appstruct serve` there (summarize it with a
 // .cpuprofile reader).
-import { EventEmitter } from "node:events";
 import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -28,6 +27,7 @@ import { startBaselineServer } from "./bench/baseline-server.ts";
 import type { ChildServer } from "./bench/child-server.ts";
 import { jsonClient } from "./bench/http-client.ts";
 import { APPLICATION } from "./bench/queries.ts";
+import { type Listener, throughAdapter } from "./bench/through-adapter.ts";
 import { freePort } from "./dev-server.ts";
 
 const { values } = parseArgs({
@@ -86,44 +86,6 @@ async function timeSide(side: Side, path: string): Promise<Sample> {
     cpuUs: perRequest(after.user + after.system - before.user - before.system),
     systemUs: perRequest(after.system - before.system),
   };
-}
-
-type Listener = ReturnType<typeof getRequestListener>;
-
-/**
- * One GET of `path` through the adapter's request listener, as `serve` hands it Node's request and
- * response, with stand-ins for both: what the adapter and the app cost without sockets and HTTP
- * parsing. Resolves with the status once the answer has ended.
- */
-function throughAdapter(listener: Listener, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const incoming = Object.assign(new EventEmitter(), {
-      method: "GET",
-      url: path,
-      headers: { host: "127.0.0.1" },
-      rawHeaders: ["Host", "127.0.0.1"],
-      socket: { encrypted: false },
-    });
-    let status = 0;
-    const outgoing = Object.assign(new EventEmitter(), {
-      writable: true,
-      destroyed: false,
-      writableFinished: false,
-      hasHeader: () => false,
-      flushHeaders: () => {},
-      writeHead: (code: number) => {
-        status = code;
-      },
-      write: () => true,
-      end: () => {
-        outgoing.writableFinished = true;
-        outgoing.emit("finish");
-        resolve(status);
-      },
-      destroy: (error?: Error) => reject(error ?? new Error(`${path}: the answer was destroyed`)),
-    });
-    Promise.resolve(listener(incoming as never, outgoing as never)).catch(reject);
-  });
 }
 
 /** µs of wall time and of this process's CPU per answer through `listener`, without HTTP. */
