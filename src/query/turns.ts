@@ -28,9 +28,9 @@ export const HEAVY_LINKS = 65_536;
  * answers beside it move that many steps (an arrival, a read's answer) for each millisecond it
  * works, where one turn each lets two deep walks take most of the time. With 48 clients asking
  * light answers and 2 asking 32-hop walks at 1M objects, the light answers' median beside the
- * walks was 2.5 to 2.6 times its value without them at 1 turn, 1.7 at 2, 1.6 to 1.9 at 3 and 1.5
- * at 4; the walks took 1.6 times as long beside them. A walk alone takes no longer: a turn with
- * nothing else to do costs some 25 µs in workerd and less on Node.
+ * walks was 2.5 to 2.7 times its value without them at 1 turn, 1.7 at 2, 1.6 to 1.8 at 3 and 1.5
+ * at 4; the walks took 1.4 to 1.7 times as long beside them. A walk alone takes no longer: a turn
+ * with nothing else to do costs some 25 µs in workerd and less on Node.
  */
 export const TURNS_LEFT_TO_OTHERS = 3;
 
