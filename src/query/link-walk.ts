@@ -3,6 +3,7 @@
 import { CalleeEntries, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT } from "../format/model.ts";
 import type { Snapshot } from "../format/snapshot.ts";
+import { ChunksAhead, chunksOf } from "./chunks-ahead.ts";
 import { type HeavyGate, heavyAnswers } from "./heavy-gate.ts";
 import { type LinkRows, linkRows } from "./link-rows.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
@@ -34,41 +35,60 @@ export type Visit = (rank: number, neighbour: number, type: number, endsFlow: bo
 const follows = (types: ReadonlySet<number> | null, type: number, flags: number) =>
   (flags & LINK_DIRECT) !== 0 && (!types || types.has(type));
 
+/** The links a chunk of a walk's frontier is expanded by: its own, and backward, its callers'. */
+interface ChunkLinks {
+  own: LinkRows;
+  callers: CallersOf | null;
+}
+
 /**
- * Calls `visit` for every link at each of `ranks` (ascending) in `direction` that `follows` allows,
- * in no particular order, and returns how many link entries it examined; `loaded`: the links of
- * `ranks` if read already; `sweeping`: a walk's frontier, whose loads read ahead (loadPages).
- * Forward, a rank's own page says it all; backward, its page lists its distinct callers and the
- * callers' pages say with which types and kinds they call it.
+ * The callers of a chunk's ranks, each with the ranks it calls, as a backward expansion reads them:
+ * the caller's entries once for all the ranks of the chunk it calls (read once per (rank, caller),
+ * a busy caller's entries were passed over once per rank it calls, most of a data graph's time).
+ * Pairs sort as one number each: (caller·2 + start)·|ranks| + the rank's index.
  */
-export async function expand(
+interface CallersOf {
+  sorted: Float64Array;
+  callers: Float64Array;
+  theirs: LinkRows;
+}
+
+/** The links `expand` visits at `ranks` (ascending) in `direction`: `own` if read already; `sweeping`: see expand. */
+async function chunkLinks(
   snapshot: Snapshot,
   ranks: Uint32Array,
   direction: Direction,
-  types: ReadonlySet<number> | null,
-  visit: Visit,
-  { loaded, sweeping = false }: { loaded?: LinkRows; sweeping?: boolean } = {},
-): Promise<{ examined: number; own: LinkRows }> {
-  const own = loaded ?? (await linkRows(snapshot, ranks, { sweeping }));
-  let examined = 0;
-  if (direction === "forward") {
-    for (const rank of ranks)
-      own.forEachCallee(rank, (target, type, flags) => {
-        examined++;
-        if (follows(types, type, flags)) visit(rank, target, type, (flags & TARGET_IS_END) !== 0);
-      });
-    return { examined, own };
-  }
-  // Each caller's entries are read once for all the ranks of the chunk it calls: read once per
-  // (rank, caller), a busy caller's entries were passed over once per rank it calls, most of a data
-  // graph's time. Pairs sort as one number each: (caller·2 + start)·|ranks| + the rank's index.
+  { own, sweeping = false }: { own?: LinkRows; sweeping?: boolean },
+): Promise<ChunkLinks> {
+  own ??= await linkRows(snapshot, ranks, { sweeping });
+  if (direction === "forward") return { own, callers: null };
   const pairs: number[] = [];
   const n = ranks.length;
   ranks.forEach((rank, i) => own.forEachCaller(rank, (caller, start) => pairs.push((caller * 2 + start) * n + i)));
   const sorted = Float64Array.from(pairs).sort();
   const callers = new Float64Array(sorted.length);
   for (let k = 0; k < sorted.length; k++) callers[k] = Math.floor(sorted[k] / n / 2);
-  const theirs = await linkRows(snapshot, callers, { sweeping });
+  return { own, callers: { sorted, callers, theirs: await linkRows(snapshot, callers, { sweeping }) } };
+}
+
+/**
+ * Calls `visit` for every link at each of `ranks` (ascending) that `follows` allows, with the links
+ * `links` loaded for them, in no particular order; returns how many link entries it examined.
+ * Forward, a rank's own page says it all; backward, its page lists its distinct callers and the
+ * callers' pages say with which types and kinds they call it.
+ */
+function visitLinks(ranks: Uint32Array, links: ChunkLinks, types: ReadonlySet<number> | null, visit: Visit): number {
+  let examined = 0;
+  if (!links.callers) {
+    for (const rank of ranks)
+      links.own.forEachCallee(rank, (target, type, flags) => {
+        examined++;
+        if (follows(types, type, flags)) visit(rank, target, type, (flags & TARGET_IS_END) !== 0);
+      });
+    return examined;
+  }
+  const { sorted, callers, theirs } = links.callers;
+  const n = ranks.length;
   const targets = new Uint32Array(n);
   for (let k = 0; k < sorted.length; ) {
     const caller = callers[k];
@@ -80,22 +100,39 @@ export async function expand(
       if (follows(types, type, flags)) visit(target, caller, type, start);
     });
   }
-  return { examined, own };
+  return examined;
 }
 
 /**
- * `expand` forward for a walk: the entries of all `ranks` decoded into `entries` at once (their
- * loads sweep), and `visit` called for those `follows` allows. Returns how many entries it examined.
+ * Calls `visit` for every link at each of `ranks` (ascending) in `direction` that `follows` allows,
+ * in no particular order, and returns how many link entries it examined; `loaded`: the links of
+ * `ranks` if read already; `sweeping`: a walk's frontier, whose loads read ahead (loadPages).
  */
-async function expandForward(
+export async function expand(
   snapshot: Snapshot,
+  ranks: Uint32Array,
+  direction: Direction,
+  types: ReadonlySet<number> | null,
+  visit: Visit,
+  { loaded, sweeping = false }: { loaded?: LinkRows; sweeping?: boolean } = {},
+): Promise<{ examined: number; own: LinkRows }> {
+  const links = await chunkLinks(snapshot, ranks, direction, { own: loaded, sweeping });
+  return { examined: visitLinks(ranks, links, types, visit), own: links.own };
+}
+
+/**
+ * `expand` forward for a walk: the entries of all `ranks` (whose links are `rows`) decoded into
+ * `entries` at once, and `visit` called for those `follows` allows. Returns how many entries it examined.
+ */
+function expandForward(
+  rows: LinkRows,
   ranks: Uint32Array,
   types: ReadonlySet<number> | null,
   entries: CalleeEntries,
   visit: Visit,
-): Promise<number> {
+): number {
   const ends = new Uint32Array(ranks.length);
-  (await linkRows(snapshot, ranks, { sweeping: true })).calleesOf(ranks, entries, ends);
+  rows.calleesOf(ranks, entries, ends);
   const { targets, packed } = entries;
   for (let k = 0, i = 0; k < ranks.length; k++) {
     const rank = ranks[k];
@@ -150,6 +187,8 @@ export interface WalkOptions {
    * the whole walk would have expanded it, and no links are recorded.
    */
   enough?: number;
+  /** Frontier ranks whose links are loaded at a time (CHUNK, unless tests make it small). */
+  frontierChunk?: number;
   /** Where a walk past `heavyLinks` link entries (HEAVY_LINKS) waits its turn: the isolate's gate, unless tests give their own. */
   gate?: HeavyGate;
   heavyLinks?: number;
@@ -207,16 +246,28 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
       next = [];
       // Between levels the walk holds no link pages: a heavy one waits its turn here.
       await turns.admitted();
-      for (let at = 0; at < frontier.length && !result.truncated; at += CHUNK) {
-        let chunk = frontier.subarray(at, at + CHUNK);
-        if (flowEnds && d > 0) chunk = chunk.filter((r) => !flowEnds.has(r));
-        for (const rank of chunk) expanded.add(rank);
-        const examined = forward
-          ? await expandForward(snapshot, chunk, options.types, entries, found)
-          : (await expand(snapshot, chunk, options.direction, options.types, found, { sweeping: true })).examined;
-        result.examined += examined;
-        result.truncated = result.examined > options.budget;
-        await turns.after(examined);
+      // Objects that end a flow were reached at an earlier depth: the level's chunks are known now,
+      // and the links of the next ones (backward, their callers' too) load while one is expanded.
+      const chunks = chunksOf(frontier, options.frontierChunk ?? CHUNK).map((chunk) =>
+        flowEnds && d > 0 ? chunk.filter((r) => !flowEnds.has(r)) : chunk,
+      );
+      const links = new ChunksAhead(chunks, (chunk) =>
+        chunkLinks(snapshot, chunk, options.direction, { sweeping: true }),
+      );
+      try {
+        for (const chunk of chunks) {
+          const loaded = await links.next();
+          for (const rank of chunk) expanded.add(rank);
+          const examined = forward
+            ? expandForward(loaded.own, chunk, options.types, entries, found)
+            : visitLinks(chunk, loaded, options.types, found);
+          result.examined += examined;
+          result.truncated = result.examined > options.budget;
+          await turns.after(examined);
+          if (result.truncated) break;
+        }
+      } finally {
+        links.abandon();
       }
       if (next.length === 0) break;
       levels.push(distinctAscending(Uint32Array.from(next), objects));

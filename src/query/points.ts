@@ -6,8 +6,9 @@ import { SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import type { HopsDirection, PointHops } from "../format/point-hops.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { waitUntil } from "../wait-until.ts";
+import { ChunksAhead, chunksOf } from "./chunks-ahead.ts";
 import { type HeavyGate, heavyAnswers } from "./heavy-gate.ts";
-import { type LinkRows, linkRows, prefetchLinks } from "./link-rows.ts";
+import { linkRows, prefetchLinks } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
 import { pointsOf, readPointPagesAhead } from "./point-texts.ts";
 import { distinctAscending, RankBitmap } from "./rank-set.ts";
@@ -35,13 +36,6 @@ const HOPS_SHARE = 1 / 8;
  * ahead), not the links of a whole level.
  */
 const FRONTIER_CHUNK = 512;
-
-/**
- * Chunks whose links are loaded while one is walked: a deep walk's step over a large frontier then
- * waits on storage for several chunks' reads at once, not chunk after chunk. A cold 32-hop walk at
- * 1M objects over reads of 20 ms waited 66 rounds one chunk at a time, 34 so.
- */
-const CHUNKS_AHEAD = 3;
 
 /**
  * Breadth-first from `origin`, at most `hops` steps, loading the links of the frontier chunk by
@@ -133,7 +127,9 @@ async function reach(
       const viaCallee = (target: number, _type: number, flags: number) =>
         reached(target, (flags & TARGET_IS_END) !== 0);
       const viaCaller = (caller: number, flags: number) => reached(caller, (flags & SOURCE_IS_START) !== 0);
-      const chunks = new ChunkLinks(snapshot, frontier, frontierChunk);
+      const chunks = new ChunksAhead(chunksOf(frontier, frontierChunk), (chunk) =>
+        linkRows(snapshot, chunk, { sweeping: true }),
+      );
       try {
         for (let from = 0; from < frontier.length; from += frontierChunk) {
           const links = await chunks.next();
@@ -164,39 +160,6 @@ interface KeptWalk {
   readonly ranks: Uint32Array;
   readonly links: number;
   readonly byteSize: number;
-}
-
-/**
- * The links of `frontier`, `frontierChunk` ranks at a time, chunk after chunk (`next`); the loads of
- * the next CHUNKS_AHEAD chunks are under way while one is walked, and sweep (see loadPages).
- */
-class ChunkLinks {
-  private readonly snapshot: Snapshot;
-  private readonly frontier: Uint32Array;
-  private readonly frontierChunk: number;
-  private readonly loads: Promise<LinkRows>[] = [];
-  private ahead = 0;
-
-  constructor(snapshot: Snapshot, frontier: Uint32Array, frontierChunk: number) {
-    this.snapshot = snapshot;
-    this.frontier = frontier;
-    this.frontierChunk = frontierChunk;
-  }
-
-  /** The links of the next chunk. */
-  next(): Promise<LinkRows> {
-    const { frontier, frontierChunk } = this;
-    for (; this.ahead < frontier.length && this.loads.length <= CHUNKS_AHEAD; this.ahead += frontierChunk)
-      this.loads.push(
-        linkRows(this.snapshot, frontier.subarray(this.ahead, this.ahead + frontierChunk), { sweeping: true }),
-      );
-    return this.loads.shift()!;
-  }
-
-  /** A walk refused or failed midway leaves the loads it started ahead to settle unheeded. */
-  abandon(): void {
-    for (const load of this.loads) load.catch(() => {});
-  }
 }
 
 /** Whether a walk of `hops` from `origin` reads the origin's links (see reach): it expands it, by a step other than the last one HOPS takes. */
