@@ -1,4 +1,4 @@
-// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the links as compiled, callers their inverse, roles OBJC's and parents the rows', damaged pages refused, one object's links cost a page, its row and its parent's one round.
+// @module Paged links (LNKP + LNKD) and the paged id index (IDXP + IDXD): the links as compiled, callers their inverse, roles OBJC's and parents the rows', damaged pages refused, one object's links cost a page, its row and its parent's one round; walks over late reads load the next chunks' links while one is walked, and heavy ones wait at the gate.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/contract/errors.ts";

@@ -1,4 +1,4 @@
-// @module HeavyGate: at most `atOnce` permits held, waiters let in in the order they came; a permit not renewed lapses, a waiter that stops looking is passed over; Turns asks for a permit past its size and gives it back when done.
+// @module HeavyGate: at most `atOnce` permits held, waiters let in in the order they came; a permit not renewed lapses, a waiter that stops looking is passed over; Turns asks for a permit past its size, leaves turns of the event loop to the others while it holds one, and gives it back when done.
 import { describe, expect, it } from "vitest";
 import { HeavyGate, LEASE_MS, type Permit, STALE_WAITER_MS } from "../../src/query/heavy-gate.ts";
 import { nextTurn, TURNS_LEFT_TO_OTHERS, Turns } from "../../src/query/turns.ts";
