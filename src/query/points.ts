@@ -116,10 +116,9 @@ async function reach(
       if (nearest && step === hops - 1) {
         // The last step: the points one link past the frontier, from HOPS, each a link followed.
         const viaLink = (point: number) => reached(point, true);
-        for (let from = 0; from < frontier.length; from += frontierChunk) {
+        for (const chunk of chunksOf(frontier, frontierChunk)) {
           const before = followed;
-          for (const r of frontier.subarray(from, from + frontierChunk))
-            spend(nearest.forEachAdjacentPoint(r, direction, points, viaLink));
+          for (const r of chunk) spend(nearest.forEachAdjacentPoint(r, direction, points, viaLink));
           await turns.after(followed - before);
         }
         break;
@@ -127,19 +126,18 @@ async function reach(
       const viaCallee = (target: number, _type: number, flags: number) =>
         reached(target, (flags & TARGET_IS_END) !== 0);
       const viaCaller = (caller: number, flags: number) => reached(caller, (flags & SOURCE_IS_START) !== 0);
-      const chunks = new ChunksAhead(chunksOf(frontier, frontierChunk), (chunk) =>
-        linkRows(snapshot, chunk, { sweeping: true }),
-      );
+      const chunks = chunksOf(frontier, frontierChunk);
+      const ahead = new ChunksAhead(chunks, (chunk) => linkRows(snapshot, chunk, { sweeping: true }));
       try {
-        for (let from = 0; from < frontier.length; from += frontierChunk) {
-          const links = await chunks.next();
+        for (const chunk of chunks) {
+          const links = await ahead.next();
           const before = followed;
-          for (const r of frontier.subarray(from, from + frontierChunk))
+          for (const r of chunk)
             spend(direction === "up" ? links.forEachCaller(r, viaCaller) : links.forEachCallee(r, viaCallee));
           await turns.after(followed - before);
         }
       } finally {
-        chunks.abandon();
+        ahead.abandon();
       }
       frontier = distinctAscending(Uint32Array.from(next), objects);
     }

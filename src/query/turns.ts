@@ -79,8 +79,8 @@ export class Turns {
 
   /**
    * Counts `done` more; undefined while fewer than `every` were done since the last turn, else the
-   * next turn to wait for (for a heavy answer, TURNS_LEFT_TO_OTHERS of them). Throws the signal's reason at a turn once the request's client has gone:
-   * nobody is left to read the answer.
+   * next turn to wait for (for a heavy answer, TURNS_LEFT_TO_OTHERS of them). Throws the signal's
+   * reason at a turn once the request's client has gone: nobody is left to read the answer.
    */
   after(done: number): Promise<void> | undefined {
     this.since += done;
