@@ -13,7 +13,7 @@
 // load whatever the interval asked), then the functions it went to, self and inclusive, in µs per
 // answer. Only one answer is in the server at a time, so a window holds its answer's work and
 // whatever the runtime did meanwhile (a collection, a timer).
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -78,6 +78,9 @@ const warm = mixedSequence(pools, seed + 1, 1400);
 const folder = await mkdtemp(join(tmpdir(), "appstruct-class-profile-"));
 try {
   process.env.WINDOWS_FILE = join(folder, "windows.json");
+  // A file, not a data: URL, so that the profile names its frames briefly.
+  const hook = join(folder, "windows-hook.mjs");
+  await writeFile(hook, WINDOWS_HOOK);
   const server = await startAppstructServe(
     join(dir, "analysis.snap"),
     integerOption("section-cache-mb", values["section-cache-mb"], 1),
@@ -88,7 +91,7 @@ try {
         `--cpu-prof-dir=${folder}`,
         `--cpu-prof-interval=${integerOption("interval-us", values["interval-us"], 1)}`,
         "--import",
-        `data:text/javascript,${encodeURIComponent(WINDOWS_HOOK)}`,
+        hook,
         // The profile is written on exit, which SIGTERM (how servers are stopped) would skip.
         "--import",
         'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))',
