@@ -17,7 +17,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { startAppstructServe } from "./bench/appstruct-serve.ts";
+import { profilingFlags, startAppstructServe } from "./bench/appstruct-serve.ts";
 import { profileTimes, readCpuProfile, topEntries } from "./bench/cpu-profile.ts";
 import { jsonClient } from "./bench/http-client.ts";
 import { CLASSES, type QueryClass } from "./bench/mix.ts";
@@ -87,14 +87,10 @@ try {
     0,
     {
       nodeFlags: [
-        "--cpu-prof",
-        `--cpu-prof-dir=${folder}`,
+        ...profilingFlags(folder),
         `--cpu-prof-interval=${integerOption("interval-us", values["interval-us"], 1)}`,
         "--import",
         hook,
-        // The profile is written on exit, which SIGTERM (how servers are stopped) would skip.
-        "--import",
-        'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))',
       ],
     },
   );
@@ -110,8 +106,9 @@ try {
   const windows = (JSON.parse(await readFile(process.env.WINDOWS_FILE, "utf8")) as [number, number, string][]).slice(
     -warm.length,
   );
-  windows.forEach(([, , url], i) => {
+  windows.forEach(([, end, url], i) => {
     if (url !== warm[i].path) throw new Error(`request ${i} of the warm pass was ${url}, not ${warm[i].path}`);
+    if (!end) throw new Error(`request ${i} of the warm pass (${url}) was never answered in full`);
   });
   const profileFile = (await readdir(folder)).find((name) => name.endsWith(".cpuprofile"));
   if (!profileFile) throw new Error("appstruct serve wrote no CPU profile");
