@@ -32,7 +32,7 @@ import { type FairnessSettings, fairnessView } from "./bench/fairness.ts";
 import { type MixEntry, pickMix } from "./bench/mix.ts";
 import { checkMixedAnswers, measureMixedSetting } from "./bench/mixed-http.ts";
 import { type MixedReport, mixedSettingReport } from "./bench/mixed-report.ts";
-import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
+import { mixedPasses, mixedSequence, PASS_REQUESTS, pickPools } from "./bench/mixed-workload.ts";
 import { HTTP_SERVERS, type HttpServer, measureOverHttp } from "./bench/over-http.ts";
 import {
   type BenchReport,
@@ -119,7 +119,10 @@ async function main(): Promise<number> {
       return v as View;
     }),
     mixed: {
-      requests: wholeNumber("--mixed-requests", values["mixed-requests"] ?? (values.quick ? "28" : "1400")),
+      requests: wholeNumber(
+        "--mixed-requests",
+        values["mixed-requests"] ?? (values.quick ? "28" : String(PASS_REQUESTS)),
+      ),
       sampleSize,
       concurrency: listOption("--concurrency", values.concurrency, (v) => wholeNumber("--concurrency", v, 64)),
       readLatencyMs: listOption("--read-latency-ms", values["read-latency-ms"], (v) =>
@@ -236,10 +239,7 @@ async function mixedView(
 ): Promise<Checked<MixedReport>> {
   const { requests, sampleSize, chunk } = options.mixed;
   const pools = pickPools(dataset.database, options.seed, sampleSize);
-  const sequences = {
-    cold: mixedSequence(pools, options.seed, requests),
-    warm: mixedSequence(pools, options.seed + 1, requests),
-  };
+  const sequences = mixedPasses(pools, options.seed, requests);
   const all = [...sequences.cold, ...sequences.warm];
   const mismatches = await checkMixedAnswers(dataset, all, options.sectionCacheMB, log);
   logMismatches("of the mixed workload over HTTP", mismatches, log);

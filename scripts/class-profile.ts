@@ -21,7 +21,7 @@ import { profilingFlags, startAppstructServe } from "./bench/appstruct-serve.ts"
 import { profileTimes, readCpuProfile, topEntries } from "./bench/cpu-profile.ts";
 import { jsonClient } from "./bench/http-client.ts";
 import { CLASSES, type QueryClass } from "./bench/mix.ts";
-import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
+import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
 
 /**
@@ -72,8 +72,7 @@ const dir = resolve(values.reuse);
 const seed = integerOption("seed", values.seed, 0);
 const top = integerOption("top", values.top, 1);
 const pools = pickPools(join(dir, "baseline.sqlite"), seed, integerOption("sample", values.sample, 1));
-const cold = mixedSequence(pools, seed, 1400);
-const warm = mixedSequence(pools, seed + 1, 1400);
+const { cold, warm } = mixedPasses(pools, seed);
 
 const folder = await mkdtemp(join(tmpdir(), "appstruct-class-profile-"));
 try {

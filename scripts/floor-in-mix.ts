@@ -21,8 +21,9 @@ import { startBaselineServer } from "./bench/baseline-server.ts";
 import type { ChildServer } from "./bench/child-server.ts";
 import { type JsonClient, jsonClient } from "./bench/http-client.ts";
 import { CLASSES, type MixEntry } from "./bench/mix.ts";
-import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
+import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
+import { stats } from "./bench/timing.ts";
 import { freePort } from "./dev-server.ts";
 
 /** Requests each side answers in a row before the other side takes its turn, as the bench's chunks. */
@@ -46,9 +47,8 @@ const dir = resolve(values.reuse);
 const seed = integerOption("seed", values.seed, 0);
 const cacheMB = integerOption("section-cache-mb", values["section-cache-mb"], 1);
 const pools = pickPools(join(dir, "baseline.sqlite"), seed, integerOption("sample", values.sample, 1));
-const sequences = { cold: mixedSequence(pools, seed, 1400), warm: mixedSequence(pools, seed + 1, 1400) };
+const sequences = mixedPasses(pools, seed);
 
-const median = (ms: readonly number[]) => [...ms].sort((a, b) => a - b)[ms.length >> 1];
 const FLOOR = "ready (the floor)";
 
 interface Side {
@@ -96,7 +96,7 @@ try {
   console.log("| answer | appstruct | SQLite | SQLite / appstruct |");
   console.log("|---|--:|--:|--:|");
   for (const key of [FLOOR, ...CLASSES]) {
-    const [a, b] = [median(ours.ms.get(key)!), median(theirs.ms.get(key)!)];
+    const [a, b] = [stats(ours.ms.get(key)!).medianMs, stats(theirs.ms.get(key)!).medianMs];
     console.log(`| ${key} | ${a.toFixed(3)} | ${b.toFixed(3)} | ${(b / a).toFixed(2)} |`);
   }
 } finally {

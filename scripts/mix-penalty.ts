@@ -24,7 +24,7 @@ import { parseArgs } from "node:util";
 import { getRequestListener } from "@hono/node-server";
 import { nodeFetch } from "../build/serve.ts";
 import type { MixEntry, QueryClass } from "./bench/mix.ts";
-import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
+import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
 import { queryOfPath } from "./bench/queries.ts";
 import { SqliteBaseline } from "./bench/sqlite-baseline.ts";
@@ -54,8 +54,7 @@ const dir = resolve(values.reuse);
 const cacheMB = integerOption("section-cache-mb", values["section-cache-mb"], 1);
 const seed = integerOption("seed", values.seed, 0);
 const pools = pickPools(join(dir, "baseline.sqlite"), seed, integerOption("sample", values.sample, 1));
-const cold = mixedSequence(pools, seed, 1400);
-const warm = mixedSequence(pools, seed + 1, 1400);
+const { cold, warm } = mixedPasses(pools, seed);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { nodeFetch as NodeFetch } from "../build/serve.ts";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
-import { mixedSequence, pickPools } from "./bench/mixed-workload.ts";
+import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
 
 const { values } = parseArgs({
@@ -53,7 +53,8 @@ async function longestWithoutTurn(work: () => Promise<void>): Promise<number> {
 }
 
 const pools = pickPools(join(dir, "baseline.sqlite"), 1, 400);
-const passes = [mixedSequence(pools, 1, 1400), mixedSequence(pools, 2, 1400)];
+const { cold, warm } = mixedPasses(pools, 1);
+const passes = [cold, warm];
 
 /** Each class's stretches over the warm pass, answered by the `nodeFetch` of the checkout at `tree`. */
 async function measure(tree: string): Promise<void> {

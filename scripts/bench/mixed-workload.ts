@@ -120,6 +120,21 @@ function draw(cls: QueryClass, pools: WorkloadPools, random: Random): BenchQuery
   }
 }
 
+/** Requests in each pass of the mixed view by default (`npm run bench --mixed-requests`). */
+export const PASS_REQUESTS = 1400;
+
+/**
+ * The mixed view's two sequences for one pool: the cold pass's (seed `seed`) and the warm pass's
+ * (`seed + 1`), `length` requests each, as `npm run bench` sends them.
+ */
+export function mixedPasses(
+  pools: WorkloadPools,
+  seed: number,
+  length = PASS_REQUESTS,
+): { cold: MixEntry[]; warm: MixEntry[] } {
+  return { cold: mixedSequence(pools, seed, length), warm: mixedSequence(pools, seed + 1, length) };
+}
+
 /** `length` requests, each of a class drawn uniformly, then its values; the same for one pool and seed. */
 export function mixedSequence(pools: WorkloadPools, seed: number, length: number): MixEntry[] {
   const random = new Random(seed);
