@@ -1,5 +1,5 @@
 // @module HTTP caching of answers: an ETag derived from the application's published versions and the request, 304 on a match.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { hex } from "../hex.ts";
 import type { Version } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
@@ -68,13 +68,40 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
   return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === tag);
 }
 
+/** The headers of every tagged answer, 304s included. */
+const taggedHeaders = (tag: string) => ({ ETag: tag, "Cache-Control": "public, no-cache" });
+
+/**
+ * The application's versions when a revalidation names a tag and the tag is known before the
+ * answer: on an application's route, from the catalog alone. Null otherwise: `*` asks whether the
+ * answer exists (a missing object is still a 404), and the catalog route lists versions it reads.
+ */
+async function versionsUpFront(
+  c: Context<AppEnv>,
+  ifNoneMatch: string | undefined,
+): Promise<readonly Version[] | null> {
+  const application = c.get("application");
+  if (!ifNoneMatch || ifNoneMatch.trim() === "*" || application === undefined) return null;
+  return c.get("deps").catalog.versions(application);
+}
+
 /**
  * Successful answers carry the ETag and `Cache-Control: public, no-cache` (any cache may keep them but
  * must revalidate, since "the newest version" moves on publish); a matching If-None-Match gets 304.
- * Errors are not stored. The tag does not depend on the body, so a streamed answer is tagged as any
- * other; one that is not sent (304, HEAD) is cancelled, which stops it reading the snapshot.
+ * On an application's route the tag is known from the catalog alone, so a revalidation naming it is
+ * answered before any of the answer is computed: nothing read from the snapshot, nothing looked up
+ * (a browser, which revalidates every answer it keeps under no-cache, then costs the service almost
+ * nothing). Errors are not stored. The tag does not depend on the body, so a streamed answer is
+ * tagged as any other; one that is not sent (304, HEAD) is cancelled, which stops it reading the
+ * snapshot.
  */
 export const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const ifNoneMatch = c.req.header("If-None-Match");
+  const known = await versionsUpFront(c, ifNoneMatch);
+  if (known) {
+    const tag = await entityTag(known, c.req.url);
+    if (matches(ifNoneMatch, tag)) return c.body(null, 304, taggedHeaders(tag));
+  }
   await next();
   const versions = c.get("versions");
   if (c.res.status !== 200 || !versions) {
@@ -82,8 +109,8 @@ export const conditionalGet: MiddlewareHandler<AppEnv> = async (c, next) => {
     return;
   }
   const tag = await entityTag(versions, c.req.url);
-  const headers = { ETag: tag, "Cache-Control": "public, no-cache" };
-  const fresh = matches(c.req.header("If-None-Match"), tag);
+  const headers = taggedHeaders(tag);
+  const fresh = matches(ifNoneMatch, tag);
   // Hono drops the body of a HEAD answer; a streamed one must also stop reading the snapshot.
   if (fresh || c.req.method === "HEAD") await c.res.body?.cancel();
   if (fresh) {

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { readServerTiming } from "../../src/http/server-timing.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { levelNodes } from "../../src/query/levels.ts";
 import { collect } from "../../src/query/streamed-list.ts";
@@ -39,6 +40,29 @@ describe("conditional GET", () => {
       expect(response.headers.get("ETag")).toBe(tag);
     }
     expect((await call(find, { headers: { "If-None-Match": '"stale"' } })).status).toBe(200);
+  });
+
+  it("answers a revalidation naming the current tag before computing anything: no snapshot read, nothing looked up", async () => {
+    const walk = `${appPath(application)}/objects/${petstoreV1.objects[0].id}/start-end-points?hops=3`;
+    const first = await call(walk);
+    expect(first.status).toBe(200);
+    const tag = first.headers.get("ETag")!;
+    const timing = (response: { headers: Headers }) => readServerTiming(response.headers.get("Server-Timing"));
+    expect(timing(first)!.hits + timing(first)!.misses).toBeGreaterThan(0);
+    for (const method of ["GET", "HEAD"]) {
+      const fresh = await call(walk, { method, headers: { "If-None-Match": `"other", W/${tag}` } });
+      expect(fresh.status, method).toBe(304);
+      expect(fresh.text).toBe("");
+      expect(fresh.headers.get("ETag")).toBe(tag);
+      expect(fresh.headers.get("Cache-Control")).toBe("public, no-cache");
+      expect(fresh.headers.get("Access-Control-Allow-Origin")).toBe("*");
+      expect(timing(fresh)).toMatchObject({ reads: 0, hits: 0, misses: 0 });
+    }
+    // "*" asks whether the answer exists, which only the answer tells: a missing object is still a 404.
+    const missing = await call(`${appPath(application)}/objects/999/start-end-points`, {
+      headers: { "If-None-Match": "*" },
+    });
+    expect(missing.status).toBe(404);
   });
 
   it("a new published version changes the tag, so a revalidation gets the new answer", async () => {
