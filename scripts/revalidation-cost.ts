@@ -93,7 +93,8 @@ try {
     sides.push(["--against", await start(join(resolve(values.against), "build", "bin", "appstruct.js"))]);
   started.push(...sides.map(([, server]) => server));
   const replies = new Map<string, Reply[]>();
-  for (const phase of ["cold", "warm"])
+  // Twice over: the first time each server hears of each answer (cold), then again (warm).
+  for (let time = 0; time < 2; time++)
     for (const entry of entries)
       for (const [name, server] of sides) {
         const key = `${name} ${entry.cls}`;
