@@ -1,4 +1,4 @@
-// @module appstruct serve: Server-Timing reports a cold answer's reads exactly (the same request in process, counted at the file), none when warm; --read-latency-ms delays every read and refuses anything but milliseconds.
+// @module appstruct serve: Server-Timing reports a cold answer's reads exactly (the same request in process, counted at the file), none when warm or for a revalidation naming its tag; --read-latency-ms delays every read and refuses anything but milliseconds.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,6 +78,28 @@ describe("appstruct serve --read-latency-ms, Server-Timing", () => {
       prefetchedBytes: 0,
     });
     expect(warm.timing.hits).toBeGreaterThan(0);
+  });
+
+  it("a revalidation naming the tag gets its 304 without a read, from a server that never worked the answer out", async () => {
+    const walk = `/rest/applications/${encodeURIComponent("Pet Store & Co")}/objects/302/start-end-points?hops=3`;
+    // The tag depends only on the published versions and the request: the app in process issues the same.
+    const catalog = await loadFolderCatalog(folder, () => {}, { sections: new SectionCache(64 * MiB) });
+    const app = createApp(() => ({ catalog, sources: null, access: null }));
+    const answered = await app.fetch(new Request(`http://local${walk}`));
+    expect(answered.status).toBe(200);
+    const tag = answered.headers.get("ETag")!;
+
+    const response = await fetch(`${server!.url}${walk}`, { headers: { "If-None-Match": tag } });
+    expect(response.status).toBe(304);
+    expect(response.headers.get("ETag")).toBe(tag);
+    expect(readServerTiming(response.headers.get("Server-Timing"))).toMatchObject({
+      reads: 0,
+      storageMs: 0,
+      hits: 0,
+      misses: 0,
+    });
+    // Its answer is still there to be read in full, which takes reads on this cold path.
+    expect((await get(walk)).timing.reads).toBeGreaterThan(0);
   });
 
   it("refuses a latency that is not a number of milliseconds from 0 to 60000, saying what is allowed", async () => {
