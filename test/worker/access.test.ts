@@ -61,6 +61,16 @@ describe("with API_KEYS configured", () => {
     }
   });
 
+  it("a revalidation is let in as any request: its tag is compared once the key may read the application", async () => {
+    const revalidate = async (path: string, headers: Record<string, string>) => {
+      const tag = (await call(path, undefined, open)).headers.get("ETag")!;
+      return call(path, { headers: { "If-None-Match": tag, ...headers } }, keyed);
+    };
+    expectProblem(await revalidate(`${PET}/objects/302`, {}), 401, "unauthorized");
+    expectProblem(await revalidate(`${OTHER}/objects/302`, { "X-API-KEY": "k-pet" }), 403, "forbidden");
+    expect((await revalidate(`${PET}/objects/302`, { "X-API-KEY": "k-pet" })).status).toBe(304);
+  });
+
   for (const path of ROUTES(PET)) {
     it(`no key: 401 unauthorized (${path})`, async () =>
       expectProblem(await call(path, undefined, keyed), 401, "unauthorized"));
