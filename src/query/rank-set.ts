@@ -42,9 +42,18 @@ const spareWords: Uint32Array[] = [];
 /** Bitmaps' words kept for reuse at most: two answers' walks. */
 const SPARE_BITMAPS = 4;
 
+/**
+ * Words set before a bitmap is given back, past which it is cleared whole: a walk from one object
+ * marks some hundreds of objects, and clearing all 122 KiB of a bitmap at 1M objects for them took
+ * more than the walk and pushed the answers' own data out of the CPU's caches.
+ */
+const CLEARED_ONE_BY_ONE = 1 / 16;
+
 /** A set of numbers below a universe fixed at creation, one bit each: membership costs no hashing. */
 export class RankBitmap {
   private words: Uint32Array;
+  /** The words set so far, while few enough to clear one by one; null past CLEARED_ONE_BY_ONE of them. */
+  private setWords: number[] | null = [];
 
   constructor(universe: number) {
     const length = (universe + 31) >>> 5;
@@ -57,7 +66,8 @@ export class RankBitmap {
     const words = this.words;
     this.words = new Uint32Array(0);
     if (spareWords.length >= SPARE_BITMAPS) return;
-    words.fill(0);
+    if (this.setWords) for (const w of this.setWords) words[w] = 0;
+    else words.fill(0);
     spareWords.push(words);
   }
 
@@ -66,7 +76,13 @@ export class RankBitmap {
   }
 
   add(rank: number): void {
-    this.words[rank >>> 5] |= 1 << (rank & 31);
+    const w = rank >>> 5;
+    const word = this.words[w];
+    if (word === 0 && this.setWords) {
+      if (this.setWords.length < this.words.length * CLEARED_ONE_BY_ONE) this.setWords.push(w);
+      else this.setWords = null;
+    }
+    this.words[w] = word | (1 << (rank & 31));
   }
 }
 
