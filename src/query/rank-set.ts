@@ -43,9 +43,10 @@ const spareWords: Uint32Array[] = [];
 const SPARE_BITMAPS = 4;
 
 /**
- * Words set before a bitmap is given back, past which it is cleared whole: a walk from one object
- * marks some hundreds of objects, and clearing all 122 KiB of a bitmap at 1M objects for them took
- * more than the walk and pushed the answers' own data out of the CPU's caches.
+ * The share of a bitmap's words set, past which it is cleared whole when given back rather than
+ * word by word: a walk from one object marks some hundreds of objects, and clearing all 122 KiB of a
+ * bitmap at 1M objects for them took longer than the walk and pushed the answers' own data out of
+ * the CPU's caches.
  */
 const CLEARED_ONE_BY_ONE = 1 / 16;
 
