@@ -63,9 +63,12 @@ export async function entityTag(versions: readonly Version[], requestUrl: string
   return `"${await versionsDigest(versions)}${fnv64(requestTarget(requestUrl))}"`;
 }
 
+/** Whether If-None-Match is `*`: any current answer, whatever its tag. */
+const anyTag = (ifNoneMatch: string) => ifNoneMatch.trim() === "*";
+
 function matches(ifNoneMatch: string | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
-  return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === tag);
+  return anyTag(ifNoneMatch) || ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === tag);
 }
 
 /** The headers of every tagged answer, 304s included. */
@@ -81,7 +84,7 @@ async function versionsUpFront(
   ifNoneMatch: string | undefined,
 ): Promise<readonly Version[] | null> {
   const application = c.get("application");
-  if (!ifNoneMatch || ifNoneMatch.trim() === "*" || application === undefined) return null;
+  if (!ifNoneMatch || anyTag(ifNoneMatch) || application === undefined) return null;
   return c.get("deps").catalog.versions(application);
 }
 
