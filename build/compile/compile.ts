@@ -10,7 +10,7 @@ import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { readAnalysis } from "../analysis/read.ts";
 import { buildModel, type StatusBase } from "./build-model.ts";
-import { DeflatePool } from "./deflate-pool.ts";
+import { PagePool } from "./page-pool.ts";
 
 export interface CompiledSnapshot {
   bytes: Uint8Array;
@@ -40,14 +40,14 @@ async function modelAnalysis(
 const sectionCount = Object.keys(SECTIONS).length;
 
 /**
- * Below this many objects the pages are deflated on the compiling thread: starting the workers
+ * Below this many objects the pages are encoded on the compiling thread: starting the workers
  * (some 170 ms measured on a 700-object analysis) costs more than they save.
  */
-const DEFLATE_WORKERS_FROM = 20_000;
+const PAGE_WORKERS_FROM = 20_000;
 
-/** Worker threads to deflate `model`'s pages, for a model large enough to gain from them. */
-function deflaterFor(model: SnapshotModel): DeflatePool | undefined {
-  return model.objects.length >= DEFLATE_WORKERS_FROM ? new DeflatePool() : undefined;
+/** Worker threads to encode `model`'s pages, for a model large enough to gain from them. */
+function pagePoolFor(model: SnapshotModel): PagePool | undefined {
+  return model.objects.length >= PAGE_WORKERS_FROM ? new PagePool() : undefined;
 }
 
 /** Compiles an analysis into snapshot bytes in memory (publishing, serving a folder). */
@@ -59,11 +59,11 @@ export async function compileAnalysis(
   const model = await modelAnalysis(path, previous, onProgress);
   const sink = new MemorySink();
   let encoded = 0;
-  const deflater = deflaterFor(model);
+  const pool = pagePoolFor(model);
   try {
-    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), deflater);
+    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool);
   } finally {
-    await deflater?.close();
+    await pool?.close();
   }
   const bytes = sink.bytes();
   return { bytes, meta: model.meta, sha256: sha256Hex(bytes) };
@@ -91,14 +91,14 @@ export async function compileAnalysisToFile(
       `cannot write ${out}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "its folder does not exist" : (error as Error).message}`,
     );
   }
-  const deflater = deflaterFor(model);
+  const pool = pagePoolFor(model);
   try {
     let encoded = 0;
     const size = writeSnapshot(
       model,
       { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) },
       () => onProgress?.("encode", ++encoded, sectionCount),
-      deflater,
+      pool,
     );
     // Released before the file is hashed: every garbage collection while hashing would mark it all.
     model = null;
@@ -116,7 +116,7 @@ export async function compileAnalysisToFile(
     await rm(temporary, { force: true });
     throw error;
   } finally {
-    await deflater?.close();
+    await pool?.close();
   }
 }
 

@@ -1,14 +1,14 @@
 // @module encodeSnapshot: a SnapshotModel to the bytes of one snapshot, in memory or through any ByteSink.
 import { type ByteSink, ContainerWriter, MemorySink } from "./container.ts";
-import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { LayoutPlan } from "./layout-plan.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
+import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { encodeSection, inClosing, META_TAG, SECTIONS, type SectionTag } from "./sections.ts";
 
 /**
- * Writes every section of `model` to `sink`, one at a time; returns the file length. `deflater`
- * deflates the pages of paged sections (the bytes are the same whichever deflates them). The
+ * Writes every section of `model` to `sink`, one at a time; returns the file length. `pages`
+ * encodes the pages of paged sections (the bytes are the same whichever encodes them). The
  * directories read on opening are encoded in their turn, from the layouts of their pages, and
  * written last, together (inClosing): a few MiB held meanwhile at 1M objects.
  */
@@ -16,12 +16,12 @@ export function writeSnapshot(
   model: SnapshotModel,
   sink: ByteSink,
   onSection?: (tag: string) => void,
-  deflater: PageDeflater = deflateHere,
+  pages: PageEncoder = encodeHere,
 ): number {
   const tags = Object.keys(SECTIONS) as SectionTag[];
   const writer = new ContainerWriter(sink, tags.length + 1);
   writer.add(META_TAG, encodeMeta(model.meta));
-  const plan = new LayoutPlan(model, deflater);
+  const plan = new LayoutPlan(model, pages);
   const ahead = plan.encodeAhead();
   const closing: [SectionTag, Uint8Array][] = [];
   for (const tag of tags) {

@@ -2,7 +2,6 @@
 import type { Block } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
-import { deflateHere, type PageDeflater } from "./inflate.ts";
 import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
 import { type EncodedLinkPages, encodeLinkPages } from "./link-pages.ts";
 import { encodeLocationPages } from "./location-pages.ts";
@@ -10,6 +9,7 @@ import { type MemberPages, memberPageSteps } from "./member-pages.ts";
 import type { ObjectRecord, SnapshotModel } from "./model.ts";
 import { ranksById } from "./object-core.ts";
 import { type RowPages, rowPageSteps } from "./object-rows.ts";
+import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { type RankPages, Stepwise } from "./page-directory.ts";
 import { encodePointPages, type PointPages } from "./point-pages.ts";
 import { type Grouped, groupUnique } from "./search-index.ts";
@@ -40,7 +40,7 @@ export class Planned<T> {
 }
 
 /**
- * A planned value encoded in steps (pages deflated on other threads): started ahead of its sections
+ * A planned value encoded in steps (pages coded on other threads): started ahead of its sections
  * (LayoutPlan.encodeAhead), it is finished when they are encoded; else encoded then, whole.
  */
 export class SteppedPlanned<T> {
@@ -89,8 +89,8 @@ const FIELD_VALUES: Record<GroupedField, (o: ObjectRecord) => string> = {
  */
 export class LayoutPlan {
   readonly model: SnapshotModel;
-  /** Deflates the pages of paged sections (the bytes are the same whichever deflates them). */
-  readonly deflater: PageDeflater;
+  /** Encodes the pages of paged sections (the bytes are the same whichever encodes them). */
+  readonly pages: PageEncoder;
 
   readonly rowPages: SteppedPlanned<RowPages>;
   readonly memberPages: SteppedPlanned<MemberPages>;
@@ -109,16 +109,16 @@ export class LayoutPlan {
   /** A trigram index's blocks, as its section encoded them, until its chunk directory is encoded from them. */
   readonly trigramBlocks = new Map<string, Block[]>();
 
-  constructor(model: SnapshotModel, deflater: PageDeflater = deflateHere) {
+  constructor(model: SnapshotModel, pages: PageEncoder = encodeHere) {
     this.model = model;
-    this.deflater = deflater;
+    this.pages = pages;
     const { objects } = model;
-    this.rowPages = new SteppedPlanned(() => rowPageSteps(objects, deflater));
-    this.memberPages = new SteppedPlanned(() => memberPageSteps(model, deflater));
+    this.rowPages = new SteppedPlanned(() => rowPageSteps(objects, pages));
+    this.memberPages = new SteppedPlanned(() => memberPageSteps(model, pages));
     this.linkPages = new Planned(() => encodeLinkPages(model));
     this.idPages = new Planned(() => encodeIdPages(objects, ranksById(objects)));
-    this.textPages = new Planned(() => encodeTextPages(model.files, deflater));
-    this.pointPages = new Planned(() => encodePointPages(model, deflater));
+    this.textPages = new Planned(() => encodeTextPages(model.files, pages));
+    this.pointPages = new Planned(() => encodePointPages(model, pages));
     this.locationPages = new Planned(() => encodeLocationPages(objects));
     this.filePages = new Planned(() => encodeFilePages(model.files));
     const grouped = (field: GroupedField) =>
@@ -139,13 +139,13 @@ export class LayoutPlan {
   }
 
   /**
-   * Starts the row and member pages (most of what is deflated) and returns what encodes more of
-   * them while the deflater has room (only one deflating on other threads has): called between
-   * sections, so that its threads deflate those pages while the sections before them are encoded.
+   * Starts the row and member pages (most of what is coded) and returns what encodes more of them
+   * while the page encoder has room (only one on other threads has): called between sections, so
+   * that its threads code those pages while the sections before them are encoded.
    * The pages are the same, in the same order, as when encoded in their turn.
    */
   encodeAhead(): () => void {
-    const hasRoom = this.deflater.hasRoom?.bind(this.deflater);
+    const hasRoom = this.pages.hasRoom?.bind(this.pages);
     if (!hasRoom) return () => {};
     const runs = [this.rowPages.start(), this.memberPages.start()];
     return () => {

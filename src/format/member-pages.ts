@@ -9,9 +9,10 @@
 // Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
+import { inflateExactly } from "./inflate.ts";
 import { jsonObjectsIn, stringFieldsObject } from "./json-objects.ts";
 import type { SnapshotModel } from "./model.ts";
+import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore, Stepwise } from "./page-directory.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { decodeUtf8 } from "./string-list.ts";
@@ -47,16 +48,16 @@ export interface MemberPages {
 const encoder = new TextEncoder();
 
 /** Lays out each level-5 node's members (ascending rank, so name order) as pages of its own. */
-export function encodeMemberPages(model: SnapshotModel, deflater: PageDeflater = deflateHere): MemberPages {
-  return new Stepwise(memberPageSteps(model, deflater)).finish();
+export function encodeMemberPages(model: SnapshotModel, pages: PageEncoder = encodeHere): MemberPages {
+  return new Stepwise(memberPageSteps(model, pages)).finish();
 }
 
 /** `encodeMemberPages` in steps of one level-5 node. */
-export function* memberPageSteps(model: SnapshotModel, deflater: PageDeflater): Generator<void, MemberPages> {
+export function* memberPageSteps(model: SnapshotModel, pages: PageEncoder): Generator<void, MemberPages> {
   const nodes = model.levels[4].length;
   const byNode: number[][] = Array.from({ length: nodes }, () => []);
   model.objects.forEach((o, rank) => byNode[o.level5].push(rank));
-  const out = new PageWriter(deflater);
+  const out = new PageWriter(pages);
   const firstPages = new Uint32Array(nodes + 1);
   const rawLengths: number[] = [];
   const memberCounts: number[] = [];

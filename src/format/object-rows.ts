@@ -1,22 +1,23 @@
-// @module ObjectRows: every object's displayed fields stored together in small compressed, checksummed pages (ROWP) with a directory (ROWD), so an answer about 50 objects reads a few pages, not nine columns.
+// @module ObjectRows: every object's displayed fields stored together in small checksummed pages (ROWP), each row compressed alone against a dictionary its directory (ROWD) holds, so an answer about 50 objects reads a few pages and decodes 50 rows.
 //
 // Answers list objects that are far apart in rank (a contains filter's matches, an object's callees):
 // column by column that is a read per field per object, or whole columns. A row store puts one
 // object's fields in one place, as Kythe's serving tables precompute what a page of results shows.
-// Pages are deflated and inflated as every deflated page is (inflate.ts).
+// Rows are coded by row-codec.ts.
 import type { Block, Blocks } from "./blocks.ts";
 import { DecodedRows } from "./decoded-rows.ts";
 import { check } from "./errors.ts";
-import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
+import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { PageWriter, RankPageDirectory, Stepwise } from "./page-directory.ts";
+import { buildRowDictionary, decodeRow, MAX_DICTIONARY_BYTES } from "./row-codec.ts";
 import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
 import { VarintReader } from "./varint.ts";
 
 /**
- * Pages are cut once their body (offset table and rows) reaches this many bytes, then deflated (to
- * about a fifth: rows in name order share packages and types). Reading one row inflates its whole
- * page, so pages are small; smaller still deflate worse.
+ * Pages are cut once their rows' JSON (and its lengths) reaches this many bytes: some 16 rows, about
+ * 1 KiB stored. A page is the unit of reading and of caching: an answer listing one row of a page
+ * reads, checks and keeps the others' bytes too.
  */
 export const ROW_PAGE_BYTES = 4096;
 
@@ -60,19 +61,31 @@ type RowJson = [
 const encoder = new TextEncoder();
 
 /**
- * Largest body a page may hold: room for one row far larger than any analysis shows, while a page
- * still costs a reader a MiB to inflate, not hundreds.
+ * Largest JSON a page may hold: room for one row far larger than any analysis shows (a row decodes
+ * to at most MAX_ROW_BYTES, the same bound).
  */
 export const MAX_RAW_PAGE = 1024 * 1024;
 
+/**
+ * The rows a dictionary is built from: about every (rows / this)th row. At 1M objects 20,000 rows
+ * build a 63 KiB dictionary in about a second.
+ */
+const DICTIONARY_SAMPLE_ROWS = 20_000;
+
+/**
+ * A dictionary takes at most this share of the rows' JSON: a small application's rows would not
+ * repay 63 KiB in every opening's read of ROWD.
+ */
+const DICTIONARY_SHARE = 1 / 16;
+
 export interface RowPages {
-  /** ROWP's one block: the pages back to back, each a raw-deflated body (row lengths, then rows). */
+  /** ROWP's one block: the pages back to back, each its rows' coded lengths, then its rows coded. */
   pages: Uint8Array;
   firstRanks: Uint32Array;
   offsets: Uint32Array;
   crcs: Uint32Array;
-  /** Bytes of each page's body, before deflating. */
-  rawLengths: Uint32Array;
+  /** What every row is coded against. */
+  dictionary: Uint8Array;
 }
 
 /**
@@ -132,79 +145,107 @@ function varintSize(n: number): number {
 /** Rows encoded between two steps of `rowPageSteps`: a few batches of pages. */
 const ROWS_PER_STEP = 512;
 
-/** Lays out the rows of `objects` (in rank order) as pages, deflated by `deflater`. */
-export function encodeRowPages(objects: readonly ObjectRecord[], deflater: PageDeflater = deflateHere): RowPages {
-  return new Stepwise(rowPageSteps(objects, deflater)).finish();
+/** Lays out the rows of `objects` (in rank order) as pages, coded by `pages`. */
+export function encodeRowPages(objects: readonly ObjectRecord[], pages: PageEncoder = encodeHere): RowPages {
+  return new Stepwise(rowPageSteps(objects, pages)).finish();
 }
 
-/** `encodeRowPages` in steps of ROWS_PER_STEP rows. */
-export function* rowPageSteps(objects: readonly ObjectRecord[], deflater: PageDeflater): Generator<void, RowPages> {
-  const out = new PageWriter(deflater);
+/** An object's row as its JSON array, the text each row is coded from. */
+export function rowJson(o: ObjectRecord): string {
+  const row: RowJson = [
+    o.id,
+    o.name,
+    o.fullName,
+    o.type,
+    o.typeId,
+    o.filePath,
+    o.mangling,
+    o.external ? 1 : 0,
+    o.annotations,
+    o.tags,
+    o.language,
+    o.parent === NONE ? -1 : o.parent,
+    statusCode(o.explicitStatus),
+    statusCode(o.status),
+  ];
+  return JSON.stringify(row);
+}
+
+/**
+ * The dictionary the rows of `objects` are coded against, from evenly spaced rows: at most
+ * MAX_DICTIONARY_BYTES and DICTIONARY_SHARE of their JSON (its size told from the sample's).
+ */
+export function rowDictionary(objects: readonly ObjectRecord[]): Uint8Array {
+  const every = Math.max(1, Math.floor(objects.length / DICTIONARY_SAMPLE_ROWS));
+  const sample: Uint8Array[] = [];
+  for (let rank = 0; rank < objects.length; rank += every) sample.push(encoder.encode(rowJson(objects[rank])));
+  const sampleBytes = sample.reduce((sum, row) => sum + row.length, 0);
+  const size = Math.min(MAX_DICTIONARY_BYTES, Math.floor(sampleBytes * every * DICTIONARY_SHARE));
+  return buildRowDictionary(sample, size);
+}
+
+/** `encodeRowPages` in steps of ROWS_PER_STEP rows (the dictionary built in the first). */
+export function* rowPageSteps(objects: readonly ObjectRecord[], pages: PageEncoder): Generator<void, RowPages> {
+  const dictionary = rowDictionary(objects);
+  const out = new PageWriter(pages, { kind: "rows", dictionary });
   const firstRanks: number[] = [];
-  const rawLengths: number[] = [];
   const page = new PageBody();
   const cut = () => {
     check(
       page.bytes <= MAX_RAW_PAGE,
       `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${page.bytes} bytes of rows, more than a page may hold (${MAX_RAW_PAGE})`,
     );
-    rawLengths.push(page.bytes);
     out.add(page.take());
   };
   for (let rank = 0; rank < objects.length; rank++) {
-    const o = objects[rank];
     if (page.count === 0) firstRanks.push(rank);
-    const row: RowJson = [
-      o.id,
-      o.name,
-      o.fullName,
-      o.type,
-      o.typeId,
-      o.filePath,
-      o.mangling,
-      o.external ? 1 : 0,
-      o.annotations,
-      o.tags,
-      o.language,
-      o.parent === NONE ? -1 : o.parent,
-      statusCode(o.explicitStatus),
-      statusCode(o.status),
-    ];
-    page.add(JSON.stringify(row));
+    page.add(rowJson(objects[rank]));
     if (page.bytes >= ROW_PAGE_BYTES) cut();
     if (rank % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   if (page.count) cut();
-  return { firstRanks: Uint32Array.from(firstRanks), rawLengths: Uint32Array.from(rawLengths), ...out.finish() };
+  return { firstRanks: Uint32Array.from(firstRanks), dictionary, ...out.finish() };
 }
 
 /**
  * ROWD's four blocks: u32 first rank of each page (P), u32 byte offset of each page in ROWP's block
- * (P + 1), u32 CRC-32 of each page's stored (deflated) bytes (P), u32 length of each page's body (P).
+ * (P + 1), u32 CRC-32 of each page's stored bytes (P), and the dictionary every row is coded against (u8).
  */
 export function encodeRowDirectory(pages: RowPages): Block[] {
-  return [pages.firstRanks, pages.offsets, pages.crcs, pages.rawLengths];
+  return [pages.firstRanks, pages.offsets, pages.crcs, pages.dictionary];
 }
 
 /** What starts every escape in JSON. */
 const BACKSLASH = 0x5c;
 
 /**
- * One page of rows, inflated, its row lengths checked: a row is decoded when first asked for, alone,
- * then kept while the page is (a batch may list a row twice).
+ * One page of rows as stored, its checksum and row lengths checked: what the section cache keeps
+ * of a page. A row is decoded when asked for, alone; the page keeps none decoded (the directory
+ * keeps those answers list again, DecodedRows).
  */
 export class RowPage {
   readonly firstRank: number;
-  /** The rows' JSON back to back, and where each ends in it. */
-  private readonly rows: Uint8Array;
+  /** The page as stored; its rows start at `rowsAt`. */
+  private readonly bytes: Uint8Array;
+  private readonly rowsAt: number;
+  /** Where each coded row ends, from `rowsAt`. */
   private readonly ends: Uint32Array;
+  private readonly dictionary: Uint8Array;
   private readonly objects: number;
-  private readonly decoded: (ObjectRow | undefined)[] = [];
 
-  constructor(firstRank: number, rows: Uint8Array, ends: Uint32Array, objects: number) {
+  constructor(
+    firstRank: number,
+    bytes: Uint8Array,
+    rowsAt: number,
+    ends: Uint32Array,
+    dictionary: Uint8Array,
+    objects: number,
+  ) {
     this.firstRank = firstRank;
-    this.rows = rows;
+    this.bytes = bytes;
+    this.rowsAt = rowsAt;
     this.ends = ends;
+    this.dictionary = dictionary;
     this.objects = objects;
   }
 
@@ -212,91 +253,76 @@ export class RowPage {
     return this.ends.length;
   }
 
+  /** What it holds on the heap: its bytes and ends, and some 320 bytes of objects (scripts/cache-entry-cost.ts). */
+  get byteSize(): number {
+    return 320 + this.bytes.byteLength + this.ends.byteLength;
+  }
+
   /** The row of rank `rank`, which the page must hold. */
   row(rank: number): ObjectRow {
-    const i = rank - this.firstRank;
-    const kept = this.decoded[i];
-    if (kept) return kept;
-    if (!(i >= 0 && i < this.ends.length)) check(false, `rank ${rank} is not an object`);
+    return this.decoded(rank).row;
+  }
+
+  /** The row of rank `rank` and what it weighs decoded on the heap: about twice its JSON (strings, arrays, objects). */
+  decoded(rank: number): { row: ObjectRow; bytes: number } {
+    const json = this.json(rank);
     let row: unknown;
     try {
-      row = JSON.parse(decodeUtf8(this.rows.subarray(this.startOf(i), this.ends[i])));
+      row = JSON.parse(decodeUtf8(json));
     } catch {
       check(false, `row ${rank} is not UTF-8 JSON`);
     }
-    const decoded = toRow(row, rank, this.objects);
-    this.decoded[i] = decoded;
-    return decoded;
-  }
-
-  /** What the row of `rank` weighs decoded on the heap: about twice its JSON (strings, arrays, objects). */
-  rowBytes(rank: number): number {
-    const i = rank - this.firstRank;
-    return 64 + 2 * (this.ends[i] - this.startOf(i));
+    return { row: toRow(row, rank, this.objects), bytes: 64 + 2 * json.length };
   }
 
   /**
    * Whether the row of `rank` may hold one of `needles` (lower-cased) in one of its strings, told
-   * from its JSON without decoding it: false only when none is in its bytes, in any case, and the
+   * from its JSON without parsing it: false only when none is in its bytes, in any case, and the
    * bytes tell, being all ASCII and free of escapes (JSON may spell any character as one).
    */
   mayHold(rank: number, needles: readonly LowerNeedle[]): boolean {
+    const json = this.json(rank);
+    if (needles.some((needle) => includesFolded(json, 0, json.length, needle) !== false)) return true;
+    return json.includes(BACKSLASH);
+  }
+
+  /** The JSON of the row of `rank`, decoded into a buffer the next row's decoding reuses. */
+  private json(rank: number): Uint8Array {
     const i = rank - this.firstRank;
-    check(i >= 0 && i < this.ends.length, `rank ${rank} is not an object`);
-    const [start, end] = [this.startOf(i), this.ends[i]];
-    if (needles.some((needle) => includesFolded(this.rows, start, end, needle) !== false)) return true;
-    return this.rows.subarray(start, end).includes(BACKSLASH);
-  }
-
-  /** Where the page's row `i` starts in `rows`: where the one before it ends. */
-  private startOf(i: number): number {
-    return i === 0 ? 0 : this.ends[i - 1];
-  }
-}
-
-/**
- * A page as stored (deflated), its checksum checked: what the section cache keeps of a page. Five
- * times as many pages fit as inflated (at 300k objects the whole row store takes 17 MB so), and
- * each missed page costs a read, where inflating one again costs some 20 µs.
- */
-export class StoredRowPage {
-  readonly bytes: Uint8Array;
-
-  constructor(bytes: Uint8Array) {
-    this.bytes = bytes;
-  }
-
-  get byteSize(): number {
-    return 64 + this.bytes.byteLength;
+    if (!(i >= 0 && i < this.ends.length)) check(false, `rank ${rank} is not an object`);
+    const start = this.rowsAt + (i === 0 ? 0 : this.ends[i - 1]);
+    return decodeRow(this.bytes.subarray(start, this.rowsAt + this.ends[i]), this.dictionary, `row ${rank}`);
   }
 }
 
 /**
  * Bytes of the rows a directory keeps decoded (DecodedRows), counted in the section budget. The rows
  * answers list again and again (a popular find's page, the objects people look at, their parents
- * and callees) are then neither read nor inflated again. Rows, not pages: an answer lists a row or
- * two of most pages it reads, and pages kept inflated held some twenty rows for each one listed (a
- * mix at 1M objects inflated three pages for each page it needed). Measured in the mixed workload at
- * 1M objects (docs/benchmarks.md): kept least recently used first, 1 MiB inflated the pages of the
- * medium words' rows again 2,169 times a pass, 4 MiB 530 times; kept as DecodedRows keeps them, 2
- * MiB inflated them 3 times, where 4 MiB took room that key and link pages needed.
+ * and callees) are then neither read nor decoded again. Rows, not pages: an answer lists a row or
+ * two of most pages it reads. Measured in the mixed workload at 1M objects (docs/benchmarks.md):
+ * kept least recently used first, 1 MiB decoded the pages of the medium words' rows again 2,169
+ * times a pass, 4 MiB 530 times; kept as DecodedRows keeps them, 2 MiB decoded them 3 times, where 4
+ * MiB took room that key and link pages needed.
  */
 const DECODED_ROWS_BYTES = 2 * 1024 * 1024;
 
-/** Where each page of rows lies and what its checksum is; and rows kept decoded. */
+/** Where each page of rows lies, what its checksum is, and what its rows are coded against; and rows kept decoded. */
 export class RowDirectory extends RankPageDirectory {
-  readonly rawLengths: Uint32Array;
+  readonly dictionary: Uint8Array;
   private readonly decoded = new DecodedRows(DECODED_ROWS_BYTES);
 
   constructor(blocks: Blocks, rows: number) {
     super(blocks.u32(0), blocks.u32(1), blocks.u32(2), rows, "row pages", "row directory");
-    this.rawLengths = blocks.u32(3);
-    const pages = this.firstRanks.length;
+    this.dictionary = blocks.u8(3);
     check(
-      this.rawLengths.length === pages,
-      `row directory: ${pages} pages but ${this.offsets.length} offsets, ${this.crcs.length} checksums and ${this.rawLengths.length} lengths`,
+      this.dictionary.length <= MAX_DICTIONARY_BYTES,
+      `row directory: a dictionary of ${this.dictionary.length} bytes, more than ${MAX_DICTIONARY_BYTES}`,
     );
-    this.checkRawLengths(this.rawLengths, MAX_RAW_PAGE, "row directory", "rows");
+    for (let p = 0; p < this.pageCount; p++) {
+      const stored = this.offsets[p + 1] - this.offsets[p];
+      if (stored > MAX_RAW_PAGE)
+        check(false, `row directory: page ${p} takes ${stored} bytes, more than ${MAX_RAW_PAGE}`);
+    }
   }
 
   /** Rows on page `p`. */
@@ -305,18 +331,24 @@ export class RowDirectory extends RankPageDirectory {
   }
 
   /**
-   * Page `p` as the cache keeps it, from its stored bytes exactly, checked against its checksum:
-   * copied when they are part of a larger read (a run of pages), which the cache would otherwise
-   * pin whole.
+   * Page `p` from its stored bytes exactly, checked against its checksum, its row lengths checked
+   * (each row is checked as it is decoded): copied when the bytes are part of a larger read (a run
+   * of pages), which the cache would otherwise pin whole.
    */
-  decodePage(p: number, bytes: Uint8Array): StoredRowPage {
+  decodePage(p: number, bytes: Uint8Array): RowPage {
     this.verify(p, bytes);
-    return new StoredRowPage(bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
-  }
-
-  /** Page `p`, inflated from `stored` (its checksum checked as it was stored). */
-  page(p: number, stored: StoredRowPage): RowPage {
-    return this.inflatePage(p, stored.bytes);
+    const count = this.countOf(p);
+    const lengths = new VarintReader(bytes, `row page ${p}`);
+    const ends = new Uint32Array(count);
+    for (let i = 0, end = 0; i < count; i++) {
+      const length = lengths.next();
+      if (!(length > 0)) check(false, `row page ${p}: row ${i} is empty`);
+      ends[i] = end += length;
+    }
+    if (lengths.at + ends[count - 1] !== bytes.length)
+      check(false, `row page ${p}: its rows end at byte ${lengths.at + ends[count - 1]}, the page at ${bytes.length}`);
+    const own = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    return new RowPage(this.firstRanks[p], own, lengths.at, ends, this.dictionary, this.rows);
   }
 
   /** Whether the row of `rank` is kept decoded (nothing is read, and no use is counted). */
@@ -333,42 +365,14 @@ export class RowDirectory extends RankPageDirectory {
   row(page: RowPage, rank: number): ObjectRow {
     const kept = this.keptRow(rank);
     if (kept) return kept;
-    const row = page.row(rank);
-    this.decoded.add(rank, row, page.rowBytes(rank));
+    const { row, bytes } = page.decoded(rank);
+    this.decoded.add(rank, row, bytes);
     return row;
-  }
-
-  /**
-   * Page `p` inflated from its stored bytes exactly: checked against its checksum, inflated to its
-   * stated length, its row lengths checked (the rows themselves are checked as each is decoded).
-   */
-  inflatedPage(p: number, bytes: Uint8Array): RowPage {
-    this.verify(p, bytes);
-    return this.inflatePage(p, bytes);
-  }
-
-  /** `inflatedPage` of stored bytes whose checksum was checked already. */
-  private inflatePage(p: number, bytes: Uint8Array): RowPage {
-    const body = inflateExactly(bytes, this.rawLengths[p], `row page ${p}`);
-    const count = this.countOf(p);
-    const lengths = new VarintReader(body, `row page ${p}`);
-    const ends = new Uint32Array(count);
-    for (let i = 0, end = 0; i < count; i++) {
-      const length = lengths.next();
-      check(length > 0, `row page ${p}: row ${i} is empty`);
-      ends[i] = end += length;
-    }
-    check(
-      lengths.at + ends[count - 1] === body.length,
-      `row page ${p}: its rows end at byte ${lengths.at + ends[count - 1]}, its body at ${body.length}`,
-    );
-    // A view, not a copy: the inflater's output is a buffer of the page's own (inflateExactly).
-    return new RowPage(this.firstRanks[p], body.subarray(lengths.at), ends, this.rows);
   }
 
   /** Grows and shrinks with the rows it keeps decoded: the section cache measures it again. */
   override get byteSize(): number {
-    return super.byteSize + this.rawLengths.byteLength + this.decoded.bytes;
+    return super.byteSize + this.dictionary.byteLength + this.decoded.bytes;
   }
 }
 
@@ -443,7 +447,7 @@ export function decodeAllRows(directory: RowDirectory, body: Uint8Array, objects
   const pageBytes = directory.pagesOfBody(body, "ROWP", "ROWD");
   const rows: ObjectRow[] = [];
   for (let p = 0; p < directory.pageCount; p++) {
-    const page = directory.inflatedPage(p, pageBytes(p));
+    const page = directory.decodePage(p, pageBytes(p));
     for (let i = 0; i < page.count; i++) rows.push(page.row(page.firstRank + i));
   }
   check(rows.length === objects, `ROWP: ${rows.length} rows for ${objects} objects`);

@@ -6,7 +6,8 @@
 import { type Block, Blocks, checkBelow } from "./blocks.ts";
 import { crc32 } from "./crc32.ts";
 import { check } from "./errors.ts";
-import { MAX_INFLATION, type PageDeflater } from "./inflate.ts";
+import { MAX_INFLATION } from "./inflate.ts";
+import { DEFLATE, type PageCodec, type PageEncoder } from "./page-codec.ts";
 import { VarintWriter } from "./varint.ts";
 
 export class PageDirectory {
@@ -200,39 +201,41 @@ export function pageStartingAtOrBefore<T extends number | bigint>(firsts: ArrayL
 }
 
 /**
- * Raw pages are handed to a PageDeflater in batches of about this many bytes: few enough messages
- * when it deflates on other threads, small enough that the first batch starts early.
+ * Raw pages are handed to a PageEncoder in batches of about this many bytes: few enough messages
+ * when it encodes on other threads, small enough that the first batch starts early.
  */
-const DEFLATE_BATCH_BYTES = 256 * 1024;
+const ENCODE_BATCH_BYTES = 256 * 1024;
 
 /**
  * Cuts a stream of encoded items into pages of about `pageBytes`, recording offsets and checksums.
- * Given a deflater, it stores each page added deflated (deflatePage), in the order added, whichever
- * thread deflated it: the same raw pages give the same bytes.
+ * Given an encoder, it stores each page added as `codec` encodes it, in the order added, whichever
+ * thread encoded it: the same raw pages give the same bytes. Without one, pages are stored as added.
  */
 export class PageWriter {
-  private readonly deflater: PageDeflater | undefined;
-  /** Pages as stored, or for a deflating writer, each batch's pages once it is asked for. */
+  private readonly encoder: PageEncoder | undefined;
+  private readonly codec: PageCodec;
+  /** Pages as stored, or for an encoding writer, each batch's pages once it is asked for. */
   private readonly chunks: (Uint8Array | (() => Uint8Array[]))[] = [];
   private batch: Uint8Array[] = [];
   private batchBytes = 0;
   private pages = 0;
 
-  constructor(deflater?: PageDeflater) {
-    this.deflater = deflater;
+  constructor(encoder?: PageEncoder, codec: PageCodec = DEFLATE) {
+    this.encoder = encoder;
+    this.codec = codec;
   }
 
   add(page: Uint8Array): void {
     this.pages++;
-    if (!this.deflater) return void this.chunks.push(page);
+    if (!this.encoder) return void this.chunks.push(page);
     this.batch.push(page);
     this.batchBytes += page.length;
-    if (this.batchBytes >= DEFLATE_BATCH_BYTES) this.flush();
+    if (this.batchBytes >= ENCODE_BATCH_BYTES) this.flush();
   }
 
   private flush(): void {
-    if (this.batch.length === 0 || !this.deflater) return;
-    this.chunks.push(this.deflater.deflate(this.batch));
+    if (this.batch.length === 0 || !this.encoder) return;
+    this.chunks.push(this.encoder.encode(this.batch, this.codec));
     this.batch = [];
     this.batchBytes = 0;
   }
@@ -296,7 +299,7 @@ export function encodeRankPageDirectory(pages: RankPages): Block[] {
 
 /**
  * An encoder run in steps (a generator yielding between steps): ahead of its turn while the
- * deflater of its pages has room for more, then to the end when its result is needed.
+ * encoder of its pages has room for more, then to the end when its result is needed.
  */
 export class Stepwise<T> {
   private readonly steps: Generator<void, T>;

@@ -14,9 +14,10 @@
 // held as strings, and to 37 MiB in the same mix without point walks.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { deflateHere, inflateExactly, type PageDeflater } from "./inflate.ts";
+import { inflateExactly } from "./inflate.ts";
 import { jsonObjectsIn, objectStarts, stringFieldsObject } from "./json-objects.ts";
 import type { SnapshotModel } from "./model.ts";
+import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 import { decodeUtf8 } from "./string-list.ts";
 
@@ -54,8 +55,8 @@ export function pointRanks(model: SnapshotModel): number[] {
 }
 
 /** Lays out every start and end point as pages of its JSON text, in FLOW's order. */
-export function encodePointPages(model: SnapshotModel, deflater: PageDeflater = deflateHere): PointPages {
-  const out = new PageWriter(deflater);
+export function encodePointPages(model: SnapshotModel, pages: PageEncoder = encodeHere): PointPages {
+  const out = new PageWriter(pages);
   const firstPoints = [0];
   const rawLengths: number[] = [];
   let page: string[] = [];

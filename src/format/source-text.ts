@@ -5,8 +5,9 @@
 // pages are (the same bytes on every machine), and inflated natively.
 import { type Block, type Blocks, checkOffsets } from "./blocks.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
-import { deflateHere, inflateExactly, MAX_INFLATION, type PageDeflater } from "./inflate.ts";
+import { inflateExactly, MAX_INFLATION } from "./inflate.ts";
 import { NONE, type SourceFile } from "./model.ts";
+import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { PageDirectory, PageWriter, pageStartingAtOrBefore } from "./page-directory.ts";
 
 /** A page is cut after the line that takes its text to this many UTF-16 code units (a longer line makes a longer page). */
@@ -46,8 +47,8 @@ export interface TextPages {
 }
 
 /** Lays out the text of `files` (in the analysis's order) as pages of whole lines. */
-export function encodeTextPages(files: readonly SourceFile[], deflater: PageDeflater = deflateHere): TextPages {
-  const out = new PageWriter(deflater);
+export function encodeTextPages(files: readonly SourceFile[], pages: PageEncoder = encodeHere): TextPages {
+  const out = new PageWriter(pages);
   const lineCounts = new Uint32Array(files.length);
   const filePages = new Uint32Array(files.length + 1);
   const firstLines: number[] = [];

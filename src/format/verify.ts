@@ -634,7 +634,7 @@ class Verification {
         return {
           directory,
           page: (p, bytes) => {
-            const page = directory.inflatedPage(p, bytes);
+            const page = directory.decodePage(p, bytes);
             for (let rank = page.firstRank; rank < page.firstRank + page.count; rank++) {
               const row = page.row(rank);
               check(BigInt(row.id) === ids[rank], () => `row ${rank} has id ${row.id}, the id pages ${ids[rank]}`);

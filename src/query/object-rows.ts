@@ -1,5 +1,5 @@
 // @module objectRows: the displayed fields of some objects from the row store (ROWP), the file's only copy of their names, fullNames and manglings as written; whole, or a batch at a time for answers written as they are read; and ranksPassing: which candidates' rows pass a filter.
-import type { ObjectRow, RowDirectory, RowPage, StoredRowPage } from "../format/object-rows.ts";
+import type { ObjectRow, RowDirectory, RowPage } from "../format/object-rows.ts";
 import { loadPages, readsToLoad } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
@@ -29,9 +29,9 @@ export interface RowTest {
 }
 
 /**
- * Row pages a filter inflates between two turns of the event loop (Turns): some 5 ms in the mixed
- * workload at 1M objects, where a page's first inflating takes some 40 µs and a name beside a
- * common fullName fragment checked 2,000 candidates on their rows in 89 ms without a turn.
+ * Row pages a filter goes through between two turns of the event loop (Turns): a few ms in the
+ * mixed workload at 1M objects, where a name beside a common fullName fragment checked 2,000
+ * candidates on their rows in 89 ms without a turn (when pages were inflated whole).
  */
 const PAGES_A_TURN = 128;
 
@@ -63,7 +63,8 @@ export async function ranksPassing(
       if (p !== last) {
         const turn = turns.after(1);
         if (turn) await turn;
-        page = directory.page((last = p), stored.get(p)!);
+        last = p;
+        page = stored.get(p)!;
       }
       passes = tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
       // The answer lists the rows that pass: they are kept decoded, those that fail are not.
@@ -137,7 +138,7 @@ function slice(ranks: ArrayLike<number>, from: number, to: number): ArrayLike<nu
  */
 interface RowRound {
   held: Map<number, ObjectRow>;
-  stored: Map<number, StoredRowPage>;
+  stored: Map<number, RowPage>;
 }
 
 async function rowRound(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>): Promise<RowRound> {
@@ -152,7 +153,7 @@ async function rowRound(snapshot: Snapshot, directory: RowDirectory, ranks: Arra
   return { held, stored };
 }
 
-/** The rows of `ranks` from `round`: held, or from their pages, inflated once a batch; those from pages are kept decoded when `keep`. */
+/** The rows of `ranks` from `round`: held, or decoded from their pages; those from pages are kept decoded when `keep`. */
 function rowsOf(directory: RowDirectory, round: RowRound, ranks: ArrayLike<number>, keep: boolean): ObjectRow[] {
   const rows = new Array<ObjectRow>(ranks.length);
   let last = -1;
@@ -165,7 +166,10 @@ function rowsOf(directory: RowDirectory, round: RowRound, ranks: ArrayLike<numbe
       continue;
     }
     const p = directory.pageOf(rank);
-    if (p !== last) page = directory.page((last = p), round.stored.get(p)!);
+    if (p !== last) {
+      last = p;
+      page = round.stored.get(p)!;
+    }
     rows[i] = keep ? directory.row(page!, rank) : page!.row(rank);
   }
   return rows;

@@ -1,4 +1,4 @@
-// @module Compiles are deterministic: the same analysis gives the same bytes every time, whether its pages are deflated on worker threads or on the compiling thread.
+// @module Compiles are deterministic: the same analysis gives the same bytes every time, whether its pages are encoded on worker threads or on the compiling thread.
 import { createWriteStream } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAnalysis } from "../../build/analysis/read.ts";
 import { buildModel } from "../../build/compile/build-model.ts";
 import { compileAnalysis, compileAnalysisToFile, sha256Hex } from "../../build/compile/compile.ts";
-import { DeflatePool } from "../../build/compile/deflate-pool.ts";
+import { PagePool } from "../../build/compile/page-pool.ts";
 import { generateAnalysis } from "../../build/generate.ts";
 import { MemorySink } from "../../src/format/container.ts";
 import { encodeSnapshot, writeSnapshot } from "../../src/format/encode.ts";
-import { deflatePage } from "../../src/format/inflate.ts";
+import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
+import { buildRowDictionary } from "../../src/format/row-codec.ts";
 
 let folder: string;
 let analysis: string;
@@ -36,9 +37,9 @@ describe("compile", () => {
     expect((await compileAnalysis(analysis, null)).sha256).toBe(first.sha256);
   });
 
-  it("writes the same bytes with its pages deflated on worker threads, encoded ahead, as on the compiling thread", async () => {
+  it("writes the same bytes with its pages encoded on worker threads, ahead, as on the compiling thread", async () => {
     const model = buildModel(await readAnalysis(analysis), null);
-    const pool = new DeflatePool(2);
+    const pool = new PagePool(2);
     const sink = new MemorySink();
     try {
       writeSnapshot(model, sink, undefined, pool);
@@ -49,9 +50,9 @@ describe("compile", () => {
   });
 });
 
-describe("DeflatePool", () => {
-  it("gives each batch back deflated as deflatePage does, in the order given, across its workers", async () => {
-    const pool = new DeflatePool(3);
+describe("PagePool", () => {
+  it("gives each batch back deflated as encodePages does here, in the order given, across its workers", async () => {
+    const pool = new PagePool(3);
     try {
       // Pages of different sizes and contents, so that a page out of place would show.
       const batches = Array.from({ length: 40 }, (_, b) =>
@@ -59,8 +60,34 @@ describe("DeflatePool", () => {
           new TextEncoder().encode(`batch ${b} page ${p} `.repeat(20 + ((b * 7 + p) % 50))),
         ),
       );
-      const results = batches.map((raws) => pool.deflate(raws));
-      batches.forEach((raws, b) => expect(results[b]()).toEqual(raws.map(deflatePage)));
+      const results = batches.map((raws) => pool.encode(raws, DEFLATE));
+      batches.forEach((raws, b) => expect(results[b]()).toEqual(encodePages(raws, DEFLATE)));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("codes row pages against the dictionary each batch names, as encodePages does here", async () => {
+    const json = (b: number, r: number) =>
+      new TextEncoder().encode(
+        JSON.stringify([`${b}${r}`, `name${r}`, `com.example.batch${b % 3}.Type${r}`, "Java Class"]),
+      );
+    // A raw row page: each row's JSON length (one LEB128 byte each, rows being short), then the rows.
+    const rawPage = (b: number, p: number) => {
+      const rows = Array.from({ length: 1 + ((b + p) % 7) }, (_, r) => json(b, r + p));
+      return Uint8Array.from([...rows.map((row) => row.length), ...rows.flatMap((row) => [...row])]);
+    };
+    const dictionaries = [0, 1].map((d) => buildRowDictionary([json(d, 1), json(d + 2, 2)], 256));
+    const pool = new PagePool(2);
+    try {
+      // The dictionaries alternate between batches, so that a worker keeping the last one's encoder would show.
+      const batches = Array.from({ length: 12 }, (_, b) =>
+        Array.from({ length: 1 + (b % 4) }, (_, p) => rawPage(b, p)),
+      );
+      const codec = (b: number) => ({ kind: "rows", dictionary: dictionaries[b % 2] }) as const;
+      const results = batches.map((raws, b) => pool.encode(raws, codec(b)));
+      batches.forEach((raws, b) => expect(results[b]()).toEqual(encodePages(raws, codec(b))));
+      expect(encodePages(batches[0], codec(0))).not.toEqual(encodePages(batches[0], codec(1)));
     } finally {
       await pool.close();
     }

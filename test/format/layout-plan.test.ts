@@ -1,8 +1,8 @@
 // @module LayoutPlan: each shared layout computed once for the sections encoded from it, released by the last of them, and a stepped one started ahead finished to the same value.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
-import { deflatePage, type PageDeflater } from "../../src/format/inflate.ts";
 import { LayoutPlan, Planned, SteppedPlanned } from "../../src/format/layout-plan.ts";
+import { encodePages, type PageEncoder } from "../../src/format/page-codec.ts";
 import { encodeSection, type SectionTag } from "../../src/format/sections.ts";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { rawSection } from "./snapshot-bytes.ts";
@@ -89,24 +89,24 @@ describe("LayoutPlan", () => {
     expect(encodeSection("CTYP", new LayoutPlan(model))).toEqual(inFile("CTYP"));
   });
 
-  it("encodes row and member pages ahead only while its deflater has room", () => {
+  it("encodes row and member pages ahead only while its page encoder has room", () => {
     const batches: number[] = [];
     let room = 2;
-    const deflater: PageDeflater = {
-      deflate: (raws) => {
+    const encoder: PageEncoder = {
+      encode: (raws, codec) => {
         batches.push(raws.length);
-        const pages = raws.map(deflatePage);
+        const pages = encodePages(raws, codec);
         return () => pages;
       },
       hasRoom: () => room-- > 0,
     };
-    const plan = new LayoutPlan(model, deflater);
+    const plan = new LayoutPlan(model, encoder);
     plan.encodeAhead()();
     const ahead = batches.length;
     expect(ahead).toBeGreaterThan(0);
     expect(encodeSection("ROWP", plan)).toEqual(inFile("ROWP"));
     expect(encodeSection("MEMP", plan)).toEqual(inFile("MEMP"));
-    // A deflater without hasRoom (this thread's) is never run ahead.
+    // An encoder without hasRoom (this thread's) is never run ahead.
     const here = new LayoutPlan(model);
     let started = false;
     here.rowPages.start = () => {

@@ -24,7 +24,7 @@ import {
 } from "./snapshot-bytes.ts";
 
 const EXAMPLE = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/golden/v4/petstore-v1.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "../fixtures/golden/v5/petstore-v1.json"), "utf8"),
 ) as unknown;
 const { bytes: GOOD, model: MODEL } = compileDocument(EXAMPLE);
 const N = MODEL.objects.length; // 13
@@ -113,16 +113,16 @@ describe("the header", () => {
   it("refuses a newer format version, before looking at the header checksum", async () => {
     // The checksum is left as it was, so it no longer matches: the version message must still win.
     await refuses(
-      open(withU16(GOOD, 8, 5)),
-      "snapshot is format version 5 but this reader supports version 4; upgrade appstruct",
+      open(withU16(GOOD, 8, 6)),
+      "snapshot is format version 6 but this reader supports version 5; upgrade appstruct",
     );
     await refuses(
       open(withU16(GOOD, 8, 0x0201)),
-      "snapshot is format version 513 but this reader supports version 4; upgrade appstruct",
+      "snapshot is format version 513 but this reader supports version 5; upgrade appstruct",
     );
   });
 
-  it("refuses an older format version, every revision of version 1 and versions 2 and 3 included, and says to recompile", async () => {
+  it("refuses an older format version, every revision of version 1 and versions 2 to 4 included, and says to recompile", async () => {
     for (const [version, minor] of [
       [0, 0],
       [1, 0],
@@ -130,12 +130,14 @@ describe("the header", () => {
       [1, 16],
       [2, 0],
       [3, 0],
+      [4, 0],
+      [4, 1],
     ]) {
       const older = withU16(withU16(GOOD, 8, version), 10, minor);
       resealHeader(older);
       await refuses(
         open(older),
-        `snapshot is format version ${version} but this reader supports version 4; recompile the analysis`,
+        `snapshot is format version ${version} but this reader supports version 5; recompile the analysis`,
       );
     }
   });

@@ -1,15 +1,18 @@
-// @module Row pages (ROWP, format 1.5): each row decoded alone equals what the encoder was given, a page whose offset table or row is damaged is refused, and an inflated page holds a buffer of its own.
-
-import { inflateRawSync } from "node:zlib";
-import { deflateSync } from "fflate";
+// @module Row pages (ROWP): each row decoded alone equals what the encoder was given, a page whose row lengths or row is damaged is refused, and a kept page holds a buffer of its own.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Blocks } from "../../src/format/blocks.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { deflatePage, inflated, inflateExactly } from "../../src/format/inflate.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
-import { encodeRowDirectory, encodeRowPages, RowDirectory, type RowPages } from "../../src/format/object-rows.ts";
+import {
+  encodeRowDirectory,
+  encodeRowPages,
+  RowDirectory,
+  type RowPages,
+  rowJson,
+} from "../../src/format/object-rows.ts";
+import { MAX_DICTIONARY_BYTES, RowEncoder } from "../../src/format/row-codec.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { VarintReader, VarintWriter } from "../../src/format/varint.ts";
 import { expectedRow } from "../support/expected-row.ts";
@@ -27,24 +30,26 @@ const directoryOf = (pages: RowPages, rows: number) =>
 const storedPage = (pages: RowPages, p: number) => pages.pages.subarray(pages.offsets[p], pages.offsets[p + 1]);
 
 /**
- * `pages` cut to its page 0, whose body (the row lengths, the rows' bytes) is replaced by what
- * `forge` makes of it, then deflated and checksummed again.
+ * `pages` cut to its page 0, whose coded rows (and their lengths) are replaced by what `forge`
+ * makes of them, then checksummed again.
  */
-function forged(pages: RowPages, forge: (lengths: number[], rows: Uint8Array) => void): RowPages {
-  const body = new Uint8Array(inflateRawSync(storedPage(pages, 0)));
-  const reader = new VarintReader(body, "page 0");
+function forged(pages: RowPages, forge: (lengths: number[], rows: Uint8Array[]) => void): RowPages {
+  const stored = storedPage(pages, 0);
+  const reader = new VarintReader(stored, "page 0");
   const lengths = Array.from({ length: pages.firstRanks[1] }, () => reader.next());
-  const rows = body.slice(reader.at);
+  const rows: Uint8Array[] = [];
+  for (let i = 0, at = reader.at; i < lengths.length; at += lengths[i++]) rows.push(stored.slice(at, at + lengths[i]));
   forge(lengths, rows);
   const writer = new VarintWriter();
   for (const length of lengths) writer.put(length);
-  const stored = deflateSync(new Uint8Array([...writer.slice(), ...rows]));
+  for (const row of rows) writer.putBytes(row);
+  const page = writer.slice();
   return {
-    pages: stored,
+    pages: page,
     firstRanks: pages.firstRanks.subarray(0, 1),
-    offsets: Uint32Array.of(0, stored.length),
-    crcs: Uint32Array.of(crc32(stored)),
-    rawLengths: Uint32Array.of(writer.length + rows.length),
+    offsets: Uint32Array.of(0, page.length),
+    crcs: Uint32Array.of(crc32(page)),
+    dictionary: pages.dictionary,
   };
 }
 
@@ -53,10 +58,11 @@ describe("row pages", () => {
     const pages = encodeRowPages(objects);
     const directory = directoryOf(pages, objects.length);
     expect(directory.pageCount).toBeGreaterThan(20);
+    expect(directory.dictionary.length).toBeGreaterThan(1000);
     expect(objects.some((o) => o.parent !== NONE && o.annotations !== null)).toBe(true);
     for (let p = 0; p < directory.pageCount; p++) {
-      // As the query engine reads it: the stored page checked, then inflated.
-      const page = directory.page(p, directory.decodePage(p, storedPage(pages, p)));
+      // As the query engine reads it: the stored page checked, its row lengths read.
+      const page = directory.decodePage(p, storedPage(pages, p));
       expect(page.count).toBe(directory.countOf(p));
       // Last row first: no row's decoding leans on its predecessors'.
       for (let rank = page.firstRank + page.count - 1; rank >= page.firstRank; rank--) {
@@ -70,42 +76,31 @@ describe("row pages", () => {
     }
   });
 
-  it("inflate into a buffer of their own, which a kept page may hold a view of: not a slice of Node's shared pool", () => {
-    for (const length of [0, 100, 4_096, 20_000, 70_000]) {
-      const raw = Uint8Array.from({ length }, (_, i) => (i * 7 + (i >> 5)) % 251);
-      const out = inflateExactly(deflatePage(raw), length, "row page 0");
-      expect(out.byteOffset).toBe(0);
-      expect(out.buffer.byteLength).toBeLessThanOrEqual(length + 1);
-      expect(out.every((byte, i) => byte === raw[i])).toBe(true);
-    }
+  it("keep a buffer of their own when read in a run of pages, which the cache would otherwise pin whole", () => {
+    const pages = encodeRowPages(objects);
+    const directory = directoryOf(pages, objects.length);
+    const run = pages.pages.slice(0, pages.offsets[3]);
+    const page = directory.decodePage(1, run.subarray(pages.offsets[1], pages.offsets[2]));
+    expect(page.byteSize).toBeLessThan(run.length);
+    run.fill(0);
+    expect(page.row(page.firstRank)).toEqual(expectedRow(objects[page.firstRank]));
   });
 
-  it("count each page inflated and its raw bytes, refused ones included", () => {
-    const raw = Uint8Array.from({ length: 4_096 }, (_, i) => (i * 7 + (i >> 5)) % 251);
-    const page = deflatePage(raw);
-    const before = { ...inflated };
-    inflateExactly(page, raw.length, "row page 0");
-    inflateExactly(page, raw.length, "row page 0");
-    expect(() => inflateExactly(page, raw.length - 1, "row page 0")).toThrow(CorruptSnapshotError);
-    expect(inflated.pages - before.pages).toBe(3);
-    expect(inflated.bytes - before.bytes).toBe(3 * raw.length - 1);
-  });
-
-  it("refuse a page with an empty row, or whose rows do not end where its body does", () => {
+  it("refuse a page with an empty row, or whose rows do not end where the page does", () => {
     const pages = encodeRowPages(objects);
     const count = pages.firstRanks[1];
-    const empty = forged(pages, (lengths) => {
-      lengths[0] += lengths[1];
+    const empty = forged(pages, (lengths, rows) => {
       lengths[1] = 0;
+      rows[1] = new Uint8Array(0);
     });
-    expect(() => directoryOf(empty, count).inflatedPage(0, empty.pages)).toThrow(
+    expect(() => directoryOf(empty, count).decodePage(0, empty.pages)).toThrow(
       new CorruptSnapshotError("row page 0: row 1 is empty"),
     );
     const short = forged(pages, (lengths) => {
       lengths[count - 1]--;
     });
-    expect(() => directoryOf(short, count).inflatedPage(0, short.pages)).toThrow(
-      /^row page 0: its rows end at byte \d+, its body at \d+$/,
+    expect(() => directoryOf(short, count).decodePage(0, short.pages)).toThrow(
+      /^row page 0: its rows end at byte \d+, the page at \d+$/,
     );
     const damaged = storedPage(pages, 0).slice();
     damaged[damaged.length >> 1] ^= 0x10;
@@ -117,12 +112,29 @@ describe("row pages", () => {
   it("refuse a damaged row when it is read, while the page's other rows still answer", () => {
     const pages = encodeRowPages(objects);
     const count = pages.firstRanks[1];
+    const encoder = new RowEncoder(pages.dictionary);
     const broken = forged(pages, (lengths, rows) => {
-      rows[lengths[0] + lengths[1]] = 0x7b; // row 2's "[" becomes "{"
+      // Row 2 coded again from its JSON with "[" made "{": a faulty writer's row, its checksum right.
+      rows[2] = encoder.encode(new TextEncoder().encode(`{${rowJson(objects[2]).slice(1)}`));
+      lengths[2] = rows[2].length;
+      // Row 3's last byte dropped: a match or literals cut short.
+      rows[3] = rows[3].subarray(0, rows[3].length - 1);
+      lengths[3] = rows[3].length;
     });
-    const page = directoryOf(broken, count).inflatedPage(0, broken.pages);
+    const page = directoryOf(broken, count).decodePage(0, broken.pages);
     expect(() => page.row(2)).toThrow(new CorruptSnapshotError("row 2 is not UTF-8 JSON"));
+    expect(() => page.row(3)).toThrow(CorruptSnapshotError);
     expect(page.row(1)).toEqual(expectedRow(objects[1]));
-    expect(page.row(3)).toEqual(expectedRow(objects[3]));
+    expect(page.row(4)).toEqual(expectedRow(objects[4]));
+  });
+
+  it("are refused by a directory whose dictionary is longer than a match reaches", () => {
+    const pages = encodeRowPages(objects);
+    const tooLong = { ...pages, dictionary: new Uint8Array(MAX_DICTIONARY_BYTES + 1) };
+    expect(() => directoryOf(tooLong, objects.length)).toThrow(
+      new CorruptSnapshotError(
+        `row directory: a dictionary of ${MAX_DICTIONARY_BYTES + 1} bytes, more than ${MAX_DICTIONARY_BYTES}`,
+      ),
+    );
   });
 });

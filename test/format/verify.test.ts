@@ -102,7 +102,7 @@ describe("snapshots as the compiler writes them", () => {
   it("pass, with their metadata returned", async () => {
     expect((await verify(GOOD)).counts.objects).toBe(N);
     for (const name of ["petstore-v1.snap", "petstore-v2.snap"]) {
-      const golden = new Uint8Array(readFileSync(join(import.meta.dirname, "../fixtures/golden/v4", name)));
+      const golden = new Uint8Array(readFileSync(join(import.meta.dirname, "../fixtures/golden/v5", name)));
       expect((await verify(golden)).application).toBe("Pet Store & Co");
     }
   });

@@ -1,46 +1,51 @@
-// @module DeflatePool: a PageDeflater that deflates batches of pages on worker threads while the compile goes on encoding.
+// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding.
 //
 // Section encoders are synchronous, so the pool is too: a batch is posted at once, and its pages are
 // collected (waiting on a shared counter the workers bump, then reading their ports with
-// receiveMessageOnPort) only when its section is finished. Each page is deflated by the same
-// deflatePage whichever worker takes it, and pages are put back in the order they were given:
+// receiveMessageOnPort) only when its section is finished. Each page is encoded by the same
+// encodePages whichever worker takes it, and pages are put back in the order they were given:
 // the snapshot's bytes do not depend on the threads' timing.
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
-import type { PageDeflater } from "../../src/format/inflate.ts";
+import type { PageCodec, PageEncoder } from "../../src/format/page-codec.ts";
 
-export interface DeflateBatch {
+/** Raw pages to encode, back to back (pack), with their codec. */
+export interface PageBatch {
   id: number;
   bytes: Uint8Array<ArrayBuffer>;
   lengths: Uint32Array;
+  codec: PageCodec;
 }
 
-export type DeflatedBatch = DeflateBatch | { id: number; error: string };
+/** A batch's pages as stored, back to back, or why the worker failed. */
+export type EncodedBatch =
+  | { id: number; bytes: Uint8Array<ArrayBuffer>; lengths: Uint32Array }
+  | { id: number; error: string };
 
 /**
  * Batches posted and not yet collected, per worker: a bound on the raw pages waiting in memory when
- * the encoder runs ahead of the workers (rows encode faster than they deflate), 4 MiB each; while
- * other sections are encoded, about a second of deflating.
+ * the compile runs ahead of the workers (rows are laid out faster than they are coded), 4 MiB each;
+ * while other sections are encoded, about a second of the workers' encoding.
  */
 const IN_FLIGHT_PER_WORKER = 16;
 
 /** How long the compile waits for any worker's reply before it gives up on the pool. */
 const WORKER_SILENCE_MS = 120_000;
 
-export class DeflatePool implements PageDeflater {
+export class PagePool implements PageEncoder {
   private readonly ports: MessagePort[] = [];
   private readonly workers: Worker[] = [];
   /** Bumped by a worker after each reply it posts. */
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
-  private readonly replies = new Map<number, DeflatedBatch>();
+  private readonly replies = new Map<number, EncodedBatch>();
   private posted = 0;
   private received = 0;
 
   constructor(threads = availableParallelism()) {
     for (let t = 0; t < Math.max(1, threads); t++) {
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(fileURLToPath(new URL("./deflate-worker.ts", import.meta.url).href), {
+      const worker = new Worker(fileURLToPath(new URL("./page-worker.ts", import.meta.url).href), {
         workerData: { port: port2, signal: this.signal },
         transferList: [port2],
       });
@@ -55,10 +60,10 @@ export class DeflatePool implements PageDeflater {
     return this.posted - this.received < IN_FLIGHT_PER_WORKER * this.ports.length;
   }
 
-  deflate(raws: Uint8Array[]): () => Uint8Array[] {
+  encode(raws: Uint8Array[], codec: PageCodec): () => Uint8Array[] {
     while (!this.hasRoom()) this.receive();
     const id = this.posted++;
-    const batch: DeflateBatch = { id, ...pack(raws) };
+    const batch: PageBatch = { id, ...pack(raws), codec };
     this.ports[id % this.ports.length].postMessage(batch, [batch.bytes.buffer]);
     return () => this.take(id);
   }
@@ -66,9 +71,9 @@ export class DeflatePool implements PageDeflater {
   /** Batch `id`'s pages, waiting for them if need be. */
   private take(id: number): Uint8Array[] {
     while (!this.replies.has(id)) this.receive();
-    const reply = this.replies.get(id) as DeflatedBatch;
+    const reply = this.replies.get(id) as EncodedBatch;
     this.replies.delete(id);
-    if ("error" in reply) throw new Error(`deflating pages failed on a worker: ${reply.error}`);
+    if ("error" in reply) throw new Error(`encoding pages failed on a worker: ${reply.error}`);
     return unpack(reply);
   }
 
@@ -85,7 +90,7 @@ export class DeflatePool implements PageDeflater {
       const left = deadline - performance.now();
       if (left <= 0)
         throw new Error(
-          `no deflate worker answered in ${WORKER_SILENCE_MS / 1000} s (a batch takes milliseconds): a worker died or hangs; nothing was written`,
+          `no page worker answered in ${WORKER_SILENCE_MS / 1000} s (a batch takes milliseconds): a worker died or hangs; nothing was written`,
         );
       Atomics.wait(this.signal, 0, seen, left);
     }
@@ -96,7 +101,7 @@ export class DeflatePool implements PageDeflater {
     let got = false;
     for (const port of this.ports) {
       for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
-        const reply = m.message as DeflatedBatch;
+        const reply = m.message as EncodedBatch;
         this.replies.set(reply.id, reply);
         this.received++;
         got = true;

@@ -1,0 +1,359 @@
+// @module RowCodec: one row's bytes compressed alone against a dictionary the row store shares (an LZ77 of byte-aligned sequences, as LZ4's blocks), and that dictionary built from a sample of the rows.
+//
+// An answer lists a row or two of most row pages it reads. Deflated pages made it inflate some
+// twenty rows for each one listed (some 84 µs cold for a 4 KiB page); a row coded alone decodes in
+// about 10 µs cold. Alone, a row has little to refer back to: the shared dictionary holds what rows
+// repeat (packages, types, tags, the JSON around them), so a row is mostly references into it. The
+// builder picks the dictionary's segments as zstd's FASTCOVER does: the segment of each stretch of
+// the sample whose substrings most rows share.
+import { check } from "./errors.ts";
+import { VarintReader, VarintWriter } from "./varint.ts";
+
+/** Matches shorter than this are written as literals: a match costs at least three bytes. */
+const MIN_MATCH = 4;
+
+/** The farthest a match may reach back (its distance is a u16), the dictionary included. */
+export const MAX_DISTANCE = 0xffff;
+
+/**
+ * The largest dictionary a writer builds: a match then reaches any of it from the first bytes of a
+ * row, with room for the rows' own first KiB.
+ */
+export const MAX_DICTIONARY_BYTES = MAX_DISTANCE + 1 - 1024;
+
+/** The largest row a reader decodes: a row of one object, far larger than any analysis shows. */
+export const MAX_ROW_BYTES = 1024 * 1024;
+
+/**
+ * Positions an encoder tries for each match, newest first: 64 gave 60.9 MB of rows at 1M objects,
+ * 16 a fraction more; a compile's rows take some 20 s of encoding at 64, on the worker threads.
+ */
+const CHAIN_DEPTH = 64;
+
+const HASH_BITS = 16;
+
+/** The hash of the 4 bytes at `at`. */
+function hash4(bytes: Uint8Array, at: number): number {
+  const word = bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
+  return Math.imul(word, 2654435761) >>> (32 - HASH_BITS);
+}
+
+/**
+ * Compresses rows one at a time against a dictionary, indexed once. The bytes written depend only
+ * on the dictionary and the row: any encoder gives any reader the same file.
+ *
+ * A row is a sequence of sequences. Each starts with a token byte: its high four bits the count of
+ * literals (15: more follow), its low four the match length less 4 (15: more follow). Then the
+ * literals' count beyond 15 (bytes of 255 while more follow, then the rest), the literals, and,
+ * unless the row ends with them, the match: its distance back (u16 little-endian, 1 to 65,535,
+ * reaching into the dictionary when it is farther back than the row's bytes so far, the dictionary's
+ * last byte being just before the row's first) and its length beyond 19 as the literals' count is.
+ */
+export class RowEncoder {
+  private readonly dictionaryLength: number;
+  /** The dictionary, then the row being encoded. */
+  private window: Uint8Array;
+  /** Each hash's newest position; the dictionary's are put back after each row. */
+  private readonly head = new Int32Array(1 << HASH_BITS).fill(-1);
+  private readonly dictionaryHead: Int32Array;
+  /** Each position's previous one of the same hash. */
+  private chain: Int32Array;
+  /** Hashes whose head a row moved, to put back. */
+  private readonly moved: number[] = [];
+  private out = new Uint8Array(1024);
+  private written = 0;
+
+  constructor(dictionary: Uint8Array) {
+    check(dictionary.length <= MAX_DICTIONARY_BYTES, `a row dictionary takes at most ${MAX_DICTIONARY_BYTES} bytes`);
+    this.dictionaryLength = dictionary.length;
+    this.window = new Uint8Array(dictionary.length + 4096);
+    this.window.set(dictionary);
+    this.chain = new Int32Array(this.window.length);
+    for (let at = 0; at + MIN_MATCH <= dictionary.length; at++) {
+      const h = hash4(this.window, at);
+      this.chain[at] = this.head[h];
+      this.head[h] = at;
+    }
+    this.dictionaryHead = this.head.slice();
+  }
+
+  /** `row` compressed (a fresh array). */
+  encode(row: Uint8Array): Uint8Array {
+    check(row.length > 0 && row.length <= MAX_ROW_BYTES, `a row takes 1 to ${MAX_ROW_BYTES} bytes, not ${row.length}`);
+    const start = this.dictionaryLength;
+    const end = start + row.length;
+    if (this.window.length < end) {
+      const window = new Uint8Array(2 * end);
+      window.set(this.window.subarray(0, start));
+      this.window = window;
+      const chain = new Int32Array(window.length);
+      chain.set(this.chain.subarray(0, start));
+      this.chain = chain;
+    }
+    this.window.set(row, start);
+    for (const h of this.moved) this.head[h] = this.dictionaryHead[h];
+    this.moved.length = 0;
+    this.written = 0;
+    let literals = start;
+    let at = start;
+    while (at < end) {
+      let [length, distance] = this.longestMatch(at, end);
+      if (length === 0) {
+        this.insert(at++, end);
+        continue;
+      }
+      // One step of lazy matching: a match one byte later that is longer by two pays for the literal.
+      this.insert(at, end);
+      const [later, laterDistance] = this.longestMatch(at + 1, end);
+      if (later > length + 1) {
+        at++;
+        length = later;
+        distance = laterDistance;
+      }
+      this.sequence(literals, at, length, distance);
+      for (let k = at; k < at + length; k++) this.insert(k, end);
+      at += length;
+      literals = at;
+    }
+    if (literals < end) this.sequence(literals, end, 0, 0);
+    return this.out.slice(0, this.written);
+  }
+
+  private insert(at: number, end: number): void {
+    if (at + MIN_MATCH > end) return;
+    const h = hash4(this.window, at);
+    this.chain[at] = this.head[h];
+    if (this.head[h] < this.dictionaryLength) this.moved.push(h);
+    this.head[h] = at;
+  }
+
+  /** The longest match for the bytes at `at` (the nearest of equal ones), as [length, distance], or [0, 0]. */
+  private longestMatch(at: number, end: number): [number, number] {
+    if (at + MIN_MATCH > end) return [0, 0];
+    const window = this.window;
+    let best = 0;
+    let bestDistance = 0;
+    let candidate = this.head[hash4(window, at)];
+    for (let tries = 0; candidate >= 0 && tries < CHAIN_DEPTH; tries++) {
+      const distance = at - candidate;
+      if (distance > MAX_DISTANCE) break;
+      if (window[candidate + best] === window[at + best]) {
+        let length = 0;
+        while (at + length < end && window[candidate + length] === window[at + length]) length++;
+        if (length > best) {
+          best = length;
+          bestDistance = distance;
+          if (at + length === end) break;
+        }
+      }
+      candidate = this.chain[candidate];
+    }
+    return best >= MIN_MATCH ? [best, bestDistance] : [0, 0];
+  }
+
+  /** Writes the literals [from, to) of the window, then a match of `length` (0: none) `distance` back. */
+  private sequence(from: number, to: number, length: number, distance: number): void {
+    const literals = to - from;
+    const extra = length === 0 ? 0 : length - MIN_MATCH;
+    this.reserve(1 + literals + Math.ceil(literals / 255) + 3 + Math.ceil(extra / 255));
+    const out = this.out;
+    out[this.written++] = (Math.min(literals, 15) << 4) | Math.min(extra, 15);
+    if (literals >= 15) this.count(literals - 15);
+    out.set(this.window.subarray(from, to), this.written);
+    this.written += literals;
+    if (length === 0) return;
+    out[this.written++] = distance & 0xff;
+    out[this.written++] = distance >>> 8;
+    if (extra >= 15) this.count(extra - 15);
+  }
+
+  /** A count beyond a token's 15: bytes of 255 while more follow, then the rest. */
+  private count(rest: number): void {
+    for (; rest >= 255; rest -= 255) this.out[this.written++] = 255;
+    this.out[this.written++] = rest;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.written + bytes <= this.out.length) return;
+    const out = new Uint8Array(2 * (this.written + bytes));
+    out.set(this.out.subarray(0, this.written));
+    this.out = out;
+  }
+}
+
+/**
+ * A row page as stored, from its raw body (each row's JSON length as LEB128, then the rows' JSON):
+ * each row coded by `encoder`, the coded rows' lengths as LEB128, then the coded rows.
+ */
+export function encodeRowPage(raw: Uint8Array, encoder: RowEncoder): Uint8Array {
+  const lengths = new VarintReader(raw, "raw row page");
+  const jsonLengths: number[] = [];
+  for (let json = 0; lengths.at + json < raw.length; ) {
+    jsonLengths.push(lengths.next());
+    json += jsonLengths[jsonLengths.length - 1];
+  }
+  const coded: Uint8Array[] = [];
+  let at = lengths.at;
+  for (const length of jsonLengths) {
+    coded.push(encoder.encode(raw.subarray(at, at + length)));
+    at += length;
+  }
+  const page = new VarintWriter();
+  for (const row of coded) page.put(row.length);
+  for (const row of coded) page.putBytes(row);
+  return page.slice();
+}
+
+/** Where rows are decoded: one buffer for every row, grown as rows need (a row is used before the next is decoded). */
+let decoded = new Uint8Array(4096);
+
+/**
+ * The row `encoded` holds, coded by RowEncoder against `dictionary`: a view of a buffer the next
+ * call overwrites. Bytes no encoder writes (a match reaching before the dictionary, a count running
+ * past the input, a row past MAX_ROW_BYTES) are refused with a message naming `what`.
+ */
+export function decodeRow(encoded: Uint8Array, dictionary: Uint8Array, what: string): Uint8Array {
+  let out = decoded;
+  let written = 0;
+  let at = 0;
+  const end = encoded.length;
+  const grow = (needed: number) => {
+    if (needed > MAX_ROW_BYTES) check(false, `${what} decodes to more than ${MAX_ROW_BYTES} bytes`);
+    const bigger = new Uint8Array(Math.min(MAX_ROW_BYTES, Math.max(2 * out.length, needed)));
+    bigger.set(out.subarray(0, written));
+    decoded = out = bigger;
+  };
+  while (at < end) {
+    const token = encoded[at++];
+    let literals = token >>> 4;
+    if (literals === 15) {
+      let more: number;
+      do {
+        if (at >= end) check(false, `${what} ends inside a count of literals`);
+        more = encoded[at++];
+        literals += more;
+      } while (more === 255);
+    }
+    if (at + literals > end) check(false, `${what} has literals past its end`);
+    if (written + literals > out.length) grow(written + literals);
+    out.set(encoded.subarray(at, at + literals), written);
+    written += literals;
+    at += literals;
+    if (at === end) break;
+    if (at + 2 > end) check(false, `${what} ends inside a match`);
+    const distance = encoded[at] | (encoded[at + 1] << 8);
+    at += 2;
+    let length = token & 15;
+    if (length === 15) {
+      let more: number;
+      do {
+        if (at >= end) check(false, `${what} ends inside a match`);
+        more = encoded[at++];
+        length += more;
+      } while (more === 255);
+    }
+    length += MIN_MATCH;
+    if (distance === 0 || distance > written + dictionary.length)
+      check(false, `${what} has a match reaching ${distance} bytes back, before its dictionary`);
+    if (written + length > out.length) grow(written + length);
+    let from = written - distance;
+    // The part of the match in the dictionary, then the part in the row (which may overlap what it writes).
+    if (from < 0) {
+      const inDictionary = Math.min(-from, length);
+      out.set(dictionary.subarray(dictionary.length + from, dictionary.length + from + inDictionary), written);
+      written += inDictionary;
+      length -= inDictionary;
+      from += inDictionary;
+    }
+    for (let k = 0; k < length; k++) out[written + k] = out[from + k];
+    written += length;
+  }
+  if (written === 0) check(false, `${what} is empty`);
+  return out.subarray(0, written);
+}
+
+/** Bytes of each segment a dictionary is built of: long enough for a path and a type, short enough for many. */
+const SEGMENT = 48;
+
+/** Bytes of the substrings whose frequency scores a segment. */
+const SUBSTRING = 8;
+
+/** Segment starts tried: every fourth byte of the sample. */
+const SEGMENT_STEP = 4;
+
+/**
+ * A dictionary of at most `size` bytes for rows like `sample`, built as zstd's FASTCOVER builds
+ * one: each 8-byte substring's hash is counted once per row it occurs in; the sample is cut into as
+ * many stretches as segments fit, and from each the 48-byte segment whose substrings' counts sum
+ * highest is taken, the substrings it holds then counting for nothing (so the next segments bring
+ * something else). The first taken are put last: nearest the rows, where matches reach them from
+ * furthest into a row. Deterministic: the same sample gives the same bytes.
+ */
+export function buildRowDictionary(sample: readonly Uint8Array[], size: number): Uint8Array {
+  const sampleBytes = sample.reduce((sum, row) => sum + row.length, 0);
+  const bits = Math.max(10, Math.min(22, Math.ceil(Math.log2(Math.max(1, sampleBytes))) + 1));
+  const slots = 1 << bits;
+  const rowsHolding = new Uint32Array(slots);
+  const lastRow = new Int32Array(slots).fill(-1);
+  const substring = (bytes: Uint8Array, at: number) => {
+    let x = 0x811c9dc5;
+    for (let j = 0; j < SUBSTRING; j++) x = Math.imul(x ^ bytes[at + j], 16777619);
+    return x >>> (32 - bits);
+  };
+  sample.forEach((row, r) => {
+    for (let at = 0; at + SUBSTRING <= row.length; at++) {
+      const h = substring(row, at);
+      if (lastRow[h] !== r) {
+        lastRow[h] = r;
+        rowsHolding[h]++;
+      }
+    }
+  });
+  // Each substring counts once in a segment's score: `seen` marks those counted for the segment scored.
+  const seen = new Int32Array(slots).fill(-1);
+  let scored = 0;
+  const score = (row: Uint8Array, from: number, to: number) => {
+    scored++;
+    let total = 0;
+    for (let at = from; at + SUBSTRING <= to; at++) {
+      const h = substring(row, at);
+      if (seen[h] === scored) continue;
+      seen[h] = scored;
+      if (rowsHolding[h] > 1) total += rowsHolding[h];
+    }
+    return total;
+  };
+  const stretches = Math.floor(size / SEGMENT);
+  const perStretch = Math.max(1, Math.floor(sample.length / Math.max(1, stretches)));
+  const taken: Uint8Array[] = [];
+  let bytes = 0;
+  for (let s = 0; s < stretches && bytes < size; s++) {
+    let best = 0;
+    let bestSegment: Uint8Array | undefined;
+    for (let r = s * perStretch; r < Math.min(sample.length, (s + 1) * perStretch); r++) {
+      const row = sample[r];
+      for (let at = 0; at + SUBSTRING <= row.length; at += SEGMENT_STEP) {
+        const to = Math.min(row.length, at + SEGMENT);
+        const value = score(row, at, to);
+        if (value > best) {
+          best = value;
+          bestSegment = row.subarray(at, to);
+        }
+      }
+    }
+    if (!bestSegment) continue;
+    taken.push(bestSegment);
+    bytes += bestSegment.length;
+    for (let at = 0; at + SUBSTRING <= bestSegment.length; at++) rowsHolding[substring(bestSegment, at)] = 0;
+  }
+  // Filled from its end, so that a segment cut short to fit is one of the last taken.
+  const dictionary = new Uint8Array(Math.min(size, bytes));
+  let at = dictionary.length;
+  for (const segment of taken) {
+    const part = segment.subarray(Math.max(0, segment.length - at));
+    at -= part.length;
+    dictionary.set(part, at);
+    if (at === 0) break;
+  }
+  return dictionary;
+}
