@@ -299,10 +299,10 @@ export class RowPage {
  * Bytes of the rows a directory keeps decoded (DecodedRows), counted in the section budget. The rows
  * answers list again and again (a popular find's page, the objects people look at, their parents
  * and callees) are then neither read nor decoded again. Rows, not pages: an answer lists a row or
- * two of most pages it reads. Measured in the mixed workload at 1M objects (docs/benchmarks.md):
- * kept least recently used first, 1 MiB decoded the pages of the medium words' rows again 2,169
- * times a pass, 4 MiB 530 times; kept as DecodedRows keeps them, 2 MiB decoded them 3 times, where 4
- * MiB took room that key and link pages needed.
+ * two of most pages it reads. Measured in the mixed workload at 1M objects when pages were deflated
+ * whole (docs/benchmarks.md): kept least recently used first, 1 MiB inflated the pages of the medium
+ * words' rows again 2,169 times a pass, 4 MiB 530 times; kept as DecodedRows keeps them, 2 MiB
+ * inflated them 3 times, where 4 MiB took room that key and link pages needed.
  */
 const DECODED_ROWS_BYTES = 2 * 1024 * 1024;
 

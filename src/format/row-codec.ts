@@ -236,7 +236,8 @@ export function decodeRow(encoded: Uint8Array, dictionary: Uint8Array, what: str
     }
     if (at + literals > end) check(false, `${what} has literals past its end`);
     if (written + literals > out.length) grow(written + literals);
-    out.set(encoded.subarray(at, at + literals), written);
+    // Byte by byte: most runs are a few bytes, for which a view and a set cost more.
+    for (let k = 0; k < literals; k++) out[written + k] = encoded[at + k];
     written += literals;
     at += literals;
     if (at === end) break;
@@ -260,7 +261,8 @@ export function decodeRow(encoded: Uint8Array, dictionary: Uint8Array, what: str
     // The part of the match in the dictionary, then the part in the row (which may overlap what it writes).
     if (from < 0) {
       const inDictionary = Math.min(-from, length);
-      out.set(dictionary.subarray(dictionary.length + from, dictionary.length + from + inDictionary), written);
+      const start = dictionary.length + from;
+      for (let k = 0; k < inDictionary; k++) out[written + k] = dictionary[start + k];
       written += inDictionary;
       length -= inDictionary;
       from += inDictionary;
