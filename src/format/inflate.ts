@@ -1,4 +1,4 @@
-// @module Deflated pages (rows, level-5 members, source text): deflatePage writes one, inflateExactly reads it back to exactly the length its directory states, in bounded memory on Node and in workerd.
+// @module Deflated pages (level-5 members, points, source text): deflatePage writes one, inflateExactly reads it back to exactly the length its directory states, in bounded memory on Node and in workerd.
 //
 // Pages are deflated by fflate (pure JS: the same bytes on every machine, as content addressing
 // needs; native zlib's output may vary with the CPU) and inflated natively (any correct inflater
@@ -8,7 +8,7 @@ import { deflateSync } from "fflate";
 import { CorruptSnapshotError } from "./errors.ts";
 
 /**
- * How many times its stored bytes a page's raw bytes may be (rows deflate about 4 to 6 times): a
+ * How many times its stored bytes a page's raw bytes may be (JSON deflates about 4 to 6 times): a
  * reader then inflates no more than this for each byte it reads, however its directory is forged.
  */
 export const MAX_INFLATION = 16;
@@ -20,30 +20,8 @@ export function deflatePage(raw: Uint8Array): Uint8Array {
 }
 
 /**
- * Deflates batches of raw pages as deflatePage does, here or on other threads: `deflate` starts a
- * batch and returns what gives its pages back, in the batch's order, once asked for (blocking
- * until they are done). The raw pages are left as they were.
- */
-export interface PageDeflater {
-  deflate(raws: Uint8Array[]): () => Uint8Array[];
-  /**
-   * Whether it would take another batch without waiting: a deflater on other threads says so, and
-   * paged sections are then encoded ahead of their turn, deflated while other sections are encoded.
-   */
-  hasRoom?(): boolean;
-}
-
-/** Deflates each batch on this thread, at once. */
-export const deflateHere: PageDeflater = {
-  deflate: (raws) => {
-    const pages = raws.map(deflatePage);
-    return () => pages;
-  },
-};
-
-/**
  * Pages this isolate has inflated so far (inflateExactly), and their raw bytes: a page's first touch
- * costs its inflating (some 20 µs for 4 KiB of rows), which no storage meter shows. Scripts read it
+ * costs its inflating (some 20 µs for 4 KiB of JSON), which no storage meter shows. Scripts read it
  * before and after an answer (scripts/cache-trace.ts).
  */
 export const inflated = { pages: 0, bytes: 0 };

@@ -58,7 +58,7 @@ export interface HeavyAdmission {
 }
 
 /**
- * Work one answer does, counted in what its caller does (links followed, row pages inflated), with a
+ * Work one answer does, counted in what its caller does (links followed, row pages gone through), with a
  * turn of the event loop each time `every` more are done; past `heavy.after` in all, the answer is
  * heavy and waits for a permit of `heavy.gate` where it holds no pages (`admitted`), renews it at
  * each turn and gives it back when `done`.
