@@ -58,13 +58,13 @@ const LARGE_FILTER_SHARE = 1 / 2;
 const ROW_CHECK_LIMIT = 256;
 
 /**
- * Past this many, candidates of a field with the key of each object are checked on their keys rather
- * than their rows. A row checked was a row decoded (some 2.5 µs, its page inflated, before rows were
- * coded alone), a key some 1 µs; but checked on their rows, the rows the answer lists come with
- * them, while checked on their keys they are read in a round after. At 20 ms a read, checking on keys every multi-filter of the
- * bench's mix that leaves more than 256 (at most some 1,600) took a tenth of them from one or two
- * rounds to two or three. At 1M objects, the 80k candidates of `name=get&fullname=com.acme` took 265
- * ms on their rows and 83 ms on their keys.
+ * Past this many, candidates of a field with the key of each object are checked on their keys
+ * rather than their rows. A row checked was a row decoded (some 2.5 µs, its page inflated, before
+ * rows were coded alone), a key some 1 µs; but checked on their rows, the rows the answer lists
+ * come with them, while checked on their keys they are read in a round after. At 20 ms a read,
+ * checking on keys every multi-filter of the bench's mix that leaves more than 256 (at most some
+ * 1,600) took a tenth of them from one or two rounds to two or three. At 1M objects, the 80k
+ * candidates of `name=get&fullname=com.acme` took 265 ms on their rows and 83 ms on their keys.
  */
 const KEY_CHECK_CANDIDATES = 2048;
 
