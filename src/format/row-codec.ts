@@ -62,6 +62,8 @@ export class RowEncoder {
   private readonly moved: number[] = [];
   private out = new Uint8Array(1024);
   private written = 0;
+  /** The distance of the match longestMatch found last. */
+  private matchDistance = 0;
 
   constructor(dictionary: Uint8Array) {
     check(dictionary.length <= MAX_DICTIONARY_BYTES, `a row dictionary takes at most ${MAX_DICTIONARY_BYTES} bytes`);
@@ -97,18 +99,19 @@ export class RowEncoder {
     let literals = start;
     let at = start;
     while (at < end) {
-      let [length, distance] = this.longestMatch(at, end);
+      let length = this.longestMatch(at, end);
       if (length === 0) {
         this.insert(at++, end);
         continue;
       }
+      let distance = this.matchDistance;
       // One step of lazy matching: a match one byte later that is longer by two pays for the literal.
       this.insert(at, end);
-      const [later, laterDistance] = this.longestMatch(at + 1, end);
+      const later = this.longestMatch(at + 1, end);
       if (later > length + 1) {
         at++;
         length = later;
-        distance = laterDistance;
+        distance = this.matchDistance;
       }
       this.sequence(literals, at, length, distance);
       for (let k = at; k < at + length; k++) this.insert(k, end);
@@ -127,9 +130,12 @@ export class RowEncoder {
     this.head[h] = at;
   }
 
-  /** The longest match for the bytes at `at` (the nearest of equal ones), as [length, distance], or [0, 0]. */
-  private longestMatch(at: number, end: number): [number, number] {
-    if (at + MIN_MATCH > end) return [0, 0];
+  /**
+   * The length of the longest match for the bytes at `at` (the nearest of equal ones), its distance
+   * left in `matchDistance`; or 0. Not a pair: it is asked for at nearly every byte of every row.
+   */
+  private longestMatch(at: number, end: number): number {
+    if (at + MIN_MATCH > end) return 0;
     const window = this.window;
     let best = 0;
     let bestDistance = 0;
@@ -148,7 +154,8 @@ export class RowEncoder {
       }
       candidate = this.chain[candidate];
     }
-    return best >= MIN_MATCH ? [best, bestDistance] : [0, 0];
+    this.matchDistance = bestDistance;
+    return best >= MIN_MATCH ? best : 0;
   }
 
   /** Writes the literals [from, to) of the window, then a match of `length` (0: none) `distance` back. */
@@ -159,7 +166,7 @@ export class RowEncoder {
     const out = this.out;
     out[this.written++] = (Math.min(literals, 15) << 4) | Math.min(extra, 15);
     if (literals >= 15) this.count(literals - 15);
-    out.set(this.window.subarray(from, to), this.written);
+    for (let k = 0; k < literals; k++) out[this.written + k] = this.window[from + k];
     this.written += literals;
     if (length === 0) return;
     out[this.written++] = distance & 0xff;
