@@ -33,7 +33,7 @@ const snapshotKey = "ce67328dd384cbd6f88e35ce91de3c689f39dd524ee0eb54c114df209f3
 /** What the pages share: their directory's dictionary. */
 const dictionary = new Uint8Array(63 * 1024);
 /** Rows a page of rows holds at 1M objects, about. */
-const ROWS = 16;
+const ROWS = 18;
 const before = settled();
 for (let p = 0; p < entries; p++) {
   // A page of its own, as RowDirectory.decodePage keeps one cut out of a run, with its rows' ends.

@@ -15,9 +15,9 @@ import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
 import { VarintReader } from "./varint.ts";
 
 /**
- * Pages are cut once their rows' JSON (and its lengths) reaches this many bytes: some 16 rows, about
- * 1 KiB stored. A page is the unit of reading and of caching: an answer listing one row of a page
- * reads, checks and keeps the others' bytes too.
+ * Pages are cut once their rows' JSON (and its lengths) reaches this many bytes: some 18 rows, about
+ * 1.1 KiB stored at 1M objects. A page is the unit of reading and of caching: an answer listing one
+ * row of a page reads, checks and keeps the others' bytes too.
  */
 export const ROW_PAGE_BYTES = 4096;
 
