@@ -1,8 +1,8 @@
 // @module RowCodec: one row's bytes compressed alone against a dictionary the row store shares (an LZ77 of byte-aligned sequences, as LZ4's blocks), and that dictionary built from a sample of the rows.
 //
-// An answer lists a row or two of most row pages it reads. Deflated pages made it inflate some
-// twenty rows for each one listed (some 84 µs cold for a 4 KiB page); a row coded alone decodes in
-// about 10 µs cold. Alone, a row has little to refer back to: the shared dictionary holds what rows
+// An answer lists a row or two of most row pages it reads. Deflated pages made it inflate some 18
+// rows for each one listed (some 84 µs cold for a 4 KiB page); a row coded alone decodes in about
+// 10 µs cold. Alone, a row has little to refer back to: the shared dictionary holds what rows
 // repeat (packages, types, tags, the JSON around them), so a row is mostly references into it. The
 // builder picks the dictionary's segments as zstd's FASTCOVER does: the segment of each stretch of
 // the sample whose substrings most rows share.
@@ -13,7 +13,7 @@ import { VarintReader, VarintWriter } from "./varint.ts";
 const MIN_MATCH = 4;
 
 /** The farthest a match may reach back (its distance is a u16), the dictionary included. */
-export const MAX_DISTANCE = 0xffff;
+const MAX_DISTANCE = 0xffff;
 
 /**
  * The largest dictionary a writer builds: a match then reaches any of it from the first bytes of a
@@ -25,8 +25,8 @@ export const MAX_DICTIONARY_BYTES = MAX_DISTANCE + 1 - 1024;
 export const MAX_ROW_BYTES = 1024 * 1024;
 
 /**
- * Positions an encoder tries for each match, newest first: 64 gave 60.9 MB of rows at 1M objects,
- * 16 a fraction more; a compile's rows take some 20 s of encoding at 64, on the worker threads.
+ * Positions an encoder tries for each match, newest first. At 1M objects 64 gave 60.9 MB of rows in
+ * some 17 s of one thread (on the compile's workers), 16 gave 62.6 MB in 60% of the time.
  */
 const CHAIN_DEPTH = 64;
 
@@ -42,7 +42,7 @@ function hash4(bytes: Uint8Array, at: number): number {
  * Compresses rows one at a time against a dictionary, indexed once. The bytes written depend only
  * on the dictionary and the row: any encoder gives any reader the same file.
  *
- * A row is a sequence of sequences. Each starts with a token byte: its high four bits the count of
+ * A coded row is a list of sequences. Each starts with a token byte: its high four bits the count of
  * literals (15: more follow), its low four the match length less 4 (15: more follow). Then the
  * literals' count beyond 15 (bytes of 255 while more follow, then the rest), the literals, and,
  * unless the row ends with them, the match: its distance back (u16 little-endian, 1 to 65,535,
@@ -212,7 +212,16 @@ export function encodeRowPage(raw: Uint8Array, encoder: RowEncoder): Uint8Array 
 }
 
 /** Where rows are decoded: one buffer for every row, grown as rows need (a row is used before the next is decoded). */
-let decoded = new Uint8Array(4096);
+let decoded: Uint8Array = new Uint8Array(4096);
+
+/** The decoding buffer grown to hold `needed` bytes, its first `written` kept; refused past MAX_ROW_BYTES. */
+function grown(written: number, needed: number, what: string): Uint8Array {
+  if (needed > MAX_ROW_BYTES) check(false, `${what} decodes to more than ${MAX_ROW_BYTES} bytes`);
+  const bigger = new Uint8Array(Math.min(MAX_ROW_BYTES, Math.max(2 * decoded.length, needed)));
+  bigger.set(decoded.subarray(0, written));
+  decoded = bigger;
+  return bigger;
+}
 
 /**
  * The row `encoded` holds, coded by RowEncoder against `dictionary`: a view of a buffer the next
@@ -220,16 +229,10 @@ let decoded = new Uint8Array(4096);
  * past the input, a row past MAX_ROW_BYTES) are refused with a message naming `what`.
  */
 export function decodeRow(encoded: Uint8Array, dictionary: Uint8Array, what: string): Uint8Array {
-  let out = decoded;
+  let out: Uint8Array = decoded;
   let written = 0;
   let at = 0;
   const end = encoded.length;
-  const grow = (needed: number) => {
-    if (needed > MAX_ROW_BYTES) check(false, `${what} decodes to more than ${MAX_ROW_BYTES} bytes`);
-    const bigger = new Uint8Array(Math.min(MAX_ROW_BYTES, Math.max(2 * out.length, needed)));
-    bigger.set(out.subarray(0, written));
-    decoded = out = bigger;
-  };
   while (at < end) {
     const token = encoded[at++];
     let literals = token >>> 4;
@@ -242,7 +245,7 @@ export function decodeRow(encoded: Uint8Array, dictionary: Uint8Array, what: str
       } while (more === 255);
     }
     if (at + literals > end) check(false, `${what} has literals past its end`);
-    if (written + literals > out.length) grow(written + literals);
+    if (written + literals > out.length) out = grown(written, written + literals, what);
     // Byte by byte: most runs are a few bytes, for which a view and a set cost more.
     for (let k = 0; k < literals; k++) out[written + k] = encoded[at + k];
     written += literals;
@@ -263,7 +266,7 @@ export function decodeRow(encoded: Uint8Array, dictionary: Uint8Array, what: str
     length += MIN_MATCH;
     if (distance === 0 || distance > written + dictionary.length)
       check(false, `${what} has a match reaching ${distance} bytes back, before its dictionary`);
-    if (written + length > out.length) grow(written + length);
+    if (written + length > out.length) out = grown(written, written + length, what);
     let from = written - distance;
     // The part of the match in the dictionary, then the part in the row (which may overlap what it writes).
     if (from < 0) {
