@@ -67,6 +67,13 @@ const encoder = new TextEncoder();
 export const MAX_RAW_PAGE = 1024 * 1024;
 
 /**
+ * Largest page stored. Coding may lengthen incompressible rows a little (a count byte for every 255
+ * literals, a token and a length for each row), so the bound leaves an eighth over MAX_RAW_PAGE:
+ * every page a writer cuts fits it, and a reader still reads a bounded page.
+ */
+export const MAX_STORED_PAGE = MAX_RAW_PAGE + MAX_RAW_PAGE / 8;
+
+/**
  * The rows a dictionary is built from: about every (rows / this)th row. At 1M objects 20,000 rows
  * build a 63 KiB dictionary in about a second.
  */
@@ -204,7 +211,15 @@ export function* rowPageSteps(objects: readonly ObjectRecord[], pages: PageEncod
     if (rank % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   if (page.count) cut();
-  return { firstRanks: Uint32Array.from(firstRanks), dictionary, ...out.finish() };
+  const stored = out.finish();
+  for (let p = 0; p < firstRanks.length; p++) {
+    const bytes = stored.offsets[p + 1] - stored.offsets[p];
+    check(
+      bytes <= MAX_STORED_PAGE,
+      `row page ${p} takes ${bytes} bytes coded, more than a reader reads (${MAX_STORED_PAGE})`,
+    );
+  }
+  return { firstRanks: Uint32Array.from(firstRanks), dictionary, ...stored };
 }
 
 /**
@@ -320,8 +335,8 @@ export class RowDirectory extends RankPageDirectory {
     );
     for (let p = 0; p < this.pageCount; p++) {
       const stored = this.offsets[p + 1] - this.offsets[p];
-      if (stored > MAX_RAW_PAGE)
-        check(false, `row directory: page ${p} takes ${stored} bytes, more than ${MAX_RAW_PAGE}`);
+      if (stored > MAX_STORED_PAGE)
+        check(false, `row directory: page ${p} takes ${stored} bytes, more than ${MAX_STORED_PAGE}`);
     }
   }
 

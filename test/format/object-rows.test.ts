@@ -6,7 +6,7 @@ import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
-import { ROW_PAGE_BYTES, rowJson } from "../../src/format/object-rows.ts";
+import { MAX_RAW_PAGE, MAX_STORED_PAGE, ROW_PAGE_BYTES, rowJson } from "../../src/format/object-rows.ts";
 import { holdsPage, loadPages, readsToLoad } from "../../src/format/page-loads.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -273,6 +273,25 @@ describe("rows too large or too repetitive", () => {
     // A match's length is counted in bytes of 255: some 700 of them for the row's repeats.
     expect(directory.offsets[p + 1] - directory.offsets[p]).toBeLessThan(4_000);
     expect((await objectRows(snapshot, [rank]))[0].annotations).toEqual(annotations);
+  });
+
+  it("the writer codes a row of nearly 1 MiB that does not compress, a page a little over 1 MiB stored, and it reads back", async () => {
+    // One annotation of random characters: coding lengthens it by a count byte every 255 literals.
+    let seed = 7;
+    const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/";
+    const random = Array.from({ length: 1_046_600 }, () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return letters[seed >>> 26];
+    }).join("");
+    const { bytes: compiled, model } = compileDocument(withAnnotations([random]));
+    const snapshot = await Snapshot.open(memorySource(compiled));
+    const directory = await snapshot.section("ROWD");
+    const rank = model.objects.findIndex((o) => o.annotations?.[0] === random);
+    const p = directory.pageOf(rank);
+    const stored = directory.offsets[p + 1] - directory.offsets[p];
+    expect(stored).toBeGreaterThan(MAX_RAW_PAGE);
+    expect(stored).toBeLessThanOrEqual(MAX_STORED_PAGE);
+    expect((await objectRows(snapshot, [rank]))[0].annotations).toEqual([random]);
   });
 
   it("the writer refuses an object whose row alone exceeds 1 MiB of JSON", () => {
