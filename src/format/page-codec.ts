@@ -7,7 +7,10 @@ export type PageCodec = { kind: "deflate" } | { kind: "rows"; dictionary: Uint8A
 
 export const DEFLATE: PageCodec = { kind: "deflate" };
 
-/** The encoder of the last row dictionary seen: indexing a dictionary costs some 6 ms, a batch of pages shares one. */
+/**
+ * The encoder of the last row dictionary seen, kept from batch to batch: indexing a dictionary costs
+ * some 6 ms, and every batch of a compile's row pages brings the same one.
+ */
 let rowEncoder: { dictionary: Uint8Array; encoder: RowEncoder } | undefined;
 
 function rowEncoderFor(dictionary: Uint8Array): RowEncoder {
