@@ -333,11 +333,9 @@ export class RowDirectory extends RankPageDirectory {
       this.dictionary.length <= MAX_DICTIONARY_BYTES,
       `row directory: a dictionary of ${this.dictionary.length} bytes, more than ${MAX_DICTIONARY_BYTES}`,
     );
-    for (let p = 0; p < this.pageCount; p++) {
-      const stored = this.offsets[p + 1] - this.offsets[p];
-      if (stored > MAX_STORED_PAGE)
-        check(false, `row directory: page ${p} takes ${stored} bytes, more than ${MAX_STORED_PAGE}`);
-    }
+    for (let p = 0; p < this.pageCount; p++)
+      if (this.storedBytes(p) > MAX_STORED_PAGE)
+        check(false, `row directory: page ${p} takes ${this.storedBytes(p)} bytes, more than ${MAX_STORED_PAGE}`);
   }
 
   /** Rows on page `p`. */
@@ -381,8 +379,13 @@ export class RowDirectory extends RankPageDirectory {
     const kept = this.keptRow(rank);
     if (kept) return kept;
     const { row, bytes } = page.decoded(rank);
-    this.decoded.add(rank, row, bytes);
+    this.keep(rank, row, bytes);
     return row;
+  }
+
+  /** Keeps `row`, decoded for `rank` and weighing `bytes` (RowPage.decoded), unless it is kept already. */
+  keep(rank: number, row: ObjectRow, bytes: number): void {
+    this.decoded.add(rank, row, bytes);
   }
 
   /** Grows and shrinks with the rows it keeps decoded: the section cache measures it again. */

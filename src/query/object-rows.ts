@@ -66,9 +66,14 @@ export async function ranksPassing(
         last = p;
         page = stored.get(p)!;
       }
-      passes = tests.every((test) => page!.mayHold(r, test.needles) && test.passes(page!.row(r)));
-      // The answer lists the rows that pass: they are kept decoded, those that fail are not.
-      if (passes) directory.row(page!, r);
+      passes = tests.every((test) => page!.mayHold(r, test.needles));
+      if (passes) {
+        // Parsed once, for every test and for keeping.
+        const decoded = page!.decoded(r);
+        passes = tests.every((test) => test.passes(decoded.row));
+        // The answer lists the rows that pass: they are kept decoded, those that fail are not.
+        if (passes) directory.keep(r, decoded.row, decoded.bytes);
+      }
     }
     if (passes) passing[count++] = r;
   }
