@@ -205,6 +205,11 @@ export function encodeRowPage(raw: Uint8Array, encoder: RowEncoder): Uint8Array 
     coded.push(encoder.encode(raw.subarray(at, at + length)));
     at += length;
   }
+  return rowPageOf(coded);
+}
+
+/** A row page as stored of `coded` rows: each one's length as LEB128, then each one. */
+export function rowPageOf(coded: readonly Uint8Array[]): Uint8Array {
   const page = new VarintWriter();
   for (const row of coded) page.put(row.length);
   for (const row of coded) page.putBytes(row);

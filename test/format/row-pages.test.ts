@@ -14,10 +14,10 @@ import {
 } from "../../src/format/object-rows.ts";
 import { MAX_DICTIONARY_BYTES, RowEncoder } from "../../src/format/row-codec.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { VarintReader, VarintWriter } from "../../src/format/varint.ts";
+import { VarintWriter } from "../../src/format/varint.ts";
 import { expectedRow } from "../support/expected-row.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
-import { blockBody } from "./snapshot-bytes.ts";
+import { blockBody, codedRows } from "./snapshot-bytes.ts";
 
 let objects: ObjectRecord[];
 
@@ -34,12 +34,10 @@ const storedPage = (pages: RowPages, p: number) => pages.pages.subarray(pages.of
  * makes of them, then checksummed again.
  */
 function forged(pages: RowPages, forge: (lengths: number[], rows: Uint8Array[]) => void): RowPages {
-  const stored = storedPage(pages, 0);
-  const reader = new VarintReader(stored, "page 0");
-  const lengths = Array.from({ length: pages.firstRanks[1] }, () => reader.next());
-  const rows: Uint8Array[] = [];
-  for (let i = 0, at = reader.at; i < lengths.length; at += lengths[i++]) rows.push(stored.slice(at, at + lengths[i]));
+  const rows = codedRows(storedPage(pages, 0), pages.firstRanks[1]);
+  const lengths = rows.map((row) => row.length);
   forge(lengths, rows);
+  // The lengths written as forged, whatever the rows are.
   const writer = new VarintWriter();
   for (const length of lengths) writer.put(length);
   for (const row of rows) writer.putBytes(row);

@@ -1,6 +1,7 @@
 // @module Test helpers that read, patch and reassemble snapshot bytes by hand (from SNAPSHOT-FORMAT.md, not the reader), keeping checksums valid.
 import { FORMAT_MINOR, FORMAT_VERSION } from "../../src/format/container.ts";
 import { crc32 } from "../../src/format/crc32.ts";
+import { VarintReader } from "../../src/format/varint.ts";
 
 export const HEADER = 64;
 export const ENTRY = 32;
@@ -156,4 +157,12 @@ export function blockBody(blocks: readonly ArrayBufferView[]): Uint8Array {
     out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), at[i]);
   });
   return out;
+}
+
+/** The `count` coded rows of a row page as stored (each one's length as LEB128, then each one), copied. */
+export function codedRows(page: Uint8Array, count: number): Uint8Array[] {
+  const lengths = new VarintReader(page, "row page");
+  const counts = Array.from({ length: count }, () => lengths.next());
+  let at = lengths.at;
+  return counts.map((length) => page.slice(at, (at += length)));
 }

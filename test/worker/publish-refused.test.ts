@@ -3,14 +3,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { PublishApiError } from "../../build/publish-client.ts";
 import { crc32 } from "../../src/format/crc32.ts";
+import { rowPageOf } from "../../src/format/row-codec.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { VarintReader, VarintWriter } from "../../src/format/varint.ts";
 import { MAX_SNAPSHOT_BYTES } from "../../src/publish/uploads.ts";
 import { manifestKey } from "../../src/storage/manifest.ts";
 import { sha256Hex } from "../../src/storage/publish.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
-import { assemble, block, blockBody, type SectionSpec, sectionSpecs } from "../format/snapshot-bytes.ts";
+import { assemble, block, blockBody, codedRows, type SectionSpec, sectionSpecs } from "../format/snapshot-bytes.ts";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, call, publishHistory, testEnv } from "./harness.ts";
 import { bucketKeys, clientFor, publishing, publishingInSteps, TOKEN } from "./publish-harness.ts";
@@ -210,19 +210,7 @@ function v1WithRowPage(page: Uint8Array): Uint8Array {
 function v1CodedRows(): Uint8Array[] {
   const rowp = sectionSpecs(v1).find((s) => s.tag === "ROWP")!.body;
   const { offset, length } = block(rowp, 0);
-  const page = rowp.subarray(offset, offset + length);
-  const lengths = new VarintReader(page, "page 0");
-  const counts = Array.from({ length: petstoreV1.objects.length }, () => lengths.next());
-  let at = lengths.at;
-  return counts.map((count) => page.slice(at, (at += count)));
-}
-
-/** A row page of `rows` (coded rows), each's length then each. */
-function rowPage(rows: readonly Uint8Array[]): Uint8Array {
-  const page = new VarintWriter();
-  for (const row of rows) page.put(row.length);
-  for (const row of rows) page.putBytes(row);
-  return page.slice();
+  return codedRows(rowp.subarray(offset, offset + length), petstoreV1.objects.length);
 }
 
 async function expectPublishRefused(bytes: Uint8Array, detail: RegExp | string) {
@@ -355,14 +343,14 @@ describe("a row must not decode past 1 MiB, nor a row page take more than 1.125 
     const rows = v1CodedRows();
     // "[", then 2 MiB copied from 1 back: the count of a match length in bytes of 255.
     rows[0] = Uint8Array.from([0x1f, 0x5b, 0x01, 0x00, ...new Array(8300).fill(255), 0]);
-    await expectPublishRefused(v1WithRowPage(rowPage(rows)), /row 0 decodes to more than 1048576 bytes/);
+    await expectPublishRefused(v1WithRowPage(rowPageOf(rows)), /row 0 decodes to more than 1048576 bytes/);
   });
 
   it("a page of more than 1.125 MiB is refused by its directory, before it is read", async () => {
     const rows = v1CodedRows();
     rows.push(new Uint8Array(1.125 * 1024 * 1024));
     await expectPublishRefused(
-      v1WithRowPage(rowPage(rows)),
+      v1WithRowPage(rowPageOf(rows)),
       /row directory: page 0 takes \d+ bytes, more than 1179648/,
     );
   });
