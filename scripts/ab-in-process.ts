@@ -1,0 +1,105 @@
+// @module A change against another checkout in one process: both apps answer the bench's mixed sequences through Node's adapter, each request asked of both in a random order, so that the machine's drift falls on both alike.
+//
+//   npx node scripts/ab-in-process.ts --reuse <bench folder> --against CHECKOUT [--passes 3]
+//                                     [--section-cache-mb 64] [--seed 1] [--sample 400]
+//
+// The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). This
+// checkout's `appstruct serve` app and the one of CHECKOUT (its build/serve.ts, which must be able
+// to open the snapshot: the same format) are loaded side by side, each with its own section cache of
+// the default budget, and asked the bench's cold then warm sequences (seed --seed) --passes times
+// over, reads as stored. Each request goes to both, the first chosen at random; the warm passes are
+// timed. Per class: the median µs of each side, their ratio (this checkout's against the other's:
+// below 1 is faster), and the ms each side spent on the class in all.
+//
+// Why in one process: on a shared, noisy machine two runs of the bench minutes apart differ by more
+// than most changes do (SQLite's own p50 moves by a fifth). Here the two sides meet the same moments,
+// and what is left between them is their code. They share a heap, so each may collect the other's
+// garbage; the random order shares that out. Without HTTP: what Node's HTTP server and the socket
+// add is the same on both sides.
+import { mkdtemp, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { getRequestListener } from "@hono/node-server";
+import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
+import type { QueryClass } from "./bench/mix.ts";
+import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
+import { integerOption } from "./bench/options.ts";
+import { type Listener, throughAdapter } from "./bench/through-adapter.ts";
+
+const { values } = parseArgs({
+  options: {
+    reuse: { type: "string" },
+    against: { type: "string" },
+    passes: { type: "string", default: "3" },
+    "section-cache-mb": { type: "string", default: String(DEFAULT_SECTION_CACHE_MB) },
+    seed: { type: "string", default: "1" },
+    sample: { type: "string", default: "400" },
+  },
+});
+if (!values.reuse || !values.against) {
+  process.stderr.write(
+    "usage: npx node scripts/ab-in-process.ts --reuse <bench folder> --against CHECKOUT [--passes N] [--section-cache-mb MB] [--seed N] [--sample N]\n",
+  );
+  process.exit(2);
+}
+const dir = resolve(values.reuse);
+const passes = integerOption("passes", values.passes, 1);
+const budgetBytes = integerOption("section-cache-mb", values["section-cache-mb"], 1) * 1024 * 1024;
+const seed = integerOption("seed", values.seed, 0);
+const pools = pickPools(join(dir, "baseline.sqlite"), seed, integerOption("sample", values.sample, 1));
+const { cold, warm } = mixedPasses(pools, seed);
+
+interface Side {
+  name: string;
+  listener: Listener;
+  /** µs of each warm answer, by class. */
+  times: Map<QueryClass, number[]>;
+}
+
+/** The app `appstruct serve` runs, from the checkout at `root`, over the snapshots in `data`. */
+async function sideOf(name: string, root: string, data: string): Promise<Side> {
+  const { nodeFetch } = (await import(join(root, "build/serve.ts"))) as typeof import("../build/serve.ts");
+  const { fetch } = await nodeFetch({ data, sectionBudgetBytes: budgetBytes, readLatencyMs: 0 });
+  return { name, listener: getRequestListener(fetch), times: new Map() };
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const total = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0);
+
+const folder = await mkdtemp(join(tmpdir(), "appstruct-ab-"));
+try {
+  await symlink(join(dir, "analysis.snap"), join(folder, "bench.snap"));
+  const sides = [
+    await sideOf("this checkout", resolve(import.meta.dirname, ".."), folder),
+    await sideOf(resolve(values.against), resolve(values.against), folder),
+  ];
+  for (let pass = 0; pass < passes; pass++)
+    for (const sequence of [cold, warm])
+      for (const entry of sequence)
+        for (const side of Math.random() < 0.5 ? sides : [...sides].reverse()) {
+          const started = performance.now();
+          const status = await throughAdapter(side.listener, entry.path);
+          const micros = (performance.now() - started) * 1000;
+          if (status !== 200) throw new Error(`${side.name}: ${entry.path} answered ${status}`);
+          if (sequence !== warm) continue;
+          const times = side.times.get(entry.cls) ?? [];
+          times.push(micros);
+          side.times.set(entry.cls, times);
+        }
+  const [ours, theirs] = sides;
+  console.log(
+    `In process, ${dir}, ${budgetBytes / 1024 / 1024} MiB, seed ${seed}, ${passes} warm passes: this checkout against ${theirs.name}`,
+  );
+  console.log("");
+  console.log("| class | answers | this µs p50 | other µs p50 | this / other | this ms in all | other ms in all |");
+  console.log("|---|--:|--:|--:|--:|--:|--:|");
+  for (const [cls, mine] of ours.times) {
+    const other = theirs.times.get(cls)!;
+    console.log(
+      `| ${cls} | ${mine.length} | ${median(mine).toFixed(0)} | ${median(other).toFixed(0)} | ${(median(mine) / median(other)).toFixed(2)} | ${(total(mine) / 1000).toFixed(0)} | ${(total(other) / 1000).toFixed(0)} |`,
+    );
+  }
+} finally {
+  await rm(folder, { recursive: true, force: true });
+}
