@@ -16,6 +16,7 @@
 // and what is left between them is their code. They share a heap, so each may collect the other's
 // garbage; the random order shares that out. Without HTTP: what Node's HTTP server and the socket
 // add is the same on both sides.
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -44,6 +45,18 @@ if (!values.reuse || !values.against) {
   process.exit(2);
 }
 const dir = resolve(values.reuse);
+for (const [what, path] of [
+  ["--reuse", join(dir, "analysis.snap")],
+  ["--reuse", join(dir, "baseline.sqlite")],
+  ["--against", join(resolve(values.against), "build/serve.ts")],
+]) {
+  if (!existsSync(path)) {
+    process.stderr.write(
+      `${what}: ${path} does not exist; --reuse names a folder \`npm run bench --reuse\` made, --against a checkout of appstruct\n`,
+    );
+    process.exit(2);
+  }
+}
 const passes = integerOption("passes", values.passes, 1);
 const budgetBytes = integerOption("section-cache-mb", values["section-cache-mb"], 1) * 1024 * 1024;
 const seed = integerOption("seed", values.seed, 0);
