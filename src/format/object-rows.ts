@@ -353,13 +353,18 @@ export class RowDirectory extends RankPageDirectory {
     const count = this.countOf(p);
     const lengths = new VarintReader(bytes, `row page ${p}`);
     const ends = new Uint32Array(count);
-    for (let i = 0, end = 0; i < count; i++) {
+    // Summed as a number and bounded by the page at each row: lengths that wrap a u32 must not add up.
+    let end = 0;
+    for (let i = 0; i < count; i++) {
       const length = lengths.next();
       if (!(length > 0)) check(false, `row page ${p}: row ${i} is empty`);
-      ends[i] = end += length;
+      end += length;
+      if (lengths.at + end > bytes.length)
+        check(false, `row page ${p}: row ${i} ends at byte ${lengths.at + end}, past the page's ${bytes.length}`);
+      ends[i] = end;
     }
-    if (lengths.at + ends[count - 1] !== bytes.length)
-      check(false, `row page ${p}: its rows end at byte ${lengths.at + ends[count - 1]}, the page at ${bytes.length}`);
+    if (lengths.at + end !== bytes.length)
+      check(false, `row page ${p}: its rows end at byte ${lengths.at + end}, the page at ${bytes.length}`);
     const own = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
     return new RowPage(this.firstRanks[p], own, lengths.at, ends, this.dictionary, this.rows);
   }

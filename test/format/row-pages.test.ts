@@ -84,7 +84,7 @@ describe("row pages", () => {
     expect(page.row(page.firstRank)).toEqual(expectedRow(objects[page.firstRank]));
   });
 
-  it("refuse a page with an empty row, or whose rows do not end where the page does", () => {
+  it("refuse a page with an empty row, or whose rows do not end where the page does, however their lengths add up", () => {
     const pages = encodeRowPages(objects);
     const count = pages.firstRanks[1];
     const empty = forged(pages, (lengths, rows) => {
@@ -99,6 +99,19 @@ describe("row pages", () => {
     });
     expect(() => directoryOf(short, count).decodePage(0, short.pages)).toThrow(
       /^row page 0: its rows end at byte \d+, the page at \d+$/,
+    );
+    const long = forged(pages, (lengths) => {
+      lengths[count - 1]++;
+    });
+    expect(() => directoryOf(long, count).decodePage(0, long.pages)).toThrow(
+      new RegExp(`^row page 0: row ${count - 1} ends at byte \\d+, past the page's \\d+$`),
+    );
+    // Lengths whose sum wraps a u32 to the page's own: row 1 stated 2^32 bytes longer than it is.
+    const wrapping = forged(pages, (lengths) => {
+      lengths[1] += 2 ** 32;
+    });
+    expect(() => directoryOf(wrapping, count).decodePage(0, wrapping.pages)).toThrow(
+      /^row page 0: row 1 ends at byte \d+, past the page's \d+$/,
     );
     const damaged = storedPage(pages, 0).slice();
     damaged[damaged.length >> 1] ^= 0x10;
