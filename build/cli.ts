@@ -3,9 +3,10 @@
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { CorruptSnapshotError } from "../src/format/errors.ts";
+import { CorruptSnapshotError, SnapshotLimitError } from "../src/format/errors.ts";
 import { AnalysisRefused, formatFault } from "./analysis/faults.ts";
 import { readAnalysis } from "./analysis/read.ts";
+import type { StatusBase } from "./compile/build-model.ts";
 import { compileAnalysisToFile, loadStatusBaseFile } from "./compile/compile.ts";
 import { formatInspectReport, inspectSnapshot } from "./inspect.ts";
 import { formatBytes, Progress } from "./progress.ts";
@@ -70,8 +71,15 @@ program
   .action(async (file: string, options: { out: string; previous?: string }) => {
     const started = performance.now();
     const progress = new Progress();
+    let previous: StatusBase | null = null;
     try {
-      const previous = options.previous ? await loadStatusBaseFile(options.previous) : null;
+      previous = options.previous ? await loadStatusBaseFile(options.previous) : null;
+    } catch (error) {
+      if (error instanceof CorruptSnapshotError)
+        throw new ExitError(EXIT.refused, `${options.previous}: not a usable snapshot: ${error.message}`);
+      throw error;
+    }
+    try {
       const compiled = await compileAnalysisToFile(file, options.out, previous, (stage, done, total) =>
         progress.update(stage === "read" ? "reading" : stage, done, total, stage === "read" ? "bytes" : "items"),
       );
@@ -83,8 +91,8 @@ program
     } catch (error) {
       progress.done();
       if (error instanceof AnalysisRefused) reportRefusal(file, error);
-      if (error instanceof CorruptSnapshotError)
-        throw new ExitError(EXIT.refused, `${options.previous}: not a usable snapshot: ${error.message}`);
+      if (error instanceof SnapshotLimitError)
+        throw new ExitError(EXIT.refused, `${file}: ${error.message}; nothing written`);
       throw error;
     }
   });
@@ -192,6 +200,8 @@ program
         await failOnPublishApi(error);
         if (!(error instanceof InputRefused)) throw error;
         if (error.cause instanceof AnalysisRefused) reportRefusal(error.path, error.cause, "nothing published");
+        if (error.cause instanceof SnapshotLimitError)
+          throw new ExitError(EXIT.refused, `${error.path}: ${error.cause.message}; nothing published`);
         if (error.cause instanceof CorruptSnapshotError)
           throw new ExitError(
             EXIT.refused,

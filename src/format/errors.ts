@@ -1,4 +1,4 @@
-// @module The typed error every snapshot decoder throws when bytes cannot be trusted.
+// @module The typed errors of the format: a decoder's when bytes cannot be trusted, a writer's when an analysis holds more than a snapshot can.
 
 /** A snapshot whose bytes break the format: wrong magic or version, a failed checksum, an out-of-range offset. */
 export class CorruptSnapshotError extends Error {
@@ -11,4 +11,15 @@ export class CorruptSnapshotError extends Error {
 /** Throws CorruptSnapshotError with `message` unless `condition` holds. */
 export function check(condition: unknown, message: string | (() => string)): asserts condition {
   if (!condition) throw new CorruptSnapshotError(typeof message === "string" ? message : message());
+}
+
+/**
+ * An analysis holding more than a snapshot can store (an object whose row would take more than a
+ * row may): the writer refuses it before anything is written. The analysis is at fault, not a snapshot.
+ */
+export class SnapshotLimitError extends Error {
+  override readonly name = "SnapshotLimitError";
+  constructor(message: string) {
+    super(message);
+  }
 }

@@ -8,7 +8,7 @@
 // an answer of 121k members costs no parse into objects and no stringify back.
 // Pages are deflated by fflate (deterministic bytes, as content addressing needs) and inflated natively.
 import type { Block, Blocks } from "./blocks.ts";
-import { check } from "./errors.ts";
+import { check, SnapshotLimitError } from "./errors.ts";
 import { inflateExactly } from "./inflate.ts";
 import { jsonObjectsIn, stringFieldsObject } from "./json-objects.ts";
 import type { SnapshotModel } from "./model.ts";
@@ -63,12 +63,14 @@ export function* memberPageSteps(model: SnapshotModel, pages: PageEncoder): Gene
   const memberCounts: number[] = [];
   let page: string[] = [];
   let pageBytes = 0;
+  let firstMember = "";
   const cut = () => {
     const json = encoder.encode(`[${page.join(",")}]`);
-    check(
-      json.length <= MAX_MEMBER_PAGE,
-      `a level-5 member takes more than a member page may hold (${MAX_MEMBER_PAGE})`,
-    );
+    // Only a page of one member can get here (a large member starts a page of its own, below).
+    if (json.length > MAX_MEMBER_PAGE)
+      throw new SnapshotLimitError(
+        `object ${firstMember} has ${json.length - 2} bytes of id, names and type as JSON; a snapshot holds at most ${MAX_MEMBER_PAGE - 2} for a member of a level-5 node`,
+      );
     out.add(json);
     rawLengths.push(json.length);
     memberCounts.push(page.length);
@@ -82,6 +84,10 @@ export function* memberPageSteps(model: SnapshotModel, pages: PageEncoder): Gene
       const { id, name, fullName, type, typeId } = model.objects[rank];
       const member: MemberSummary = { id, name, fullName, type, typeId };
       const text = JSON.stringify(member);
+      // UTF-8 takes at most three bytes per UTF-16 unit: a member that could take the page past
+      // MAX_MEMBER_PAGE starts a page of its own. No member of a real analysis comes near.
+      if (page.length > 0 && 3 * (pageBytes + text.length + 2) > MAX_MEMBER_PAGE) cut();
+      if (page.length === 0) firstMember = id;
       page.push(text);
       pageBytes += text.length + 1;
       if (pageBytes >= MEMBER_PAGE_BYTES) cut();

@@ -6,11 +6,11 @@
 // Rows are coded by row-codec.ts.
 import type { Block, Blocks } from "./blocks.ts";
 import { DecodedRows } from "./decoded-rows.ts";
-import { check } from "./errors.ts";
+import { check, SnapshotLimitError } from "./errors.ts";
 import { NONE, type ObjectRecord, STATUSES, type Status, statusCode, statusFromCode } from "./model.ts";
 import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { PageWriter, RankPageDirectory, Stepwise } from "./page-directory.ts";
-import { buildRowDictionary, decodeRow, MAX_DICTIONARY_BYTES } from "./row-codec.ts";
+import { buildRowDictionary, decodeRow, MAX_DICTIONARY_BYTES, MAX_ROW_BYTES } from "./row-codec.ts";
 import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
 import { VarintReader } from "./varint.ts";
 
@@ -61,10 +61,11 @@ type RowJson = [
 const encoder = new TextEncoder();
 
 /**
- * Largest JSON a page may hold: room for one row far larger than any analysis shows (a row decodes
- * to at most MAX_ROW_BYTES, the same bound).
+ * Most bytes of rows (their JSON and lengths) a page of several rows holds: a row that would take
+ * a page further starts a page of its own, where it may take MAX_ROW_BYTES (what a row decodes to
+ * at most) and its length. Room for one row far larger than any analysis shows.
  */
-export const MAX_RAW_PAGE = 1024 * 1024;
+export const MAX_RAW_PAGE = MAX_ROW_BYTES;
 
 /**
  * Largest page stored. Coding may lengthen incompressible rows a little (a count byte for every 255
@@ -110,7 +111,8 @@ class PageBody {
     return this.lengths.length;
   }
 
-  add(json: string): void {
+  /** Adds a row; returns its bytes of UTF-8. */
+  add(json: string): number {
     // UTF-8 takes at most three bytes per UTF-16 code unit.
     if (this.rows.length - this.used < 3 * json.length) {
       const bigger = new Uint8Array(2 * (this.used + 3 * json.length));
@@ -121,6 +123,21 @@ class PageBody {
     this.used += written;
     this.lengths.push(written);
     this.bytes += varintSize(written) + written;
+    return written;
+  }
+
+  /** The body of every row but the last, as `take` makes it; the last row starts the next page. */
+  takeAllButLast(): Uint8Array {
+    const last = this.lengths.pop()!;
+    const lastStart = this.used - last;
+    this.used = lastStart;
+    this.bytes -= varintSize(last) + last;
+    const body = this.take();
+    this.rows.copyWithin(0, lastStart, lastStart + last);
+    this.used = last;
+    this.lengths.push(last);
+    this.bytes = varintSize(last) + last;
+    return body;
   }
 
   /** The body (each row's length in bytes as LEB128, then each row's JSON), and a fresh start. */
@@ -197,20 +214,21 @@ export function* rowPageSteps(objects: readonly ObjectRecord[], pages: PageEncod
   const out = new PageWriter(pages, { kind: "rows", dictionary });
   const firstRanks: number[] = [];
   const page = new PageBody();
-  const cut = () => {
-    check(
-      page.bytes <= MAX_RAW_PAGE,
-      `objects ranked ${firstRanks[firstRanks.length - 1]}… take ${page.bytes} bytes of rows, more than a page may hold (${MAX_RAW_PAGE})`,
-    );
-    out.add(page.take());
-  };
   for (let rank = 0; rank < objects.length; rank++) {
     if (page.count === 0) firstRanks.push(rank);
-    page.add(rowJson(objects[rank]));
-    if (page.bytes >= ROW_PAGE_BYTES) cut();
+    const bytes = page.add(rowJson(objects[rank]));
+    if (bytes > MAX_ROW_BYTES)
+      throw new SnapshotLimitError(
+        `object ${objects[rank].id} has ${bytes} bytes of displayed fields as JSON (its names, type, file path, annotations and tags); a snapshot holds at most ${MAX_ROW_BYTES} for an object`,
+      );
+    if (page.count > 1 && page.bytes > MAX_RAW_PAGE) {
+      out.add(page.takeAllButLast());
+      firstRanks.push(rank);
+    }
+    if (page.bytes >= ROW_PAGE_BYTES) out.add(page.take());
     if (rank % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
-  if (page.count) cut();
+  if (page.count) out.add(page.take());
   const stored = out.finish();
   for (let p = 0; p < firstRanks.length; p++) {
     const bytes = stored.offsets[p + 1] - stored.offsets[p];

@@ -161,6 +161,23 @@ describe("compile", () => {
     expect(await readdir(dir)).toEqual(["many.json"]);
   });
 
+  it("refuses an object larger than a snapshot holds, naming it: exit 1, nothing written", async () => {
+    const dir = await folder();
+    const input = join(dir, "huge.json");
+    const analysis = await petstore("v1");
+    const huge = analysis.objects[0];
+    huge.annotations = Array.from({ length: 12_000 }, (_, i) => `@A${i}(${"x".repeat(100)})`);
+    await writeFile(input, JSON.stringify(analysis));
+    const run = await appstruct("compile", input, "-o", join(dir, "huge.snap"));
+    expect(run.code).toBe(1);
+    expect(run.stderr.trimEnd()).toMatch(
+      new RegExp(
+        `^appstruct: ${input.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: object ${huge.id} has \\d+ bytes of displayed fields as JSON \\(its names, type, file path, annotations and tags\\); a snapshot holds at most 1048576 for an object; nothing written$`,
+      ),
+    );
+    expect(await readdir(dir)).toEqual(["huge.json"]);
+  });
+
   it("refuses a --previous that is not a snapshot: exit 1, nothing written", async () => {
     const dir = await folder();
     const run = await appstruct("compile", PETSTORE_V2, "--previous", PETSTORE_V1, "-o", join(dir, "v2.snap"));

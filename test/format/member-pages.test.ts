@@ -1,15 +1,22 @@
 // @module Member pages (MEMP + MEMD): every level-5 node's pages list exactly its objects with their summary fields, read by range and never cached; damaged pages are refused.
 import { beforeAll, describe, expect, it } from "vitest";
+import { Blocks } from "../../src/format/blocks.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
-import { CorruptSnapshotError } from "../../src/format/errors.ts";
-import { type MemberSummary, memberPages } from "../../src/format/member-pages.ts";
+import { CorruptSnapshotError, SnapshotLimitError } from "../../src/format/errors.ts";
+import {
+  encodeMemberDirectory,
+  encodeMemberPages,
+  MemberDirectory,
+  type MemberSummary,
+  memberPages,
+} from "../../src/format/member-pages.ts";
 import type { SnapshotModel } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { countingSource, FIRST_READ, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { levelNodes } from "../../src/query/levels.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
-import { block, getU32, patchSection, rawSection, setU32 } from "./snapshot-bytes.ts";
+import { block, blockBody, getU32, patchSection, rawSection, setU32 } from "./snapshot-bytes.ts";
 
 const OBJECTS = 20_000;
 let bytes: Uint8Array;
@@ -72,6 +79,34 @@ describe("member pages", () => {
     expect(cached, "no member page is cached").toBeLessThan(memp / 4);
     // A node's pages are read, not the section: the biggest of many nodes twice is less than MEMP once.
     expect(source.bytesRead - FIRST_READ).toBeLessThan(memp);
+  });
+
+  it("give a member a page of its own when it could take a page past 1 MiB, and refuse one that alone would, naming it", () => {
+    const node = model.objects[0].level5;
+    const first = model.objects.findIndex((o, rank) => rank > 0 && o.level5 === node);
+    const withName = (name: string): SnapshotModel => ({
+      ...model,
+      objects: model.objects.map((o, rank) => (rank === first ? { ...o, name } : o)),
+    });
+    // 400,000 characters: three bytes each at most would take the page past 1 MiB, so it starts one.
+    const large = encodeMemberPages(withName("m".repeat(400_000)));
+    const directory = new MemberDirectory(
+      new Blocks(blockBody(encodeMemberDirectory(large)), "MEMD", 5),
+      model.levels[4].length,
+      model.objects.length,
+    );
+    const start = large.firstPages[node];
+    expect(large.memberCounts[start]).toBe(1);
+    expect(large.memberCounts[start + 1]).toBe(1);
+    expect(
+      directory.decodePage(start + 1, large.pages.subarray(large.offsets[start + 1], large.offsets[start + 2]))[0].name,
+    ).toHaveLength(400_000);
+    const id = model.objects[first].id;
+    expect(() => encodeMemberPages(withName("m".repeat(1_100_000)))).toThrow(
+      new SnapshotLimitError(
+        `object ${id} has ${JSON.stringify({ ...reference(node)[1], name: "m".repeat(1_100_000) }).length} bytes of id, names and type as JSON; a snapshot holds at most 1048574 for a member of a level-5 node`,
+      ),
+    );
   });
 
   it("refuse a page whose bytes do not match its checksum", async () => {

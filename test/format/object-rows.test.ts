@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { decodeSnapshotModel } from "../../src/format/decode.ts";
-import { CorruptSnapshotError } from "../../src/format/errors.ts";
+import { CorruptSnapshotError, SnapshotLimitError } from "../../src/format/errors.ts";
 import { NONE, type ObjectRecord } from "../../src/format/model.ts";
 import { MAX_RAW_PAGE, MAX_STORED_PAGE, ROW_PAGE_BYTES, rowJson } from "../../src/format/object-rows.ts";
 import { holdsPage, loadPages, readsToLoad } from "../../src/format/page-loads.ts";
@@ -294,10 +294,14 @@ describe("rows too large or too repetitive", () => {
     expect((await objectRows(snapshot, [rank]))[0].annotations).toEqual([random]);
   });
 
-  it("the writer refuses an object whose row alone exceeds 1 MiB of JSON", () => {
+  it("the writer refuses an object whose row alone exceeds 1 MiB of JSON, naming it, as the analysis's fault", () => {
     const annotations = Array.from({ length: 12_000 }, (_, i) => `@A${i}(${"x".repeat(100)})`);
-    expect(() => compileDocument(withAnnotations(annotations))).toThrow(
-      /objects ranked \d+… take \d+ bytes of rows, more than a page may hold \(1048576\)/,
+    const compile = () => compileDocument(withAnnotations(annotations));
+    expect(compile).toThrow(SnapshotLimitError);
+    expect(compile).toThrow(
+      new RegExp(
+        `^object ${petstoreV1.objects[0].id} has \\d+ bytes of displayed fields as JSON \\(its names, type, file path, annotations and tags\\); a snapshot holds at most 1048576 for an object$`,
+      ),
     );
   });
 });

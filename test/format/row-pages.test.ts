@@ -12,7 +12,7 @@ import {
   type RowPages,
   rowJson,
 } from "../../src/format/object-rows.ts";
-import { MAX_DICTIONARY_BYTES, RowEncoder } from "../../src/format/row-codec.ts";
+import { MAX_DICTIONARY_BYTES, MAX_ROW_BYTES, RowEncoder } from "../../src/format/row-codec.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { VarintWriter } from "../../src/format/varint.ts";
 import { expectedRow } from "../support/expected-row.ts";
@@ -118,6 +118,26 @@ describe("row pages", () => {
     expect(() => directoryOf(pages, objects.length).decodePage(0, damaged)).toThrow(
       new CorruptSnapshotError("row pages: page 0 checksum mismatch"),
     );
+  });
+
+  it("take a row of up to 1 MiB of JSON whatever rows come before it: it starts a page of its own, read back as written", () => {
+    const small = objects.slice(0, 60).map((o) => ({ ...o, parent: NONE }));
+    const json = (o: ObjectRecord) => new TextEncoder().encode(rowJson(o)).length;
+    // Exactly 1 MiB of JSON, after rows that do not fill a page: their page plus it would pass 1 MiB.
+    const big = { ...small[40], name: "" };
+    big.name = "y".repeat(MAX_ROW_BYTES - json(big));
+    expect(json(big)).toBe(MAX_ROW_BYTES);
+    const list = [...small.slice(0, 5), big, ...small.slice(41)];
+    const pages = encodeRowPages(list);
+    const directory = directoryOf(pages, list.length);
+    expect(directory.pageOf(4)).toBe(0);
+    expect(directory.pageOf(5)).toBe(1);
+    expect(directory.countOf(1)).toBe(1);
+    for (let p = 0; p < directory.pageCount; p++) {
+      const page = directory.decodePage(p, storedPage(pages, p));
+      for (let rank = page.firstRank; rank < page.firstRank + page.count; rank++)
+        expect(page.row(rank)).toEqual(expectedRow(list[rank]));
+    }
   });
 
   it("refuse a damaged row when it is read, while the page's other rows still answer", () => {
