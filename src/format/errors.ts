@@ -14,8 +14,9 @@ export function check(condition: unknown, message: string | (() => string)): ass
 }
 
 /**
- * An analysis holding more than a snapshot can store (an object whose row would take more than a
- * row may): the writer refuses it before anything is written. The analysis is at fault, not a snapshot.
+ * An analysis holding more than a snapshot can store (an object whose displayed fields would take
+ * more than a row or a member page holds): the writer refuses it before anything is written. The
+ * analysis is at fault, not a snapshot.
  */
 export class SnapshotLimitError extends Error {
   override readonly name = "SnapshotLimitError";
