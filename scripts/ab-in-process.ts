@@ -5,8 +5,9 @@
 //
 // The bench folder is one `npm run bench --reuse` made (analysis.snap, baseline.sqlite). This
 // checkout's `appstruct serve` app and the one of CHECKOUT (its build/serve.ts, which must be able
-// to open the snapshot: the same format) are loaded side by side, each with its own section cache of
-// the default budget, and asked the bench's cold then warm sequences (seed --seed) --passes times
+// to open the snapshot: the same format) are loaded side by side, each with its own section cache
+// (--section-cache-mb, the default budget unless given), and asked the bench's cold then warm
+// sequences (seed --seed) --passes times
 // over, reads as stored. Each request goes to both, the first chosen at random; the warm passes are
 // timed. Per class: the median µs of each side, their ratio (this checkout's against the other's:
 // below 1 is faster), and the ms each side spent on the class in all.
@@ -14,8 +15,8 @@
 // Why in one process: on a shared, noisy machine two runs of the bench minutes apart differ by more
 // than most changes do (SQLite's own p50 moves by a fifth). Here the two sides meet the same moments,
 // and what is left between them is their code. They share a heap, so each may collect the other's
-// garbage; the random order shares that out. Without HTTP: what Node's HTTP server and the socket
-// add is the same on both sides.
+// garbage; the random order shares that out. Node's HTTP server and the socket are left out: a
+// change to what they write (the headers) is measured here only in part, by the bench in full.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
