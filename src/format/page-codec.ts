@@ -15,10 +15,16 @@ let rowEncoder: { dictionary: Uint8Array; encoder: RowEncoder } | undefined;
 
 function rowEncoderFor(dictionary: Uint8Array): RowEncoder {
   const last = rowEncoder;
-  if (last && last.dictionary.length === dictionary.length && last.dictionary.every((b, i) => b === dictionary[i]))
-    return last.encoder;
+  if (last && sameBytes(last.dictionary, dictionary)) return last.encoder;
   rowEncoder = { dictionary: dictionary.slice(), encoder: new RowEncoder(dictionary) };
   return rowEncoder.encoder;
+}
+
+/** Whether `a` and `b` hold the same bytes: a loop, as `every` with its callback took 0.4 s of a compile. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** `raws` encoded by `codec`, in order. The bytes depend on the pages and the codec alone. */

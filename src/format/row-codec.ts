@@ -152,7 +152,11 @@ export class RowEncoder {
           if (at + length === end) break;
         }
       }
-      candidate = this.chain[candidate];
+      const previous = this.chain[candidate];
+      // A match's first position is inserted twice when no lazy step is taken, and then points at
+      // itself: the chain ends there, as trying it again could not find a longer match.
+      if (previous === candidate) break;
+      candidate = previous;
     }
     this.matchDistance = bestDistance;
     return best >= MIN_MATCH ? best : 0;

@@ -7,6 +7,7 @@
 // page at a time, so that no query loads every key; they are grouped here for those pages too.
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
 import { check } from "./errors.ts";
+import { reversedOrder } from "./reversed-order.ts";
 import { encodeStringList, type LowerNeedle, StringList } from "./string-list.ts";
 
 const reverseBuffer = new Uint16Array(4096);
@@ -78,24 +79,6 @@ export function groupUnique(rows: number, value: (rank: number) => string): Grou
     if (i === 0 || lower[order[i]] !== lower[order[i - 1]]) keys.push(lower[order[i]]), starts.push(i);
   starts.push(rows);
   return { keys, offsets: Uint32Array.from(starts), postings: Uint32Array.from(order) };
-}
-
-/** Key indices ordered by reversed key; keys are distinct, so their reversals are too. */
-export function reversedOrder(keys: readonly string[]): Uint32Array {
-  // Compared from their ends, not reversed: a million reversed keys were garbage the moment sorted.
-  const order = Array.from(keys.keys());
-  order.sort((a, b) => {
-    const x = keys[a];
-    const y = keys[b];
-    let i = x.length - 1;
-    let j = y.length - 1;
-    for (; i >= 0 && j >= 0; i--, j--) {
-      const difference = x.charCodeAt(i) - y.charCodeAt(j);
-      if (difference !== 0) return difference;
-    }
-    return i - j;
-  });
-  return Uint32Array.from(order);
 }
 
 /** Five blocks: keys (StringList, sorted), u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key. */

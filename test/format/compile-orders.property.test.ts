@@ -1,10 +1,10 @@
-// @module Property test of the orders the compiler computes (grouped keys, reversed order, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids; ids as u64; pairs of nodes.
+// @module Property test of the orders the compiler computes (grouped keys, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids; ids as u64; pairs of nodes.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { u64Ids } from "../../src/format/id-pages.ts";
 import type { ObjectRecord } from "../../src/format/model.ts";
 import { ranksById } from "../../src/format/object-core.ts";
-import { groupUnique, reversedOrder } from "../../src/format/search-index.ts";
+import { groupUnique } from "../../src/format/search-index.ts";
 import { NodePairs } from "../../src/format/taxonomy.ts";
 import { smallText } from "../support/arbitrary-analysis.ts";
 
@@ -28,20 +28,6 @@ describe("groupUnique", () => {
         const expected = referenceGroups(values);
         expect(keys).toEqual(expected.keys);
         expect(keys.map((_, k) => [...postings.subarray(offsets[k], offsets[k + 1])])).toEqual(expected.postings);
-      }),
-      { numRuns: 500 },
-    );
-  });
-});
-
-describe("reversedOrder", () => {
-  it("orders key indices as sorting the reversed keys does", () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(smallText, { maxLength: 40 }), (drawn) => {
-        const keys = [...drawn].sort();
-        const reverse = (s: string) => [...Array(s.length).keys()].map((i) => s[s.length - 1 - i]).join("");
-        const expected = keys.map((k, i) => [reverse(k), i] as const).sort(([a], [b]) => (a < b ? -1 : 1));
-        expect([...reversedOrder(keys)]).toEqual(expected.map(([, i]) => i));
       }),
       { numRuns: 500 },
     );
