@@ -8,6 +8,7 @@ import { AnalysisRefused, formatFault } from "./analysis/faults.ts";
 import { readAnalysis } from "./analysis/read.ts";
 import type { StatusBase } from "./compile/build-model.ts";
 import { compileAnalysisToFile, loadStatusBaseFile } from "./compile/compile.ts";
+import { countExternalMemoryInHeapLimit } from "./compile/heap-limits.ts";
 import { formatInspectReport, inspectSnapshot } from "./inspect.ts";
 import { formatBytes, Progress } from "./progress.ts";
 
@@ -70,6 +71,7 @@ program
   .option("--previous <snapshot>", "compute status.id against this earlier snapshot of the application")
   .action(async (file: string, options: { out: string; previous?: string }) => {
     const started = performance.now();
+    countExternalMemoryInHeapLimit();
     const progress = new Progress();
     let previous: StatusBase | null = null;
     try {
@@ -168,6 +170,7 @@ program
           EXIT.usage,
           "--part-mib must be from 5 (R2's smallest part) to 95 (under a Worker's 100 MB request body)",
         );
+      countExternalMemoryInHeapLimit();
       const { InputRefused, publishFilesTo, storeTarget } = await import("./publish.ts");
       let opened: { target: import("./publish.ts").PublishTarget; where: string; close(): Promise<void> };
       if (options.url) {

@@ -6,6 +6,7 @@
 // machine it is a steadier figure than the wall.
 import { loadavg } from "node:os";
 import { compileAnalysisToFile } from "../build/compile/compile.ts";
+import { countExternalMemoryInHeapLimit } from "../build/compile/heap-limits.ts";
 
 const [analysis, out] = process.argv.slice(2);
 if (!analysis || !out) {
@@ -13,6 +14,8 @@ if (!analysis || !out) {
   process.exit(2);
 }
 const seconds = (usage: NodeJS.CpuUsage) => Number(((usage.user + usage.system) / 1e6).toFixed(1));
+// As `appstruct compile` runs.
+countExternalMemoryInHeapLimit();
 const load = loadavg()[0];
 const started = performance.now();
 const compiled = await compileAnalysisToFile(analysis, out, null);

@@ -119,4 +119,19 @@ describe("readLines", () => {
       { numRuns: 300 },
     );
   });
+
+  it("gives lines that cross the reader's 4 MiB chunks, and one longer than two of them, whole", async () => {
+    // Lines of up to 200,000 characters, 2-, 3- and 4-byte ones among them so that chunks end inside a
+    // character, around a line of 9 MiB; the file takes some six chunks.
+    const lines: string[] = [];
+    for (let i = 0, length = 7; lines.length < 40; i++, length = (length * 7919 + 13) % 200_000)
+      lines.push(`${i}:${(i % 3 === 0 ? "é😀€" : "ab").repeat(length / 4)}`);
+    lines.splice(20, 0, "x".repeat(9 << 20));
+    const path = join(dir, "chunks.ndjson");
+    await writeFile(path, `${lines.join("\r\n")}\n`);
+    const read: string[] = [];
+    await readLines(path, (t) => void read.push(t));
+    expect(read.length).toBe(lines.length);
+    expect(read).toEqual(lines);
+  });
 });
