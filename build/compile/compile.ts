@@ -61,7 +61,7 @@ export async function compileAnalysis(
   let encoded = 0;
   const pool = pagePoolFor(model);
   try {
-    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool);
+    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool, pool?.countReach);
   } finally {
     await pool?.close();
   }
@@ -99,6 +99,7 @@ export async function compileAnalysisToFile(
       { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) },
       () => onProgress?.("encode", ++encoded, sectionCount),
       pool,
+      pool?.countReach,
     );
     // Released before the file is hashed: every garbage collection while hashing would mark it all.
     model = null;

@@ -1,4 +1,4 @@
-// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding.
+// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and counts the flow points' graphs there too.
 //
 // Section encoders are synchronous, so the pool is too: a batch is posted at once, and its pages are
 // collected (waiting on a shared counter the workers bump, then reading their ports with
@@ -8,19 +8,31 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { ReachCounter, WalkGraph } from "../../src/format/flow-points.ts";
 import type { PageCodec, PageEncoder } from "../../src/format/page-codec.ts";
 
 /** Raw pages to encode, back to back (pack), with their codec. */
 export interface PageBatch {
+  kind: "pages";
   id: number;
   bytes: Uint8Array<ArrayBuffer>;
   lengths: Uint32Array;
   codec: PageCodec;
 }
 
-/** A batch's pages as stored, back to back, or why the worker failed. */
-export type EncodedBatch =
+/** What some flow points reach in a graph, to count as reachCounts does. */
+export interface ReachTask {
+  kind: "reach";
+  id: number;
+  graph: WalkGraph;
+  sources: Uint32Array;
+  spend: number;
+}
+
+/** A batch's pages as stored, back to back; a reach task's counts; or why the worker failed. */
+export type WorkerReply =
   | { id: number; bytes: Uint8Array<ArrayBuffer>; lengths: Uint32Array }
+  | { id: number; counts: Uint32Array<ArrayBuffer> }
   | { id: number; error: string };
 
 /**
@@ -38,7 +50,7 @@ export class PagePool implements PageEncoder {
   private readonly workers: Worker[] = [];
   /** Bumped by a worker after each reply it posts. */
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
-  private readonly replies = new Map<number, EncodedBatch>();
+  private readonly replies = new Map<number, WorkerReply>();
   private posted = 0;
   private received = 0;
 
@@ -63,18 +75,34 @@ export class PagePool implements PageEncoder {
   encode(raws: Uint8Array[], codec: PageCodec): () => Uint8Array[] {
     while (!this.hasRoom()) this.receive();
     const id = this.posted++;
-    const batch: PageBatch = { id, ...pack(raws), codec };
+    const batch: PageBatch = { kind: "pages", id, ...pack(raws), codec };
     this.ports[id % this.ports.length].postMessage(batch, [batch.bytes.buffer]);
-    return () => this.take(id);
+    return () => {
+      const reply = this.take(id, "encoding pages");
+      if (!("lengths" in reply)) throw new Error(`page batch ${id}: a worker answered something else`);
+      return unpack(reply);
+    };
   }
 
-  /** Batch `id`'s pages, waiting for them if need be. */
-  private take(id: number): Uint8Array[] {
+  /** A ReachCounter on the workers: the graph is copied to one of them (some 20 MB at 1M objects). */
+  readonly countReach: ReachCounter = (graph, sources, spend) => {
+    const id = this.posted++;
+    const task: ReachTask = { kind: "reach", id, graph, sources, spend };
+    this.ports[id % this.ports.length].postMessage(task);
+    return () => {
+      const reply = this.take(id, "counting flow points");
+      if (!("counts" in reply)) throw new Error(`reach task ${id}: a worker answered something else`);
+      return reply.counts;
+    };
+  };
+
+  /** The reply to message `id`, waiting for it if need be; a worker's failure thrown as what it was `doing`. */
+  private take(id: number, doing: string): WorkerReply {
     while (!this.replies.has(id)) this.receive();
-    const reply = this.replies.get(id) as EncodedBatch;
+    const reply = this.replies.get(id) as WorkerReply;
     this.replies.delete(id);
-    if ("error" in reply) throw new Error(`encoding pages failed on a worker: ${reply.error}`);
-    return unpack(reply);
+    if ("error" in reply) throw new Error(`${doing} failed on a worker: ${reply.error}`);
+    return reply;
   }
 
   /**
@@ -101,7 +129,7 @@ export class PagePool implements PageEncoder {
     let got = false;
     for (const port of this.ports) {
       for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
-        const reply = m.message as EncodedBatch;
+        const reply = m.message as WorkerReply;
         this.replies.set(reply.id, reply);
         this.received++;
         got = true;

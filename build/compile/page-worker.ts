@@ -1,16 +1,22 @@
-// @module The page worker: encodes the batches of raw pages a PagePool posts to it, and signals each reply.
+// @module The page worker: encodes the batches of raw pages a PagePool posts to it, counts what flow points reach, and signals each reply.
 import { type MessagePort, workerData } from "node:worker_threads";
+import { reachCounts } from "../../src/format/flow-points.ts";
 import { encodePages } from "../../src/format/page-codec.ts";
-import { type EncodedBatch, type PageBatch, pack, unpack } from "./page-pool.ts";
+import { type PageBatch, pack, type ReachTask, unpack, type WorkerReply } from "./page-pool.ts";
 
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 
-port.on("message", (batch: PageBatch) => {
+port.on("message", (message: PageBatch | ReachTask) => {
   try {
-    const reply = { id: batch.id, ...pack(encodePages(unpack(batch), batch.codec)) } satisfies EncodedBatch;
-    port.postMessage(reply, [reply.bytes.buffer]);
+    if (message.kind === "pages") {
+      const reply = { id: message.id, ...pack(encodePages(unpack(message), message.codec)) } satisfies WorkerReply;
+      port.postMessage(reply, [reply.bytes.buffer]);
+    } else {
+      const counts = reachCounts(message.graph, message.sources, message.spend) as Uint32Array<ArrayBuffer>;
+      port.postMessage({ id: message.id, counts } satisfies WorkerReply, [counts.buffer]);
+    }
   } catch (error) {
-    port.postMessage({ id: batch.id, error: String((error as Error)?.stack ?? error) } satisfies EncodedBatch);
+    port.postMessage({ id: message.id, error: String((error as Error)?.stack ?? error) } satisfies WorkerReply);
   }
   // After the post: the pool, woken, finds the reply on its port.
   Atomics.add(signal, 0, 1);

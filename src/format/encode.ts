@@ -1,5 +1,6 @@
 // @module encodeSnapshot: a SnapshotModel to the bytes of one snapshot, in memory or through any ByteSink.
 import { type ByteSink, ContainerWriter, MemorySink } from "./container.ts";
+import type { ReachCounter } from "./flow-points.ts";
 import { LayoutPlan } from "./layout-plan.ts";
 import { encodeMeta } from "./meta.ts";
 import type { SnapshotModel } from "./model.ts";
@@ -8,7 +9,8 @@ import { encodeSection, inClosing, META_TAG, SECTIONS, type SectionTag } from ".
 
 /**
  * Writes every section of `model` to `sink`, one at a time; returns the file length. `pages`
- * encodes the pages of paged sections (the bytes are the same whichever encodes them). The
+ * encodes the pages of paged sections, and `countReach` (when given) counts the flow points'
+ * graphs ahead, on other threads: the bytes are the same whichever does the work. The
  * directories read on opening are encoded in their turn, from the layouts of their pages, and
  * written last, together (inClosing): a few MiB held meanwhile at 1M objects.
  */
@@ -17,11 +19,12 @@ export function writeSnapshot(
   sink: ByteSink,
   onSection?: (tag: string) => void,
   pages: PageEncoder = encodeHere,
+  countReach?: ReachCounter,
 ): number {
   const tags = Object.keys(SECTIONS) as SectionTag[];
   const writer = new ContainerWriter(sink, tags.length + 1);
   writer.add(META_TAG, encodeMeta(model.meta));
-  const plan = new LayoutPlan(model, pages);
+  const plan = new LayoutPlan(model, pages, countReach);
   const ahead = plan.encodeAhead();
   const closing: [SectionTag, Uint8Array][] = [];
   for (const tag of tags) {

@@ -224,8 +224,23 @@ export function reachCounts(graph: WalkGraph, sources: Uint32Array, spend: numbe
   return counts;
 }
 
-/** Counts every start point's transaction and every end point's data graph of `model`. */
-export function countFlows(model: SnapshotModel): FlowTotals {
+/**
+ * Counts what `sources` reach in `graph`, as reachCounts does, here or on another thread: the
+ * returned function gives the counts, waiting for them if need be.
+ */
+export type ReachCounter = (graph: WalkGraph, sources: Uint32Array, spend: number) => () => Uint32Array;
+
+/** Counts on this thread, at once. */
+export const countReachHere: ReachCounter = (graph, sources, spend) => {
+  const counts = reachCounts(graph, sources, spend);
+  return () => counts;
+};
+
+/**
+ * Starts counting every start point's transaction and every end point's data graph of `model`, by
+ * `countReach`; the returned function gives the totals.
+ */
+export function countFlows(model: SnapshotModel, countReach: ReachCounter = countReachHere): () => FlowTotals {
   const ranksOf = (role: "start" | "end") => {
     const ranks: number[] = [];
     model.objects.forEach((o, r) => o.role === role && ranks.push(r));
@@ -235,12 +250,9 @@ export function countFlows(model: SnapshotModel): FlowTotals {
   const ends = ranksOf("end");
   const { forward, backward } = walkGraphs(model);
   const spend = SPEND_PER_ELEMENT * (model.objects.length + forward.targets.length);
-  return {
-    starts,
-    startTotals: reachCounts(forward, starts, spend),
-    ends,
-    endTotals: reachCounts(backward, ends, spend),
-  };
+  const startTotals = countReach(forward, starts, spend);
+  const endTotals = countReach(backward, ends, spend);
+  return () => ({ starts, startTotals: startTotals(), ends, endTotals: endTotals() });
 }
 
 export function encodeFlowPoints(totals: FlowTotals): Block[] {

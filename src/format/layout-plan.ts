@@ -1,6 +1,7 @@
 // @module LayoutPlan: what several sections of one snapshot are encoded from, each computed once for all of them and released after the last, handed to every section encoder.
 import type { Block } from "./blocks.ts";
 import { check } from "./errors.ts";
+import { countFlows, countReachHere, type FlowTotals, type ReachCounter } from "./flow-points.ts";
 import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
 import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
 import { type EncodedLinkPages, encodeLinkPages } from "./link-pages.ts";
@@ -108,11 +109,23 @@ export class LayoutPlan {
   readonly searchKeys = new Map<string, readonly string[]>();
   /** A trigram index's blocks, as its section encoded them, until its chunk directory is encoded from them. */
   readonly trigramBlocks = new Map<string, Block[]>();
+  /** The size of each start and end point's graph. */
+  readonly flowTotals: Planned<FlowTotals>;
+  /** Counts what flow points reach on other threads, when given. */
+  readonly #countReach: ReachCounter | undefined;
+  /** The flow points' counting, started ahead on other threads. */
+  #flowsStarted: (() => FlowTotals) | undefined;
 
-  constructor(model: SnapshotModel, pages: PageEncoder = encodeHere) {
+  constructor(model: SnapshotModel, pages: PageEncoder = encodeHere, countReach?: ReachCounter) {
     this.model = model;
     this.pages = pages;
+    this.#countReach = countReach;
     const { objects } = model;
+    this.flowTotals = new Planned(() => {
+      const started = this.#flowsStarted ?? countFlows(model, countReachHere);
+      this.#flowsStarted = undefined;
+      return started();
+    });
     this.rowPages = new SteppedPlanned(() => rowPageSteps(objects, pages));
     this.memberPages = new SteppedPlanned(() => memberPageSteps(model, pages));
     this.linkPages = new Planned(() => encodeLinkPages(model));
@@ -139,12 +152,16 @@ export class LayoutPlan {
   }
 
   /**
-   * Starts the row and member pages (most of what is coded) and returns what encodes more of them
+   * Starts counting the flow points' graphs when a counter on other threads was given, and the row
+   * and member pages (most of what is coded), and returns what encodes more of them
    * while the page encoder has room (only one on other threads has): called between sections, so
    * that its threads code those pages while the sections before them are encoded.
    * The pages are the same, in the same order, as when encoded in their turn.
    */
   encodeAhead(): () => void {
+    // First, so that other threads count while this one encodes the sections before FLOW: some 5 s
+    // of one thread at 1M objects.
+    if (this.#countReach) this.#flowsStarted ??= countFlows(this.model, this.#countReach);
     const hasRoom = this.pages.hasRoom?.bind(this.pages);
     if (!hasRoom) return () => {};
     const runs = [this.rowPages.start(), this.memberPages.start()];

@@ -2,7 +2,7 @@
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
-import { countFlows, encodeFlowPoints, FlowPoints } from "./flow-points.ts";
+import { encodeFlowPoints, FlowPoints } from "./flow-points.ts";
 import { encodeIdDirectory, IdDirectory } from "./id-pages.ts";
 import { encodeKeyDirectory, encodeKeysOfRanks, KeyDirectory, KeysOfRanks } from "./key-pages.ts";
 import type { LayoutPlan, Planned, SteppedPlanned } from "./layout-plan.ts";
@@ -324,7 +324,11 @@ export const SECTIONS = {
   // Each start and end point with the size of its graph, which a walk at each request cannot afford.
   FLOW: {
     blocks: 4,
-    encode: (plan) => encodeFlowPoints(countFlows(plan.model)),
+    encode: (plan) => {
+      const blocks = encodeFlowPoints(plan.flowTotals.value);
+      plan.flowTotals.release();
+      return blocks;
+    },
     decode: (b, c) => new FlowPoints(b, rows(c)),
   } as SectionCodec<FlowPoints>,
   // Each start and end point as the start and end points answer lists it, in FLOW's order.

@@ -11,6 +11,7 @@ import { PagePool } from "../../build/compile/page-pool.ts";
 import { generateAnalysis } from "../../build/generate.ts";
 import { MemorySink } from "../../src/format/container.ts";
 import { encodeSnapshot, writeSnapshot } from "../../src/format/encode.ts";
+import { reachCounts } from "../../src/format/flow-points.ts";
 import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
 import { buildRowDictionary } from "../../src/format/row-codec.ts";
 
@@ -37,12 +38,13 @@ describe("compile", () => {
     expect((await compileAnalysis(analysis, null)).sha256).toBe(first.sha256);
   });
 
-  it("writes the same bytes with its pages encoded on worker threads, ahead, as on the compiling thread", async () => {
+  it("writes the same bytes with its pages encoded and its flow points counted on worker threads, ahead, as on the compiling thread", async () => {
     const model = buildModel(await readAnalysis(analysis), null);
+    expect(model.objects.some((o) => o.role === "start") && model.objects.some((o) => o.role === "end")).toBe(true);
     const pool = new PagePool(2);
     const sink = new MemorySink();
     try {
-      writeSnapshot(model, sink, undefined, pool);
+      writeSnapshot(model, sink, undefined, pool, pool.countReach);
     } finally {
       await pool.close();
     }
@@ -62,6 +64,33 @@ describe("PagePool", () => {
       );
       const results = batches.map((raws) => pool.encode(raws, DEFLATE));
       batches.forEach((raws, b) => expect(results[b]()).toEqual(encodePages(raws, DEFLATE)));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("counts what flow points reach as reachCounts does here, between batches of pages", async () => {
+    // A ring of 300 objects (a hub), a chain of 200 into it, and objects reaching only themselves.
+    const n = 600;
+    const edges: [number, number][] = [];
+    for (let v = 0; v < 300; v++) edges.push([v, (v + 1) % 300]);
+    for (let v = 300; v < 499; v++) edges.push([v, v + 1]);
+    edges.push([499, 0]);
+    const offsets = new Uint32Array(n + 1);
+    for (const [from] of edges) offsets[from + 1]++;
+    for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
+    const targets = new Uint32Array(edges.length);
+    const at = offsets.slice(0, n);
+    for (const [from, to] of edges) targets[at[from]++] = to;
+    const graph = { offsets, targets };
+    const sources = Uint32Array.of(0, 299, 300, 450, 499, 550);
+    const pool = new PagePool(2);
+    try {
+      const pages = pool.encode([new TextEncoder().encode("a page ".repeat(100))], DEFLATE);
+      const counts = [pool.countReach(graph, sources, Number.POSITIVE_INFINITY), pool.countReach(graph, sources, 10)];
+      expect([...counts[0]()]).toEqual([300, 300, 500, 350, 301, 1]);
+      expect(counts[1]()).toEqual(reachCounts(graph, sources, 10));
+      expect(pages()).toEqual(encodePages([new TextEncoder().encode("a page ".repeat(100))], DEFLATE));
     } finally {
       await pool.close();
     }
