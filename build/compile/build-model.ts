@@ -9,7 +9,7 @@ import {
   type Status,
   type TaxonomyNode,
 } from "../../src/format/model.ts";
-import { compareIds, compareNames } from "../../src/format/name-order.ts";
+import { compareIds, compareNames, nameOrder } from "../../src/format/name-order.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import type { AnalysisTaxonomyNode } from "../analysis/schema.ts";
 import { deriveTaxonomy } from "./derived-taxonomy.ts";
@@ -28,10 +28,10 @@ const NO_POST_ITS: ObjectRecord["postIts"] = Object.freeze([]) as unknown as Obj
 /** Builds the model of `analysis`, consuming its object records (the array is emptied as it goes). */
 export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | null): SnapshotModel {
   const { objects } = analysis;
-  const lower = objects.map((o) => o.name.toLowerCase());
-  const order = Uint32Array.from(objects.keys()).sort(
-    (a, b) =>
-      compareNames(lower[a], objects[a].name, lower[b], objects[b].name) || compareIds(objects[a].id, objects[b].id),
+  const order = nameOrder(
+    objects.map((o) => o.name.toLowerCase()),
+    (slot) => objects[slot].name,
+    (slot) => objects[slot].id,
   );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));

@@ -6,8 +6,8 @@
 // (name, fullName, mangling) and their postings are not here but in key pages (key-pages.ts), read a
 // page at a time, so that no query loads every key; they are grouped here for those pages too.
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
+import { reversedOrder } from "./code-unit-order.ts";
 import { check } from "./errors.ts";
-import { reversedOrder } from "./reversed-order.ts";
 import { encodeStringList, type LowerNeedle, StringList } from "./string-list.ts";
 
 const reverseBuffer = new Uint16Array(4096);

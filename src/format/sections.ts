@@ -1,6 +1,7 @@
 // @module The section catalogue of format version 4: each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
+import { reversedOrder } from "./code-unit-order.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
 import { encodeFlowPoints, FlowPoints } from "./flow-points.ts";
 import { encodeIdDirectory, IdDirectory } from "./id-pages.ts";
@@ -16,7 +17,6 @@ import { encodeRankPageDirectory } from "./page-directory.ts";
 import { encodePointHops, PointHops, reversedGraph } from "./point-hops.ts";
 import { encodePointDirectory, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
-import { reversedOrder } from "./reversed-order.ts";
 import { encodeSearchIndex, ReversedOrder, reversedSamples, SearchIndex } from "./search-index.ts";
 import { encodeFileIds, FileDirectory, FileIds } from "./source-files.ts";
 import { encodeTextDirectory, TextDirectory } from "./source-text.ts";

@@ -1,21 +1,24 @@
-// @module reversedOrder: the indices of a field's keys in the order of their reversed text (RNAM, RFUL, RMNG), by a radix sort of their code units from the last.
+// @module codeUnitOrder: the indices of a million keys in the order of their UTF-16 code units read from the first or from the last, by a radix sort: the objects' name order, and the reversed orders `endswith` searches (RNAM, RFUL, RMNG).
 //
-// Array.prototype.sort with a comparator reading the keys from their ends took some 8 s of the
-// compiling thread at 1M objects for names, fullNames and manglings: a call into the comparator for
-// each of some twenty comparisons a key. The radix sort reads a key's code units once each for the
-// levels it takes part in, and keys part ways within a few code units of their ends (0.7–1.2 s for the
-// fullNames of 1M objects, against 1.5–2.2 s). Reversing the keys to sort them natively made a
-// million strings of garbage and was slower still.
+// Array.prototype.sort with a comparator took some 8 s of the compiling thread at 1M objects for the
+// reversed orders, and 4 s for the name order: a call into the comparator for each of some twenty
+// comparisons a key. The radix sort reads a key's code units once each for the levels it takes part
+// in, and keys part ways within a few code units (the reversed order of 1M fullNames in 0.7–1.2 s,
+// against 1.5–2.2 s). Reversing the keys to sort them natively made a million strings of garbage and
+// was slower still.
 
 /** Ranges of at most this many keys are finished by insertion: counting code units costs more there. */
 const SMALL_RANGE = 24;
 
+/** Key indices in the order of their keys reversed: a field's keys are distinct, so their reversals are too. */
+export const reversedOrder = (keys: readonly string[]): Uint32Array => codeUnitOrder(keys, true);
+
 /**
- * The indices `0 .. keys.length − 1` in the order of their keys compared by UTF-16 code units from
- * the last (the order of their reversals); a key that runs out first sorts first. Stable: equal keys
- * keep their index order (a field's keys are distinct, so there are none).
+ * The indices `0 .. keys.length − 1` in the order of their keys compared by UTF-16 code units, from
+ * the first (`fromEnd` false: the order of `<` on strings) or from the last (the order of their
+ * reversals); a key that runs out first sorts first. Stable: equal keys keep their index order.
  */
-export function reversedOrder(keys: readonly string[]): Uint32Array {
+export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32Array {
   const n = keys.length;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
@@ -27,14 +30,14 @@ export function reversedOrder(keys: readonly string[]): Uint32Array {
   for (const key of keys) for (let i = 0; i < key.length; i++) symbolOf[key.charCodeAt(i)] = 1;
   let symbols = 1;
   for (let unit = 0; unit < 65536; unit++) if (symbolOf[unit]) symbolOf[unit] = symbols++;
-  /** The symbol of the code unit `depth` from the end of `key`. */
+  /** The symbol of the code unit `depth` into `key`, from the chosen end. */
   const symbol = (key: string, depth: number): number =>
-    depth >= key.length ? 0 : symbolOf[key.charCodeAt(key.length - 1 - depth)];
+    depth >= key.length ? 0 : symbolOf[key.charCodeAt(fromEnd ? key.length - 1 - depth : depth)];
 
   const counts = new Uint32Array(symbols + 1);
   const symbolAt = new Uint16Array(n);
   const scratch = new Uint32Array(n);
-  // Ranges [from, to) whose keys end alike for `depth` code units, still to sort.
+  // Ranges [from, to) whose keys agree on `depth` code units from the chosen end, still to sort.
   const stack: number[] = [0, n, 0];
   while (stack.length > 0) {
     const depth = stack.pop() as number;
@@ -48,9 +51,9 @@ export function reversedOrder(keys: readonly string[]): Uint32Array {
     for (let i = from; i < to; i++) counts[(symbolAt[i] = symbol(keys[order[i]], depth)) + 1]++;
     const shared = symbolAt[from];
     if (counts[shared + 1] === to - from) {
-      // Every key has the same code unit here (keys ending in one long word): skip to where they
+      // Every key has the same code unit here (fullNames share their packages): skip to where they
       // part in one pass rather than a pass for each unit. Keys that all run out are equal.
-      if (shared !== 0) stack.push(from, to, agreeUntil(keys, order, from, to, depth + 1));
+      if (shared !== 0) stack.push(from, to, agreeUntil(keys, order, from, to, depth + 1, fromEnd));
       continue;
     }
     // counts[s + 1] was the count of symbol s: now counts[s] is where symbol s starts.
@@ -67,22 +70,31 @@ export function reversedOrder(keys: readonly string[]): Uint32Array {
   return order;
 }
 
-/** The first depth from `depth` on at which the keys of order[from, to) do not all end alike. */
-function agreeUntil(keys: readonly string[], order: Uint32Array, from: number, to: number, depth: number): number {
+/** The first depth from `depth` on at which the keys of order[from, to) do not all agree, from the chosen end. */
+function agreeUntil(
+  keys: readonly string[],
+  order: Uint32Array,
+  from: number,
+  to: number,
+  depth: number,
+  fromEnd: boolean,
+): number {
   const first = keys[order[from]];
   let until = first.length;
   for (let i = from + 1; i < to && until > depth; i++) {
     const key = keys[order[i]];
     const last = Math.min(until, key.length);
-    const shift = key.length - first.length;
     let d = depth;
-    for (let at = first.length - 1 - d; d < last && first.charCodeAt(at) === key.charCodeAt(at + shift); d++, at--);
+    if (fromEnd) {
+      const shift = key.length - first.length;
+      for (let at = first.length - 1 - d; d < last && first.charCodeAt(at) === key.charCodeAt(at + shift); d++, at--);
+    } else for (; d < last && first.charCodeAt(d) === key.charCodeAt(d); d++);
     until = d;
   }
   return until;
 }
 
-/** Sorts order[from, to) by the keys' symbols from `depth` on (they end alike before it), stably. */
+/** Sorts order[from, to) by the keys' symbols from `depth` on (they agree before it), stably. */
 function insertionSort(
   keys: readonly string[],
   order: Uint32Array,
