@@ -26,7 +26,7 @@ export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32
 
   // Code units as dense symbols from 1 in their own order (0: the key has run out), so that a level's
   // counts span the alphabet the keys use, a few dozen symbols, not 65,536.
-  const symbolOf = new Uint16Array(65536);
+  const symbolOf = new Uint32Array(65536);
   for (const key of keys) for (let i = 0; i < key.length; i++) symbolOf[key.charCodeAt(i)] = 1;
   let symbols = 1;
   for (let unit = 0; unit < 65536; unit++) if (symbolOf[unit]) symbolOf[unit] = symbols++;
@@ -35,7 +35,7 @@ export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32
     depth >= key.length ? 0 : symbolOf[key.charCodeAt(fromEnd ? key.length - 1 - depth : depth)];
 
   const counts = new Uint32Array(symbols + 1);
-  const symbolAt = new Uint16Array(n);
+  const symbolAt = new Uint32Array(n);
   const scratch = new Uint32Array(n);
   // Ranges [from, to) whose keys agree on `depth` code units from the chosen end, still to sort.
   const stack: number[] = [0, n, 0];
@@ -45,6 +45,12 @@ export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32
     const from = stack.pop() as number;
     if (to - from <= SMALL_RANGE) {
       insertionSort(keys, order, from, to, depth, symbol);
+      continue;
+    }
+    if (to - from < symbols) {
+      // Fewer keys than symbols (names in a script of thousands of characters): counting them would
+      // cost more than comparing them.
+      order.subarray(from, to).sort((a, b) => compareFrom(keys[a], keys[b], depth, symbol) || a - b);
       continue;
     }
     counts.fill(0);

@@ -16,11 +16,13 @@ function referenceOrder(keys: readonly string[], fromEnd: boolean): number[] {
   });
 }
 
-// Few code units, so that keys agree for long at either end, repeat, and are prefixes and suffixes
-// of each other; a lone surrogate and code units past Basic Latin among them.
+// Mostly few code units, so that keys agree for long at either end, repeat, and are prefixes and
+// suffixes of each other; a lone surrogate and code units past Basic Latin among them.
 const unit = fc.constantFrom("a", "b", "c", ".", "A", "é", "\uD83D", "\uFFFF");
 const key = fc.oneof(
   fc.array(unit, { maxLength: 6 }).map((units) => units.join("")),
+  // Any code units: more symbols than keys.
+  fc.string({ unit: "binary", maxLength: 4 }),
   fc
     .tuple(fc.constantFrom("", "com.acme.", "x"), fc.array(unit, { maxLength: 3 }), fc.constantFrom("", ".getThing()"))
     .map(([head, units, tail]) => head + units.join("") + tail),
