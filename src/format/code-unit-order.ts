@@ -33,6 +33,44 @@ export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32
   /** The symbol of the code unit `depth` into `key`, from the chosen end. */
   const symbol = (key: string, depth: number): number =>
     depth >= key.length ? 0 : symbolOf[key.charCodeAt(fromEnd ? key.length - 1 - depth : depth)];
+  /** x against y by their symbols from `depth` on (they agree before it). */
+  const compareFrom = (x: string, y: string, depth: number): number => {
+    const longest = Math.max(x.length, y.length);
+    for (let d = depth; d < longest; d++) {
+      const difference = symbol(x, d) - symbol(y, d);
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  };
+  /** Sorts order[from, to) by the keys' symbols from `depth` on, stably, by insertion. */
+  const insertionSort = (from: number, to: number, depth: number): void => {
+    for (let i = from + 1; i < to; i++) {
+      const moving = order[i];
+      const key = keys[moving];
+      let j = i;
+      while (j > from && compareFrom(keys[order[j - 1]], key, depth) > 0) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = moving;
+    }
+  };
+  /** The first depth from `depth` on at which the keys of order[from, to) do not all agree. */
+  const agreeUntil = (from: number, to: number, depth: number): number => {
+    const first = keys[order[from]];
+    let until = first.length;
+    for (let i = from + 1; i < to && until > depth; i++) {
+      const key = keys[order[i]];
+      const last = Math.min(until, key.length);
+      let d = depth;
+      if (fromEnd) {
+        const shift = key.length - first.length;
+        for (let at = first.length - 1 - d; d < last && first.charCodeAt(at) === key.charCodeAt(at + shift); d++, at--);
+      } else for (; d < last && first.charCodeAt(d) === key.charCodeAt(d); d++);
+      until = d;
+    }
+    return until;
+  };
 
   const counts = new Uint32Array(symbols + 1);
   const symbolAt = new Uint32Array(n);
@@ -44,13 +82,13 @@ export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32
     const to = stack.pop() as number;
     const from = stack.pop() as number;
     if (to - from <= SMALL_RANGE) {
-      insertionSort(keys, order, from, to, depth, symbol);
+      insertionSort(from, to, depth);
       continue;
     }
     if (to - from < symbols) {
       // Fewer keys than symbols (names in a script of thousands of characters): counting them would
       // cost more than comparing them.
-      order.subarray(from, to).sort((a, b) => compareFrom(keys[a], keys[b], depth, symbol) || a - b);
+      order.subarray(from, to).sort((a, b) => compareFrom(keys[a], keys[b], depth) || a - b);
       continue;
     }
     counts.fill(0);
@@ -59,7 +97,7 @@ export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32
     if (counts[shared + 1] === to - from) {
       // Every key has the same code unit here (fullNames share their packages): skip to where they
       // part in one pass rather than a pass for each unit. Keys that all run out are equal.
-      if (shared !== 0) stack.push(from, to, agreeUntil(keys, order, from, to, depth + 1, fromEnd));
+      if (shared !== 0) stack.push(from, to, agreeUntil(from, to, depth + 1));
       continue;
     }
     // counts[s + 1] was the count of symbol s: now counts[s] is where symbol s starts.
@@ -74,58 +112,4 @@ export function codeUnitOrder(keys: readonly string[], fromEnd: boolean): Uint32
     }
   }
   return order;
-}
-
-/** The first depth from `depth` on at which the keys of order[from, to) do not all agree, from the chosen end. */
-function agreeUntil(
-  keys: readonly string[],
-  order: Uint32Array,
-  from: number,
-  to: number,
-  depth: number,
-  fromEnd: boolean,
-): number {
-  const first = keys[order[from]];
-  let until = first.length;
-  for (let i = from + 1; i < to && until > depth; i++) {
-    const key = keys[order[i]];
-    const last = Math.min(until, key.length);
-    let d = depth;
-    if (fromEnd) {
-      const shift = key.length - first.length;
-      for (let at = first.length - 1 - d; d < last && first.charCodeAt(at) === key.charCodeAt(at + shift); d++, at--);
-    } else for (; d < last && first.charCodeAt(d) === key.charCodeAt(d); d++);
-    until = d;
-  }
-  return until;
-}
-
-/** Sorts order[from, to) by the keys' symbols from `depth` on (they agree before it), stably. */
-function insertionSort(
-  keys: readonly string[],
-  order: Uint32Array,
-  from: number,
-  to: number,
-  depth: number,
-  symbol: (key: string, depth: number) => number,
-): void {
-  for (let i = from + 1; i < to; i++) {
-    const moving = order[i];
-    const key = keys[moving];
-    let j = i;
-    while (j > from && compareFrom(keys[order[j - 1]], key, depth, symbol) > 0) {
-      order[j] = order[j - 1];
-      j--;
-    }
-    order[j] = moving;
-  }
-}
-
-function compareFrom(x: string, y: string, depth: number, symbol: (key: string, depth: number) => number): number {
-  const longest = Math.max(x.length, y.length);
-  for (let d = depth; d < longest; d++) {
-    const difference = symbol(x, d) - symbol(y, d);
-    if (difference !== 0) return difference;
-  }
-  return 0;
 }
