@@ -121,8 +121,8 @@ describe("readLines", () => {
   });
 
   it("gives lines that cross the reader's 4 MiB chunks, and one longer than two of them, whole", async () => {
-    // Lines of up to 200,000 characters, 2-, 3- and 4-byte ones among them so that chunks end inside a
-    // character, around a line of 9 MiB; the file takes some six chunks.
+    // Lines of up to 200,000 characters, 2-, 3- and 4-byte ones among them so that a chunk may end
+    // inside a character, around a line of 9 MiB: 14 MB, three chunks and a half.
     const lines: string[] = [];
     for (let i = 0, length = 7; lines.length < 40; i++, length = (length * 7919 + 13) % 200_000)
       lines.push(`${i}:${(i % 3 === 0 ? "é😀€" : "ab").repeat(length / 4)}`);
