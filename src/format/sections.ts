@@ -1,4 +1,4 @@
-// @module The section catalogue of format version 4: each tag with its encoder and decoder, side by side.
+// @module The section catalogue of the snapshot format (container.ts: FORMAT_VERSION): each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
 import { reversedOrder } from "./code-unit-order.ts";
