@@ -73,6 +73,130 @@ const repetitive = (maxLength: number) =>
     })
     .filter((row) => row.length > 0);
 
+/**
+ * The search RowEncoder makes, written plainly: every position of the dictionary and of the row so
+ * far chained by the hash of its 4 bytes, each chain walked newest first for at most 64 positions
+ * and 65,535 bytes back, bytes compared one by one, one lazy step. The snapshot's bytes (and so its
+ * content address) are what this writes: the encoder may search faster, never differently.
+ */
+function referenceEncode(dictionary: Uint8Array, row: Uint8Array): Uint8Array {
+  const window = new Uint8Array([...dictionary, ...row]);
+  const end = window.length;
+  const hashAt = (at: number) =>
+    Math.imul(window[at] | (window[at + 1] << 8) | (window[at + 2] << 16) | (window[at + 3] << 24), 2654435761) >>> 16;
+  const head = new Map<number, number>();
+  const chain = new Int32Array(end);
+  const insert = (at: number) => {
+    const h = hashAt(at);
+    chain[at] = head.get(h) ?? -1;
+    head.set(h, at);
+  };
+  for (let at = 0; at + 4 <= dictionary.length; at++) insert(at);
+  const longest = (at: number): [number, number] => {
+    if (at + 4 > end) return [0, 0];
+    let [best, distance] = [0, 0];
+    let candidate = head.get(hashAt(at)) ?? -1;
+    for (let tries = 0; candidate >= 0 && tries < 64 && at - candidate <= 0xffff; tries++) {
+      let length = 0;
+      while (at + length < end && window[candidate + length] === window[at + length]) length++;
+      if (length > best) [best, distance] = [length, at - candidate];
+      if (at + length === end || chain[candidate] === candidate) break;
+      candidate = chain[candidate];
+    }
+    return best >= 4 ? [best, distance] : [0, 0];
+  };
+  const out: number[] = [];
+  const count = (rest: number) => {
+    for (; rest >= 255; rest -= 255) out.push(255);
+    out.push(rest);
+  };
+  const sequence = (from: number, to: number, length: number, distance: number) => {
+    const extra = length === 0 ? 0 : length - 4;
+    out.push((Math.min(to - from, 15) << 4) | Math.min(extra, 15));
+    if (to - from >= 15) count(to - from - 15);
+    out.push(...window.subarray(from, to));
+    if (length === 0) return;
+    out.push(distance & 0xff, distance >>> 8);
+    if (extra >= 15) count(extra - 15);
+  };
+  let [literals, at] = [dictionary.length, dictionary.length];
+  while (at < end) {
+    let [length, distance] = longest(at);
+    if (length === 0) {
+      if (at + 4 <= end) insert(at);
+      at++;
+      continue;
+    }
+    if (at + 4 <= end) insert(at);
+    const [later, laterDistance] = longest(at + 1);
+    if (later > length + 1) [at, length, distance] = [at + 1, later, laterDistance];
+    sequence(literals, at, length, distance);
+    for (let k = at; k < at + length; k++) if (k + 4 <= end) insert(k);
+    at += length;
+    literals = at;
+  }
+  if (literals < end) sequence(literals, end, 0, 0);
+  return Uint8Array.from(out);
+}
+
+describe("RowEncoder against the plain search", () => {
+  it("writes the bytes the plain search writes, rows after rows, dictionaries near and far", () => {
+    // A dictionary of up to 64,512 bytes: rows past its first KiB reach beyond some of its positions.
+    const filled = (seed: Uint8Array, length: number) =>
+      Uint8Array.from(
+        { length: Math.min(length, MAX_DICTIONARY_BYTES) },
+        (_, i) => seed[i % seed.length] ^ (i % 7 === 0 ? i & 0xff : 0),
+      );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          repetitive(MAX_DICTIONARY_BYTES),
+          fc.constant(none),
+          fc
+            .tuple(repetitive(200), fc.integer({ min: 1, max: MAX_DICTIONARY_BYTES }))
+            .map(([seed, n]) => filled(seed, n)),
+        ),
+        fc.array(repetitive(5000), { minLength: 1, maxLength: 4 }),
+        (dictionary, rows) => {
+          const encoder = new RowEncoder(dictionary);
+          for (const row of rows) expect(encoder.encode(row)).toEqual(referenceEncode(dictionary, row));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  /** Bytes without repeats worth matching: a linear congruential sequence's high bytes. */
+  const noise = (length: number, seed: number) => {
+    let x = seed;
+    return Uint8Array.from({ length }, () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24);
+  };
+  const joined = (...parts: Uint8Array[]) => new Uint8Array(parts.flatMap((part) => [...part]));
+
+  it("tries 64 positions of a hash and no more", () => {
+    // "abcdefgh", then "abcdZ" n times: the walk from the row's "abcd" meets the n copies first.
+    const row = bytes("abcdefgh");
+    for (const copies of [62, 63, 64]) {
+      const dictionary = joined(bytes("abcdefgh"), bytes("abcdZ".repeat(copies)));
+      const coded = new RowEncoder(dictionary).encode(row);
+      expect(coded).toEqual(referenceEncode(dictionary, row));
+      // Within 64 tries, the whole row is one match (3 bytes). Past them, "abcd" is found in a copy, and
+      // the lazy step takes "bcdefgh" one byte later: "a" as a literal, then that match (4 bytes).
+      expect(coded.length).toBe(copies < 64 ? 3 : 4);
+    }
+  });
+
+  it("reaches no further than 65,535 bytes back, into the dictionary or the row", () => {
+    const far = joined(bytes("QRSTUVWXYZ"), noise(MAX_DICTIONARY_BYTES - 10, 1));
+    for (const gap of [1000, 1013, 1014, 1030, 3000]) {
+      const row = joined(noise(gap, 2), bytes("QRSTUVWXYZ"));
+      expect(new RowEncoder(far).encode(row)).toEqual(referenceEncode(far, row));
+    }
+    const long = joined(bytes("QRSTUVWXYZ"), noise(65_530, 3), bytes("QRSTUVWXYZ"), noise(10, 4), bytes("QRSTUVWXYZ"));
+    expect(new RowEncoder(none).encode(long)).toEqual(referenceEncode(none, long));
+  });
+});
+
 describe("decodeRow", () => {
   it("gives back every row exactly, against any dictionary, rows encoded one after another by one encoder", () => {
     fc.assert(
