@@ -63,10 +63,16 @@ function putVarint(out: Uint8Array, at: number, value: number): number {
   return at;
 }
 
+/** Bytes of `value` as LEB128. */
+function varintSize(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
+}
+
 /**
  * A scratch table over the trigram space, allocated once (compiling many small snapshots must not pay
- * 32 MB each): per trigram, the stamp of the last key it was met in, then its key count (first pass)
- * or its list's slot (second pass), side by side so that a trigram met costs one cache miss, not two.
+ * 32 MB each): per trigram, the stamp of the last key it was met in, then its list's index (plus one
+ * in the first pass, where 0 is a trigram not met yet), side by side so that a trigram met costs one
+ * cache miss, not two.
  */
 let scratch: { table: Uint32Array; stamp: number } | undefined;
 
@@ -79,61 +85,71 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
   scratch ??= { table: new Uint32Array(2 * TRIGRAM_SPACE), stamp: 0 };
   const { table } = scratch;
   if (scratch.stamp + 2 * keys.length >= 0xffffffff) table.fill(0), (scratch.stamp = 0);
-  // Two passes over the keys (count, then fill) keep memory at one u32 per posting. table[2t] ===
-  // stamp of key k: trigram t already met in k (stamps never repeat, so no reset). One loop for
-  // both passes, told apart by a flag: a callback per trigram cost more than the loop itself.
-  const codes: number[] = [];
-  let postings = new Uint32Array(0);
-  let cursor = postings;
-  const pass = (fill: boolean) => {
-    let stamp = scratch!.stamp;
-    for (let k = 0; k < keys.length; k++) {
-      const key = keys[k];
-      stamp++;
-      for (let i = 0; i + 3 <= key.length; i++) {
-        const at = 2 * trigramAt(key, i);
-        if (table[at] === stamp) continue;
-        table[at] = stamp;
-        if (fill) postings[cursor[table[at + 1]]++] = k;
-        else if (table[at + 1]++ === 0) codes.push(at >>> 1);
+  // Two passes over the keys: the first sizes each list, the second writes it in place, so that
+  // memory holds the lists' bytes alone (a list of every posting took four bytes each: some 200 MB
+  // for the full names at 1M objects). table[2t] === stamp of key k: trigram t already met in k
+  // (stamps never repeat, so no reset), and the stamp it held gives the gap from the last key met.
+  // In the first pass, lists are numbered as they are met: `found` codes, their counts and sizes.
+  const found: number[] = [];
+  const counts: number[] = [];
+  const sizes: number[] = [];
+  const firstStamp = scratch.stamp;
+  let stamp = firstStamp;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    stamp++;
+    for (let i = 0; i + 3 <= key.length; i++) {
+      const at = 2 * trigramAt(key, i);
+      const last = table[at];
+      if (last === stamp) continue;
+      table[at] = stamp;
+      const gap = last > firstStamp ? stamp - last - 1 : k;
+      const list = table[at + 1];
+      if (list === 0) {
+        found.push(at >>> 1);
+        counts.push(1);
+        sizes.push(varintSize(gap));
+        table[at + 1] = found.length;
+      } else {
+        counts[list - 1]++;
+        sizes[list - 1] += varintSize(gap);
       }
     }
-    scratch!.stamp = stamp;
-  };
-  pass(false);
-  codes.sort((a, b) => a - b);
-  const codeCounts = Uint32Array.from(codes, (t) => table[2 * t + 1]);
-  const starts = new Uint32Array(codes.length + 1);
-  codes.forEach((t, g) => ((table[2 * t + 1] = g), (starts[g + 1] = starts[g] + codeCounts[g])));
-  postings = new Uint32Array(starts[codes.length]);
-  cursor = starts.slice(0, codes.length);
-  pass(true);
-  for (const t of codes) table[2 * t + 1] = 0;
+  }
 
   // A list costs its varints or a bitmap of every key, whichever is smaller: the trigrams of a
   // shared prefix ("com", "acm") are in most keys, where a bitmap takes one bit per key, not a byte.
   const bitmapBytes = Math.ceil(keys.length / 8);
-  let bytes = new Uint8Array(Math.max(64, postings.length * 2));
-  const offsets = new Uint32Array(codes.length + 1);
-  let at = 0;
-  for (let g = 0; g < codes.length; g++) {
-    if (bytes.length - at < Math.max(codeCounts[g] * 5, bitmapBytes)) {
-      const bigger = new Uint8Array(Math.max(bytes.length * 2, at + Math.max(codeCounts[g] * 5, bitmapBytes)));
-      bigger.set(bytes.subarray(0, at));
-      bytes = bigger;
+  const byCode = Array.from(found.keys()).sort((a, b) => found[a] - found[b]);
+  const codes = new Uint32Array(byCode.length);
+  const codeCounts = new Uint32Array(byCode.length);
+  const offsets = new Uint32Array(byCode.length + 1);
+  byCode.forEach((list, g) => {
+    codes[g] = found[list];
+    const bitmap = sizes[list] > bitmapBytes;
+    codeCounts[g] = bitmap ? counts[list] | BITMAP : counts[list];
+    offsets[g + 1] = offsets[g] + (bitmap ? bitmapBytes : sizes[list]);
+    table[2 * codes[g] + 1] = g;
+  });
+  const bytes = new Uint8Array(offsets[byCode.length]);
+  const cursors = offsets.slice(0, byCode.length);
+  const secondStamp = stamp;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    stamp++;
+    for (let i = 0; i + 3 <= key.length; i++) {
+      const at = 2 * trigramAt(key, i);
+      const last = table[at];
+      if (last === stamp) continue;
+      table[at] = stamp;
+      const g = table[at + 1];
+      if (codeCounts[g] & BITMAP) bytes[offsets[g] + (k >>> 3)] |= 1 << (k & 7);
+      else cursors[g] = putVarint(bytes, cursors[g], last > secondStamp ? stamp - last - 1 : k);
     }
-    const start = at;
-    for (let i = starts[g]; i < starts[g + 1]; i++)
-      at = putVarint(bytes, at, i === starts[g] ? postings[i] : postings[i] - postings[i - 1] - 1);
-    if (at - start > bitmapBytes) {
-      bytes.fill(0, start, start + bitmapBytes);
-      for (let i = starts[g]; i < starts[g + 1]; i++) bytes[start + (postings[i] >>> 3)] |= 1 << (postings[i] & 7);
-      at = start + bitmapBytes;
-      codeCounts[g] |= BITMAP;
-    }
-    offsets[g + 1] = at;
   }
-  return [Uint32Array.from(codes), codeCounts, offsets, bytes.slice(0, at)];
+  scratch.stamp = stamp;
+  for (const t of codes) table[2 * t + 1] = 0;
+  return [codes, codeCounts, offsets, bytes];
 }
 
 /**
