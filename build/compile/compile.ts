@@ -8,8 +8,10 @@ import { readWholeIdPages } from "../../src/format/id-pages.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import { readAnalysis } from "../analysis/read.ts";
 import { buildModel, type StatusBase } from "./build-model.ts";
+import { collectGarbageNow } from "./heap-limits.ts";
 import { PagePool } from "./page-pool.ts";
 
 export interface CompiledSnapshot {
@@ -30,11 +32,14 @@ async function modelAnalysis(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<SnapshotModel> {
-  const analysis = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
+  let analysis: ValidatedAnalysis | null = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
   onProgress?.("model", 0, 1);
   const base =
     typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
-  return buildModel(analysis, base);
+  const model = buildModel(analysis, base);
+  analysis = null;
+  if (model.objects.length >= PAGE_WORKERS_FROM) collectGarbageNow();
+  return model;
 }
 
 const sectionCount = Object.keys(SECTIONS).length;
@@ -61,7 +66,7 @@ export async function compileAnalysis(
   let encoded = 0;
   const pool = pagePoolFor(model);
   try {
-    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool, pool?.countReach);
+    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool?.threads);
   } finally {
     await pool?.close();
   }
@@ -98,8 +103,7 @@ export async function compileAnalysisToFile(
       model,
       { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) },
       () => onProgress?.("encode", ++encoded, sectionCount),
-      pool,
-      pool?.countReach,
+      pool?.threads,
     );
     // Released before the file is hashed: every garbage collection while hashing would mark it all.
     model = null;

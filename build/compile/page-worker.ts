@@ -1,16 +1,24 @@
-// @module The page worker: encodes the batches of raw pages a PagePool posts to it, counts what flow points reach, and signals each reply.
+// @module The page worker: encodes the batches of raw pages a PagePool posts to it, counts what flow points reach, builds the keys' indexes, and signals each reply.
 import { type MessagePort, workerData } from "node:worker_threads";
 import { reachCounts } from "../../src/format/flow-points.ts";
+import { indexKeys } from "../../src/format/key-indexes.ts";
 import { encodePages } from "../../src/format/page-codec.ts";
-import { type PageBatch, pack, type ReachTask, unpack, type WorkerReply } from "./page-pool.ts";
+import { type KeyTask, type PageBatch, pack, type ReachTask, unpack, type WorkerReply } from "./page-pool.ts";
 
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 
-port.on("message", (message: PageBatch | ReachTask) => {
+port.on("message", (message: PageBatch | ReachTask | KeyTask) => {
   try {
     if (message.kind === "pages") {
       const reply = { id: message.id, ...pack(encodePages(unpack(message), message.codec)) } satisfies WorkerReply;
       port.postMessage(reply, [reply.bytes.buffer]);
+    } else if (message.kind === "keys") {
+      const { trigrams, reversed } = indexKeys(message.keys);
+      const reply = { id: message.id, trigrams, reversed } satisfies WorkerReply;
+      port.postMessage(reply, [
+        ...trigrams.map((block) => block.buffer as ArrayBuffer),
+        reversed.buffer as ArrayBuffer,
+      ]);
     } else {
       const counts = reachCounts(message.graph, message.sources, message.spend) as Uint32Array<ArrayBuffer>;
       port.postMessage({ id: message.id, counts } satisfies WorkerReply, [counts.buffer]);

@@ -3,6 +3,7 @@ import type { Block } from "./blocks.ts";
 import { check } from "./errors.ts";
 import { countFlows, countReachHere, type FlowTotals, type ReachCounter } from "./flow-points.ts";
 import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
+import { indexKeysHere, type KeyIndexer, type KeyIndexes } from "./key-indexes.ts";
 import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
 import { type EncodedLinkPages, encodeLinkPages } from "./link-pages.ts";
 import { encodeLocationPages } from "./location-pages.ts";
@@ -82,6 +83,19 @@ const FIELD_VALUES: Record<GroupedField, (o: ObjectRecord) => string> = {
 };
 
 /**
+ * Work a plan may hand to other threads, each part where it is given (else done on the compiling
+ * thread): the bytes are the same whichever thread does it.
+ */
+export interface PlanThreads {
+  /** Encodes the pages of paged sections. */
+  pages?: PageEncoder;
+  /** Counts what the flow points reach. */
+  countReach?: ReachCounter;
+  /** Builds the trigram index and the reversed order of a nearly unique field's keys. */
+  indexKeys?: KeyIndexer;
+}
+
+/**
  * The layouts of one model that more than one section is encoded from: a paged section's pages and
  * its directory; a field's keys grouped for its trigram index, key pages, reversed order and the key
  * of each object; a search index's sorted keys and a trigram index's blocks, for the sections that
@@ -105,6 +119,8 @@ export class LayoutPlan {
   readonly grouped: Record<GroupedField, Planned<Grouped>>;
   /** Each nearly unique field's key pages, from its grouped keys. */
   readonly keyPages: Record<GroupedField, Planned<EncodedKeyPages>>;
+  /** Each nearly unique field's trigram index and reversed order, from its grouped keys. */
+  readonly keyIndexes: Record<GroupedField, Planned<KeyIndexes>>;
   /** A search index's sorted keys, as its section encoded them, until its trigram index is encoded from them. */
   readonly searchKeys = new Map<string, readonly string[]>();
   /** A trigram index's blocks, as its section encoded them, until its chunk directory is encoded from them. */
@@ -115,11 +131,17 @@ export class LayoutPlan {
   readonly #countReach: ReachCounter | undefined;
   /** The flow points' counting, started ahead on other threads. */
   #flowsStarted: (() => FlowTotals) | undefined;
+  /** Builds the key indexes on other threads, when given. */
+  readonly #indexKeys: KeyIndexer | undefined;
+  /** The key indexes started ahead on other threads, by field. */
+  readonly #keysStarted = new Map<GroupedField, () => KeyIndexes>();
 
-  constructor(model: SnapshotModel, pages: PageEncoder = encodeHere, countReach?: ReachCounter) {
+  constructor(model: SnapshotModel, threads: PlanThreads = {}) {
     this.model = model;
-    this.pages = pages;
-    this.#countReach = countReach;
+    this.pages = threads.pages ?? encodeHere;
+    this.#countReach = threads.countReach;
+    this.#indexKeys = threads.indexKeys;
+    const pages = this.pages;
     const { objects } = model;
     this.flowTotals = new Planned(() => {
       const started = this.#flowsStarted ?? countFlows(model, countReachHere);
@@ -149,6 +171,13 @@ export class LayoutPlan {
         return encodeKeyPages(keys, { offsets, ranks: null });
       });
     this.keyPages = { KNAM: keyPages("KNAM"), KFUL: keyPages("KFUL"), KMNG: keyPages("KMNG") };
+    const keyIndexes = (field: GroupedField) =>
+      new Planned(() => {
+        const started = this.#keysStarted.get(field) ?? indexKeysHere(this.grouped[field].value.keys);
+        this.#keysStarted.delete(field);
+        return started();
+      });
+    this.keyIndexes = { KNAM: keyIndexes("KNAM"), KFUL: keyIndexes("KFUL"), KMNG: keyIndexes("KMNG") };
   }
 
   /**
@@ -162,6 +191,12 @@ export class LayoutPlan {
     // First, so that other threads count while this one encodes the sections before FLOW: some 5 s
     // of one thread at 1M objects.
     if (this.#countReach) this.#flowsStarted ??= countFlows(this.model, this.#countReach);
+    // Next, the keys' indexes, some 8 s of one thread at 1M objects: their keys are grouped now,
+    // and held until their sections (the last of which releases them).
+    const indexer = this.#indexKeys;
+    if (indexer)
+      for (const field of ["KNAM", "KFUL", "KMNG"] as const)
+        if (!this.#keysStarted.has(field)) this.#keysStarted.set(field, indexer(this.grouped[field].value.keys));
     const hasRoom = this.pages.hasRoom?.bind(this.pages);
     if (!hasRoom) return () => {};
     const runs = [this.rowPages.start(), this.memberPages.start()];

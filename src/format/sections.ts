@@ -1,7 +1,6 @@
 // @module The section catalogue of the snapshot format (container.ts: FORMAT_VERSION): each tag with its encoder and decoder, side by side.
 import { ArrayColumn, encodeArrayColumn } from "./array-column.ts";
 import { type Block, Blocks, encodeBlocks } from "./blocks.ts";
-import { reversedOrder } from "./code-unit-order.ts";
 import { DictionaryColumn, encodeDictionaryColumn } from "./dictionary-column.ts";
 import { encodeFlowPoints, FlowPoints } from "./flow-points.ts";
 import { encodeIdDirectory, IdDirectory } from "./id-pages.ts";
@@ -107,15 +106,10 @@ const pageDirectory = <L, D>(
 
 const isPaged = (tag: SearchIndexTag): tag is PagedIndexTag => tag in KEY_PAGES_OF;
 
-/**
- * The sorted keys of search index `of` and what releases them: a nearly unique field's grouped keys
- * (released by its reversed order, written last), or those a search index's section encoded
- * (encoded again when it was not encoded with this plan).
- */
-const indexKeys = (plan: LayoutPlan, of: SearchIndexTag): { keys: readonly string[]; release(): void } => {
-  if (isPaged(of)) return { keys: plan.grouped[of].value.keys, release: () => {} };
+/** The sorted keys of search index `of`, as its section encoded them (encoded again when it was not encoded with this plan). */
+const searchKeys = (plan: LayoutPlan, of: StoredIndexTag): readonly string[] => {
   if (!plan.searchKeys.has(of)) SECTIONS[of].encode(plan);
-  return { keys: plan.searchKeys.get(of)!, release: () => plan.searchKeys.delete(of) };
+  return plan.searchKeys.get(of)!;
 };
 
 const searchIndex = (
@@ -136,9 +130,13 @@ const searchIndex = (
 const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
   blocks: 4,
   encode: (plan) => {
-    const keys = indexKeys(plan, of);
-    const blocks = encodeTrigramIndex(keys.keys);
-    keys.release();
+    let blocks: Block[];
+    if (isPaged(of)) blocks = plan.keyIndexes[of].value.trigrams;
+    else {
+      const keys = searchKeys(plan, of);
+      blocks = encodeTrigramIndex(keys);
+      plan.searchKeys.delete(of);
+    }
     plan.trigramBlocks.set(of, blocks);
     return blocks;
   },
@@ -169,13 +167,14 @@ const keyDirectory = (tag: PagedIndexTag) =>
     encodeKeyDirectory,
     (b, n) => new KeyDirectory(b, `${tag} directory`, n, tag !== "KNAM"),
   );
-/** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; releases the grouped field. */
+/** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; releases the grouped field and its indexes. */
 const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
   blocks: 3,
   encode: (plan) => {
     const { keys } = plan.grouped[tag].value;
-    const order = reversedOrder(keys);
+    const order = plan.keyIndexes[tag].value.reversed;
     plan.grouped[tag].release();
+    plan.keyIndexes[tag].release();
     return [order, ...reversedSamples(keys, order)];
   },
   decode: (b) => new ReversedOrder(b, `${tag} reversed order`),

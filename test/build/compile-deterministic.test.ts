@@ -12,6 +12,7 @@ import { generateAnalysis } from "../../build/generate.ts";
 import { MemorySink } from "../../src/format/container.ts";
 import { encodeSnapshot, writeSnapshot } from "../../src/format/encode.ts";
 import { reachCounts } from "../../src/format/flow-points.ts";
+import { indexKeys } from "../../src/format/key-indexes.ts";
 import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
 import { buildRowDictionary } from "../../src/format/row-codec.ts";
 
@@ -38,13 +39,13 @@ describe("compile", () => {
     expect((await compileAnalysis(analysis, null)).sha256).toBe(first.sha256);
   });
 
-  it("writes the same bytes with its pages encoded and its flow points counted on worker threads, ahead, as on the compiling thread", async () => {
+  it("writes the same bytes with its pages encoded, its flow points counted and its keys indexed on worker threads, ahead, as on the compiling thread", async () => {
     const model = buildModel(await readAnalysis(analysis), null);
     expect(model.objects.some((o) => o.role === "start") && model.objects.some((o) => o.role === "end")).toBe(true);
     const pool = new PagePool(2);
     const sink = new MemorySink();
     try {
-      writeSnapshot(model, sink, undefined, pool, pool.countReach);
+      writeSnapshot(model, sink, undefined, pool.threads);
     } finally {
       await pool.close();
     }
@@ -90,6 +91,40 @@ describe("PagePool", () => {
       const counts = [pool.countReach(graph, sources, Number.POSITIVE_INFINITY), pool.countReach(graph, sources, 10)];
       expect([...counts[0]()]).toEqual([300, 300, 500, 350, 301, 1]);
       expect(counts[1]()).toEqual(reachCounts(graph, sources, 10));
+      expect(pages()).toEqual(encodePages([new TextEncoder().encode("a page ".repeat(100))], DEFLATE));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("builds a field's trigram index and reversed order as indexKeys does here, between batches of pages", async () => {
+    // Sorted distinct keys: shared prefixes and suffixes, keys of fewer than three units, and keys
+    // beyond ASCII, whose trigrams are hashed.
+    const keys = [
+      "",
+      "a",
+      "ab",
+      "abc",
+      "getorder",
+      "getorderline",
+      "orderline",
+      "setorder",
+      "zürich",
+      "東京駅",
+      "東京駅前",
+    ];
+    const pool = new PagePool(2);
+    try {
+      const pages = pool.encode([new TextEncoder().encode("a page ".repeat(100))], DEFLATE);
+      const indexes = [pool.indexKeys(keys), pool.indexKeys(keys.slice(3))];
+      const here = indexKeys(keys);
+      expect(indexes[0]()).toEqual(here);
+      // The reversed order, worked by hand: "", "a", "ba", "cba", "enilredro", "enilredroteg",
+      // "hcirüz", "redroteg", "redrotes", "前駅京東", "駅京東" (前 is U+524D, 駅 U+99C5).
+      expect([...here.reversed]).toEqual([0, 1, 2, 3, 6, 5, 8, 4, 7, 10, 9]);
+      expect(indexes[1]()).toEqual(indexKeys(keys.slice(3)));
+      // Its worker ended with the last task taken: the next task starts another.
+      expect(pool.indexKeys(["getorder"])()).toEqual(indexKeys(["getorder"]));
       expect(pages()).toEqual(encodePages([new TextEncoder().encode("a page ".repeat(100))], DEFLATE));
     } finally {
       await pool.close();

@@ -100,7 +100,7 @@ describe("LayoutPlan", () => {
       },
       hasRoom: () => room-- > 0,
     };
-    const plan = new LayoutPlan(model, encoder);
+    const plan = new LayoutPlan(model, { pages: encoder });
     plan.encodeAhead()();
     const ahead = batches.length;
     expect(ahead).toBeGreaterThan(0);
