@@ -42,15 +42,23 @@ export interface Grouped {
 /** Groups ranks by lower-cased value: `values(rank)` gives the field's value(s) of one object. */
 function group(rows: number, values: (rank: number) => string | readonly string[] | null): Grouped {
   const postings = new Map<string, number[]>();
+  // Each value's list, found by the value as it is: lower-cased once, not once an object.
+  const listOf = new Map<string, number[]>();
+  const add = (value: string, rank: number) => {
+    let list = listOf.get(value);
+    if (!list) {
+      const key = value.toLowerCase();
+      list = postings.get(key);
+      if (!list) postings.set(key, (list = []));
+      listOf.set(value, list);
+    }
+    if (list[list.length - 1] !== rank) list.push(rank);
+  };
   for (let rank = 0; rank < rows; rank++) {
     const v = values(rank);
     if (v === null) continue;
-    for (const value of typeof v === "string" ? [v] : v) {
-      const key = value.toLowerCase();
-      let list = postings.get(key);
-      if (!list) postings.set(key, (list = []));
-      if (list[list.length - 1] !== rank) list.push(rank);
-    }
+    if (typeof v === "string") add(v, rank);
+    else for (const value of v) add(value, rank);
   }
   // The default sort compares strings by UTF-16 code units: the format's key order, natively.
   const keys = [...postings.keys()].sort();
