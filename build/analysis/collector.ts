@@ -158,23 +158,35 @@ export class AnalysisCollector {
   }
 
   private addLink(link: AnalysisLink, position: number): void {
-    let type = this.linkTypes.get(link.type);
-    if (type === undefined) this.linkTypes.set(link.type, (type = this.linkTypes.size));
-    this.linkFrom.push(this.slot(link.from));
-    this.linkTo.push(this.slot(link.to));
-    this.linkType.push(type);
-    this.linkEscalated.push(link.escalated ? 1 : 0);
+    this.addPlainLink(slotKey(link.from), slotKey(link.to), link.type, link.escalated === true, position);
+  }
+
+  /**
+   * Records a link whose fields are known to pass LinkSchema, its ids given as slotKey keys them:
+   * a plain link line (read.ts) is read straight into this, without a record or its id strings.
+   */
+  addPlainLink(from: string | number, to: string | number, type: string, escalated: boolean, position: number): void {
+    let code = this.linkTypes.get(type);
+    if (code === undefined) this.linkTypes.set(type, (code = this.linkTypes.size));
+    this.linkFrom.push(this.slotOfKey(from));
+    this.linkTo.push(this.slotOfKey(to));
+    this.linkType.push(code);
+    this.linkEscalated.push(escalated ? 1 : 0);
     this.linkPos.push(position);
   }
 
   private slot(id: string): number {
-    const key = slotKey(id);
+    return this.slotOfKey(slotKey(id), id);
+  }
+
+  /** The slot of an id as slotKey keys it (`id`, its text, when at hand: else String gives the digits back, as ids have no leading zeros). */
+  private slotOfKey(key: string | number, id?: string): number {
     let slot = this.slots.get(key);
     if (slot === undefined) {
       this.slots.set(key, (slot = this.objects.length));
       this.objects.push(undefined);
       this.objectPos.push(-1);
-      this.slotIds.push(id);
+      this.slotIds.push(id ?? String(key));
     }
     return slot;
   }
@@ -376,4 +388,4 @@ export function withoutKind(object: AnalysisObject & { kind?: unknown }): Analys
 }
 
 /** Ids of up to 15 digits are exact doubles: number keys hash faster than freshly parsed strings. */
-const slotKey = (id: string): string | number => (id.length <= 15 ? Number(id) : id);
+export const slotKey = (id: string): string | number => (id.length <= 15 ? Number(id) : id);

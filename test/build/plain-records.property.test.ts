@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPlainLink, isPlainObjectRecord, withoutKind } from "../../build/analysis/collector.ts";
+import { isPlainLink, isPlainObjectRecord, slotKey, withoutKind } from "../../build/analysis/collector.ts";
 import { readLines } from "../../build/analysis/lines.ts";
-import { plainLinkLine } from "../../build/analysis/read.ts";
+import { plainLinkLine, scannedLink } from "../../build/analysis/plain-links.ts";
 import { LinkSchema, ObjectSchema } from "../../build/analysis/schema.ts";
 import { arbitraryAnalysis, smallText } from "../support/arbitrary-analysis.ts";
 
@@ -69,7 +69,7 @@ describe("plainLinkLine", () => {
     .record({
       from: fc.oneof(fc.constantFrom("0", "01", "7", "18446744073709551615", "x"), fc.nat().map(String)),
       to: fc.oneof(fc.constantFrom("0", "00", "9999999999999999999", "12345678901234567890"), fc.nat().map(String)),
-      type: fc.constantFrom("CALL", "call_2", "", "a-b", "x".repeat(64), "x".repeat(65)),
+      type: fc.constantFrom("CALL", "call_2", "Z9", "", "a-b", "é", "x".repeat(64), "x".repeat(65)),
       escalated: fc.option(fc.constantFrom(true, false, "true", 1), { nil: undefined }),
       spaced: fc.boolean(),
     })
@@ -87,9 +87,24 @@ describe("plainLinkLine", () => {
         }
         expect(link).toEqual(parsed);
         expect(LinkSchema.safeParse(parsed)).toEqual({ success: true, data: parsed });
+        // What lets the collector take the line without checking it again, keyed as it keys ids.
+        expect(isPlainLink(link)).toBe(true);
+        expect([scannedLink.from, scannedLink.to]).toEqual([slotKey(link.from), slotKey(link.to)]);
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("scanPlainLinkLine", () => {
+  it("gives each line its own type, however many types an analysis has and whichever collide", () => {
+    const types = Array.from({ length: 300 }, (_, i) => `T${i.toString(36)}_${"x".repeat(i % 7)}`);
+    for (let round = 0; round < 3; round++)
+      types.forEach((type, i) => {
+        const line = JSON.stringify({ kind: "link", from: `${i}`, to: "123456789012345678", type });
+        expect(plainLinkLine(line)).toEqual({ from: `${i}`, to: "123456789012345678", type });
+        expect(scannedLink.from).toBe(i);
+      });
   });
 });
 
