@@ -158,18 +158,22 @@ export class AnalysisCollector {
   }
 
   private addLink(link: AnalysisLink, position: number): void {
-    this.addPlainLink(slotKey(link.from), slotKey(link.to), link.type, link.escalated === true, position);
+    this.pushLink(this.slot(link.from), this.slot(link.to), link.type, link.escalated === true, position);
   }
 
   /**
    * Records a link whose fields are known to pass LinkSchema, its ids given as slotKey keys them:
-   * a plain link line (read.ts) is read straight into this, without a record or its id strings.
+   * a plain link line (plain-links.ts) is read straight into this, without a record or its id strings.
    */
   addPlainLink(from: string | number, to: string | number, type: string, escalated: boolean, position: number): void {
+    this.pushLink(this.slotOfKey(from), this.slotOfKey(to), type, escalated, position);
+  }
+
+  private pushLink(from: number, to: number, type: string, escalated: boolean, position: number): void {
     let code = this.linkTypes.get(type);
     if (code === undefined) this.linkTypes.set(type, (code = this.linkTypes.size));
-    this.linkFrom.push(this.slotOfKey(from));
-    this.linkTo.push(this.slotOfKey(to));
+    this.linkFrom.push(from);
+    this.linkTo.push(to);
     this.linkType.push(code);
     this.linkEscalated.push(escalated ? 1 : 0);
     this.linkPos.push(position);

@@ -23,7 +23,7 @@ let collect: (() => void) | undefined;
  * Collects the heap in full, now. A compile calls it once its model is built: the analysis's
  * records die then (some 500 MB at 1M objects), and the compiling thread, whose largest indexes
  * are built on other threads, allocates too little afterwards for V8 to collect them before the
- * end (its peak held them: 3.2 GB against 2.8 at 1M). No command line asks for `gc`: it is
+ * end (the peak RSS held them: 3,219 MiB against 2,843 at 1M). No command line asks for `gc`: it is
  * exposed to a fresh context for this.
  */
 export function collectGarbageNow(): void {

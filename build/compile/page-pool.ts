@@ -121,9 +121,8 @@ export class PagePool implements PageEncoder {
   };
 
   /**
-   * A KeyIndexer on a worker of its own: the keys are copied there (some 100 MB of text for the full
-   * names at 1M objects, copied in a fraction of a second), which builds what the compiling thread
-   * spent some 8 s on.
+   * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what took the
+   * compiling thread some 8 s at 1M objects.
    */
   readonly indexKeys: KeyIndexer = (keys) => {
     const id = this.posted++;
