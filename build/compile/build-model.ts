@@ -42,20 +42,6 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
   const files = [...analysis.files].sort((a, b) => compareIds(a.id, b.id));
   const fileIndex = new Map(files.map((f, i) => [f.id, i]));
 
-  // The fields of few distinct values hold one string for each: their columns and search indexes
-  // look every object's value up, and a string met again has its hash already (and the heap holds
-  // each value once, not a million times).
-  const shared = new Map<string, string>();
-  const one = (value: string) => {
-    const held = shared.get(value);
-    if (held !== undefined) return held;
-    shared.set(value, value);
-    return value;
-  };
-  const each = (values: string[]) => {
-    for (let i = 0; i < values.length; i++) values[i] = one(values[i]);
-    return values;
-  };
   const records: ObjectRecord[] = Array.from(order, (slot) => {
     const o = objects[slot];
     // Consumed: each analysis record is released once its model record exists, so the two sets of
@@ -66,14 +52,14 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
       id: o.id,
       name: o.name,
       fullName: o.fullName,
-      type: one(o.type),
-      typeId: one(o.typeId),
-      language: o.language == null ? null : one(o.language),
-      filePath: o.filePath == null ? null : one(o.filePath),
+      type: o.type,
+      typeId: o.typeId,
+      language: o.language ?? null,
+      filePath: o.filePath ?? null,
       mangling: o.mangling ?? "",
       external: o.external ?? false,
-      annotations: o.annotations == null ? null : each(o.annotations),
-      tags: o.tags?.length ? each(o.tags) : NO_STRINGS,
+      annotations: o.annotations ?? null,
+      tags: o.tags?.length ? o.tags : NO_STRINGS,
       parent: analysis.parentSlots[slot] < 0 ? NONE : rankOfSlot[analysis.parentSlots[slot]],
       level5: indexOfKey.get(derived ? derived.level5[slot] : o.level5!)!,
       role: o.role ?? null,
