@@ -86,67 +86,66 @@ export function encodeTrigramIndex(keys: readonly string[]): Block[] {
   const { table } = scratch;
   if (scratch.stamp + 2 * keys.length >= 0xffffffff) table.fill(0), (scratch.stamp = 0);
   // Two passes over the keys: the first sizes each list, the second writes it in place, so that
-  // memory holds the lists' bytes alone (a list of every posting took four bytes each: some 200 MB
-  // for the full names at 1M objects). table[2t] === stamp of key k: trigram t already met in k
-  // (stamps never repeat, so no reset), and the stamp it held gives the gap from the last key met.
-  // In the first pass, lists are numbered as they are met: `found` codes, their counts and sizes.
+  // memory holds the lists' bytes alone (a list of every posting took four bytes each: 196 MB for
+  // the full names at 1M objects). table[2t] === stamp of key k: trigram t already met in k (stamps
+  // never repeat, so no reset), and the stamp it held gives the gap from the last key met. In the
+  // first pass, lists are numbered as they are met: `found` codes, their counts and sizes. One loop
+  // for both passes, told apart by a flag: a callback per trigram cost more than the loop itself.
   const found: number[] = [];
   const counts: number[] = [];
   const sizes: number[] = [];
-  const firstStamp = scratch.stamp;
-  let stamp = firstStamp;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k];
-    stamp++;
-    for (let i = 0; i + 3 <= key.length; i++) {
-      const at = 2 * trigramAt(key, i);
-      const last = table[at];
-      if (last === stamp) continue;
-      table[at] = stamp;
-      const gap = last > firstStamp ? stamp - last - 1 : k;
-      const list = table[at + 1];
-      if (list === 0) {
-        found.push(at >>> 1);
-        counts.push(1);
-        sizes.push(varintSize(gap));
-        table[at + 1] = found.length;
-      } else {
-        counts[list - 1]++;
-        sizes[list - 1] += varintSize(gap);
+  let codeCounts = new Uint32Array(0);
+  let offsets = codeCounts;
+  let cursors = codeCounts;
+  let bytes = new Uint8Array(0);
+  let stamp = scratch.stamp;
+  const pass = (write: boolean) => {
+    const before = stamp;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
+      stamp++;
+      for (let i = 0; i + 3 <= key.length; i++) {
+        const at = 2 * trigramAt(key, i);
+        const last = table[at];
+        if (last === stamp) continue;
+        table[at] = stamp;
+        const gap = last > before ? stamp - last - 1 : k;
+        const list = table[at + 1];
+        if (write) {
+          if (codeCounts[list] & BITMAP) bytes[offsets[list] + (k >>> 3)] |= 1 << (k & 7);
+          else cursors[list] = putVarint(bytes, cursors[list], gap);
+        } else if (list === 0) {
+          found.push(at >>> 1);
+          counts.push(1);
+          sizes.push(varintSize(gap));
+          table[at + 1] = found.length;
+        } else {
+          counts[list - 1]++;
+          sizes[list - 1] += varintSize(gap);
+        }
       }
     }
-  }
+  };
+  pass(false);
 
   // A list costs its varints or a bitmap of every key, whichever is smaller: the trigrams of a
   // shared prefix ("com", "acm") are in most keys, where a bitmap takes one bit per key, not a byte.
   const bitmapBytes = Math.ceil(keys.length / 8);
   const byCode = Array.from(found.keys()).sort((a, b) => found[a] - found[b]);
   const codes = new Uint32Array(byCode.length);
-  const codeCounts = new Uint32Array(byCode.length);
-  const offsets = new Uint32Array(byCode.length + 1);
+  codeCounts = new Uint32Array(byCode.length);
+  offsets = new Uint32Array(byCode.length + 1);
   byCode.forEach((list, g) => {
     codes[g] = found[list];
     const bitmap = sizes[list] > bitmapBytes;
     codeCounts[g] = bitmap ? counts[list] | BITMAP : counts[list];
     offsets[g + 1] = offsets[g] + (bitmap ? bitmapBytes : sizes[list]);
+    // The second pass finds each list by its index in code order.
     table[2 * codes[g] + 1] = g;
   });
-  const bytes = new Uint8Array(offsets[byCode.length]);
-  const cursors = offsets.slice(0, byCode.length);
-  const secondStamp = stamp;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k];
-    stamp++;
-    for (let i = 0; i + 3 <= key.length; i++) {
-      const at = 2 * trigramAt(key, i);
-      const last = table[at];
-      if (last === stamp) continue;
-      table[at] = stamp;
-      const g = table[at + 1];
-      if (codeCounts[g] & BITMAP) bytes[offsets[g] + (k >>> 3)] |= 1 << (k & 7);
-      else cursors[g] = putVarint(bytes, cursors[g], last > secondStamp ? stamp - last - 1 : k);
-    }
-  }
+  bytes = new Uint8Array(offsets[byCode.length]);
+  cursors = offsets.slice(0, byCode.length);
+  pass(true);
   scratch.stamp = stamp;
   for (const t of codes) table[2 * t + 1] = 0;
   return [codes, codeCounts, offsets, bytes];
