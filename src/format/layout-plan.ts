@@ -42,6 +42,37 @@ export class Planned<T> {
 }
 
 /**
+ * A planned value that may be started ahead on other threads (LayoutPlan.encodeAhead): the function
+ * a start returns gives it, waiting if need be. Not started, it is computed here when first used.
+ */
+export class StartedPlanned<T> {
+  #started: (() => T) | undefined;
+  readonly #planned: Planned<T>;
+
+  /** `here` starts the work on this thread (doing it all then, or when its function is called). */
+  constructor(here: () => () => T) {
+    this.#planned = new Planned(() => {
+      const give = this.#started ?? here();
+      this.#started = undefined;
+      return give();
+    });
+  }
+
+  get value(): T {
+    return this.#planned.value;
+  }
+
+  release(): void {
+    this.#planned.release();
+  }
+
+  /** Starts the work by `ahead`, unless it was started already. */
+  start(ahead: () => () => T): void {
+    this.#started ??= ahead();
+  }
+}
+
+/**
  * A planned value encoded in steps (pages coded on other threads): started ahead of its sections
  * (LayoutPlan.encodeAhead), it is finished when they are encoded; else encoded then, whole.
  */
@@ -120,21 +151,17 @@ export class LayoutPlan {
   /** Each nearly unique field's key pages, from its grouped keys. */
   readonly keyPages: Record<GroupedField, Planned<EncodedKeyPages>>;
   /** Each nearly unique field's trigram index and reversed order, from its grouped keys. */
-  readonly keyIndexes: Record<GroupedField, Planned<KeyIndexes>>;
+  readonly keyIndexes: Record<GroupedField, StartedPlanned<KeyIndexes>>;
   /** A search index's sorted keys, as its section encoded them, until its trigram index is encoded from them. */
   readonly searchKeys = new Map<string, readonly string[]>();
   /** A trigram index's blocks, as its section encoded them, until its chunk directory is encoded from them. */
   readonly trigramBlocks = new Map<string, Block[]>();
   /** The size of each start and end point's graph. */
-  readonly flowTotals: Planned<FlowTotals>;
+  readonly flowTotals: StartedPlanned<FlowTotals>;
   /** Counts what flow points reach on other threads, when given. */
   readonly #countReach: ReachCounter | undefined;
-  /** The flow points' counting, started ahead on other threads. */
-  #flowsStarted: (() => FlowTotals) | undefined;
   /** Builds the key indexes on other threads, when given. */
   readonly #indexKeys: KeyIndexer | undefined;
-  /** The key indexes started ahead on other threads, by field. */
-  readonly #keysStarted = new Map<GroupedField, () => KeyIndexes>();
 
   constructor(model: SnapshotModel, threads: PlanThreads = {}) {
     this.model = model;
@@ -143,11 +170,7 @@ export class LayoutPlan {
     this.#indexKeys = threads.indexKeys;
     const pages = this.pages;
     const { objects } = model;
-    this.flowTotals = new Planned(() => {
-      const started = this.#flowsStarted ?? countFlows(model, countReachHere);
-      this.#flowsStarted = undefined;
-      return started();
-    });
+    this.flowTotals = new StartedPlanned(() => countFlows(model, countReachHere));
     this.rowPages = new SteppedPlanned(() => rowPageSteps(objects, pages));
     this.memberPages = new SteppedPlanned(() => memberPageSteps(model, pages));
     this.linkPages = new Planned(() => encodeLinkPages(model));
@@ -171,12 +194,7 @@ export class LayoutPlan {
         return encodeKeyPages(keys, { offsets, ranks: null });
       });
     this.keyPages = { KNAM: keyPages("KNAM"), KFUL: keyPages("KFUL"), KMNG: keyPages("KMNG") };
-    const keyIndexes = (field: GroupedField) =>
-      new Planned(() => {
-        const started = this.#keysStarted.get(field) ?? indexKeysHere(this.grouped[field].value.keys);
-        this.#keysStarted.delete(field);
-        return started();
-      });
+    const keyIndexes = (field: GroupedField) => new StartedPlanned(() => indexKeysHere(this.grouped[field].value.keys));
     this.keyIndexes = { KNAM: keyIndexes("KNAM"), KFUL: keyIndexes("KFUL"), KMNG: keyIndexes("KMNG") };
   }
 
@@ -190,13 +208,14 @@ export class LayoutPlan {
   encodeAhead(): () => void {
     // First, so that other threads count while this one encodes the sections before FLOW: some 5 s
     // of one thread at 1M objects.
-    if (this.#countReach) this.#flowsStarted ??= countFlows(this.model, this.#countReach);
+    const counter = this.#countReach;
+    if (counter) this.flowTotals.start(() => countFlows(this.model, counter));
     // Next, the keys' indexes, some 8 s of one thread at 1M objects: their keys are grouped now,
     // and held until their sections (the last of which releases them).
     const indexer = this.#indexKeys;
     if (indexer)
       for (const field of ["KNAM", "KFUL", "KMNG"] as const)
-        if (!this.#keysStarted.has(field)) this.#keysStarted.set(field, indexer(this.grouped[field].value.keys));
+        this.keyIndexes[field].start(() => indexer(this.grouped[field].value.keys));
     const hasRoom = this.pages.hasRoom?.bind(this.pages);
     if (!hasRoom) return () => {};
     const runs = [this.rowPages.start(), this.memberPages.start()];
