@@ -8,7 +8,6 @@ import { readWholeIdPages } from "../../src/format/id-pages.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import { readAnalysis } from "../analysis/read.ts";
 import { buildModel, type StatusBase } from "./build-model.ts";
 import { collectGarbageNow } from "./heap-limits.ts";
@@ -32,14 +31,11 @@ async function modelAnalysis(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<SnapshotModel> {
-  let analysis: ValidatedAnalysis | null = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
+  const analysis = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
   onProgress?.("model", 0, 1);
   const base =
     typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
-  const model = buildModel(analysis, base);
-  analysis = null;
-  if (model.objects.length >= PAGE_WORKERS_FROM) collectGarbageNow();
-  return model;
+  return buildModel(analysis, base);
 }
 
 const sectionCount = Object.keys(SECTIONS).length;
@@ -50,9 +46,16 @@ const sectionCount = Object.keys(SECTIONS).length;
  */
 const PAGE_WORKERS_FROM = 20_000;
 
-/** Worker threads to encode `model`'s pages, for a model large enough to gain from them. */
+/**
+ * Worker threads to encode `model`'s pages, for a model large enough to gain from them. Called once
+ * the analysis's records are unreachable: with its largest indexes built on the workers, the
+ * compiling thread allocates too little for V8 to collect those records in time, so it is collected
+ * in full first.
+ */
 function pagePoolFor(model: SnapshotModel): PagePool | undefined {
-  return model.objects.length >= PAGE_WORKERS_FROM ? new PagePool() : undefined;
+  if (model.objects.length < PAGE_WORKERS_FROM) return undefined;
+  collectGarbageNow();
+  return new PagePool();
 }
 
 /** Compiles an analysis into snapshot bytes in memory (publishing, serving a folder). */
