@@ -100,41 +100,53 @@ export class PagePool implements PageEncoder {
     while (!this.hasRoom()) this.receive();
     const id = this.posted++;
     const batch: PageBatch = { kind: "pages", id, ...pack(raws), codec };
-    this.ports[id % this.ports.length].postMessage(batch, [batch.bytes.buffer]);
-    return () => {
-      const reply = this.take(id, "encoding pages");
-      if (!("lengths" in reply)) throw new Error(`page batch ${id}: a worker answered something else`);
-      return unpack(reply);
-    };
+    return this.post(this.ports[id % this.ports.length], batch, [batch.bytes.buffer], "encoding pages", (reply) =>
+      "lengths" in reply ? unpack(reply) : undefined,
+    );
   }
 
   /** A ReachCounter on the workers: the graph is copied to one of them (some 20 MB at 1M objects). */
   readonly countReach: ReachCounter = (graph, sources, spend) => {
     const id = this.posted++;
     const task: ReachTask = { kind: "reach", id, graph, sources, spend };
-    this.ports[id % this.ports.length].postMessage(task);
-    return () => {
-      const reply = this.take(id, "counting flow points");
-      if (!("counts" in reply)) throw new Error(`reach task ${id}: a worker answered something else`);
-      return reply.counts;
-    };
+    return this.post(this.ports[id % this.ports.length], task, [], "counting flow points", (reply) =>
+      "counts" in reply ? reply.counts : undefined,
+    );
   };
+
+  /**
+   * Posts `task` to `port` (the buffers of `transfer` moved with it); what it returns gives the part
+   * of the reply `answer` picks, waiting for the reply if need be.
+   */
+  private post<R>(
+    port: MessagePort,
+    task: PageBatch | ReachTask | KeyTask,
+    transfer: ArrayBuffer[],
+    doing: string,
+    answer: (reply: WorkerReply) => R | undefined,
+  ): () => R {
+    port.postMessage(task, transfer);
+    return () => {
+      const result = answer(this.take(task.id, doing));
+      if (result === undefined) throw new Error(`${task.kind} task ${task.id}: a worker answered something else`);
+      return result;
+    };
+  }
 
   /**
    * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what took the
    * compiling thread some 8 s at 1M objects.
    */
   readonly indexKeys: KeyIndexer = (keys) => {
-    const id = this.posted++;
-    const task: KeyTask = { kind: "keys", id, keys };
+    const task: KeyTask = { kind: "keys", id: this.posted++, keys };
     this.keyThread ??= this.startWorker();
-    this.keyThread.port.postMessage(task);
+    const indexes = this.post(this.keyThread.port, task, [], "indexing keys", (reply) =>
+      "trigrams" in reply ? { trigrams: reply.trigrams, reversed: reply.reversed } : undefined,
+    );
     this.keyTasksOutstanding++;
     return () => {
       try {
-        const reply = this.take(id, "indexing keys");
-        if (!("trigrams" in reply)) throw new Error(`key task ${id}: a worker answered something else`);
-        return { trigrams: reply.trigrams, reversed: reply.reversed };
+        return indexes();
       } finally {
         if (--this.keyTasksOutstanding === 0) this.endKeyThread();
       }
