@@ -1,5 +1,4 @@
 // @module scanPlainLinkLine: a link line in the shape the generator and most analyzers write, read field by field into one reused record, its ids keyed as the collector keys them.
-import type { AnalysisLink } from "./schema.ts";
 
 /**
  * The shape: {"kind":"link","from":"<id>","to":"<id>","type":"<type>"}, with ,"escalated":true or
@@ -92,12 +91,4 @@ export function scanPlainLinkLine(text: string): boolean {
   scannedLink.type = typeAt(text, typeStart, typeEnd, hash);
   scannedLink.escalated = escalated;
   return true;
-}
-
-/** The link of a plain link line, as JSON.parse reads it; null for any other line. */
-export function plainLinkLine(text: string): AnalysisLink | null {
-  if (!scanPlainLinkLine(text)) return null;
-  const { from, to, type, escalated } = scannedLink;
-  const link = { from: String(from), to: String(to), type };
-  return escalated === undefined ? link : { ...link, escalated };
 }

@@ -6,8 +6,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPlainLink, isPlainObjectRecord, slotKey, withoutKind } from "../../build/analysis/collector.ts";
 import { readLines } from "../../build/analysis/lines.ts";
-import { plainLinkLine, scannedLink } from "../../build/analysis/plain-links.ts";
-import { LinkSchema, ObjectSchema } from "../../build/analysis/schema.ts";
+import { scannedLink, scanPlainLinkLine } from "../../build/analysis/plain-links.ts";
+import { type AnalysisLink, LinkSchema, ObjectSchema } from "../../build/analysis/schema.ts";
 import { arbitraryAnalysis, smallText } from "../support/arbitrary-analysis.ts";
 
 /** Values a field may be set to: right and wrong types, lone surrogates, bad ids, bad lines. */
@@ -64,7 +64,15 @@ describe("isPlainObjectRecord", () => {
   });
 });
 
-describe("plainLinkLine", () => {
+/** The link scanPlainLinkLine reads from a line, its ids as text, as JSON.parse reads it; null for a line it leaves. */
+function plainLinkLine(text: string): AnalysisLink | null {
+  if (!scanPlainLinkLine(text)) return null;
+  const { from, to, type, escalated } = scannedLink;
+  const link = { from: String(from), to: String(to), type };
+  return escalated === undefined ? link : { ...link, escalated };
+}
+
+describe("scanPlainLinkLine", () => {
   const linkLine = fc
     .record({
       from: fc.oneof(fc.constantFrom("0", "01", "7", "18446744073709551615", "x"), fc.nat().map(String)),
@@ -96,7 +104,7 @@ describe("plainLinkLine", () => {
   });
 });
 
-describe("scanPlainLinkLine", () => {
+describe("scanPlainLinkLine's link types", () => {
   it("gives each line its own type, however many types an analysis has and whichever collide", () => {
     const types = Array.from({ length: 300 }, (_, i) => `T${i.toString(36)}_${"x".repeat(i % 7)}`);
     for (let round = 0; round < 3; round++)
