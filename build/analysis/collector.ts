@@ -158,7 +158,7 @@ export class AnalysisCollector {
   }
 
   private addLink(link: AnalysisLink, position: number): void {
-    this.pushLink(this.slot(link.from), this.slot(link.to), link.type, link.escalated === true, position);
+    this.addLinkOfSlots(this.slot(link.from), this.slot(link.to), link.type, link.escalated === true, position);
   }
 
   /**
@@ -166,10 +166,11 @@ export class AnalysisCollector {
    * a plain link line (plain-links.ts) is read straight into this, without a record or its id strings.
    */
   addPlainLink(from: string | number, to: string | number, type: string, escalated: boolean, position: number): void {
-    this.pushLink(this.slotOfKey(from), this.slotOfKey(to), type, escalated, position);
+    this.addLinkOfSlots(this.slotOfKey(from), this.slotOfKey(to), type, escalated, position);
   }
 
-  private pushLink(from: number, to: number, type: string, escalated: boolean, position: number): void {
+  /** Records a link known to pass LinkSchema, between the objects of two slots (slotOfKey). */
+  addLinkOfSlots(from: number, to: number, type: string, escalated: boolean, position: number): void {
     let code = this.linkTypes.get(type);
     if (code === undefined) this.linkTypes.set(type, (code = this.linkTypes.size));
     this.linkFrom.push(from);
@@ -183,8 +184,11 @@ export class AnalysisCollector {
     return this.slotOfKey(slotKey(id), id);
   }
 
-  /** The slot of an id as slotKey keys it (`id`, its text, when at hand: else String gives the digits back, as ids have no leading zeros). */
-  private slotOfKey(key: string | number, id?: string): number {
+  /**
+   * The slot of an id as slotKey keys it, numbered now when the id is met first (`id`, its text,
+   * when at hand: else String gives the digits back, as ids have no leading zeros).
+   */
+  slotOfKey(key: string | number, id?: string): number {
     let slot = this.slots.get(key);
     if (slot === undefined) {
       this.slots.set(key, (slot = this.objects.length));
@@ -308,9 +312,11 @@ export class AnalysisCollector {
   private checkLinks(): void {
     const from = this.linkFrom.view();
     const to = this.linkTo.view();
+    // A byte a slot, in the processor's caches, rather than the records' array, most of which is not.
+    const defined = Uint8Array.from(this.objects, (object) => (object ? 1 : 0));
     for (let i = 0; i < from.length; i++) {
-      if (!this.objects[from[i]]) this.checkSlot(from[i], this.locate("link", this.linkPos.get(i)), "from");
-      if (!this.objects[to[i]]) this.checkSlot(to[i], this.locate("link", this.linkPos.get(i)), "to");
+      if (!defined[from[i]]) this.checkSlot(from[i], this.locate("link", this.linkPos.get(i)), "from");
+      if (!defined[to[i]]) this.checkSlot(to[i], this.locate("link", this.linkPos.get(i)), "to");
     }
   }
 }

@@ -1,4 +1,4 @@
-// @module Property test of the reader's fast paths: a record they take is one the schema accepts and returns unchanged; readLines gives a file's lines as a plain split does.
+// @module Property test of the reader's fast paths: a record they take is one the schema accepts and returns unchanged; readLines gives a file's lines as a plain split does, and offers them as bytes to take.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPlainLink, isPlainObjectRecord, slotKey, withoutKind } from "../../build/analysis/collector.ts";
 import { readLines } from "../../build/analysis/lines.ts";
-import { scannedLink, scanPlainLinkLine } from "../../build/analysis/plain-links.ts";
+import { scannedLink, scanPlainLink } from "../../build/analysis/plain-links.ts";
 import { type AnalysisLink, LinkSchema, ObjectSchema } from "../../build/analysis/schema.ts";
 import { arbitraryAnalysis, smallText } from "../support/arbitrary-analysis.ts";
 
@@ -64,15 +64,17 @@ describe("isPlainObjectRecord", () => {
   });
 });
 
-/** The link scanPlainLinkLine reads from a line, its ids as text, as JSON.parse reads it; null for a line it leaves. */
+/** The link scanPlainLink reads from a line's UTF-8 bytes, its ids as text, as JSON.parse reads them; null for a line it leaves. */
 function plainLinkLine(text: string): AnalysisLink | null {
-  if (!scanPlainLinkLine(text)) return null;
+  // Amid other bytes, as a line lies in the reader's buffer.
+  const bytes = new TextEncoder().encode(`x\n${text}\n{`);
+  if (!scanPlainLink(bytes, 2, bytes.length - 2)) return null;
   const { from, to, type, escalated } = scannedLink;
   const link = { from: String(from), to: String(to), type };
   return escalated === undefined ? link : { ...link, escalated };
 }
 
-describe("scanPlainLinkLine", () => {
+describe("scanPlainLink", () => {
   const linkLine = fc
     .record({
       from: fc.oneof(fc.constantFrom("0", "01", "7", "18446744073709551615", "x"), fc.nat().map(String)),
@@ -104,7 +106,24 @@ describe("scanPlainLinkLine", () => {
   });
 });
 
-describe("scanPlainLinkLine's link types", () => {
+describe("scanPlainLink's bounds", () => {
+  it("reads no byte past the line's end: no strict prefix of a plain link line is one", () => {
+    fc.assert(
+      fc.property(
+        fc.record({ from: fc.nat(), to: fc.nat(), escalated: fc.option(fc.boolean(), { nil: undefined }) }),
+        ({ from, to, escalated }) => {
+          const line = JSON.stringify({ kind: "link", from: `${from}`, to: `${to}`, type: "CALL", escalated });
+          const bytes = new TextEncoder().encode(`${line}${line}`);
+          expect(scanPlainLink(bytes, 0, line.length)).toBe(true);
+          for (let end = 0; end < line.length; end++) expect(scanPlainLink(bytes, 0, end)).toBe(false);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("scanPlainLink's link types", () => {
   it("gives each line its own type, however many types an analysis has and whichever collide", () => {
     const types = Array.from({ length: 300 }, (_, i) => `T${i.toString(36)}_${"x".repeat(i % 7)}`);
     for (let round = 0; round < 3; round++)
@@ -139,6 +158,63 @@ describe("readLines", () => {
           }),
         );
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("offers each line's bytes to take, numbered, and hands over the lines in order, those not taken (or given back) to onLine", async () => {
+    const line = fc.string({ unit: fc.constantFrom("a", "é", "😀", "\r", "\ufeff", "{"), maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 14 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1 }),
+        async (lines, finalNewline, runs) => {
+          const text = lines.join("\n") + (finalNewline ? "\n" : "");
+          const path = join(dir, "taken.ndjson");
+          await writeFile(path, text);
+          const pieces = text.split("\n");
+          if (pieces[pieces.length - 1] === "") pieces.pop();
+          const offered: [number, string][] = [];
+          const handed: [number, string][] = [];
+          let r = 0;
+          await readLines(path, (t, n) => void handed.push([n, t]), {
+            // Lines starting with "{" are taken, with as many after them as the runs say.
+            take: (bytes, start, end, n) => {
+              offered.push([
+                n,
+                new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(bytes.subarray(start, end)),
+              ]);
+              return bytes[start] === 0x7b ? runs[r++ % runs.length] : 0;
+            },
+            // Every third line taken is given back.
+            onTaken: (n, count) => {
+              handed.push([n, `taken ${count}`]);
+              return n % 3 === 0 ? false : undefined;
+            },
+          });
+          // The model: each line in turn, a taken one passing over the lines its run takes.
+          const expectOffered: [number, string][] = [];
+          const expectHanded: [number, string][] = [];
+          let r2 = 0;
+          for (let i = 0; i < pieces.length; ) {
+            const raw = pieces[i].endsWith("\r") ? pieces[i].slice(0, -1) : pieces[i];
+            expectOffered.push([i + 1, raw]);
+            if (raw.startsWith("{")) {
+              const count = runs[r2++ % runs.length];
+              expectHanded.push([i + 1, `taken ${count}`]);
+              if ((i + 1) % 3 !== 0) {
+                i += count;
+                continue;
+              }
+            }
+            expectHanded.push([i + 1, raw.startsWith("\ufeff") ? raw.slice(1) : raw]);
+            i++;
+          }
+          expect(offered).toEqual(expectOffered);
+          expect(handed).toEqual(expectHanded);
+        },
+      ),
       { numRuns: 300 },
     );
   });
