@@ -6,7 +6,7 @@
 // (name, fullName, mangling) and their postings are not here but in key pages (key-pages.ts), read a
 // page at a time, so that no query loads every key; they are grouped here for those pages too.
 import { type Block, type Blocks, checkBelow, checkOffsets } from "./blocks.ts";
-import { codeUnitOrder, reversedOrder } from "./code-unit-order.ts";
+import { reversedOrder } from "./code-unit-order.ts";
 import { check } from "./errors.ts";
 import { encodeStringList, type LowerNeedle, StringList } from "./string-list.ts";
 
@@ -78,15 +78,15 @@ export function groupUnique(rows: number, value: (rank: number) => string): Grou
     if (r > 0 && lower[r - 1] > lower[r]) sorted = false;
   }
   // Ranks in key order. Names arrive in rank order, which is lower-cased name order: no sort needed.
-  // Otherwise the radix sort (fullNames, manglings: a comparator sort took some 4 s of the compiling
-  // thread for each at 1M objects) is stable, so each key's ranks stay ascending: its postings.
-  const order = sorted ? Uint32Array.from(lower.keys()) : codeUnitOrder(lower, false);
+  // Otherwise the sort is stable, so each key's ranks stay ascending: its postings.
+  const order = Array.from(lower.keys());
+  if (!sorted) order.sort((a, b) => (lower[a] < lower[b] ? -1 : lower[a] > lower[b] ? 1 : 0));
   const keys: string[] = [];
   const starts: number[] = [];
   for (let i = 0; i < rows; i++)
     if (i === 0 || lower[order[i]] !== lower[order[i - 1]]) keys.push(lower[order[i]]), starts.push(i);
   starts.push(rows);
-  return { keys, offsets: Uint32Array.from(starts), postings: order };
+  return { keys, offsets: Uint32Array.from(starts), postings: Uint32Array.from(order) };
 }
 
 /** Five blocks: keys (StringList, sorted), u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key. */
