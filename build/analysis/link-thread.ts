@@ -1,6 +1,6 @@
 // @module LinkThread: the plain link lines of an analysis file, scanned on a worker thread while the compiling thread reads the other lines, handed over in line order.
 import { fileURLToPath } from "node:url";
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { LinkBatch } from "./link-batches.ts";
 
 /** Batches the worker may post before the compiling thread has taken them: at 4 MiB of file each, a bound on the links held between the two. */
@@ -27,6 +27,7 @@ export class LinkThread {
   private through = 0;
   private failure: Error | undefined;
   private closing = false;
+  private exited = false;
   private wake: (() => void) | undefined;
   private batch: LinkBatch | undefined;
   /** The batch's run at hand, and the index of its first link. */
@@ -47,15 +48,19 @@ export class LinkThread {
       workerData: { path, consumed: this.consumed, port: port2 } satisfies LinkWorkerData & { port: MessagePort },
       transferList: [port2],
     });
-    this.port.on("message", (batch: LinkBatch) => {
-      this.batches.push(batch);
-      this.through = batch.through;
-      this.wake?.();
-    });
+    this.port.on("message", (batch: LinkBatch) => this.receive(batch));
     this.worker.on("error", (error) => this.fail(error));
     this.worker.on("exit", (code) => {
+      this.exited = true;
       if (code !== 0 && !this.closing) this.fail(new Error(`it exited with code ${code}`));
+      this.wake?.();
     });
+  }
+
+  private receive(batch: LinkBatch): void {
+    this.batches.push(batch);
+    this.through = batch.through;
+    this.wake?.();
   }
 
   private fail(error: Error): void {
@@ -67,6 +72,16 @@ export class LinkThread {
   async ready(end: number): Promise<void> {
     while (this.through < end) {
       if (this.failure) throw this.failure;
+      if (this.exited) {
+        // Its last batches may not have been delivered yet: taken from the port at once.
+        for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port))
+          this.receive(m.message as LinkBatch);
+        if (this.through < end)
+          throw new Error(
+            `the link lines' worker thread ended having scanned ${this.through} bytes of the file, not ${end}`,
+          );
+        return;
+      }
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }
