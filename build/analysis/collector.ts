@@ -134,7 +134,7 @@ export class AnalysisCollector {
       this.faults.add("document", null, "has no header (format, application, analyzedAt)");
     if (this.formatRefused) throw new AnalysisRefused(this.faults);
     const taxonomyKeys = this.checkTaxonomy();
-    this.checkObjects(taxonomyKeys);
+    const parentSlots = this.checkObjects(taxonomyKeys);
     this.checkLinks();
     for (const p of this.postIts) this.checkSlot(p.slot, this.locate("postIt", p.pos), "object");
     if (!this.faults.ok || !this.header) throw new AnalysisRefused(this.faults);
@@ -145,7 +145,7 @@ export class AnalysisCollector {
       files: this.files,
       taxonomy: this.taxonomy,
       objects,
-      parentSlots: Int32Array.from(objects, (o) => (o.parent == null ? -1 : this.slots.get(slotKey(o.parent))!)),
+      parentSlots,
       links: {
         from: this.linkFrom.view(),
         to: this.linkTo.view(),
@@ -272,28 +272,33 @@ export class AnalysisCollector {
     return levels;
   }
 
-  private checkObjects(taxonomyLevels: Map<string, number> | null): void {
+  /** Checks each object's references; returns the slot of each one's parent (-1 for none), looked up once here. */
+  private checkObjects(taxonomyLevels: Map<string, number> | null): Int32Array {
+    const parentSlots = new Int32Array(this.objects.length).fill(-1);
     this.objects.forEach((object, slot) => {
       if (!object) return;
-      const at = this.locate("object", this.objectPos[slot]);
+      // Where the object is, written out only for a fault: a million objects pass.
+      const at = () => this.locate("object", this.objectPos[slot]);
       if (object.parent != null) {
-        const slot = this.slots.get(slotKey(object.parent));
-        if (slot === undefined || !this.objects[slot])
-          this.faults.add(at, "parent", this.unresolved("object", object.parent));
+        const parent = this.slots.get(slotKey(object.parent));
+        if (parent === undefined || !this.objects[parent])
+          this.faults.add(at(), "parent", this.unresolved("object", object.parent));
+        else parentSlots[slot] = parent;
       }
       if (taxonomyLevels) {
-        if (object.level5 === undefined) this.faults.add(at, "level5", "is required when the analysis has a taxonomy");
+        if (object.level5 === undefined)
+          this.faults.add(at(), "level5", "is required when the analysis has a taxonomy");
         else if (!taxonomyLevels.has(object.level5))
-          this.faults.add(at, "level5", this.unresolved("taxonomy", object.level5));
+          this.faults.add(at(), "level5", this.unresolved("taxonomy", object.level5));
         else if (taxonomyLevels.get(object.level5) !== 5)
           this.faults.add(
-            at,
+            at(),
             "level5",
             `must be a level-5 node, but "${object.level5}" is at level ${taxonomyLevels.get(object.level5)}`,
           );
       } else if (object.level5 !== undefined) {
         this.faults.add(
-          at,
+          at(),
           "level5",
           `refers to taxonomy key "${object.level5}", but the analysis has no taxonomy nodes`,
         );
@@ -301,12 +306,13 @@ export class AnalysisCollector {
       object.sourceLocations?.forEach((l, i) => {
         if (!this.fileIds.has(l.fileId))
           this.faults.add(
-            at,
+            at(),
             `sourceLocations[${i}].fileId`,
             `refers to file "${l.fileId}", which the analysis does not define in files`,
           );
       });
     });
+    return parentSlots;
   }
 
   private checkLinks(): void {

@@ -25,8 +25,29 @@ const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
 const NO_LOCATIONS: ObjectRecord["sourceLocations"] = Object.freeze([]) as unknown as ObjectRecord["sourceLocations"];
 const NO_POST_ITS: ObjectRecord["postIts"] = Object.freeze([]) as unknown as ObjectRecord["postIts"];
 
+/** An analysis's links grouped by caller rank, with how many distinct links they are. */
+export interface GroupedCallees {
+  links: CalleeLinks;
+  linkCount: number;
+}
+
+/**
+ * Groups links as `groupCallees` does, here or on another thread (PagePool.groupCallees); what it
+ * returns gives the result, waiting for it if need be, so that the model's records are made meanwhile.
+ */
+export type CalleeGrouper = (links: ValidatedAnalysis["links"], rankOfSlot: Uint32Array) => () => GroupedCallees;
+
+export const groupCalleesHere: CalleeGrouper = (links, rankOfSlot) => {
+  const grouped = groupCallees(links, rankOfSlot);
+  return () => grouped;
+};
+
 /** Builds the model of `analysis`, consuming its object records (the array is emptied as it goes). */
-export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | null): SnapshotModel {
+export function buildModel(
+  analysis: ValidatedAnalysis,
+  previous: StatusBase | null,
+  grouper: CalleeGrouper = groupCalleesHere,
+): SnapshotModel {
   const { objects } = analysis;
   const order = nameOrder(
     objects.map((o) => o.name.toLowerCase()),
@@ -35,6 +56,7 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
   );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
+  const grouped = grouper(analysis.links, rankOfSlot);
 
   const derived = analysis.taxonomy ? null : deriveTaxonomy(objects);
   const { levels, indexOfKey } = buildLevels(analysis.taxonomy ?? derived!.nodes);
@@ -78,7 +100,7 @@ export function buildModel(analysis: ValidatedAnalysis, previous: StatusBase | n
     record.postIts.push({ title: p.title, text: p.text });
   }
 
-  const callees = buildCallees(analysis, rankOfSlot);
+  const callees = grouped();
   return {
     meta: {
       application: analysis.header.application,
@@ -158,8 +180,8 @@ function buildLevels(nodes: readonly AnalysisTaxonomyNode[]): {
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Groups links by caller rank, sorts each row by (callee rank, link type) and merges duplicates into flags. */
-function buildCallees(analysis: ValidatedAnalysis, rankOfSlot: Uint32Array): { links: CalleeLinks; linkCount: number } {
-  const { from, to, type, escalated, types } = analysis.links;
+export function groupCallees(links: ValidatedAnalysis["links"], rankOfSlot: Uint32Array): GroupedCallees {
+  const { from, to, type, escalated, types } = links;
   const n = rankOfSlot.length;
   const linkTypes = [...types].sort();
   const typeCode = Uint32Array.from(types, (t) => linkTypes.indexOf(t));

@@ -25,21 +25,6 @@ export type Stage = "read" | "model" | "encode";
 /** Finds the analysis to compute statuses against, once the analysis's application and analyzedAt are known. */
 export type PreviousResolver = (application: string, analyzedAtMs: number) => Promise<StatusBase | null>;
 
-/** Reads, validates and models an analysis; the analysis records are unreachable once this returns. */
-async function modelAnalysis(
-  path: string,
-  previous: StatusBase | PreviousResolver | null,
-  onProgress?: (stage: Stage, done: number, total: number) => void,
-): Promise<SnapshotModel> {
-  const analysis = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
-  onProgress?.("model", 0, 1);
-  const base =
-    typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
-  return buildModel(analysis, base);
-}
-
-const sectionCount = Object.keys(SECTIONS).length;
-
 /**
  * Below this many objects the pages are encoded on the compiling thread: starting the workers
  * (some 170 ms measured on a 700-object analysis) costs more than they save.
@@ -47,16 +32,31 @@ const sectionCount = Object.keys(SECTIONS).length;
 const PAGE_WORKERS_FROM = 20_000;
 
 /**
- * Worker threads to encode `model`'s pages, for a model large enough to gain from them. Called once
- * the analysis's records are unreachable: with its largest indexes built on the workers, the
- * compiling thread allocates too little for V8 to collect those records in time, so it is collected
- * in full first.
+ * Reads, validates and models an analysis, with the worker threads that will encode its pages when
+ * it is large enough to gain from them: started before the model is built, which they take part in.
+ * The analysis records are unreachable once this returns: a caller given a pool collects them then
+ * (collectGarbageNow), since with its largest indexes built on the workers the compiling thread
+ * allocates too little for V8 to collect them in time.
  */
-function pagePoolFor(model: SnapshotModel): PagePool | undefined {
-  if (model.objects.length < PAGE_WORKERS_FROM) return undefined;
-  collectGarbageNow();
-  return new PagePool();
+async function modelAnalysis(
+  path: string,
+  previous: StatusBase | PreviousResolver | null,
+  onProgress?: (stage: Stage, done: number, total: number) => void,
+): Promise<{ model: SnapshotModel; pool: PagePool | undefined }> {
+  const analysis = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
+  onProgress?.("model", 0, 1);
+  const base =
+    typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
+  const pool = analysis.objects.length >= PAGE_WORKERS_FROM ? new PagePool() : undefined;
+  try {
+    return { model: buildModel(analysis, base, pool?.groupCallees), pool };
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
 }
+
+const sectionCount = Object.keys(SECTIONS).length;
 
 /** Compiles an analysis into snapshot bytes in memory (publishing, serving a folder). */
 export async function compileAnalysis(
@@ -64,11 +64,11 @@ export async function compileAnalysis(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<CompiledSnapshot> {
-  const model = await modelAnalysis(path, previous, onProgress);
+  const { model, pool } = await modelAnalysis(path, previous, onProgress);
   const sink = new MemorySink();
   let encoded = 0;
-  const pool = pagePoolFor(model);
   try {
+    if (pool) collectGarbageNow();
     writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool?.threads);
   } finally {
     await pool?.close();
@@ -88,19 +88,22 @@ export async function compileAnalysisToFile(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<{ meta: SnapshotMeta; sha256: string; size: number }> {
-  let model: SnapshotModel | null = await modelAnalysis(path, previous, onProgress);
+  let model: SnapshotModel | null;
+  let pool: PagePool | undefined;
+  ({ model, pool } = await modelAnalysis(path, previous, onProgress));
   const { meta } = model;
   const temporary = `${out}.${process.pid}.${Date.now()}.tmp`;
   let fd: number;
   try {
     fd = openSync(temporary, "wx");
   } catch (error) {
+    await pool?.close();
     throw new Error(
       `cannot write ${out}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "its folder does not exist" : (error as Error).message}`,
     );
   }
-  const pool = pagePoolFor(model);
   try {
+    if (pool) collectGarbageNow();
     let encoded = 0;
     const size = writeSnapshot(
       model,

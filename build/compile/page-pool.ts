@@ -1,4 +1,4 @@
-// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and counts the flow points' graphs and builds the keys' indexes there too.
+// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and groups the links, counts the flow points' graphs and builds the keys' indexes there too.
 //
 // Section encoders are synchronous, so the pool is too: a batch is posted at once, and its pages are
 // collected (waiting on a shared counter the workers bump, then reading their ports with
@@ -13,6 +13,8 @@ import type { ReachCounter, WalkGraph } from "../../src/format/flow-points.ts";
 import type { KeyIndexer } from "../../src/format/key-indexes.ts";
 import type { PlanThreads } from "../../src/format/layout-plan.ts";
 import type { PageCodec, PageEncoder } from "../../src/format/page-codec.ts";
+import type { ValidatedAnalysis } from "../analysis/collector.ts";
+import type { CalleeGrouper, GroupedCallees } from "./build-model.ts";
 
 /** Raw pages to encode, back to back (pack), with their codec. */
 export interface PageBatch {
@@ -32,6 +34,14 @@ export interface ReachTask {
   spend: number;
 }
 
+/** An analysis's links and the rank of each object slot, to group by caller as groupCallees does. */
+export interface CalleeTask {
+  kind: "callees";
+  id: number;
+  links: ValidatedAnalysis["links"];
+  rankOfSlot: Uint32Array;
+}
+
 /** A nearly unique field's sorted keys, to build their trigram index and reversed order as indexKeys does. */
 export interface KeyTask {
   kind: "keys";
@@ -44,6 +54,7 @@ export type WorkerReply =
   | { id: number; bytes: Uint8Array<ArrayBuffer>; lengths: Uint32Array }
   | { id: number; counts: Uint32Array<ArrayBuffer> }
   | { id: number; trigrams: Block[]; reversed: Uint32Array }
+  | { id: number; callees: GroupedCallees }
   | { id: number; error: string };
 
 /**
@@ -120,7 +131,7 @@ export class PagePool implements PageEncoder {
    */
   private post<R>(
     port: MessagePort,
-    task: PageBatch | ReachTask | KeyTask,
+    task: PageBatch | ReachTask | KeyTask | CalleeTask,
     transfer: ArrayBuffer[],
     doing: string,
     answer: (reply: WorkerReply) => R | undefined,
@@ -132,6 +143,18 @@ export class PagePool implements PageEncoder {
       return result;
     };
   }
+
+  /**
+   * A CalleeGrouper on the workers: the links are copied to one of them (some 65 MB at 1M objects
+   * and 5M links), grouped there while the compiling thread makes the model's records.
+   */
+  readonly groupCallees: CalleeGrouper = (links, rankOfSlot) => {
+    const id = this.posted++;
+    const task: CalleeTask = { kind: "callees", id, links, rankOfSlot };
+    return this.post(this.ports[id % this.ports.length], task, [], "grouping links", (reply) =>
+      "callees" in reply ? reply.callees : undefined,
+    );
+  };
 
   /**
    * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what took the

@@ -1,17 +1,32 @@
-// @module The page worker: encodes the batches of raw pages a PagePool posts to it, counts what flow points reach, builds the keys' indexes, and signals each reply.
+// @module The page worker: encodes the batches of raw pages a PagePool posts to it, groups links by caller, counts what flow points reach, builds the keys' indexes, and signals each reply.
 import { type MessagePort, workerData } from "node:worker_threads";
 import { reachCounts } from "../../src/format/flow-points.ts";
 import { indexKeys } from "../../src/format/key-indexes.ts";
 import { encodePages } from "../../src/format/page-codec.ts";
-import { type KeyTask, type PageBatch, pack, type ReachTask, unpack, type WorkerReply } from "./page-pool.ts";
+import { groupCallees } from "./build-model.ts";
+import {
+  type CalleeTask,
+  type KeyTask,
+  type PageBatch,
+  pack,
+  type ReachTask,
+  unpack,
+  type WorkerReply,
+} from "./page-pool.ts";
 
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 
-port.on("message", (message: PageBatch | ReachTask | KeyTask) => {
+port.on("message", (message: PageBatch | ReachTask | KeyTask | CalleeTask) => {
   try {
     if (message.kind === "pages") {
       const reply = { id: message.id, ...pack(encodePages(unpack(message), message.codec)) } satisfies WorkerReply;
       port.postMessage(reply, [reply.bytes.buffer]);
+    } else if (message.kind === "callees") {
+      const callees = groupCallees(message.links, message.rankOfSlot);
+      const { offsets, targets, types, flags } = callees.links;
+      port.postMessage({ id: message.id, callees } satisfies WorkerReply, [
+        ...[offsets, targets, types, flags].map((array) => array.buffer as ArrayBuffer),
+      ]);
     } else if (message.kind === "keys") {
       const { trigrams, reversed } = indexKeys(message.keys);
       const reply = { id: message.id, trigrams, reversed } satisfies WorkerReply;

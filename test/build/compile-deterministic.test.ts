@@ -39,13 +39,16 @@ describe("compile", () => {
     expect((await compileAnalysis(analysis, null)).sha256).toBe(first.sha256);
   });
 
-  it("writes the same bytes with its pages encoded, its flow points counted and its keys indexed on worker threads, ahead, as on the compiling thread", async () => {
+  it("writes the same bytes with its links grouped, its pages encoded, its flow points counted and its keys indexed on worker threads, ahead, as on the compiling thread", async () => {
     const model = buildModel(await readAnalysis(analysis), null);
     expect(model.objects.some((o) => o.role === "start") && model.objects.some((o) => o.role === "end")).toBe(true);
+    expect(model.meta.counts.links).toBeGreaterThan(0);
     const pool = new PagePool(2);
     const sink = new MemorySink();
     try {
-      writeSnapshot(model, sink, undefined, pool.threads);
+      const modelOnWorkers = buildModel(await readAnalysis(analysis), null, pool.groupCallees);
+      expect(modelOnWorkers).toEqual(model);
+      writeSnapshot(modelOnWorkers, sink, undefined, pool.threads);
     } finally {
       await pool.close();
     }
