@@ -45,6 +45,8 @@ export class LinkBatcher {
   private type = new Uint32Array(FIRST_ROOM);
   private escalated = new Uint8Array(FIRST_ROOM);
   private newIds: (string | number)[] = [];
+  /** Ids numbered so far: the next one met first is numbered this. */
+  private newIdCount = 0;
   private newTypes: string[] = [];
 
   /** Notes the line if it is a plain link line (scanPlainLink); true when it is. */
@@ -110,8 +112,6 @@ export class LinkBatcher {
     }
     return n;
   }
-
-  private newIdCount = 0;
 }
 
 /**
