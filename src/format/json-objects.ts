@@ -7,7 +7,14 @@
  * page of 400 level-5 members, 74 KB).
  */
 const PLAIN = String.raw`[^"\\\u0000-\u001f]*`;
-const JSON_STRING = String.raw`"${PLAIN}(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})${PLAIN})*"`;
+/**
+ * The escapes JSON.stringify writes, and no other spelling of the same character (`\u000c` for
+ * `\f`, `\/`, `\u0041`): a quote, a backslash, the five short ones, the other control characters
+ * in lower-case hex, and a surrogate that is not half of a pair (an escaped pair is written as its
+ * character).
+ */
+const ESCAPE = String.raw`\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f])|ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|ud[c-f][0-9a-f]{2})`;
+const JSON_STRING = `"${PLAIN}(?:${ESCAPE}${PLAIN})*"`;
 /** An object id as the API writes it: a decimal string. */
 const JSON_ID = `"-?[0-9]+"`;
 

@@ -87,6 +87,30 @@ describe("member page text", () => {
     }
   });
 
+  it("is refused when a string spells a character otherwise than JSON.stringify does", () => {
+    const object = stringFieldsObject(["id", "name", "fullName", "type", "typeId"]);
+    const page = (name: string) => `[{"id":"1","name":"${name}","fullName":"f","type":"t","typeId":"1"}]`;
+    // As JSON.stringify writes them: the short escapes, other controls in lower-case hex, a lone surrogate.
+    for (const name of [
+      String.raw`\f\b\t\n\r\"\\`,
+      String.raw`\u0000\u000b\u001f`,
+      String.raw`\ud800`,
+      String.raw`\udc00x`,
+      "/😀",
+    ])
+      expect(jsonObjectsIn(page(name), object)).toBe(1);
+    // Other spellings of the same characters, which JSON.parse reads and JSON.stringify does not write.
+    for (const name of [
+      String.raw`\u000c`,
+      String.raw`\u000a`,
+      String.raw`\/`,
+      String.raw`\u0041`,
+      String.raw`\u001F`,
+      String.raw`\ud83d\ude00`,
+    ])
+      expect(jsonObjectsIn(page(name), object)).toBe(-1);
+  });
+
   it("is accepted exactly when JSON.parse reads members from it that JSON.stringify writes back the same, however it was damaged (property)", () => {
     const FIELDS = ["id", "name", "fullName", "type", "typeId"];
     /** The reference: what the text holds, read by JSON.parse and checked field by field. */
