@@ -26,6 +26,11 @@ export class Growable<T extends TypedArray> {
     return this.data[index];
   }
 
+  /** Empties it, keeping its room. */
+  clear(): void {
+    this.length = 0;
+  }
+
   /** The filled part, as a view (no copy). */
   view(): T {
     return this.data.subarray(0, this.length) as T;

@@ -1,4 +1,5 @@
 // @module LinkBatch: the plain link lines of a stretch of an analysis file, as the link thread scans them: runs of lines, ids numbered in the order met, types, flags.
+import { Growable } from "./growable.ts";
 import { scannedLink, scanPlainLink } from "./plain-links.ts";
 
 /**
@@ -39,11 +40,10 @@ export class LinkBatcher {
   private lastLine = -1;
   private lastFrom: string | number = -1;
   private lastFromNumber = -1;
-  private count = 0;
-  private from = new Uint32Array(FIRST_ROOM);
-  private to = new Uint32Array(FIRST_ROOM);
-  private type = new Uint32Array(FIRST_ROOM);
-  private escalated = new Uint8Array(FIRST_ROOM);
+  private readonly from = new Growable((n) => new Uint32Array(n), FIRST_ROOM);
+  private readonly to = new Growable((n) => new Uint32Array(n), FIRST_ROOM);
+  private readonly type = new Growable((n) => new Uint32Array(n), FIRST_ROOM);
+  private readonly escalated = new Growable((n) => new Uint8Array(n), FIRST_ROOM);
   private newIds: (string | number)[] = [];
   /** Ids numbered so far: the next one met first is numbered this. */
   private newIdCount = 0;
@@ -56,52 +56,40 @@ export class LinkBatcher {
     if (lineNumber === this.lastLine + 1 && this.runLengths.length > 0) this.runLengths[this.runLengths.length - 1]++;
     else this.runStarts.push(lineNumber), this.runLengths.push(1);
     this.lastLine = lineNumber;
-    if (this.count === this.from.length) this.grow();
-    const i = this.count++;
     // Analyzers write a caller's links together: most lines repeat the last line's caller.
     if (from !== this.lastFrom) (this.lastFrom = from), (this.lastFromNumber = this.idNumber(from));
-    this.from[i] = this.lastFromNumber;
-    this.to[i] = this.idNumber(to);
+    this.from.push(this.lastFromNumber);
+    this.to.push(this.idNumber(to));
     let code = this.types.get(type);
     if (code === undefined) {
       this.types.set(type, (code = this.types.size));
       this.newTypes.push(type);
     }
-    this.type[i] = code;
-    this.escalated[i] = escalated === true ? 1 : 0;
+    this.type.push(code);
+    this.escalated.push(escalated === true ? 1 : 0);
     return true;
   }
 
   /** The lines noted since the last batch, as a batch through byte `through`. */
   take(through: number): LinkBatch {
-    const n = this.count;
     const batch: LinkBatch = {
       through,
       runStarts: Uint32Array.from(this.runStarts),
       runLengths: Uint32Array.from(this.runLengths),
-      from: this.from.slice(0, n),
-      to: this.to.slice(0, n),
-      type: this.type.slice(0, n),
-      escalated: this.escalated.slice(0, n),
+      from: this.from.view().slice(),
+      to: this.to.view().slice(),
+      type: this.type.view().slice(),
+      escalated: this.escalated.view().slice(),
       newIds: this.newIds,
       newTypes: this.newTypes,
     };
     // A run is not continued into the next batch: each batch's runs are its own.
     this.runStarts = [];
     this.runLengths = [];
-    this.count = 0;
+    for (const links of [this.from, this.to, this.type, this.escalated]) links.clear();
     this.newIds = [];
     this.newTypes = [];
     return batch;
-  }
-
-  private grow(): void {
-    const room = 2 * this.from.length;
-    const grown = <T extends Uint32Array | Uint8Array>(array: T, bigger: T): T => (bigger.set(array), bigger);
-    this.from = grown(this.from, new Uint32Array(room));
-    this.to = grown(this.to, new Uint32Array(room));
-    this.type = grown(this.type, new Uint32Array(room));
-    this.escalated = grown(this.escalated, new Uint8Array(room));
   }
 
   private idNumber(id: string | number): number {
