@@ -8,6 +8,7 @@ import { readWholeIdPages } from "../../src/format/id-pages.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import { readAnalysis } from "../analysis/read.ts";
 import { buildModel, type StatusBase } from "./build-model.ts";
 import { collectGarbageNow } from "./heap-limits.ts";
@@ -34,8 +35,8 @@ const PAGE_WORKERS_FROM = 20_000;
 /**
  * Reads, validates and models an analysis, with the worker threads that will encode its pages when
  * it is large enough to gain from them: started before the model is built, which they take part in.
- * The analysis records are unreachable once this returns: a caller given a pool collects them then
- * (collectGarbageNow), since with its largest indexes built on the workers the compiling thread
+ * The analysis records are unreachable once this returns. With a pool they are collected first
+ * (collectGarbageNow): with its largest indexes built on the workers, the compiling thread
  * allocates too little for V8 to collect them in time.
  */
 async function modelAnalysis(
@@ -43,13 +44,16 @@ async function modelAnalysis(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<{ model: SnapshotModel; pool: PagePool | undefined }> {
-  const analysis = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
+  let analysis: ValidatedAnalysis | null = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
   onProgress?.("model", 0, 1);
   const base =
     typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
   const pool = analysis.objects.length >= PAGE_WORKERS_FROM ? new PagePool() : undefined;
   try {
-    return { model: buildModel(analysis, base, pool?.groupCallees), pool };
+    const model = buildModel(analysis, base, pool?.groupCallees);
+    analysis = null;
+    if (pool) collectGarbageNow();
+    return { model, pool };
   } catch (error) {
     await pool?.close();
     throw error;
@@ -68,7 +72,6 @@ export async function compileAnalysis(
   const sink = new MemorySink();
   let encoded = 0;
   try {
-    if (pool) collectGarbageNow();
     writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool?.threads);
   } finally {
     await pool?.close();
@@ -103,7 +106,6 @@ export async function compileAnalysisToFile(
     );
   }
   try {
-    if (pool) collectGarbageNow();
     let encoded = 0;
     const size = writeSnapshot(
       model,
