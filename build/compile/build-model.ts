@@ -1,4 +1,5 @@
 // @module buildModel: a validated analysis to the SnapshotModel the encoder writes (ranks, taxonomy, links, status).
+import type { GroupedField } from "../../src/format/field-keys.ts";
 import {
   type CalleeLinks,
   LINK_DIRECT,
@@ -42,11 +43,29 @@ export const groupCalleesHere: CalleeGrouper = (links, rankOfSlot) => {
   return () => grouped;
 };
 
-/** Builds the model of `analysis`, consuming its object records (the array is emptied as it goes). */
+/**
+ * The values of the nearly unique fields as the model's records hold them, in the analysis's order
+ * (its slots): what their keys are laid out from while the model is made (PagePool.layKeys).
+ */
+export function keyValues(analysis: ValidatedAnalysis): Record<GroupedField, string[]> {
+  const { objects } = analysis;
+  return {
+    KNAM: objects.map((o) => o.name),
+    KFUL: objects.map((o) => o.fullName),
+    KMNG: objects.map((o) => o.mangling ?? ""),
+  };
+}
+
+/**
+ * Builds the model of `analysis`, consuming its object records (the array is emptied as it goes).
+ * `onRanks` is given the rank of each slot's object as soon as it is known (for work on other
+ * threads that waits for it).
+ */
 export function buildModel(
   analysis: ValidatedAnalysis,
   previous: StatusBase | null,
   grouper: CalleeGrouper = groupCalleesHere,
+  onRanks?: (rankOfSlot: Uint32Array) => void,
 ): SnapshotModel {
   const { objects } = analysis;
   const order = nameOrder(
@@ -56,6 +75,7 @@ export function buildModel(
   );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
+  onRanks?.(rankOfSlot);
   const grouped = grouper(analysis.links, rankOfSlot);
 
   const derived = analysis.taxonomy ? null : deriveTaxonomy(objects);

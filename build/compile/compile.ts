@@ -5,12 +5,13 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { MemorySink } from "../../src/format/container.ts";
 import { writeSnapshot } from "../../src/format/encode.ts";
 import { readWholeIdPages } from "../../src/format/id-pages.ts";
+import type { PlanThreads } from "../../src/format/layout-plan.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import { readAnalysis } from "../analysis/read.ts";
-import { buildModel, type StatusBase } from "./build-model.ts";
+import { buildModel, keyValues, type StatusBase } from "./build-model.ts";
 import { collectGarbageNow } from "./heap-limits.ts";
 import { PagePool } from "./page-pool.ts";
 
@@ -43,17 +44,20 @@ async function modelAnalysis(
   path: string,
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
-): Promise<{ model: SnapshotModel; pool: PagePool | undefined }> {
+): Promise<{ model: SnapshotModel; pool: PagePool | undefined; threads: PlanThreads | undefined }> {
   let analysis: ValidatedAnalysis | null = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
   onProgress?.("model", 0, 1);
   const base =
     typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
   const pool = analysis.objects.length >= PAGE_WORKERS_FROM ? new PagePool() : undefined;
   try {
-    const model = buildModel(analysis, base, pool?.groupCallees);
+    // Begun first: the keys are grouped, sorted and indexed on a worker while the model is made.
+    const keys = pool?.layKeys(keyValues(analysis));
+    const model = buildModel(analysis, base, pool?.groupCallees, keys?.rank);
     analysis = null;
     if (pool) collectGarbageNow();
-    return { model, pool };
+    const threads = pool && keys && { ...pool.threads, fieldKeys: keys.fieldKeys };
+    return { model, pool, threads };
   } catch (error) {
     await pool?.close();
     throw error;
@@ -68,11 +72,11 @@ export async function compileAnalysis(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<CompiledSnapshot> {
-  const { model, pool } = await modelAnalysis(path, previous, onProgress);
+  const { model, pool, threads } = await modelAnalysis(path, previous, onProgress);
   const sink = new MemorySink();
   let encoded = 0;
   try {
-    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool?.threads);
+    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), threads);
   } finally {
     await pool?.close();
   }
@@ -93,7 +97,8 @@ export async function compileAnalysisToFile(
 ): Promise<{ meta: SnapshotMeta; sha256: string; size: number }> {
   let model: SnapshotModel | null;
   let pool: PagePool | undefined;
-  ({ model, pool } = await modelAnalysis(path, previous, onProgress));
+  let threads: PlanThreads | undefined;
+  ({ model, pool, threads } = await modelAnalysis(path, previous, onProgress));
   const { meta } = model;
   const temporary = `${out}.${process.pid}.${Date.now()}.tmp`;
   let fd: number;
@@ -111,7 +116,7 @@ export async function compileAnalysisToFile(
       model,
       { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) },
       () => onProgress?.("encode", ++encoded, sectionCount),
-      pool?.threads,
+      threads,
     );
     // Released before the file is hashed: every garbage collection while hashing would mark it all.
     model = null;

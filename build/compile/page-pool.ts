@@ -1,4 +1,4 @@
-// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and groups the links, counts the flow points' graphs and builds the keys' indexes there too.
+// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and groups the links, counts the flow points' graphs and lays out the fields' keys there too.
 //
 // Section encoders are synchronous, so the pool is too: a batch is posted at once, and its pages are
 // collected (waiting on a shared counter the workers bump, then reading their ports with
@@ -8,9 +8,8 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
-import type { Block } from "../../src/format/blocks.ts";
+import { type FieldKeys, GROUPED_FIELDS, type GroupedField } from "../../src/format/field-keys.ts";
 import type { ReachCounter, WalkGraph } from "../../src/format/flow-points.ts";
-import type { KeyIndexer } from "../../src/format/key-indexes.ts";
 import type { PlanThreads } from "../../src/format/layout-plan.ts";
 import type { PageCodec, PageEncoder } from "../../src/format/page-codec.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
@@ -42,20 +41,36 @@ export interface CalleeTask {
   rankOfSlot: Uint32Array;
 }
 
-/** A nearly unique field's sorted keys, to build their trigram index and reversed order as indexKeys does. */
+/** A nearly unique field's values, one per object in the analysis's order, to lay out as KeyLayout does. */
 export interface KeyTask {
   kind: "keys";
   id: number;
-  keys: readonly string[];
+  field: GroupedField;
+  values: readonly string[];
 }
 
-/** A batch's pages as stored, back to back; a reach task's counts; a key task's indexes; or why the worker failed. */
+/** The rank of each value of some key tasks (the same for each): their layouts are finished and answered, each under its task's id. */
+export interface RanksTask {
+  kind: "ranks";
+  tasks: number[];
+  rankOfValue: Uint32Array;
+}
+
+/** A batch's pages as stored, back to back; a reach task's counts; a key task's layout; or why the worker failed. */
 export type WorkerReply =
   | { id: number; bytes: Uint8Array<ArrayBuffer>; lengths: Uint32Array }
   | { id: number; counts: Uint32Array<ArrayBuffer> }
-  | { id: number; trigrams: Block[]; reversed: Uint32Array }
+  | { id: number; fieldKeys: FieldKeys }
   | { id: number; callees: GroupedCallees }
   | { id: number; error: string };
+
+/** The fields' keys being laid out on a worker (PagePool.layKeys). */
+export interface KeyLayouts {
+  /** Sends the rank of each value's object (the values' order is the analysis's: its slots). */
+  rank(rankOfValue: Uint32Array): void;
+  /** Each field's keys laid out, for the LayoutPlan (PlanThreads.fieldKeys); each taken once. */
+  fieldKeys: Record<GroupedField, () => FieldKeys>;
+}
 
 /**
  * Batches posted and not yet collected, per worker: a bound on the raw pages waiting in memory when
@@ -131,7 +146,7 @@ export class PagePool implements PageEncoder {
    */
   private post<R>(
     port: MessagePort,
-    task: PageBatch | ReachTask | KeyTask | CalleeTask,
+    task: PageBatch | ReachTask | CalleeTask,
     transfer: ArrayBuffer[],
     doing: string,
     answer: (reply: WorkerReply) => R | undefined,
@@ -157,24 +172,46 @@ export class PagePool implements PageEncoder {
   };
 
   /**
-   * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what took the
-   * compiling thread some 8 s at 1M objects.
+   * Lays out the nearly unique fields' keys on a worker of its own, from their values (each field's
+   * in the analysis's order): the values are copied there, and the keys grouped, sorted and indexed
+   * (KeyLayout) while this thread makes the model, some 13 s of one thread at 1M objects. `rank` then
+   * sends the rank of each value's object, for what depends on it.
    */
-  readonly indexKeys: KeyIndexer = (keys) => {
-    const task: KeyTask = { kind: "keys", id: this.posted++, keys };
+  layKeys(values: Record<GroupedField, readonly string[]>): KeyLayouts {
     this.keyThread ??= this.startWorker();
-    const indexes = this.post(this.keyThread.port, task, [], "indexing keys", (reply) =>
-      "trigrams" in reply ? { trigrams: reply.trigrams, reversed: reply.reversed } : undefined,
-    );
-    this.keyTasksOutstanding++;
-    return () => {
-      try {
-        return indexes();
-      } finally {
-        if (--this.keyTasksOutstanding === 0) this.endKeyThread();
-      }
+    const { port } = this.keyThread;
+    const tasks = GROUPED_FIELDS.map((field) => {
+      const task: KeyTask = { kind: "keys", id: this.posted++, field, values: values[field] };
+      port.postMessage(task);
+      this.keyTasksOutstanding++;
+      return task.id;
+    });
+    let ranked = false;
+    const laidOut = (field: GroupedField) => {
+      const id = tasks[GROUPED_FIELDS.indexOf(field)];
+      let taken = false;
+      return () => {
+        if (!ranked) throw new Error(`${field}: its keys' ranks were never sent`);
+        if (taken) throw new Error(`${field}: its laid-out keys were taken already`);
+        taken = true;
+        try {
+          const reply = this.take(id, "laying out keys");
+          if (!("fieldKeys" in reply)) throw new Error(`keys task ${id}: a worker answered something else`);
+          return reply.fieldKeys;
+        } finally {
+          if (--this.keyTasksOutstanding === 0) this.endKeyThread();
+        }
+      };
     };
-  };
+    return {
+      rank: (rankOfValue) => {
+        if (ranked) throw new Error("the keys' ranks were sent already");
+        ranked = true;
+        port.postMessage({ kind: "ranks", tasks, rankOfValue } satisfies RanksTask);
+      },
+      fieldKeys: { KNAM: laidOut("KNAM"), KFUL: laidOut("KFUL"), KMNG: laidOut("KMNG") },
+    };
+  }
 
   private endKeyThread(): void {
     if (!this.keyThread) return;
@@ -183,8 +220,8 @@ export class PagePool implements PageEncoder {
     this.keyThread = undefined;
   }
 
-  /** What a LayoutPlan hands to the workers: all of it. */
-  readonly threads: PlanThreads = { pages: this, countReach: this.countReach, indexKeys: this.indexKeys };
+  /** What a LayoutPlan hands to the workers: its pages and the flow points' counts (the fields' keys are begun before it: layKeys). */
+  readonly threads: PlanThreads = { pages: this, countReach: this.countReach };
 
   /** The reply to message `id`, waiting for it if need be; a worker's failure thrown as what it was `doing`. */
   private take(id: number, doing: string): WorkerReply {

@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAnalysis } from "../../build/analysis/read.ts";
-import { buildModel } from "../../build/compile/build-model.ts";
+import { buildModel, keyValues } from "../../build/compile/build-model.ts";
 import { compileAnalysis, compileAnalysisToFile, sha256Hex } from "../../build/compile/compile.ts";
 import { PagePool } from "../../build/compile/page-pool.ts";
 import { generateAnalysis } from "../../build/generate.ts";
 import { MemorySink } from "../../src/format/container.ts";
 import { encodeSnapshot, writeSnapshot } from "../../src/format/encode.ts";
+import { KeyLayout, layFieldKeys } from "../../src/format/field-keys.ts";
 import { reachCounts } from "../../src/format/flow-points.ts";
-import { indexKeys } from "../../src/format/key-indexes.ts";
 import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
 import { buildRowDictionary } from "../../src/format/row-codec.ts";
 
@@ -39,16 +39,20 @@ describe("compile", () => {
     expect((await compileAnalysis(analysis, null)).sha256).toBe(first.sha256);
   });
 
-  it("writes the same bytes with its links grouped, its pages encoded, its flow points counted and its keys indexed on worker threads, ahead, as on the compiling thread", async () => {
+  it("writes the same bytes with its links grouped, its pages encoded, its flow points counted and its keys laid out on worker threads, ahead, as on the compiling thread", async () => {
     const model = buildModel(await readAnalysis(analysis), null);
     expect(model.objects.some((o) => o.role === "start") && model.objects.some((o) => o.role === "end")).toBe(true);
     expect(model.meta.counts.links).toBeGreaterThan(0);
     const pool = new PagePool(2);
     const sink = new MemorySink();
     try {
-      const modelOnWorkers = buildModel(await readAnalysis(analysis), null, pool.groupCallees);
+      // As the compile does: the keys laid out from the values as read, ranked once the model has the ranks.
+      const read = await readAnalysis(analysis);
+      expect(read.objects.map((o) => o.name)).not.toEqual(model.objects.map((o) => o.name));
+      const keys = pool.layKeys(keyValues(read));
+      const modelOnWorkers = buildModel(read, null, pool.groupCallees, keys.rank);
       expect(modelOnWorkers).toEqual(model);
-      writeSnapshot(modelOnWorkers, sink, undefined, pool.threads);
+      writeSnapshot(modelOnWorkers, sink, undefined, { ...pool.threads, fieldKeys: keys.fieldKeys });
     } finally {
       await pool.close();
     }
@@ -100,35 +104,59 @@ describe("PagePool", () => {
     }
   });
 
-  it("builds a field's trigram index and reversed order as indexKeys does here, between batches of pages", async () => {
-    // Sorted distinct keys: shared prefixes and suffixes, keys of fewer than three units, and keys
-    // beyond ASCII, whose trigrams are hashed.
-    const keys = [
-      "",
+  it("lays out the fields' keys as KeyLayout does here, between batches of pages, once their ranks come", async () => {
+    // One full name per object in the analysis's order, one twice in other cases: shared prefixes
+    // and suffixes, values of fewer than three units, and values beyond ASCII, whose trigrams are hashed.
+    const fullNames = [
+      "getOrder",
       "a",
+      "",
       "ab",
-      "abc",
-      "getorder",
-      "getorderline",
-      "orderline",
-      "setorder",
-      "zürich",
-      "東京駅",
+      "GETORDER",
       "東京駅前",
+      "abc",
+      "zürich",
+      "orderLine",
+      "getOrderLine",
+      "setOrder",
+      "東京駅",
     ];
+    // The objects' ranks: the analysis's order reversed, which their names follow.
+    const rankOfValue = Uint32Array.from(fullNames, (_, slot) => fullNames.length - 1 - slot);
+    const values = {
+      KNAM: Array.from(rankOfValue, (rank) => `n${String(rank).padStart(2, "0")}`),
+      KFUL: fullNames,
+      KMNG: fullNames.map((_, slot) => (slot % 3 ? "(I)V" : "")),
+    };
     const pool = new PagePool(2);
     try {
-      const pages = pool.encode([new TextEncoder().encode("a page ".repeat(100))], DEFLATE);
-      const indexes = [pool.indexKeys(keys), pool.indexKeys(keys.slice(3))];
-      const here = indexKeys(keys);
-      expect(indexes[0]()).toEqual(here);
-      // The reversed order, worked by hand: "", "a", "ba", "cba", "enilredro", "enilredroteg",
-      // "hcirüz", "redroteg", "redrotes", "前駅京東", "駅京東" (前 is U+524D, 駅 U+99C5).
-      expect([...here.reversed]).toEqual([0, 1, 2, 3, 6, 5, 8, 4, 7, 10, 9]);
-      expect(indexes[1]()).toEqual(indexKeys(keys.slice(3)));
-      // Its worker ended with the last task taken: the next task starts another.
-      expect(pool.indexKeys(["getorder"])()).toEqual(indexKeys(["getorder"]));
-      expect(pages()).toEqual(encodePages([new TextEncoder().encode("a page ".repeat(100))], DEFLATE));
+      const page = new TextEncoder().encode("a page ".repeat(100));
+      const pages = pool.encode([page], DEFLATE);
+      const keys = pool.layKeys(values);
+      expect(() => keys.fieldKeys.KFUL()).toThrow(/KFUL: its keys' ranks were never sent/);
+      keys.rank(rankOfValue);
+      const fullNameKeys = keys.fieldKeys.KFUL();
+      expect(fullNameKeys).toEqual(new KeyLayout("KFUL", fullNames).ranked(rankOfValue));
+      expect(fullNameKeys).toEqual(layFieldKeys("KFUL", [...fullNames].reverse()));
+      // Worked by hand. The keys: "", "a", "ab", "abc", "getorder", "getorderline", "orderline",
+      // "setorder", "zürich", "東京駅", "東京駅前"; "getorder" holds slots 0 and 4, ranks 11 and 7.
+      expect([...fullNameKeys.offsets]).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12]);
+      expect([...fullNameKeys.postings]).toEqual([9, 10, 8, 5, 7, 11, 2, 3, 1, 4, 0, 6]);
+      // Reversed: "", "a", "ba", "cba", "enilredro", "enilredroteg", "hcirüz", "redroteg",
+      // "redrotes", "前駅京東", "駅京東" (前 is U+524D, 駅 U+99C5).
+      expect([...fullNameKeys.reversed]).toEqual([0, 1, 2, 3, 6, 5, 8, 4, 7, 10, 9]);
+      expect(() => keys.fieldKeys.KFUL()).toThrow(/taken already/);
+      expect(keys.fieldKeys.KNAM()).toEqual(layFieldKeys("KNAM", [...values.KNAM].reverse()));
+      expect(keys.fieldKeys.KMNG()).toEqual(layFieldKeys("KMNG", [...values.KMNG].reverse()));
+      // Its worker ended with the last task taken: the next ones start another, and a refusal there is thrown here.
+      const unordered = pool.layKeys({ KNAM: ["b", "a"], KFUL: ["x", "y"], KMNG: ["", ""] });
+      unordered.rank(Uint32Array.of(0, 1));
+      expect(() => unordered.fieldKeys.KNAM()).toThrow(
+        /laying out keys failed on a worker: .*KNAM: objects are not in lower-cased name order/,
+      );
+      expect(unordered.fieldKeys.KFUL()).toEqual(layFieldKeys("KFUL", ["x", "y"]));
+      expect(unordered.fieldKeys.KMNG()).toEqual(layFieldKeys("KMNG", ["", ""]));
+      expect(pages()).toEqual(encodePages([page], DEFLATE));
     } finally {
       await pool.close();
     }
