@@ -14,20 +14,44 @@ export function objectFlags(o: ObjectRecord): number {
 
 /** Ranks ordered by ascending id: the order of the id pages (IDXP). */
 export function ranksById(objects: readonly ObjectRecord[]): Uint32Array {
-  // Ids of up to 15 digits are exact doubles: compared as numbers, twice as fast as as text.
+  // Ids of up to 15 digits are exact doubles: sorted natively as numbers, each rank is then put at
+  // its id's place, found by a binary search (a comparator called 20M times took 1 s at 1M objects).
   const values = new Float64Array(objects.length);
   let exact = true;
   for (let r = 0; r < objects.length && exact; r++) {
     exact = objects[r].id.length <= 15;
     values[r] = Number(objects[r].id);
   }
-  if (exact) return Uint32Array.from(objects.keys()).sort((a, b) => values[a] - values[b]);
+  if (exact) {
+    const sorted = values.slice().sort();
+    let distinct = true;
+    for (let i = 1; i < sorted.length && distinct; i++) distinct = sorted[i - 1] < sorted[i];
+    // Equal ids (never in a model the compiler accepts) would share a place: their ranks then keep their order.
+    if (distinct) {
+      const order = new Uint32Array(objects.length);
+      for (let r = 0; r < values.length; r++) order[placeOf(sorted, values[r])] = r;
+      return order;
+    }
+    return Uint32Array.from(objects.keys()).sort((a, b) => values[a] - values[b]);
+  }
   // Decimal ids without leading zeros order numerically as (length, text): no BigInt per comparison.
   return Uint32Array.from(objects.keys()).sort((a, b) => {
     const x = objects[a].id;
     const y = objects[b].id;
     return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
   });
+}
+
+/** The index of `value` in `sorted` (ascending, distinct, holding it). */
+function placeOf(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**

@@ -92,6 +92,17 @@ describe("ranksById", () => {
       { numRuns: 500 },
     );
   });
+
+  it("keeps the order of ranks whose ids are equal", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(id, fc.constantFrom(7n, 2n ** 40n)), { maxLength: 40 }), (ids) => {
+        const objects = ids.map((i) => ({ id: String(i) }) as ObjectRecord);
+        const expected = [...ids.keys()].sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+        expect([...ranksById(objects)]).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe("NodePairs", () => {
