@@ -44,28 +44,28 @@ export const groupCalleesHere: CalleeGrouper = (links, rankOfSlot) => {
 };
 
 /**
- * The values of the nearly unique fields as the model's records hold them, in the analysis's order
- * (its slots): what their keys are laid out from while the model is made (PagePool.layKeys).
+ * The values of the nearly unique fields as the model's records hold them, in rank order (`order`:
+ * the slot of each rank): what their keys are laid out from while the model is made (PagePool.layKeys).
  */
-export function keyValues(analysis: ValidatedAnalysis): Record<GroupedField, string[]> {
-  const { objects } = analysis;
+export function keyValues(objects: ValidatedAnalysis["objects"], order: Uint32Array): Record<GroupedField, string[]> {
+  const ranked = Array.from(order, (slot) => objects[slot]);
   return {
-    KNAM: objects.map((o) => o.name),
-    KFUL: objects.map((o) => o.fullName),
-    KMNG: objects.map((o) => o.mangling ?? ""),
+    KNAM: ranked.map((o) => o.name),
+    KFUL: ranked.map((o) => o.fullName),
+    KMNG: ranked.map((o) => o.mangling ?? ""),
   };
 }
 
 /**
  * Builds the model of `analysis`, consuming its object records (the array is emptied as it goes).
- * `onRanks` is given the rank of each slot's object as soon as it is known (for work on other
- * threads that waits for it).
+ * `onRanks` is given the objects' order (the slot of each rank) as soon as it is known, before any
+ * record is consumed: work on other threads begins from it.
  */
 export function buildModel(
   analysis: ValidatedAnalysis,
   previous: StatusBase | null,
   grouper: CalleeGrouper = groupCalleesHere,
-  onRanks?: (rankOfSlot: Uint32Array) => void,
+  onRanks?: (order: Uint32Array) => void,
 ): SnapshotModel {
   const { objects } = analysis;
   const order = nameOrder(
@@ -75,7 +75,7 @@ export function buildModel(
   );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
-  onRanks?.(rankOfSlot);
+  onRanks?.(order);
   const grouped = grouper(analysis.links, rankOfSlot);
 
   const derived = analysis.taxonomy ? null : deriveTaxonomy(objects);

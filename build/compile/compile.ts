@@ -51,12 +51,24 @@ async function modelAnalysis(
     typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
   const pool = analysis.objects.length >= PAGE_WORKERS_FROM ? new PagePool() : undefined;
   try {
-    // Begun first: the keys are grouped, sorted and indexed on a worker while the model is made.
-    const keys = pool?.layKeys(keyValues(analysis));
-    const model = buildModel(analysis, base, pool?.groupCallees, keys?.rank);
+    // Begun once the ranks are known: the keys are laid out on a worker while the model's records are made.
+    // The records' array alone is kept by the closure: buildModel empties it, so the records still die.
+    const { objects } = analysis;
+    let fieldKeys: PlanThreads["fieldKeys"];
+    const layKeys =
+      pool &&
+      ((order: Uint32Array) => {
+        const values = keyValues(objects, order);
+        fieldKeys = {
+          KNAM: pool.layKeys("KNAM", values.KNAM),
+          KFUL: pool.layKeys("KFUL", values.KFUL),
+          KMNG: pool.layKeys("KMNG", values.KMNG),
+        };
+      });
+    const model = buildModel(analysis, base, pool?.groupCallees, layKeys);
     analysis = null;
     if (pool) collectGarbageNow();
-    const threads = pool && keys && { ...pool.threads, fieldKeys: keys.fieldKeys };
+    const threads = pool && { ...pool.threads, fieldKeys };
     return { model, pool, threads };
   } catch (error) {
     await pool?.close();

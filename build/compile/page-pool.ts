@@ -8,7 +8,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { type FieldKeys, GROUPED_FIELDS, type GroupedField } from "../../src/format/field-keys.ts";
+import type { FieldKeys, GroupedField, KeyLayouter } from "../../src/format/field-keys.ts";
 import type { ReachCounter, WalkGraph } from "../../src/format/flow-points.ts";
 import type { PlanThreads } from "../../src/format/layout-plan.ts";
 import type { PageCodec, PageEncoder } from "../../src/format/page-codec.ts";
@@ -41,19 +41,12 @@ export interface CalleeTask {
   rankOfSlot: Uint32Array;
 }
 
-/** A nearly unique field's values, one per object in the analysis's order, to lay out as KeyLayout does. */
+/** A nearly unique field's values, one per object in rank order, to lay out as layFieldKeys does. */
 export interface KeyTask {
   kind: "keys";
   id: number;
   field: GroupedField;
   values: readonly string[];
-}
-
-/** The rank of each value of some key tasks (the same for each): their layouts are finished and answered, each under its task's id. */
-export interface RanksTask {
-  kind: "ranks";
-  tasks: number[];
-  rankOfValue: Uint32Array;
 }
 
 /** A batch's pages as stored, back to back; a reach task's counts; a key task's layout; or why the worker failed. */
@@ -63,14 +56,6 @@ export type WorkerReply =
   | { id: number; fieldKeys: FieldKeys }
   | { id: number; callees: GroupedCallees }
   | { id: number; error: string };
-
-/** The fields' keys being laid out on a worker (PagePool.layKeys). */
-export interface KeyLayouts {
-  /** Sends the rank of each value's object (the values' order is the analysis's: its slots). */
-  rank(rankOfValue: Uint32Array): void;
-  /** Each field's keys laid out, for the LayoutPlan (PlanThreads.fieldKeys); each taken once. */
-  fieldKeys: Record<GroupedField, () => FieldKeys>;
-}
 
 /**
  * Batches posted and not yet collected, per worker: a bound on the raw pages waiting in memory when
@@ -146,7 +131,7 @@ export class PagePool implements PageEncoder {
    */
   private post<R>(
     port: MessagePort,
-    task: PageBatch | ReachTask | CalleeTask,
+    task: PageBatch | ReachTask | KeyTask | CalleeTask,
     transfer: ArrayBuffer[],
     doing: string,
     answer: (reply: WorkerReply) => R | undefined,
@@ -172,46 +157,25 @@ export class PagePool implements PageEncoder {
   };
 
   /**
-   * Lays out the nearly unique fields' keys on a worker of its own, from their values (each field's
-   * in the analysis's order): the values are copied there, and the keys grouped, sorted and indexed
-   * (KeyLayout) while this thread makes the model, some 13 s of one thread at 1M objects. `rank` then
-   * sends the rank of each value's object, for what depends on it.
+   * A KeyLayouter on a worker of its own: the values are copied there, and it groups, sorts, pages
+   * and indexes them, some 13 s of one thread at 1M objects, begun while the compiling thread makes
+   * the model's records.
    */
-  layKeys(values: Record<GroupedField, readonly string[]>): KeyLayouts {
+  readonly layKeys: KeyLayouter = (field, values) => {
+    const task: KeyTask = { kind: "keys", id: this.posted++, field, values };
     this.keyThread ??= this.startWorker();
-    const { port } = this.keyThread;
-    const tasks = GROUPED_FIELDS.map((field) => {
-      const task: KeyTask = { kind: "keys", id: this.posted++, field, values: values[field] };
-      port.postMessage(task);
-      this.keyTasksOutstanding++;
-      return task.id;
-    });
-    let ranked = false;
-    const laidOut = (field: GroupedField) => {
-      const id = tasks[GROUPED_FIELDS.indexOf(field)];
-      let taken = false;
-      return () => {
-        if (!ranked) throw new Error(`${field}: its keys' ranks were never sent`);
-        if (taken) throw new Error(`${field}: its laid-out keys were taken already`);
-        taken = true;
-        try {
-          const reply = this.take(id, "laying out keys");
-          if (!("fieldKeys" in reply)) throw new Error(`keys task ${id}: a worker answered something else`);
-          return reply.fieldKeys;
-        } finally {
-          if (--this.keyTasksOutstanding === 0) this.endKeyThread();
-        }
-      };
+    const laidOut = this.post(this.keyThread.port, task, [], "laying out keys", (reply) =>
+      "fieldKeys" in reply ? reply.fieldKeys : undefined,
+    );
+    this.keyTasksOutstanding++;
+    return () => {
+      try {
+        return laidOut();
+      } finally {
+        if (--this.keyTasksOutstanding === 0) this.endKeyThread();
+      }
     };
-    return {
-      rank: (rankOfValue) => {
-        if (ranked) throw new Error("the keys' ranks were sent already");
-        ranked = true;
-        port.postMessage({ kind: "ranks", tasks, rankOfValue } satisfies RanksTask);
-      },
-      fieldKeys: { KNAM: laidOut("KNAM"), KFUL: laidOut("KFUL"), KMNG: laidOut("KMNG") },
-    };
-  }
+  };
 
   private endKeyThread(): void {
     if (!this.keyThread) return;
@@ -220,7 +184,7 @@ export class PagePool implements PageEncoder {
     this.keyThread = undefined;
   }
 
-  /** What a LayoutPlan hands to the workers: its pages and the flow points' counts (the fields' keys are begun before it: layKeys). */
+  /** What a LayoutPlan hands to the workers: its pages and the flow points' counts (the fields' keys are begun before it, as the model is made: layKeys). */
   readonly threads: PlanThreads = { pages: this, countReach: this.countReach };
 
   /** The reply to message `id`, waiting for it if need be; a worker's failure thrown as what it was `doing`. */

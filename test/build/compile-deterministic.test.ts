@@ -11,8 +11,9 @@ import { PagePool } from "../../build/compile/page-pool.ts";
 import { generateAnalysis } from "../../build/generate.ts";
 import { MemorySink } from "../../src/format/container.ts";
 import { encodeSnapshot, writeSnapshot } from "../../src/format/encode.ts";
-import { KeyLayout, layFieldKeys } from "../../src/format/field-keys.ts";
+import { layFieldKeys } from "../../src/format/field-keys.ts";
 import { reachCounts } from "../../src/format/flow-points.ts";
+import type { PlanThreads } from "../../src/format/layout-plan.ts";
 import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
 import { buildRowDictionary } from "../../src/format/row-codec.ts";
 
@@ -46,13 +47,21 @@ describe("compile", () => {
     const pool = new PagePool(2);
     const sink = new MemorySink();
     try {
-      // As the compile does: the keys laid out from the values as read, ranked once the model has the ranks.
+      // As the compile does: the keys laid out from their values in rank order, once the model has the ranks.
       const read = await readAnalysis(analysis);
       expect(read.objects.map((o) => o.name)).not.toEqual(model.objects.map((o) => o.name));
-      const keys = pool.layKeys(keyValues(read));
-      const modelOnWorkers = buildModel(read, null, pool.groupCallees, keys.rank);
+      let fieldKeys: PlanThreads["fieldKeys"];
+      const modelOnWorkers = buildModel(read, null, pool.groupCallees, (order) => {
+        const values = keyValues(read.objects, order);
+        expect(values.KNAM).toEqual(model.objects.map((o) => o.name));
+        fieldKeys = {
+          KNAM: pool.layKeys("KNAM", values.KNAM),
+          KFUL: pool.layKeys("KFUL", values.KFUL),
+          KMNG: pool.layKeys("KMNG", values.KMNG),
+        };
+      });
       expect(modelOnWorkers).toEqual(model);
-      writeSnapshot(modelOnWorkers, sink, undefined, { ...pool.threads, fieldKeys: keys.fieldKeys });
+      writeSnapshot(modelOnWorkers, sink, undefined, { ...pool.threads, fieldKeys });
     } finally {
       await pool.close();
     }
@@ -104,10 +113,10 @@ describe("PagePool", () => {
     }
   });
 
-  it("lays out the fields' keys as KeyLayout does here, between batches of pages, once their ranks come", async () => {
-    // One full name per object in the analysis's order, one twice in other cases: shared prefixes
-    // and suffixes, values of fewer than three units, and values beyond ASCII, whose trigrams are hashed.
-    const fullNames = [
+  it("lays out a field's keys as layFieldKeys does here, between batches of pages", async () => {
+    // One value per object in rank order, unsorted, one twice in other cases: shared prefixes and
+    // suffixes, values of fewer than three units, and values beyond ASCII, whose trigrams are hashed.
+    const values = [
       "getOrder",
       "a",
       "",
@@ -121,41 +130,26 @@ describe("PagePool", () => {
       "setOrder",
       "東京駅",
     ];
-    // The objects' ranks: the analysis's order reversed, which their names follow.
-    const rankOfValue = Uint32Array.from(fullNames, (_, slot) => fullNames.length - 1 - slot);
-    const values = {
-      KNAM: Array.from(rankOfValue, (rank) => `n${String(rank).padStart(2, "0")}`),
-      KFUL: fullNames,
-      KMNG: fullNames.map((_, slot) => (slot % 3 ? "(I)V" : "")),
-    };
     const pool = new PagePool(2);
     try {
       const page = new TextEncoder().encode("a page ".repeat(100));
       const pages = pool.encode([page], DEFLATE);
-      const keys = pool.layKeys(values);
-      expect(() => keys.fieldKeys.KFUL()).toThrow(/KFUL: its keys' ranks were never sent/);
-      keys.rank(rankOfValue);
-      const fullNameKeys = keys.fieldKeys.KFUL();
-      expect(fullNameKeys).toEqual(new KeyLayout("KFUL", fullNames).ranked(rankOfValue));
-      expect(fullNameKeys).toEqual(layFieldKeys("KFUL", [...fullNames].reverse()));
+      const laidOut = [pool.layKeys("KFUL", values), pool.layKeys("KMNG", values.slice(3))];
+      const here = layFieldKeys("KFUL", values);
+      expect(laidOut[0]()).toEqual(here);
       // Worked by hand. The keys: "", "a", "ab", "abc", "getorder", "getorderline", "orderline",
-      // "setorder", "zürich", "東京駅", "東京駅前"; "getorder" holds slots 0 and 4, ranks 11 and 7.
-      expect([...fullNameKeys.offsets]).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12]);
-      expect([...fullNameKeys.postings]).toEqual([9, 10, 8, 5, 7, 11, 2, 3, 1, 4, 0, 6]);
+      // "setorder", "zürich", "東京駅", "東京駅前"; "getorder" holds ranks 0 and 4.
+      expect([...here.offsets]).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12]);
+      expect([...here.postings]).toEqual([2, 1, 3, 6, 0, 4, 9, 8, 10, 7, 11, 5]);
       // Reversed: "", "a", "ba", "cba", "enilredro", "enilredroteg", "hcirüz", "redroteg",
       // "redrotes", "前駅京東", "駅京東" (前 is U+524D, 駅 U+99C5).
-      expect([...fullNameKeys.reversed]).toEqual([0, 1, 2, 3, 6, 5, 8, 4, 7, 10, 9]);
-      expect(() => keys.fieldKeys.KFUL()).toThrow(/taken already/);
-      expect(keys.fieldKeys.KNAM()).toEqual(layFieldKeys("KNAM", [...values.KNAM].reverse()));
-      expect(keys.fieldKeys.KMNG()).toEqual(layFieldKeys("KMNG", [...values.KMNG].reverse()));
+      expect([...here.reversed]).toEqual([0, 1, 2, 3, 6, 5, 8, 4, 7, 10, 9]);
+      expect(laidOut[1]()).toEqual(layFieldKeys("KMNG", values.slice(3)));
       // Its worker ended with the last task taken: the next ones start another, and a refusal there is thrown here.
-      const unordered = pool.layKeys({ KNAM: ["b", "a"], KFUL: ["x", "y"], KMNG: ["", ""] });
-      unordered.rank(Uint32Array.of(0, 1));
-      expect(() => unordered.fieldKeys.KNAM()).toThrow(
+      expect(() => pool.layKeys("KNAM", ["b", "a"])()).toThrow(
         /laying out keys failed on a worker: .*KNAM: objects are not in lower-cased name order/,
       );
-      expect(unordered.fieldKeys.KFUL()).toEqual(layFieldKeys("KFUL", ["x", "y"]));
-      expect(unordered.fieldKeys.KMNG()).toEqual(layFieldKeys("KMNG", ["", ""]));
+      expect(pool.layKeys("KNAM", ["a", "B", "b"])()).toEqual(layFieldKeys("KNAM", ["a", "B", "b"]));
       expect(pages()).toEqual(encodePages([page], DEFLATE));
     } finally {
       await pool.close();
