@@ -1,5 +1,4 @@
 // @module buildModel: a validated analysis to the SnapshotModel the encoder writes (ranks, taxonomy, links, status).
-import type { GroupedField } from "../../src/format/field-keys.ts";
 import {
   type CalleeLinks,
   LINK_DIRECT,
@@ -43,29 +42,11 @@ export const groupCalleesHere: CalleeGrouper = (links, rankOfSlot) => {
   return () => grouped;
 };
 
-/**
- * The values of the nearly unique fields as the model's records hold them, in rank order (`order`:
- * the slot of each rank): what their keys are laid out from while the model is made (PagePool.layKeys).
- */
-export function keyValues(objects: ValidatedAnalysis["objects"], order: Uint32Array): Record<GroupedField, string[]> {
-  const ranked = Array.from(order, (slot) => objects[slot]);
-  return {
-    KNAM: ranked.map((o) => o.name),
-    KFUL: ranked.map((o) => o.fullName),
-    KMNG: ranked.map((o) => o.mangling ?? ""),
-  };
-}
-
-/**
- * Builds the model of `analysis`, consuming its object records (the array is emptied as it goes).
- * `onRanks` is given the objects' order (the slot of each rank) as soon as it is known, before any
- * record is consumed: work on other threads begins from it.
- */
+/** Builds the model of `analysis`, consuming its object records (the array is emptied as it goes). */
 export function buildModel(
   analysis: ValidatedAnalysis,
   previous: StatusBase | null,
   grouper: CalleeGrouper = groupCalleesHere,
-  onRanks?: (order: Uint32Array) => void,
 ): SnapshotModel {
   const { objects } = analysis;
   const order = nameOrder(
@@ -75,7 +56,6 @@ export function buildModel(
   );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
-  onRanks?.(order);
   const grouped = grouper(analysis.links, rankOfSlot);
 
   const derived = analysis.taxonomy ? null : deriveTaxonomy(objects);

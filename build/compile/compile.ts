@@ -5,13 +5,12 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { MemorySink } from "../../src/format/container.ts";
 import { writeSnapshot } from "../../src/format/encode.ts";
 import { readWholeIdPages } from "../../src/format/id-pages.ts";
-import type { PlanThreads } from "../../src/format/layout-plan.ts";
 import type { SnapshotMeta, SnapshotModel } from "../../src/format/model.ts";
 import { SECTIONS } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import { readAnalysis } from "../analysis/read.ts";
-import { buildModel, keyValues, type StatusBase } from "./build-model.ts";
+import { buildModel, type StatusBase } from "./build-model.ts";
 import { collectGarbageNow } from "./heap-limits.ts";
 import { PagePool } from "./page-pool.ts";
 
@@ -44,32 +43,17 @@ async function modelAnalysis(
   path: string,
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
-): Promise<{ model: SnapshotModel; pool: PagePool | undefined; threads: PlanThreads | undefined }> {
+): Promise<{ model: SnapshotModel; pool: PagePool | undefined }> {
   let analysis: ValidatedAnalysis | null = await readAnalysis(path, (done, total) => onProgress?.("read", done, total));
   onProgress?.("model", 0, 1);
   const base =
     typeof previous === "function" ? await previous(analysis.header.application, analysis.analyzedAtMs) : previous;
   const pool = analysis.objects.length >= PAGE_WORKERS_FROM ? new PagePool() : undefined;
   try {
-    // Begun once the ranks are known: the keys are laid out on a worker while the model's records are made.
-    // The records' array alone is kept by the closure: buildModel empties it, so the records still die.
-    const { objects } = analysis;
-    let fieldKeys: PlanThreads["fieldKeys"];
-    const layKeys =
-      pool &&
-      ((order: Uint32Array) => {
-        const values = keyValues(objects, order);
-        fieldKeys = {
-          KNAM: pool.layKeys("KNAM", values.KNAM),
-          KFUL: pool.layKeys("KFUL", values.KFUL),
-          KMNG: pool.layKeys("KMNG", values.KMNG),
-        };
-      });
-    const model = buildModel(analysis, base, pool?.groupCallees, layKeys);
+    const model = buildModel(analysis, base, pool?.groupCallees);
     analysis = null;
     if (pool) collectGarbageNow();
-    const threads = pool && { ...pool.threads, fieldKeys };
-    return { model, pool, threads };
+    return { model, pool };
   } catch (error) {
     await pool?.close();
     throw error;
@@ -84,11 +68,11 @@ export async function compileAnalysis(
   previous: StatusBase | PreviousResolver | null,
   onProgress?: (stage: Stage, done: number, total: number) => void,
 ): Promise<CompiledSnapshot> {
-  const { model, pool, threads } = await modelAnalysis(path, previous, onProgress);
+  const { model, pool } = await modelAnalysis(path, previous, onProgress);
   const sink = new MemorySink();
   let encoded = 0;
   try {
-    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), threads);
+    writeSnapshot(model, sink, () => onProgress?.("encode", ++encoded, sectionCount), pool?.threads);
   } finally {
     await pool?.close();
   }
@@ -109,8 +93,7 @@ export async function compileAnalysisToFile(
 ): Promise<{ meta: SnapshotMeta; sha256: string; size: number }> {
   let model: SnapshotModel | null;
   let pool: PagePool | undefined;
-  let threads: PlanThreads | undefined;
-  ({ model, pool, threads } = await modelAnalysis(path, previous, onProgress));
+  ({ model, pool } = await modelAnalysis(path, previous, onProgress));
   const { meta } = model;
   const temporary = `${out}.${process.pid}.${Date.now()}.tmp`;
   let fd: number;
@@ -128,7 +111,7 @@ export async function compileAnalysisToFile(
       model,
       { write: (offset, bytes) => void writeSync(fd, bytes, 0, bytes.length, offset) },
       () => onProgress?.("encode", ++encoded, sectionCount),
-      threads,
+      pool?.threads,
     );
     // Released before the file is hashed: every garbage collection while hashing would mark it all.
     model = null;

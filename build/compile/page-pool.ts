@@ -1,4 +1,4 @@
-// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and groups the links, counts the flow points' graphs and lays out the fields' keys there too.
+// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and groups the links, counts the flow points' graphs and builds the keys' indexes there too.
 //
 // Section encoders are synchronous, so the pool is too: a batch is posted at once, and its pages are
 // collected (waiting on a shared counter the workers bump, then reading their ports with
@@ -8,8 +8,9 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
-import type { FieldKeys, GroupedField, KeyLayouter } from "../../src/format/field-keys.ts";
+import type { Block } from "../../src/format/blocks.ts";
 import type { ReachCounter, WalkGraph } from "../../src/format/flow-points.ts";
+import type { KeyIndexer } from "../../src/format/key-indexes.ts";
 import type { PlanThreads } from "../../src/format/layout-plan.ts";
 import type { PageCodec, PageEncoder } from "../../src/format/page-codec.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
@@ -41,19 +42,18 @@ export interface CalleeTask {
   rankOfSlot: Uint32Array;
 }
 
-/** A nearly unique field's values, one per object in rank order, to lay out as layFieldKeys does. */
+/** A nearly unique field's sorted keys, to build their trigram index and reversed order as indexKeys does. */
 export interface KeyTask {
   kind: "keys";
   id: number;
-  field: GroupedField;
-  values: readonly string[];
+  keys: readonly string[];
 }
 
-/** A batch's pages as stored, back to back; a reach task's counts; a key task's layout; or why the worker failed. */
+/** A batch's pages as stored, back to back; a reach task's counts; a key task's indexes; or why the worker failed. */
 export type WorkerReply =
   | { id: number; bytes: Uint8Array<ArrayBuffer>; lengths: Uint32Array }
   | { id: number; counts: Uint32Array<ArrayBuffer> }
-  | { id: number; fieldKeys: FieldKeys }
+  | { id: number; trigrams: Block[]; reversed: Uint32Array }
   | { id: number; callees: GroupedCallees }
   | { id: number; error: string };
 
@@ -157,20 +157,19 @@ export class PagePool implements PageEncoder {
   };
 
   /**
-   * A KeyLayouter on a worker of its own: the values are copied there, and it groups, sorts, pages
-   * and indexes them, some 13 s of one thread at 1M objects, begun while the compiling thread makes
-   * the model's records.
+   * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what took the
+   * compiling thread some 8 s at 1M objects.
    */
-  readonly layKeys: KeyLayouter = (field, values) => {
-    const task: KeyTask = { kind: "keys", id: this.posted++, field, values };
+  readonly indexKeys: KeyIndexer = (keys) => {
+    const task: KeyTask = { kind: "keys", id: this.posted++, keys };
     this.keyThread ??= this.startWorker();
-    const laidOut = this.post(this.keyThread.port, task, [], "laying out keys", (reply) =>
-      "fieldKeys" in reply ? reply.fieldKeys : undefined,
+    const indexes = this.post(this.keyThread.port, task, [], "indexing keys", (reply) =>
+      "trigrams" in reply ? { trigrams: reply.trigrams, reversed: reply.reversed } : undefined,
     );
     this.keyTasksOutstanding++;
     return () => {
       try {
-        return laidOut();
+        return indexes();
       } finally {
         if (--this.keyTasksOutstanding === 0) this.endKeyThread();
       }
@@ -184,8 +183,8 @@ export class PagePool implements PageEncoder {
     this.keyThread = undefined;
   }
 
-  /** What a LayoutPlan hands to the workers: its pages and the flow points' counts (the fields' keys are begun before it, as the model is made: layKeys). */
-  readonly threads: PlanThreads = { pages: this, countReach: this.countReach };
+  /** What a LayoutPlan hands to the workers: all of it. */
+  readonly threads: PlanThreads = { pages: this, countReach: this.countReach, indexKeys: this.indexKeys };
 
   /** The reply to message `id`, waiting for it if need be; a worker's failure thrown as what it was `doing`. */
   private take(id: number, doing: string): WorkerReply {

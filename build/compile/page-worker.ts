@@ -1,7 +1,7 @@
-// @module The page worker: encodes the batches of raw pages a PagePool posts to it, groups links by caller, counts what flow points reach, lays out the fields' keys, and signals each reply.
+// @module The page worker: encodes the batches of raw pages a PagePool posts to it, groups links by caller, counts what flow points reach, builds the keys' indexes, and signals each reply.
 import { type MessagePort, workerData } from "node:worker_threads";
-import { layFieldKeys } from "../../src/format/field-keys.ts";
 import { reachCounts } from "../../src/format/flow-points.ts";
+import { indexKeys } from "../../src/format/key-indexes.ts";
 import { encodePages } from "../../src/format/page-codec.ts";
 import { groupCallees } from "./build-model.ts";
 import {
@@ -28,14 +28,12 @@ port.on("message", (message: PageBatch | ReachTask | KeyTask | CalleeTask) => {
         ...[offsets, targets, types, flags].map((array) => array.buffer as ArrayBuffer),
       ]);
     } else if (message.kind === "keys") {
-      const fieldKeys = layFieldKeys(message.field, message.values);
-      const { offsets, postings, pages, trigrams, reversed, reversedSamples } = fieldKeys;
-      const arrays = [offsets, postings, reversed, ...trigrams, ...reversedSamples, ...Object.values(pages)];
-      // Each buffer once: some arrays may be views of one buffer.
-      const buffers = new Set(
-        arrays.flatMap((array) => (ArrayBuffer.isView(array) ? [array.buffer as ArrayBuffer] : [])),
-      );
-      port.postMessage({ id: message.id, fieldKeys } satisfies WorkerReply, [...buffers]);
+      const { trigrams, reversed } = indexKeys(message.keys);
+      const reply = { id: message.id, trigrams, reversed } satisfies WorkerReply;
+      port.postMessage(reply, [
+        ...trigrams.map((block) => block.buffer as ArrayBuffer),
+        reversed.buffer as ArrayBuffer,
+      ]);
     } else {
       const counts = reachCounts(message.graph, message.sources, message.spend) as Uint32Array<ArrayBuffer>;
       port.postMessage({ id: message.id, counts } satisfies WorkerReply, [counts.buffer]);

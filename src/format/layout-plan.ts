@@ -1,18 +1,20 @@
 // @module LayoutPlan: what several sections of one snapshot are encoded from, each computed once for all of them and released after the last, handed to every section encoder.
 import type { Block } from "./blocks.ts";
-import { FIELD_VALUES, type FieldKeys, type GroupedField, layFieldKeys } from "./field-keys.ts";
+import { check } from "./errors.ts";
 import { countFlows, countReachHere, type FlowTotals, type ReachCounter } from "./flow-points.ts";
 import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
-import type { EncodedKeyPages } from "./key-pages.ts";
+import { indexKeysHere, type KeyIndexer, type KeyIndexes } from "./key-indexes.ts";
+import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
 import { type EncodedLinkPages, encodeLinkPages } from "./link-pages.ts";
 import { encodeLocationPages } from "./location-pages.ts";
 import { type MemberPages, memberPageSteps } from "./member-pages.ts";
-import type { SnapshotModel } from "./model.ts";
+import type { ObjectRecord, SnapshotModel } from "./model.ts";
 import { ranksById } from "./object-core.ts";
 import { type RowPages, rowPageSteps } from "./object-rows.ts";
 import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { type RankPages, Stepwise } from "./page-directory.ts";
 import { encodePointPages, type PointPages } from "./point-pages.ts";
+import { type Grouped, groupUnique } from "./search-index.ts";
 import { encodeFilePages } from "./source-files.ts";
 import { encodeTextPages, type TextPages } from "./source-text.ts";
 
@@ -40,8 +42,7 @@ export class Planned<T> {
 }
 
 /**
- * A planned value that may be started ahead on other threads (LayoutPlan.encodeAhead, or before the
- * plan: PlanThreads.fieldKeys): the function
+ * A planned value that may be started ahead on other threads (LayoutPlan.encodeAhead): the function
  * a start returns gives it, waiting if need be. Not started, it is computed here when first used.
  */
 export class StartedPlanned<T> {
@@ -103,6 +104,15 @@ export class SteppedPlanned<T> {
   }
 }
 
+/** The nearly unique fields, whose keys are in key pages rather than a search index of their own. */
+export type GroupedField = "KNAM" | "KFUL" | "KMNG";
+
+const FIELD_VALUES: Record<GroupedField, (o: ObjectRecord) => string> = {
+  KNAM: (o) => o.name,
+  KFUL: (o) => o.fullName,
+  KMNG: (o) => o.mangling,
+};
+
 /**
  * Work a plan may hand to other threads, each part where it is given (else done on the compiling
  * thread): the bytes are the same whichever thread does it.
@@ -112,17 +122,14 @@ export interface PlanThreads {
   pages?: PageEncoder;
   /** Counts what the flow points reach. */
   countReach?: ReachCounter;
-  /**
-   * Each nearly unique field's keys of this model, laid out on other threads (begun before the
-   * model was made: KeyLayout); what each function returns, waiting for it if need be.
-   */
-  fieldKeys?: Record<GroupedField, () => FieldKeys>;
+  /** Builds the trigram index and the reversed order of a nearly unique field's keys. */
+  indexKeys?: KeyIndexer;
 }
 
 /**
  * The layouts of one model that more than one section is encoded from: a paged section's pages and
- * its directory; a nearly unique field's keys laid out for its trigram index, key pages, reversed
- * order and the key of each object; a search index's sorted keys and a trigram index's blocks, for the sections that
+ * its directory; a field's keys grouped for its trigram index, key pages, reversed order and the key
+ * of each object; a search index's sorted keys and a trigram index's blocks, for the sections that
  * follow them. Encoders take what they need from it and the last one releases it, so the memory of a
  * compile holds a few at a time. The bytes do not depend on the order the sections are encoded in.
  */
@@ -139,10 +146,12 @@ export class LayoutPlan {
   readonly pointPages: Planned<PointPages>;
   readonly locationPages: Planned<RankPages>;
   readonly filePages: Planned<RankPages>;
-  /** Each nearly unique field's keys laid out, held until its reversed order (the last of its sections). */
-  readonly fieldKeys: Record<GroupedField, StartedPlanned<FieldKeys>>;
-  /** Each nearly unique field's key pages, for its pages and their directory, which releases them. */
+  /** Each nearly unique field's values, lower-cased, grouped into sorted keys with their ranks. */
+  readonly grouped: Record<GroupedField, Planned<Grouped>>;
+  /** Each nearly unique field's key pages, from its grouped keys. */
   readonly keyPages: Record<GroupedField, Planned<EncodedKeyPages>>;
+  /** Each nearly unique field's trigram index and reversed order, from its grouped keys. */
+  readonly keyIndexes: Record<GroupedField, StartedPlanned<KeyIndexes>>;
   /** A search index's sorted keys, as its section encoded them, until its trigram index is encoded from them. */
   readonly searchKeys = new Map<string, readonly string[]>();
   /** A trigram index's blocks, as its section encoded them, until its chunk directory is encoded from them. */
@@ -151,11 +160,14 @@ export class LayoutPlan {
   readonly flowTotals: StartedPlanned<FlowTotals>;
   /** Counts what flow points reach on other threads, when given. */
   readonly #countReach: ReachCounter | undefined;
+  /** Builds the key indexes on other threads, when given. */
+  readonly #indexKeys: KeyIndexer | undefined;
 
   constructor(model: SnapshotModel, threads: PlanThreads = {}) {
     this.model = model;
     this.pages = threads.pages ?? encodeHere;
     this.#countReach = threads.countReach;
+    this.#indexKeys = threads.indexKeys;
     const pages = this.pages;
     const { objects } = model;
     this.flowTotals = new StartedPlanned(() => countFlows(model, countReachHere));
@@ -167,15 +179,23 @@ export class LayoutPlan {
     this.pointPages = new Planned(() => encodePointPages(model, pages));
     this.locationPages = new Planned(() => encodeLocationPages(objects));
     this.filePages = new Planned(() => encodeFilePages(model.files));
-    const fieldKeys = (field: GroupedField) => {
-      const planned = new StartedPlanned(() => () => layFieldKeys(field, objects.map(FIELD_VALUES[field])));
-      const laidOut = threads.fieldKeys?.[field];
-      if (laidOut) planned.start(() => laidOut);
-      return planned;
-    };
-    this.fieldKeys = { KNAM: fieldKeys("KNAM"), KFUL: fieldKeys("KFUL"), KMNG: fieldKeys("KMNG") };
-    const keyPages = (field: GroupedField) => new Planned(() => this.fieldKeys[field].value.pages);
+    const grouped = (field: GroupedField) =>
+      new Planned(() => groupUnique(objects.length, (r) => FIELD_VALUES[field](objects[r])));
+    this.grouped = { KNAM: grouped("KNAM"), KFUL: grouped("KFUL"), KMNG: grouped("KMNG") };
+    const keyPages = (field: GroupedField) =>
+      new Planned(() => {
+        const { keys, offsets, postings } = this.grouped[field].value;
+        if (field !== "KNAM") return encodeKeyPages(keys, { offsets, ranks: postings });
+        // A name's ranks are its postings' positions (ranks follow lower-cased names): KNAM stores counts alone.
+        check(
+          postings.every((rank, i) => rank === i),
+          "KNAM: objects are not in lower-cased name order",
+        );
+        return encodeKeyPages(keys, { offsets, ranks: null });
+      });
     this.keyPages = { KNAM: keyPages("KNAM"), KFUL: keyPages("KFUL"), KMNG: keyPages("KMNG") };
+    const keyIndexes = (field: GroupedField) => new StartedPlanned(() => indexKeysHere(this.grouped[field].value.keys));
+    this.keyIndexes = { KNAM: keyIndexes("KNAM"), KFUL: keyIndexes("KFUL"), KMNG: keyIndexes("KMNG") };
   }
 
   /**
@@ -190,6 +210,12 @@ export class LayoutPlan {
     // of one thread at 1M objects.
     const counter = this.#countReach;
     if (counter) this.flowTotals.start(() => countFlows(this.model, counter));
+    // Next, the keys' indexes, some 8 s of one thread at 1M objects: their keys are grouped now,
+    // and held until their sections (the last of which releases them).
+    const indexer = this.#indexKeys;
+    if (indexer)
+      for (const field of ["KNAM", "KFUL", "KMNG"] as const)
+        this.keyIndexes[field].start(() => indexer(this.grouped[field].value.keys));
     const hasRoom = this.pages.hasRoom?.bind(this.pages);
     if (!hasRoom) return () => {};
     const runs = [this.rowPages.start(), this.memberPages.start()];

@@ -69,6 +69,26 @@ function group(rows: number, values: (rank: number) => string | readonly string[
   return { keys, offsets, postings: ranks };
 }
 
+/** Groups a single-valued, mostly unique field: its sorted distinct keys, the ranks in key order as their postings (no list per key). */
+export function groupUnique(rows: number, value: (rank: number) => string): Grouped {
+  const lower = new Array<string>(rows);
+  let sorted = true;
+  for (let r = 0; r < rows; r++) {
+    lower[r] = value(r).toLowerCase();
+    if (r > 0 && lower[r - 1] > lower[r]) sorted = false;
+  }
+  // Ranks in key order. Names arrive in rank order, which is lower-cased name order: no sort needed.
+  // Otherwise the sort is stable, so each key's ranks stay ascending: its postings.
+  const order = Array.from(lower.keys());
+  if (!sorted) order.sort((a, b) => (lower[a] < lower[b] ? -1 : lower[a] > lower[b] ? 1 : 0));
+  const keys: string[] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < rows; i++)
+    if (i === 0 || lower[order[i]] !== lower[order[i - 1]]) keys.push(lower[order[i]]), starts.push(i);
+  starts.push(rows);
+  return { keys, offsets: Uint32Array.from(starts), postings: Uint32Array.from(order) };
+}
+
 /** Five blocks: keys (StringList, sorted), u32 posting offsets (keys + 1), u32 postings (ranks), u32 key indices by reversed key. */
 export function encodeSearchIndex(
   rows: number,

@@ -16,7 +16,7 @@ import { encodeRankPageDirectory } from "./page-directory.ts";
 import { encodePointHops, PointHops, reversedGraph } from "./point-hops.ts";
 import { encodePointDirectory, PointDirectory } from "./point-pages.ts";
 import { encodePostIts, PostItColumn } from "./post-its.ts";
-import { encodeSearchIndex, ReversedOrder, SearchIndex } from "./search-index.ts";
+import { encodeSearchIndex, ReversedOrder, reversedSamples, SearchIndex } from "./search-index.ts";
 import { encodeFileIds, FileDirectory, FileIds } from "./source-files.ts";
 import { encodeTextDirectory, TextDirectory } from "./source-text.ts";
 import { encodeStatusColumn, StatusColumn } from "./status-column.ts";
@@ -131,7 +131,7 @@ const trigramIndex = (of: SearchIndexTag): SectionCodec<TrigramIndex> => ({
   blocks: 4,
   encode: (plan) => {
     let blocks: Block[];
-    if (isPaged(of)) blocks = plan.fieldKeys[of].value.trigrams;
+    if (isPaged(of)) blocks = plan.keyIndexes[of].value.trigrams;
     else {
       const keys = searchKeys(plan, of);
       blocks = encodeTrigramIndex(keys);
@@ -167,13 +167,15 @@ const keyDirectory = (tag: PagedIndexTag) =>
     encodeKeyDirectory,
     (b, n) => new KeyDirectory(b, `${tag} directory`, n, tag !== "KNAM"),
   );
-/** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; the last of the field's sections, it releases its laid-out keys. */
+/** The key indices of a nearly unique field in the order of their keys reversed, for `endswith`; releases the grouped field and its indexes. */
 const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
   blocks: 3,
   encode: (plan) => {
-    const { reversed, reversedSamples } = plan.fieldKeys[tag].value;
-    plan.fieldKeys[tag].release();
-    return [reversed, ...reversedSamples];
+    const { keys } = plan.grouped[tag].value;
+    const order = plan.keyIndexes[tag].value.reversed;
+    plan.grouped[tag].release();
+    plan.keyIndexes[tag].release();
+    return [order, ...reversedSamples(keys, order)];
   },
   decode: (b) => new ReversedOrder(b, `${tag} reversed order`),
 });
@@ -182,7 +184,7 @@ const reversedKeys = (tag: PagedIndexTag): SectionCodec<ReversedOrder> => ({
 const keysOfRanks = (tag: "KFUL" | "KMNG"): SectionCodec<KeysOfRanks> => ({
   blocks: 1,
   encode: (plan) => {
-    const { offsets, postings } = plan.fieldKeys[tag].value;
+    const { offsets, postings } = plan.grouped[tag].value;
     return [encodeKeysOfRanks(plan.model.objects.length, { offsets, ranks: postings })];
   },
   decode: async (b, c) => new KeysOfRanks(b, rows(c), await c.keyCount(tag), `${tag} key of each object`),

@@ -5,15 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAnalysis } from "../../build/analysis/read.ts";
-import { buildModel, keyValues } from "../../build/compile/build-model.ts";
+import { buildModel } from "../../build/compile/build-model.ts";
 import { compileAnalysis, compileAnalysisToFile, sha256Hex } from "../../build/compile/compile.ts";
 import { PagePool } from "../../build/compile/page-pool.ts";
 import { generateAnalysis } from "../../build/generate.ts";
 import { MemorySink } from "../../src/format/container.ts";
 import { encodeSnapshot, writeSnapshot } from "../../src/format/encode.ts";
-import { layFieldKeys } from "../../src/format/field-keys.ts";
 import { reachCounts } from "../../src/format/flow-points.ts";
-import type { PlanThreads } from "../../src/format/layout-plan.ts";
+import { indexKeys } from "../../src/format/key-indexes.ts";
 import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
 import { buildRowDictionary } from "../../src/format/row-codec.ts";
 
@@ -40,28 +39,16 @@ describe("compile", () => {
     expect((await compileAnalysis(analysis, null)).sha256).toBe(first.sha256);
   });
 
-  it("writes the same bytes with its links grouped, its pages encoded, its flow points counted and its keys laid out on worker threads, ahead, as on the compiling thread", async () => {
+  it("writes the same bytes with its links grouped, its pages encoded, its flow points counted and its keys indexed on worker threads, ahead, as on the compiling thread", async () => {
     const model = buildModel(await readAnalysis(analysis), null);
     expect(model.objects.some((o) => o.role === "start") && model.objects.some((o) => o.role === "end")).toBe(true);
     expect(model.meta.counts.links).toBeGreaterThan(0);
     const pool = new PagePool(2);
     const sink = new MemorySink();
     try {
-      // As the compile does: the keys laid out from their values in rank order, once the model has the ranks.
-      const read = await readAnalysis(analysis);
-      expect(read.objects.map((o) => o.name)).not.toEqual(model.objects.map((o) => o.name));
-      let fieldKeys: PlanThreads["fieldKeys"];
-      const modelOnWorkers = buildModel(read, null, pool.groupCallees, (order) => {
-        const values = keyValues(read.objects, order);
-        expect(values.KNAM).toEqual(model.objects.map((o) => o.name));
-        fieldKeys = {
-          KNAM: pool.layKeys("KNAM", values.KNAM),
-          KFUL: pool.layKeys("KFUL", values.KFUL),
-          KMNG: pool.layKeys("KMNG", values.KMNG),
-        };
-      });
+      const modelOnWorkers = buildModel(await readAnalysis(analysis), null, pool.groupCallees);
       expect(modelOnWorkers).toEqual(model);
-      writeSnapshot(modelOnWorkers, sink, undefined, { ...pool.threads, fieldKeys });
+      writeSnapshot(modelOnWorkers, sink, undefined, pool.threads);
     } finally {
       await pool.close();
     }
@@ -113,44 +100,35 @@ describe("PagePool", () => {
     }
   });
 
-  it("lays out a field's keys as layFieldKeys does here, between batches of pages", async () => {
-    // One value per object in rank order, unsorted, one twice in other cases: shared prefixes and
-    // suffixes, values of fewer than three units, and values beyond ASCII, whose trigrams are hashed.
-    const values = [
-      "getOrder",
-      "a",
+  it("builds a field's trigram index and reversed order as indexKeys does here, between batches of pages", async () => {
+    // Sorted distinct keys: shared prefixes and suffixes, keys of fewer than three units, and keys
+    // beyond ASCII, whose trigrams are hashed.
+    const keys = [
       "",
+      "a",
       "ab",
-      "GETORDER",
-      "東京駅前",
       "abc",
+      "getorder",
+      "getorderline",
+      "orderline",
+      "setorder",
       "zürich",
-      "orderLine",
-      "getOrderLine",
-      "setOrder",
       "東京駅",
+      "東京駅前",
     ];
     const pool = new PagePool(2);
     try {
-      const page = new TextEncoder().encode("a page ".repeat(100));
-      const pages = pool.encode([page], DEFLATE);
-      const laidOut = [pool.layKeys("KFUL", values), pool.layKeys("KMNG", values.slice(3))];
-      const here = layFieldKeys("KFUL", values);
-      expect(laidOut[0]()).toEqual(here);
-      // Worked by hand. The keys: "", "a", "ab", "abc", "getorder", "getorderline", "orderline",
-      // "setorder", "zürich", "東京駅", "東京駅前"; "getorder" holds ranks 0 and 4.
-      expect([...here.offsets]).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12]);
-      expect([...here.postings]).toEqual([2, 1, 3, 6, 0, 4, 9, 8, 10, 7, 11, 5]);
-      // Reversed: "", "a", "ba", "cba", "enilredro", "enilredroteg", "hcirüz", "redroteg",
-      // "redrotes", "前駅京東", "駅京東" (前 is U+524D, 駅 U+99C5).
+      const pages = pool.encode([new TextEncoder().encode("a page ".repeat(100))], DEFLATE);
+      const indexes = [pool.indexKeys(keys), pool.indexKeys(keys.slice(3))];
+      const here = indexKeys(keys);
+      expect(indexes[0]()).toEqual(here);
+      // The reversed order, worked by hand: "", "a", "ba", "cba", "enilredro", "enilredroteg",
+      // "hcirüz", "redroteg", "redrotes", "前駅京東", "駅京東" (前 is U+524D, 駅 U+99C5).
       expect([...here.reversed]).toEqual([0, 1, 2, 3, 6, 5, 8, 4, 7, 10, 9]);
-      expect(laidOut[1]()).toEqual(layFieldKeys("KMNG", values.slice(3)));
-      // Its worker ended with the last task taken: the next ones start another, and a refusal there is thrown here.
-      expect(() => pool.layKeys("KNAM", ["b", "a"])()).toThrow(
-        /laying out keys failed on a worker: .*KNAM: objects are not in lower-cased name order/,
-      );
-      expect(pool.layKeys("KNAM", ["a", "B", "b"])()).toEqual(layFieldKeys("KNAM", ["a", "B", "b"]));
-      expect(pages()).toEqual(encodePages([page], DEFLATE));
+      expect(indexes[1]()).toEqual(indexKeys(keys.slice(3)));
+      // Its worker ended with the last task taken: the next task starts another.
+      expect(pool.indexKeys(["getorder"])()).toEqual(indexKeys(["getorder"]));
+      expect(pages()).toEqual(encodePages([new TextEncoder().encode("a page ".repeat(100))], DEFLATE));
     } finally {
       await pool.close();
     }

@@ -1,10 +1,10 @@
-// @module Property test of the orders the compiler computes (keys grouped with their ranks, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids; ids as u64; pairs of nodes.
+// @module Property test of the orders the compiler computes (grouped keys, ranks by id) against plain references: sorting strings, a map of lists, BigInt ids; ids as u64; pairs of nodes.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { groupUnique, layFieldKeys } from "../../src/format/field-keys.ts";
 import { u64Ids } from "../../src/format/id-pages.ts";
 import type { ObjectRecord } from "../../src/format/model.ts";
 import { ranksById } from "../../src/format/object-core.ts";
+import { groupUnique } from "../../src/format/search-index.ts";
 import { NodePairs } from "../../src/format/taxonomy.ts";
 import { smallText } from "../support/arbitrary-analysis.ts";
 
@@ -24,23 +24,13 @@ describe("groupUnique", () => {
     fc.assert(
       fc.property(fc.array(smallText, { maxLength: 40 }), fc.boolean(), (drawn, sorted) => {
         const values = sorted ? [...drawn].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)) : drawn;
-        const { keys, offsets, postings } = groupUnique(values);
+        const { keys, offsets, postings } = groupUnique(values.length, (r) => values[r]);
         const expected = referenceGroups(values);
         expect(keys).toEqual(expected.keys);
         expect(keys.map((_, k) => [...postings.subarray(offsets[k], offsets[k + 1])])).toEqual(expected.postings);
       }),
       { numRuns: 500 },
     );
-  });
-});
-
-describe("layFieldKeys", () => {
-  it("takes names only in lower-cased name order, and stores their counts alone", () => {
-    const names = layFieldKeys("KNAM", ["a", "B", "b", "c"]);
-    expect([...names.offsets]).toEqual([0, 1, 3, 4]);
-    expect(() => layFieldKeys("KNAM", ["b", "a"])).toThrow(/KNAM: objects are not in lower-cased name order/);
-    // Full names out of order are what the field's ranks are stored for.
-    expect([...layFieldKeys("KFUL", ["b", "a"]).postings]).toEqual([1, 0]);
   });
 });
 

@@ -65,15 +65,15 @@ describe("LayoutPlan", () => {
     expect(plan.rowPages.value.pages).toEqual(rows.pages);
   });
 
-  it("keeps a field's laid-out keys for its trigram index, key pages and the key of each object, until its reversed order", () => {
+  it("keeps a field's grouped keys for its key pages and the key of each object, until its reversed order", () => {
     const plan = new LayoutPlan(model);
-    const laidOut = plan.fieldKeys.KFUL.value;
+    const grouped = plan.grouped.KFUL.value;
     for (const tag of ["TFUL", "CFUL", "KFUL", "DFUL", "OFUL"] as const) {
       expect(encodeSection(tag, plan), tag).toEqual(inFile(tag));
-      expect(plan.fieldKeys.KFUL.value, tag).toBe(laidOut);
+      expect(plan.grouped.KFUL.value, tag).toBe(grouped);
     }
     expect(encodeSection("RFUL", plan)).toEqual(inFile("RFUL"));
-    expect(plan.fieldKeys.KFUL.value).not.toBe(laidOut);
+    expect(plan.grouped.KFUL.value).not.toBe(grouped);
   });
 
   it("hands a search index's keys to its trigram index and the trigram blocks to their chunk directory, then drops them", () => {
