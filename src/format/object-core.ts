@@ -15,7 +15,8 @@ export function objectFlags(o: ObjectRecord): number {
 /** Ranks ordered by ascending id: the order of the id pages (IDXP). */
 export function ranksById(objects: readonly ObjectRecord[]): Uint32Array {
   // Ids of up to 15 digits are exact doubles: sorted natively as numbers, each rank is then put at
-  // its id's place, found by a binary search (a comparator called 20M times took 1 s at 1M objects).
+  // its id's place, found by a binary search (at 1M objects 120 ms, where a comparator sorting the
+  // ranks took 225).
   const values = new Float64Array(objects.length);
   let exact = true;
   for (let r = 0; r < objects.length && exact; r++) {
