@@ -43,7 +43,11 @@ export function ranksById(objects: readonly ObjectRecord[]): Uint32Array {
   });
 }
 
-/** The index of `value` in `sorted` (ascending, distinct, holding it). */
+/**
+ * The index of `value` in `sorted` (ascending, distinct, holding it): firstFailing's search with
+ * its test written in, as a million searches through a test callback took what the native sort
+ * saves (220–325 ms at 1M objects, against 112–168).
+ */
 function placeOf(sorted: Float64Array, value: number): number {
   let low = 0;
   let high = sorted.length - 1;
