@@ -1,4 +1,6 @@
 // @module buildModel: a validated analysis to the SnapshotModel the encoder writes (ranks, taxonomy, links, status).
+
+import { roleCode } from "../../src/format/flow-points.ts";
 import {
   type CalleeLinks,
   LINK_DIRECT,
@@ -34,8 +36,13 @@ export interface GroupedCallees {
 /**
  * Groups links as `groupCallees` does, here or on another thread (PagePool.groupCallees); what it
  * returns gives the result, waiting for it if need be, so that the model's records are made meanwhile.
+ * `roles` (pointRoles, by rank) let a grouper on another thread count the flows there next.
  */
-export type CalleeGrouper = (links: ValidatedAnalysis["links"], rankOfSlot: Uint32Array) => () => GroupedCallees;
+export type CalleeGrouper = (
+  links: ValidatedAnalysis["links"],
+  rankOfSlot: Uint32Array,
+  roles: Uint8Array,
+) => () => GroupedCallees;
 
 export const groupCalleesHere: CalleeGrouper = (links, rankOfSlot) => {
   const grouped = groupCallees(links, rankOfSlot);
@@ -56,7 +63,9 @@ export function buildModel(
   );
   const rankOfSlot = new Uint32Array(objects.length);
   order.forEach((slot, rank) => (rankOfSlot[slot] = rank));
-  const grouped = grouper(analysis.links, rankOfSlot);
+  const roles = new Uint8Array(objects.length);
+  objects.forEach((o, slot) => (roles[rankOfSlot[slot]] = roleCode(o.role)));
+  const grouped = grouper(analysis.links, rankOfSlot, roles);
 
   const derived = analysis.taxonomy ? null : deriveTaxonomy(objects);
   const { levels, indexOfKey } = buildLevels(analysis.taxonomy ?? derived!.nodes);

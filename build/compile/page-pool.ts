@@ -1,4 +1,4 @@
-// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and groups the links, counts the flow points' graphs and builds the keys' indexes there too.
+// @module PagePool: a PageEncoder that encodes batches of pages (deflated, or rows against their dictionary) on worker threads while the compile goes on encoding, and groups the links (then counts the flow points' graphs) and builds the keys' indexes there too.
 //
 // Section encoders are synchronous, so the pool is too: a batch is posted at once, and its pages are
 // collected (waiting on a shared counter the workers bump, then reading their ports with
@@ -9,9 +9,10 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { Block } from "../../src/format/blocks.ts";
-import type { ReachCounter, WalkGraph } from "../../src/format/flow-points.ts";
+import type { FlowTotals } from "../../src/format/flow-points.ts";
 import type { KeyIndexer } from "../../src/format/key-indexes.ts";
 import type { PlanThreads } from "../../src/format/layout-plan.ts";
+import type { CalleeLinks, SnapshotModel } from "../../src/format/model.ts";
 import type { PageCodec, PageEncoder } from "../../src/format/page-codec.ts";
 import type { ValidatedAnalysis } from "../analysis/collector.ts";
 import type { CalleeGrouper, GroupedCallees } from "./build-model.ts";
@@ -25,21 +26,18 @@ export interface PageBatch {
   codec: PageCodec;
 }
 
-/** What some flow points reach in a graph, to count as reachCounts does. */
-export interface ReachTask {
-  kind: "reach";
-  id: number;
-  graph: WalkGraph;
-  sources: Uint32Array;
-  spend: number;
-}
-
-/** An analysis's links and the rank of each object slot, to group by caller as groupCallees does. */
+/**
+ * An analysis's links and the rank of each object slot, to group by caller as groupCallees does
+ * (the reply `id`), then the roles of the ranks, to count the flows of those links as countFlows
+ * does (the reply `flowsId`).
+ */
 export interface CalleeTask {
   kind: "callees";
   id: number;
+  flowsId: number;
   links: ValidatedAnalysis["links"];
   rankOfSlot: Uint32Array;
+  roles: Uint8Array;
 }
 
 /** A nearly unique field's sorted keys, to build their trigram index and reversed order as indexKeys does. */
@@ -49,10 +47,10 @@ export interface KeyTask {
   keys: readonly string[];
 }
 
-/** A batch's pages as stored, back to back; a reach task's counts; a key task's indexes; or why the worker failed. */
+/** A batch's pages as stored, back to back; a callee task's flow totals; a key task's indexes; or why the worker failed. */
 export type WorkerReply =
   | { id: number; bytes: Uint8Array<ArrayBuffer>; lengths: Uint32Array }
-  | { id: number; counts: Uint32Array<ArrayBuffer> }
+  | { id: number; flows: FlowTotals }
   | { id: number; trigrams: Block[]; reversed: Uint32Array }
   | { id: number; callees: GroupedCallees }
   | { id: number; error: string };
@@ -116,45 +114,58 @@ export class PagePool implements PageEncoder {
     );
   }
 
-  /** A ReachCounter on the workers: the graph is copied to one of them (some 20 MB at 1M objects). */
-  readonly countReach: ReachCounter = (graph, sources, spend) => {
-    const id = this.posted++;
-    const task: ReachTask = { kind: "reach", id, graph, sources, spend };
-    return this.post(this.ports[id % this.ports.length], task, [], "counting flow points", (reply) =>
-      "counts" in reply ? reply.counts : undefined,
-    );
-  };
-
   /**
    * Posts `task` to `port` (the buffers of `transfer` moved with it); what it returns gives the part
    * of the reply `answer` picks, waiting for the reply if need be.
    */
   private post<R>(
     port: MessagePort,
-    task: PageBatch | ReachTask | KeyTask | CalleeTask,
+    task: PageBatch | KeyTask | CalleeTask,
     transfer: ArrayBuffer[],
     doing: string,
     answer: (reply: WorkerReply) => R | undefined,
   ): () => R {
     port.postMessage(task, transfer);
+    return this.reply(task.id, doing, answer);
+  }
+
+  /** What gives the part of reply `id` that `answer` picks, waiting for the reply if need be. */
+  private reply<R>(id: number, doing: string, answer: (reply: WorkerReply) => R | undefined): () => R {
     return () => {
-      const result = answer(this.take(task.id, doing));
-      if (result === undefined) throw new Error(`${task.kind} task ${task.id}: a worker answered something else`);
+      const result = answer(this.take(id, doing));
+      if (result === undefined) throw new Error(`${doing}: a worker answered reply ${id} with something else`);
       return result;
     };
   }
 
   /**
    * A CalleeGrouper on the workers: the links are copied to one of them (some 65 MB at 1M objects
-   * and 5M links), grouped there while the compiling thread makes the model's records.
+   * and 5M links), grouped there while the compiling thread makes the model's records. That worker
+   * then counts the flows of the grouped links (some 5 s of one thread at 1M objects) while the
+   * model is finished, when the other threads have little to do: countedFlows gives them.
    */
-  readonly groupCallees: CalleeGrouper = (links, rankOfSlot) => {
+  readonly groupCallees: CalleeGrouper = (links, rankOfSlot, roles) => {
     const id = this.posted++;
-    const task: CalleeTask = { kind: "callees", id, links, rankOfSlot };
-    return this.post(this.ports[id % this.ports.length], task, [], "grouping links", (reply) =>
+    const flowsId = this.posted++;
+    const task: CalleeTask = { kind: "callees", id, flowsId, links, rankOfSlot, roles };
+    const port = this.ports[id % this.ports.length];
+    const callees = this.post(port, task, [], "grouping links", (reply) =>
       "callees" in reply ? reply.callees : undefined,
     );
+    const flows = this.reply(flowsId, "counting flow points", (reply) => ("flows" in reply ? reply.flows : undefined));
+    return () => {
+      const grouped = callees();
+      this.flowsOfLinks = { links: grouped.links, flows };
+      return grouped;
+    };
   };
+
+  /** The links last grouped on a worker, and the flow totals it counts on them. */
+  private flowsOfLinks: { links: CalleeLinks; flows: () => FlowTotals } | undefined;
+
+  /** The flow totals of `model`, when its links were grouped here (PlanThreads.countedFlows). */
+  readonly countedFlows = (model: SnapshotModel): (() => FlowTotals) | undefined =>
+    model.callees === this.flowsOfLinks?.links ? this.flowsOfLinks.flows : undefined;
 
   /**
    * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what took the
@@ -184,7 +195,7 @@ export class PagePool implements PageEncoder {
   }
 
   /** What a LayoutPlan hands to the workers: all of it. */
-  readonly threads: PlanThreads = { pages: this, countReach: this.countReach, indexKeys: this.indexKeys };
+  readonly threads: PlanThreads = { pages: this, countedFlows: this.countedFlows, indexKeys: this.indexKeys };
 
   /** The reply to message `id`, waiting for it if need be; a worker's failure thrown as what it was `doing`. */
   private take(id: number, doing: string): WorkerReply {

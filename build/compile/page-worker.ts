@@ -1,47 +1,54 @@
-// @module The page worker: encodes the batches of raw pages a PagePool posts to it, groups links by caller, counts what flow points reach, builds the keys' indexes, and signals each reply.
+// @module The page worker: encodes the batches of raw pages a PagePool posts to it, groups links by caller and counts the flows of the grouped links, builds the keys' indexes, and signals each reply.
 import { type MessagePort, workerData } from "node:worker_threads";
-import { reachCounts } from "../../src/format/flow-points.ts";
+import { flowTotals, walkGraphs } from "../../src/format/flow-points.ts";
 import { indexKeys } from "../../src/format/key-indexes.ts";
 import { encodePages } from "../../src/format/page-codec.ts";
 import { groupCallees } from "./build-model.ts";
-import {
-  type CalleeTask,
-  type KeyTask,
-  type PageBatch,
-  pack,
-  type ReachTask,
-  unpack,
-  type WorkerReply,
-} from "./page-pool.ts";
+import { type CalleeTask, type KeyTask, type PageBatch, pack, unpack, type WorkerReply } from "./page-pool.ts";
 
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 
-port.on("message", (message: PageBatch | ReachTask | KeyTask | CalleeTask) => {
+/** Posts `reply` (its buffers moved), then signals it: the pool, woken, finds it on its port. */
+function send(reply: WorkerReply, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(reply, transfer);
+  Atomics.add(signal, 0, 1);
+  Atomics.notify(signal, 0);
+}
+
+/** Each reply owed for `message`: one, and a callee task's flows besides. */
+const replyIds = (message: PageBatch | KeyTask | CalleeTask) =>
+  message.kind === "callees" ? [message.id, message.flowsId] : [message.id];
+
+port.on("message", (message: PageBatch | KeyTask | CalleeTask) => {
+  let owed = replyIds(message);
   try {
     if (message.kind === "pages") {
       const reply = { id: message.id, ...pack(encodePages(unpack(message), message.codec)) } satisfies WorkerReply;
-      port.postMessage(reply, [reply.bytes.buffer]);
+      send(reply, [reply.bytes.buffer]);
     } else if (message.kind === "callees") {
       const callees = groupCallees(message.links, message.rankOfSlot);
+      // The walk graphs are made before the grouped links leave with their reply.
+      const graphs = walkGraphs(callees.links, message.roles);
       const { offsets, targets, types, flags } = callees.links;
-      port.postMessage({ id: message.id, callees } satisfies WorkerReply, [
-        ...[offsets, targets, types, flags].map((array) => array.buffer as ArrayBuffer),
-      ]);
-    } else if (message.kind === "keys") {
+      send(
+        { id: message.id, callees },
+        [offsets, targets, types, flags].map((array) => array.buffer as ArrayBuffer),
+      );
+      owed = [message.flowsId];
+      const flows = flowTotals(graphs, message.roles);
+      const { starts, startTotals, ends, endTotals } = flows;
+      send(
+        { id: message.flowsId, flows },
+        [starts, startTotals, ends, endTotals].map((array) => array.buffer as ArrayBuffer),
+      );
+    } else {
       const { trigrams, reversed } = indexKeys(message.keys);
-      const reply = { id: message.id, trigrams, reversed } satisfies WorkerReply;
-      port.postMessage(reply, [
+      send({ id: message.id, trigrams, reversed }, [
         ...trigrams.map((block) => block.buffer as ArrayBuffer),
         reversed.buffer as ArrayBuffer,
       ]);
-    } else {
-      const counts = reachCounts(message.graph, message.sources, message.spend) as Uint32Array<ArrayBuffer>;
-      port.postMessage({ id: message.id, counts } satisfies WorkerReply, [counts.buffer]);
     }
   } catch (error) {
-    port.postMessage({ id: message.id, error: String((error as Error)?.stack ?? error) } satisfies WorkerReply);
+    for (const id of owed) send({ id, error: String((error as Error)?.stack ?? error) });
   }
-  // After the post: the pool, woken, finds the reply on its port.
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
 });

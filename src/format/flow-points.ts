@@ -1,7 +1,7 @@
 // @module FLOW: the start and end points of an application with the size of each one's transaction or data graph, counted once at compile time.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { LINK_DIRECT, NONE, type SnapshotModel } from "./model.ts";
+import { type CalleeLinks, LINK_DIRECT, NONE, type Role } from "./model.ts";
 import { firstFailing } from "./page-directory.ts";
 
 /**
@@ -21,6 +21,19 @@ export interface FlowTotals {
   endTotals: Uint32Array;
 }
 
+/** Each rank's role as one byte (pointRoles): all that counting the flows needs of the objects. */
+export const START_POINT = 1;
+export const END_POINT = 2;
+
+/** The role of an object as pointRoles writes it: START_POINT, END_POINT, or 0 for neither. */
+export const roleCode = (role: Role | null | undefined): number =>
+  role === "start" ? START_POINT : role === "end" ? END_POINT : 0;
+
+/** Each rank's role code, from objects in rank order. */
+export function pointRoles(objects: readonly { role: Role | null }[]): Uint8Array {
+  return Uint8Array.from(objects, (o) => roleCode(o.role));
+}
+
 /**
  * Link entries the counts of one snapshot may examine past the cheap cases, per object and link:
  * bounds the compile time of an analysis whose graphs share no large cycle, where each point's
@@ -28,16 +41,16 @@ export interface FlowTotals {
  */
 const SPEND_PER_ELEMENT = 64;
 
-/** The graphs of `model`: forward along direct links, not past end points; backward from callee to caller, not past start points. */
-export function walkGraphs(model: SnapshotModel): { forward: WalkGraph; backward: WalkGraph } {
-  const n = model.objects.length;
-  const { offsets, targets, flags } = model.callees;
-  const ends = new Uint8Array(n);
-  const starts = new Uint8Array(n);
-  model.objects.forEach((o, r) => {
-    if (o.role === "end") ends[r] = 1;
-    else if (o.role === "start") starts[r] = 1;
-  });
+/** The graphs of the flows: forward along direct links, not past end points; backward from callee to caller, not past start points. */
+export interface WalkGraphs {
+  forward: WalkGraph;
+  backward: WalkGraph;
+}
+
+/** The walk graphs of `callees` (a model's links, by caller rank), the objects' `roles` (pointRoles) by rank. */
+export function walkGraphs(callees: Pick<CalleeLinks, "offsets" | "targets" | "flags">, roles: Uint8Array): WalkGraphs {
+  const n = roles.length;
+  const { offsets, targets, flags } = callees;
   // Entries are one per (target, type), a target's adjacent: each counted once, and only direct ones.
   const forwardOffsets = new Uint32Array(n + 1);
   const backwardOffsets = new Uint32Array(n + 1);
@@ -47,8 +60,8 @@ export function walkGraphs(model: SnapshotModel): { forward: WalkGraph; backward
       const to = targets[i];
       if (!(flags[i] & LINK_DIRECT) || to === previous) continue;
       previous = to;
-      forwardOffsets[from + 1] += 1 - ends[from];
-      backwardOffsets[to + 1] += 1 - starts[to];
+      forwardOffsets[from + 1] += roles[from] === END_POINT ? 0 : 1;
+      backwardOffsets[to + 1] += roles[to] === START_POINT ? 0 : 1;
     }
   }
   for (let r = 0; r < n; r++) {
@@ -65,8 +78,8 @@ export function walkGraphs(model: SnapshotModel): { forward: WalkGraph; backward
       const to = targets[i];
       if (!(flags[i] & LINK_DIRECT) || to === previous) continue;
       previous = to;
-      if (!ends[from]) forwardTargets[at++] = to;
-      if (!starts[to]) backwardTargets[backwardNext[to]++] = from;
+      if (roles[from] !== END_POINT) forwardTargets[at++] = to;
+      if (roles[to] !== START_POINT) backwardTargets[backwardNext[to]++] = from;
     }
   }
   return {
@@ -225,35 +238,29 @@ export function reachCounts(graph: WalkGraph, sources: Uint32Array, spend: numbe
 }
 
 /**
- * Counts what `sources` reach in `graph`, as reachCounts does, here or on another thread: the
- * returned function gives the counts, waiting for them if need be.
+ * Every start point's transaction and every end point's data graph counted on `graphs`, the walk
+ * graphs of the objects whose `roles` (pointRoles) are given.
  */
-export type ReachCounter = (graph: WalkGraph, sources: Uint32Array, spend: number) => () => Uint32Array;
-
-/** Counts on this thread, at once. */
-export const countReachHere: ReachCounter = (graph, sources, spend) => {
-  const counts = reachCounts(graph, sources, spend);
-  return () => counts;
-};
-
-/**
- * Starts counting every start point's transaction and every end point's data graph of `model`, by
- * `countReach`; the returned function gives the totals.
- */
-export function countFlows(model: SnapshotModel, countReach: ReachCounter = countReachHere): () => FlowTotals {
-  const ranksOf = (role: "start" | "end") => {
+export function flowTotals(graphs: WalkGraphs, roles: Uint8Array): FlowTotals {
+  const ranksWith = (role: number) => {
     const ranks: number[] = [];
-    model.objects.forEach((o, r) => o.role === role && ranks.push(r));
+    for (let r = 0; r < roles.length; r++) if (roles[r] === role) ranks.push(r);
     return Uint32Array.from(ranks);
   };
-  const starts = ranksOf("start");
-  const ends = ranksOf("end");
-  const { forward, backward } = walkGraphs(model);
-  const spend = SPEND_PER_ELEMENT * (model.objects.length + forward.targets.length);
-  const startTotals = countReach(forward, starts, spend);
-  const endTotals = countReach(backward, ends, spend);
-  return () => ({ starts, startTotals: startTotals(), ends, endTotals: endTotals() });
+  const starts = ranksWith(START_POINT);
+  const ends = ranksWith(END_POINT);
+  const spend = SPEND_PER_ELEMENT * (roles.length + graphs.forward.targets.length);
+  return {
+    starts,
+    startTotals: reachCounts(graphs.forward, starts, spend),
+    ends,
+    endTotals: reachCounts(graphs.backward, ends, spend),
+  };
 }
+
+/** The flow totals of a model's links and objects (`callees`, `roles` by rank). */
+export const countFlows = (callees: CalleeLinks, roles: Uint8Array): FlowTotals =>
+  flowTotals(walkGraphs(callees, roles), roles);
 
 export function encodeFlowPoints(totals: FlowTotals): Block[] {
   return [totals.starts, totals.startTotals, totals.ends, totals.endTotals];

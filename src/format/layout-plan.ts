@@ -1,7 +1,7 @@
 // @module LayoutPlan: what several sections of one snapshot are encoded from, each computed once for all of them and released after the last, handed to every section encoder.
 import type { Block } from "./blocks.ts";
 import { check } from "./errors.ts";
-import { countFlows, countReachHere, type FlowTotals, type ReachCounter } from "./flow-points.ts";
+import { countFlows, type FlowTotals, pointRoles } from "./flow-points.ts";
 import { type EncodedIdPages, encodeIdPages } from "./id-pages.ts";
 import { indexKeysHere, type KeyIndexer, type KeyIndexes } from "./key-indexes.ts";
 import { type EncodedKeyPages, encodeKeyPages } from "./key-pages.ts";
@@ -120,8 +120,11 @@ const FIELD_VALUES: Record<GroupedField, (o: ObjectRecord) => string> = {
 export interface PlanThreads {
   /** Encodes the pages of paged sections. */
   pages?: PageEncoder;
-  /** Counts what the flow points reach. */
-  countReach?: ReachCounter;
+  /**
+   * The flow totals of `model` when they are being counted elsewhere already, waiting for them if
+   * need be (a PagePool counts them where it grouped the model's links, while the model was made).
+   */
+  countedFlows?: (model: SnapshotModel) => (() => FlowTotals) | undefined;
   /** Builds the trigram index and the reversed order of a nearly unique field's keys. */
   indexKeys?: KeyIndexer;
 }
@@ -158,19 +161,21 @@ export class LayoutPlan {
   readonly trigramBlocks = new Map<string, Block[]>();
   /** The size of each start and end point's graph. */
   readonly flowTotals: StartedPlanned<FlowTotals>;
-  /** Counts what flow points reach on other threads, when given. */
-  readonly #countReach: ReachCounter | undefined;
   /** Builds the key indexes on other threads, when given. */
   readonly #indexKeys: KeyIndexer | undefined;
 
   constructor(model: SnapshotModel, threads: PlanThreads = {}) {
     this.model = model;
     this.pages = threads.pages ?? encodeHere;
-    this.#countReach = threads.countReach;
     this.#indexKeys = threads.indexKeys;
     const pages = this.pages;
     const { objects } = model;
-    this.flowTotals = new StartedPlanned(() => countFlows(model, countReachHere));
+    this.flowTotals = new StartedPlanned(() => {
+      const totals = countFlows(model.callees, pointRoles(objects));
+      return () => totals;
+    });
+    const counted = threads.countedFlows?.(model);
+    if (counted) this.flowTotals.start(() => counted);
     this.rowPages = new SteppedPlanned(() => rowPageSteps(objects, pages));
     this.memberPages = new SteppedPlanned(() => memberPageSteps(model, pages));
     this.linkPages = new Planned(() => encodeLinkPages(model));
@@ -199,18 +204,14 @@ export class LayoutPlan {
   }
 
   /**
-   * Starts counting the flow points' graphs when a counter on other threads was given, and the row
-   * and member pages (most of what is coded), and returns what encodes more of them
+   * Starts the keys' indexes on other threads when an indexer there was given, and the row and
+   * member pages (most of what is coded), and returns what encodes more of them
    * while the page encoder has room (only one on other threads has): called between sections, so
    * that its threads code those pages while the sections before them are encoded.
    * The pages are the same, in the same order, as when encoded in their turn.
    */
   encodeAhead(): () => void {
-    // First, so that other threads count while this one encodes the sections before FLOW: some 5 s
-    // of one thread at 1M objects.
-    const counter = this.#countReach;
-    if (counter) this.flowTotals.start(() => countFlows(this.model, counter));
-    // Next, the keys' indexes, some 8 s of one thread at 1M objects: their keys are grouped now,
+    // First, the keys' indexes, some 8 s of one thread at 1M objects: their keys are grouped now,
     // and held until their sections (the last of which releases them).
     const indexer = this.#indexKeys;
     if (indexer)

@@ -11,7 +11,7 @@ import { PagePool } from "../../build/compile/page-pool.ts";
 import { generateAnalysis } from "../../build/generate.ts";
 import { MemorySink } from "../../src/format/container.ts";
 import { encodeSnapshot, writeSnapshot } from "../../src/format/encode.ts";
-import { reachCounts } from "../../src/format/flow-points.ts";
+import { countFlows, pointRoles } from "../../src/format/flow-points.ts";
 import { indexKeys } from "../../src/format/key-indexes.ts";
 import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
 import { buildRowDictionary } from "../../src/format/row-codec.ts";
@@ -73,27 +73,22 @@ describe("PagePool", () => {
     }
   });
 
-  it("counts what flow points reach as reachCounts does here, between batches of pages", async () => {
-    // A ring of 300 objects (a hub), a chain of 200 into it, and objects reaching only themselves.
-    const n = 600;
-    const edges: [number, number][] = [];
-    for (let v = 0; v < 300; v++) edges.push([v, (v + 1) % 300]);
-    for (let v = 300; v < 499; v++) edges.push([v, v + 1]);
-    edges.push([499, 0]);
-    const offsets = new Uint32Array(n + 1);
-    for (const [from] of edges) offsets[from + 1]++;
-    for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
-    const targets = new Uint32Array(edges.length);
-    const at = offsets.slice(0, n);
-    for (const [from, to] of edges) targets[at[from]++] = to;
-    const graph = { offsets, targets };
-    const sources = Uint32Array.of(0, 299, 300, 450, 499, 550);
+  it("counts the flows of the links it grouped as countFlows does here, between batches of pages, for that model alone", async () => {
+    const here = buildModel(await readAnalysis(analysis), null);
     const pool = new PagePool(2);
     try {
       const pages = pool.encode([new TextEncoder().encode("a page ".repeat(100))], DEFLATE);
-      const counts = [pool.countReach(graph, sources, Number.POSITIVE_INFINITY), pool.countReach(graph, sources, 10)];
-      expect([...counts[0]()]).toEqual([300, 300, 500, 350, 301, 1]);
-      expect(counts[1]()).toEqual(reachCounts(graph, sources, 10));
+      const model = buildModel(await readAnalysis(analysis), null, pool.groupCallees);
+      const counted = pool.countedFlows(model);
+      expect(counted).toBeDefined();
+      const flows = counted!();
+      expect(flows).toEqual(countFlows(here.callees, pointRoles(here.objects)));
+      expect(flows.starts.length).toBeGreaterThan(0);
+      expect(flows.ends.length).toBeGreaterThan(0);
+      // A graph of each point counted, not all left to the walks at each request.
+      expect([...flows.startTotals, ...flows.endTotals].some((total) => total > 1)).toBe(true);
+      // Another model's links were not grouped here: its flows are counted where it is encoded.
+      expect(pool.countedFlows(here)).toBeUndefined();
       expect(pages()).toEqual(encodePages([new TextEncoder().encode("a page ".repeat(100))], DEFLATE));
     } finally {
       await pool.close();
