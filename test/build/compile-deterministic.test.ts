@@ -1,7 +1,7 @@
 // @module Compiles are deterministic: the same analysis gives the same bytes every time, whether its pages are encoded on worker threads or on the compiling thread.
 import { createWriteStream } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAnalysis } from "../../build/analysis/read.ts";
@@ -94,6 +94,32 @@ describe("PagePool", () => {
       await pool.close();
     }
   });
+
+  it.runIf(process.platform === "linux")(
+    "runs its workers at a lower priority than the compiling thread (Linux: a niceness per thread)",
+    async () => {
+      // The niceness of each thread of this process (/proc/self/task/*/stat, field 19; after the
+      // command's closing parenthesis, field 3 is the 1st).
+      const niceness = async () =>
+        Promise.all(
+          (await readdir("/proc/self/task")).map(async (task) => {
+            const stat = await readFile(`/proc/self/task/${task}/stat`, "utf8").catch(() => null);
+            return stat === null ? null : Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+          }),
+        );
+      const before = (await niceness()).filter((n) => n === 10).length;
+      const pool = new PagePool(2);
+      try {
+        // A reply from each worker: both have run their first lines.
+        const batches = [0, 1].map((b) => pool.encode([new TextEncoder().encode(`page ${b} `.repeat(50))], DEFLATE));
+        for (const batch of batches) batch();
+        expect((await niceness()).filter((n) => n === 10).length - before).toBe(2);
+        expect(getPriority()).toBe(0);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 
   it("builds a field's trigram index and reversed order as indexKeys does here, between batches of pages", async () => {
     // Sorted distinct keys: shared prefixes and suffixes, keys of fewer than three units, and keys
