@@ -10,12 +10,11 @@ import { type CalleeTask, type KeyTask, type PageBatch, pack, unpack, type Worke
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 
 /**
- * The niceness of a worker (Linux: a thread's own): above the compiling thread's, so that it takes
- * the cores the compiling thread leaves. A pool starts a worker per core beside the compiling thread,
- * which every section waits on: on 2 cores at 1M objects, at the same niceness the compiling thread
- * waited 10 to 12 s for a core; a niceness of 10 brought that to 3 to 4 s and the compile from 61 s
- * to 56 s on average (5 of 6 runs, alternating). On a machine busy with other work the workers also
- * get less of it. Elsewhere a niceness is the whole process's, which would slow the compiling thread too.
+ * The niceness of a worker (Linux: a thread's own): above the compiling thread's, so that a worker
+ * takes the cores the compiling thread leaves. A pool starts a worker per core beside the compiling
+ * thread, which every section waits on: at 1M objects on 2 cores, with the workers at its niceness
+ * it waited some 11 s for a core, at 10 some 4 s. On a machine busy with other work the workers get
+ * less of it too. Elsewhere a niceness is the whole process's: lowered, the compiling thread's too.
  */
 const NICENESS = 10;
 if (process.platform === "linux") setPriority(NICENESS);
