@@ -1,5 +1,4 @@
 // @module buildModel: a validated analysis to the SnapshotModel the encoder writes (ranks, taxonomy, links, status).
-
 import { roleCode } from "../../src/format/flow-points.ts";
 import {
   type CalleeLinks,
