@@ -1,5 +1,5 @@
 // @module The page worker: encodes the batches of raw pages a PagePool posts to it, groups links by caller and counts the flows of the grouped links, builds the keys' indexes, and signals each reply.
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { type MessagePort, workerData } from "node:worker_threads";
 import { flowTotals, walkGraphs } from "../../src/format/flow-points.ts";
 import { indexKeys } from "../../src/format/key-indexes.ts";
@@ -10,14 +10,22 @@ import { type CalleeTask, type KeyTask, type PageBatch, pack, unpack, type Worke
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 
 /**
- * The niceness of a worker (Linux: a thread's own): above the compiling thread's, so that a worker
- * takes the cores the compiling thread leaves. A pool starts a worker per core beside the compiling
- * thread, which every section waits on: at 1M objects on 2 cores, with the workers at its niceness
- * it waited some 11 s for a core, at 10 some 4 s. On a machine busy with other work the workers get
- * less of it too. Elsewhere a niceness is the whole process's: lowered, the compiling thread's too.
+ * How far a worker's niceness is above the compiling thread's (Linux: a niceness is a thread's own,
+ * and a thread starts at its creator's), so that a worker takes the cores the compiling thread leaves.
+ * A pool starts a worker per core beside the compiling thread, which every section waits on: at 1M
+ * objects on 2 cores, with the workers at its niceness it waited some 11 s for a core, 10 above it
+ * some 4 s. On a machine busy with other work the workers get less of it too. Elsewhere a niceness
+ * is the whole process's: raised, the compiling thread's would be too.
  */
-const NICENESS = 10;
-if (process.platform === "linux") setPriority(NICENESS);
+const NICER_BY = 10;
+if (process.platform === "linux") {
+  try {
+    // Relative, up to the highest niceness: lowering one (a compile run with `nice -n 15`) needs a privilege.
+    setPriority(Math.min(19, getPriority() + NICER_BY));
+  } catch {
+    // A priority helps the compile; it is never a reason to fail it.
+  }
+}
 
 /** Posts `reply` (its buffers moved), then signals it: the pool, woken, finds it on its port. */
 function send(reply: WorkerReply, transfer: ArrayBuffer[] = []): void {

@@ -1,8 +1,10 @@
 // @module Compiles are deterministic: the same analysis gives the same bytes every time, whether its pages are encoded on worker threads or on the compiling thread.
+import { spawnSync } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAnalysis } from "../../build/analysis/read.ts";
 import { buildModel } from "../../build/compile/build-model.ts";
@@ -15,6 +17,15 @@ import { countFlows, pointRoles } from "../../src/format/flow-points.ts";
 import { indexKeys } from "../../src/format/key-indexes.ts";
 import { DEFLATE, encodePages } from "../../src/format/page-codec.ts";
 import { buildRowDictionary } from "../../src/format/row-codec.ts";
+
+/** The niceness of each thread of this process: /proc/self/task/<id>/stat's field 19 (field 3 comes first after the command's closing parenthesis). */
+async function threadNiceness(): Promise<number[]> {
+  const tasks = await readdir("/proc/self/task");
+  const stats = await Promise.all(
+    tasks.map((task) => readFile(`/proc/self/task/${task}/stat`, "utf8").catch(() => null)),
+  );
+  return stats.flatMap((stat) => (stat === null ? [] : [Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16])]));
+}
 
 let folder: string;
 let analysis: string;
@@ -96,28 +107,49 @@ describe("PagePool", () => {
   });
 
   it.runIf(process.platform === "linux")(
-    "runs its workers at a lower priority than the compiling thread (Linux: a niceness per thread)",
+    "runs its workers 10 above the compiling thread's niceness (Linux: a niceness per thread), up to the highest",
     async () => {
-      // The niceness of each thread of this process (/proc/self/task/*/stat, field 19; after the
-      // command's closing parenthesis, field 3 is the 1st).
-      const niceness = async () =>
-        Promise.all(
-          (await readdir("/proc/self/task")).map(async (task) => {
-            const stat = await readFile(`/proc/self/task/${task}/stat`, "utf8").catch(() => null);
-            return stat === null ? null : Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-          }),
-        );
-      const before = (await niceness()).filter((n) => n === 10).length;
+      const mine = getPriority();
+      const before = (await threadNiceness()).filter((n) => n === Math.min(19, mine + 10)).length;
       const pool = new PagePool(2);
       try {
         // A reply from each worker: both have run their first lines.
         const batches = [0, 1].map((b) => pool.encode([new TextEncoder().encode(`page ${b} `.repeat(50))], DEFLATE));
         for (const batch of batches) batch();
-        expect((await niceness()).filter((n) => n === 10).length - before).toBe(2);
-        expect(getPriority()).toBe(0);
+        expect((await threadNiceness()).filter((n) => n === Math.min(19, mine + 10)).length - before).toBe(2);
+        expect(getPriority()).toBe(mine);
       } finally {
         await pool.close();
       }
+      // A compile already run nicely (`nice -n 15`): its workers go to the highest niceness, 19, not
+      // back down to 10 (which would take a privilege elsewhere than here), and the compile goes on.
+      // A script file, not --eval: a worker inherits the process's flags, --input-type among them.
+      const script = join(folder, "nicely.mjs");
+      await writeFile(
+        script,
+        `import { setPriority } from "node:os";
+        import { readdirSync, readFileSync } from "node:fs";
+        setPriority(15);
+        const { PagePool } = await import(process.argv[2]);
+        const pool = new PagePool(2);
+        const batches = [0, 1].map((b) => pool.encode([new TextEncoder().encode("page ".repeat(50 + b))], { kind: "deflate" }));
+        for (const batch of batches) batch();
+        const niceness = readdirSync("/proc/self/task").map((task) => {
+          const stat = readFileSync("/proc/self/task/" + task + "/stat", "utf8");
+          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+        });
+        await pool.close();
+        console.log(JSON.stringify(niceness));`,
+      );
+      const child = spawnSync(
+        process.execPath,
+        [script, pathToFileURL(join(import.meta.dirname, "../../build/compile/page-pool.ts")).href],
+        { encoding: "utf8", timeout: 60_000 },
+      );
+      expect(child.stderr).toBe("");
+      const niceness = JSON.parse(child.stdout) as number[];
+      expect(niceness.filter((n) => n === 19)).toHaveLength(2);
+      expect(niceness.filter((n) => n === 10)).toHaveLength(0);
     },
   );
 
