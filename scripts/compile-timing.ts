@@ -11,15 +11,16 @@
 import { loadavg } from "node:os";
 import { compileAnalysisToFile } from "../build/compile/compile.ts";
 import { countExternalMemoryInHeapLimit } from "../build/compile/heap-limits.ts";
-import { sampleThreads, scheduledNs, threadTimesKept } from "./bench/thread-times.ts";
+import { sampleThreads, threadTimesKept } from "./bench/thread-times.ts";
 
 const args = process.argv.slice(2);
+const threadsWanted = args.includes("--threads");
 const [analysis, out, ...rest] = args.filter((arg) => arg !== "--threads");
 if (!analysis || !out || rest.length) {
   process.stderr.write("usage: node scripts/compile-timing.ts <analysis.ndjson> <out.snap> [--threads]\n");
   process.exit(2);
 }
-if (args.includes("--threads") && !threadTimesKept()) {
+if (threadsWanted && !threadTimesKept()) {
   process.stderr.write(
     "--threads reads each thread's scheduling times from /proc/self/task/*/schedstat, which this system does not keep\n",
   );
@@ -29,7 +30,7 @@ const seconds = (usage: NodeJS.CpuUsage) => Number(((usage.user + usage.system) 
 // As `appstruct compile` runs.
 countExternalMemoryInHeapLimit();
 const load = loadavg()[0];
-const sampler = args.includes("--threads") ? sampleThreads() : null;
+const sampler = threadsWanted ? sampleThreads() : null;
 const started = performance.now();
 const compiled = await compileAnalysisToFile(analysis, out, null);
 const wallSeconds = (performance.now() - started) / 1000;
@@ -45,7 +46,7 @@ console.log(
     sha256: compiled.sha256,
     loadAverage: [load, loadavg()[0]].map((l) => Number(l.toFixed(1))),
     ...(threads && {
-      compilingThreadWaitForCoreSeconds: round((scheduledNs(process.pid)?.waitNs ?? 0) / 1e9),
+      compilingThreadWaitForCoreSeconds: round(threads.find((t) => t.tid === process.pid)?.waitForCoreSeconds ?? 0),
       // Threads that ran a tenth of a second or more, as first seen: the compiling thread, V8's
       // helpers, then the link reader, the page workers and the keys' worker as they start.
       threads: threads

@@ -27,6 +27,9 @@ export function scheduledNs(tid: number): { runNs: number; waitNs: number } | nu
   }
 }
 
+/** The kernel's id of the calling thread (its entry under /proc/self/task). */
+export const currentThreadId = (): number => Number(readlinkSync("/proc/thread-self").split("/").pop());
+
 /** Whether this system keeps each thread's scheduling times where scheduledNs reads them. */
 export const threadTimesKept = (): boolean => scheduledNs(process.pid) !== null;
 
@@ -54,7 +57,7 @@ export function sampleThreads(intervalMs = 250): { ready: Promise<void>; stop():
 
 /** The sampler, run on a thread of its own: a thread busy with synchronous work cannot time itself, nor can timers on it. */
 function runSampler(intervalMs: number): void {
-  const self = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  const self = currentThreadId();
   const started = performance.now();
   const seen = new Map<number, ThreadTimes>();
   const sample = () => {

@@ -1,19 +1,18 @@
 // @module sampleThreads: a thread busy with synchronous work is timed by the sampler's own thread, as the kernel counts it; and `compile-timing --threads` reports the compiling thread so.
 import { spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { readlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { sampleThreads, scheduledNs, threadTimesKept } from "../../scripts/bench/thread-times.ts";
+import { currentThreadId, sampleThreads, scheduledNs, threadTimesKept } from "../../scripts/bench/thread-times.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 
 describe.skipIf(!threadTimesKept())("each thread's times from /proc", () => {
   it("times this thread while it works synchronously, reading its own schedstat", async () => {
-    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    const tid = currentThreadId();
     // No reading between the first and the one the stop makes: what is checked is that one.
     const sampler = sampleThreads(60_000);
     await sampler.ready;
