@@ -58,6 +58,8 @@ export class AnalysisCollector {
   private readonly linkPos = new Growable((n) => new Uint32Array(n));
   private readonly linkTypes = new Map<string, number>();
   private readonly postIts: { slot: number; title: string; text: string | null; pos: number }[] = [];
+  /** The first string met of each value of the SHARED_FIELDS, which later equal values are replaced by. */
+  private readonly shared = new Map<string, string>();
 
   private readonly locate: Locator;
 
@@ -219,6 +221,13 @@ export class AnalysisCollector {
         "id",
         `duplicates object id "${object.id}" of ${this.locate("object", this.objectPos[slot])}`,
       );
+    for (const field of SHARED_FIELDS) {
+      const value = object[field];
+      if (typeof value !== "string") continue;
+      const first = this.shared.get(value);
+      if (first === undefined) this.shared.set(value, value);
+      else object[field] = first;
+    }
     this.objects[slot] = object;
     this.objectPos[slot] = position;
   }
@@ -402,6 +411,16 @@ export function withoutKind(object: AnalysisObject & { kind?: unknown }): Analys
   const { kind: _, ...rest } = object;
   return rest;
 }
+
+/**
+ * Object fields that few distinct strings fill (a type, a file's path: 94k paths for 1M objects),
+ * each value replaced as its record arrives by the first equal string met, while the line is still
+ * in the CPU's caches. The copies JSON.parse made are then garbage while the records are read, and
+ * the passes that hash or compare these values later (the dictionary columns, their search
+ * indexes) meet a few thousand strings, their hashes computed once, rather than a million
+ * scattered over the heap: the first such pass over 1M file paths took 2.4 s, the next ones 0.5 s.
+ */
+const SHARED_FIELDS = ["type", "typeId", "language", "filePath", "level5"] as const;
 
 /** Ids of up to 15 digits are exact doubles: number keys hash faster than freshly parsed strings. */
 export const slotKey = (id: string): string | number => (id.length <= 15 ? Number(id) : id);
