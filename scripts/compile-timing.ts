@@ -26,7 +26,9 @@ if (threadsWanted && !threadTimesKept()) {
   );
   process.exit(2);
 }
-const seconds = (usage: NodeJS.CpuUsage) => Number(((usage.user + usage.system) / 1e6).toFixed(1));
+/** A figure to a tenth, as every one of the report is given. */
+const round = (value: number) => Number(value.toFixed(1));
+const seconds = (usage: NodeJS.CpuUsage) => round((usage.user + usage.system) / 1e6);
 // As `appstruct compile` runs.
 countExternalMemoryInHeapLimit();
 const load = loadavg()[0];
@@ -35,7 +37,6 @@ const started = performance.now();
 const compiled = await compileAnalysisToFile(analysis, out, null);
 const wallSeconds = (performance.now() - started) / 1000;
 const threads = (await sampler?.stop()) ?? null;
-const round = (value: number) => Number(value.toFixed(1));
 console.log(
   JSON.stringify({
     wallSeconds: round(wallSeconds),
@@ -44,7 +45,7 @@ console.log(
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     bytes: compiled.size,
     sha256: compiled.sha256,
-    loadAverage: [load, loadavg()[0]].map((l) => Number(l.toFixed(1))),
+    loadAverage: [load, loadavg()[0]].map(round),
     ...(threads && {
       compilingThreadWaitForCoreSeconds: round(threads.find((t) => t.tid === process.pid)?.waitForCoreSeconds ?? 0),
       // Threads that ran a tenth of a second or more, as first seen: the compiling thread, V8's
