@@ -39,7 +39,8 @@ export interface ByteSource {
   /**
    * How many reads of one invocation may wait on it at once, where that is limited (R2 behind a
    * Worker: WORKER_CONNECTIONS): a load of more pages than that joins nearby ones into fewer reads
-   * (loadPages). Unset: no limit, as a local file or memory.
+   * (loadPages). Unset: no limit, as a local file or memory, whose reads cost microseconds: loads
+   * are then not joined, and nothing is read for the answers likely to come next (prefetchLinks).
    */
   readonly connections?: number;
 }

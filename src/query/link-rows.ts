@@ -107,8 +107,14 @@ export async function linkRows(
  * of the 3-hop walks that took two rounds asked about an object that an earlier answer had read
  * without its links; prefetched, they take one. A page already held counts as used, as by the
  * answer it is prefetched for, so the cache keeps it as long.
+ *
+ * Nothing is prefetched from a source whose reads have no connection limit (a local file, memory):
+ * a later answer reads the page itself as fast, and read now, in the answer's own turn of the event
+ * loop, its window costs this answer. In process at 1M objects, without it characteristics and
+ * 1-hop walks took some 10% less (their median in the mix), callees no more.
  */
 export function prefetchLinks(snapshot: Snapshot, rank: number): void {
+  if (snapshot.connections === undefined) return;
   prefetch(async () => {
     const directory = await snapshot.section("LNKD");
     const windows = directory.windows(pagesPerWindow(snapshot));
