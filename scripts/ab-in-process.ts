@@ -17,13 +17,13 @@
 // and what is left between them is their code. They share a heap, so each may collect the other's
 // garbage; the random order shares that out. Node's HTTP server and the socket are left out: a
 // change to what they write (the headers) is measured here only in part, by the bench in full.
-import { existsSync } from "node:fs";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { getRequestListener } from "@hono/node-server";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
+import { printComparison, requireFolders } from "./bench/checkouts-compared.ts";
 import type { QueryClass } from "./bench/mix.ts";
 import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
@@ -46,18 +46,7 @@ if (!values.reuse || !values.against) {
   process.exit(2);
 }
 const dir = resolve(values.reuse);
-for (const [what, path] of [
-  ["--reuse", join(dir, "analysis.snap")],
-  ["--reuse", join(dir, "baseline.sqlite")],
-  ["--against", join(resolve(values.against), "build/serve.ts")],
-]) {
-  if (!existsSync(path)) {
-    process.stderr.write(
-      `${what}: ${path} does not exist; --reuse names a folder \`npm run bench --reuse\` made, --against a checkout of appstruct\n`,
-    );
-    process.exit(2);
-  }
-}
+requireFolders(dir, join(resolve(values.against), "build/serve.ts"));
 const passes = integerOption("passes", values.passes, 1);
 const budgetBytes = integerOption("section-cache-mb", values["section-cache-mb"], 1) * 1024 * 1024;
 const seed = integerOption("seed", values.seed, 0);
@@ -67,7 +56,7 @@ const { cold, warm } = mixedPasses(pools, seed);
 interface Side {
   name: string;
   listener: Listener;
-  /** µs of each warm answer, by class. */
+  /** ms of each warm answer, by class. */
   times: Map<QueryClass, number[]>;
 }
 
@@ -77,9 +66,6 @@ async function sideOf(name: string, root: string, data: string): Promise<Side> {
   const { fetch } = await nodeFetch({ data, sectionBudgetBytes: budgetBytes, readLatencyMs: 0 });
   return { name, listener: getRequestListener(fetch), times: new Map() };
 }
-
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
-const total = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0);
 
 const folder = await mkdtemp(join(tmpdir(), "appstruct-ab-"));
 try {
@@ -94,26 +80,20 @@ try {
         for (const side of Math.random() < 0.5 ? sides : [...sides].reverse()) {
           const started = performance.now();
           const status = await throughAdapter(side.listener, entry.path);
-          const micros = (performance.now() - started) * 1000;
+          const ms = performance.now() - started;
           if (status !== 200) throw new Error(`${side.name}: ${entry.path} answered ${status}`);
           if (sequence !== warm) continue;
           const times = side.times.get(entry.cls) ?? [];
-          times.push(micros);
+          times.push(ms);
           side.times.set(entry.cls, times);
         }
   const [ours, theirs] = sides;
-  console.log(
+  printComparison(
     `In process, ${dir}, ${budgetBytes / 1024 / 1024} MiB, seed ${seed}, ${passes} warm passes: this checkout against ${theirs.name}`,
+    ours.times,
+    theirs.times,
+    "µs",
   );
-  console.log("");
-  console.log("| class | answers | this µs p50 | other µs p50 | this / other | this ms in all | other ms in all |");
-  console.log("|---|--:|--:|--:|--:|--:|--:|");
-  for (const [cls, mine] of ours.times) {
-    const other = theirs.times.get(cls)!;
-    console.log(
-      `| ${cls} | ${mine.length} | ${median(mine).toFixed(0)} | ${median(other).toFixed(0)} | ${(median(mine) / median(other)).toFixed(2)} | ${(total(mine) / 1000).toFixed(0)} | ${(total(other) / 1000).toFixed(0)} |`,
-    );
-  }
 } finally {
   await rm(folder, { recursive: true, force: true });
 }
