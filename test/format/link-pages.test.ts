@@ -10,7 +10,7 @@ import { IDS_PER_PAGE } from "../../src/format/id-pages.ts";
 import { CalleeEntries, LINK_PAGE_BYTES, LINK_PAGES_PER_WINDOW, LinkDirectory } from "../../src/format/link-pages.ts";
 import { NONE } from "../../src/format/model.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
-import { type ByteSource, countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
+import { countingSource, delayedSource, memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { StorageMeter } from "../../src/format/storage-meter.ts";
 import { VarintWriter } from "../../src/format/varint.ts";
 import { objectCallees } from "../../src/query/callees.ts";
@@ -485,29 +485,18 @@ describe("id pages with parents", () => {
 
   it("let an object's characteristics from a local source (no connection limit) prefetch nothing: callees read the link page", async () => {
     const id = (await ranked(await open(bytes))).id(OBJECTS >> 2);
-    const sections = rawSections(bytes);
-    const local = memorySource(bytes, "characteristics from a local source");
-    const tags: string[] = [];
-    const logged: ByteSource = {
-      key: local.key,
-      size: local.size,
-      read: (offset, length) => {
-        tags.push(sections.find((s) => offset >= s.offset && offset < s.offset + s.length)?.tag ?? "?");
-        return local.read(offset, length);
-      },
-    };
-    const snapshot = await Snapshot.open(logged, { sections: new SectionCache(64 << 20), readAhead: true });
+    const { snapshot, record } = await loggedSnapshot(bytes, 64 << 20, "characteristics from a local source", 0);
     await locateId(snapshot, id);
-    tags.length = 0;
+    const reads = await record();
     const meter = new StorageMeter();
     await meter.measure(() => objectCharacteristics(snapshot, id, null));
     await new Promise((settled) => setTimeout(settled, 50));
-    expect({ prefetches: meter.prefetches, linkPagesRead: tags.includes("LNKP") }).toEqual({
+    expect({ prefetches: meter.prefetches, linkPagesRead: reads.some((r) => r.tag === "LNKP") }).toEqual({
       prefetches: 0,
       linkPagesRead: false,
     });
     await objectCallees(snapshot, id, { includeEscalated: true, withParent: false }).then((r) => collect(r.callees));
-    expect(tags).toContain("LNKP");
+    expect(reads.map((r) => r.tag)).toContain("LNKP");
   });
 
   it("let callees with their parents' types read the link page, then the rows with the type columns: two rounds, the id page cached", async () => {

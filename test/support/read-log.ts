@@ -14,9 +14,10 @@ export interface LoggedRead {
 
 /**
  * `bytes` opened under `key` as the worker opens a snapshot (its directories read ahead) with a
- * section cache of `budget` bytes, each read `delayMs` late. `record` gives the list the reads after
- * it go into: once the reads made on opening are in, or at once (`afterOpening` false: as a cold
- * answer, the first query of an isolate, reads).
+ * section cache of `budget` bytes, each read `delayMs` late (0: at once, and no connection limit, as
+ * from a local file). `record` gives the list the reads after it go into: once the reads made on
+ * opening are in, or at once (`afterOpening` false: as a cold answer, the first query of an
+ * isolate, reads).
  */
 export async function loggedSnapshot(
   bytes: Uint8Array,
