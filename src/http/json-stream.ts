@@ -8,8 +8,11 @@ const CHUNK_CHARS = 64 * 1024;
 
 const encoder = new TextEncoder();
 
-/** A chunk of an answer: text, or UTF-8 in a buffer of its own (nothing else views it). */
+/** A chunk of an answer: text, or UTF-8 that nothing changes (in a buffer of its own, or stored text as read). */
 type Chunk = string | Uint8Array<ArrayBuffer>;
+
+/** Whether `bytes` lie in an ArrayBuffer (not a SharedArrayBuffer), as a response body's must. */
+const inArrayBuffer = (bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> => bytes.buffer instanceof ArrayBuffer;
 
 /** JSON text gathered until it makes a chunk: a string while every part was one, else UTF-8. */
 class ChunkBuffer {
@@ -89,9 +92,19 @@ async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<C
       // "[]": an empty batch.
       if (items.length === 2) continue;
       if (!first) buffer.add(",");
-      // The array's items without its brackets (one byte each in UTF-8).
-      buffer.add(typeof items === "string" ? items.slice(1, -1) : items.subarray(1, -1));
       first = false;
+      // The array's items without its brackets (one byte each in UTF-8).
+      const inner = typeof items === "string" ? items.slice(1, -1) : items.subarray(1, -1);
+      if (typeof inner !== "string" && inner.length >= CHUNK_CHARS / 2 && inArrayBuffer(inner)) {
+        // Stored text half a chunk long or more (a level-5 node's member page, 64 KiB) goes out as
+        // it is, after what was gathered before it: copied into a chunk, each of a large node's
+        // pages was copied once more on its way, and its answer allocated twice its length.
+        const gathered = buffer.take(true);
+        if (gathered !== null) yield gathered;
+        yield inner;
+        continue;
+      }
+      buffer.add(inner);
       const chunk = buffer.take();
       if (chunk !== null) yield chunk;
     }
@@ -134,7 +147,7 @@ function holdsStreamedList(value: unknown): value is StreamedList<unknown> | unk
 /** What JSON.stringify writes in an object (it leaves the others out). */
 const writable = (value: unknown) => value !== undefined && typeof value !== "function" && typeof value !== "symbol";
 
-/** The JSON text of `value` in chunks of about CHUNK_CHARS (a batch longer than that is one chunk). */
+/** The JSON text of `value` in chunks of about CHUNK_CHARS (a batch longer than that is one chunk, stored text of half that or more one as it is). */
 export async function* jsonChunks(value: unknown): AsyncGenerator<Chunk> {
   const buffer = new ChunkBuffer();
   yield* writeJson(value, buffer);
@@ -145,7 +158,9 @@ export async function* jsonChunks(value: unknown): AsyncGenerator<Chunk> {
 /**
  * A 200 whose body is `answer` as JSON. The first two chunks are made before answering, so a
  * failure to read them (storage, a corrupt page) still becomes an error response through onError;
- * an answer of at most two chunks goes out whole, as c.json would send it. A longer one is a stream the
+ * an answer of at most two chunks goes out whole, as c.json would send it. Only chunks of half a
+ * chunk's length or more count: the short text gathered before stored text passed on as it is
+ * (jsonChunks) does not. A longer one is a stream the
  * client pulls: the next chunk is made when the last one is taken, so the heap holds one chunk and
  * the batch behind it, however long the answer. A failure further on cannot change the status any
  * more: it is logged and errors the stream, and the client sees a body cut short (invalid JSON).
@@ -154,10 +169,11 @@ export async function streamJson(c: Context<AppEnv>, answer: unknown): Promise<R
   const headers = { "Content-Type": "application/json" };
   const chunks = jsonChunks(answer);
   const ready: Chunk[] = [];
-  while (ready.length < 2) {
+  for (let counted = 0; counted < 2; ) {
     const next = await chunks.next();
     if (next.done) return c.body(joinChunks(ready), 200, headers);
     ready.push(next.value);
+    if (next.value.length >= CHUNK_CHARS / 2) counted++;
   }
   const path = new URL(c.req.url).pathname;
   const body = new ReadableStream<Uint8Array>(

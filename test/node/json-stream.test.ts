@@ -45,6 +45,8 @@ async function chunksOfRaw(value: unknown): Promise<unknown[]> {
   return chunks;
 }
 
+const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i), fullName: `a.b.c.Class${i}` }));
+
 /** Arrays of plain items, anywhere in a JSON value, made StreamedLists cut into random batches. */
 const answers = fc
   .tuple(
@@ -90,6 +92,27 @@ describe("jsonChunks", () => {
     expect(strings).toEqual(['{"b":[2]}']);
   });
 
+  it("hands stored text of half a chunk or more on as it is, after what was gathered before it", async () => {
+    const small = items(3);
+    const large = items(1_000);
+    const stored = [small, large, small].map((batch) => new TextEncoder().encode(JSON.stringify(batch)));
+    expect(stored[1].length).toBeGreaterThanOrEqual(32 * 1024);
+    const list = new StreamedList(
+      async function* () {},
+      async function* () {
+        yield* stored;
+      },
+    );
+    const chunks = await chunksOfRaw({ objects: list });
+    // Not copied: a view of the batch's own bytes, without its brackets.
+    const passed = chunks.filter((chunk) => chunk instanceof Uint8Array && chunk.buffer === stored[1].buffer);
+    expect(passed).toHaveLength(1);
+    expect((passed[0] as Uint8Array).length).toBe(stored[1].length - 2);
+    const decoder = new TextDecoder();
+    const whole = chunks.map((chunk) => (typeof chunk === "string" ? chunk : decoder.decode(chunk as Uint8Array)));
+    expect(whole.join("")).toBe(JSON.stringify({ objects: [...small, ...large, ...small] }));
+  });
+
   it("cuts a long answer into chunks of about 64 KiB, one batch at a time", async () => {
     const items = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), name: `object ${i}` }));
     const chunks = await chunksOf({ total: items.length, items: listOf(items, Array(39).fill(500)) });
@@ -109,7 +132,6 @@ describe("streamJson", () => {
     app.onError((error) => new Response(`onError: ${error.message}`, { status: 503 }));
     return app;
   }
-  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i), fullName: `a.b.c.Class${i}` }));
 
   it("sends a short answer whole, as c.json does", async () => {
     const app = new Hono<AppEnv>();
