@@ -159,11 +159,11 @@ export async function* jsonChunks(value: unknown): AsyncGenerator<Chunk> {
  * A 200 whose body is `answer` as JSON. The first two chunks are made before answering, so a
  * failure to read them (storage, a corrupt page) still becomes an error response through onError;
  * an answer of at most two chunks goes out whole, as c.json would send it. Only chunks of half a
- * chunk's length or more count: the short text gathered before stored text passed on as it is
- * (jsonChunks) does not. A longer one is a stream the
- * client pulls: the next chunk is made when the last one is taken, so the heap holds one chunk and
- * the batch behind it, however long the answer. A failure further on cannot change the status any
- * more: it is logged and errors the stream, and the client sees a body cut short (invalid JSON).
+ * chunk's length or more count: the short text gathered before stored text that jsonChunks passes
+ * on as it is does not. A longer answer is a stream the client pulls: the next chunk is made when
+ * the last one is taken, so the heap holds one chunk and the batch behind it, however long the
+ * answer. A failure further on cannot change the status any more: it is logged and errors the
+ * stream, and the client sees a body cut short (invalid JSON).
  */
 export async function streamJson(c: Context<AppEnv>, answer: unknown): Promise<Response> {
   const headers = { "Content-Type": "application/json" };

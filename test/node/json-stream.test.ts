@@ -114,11 +114,11 @@ describe("jsonChunks", () => {
   });
 
   it("cuts a long answer into chunks of about 64 KiB, one batch at a time", async () => {
-    const items = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), name: `object ${i}` }));
-    const chunks = await chunksOf({ total: items.length, items: listOf(items, Array(39).fill(500)) });
+    const objects = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), name: `object ${i}` }));
+    const chunks = await chunksOf({ total: objects.length, items: listOf(objects, Array(39).fill(500)) });
     expect(chunks.length).toBeGreaterThan(5);
     expect(chunks.slice(0, -1).every((c) => c.length >= 64 * 1024 && c.length < 256 * 1024)).toBe(true);
-    expect(JSON.parse(chunks.join(""))).toEqual({ total: items.length, items });
+    expect(JSON.parse(chunks.join(""))).toEqual({ total: objects.length, items: objects });
   });
 });
 
@@ -187,6 +187,20 @@ describe("streamJson", () => {
       yield items(10);
       throw new StorageUnavailableError("R2 is down");
     });
+    const response = await appAnswering(() => ({ objects: failing })).request("/answer");
+    expect(response.status).toBe(503);
+    expect(await response.text()).toBe("onError: R2 is down");
+  });
+
+  it("a failure to read the second page of stored text goes to onError too: the short text before a page is no chunk of its own", async () => {
+    const page = new TextEncoder().encode(JSON.stringify(items(1_000)));
+    const failing = new StreamedList(
+      async function* () {},
+      async function* () {
+        yield page;
+        throw new StorageUnavailableError("R2 is down");
+      },
+    );
     const response = await appAnswering(() => ({ objects: failing })).request("/answer");
     expect(response.status).toBe(503);
     expect(await response.text()).toBe("onError: R2 is down");
