@@ -98,7 +98,7 @@ async function* writeJson(value: unknown, buffer: ChunkBuffer): AsyncGenerator<C
       if (typeof inner !== "string" && inner.length >= CHUNK_CHARS / 2 && inArrayBuffer(inner)) {
         // Stored text half a chunk long or more (a level-5 node's member page, 64 KiB) goes out as
         // it is, after what was gathered before it: copied into a chunk, each of a large node's
-        // pages was copied once more on its way, and its answer allocated twice its length.
+        // pages would be copied once more on its way, and its answer would allocate twice its length.
         const gathered = buffer.take(true);
         if (gathered !== null) yield gathered;
         yield inner;
