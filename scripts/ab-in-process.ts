@@ -23,8 +23,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { getRequestListener } from "@hono/node-server";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
-import { printComparison, requireFolders } from "./bench/checkouts-compared.ts";
-import type { QueryClass } from "./bench/mix.ts";
+import { printComparison, requireFolders, timeBothSides } from "./bench/checkouts-compared.ts";
 import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
 import { type Listener, throughAdapter } from "./bench/through-adapter.ts";
@@ -56,42 +55,30 @@ const { cold, warm } = mixedPasses(pools, seed);
 interface Side {
   name: string;
   listener: Listener;
-  /** ms of each warm answer, by class. */
-  times: Map<QueryClass, number[]>;
 }
 
 /** The app `appstruct serve` runs, from the checkout at `root`, over the snapshots in `data`. */
 async function sideOf(name: string, root: string, data: string): Promise<Side> {
   const { nodeFetch } = (await import(join(root, "build/serve.ts"))) as typeof import("../build/serve.ts");
   const { fetch } = await nodeFetch({ data, sectionBudgetBytes: budgetBytes, readLatencyMs: 0 });
-  return { name, listener: getRequestListener(fetch), times: new Map() };
+  return { name, listener: getRequestListener(fetch) };
 }
 
 const folder = await mkdtemp(join(tmpdir(), "appstruct-ab-"));
 try {
   await symlink(join(dir, "analysis.snap"), join(folder, "bench.snap"));
-  const sides = [
+  const sides: [Side, Side] = [
     await sideOf("this checkout", resolve(import.meta.dirname, ".."), folder),
     await sideOf(resolve(values.against), resolve(values.against), folder),
   ];
-  for (let pass = 0; pass < passes; pass++)
-    for (const sequence of [cold, warm])
-      for (const entry of sequence)
-        for (const side of Math.random() < 0.5 ? sides : [...sides].reverse()) {
-          const started = performance.now();
-          const status = await throughAdapter(side.listener, entry.path);
-          const ms = performance.now() - started;
-          if (status !== 200) throw new Error(`${side.name}: ${entry.path} answered ${status}`);
-          if (sequence !== warm) continue;
-          const times = side.times.get(entry.cls) ?? [];
-          times.push(ms);
-          side.times.set(entry.cls, times);
-        }
-  const [ours, theirs] = sides;
+  const [ours, theirs] = await timeBothSides(sides, { cold, warm }, passes, async (side, path) => {
+    const status = await throughAdapter(side.listener, path);
+    if (status !== 200) throw new Error(`${side.name}: ${path} answered ${status}`);
+  });
   printComparison(
-    `In process, ${dir}, ${budgetBytes / 1024 / 1024} MiB, seed ${seed}, ${passes} warm passes: this checkout against ${theirs.name}`,
-    ours.times,
-    theirs.times,
+    `In process, ${dir}, ${budgetBytes / 1024 / 1024} MiB, seed ${seed}, ${passes} warm passes: this checkout against ${sides[1].name}`,
+    ours,
+    theirs,
     "µs",
   );
 } finally {

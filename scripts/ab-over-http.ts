@@ -21,10 +21,9 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_SECTION_CACHE_MB } from "../src/storage/isolate-caches.ts";
 import { startAppstructServe } from "./bench/appstruct-serve.ts";
-import { printComparison, requireFolders } from "./bench/checkouts-compared.ts";
+import { printComparison, requireFolders, timeBothSides } from "./bench/checkouts-compared.ts";
 import type { ChildServer } from "./bench/child-server.ts";
 import { type JsonClient, jsonClient } from "./bench/http-client.ts";
-import type { QueryClass } from "./bench/mix.ts";
 import { mixedPasses, pickPools } from "./bench/mixed-workload.ts";
 import { integerOption } from "./bench/options.ts";
 
@@ -59,8 +58,6 @@ interface Side {
   name: string;
   server: ChildServer;
   client: JsonClient;
-  /** ms of each warm answer, by class. */
-  ms: Map<QueryClass, number[]>;
 }
 
 const sides: Side[] = [];
@@ -70,28 +67,21 @@ try {
     [resolve(values.against), otherExecutable],
   ] as const) {
     const server = await startAppstructServe(join(dir, "analysis.snap"), cacheMB, latencyMs, { executable });
-    sides.push({ name, server, client: jsonClient(server.url), ms: new Map() });
+    sides.push({ name, server, client: jsonClient(server.url) });
   }
-  for (let pass = 0; pass < passes; pass++)
-    for (const sequence of [cold, warm])
-      for (const entry of sequence) {
-        const bodies: string[] = [];
-        for (const side of Math.random() < 0.5 ? sides : [...sides].reverse()) {
-          const started = performance.now();
-          bodies.push(await side.client.get(entry.path));
-          const ms = performance.now() - started;
-          if (sequence !== warm) continue;
-          const times = side.ms.get(entry.cls) ?? [];
-          times.push(ms);
-          side.ms.set(entry.cls, times);
-        }
-        if (bodies[0] !== bodies[1]) throw new Error(`the two checkouts answer ${entry.path} differently`);
-      }
-  const [ours, theirs] = sides;
+  const [ours, theirs] = await timeBothSides(
+    [sides[0], sides[1]],
+    { cold, warm },
+    passes,
+    (side, path) => side.client.get(path),
+    ([mine, other], path) => {
+      if (mine !== other) throw new Error(`the two checkouts answer ${path} differently`);
+    },
+  );
   printComparison(
-    `Over HTTP, ${dir}, ${cacheMB} MiB, reads +${latencyMs} ms, seed ${seed}, ${passes} warm passes: this checkout against ${theirs.name}`,
-    ours.ms,
-    theirs.ms,
+    `Over HTTP, ${dir}, ${cacheMB} MiB, reads +${latencyMs} ms, seed ${seed}, ${passes} warm passes: this checkout against ${sides[1].name}`,
+    ours,
+    theirs,
     "ms",
   );
 } finally {
