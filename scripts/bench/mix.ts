@@ -2,11 +2,13 @@
 import { DatabaseSync } from "node:sqlite";
 import type { Operator } from "../../src/contract/params.ts";
 import { type BenchQuery, pathOf, type TextFilters } from "./queries.ts";
+import { SqliteBaseline } from "./sqlite-baseline.ts";
 
 export const CLASSES = [
   "contains-rare",
   "contains-medium",
   "contains-common",
+  "contains-deep-skip",
   "multi-filter",
   "equals",
   "startswith",
@@ -26,6 +28,7 @@ export const FIND_CLASSES: ReadonlySet<QueryClass> = new Set([
   "contains-rare",
   "contains-medium",
   "contains-common",
+  "contains-deep-skip",
   "multi-filter",
   "equals",
   "startswith",
@@ -50,6 +53,29 @@ export const findQuery = (filters: TextFilters, operator: Operator = "contains",
   skip,
   limit: PAGE,
 });
+
+/** How many names contain each of `words`, counted by the SQLite baseline (so drawn skips fall where its answers do). */
+export function containsTotals(dbPath: string, words: readonly string[]): Map<string, number> {
+  const baseline = new SqliteBaseline(dbPath);
+  try {
+    return new Map(
+      words.map((word) => {
+        const { totalObjects } = baseline.answer({
+          route: "find",
+          filters: { name: word },
+          operator: "contains",
+          skip: 0,
+          limit: 0,
+        }) as {
+          totalObjects: number;
+        };
+        return [word, totalObjects];
+      }),
+    );
+  } finally {
+    baseline.close();
+  }
+}
 
 /** Lower-cased words of a camelCase / snake_case name. */
 export const wordsOf = (name: string) => name.split(/(?=[A-Z][a-z])|_|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase());
@@ -79,8 +105,8 @@ export function nameWords(db: DatabaseSync): {
 /**
  * Picks the mix from the baseline database (which holds the analysis in name order). Substrings are
  * name words by how many names contain them: rare (2–10 names), medium (closest to n/500), common
- * (closest to n/20, plus a 2-character value, below the trigram length); the rest are objects at
- * fixed fractions of the name order.
+ * (closest to n/20, plus a 2-character value, below the trigram length), and the common ones again
+ * three quarters into their matches; the rest are objects at fixed fractions of the name order.
  */
 export function pickMix(dbPath: string): MixEntry[] {
   const db = new DatabaseSync(dbPath, { readOnly: true });
@@ -103,6 +129,8 @@ export function pickMix(dbPath: string): MixEntry[] {
     for (const w of rare) add("contains-rare", find({ name: w }));
     for (const w of medium) add("contains-medium", find({ name: w }));
     for (const w of [...common, short]) add("contains-common", find({ name: w }));
+    for (const [w, total] of containsTotals(dbPath, common))
+      add("contains-deep-skip", find({ name: w }, "contains", Math.max(0, Math.floor(total * 0.75))));
     for (const w of medium) add("multi-filter", find({ name: w, type: "method" }));
     const names = [0.25, 0.5, 0.75].map((f) => String(objectAt.get(at(f))!.name));
     for (const name of names) add("equals", find({ name }, "equals"));

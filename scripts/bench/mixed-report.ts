@@ -125,7 +125,12 @@ const classRatios = (pass: MixedPass) =>
  * SQLite's FTS5 trigram table. Whole names, prefixes and suffixes come from sorted keys on both sides
  * and are held to par, as the multi-filters and deep pages are.
  */
-const TEXT_SEARCH_CLASSES: readonly QueryClass[] = ["contains-rare", "contains-medium", "contains-common"];
+const TEXT_SEARCH_CLASSES: readonly QueryClass[] = [
+  "contains-rare",
+  "contains-medium",
+  "contains-common",
+  "contains-deep-skip",
+];
 /** How many times SQLite's p50 a text search's p50 must beat. */
 const TEXT_SEARCH_RATIO = 5;
 

@@ -3,10 +3,11 @@
 // What one class alone never shows: answers compete for one section budget. Each request draws a
 // class uniformly, then its values: objects from a pool (characteristics, callees, start/end
 // points, the names searched for), level-5 nodes with their children (the large ones included),
-// multi-filters mixing name with type or fullname, any level's graph.
+// multi-filters mixing name with type or fullname, pages deep into a common word's matches, any
+// level's graph.
 import { DatabaseSync } from "node:sqlite";
 import { Random } from "../crosscheck/random.ts";
-import { CLASSES, findQuery, type MixEntry, nameWords, PAGE, type QueryClass, wordsOf } from "./mix.ts";
+import { CLASSES, containsTotals, findQuery, type MixEntry, nameWords, PAGE, type QueryClass, wordsOf } from "./mix.ts";
 import { type BenchQuery, pathOf } from "./queries.ts";
 
 /** Values the workload draws from, picked once from the baseline database. */
@@ -18,6 +19,8 @@ export interface WorkloadPools {
   rareWords: string[];
   mediumWords: string[];
   commonWords: string[];
+  /** How many names contain each common word: where a deep page of its matches may start. */
+  commonTotals: Map<string, number>;
   /** Lower-cased object types. */
   types: string[];
   /** Level-5 nodes holding objects, by `_id`. */
@@ -45,6 +48,7 @@ export function pickPools(dbPath: string, seed: number, sampleSize: number): Wor
     if (sample.length === 0) throw new Error("the data has no internal object with outgoing links to sample");
 
     const words = nameWords(db);
+    const commonWords = words.nearest(n / 20, 6, 3);
     const level5 = db
       .prepare("SELECT idx FROM level_nodes WHERE level = 5 AND nb_objects > 0 ORDER BY idx")
       .all()
@@ -54,7 +58,8 @@ export function pickPools(dbPath: string, seed: number, sampleSize: number): Wor
       sample,
       rareWords: words.rare,
       mediumWords: words.nearest(Math.max(20, n / 500), 20, 4),
-      commonWords: words.nearest(n / 20, 6, 3),
+      commonWords,
+      commonTotals: containsTotals(dbPath, commonWords),
       types: db
         .prepare("SELECT type_lc FROM types ORDER BY code")
         .all()
@@ -79,6 +84,13 @@ function draw(cls: QueryClass, pools: WorkloadPools, random: Random): BenchQuery
       const word = random.pick(pools.commonWords);
       // A 2-character value now and then: below the trigram length, answered another way.
       return find({ name: random.next() < 0.25 ? word.slice(0, 2) : word });
+    }
+    case "contains-deep-skip": {
+      // A page deep into a common word's matches: the half and more that a reader paging on reaches.
+      const word = random.pick(pools.commonWords);
+      const total = pools.commonTotals.get(word)!;
+      const from = Math.floor(total / 2);
+      return find({ name: word }, "contains", random.int(from, Math.max(from, total - PAGE)));
     }
     case "multi-filter": {
       const name = random.pick(pools.mediumWords);

@@ -85,6 +85,12 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
   const totals = (cls: string) => apart.mix.filter((e) => e.cls === cls).map((e) => e.totalObjects!);
   for (const t of totals("contains-rare")) expect(t).toBeGreaterThanOrEqual(2);
   expect(Math.min(...totals("contains-common"))).toBeGreaterThan(Math.max(...totals("contains-rare")));
+  // Deep pages of the common words: three quarters into their matches, so never empty.
+  for (const e of apart.mix.filter((e) => e.cls === "contains-deep-skip")) {
+    const skip = Number(new URLSearchParams(e.path.split("?")[1]).get("skip"));
+    expect(skip, e.path).toBe(Math.floor(e.totalObjects! * 0.75));
+    expect(skip, e.path).toBeGreaterThan(0);
+  }
   for (const cls of CLASSES) {
     for (const side of [apart.inProcess[cls]!, apart.http.node!.classes[cls]!, apart.http.wrangler!.classes[cls]!]) {
       expect(side.ours.samples, cls).toBeGreaterThan(0);
