@@ -60,7 +60,7 @@ export function pickMix(db: DatabaseSync, seed: number, perClass: number): MixQu
         name: [suffix(data.random.pick(names), data.random.int(3, 7))],
       }),
     ),
-    ...deepSkips(data, perClass),
+    ...deepSkips(data, substrings.common, perClass),
     ...times(perClass, () => ({
       cls: "characteristics" as const,
       path: `${data.app}/objects/${idAt(data, data.random.int(0, names.length - 1))}`,
@@ -196,8 +196,8 @@ function multiFilters(data: Data, substrings: { rare: string[]; medium: string[]
   });
 }
 
-/** Deep pages: unfiltered from the second half on, or 80–99 % into a type's or the internal objects' matches. */
-function deepSkips(data: Data, perClass: number): MixQuery[] {
+/** Deep pages: unfiltered from the second half on, or 80–99 % into a type's, the internal objects' or a common substring's matches. */
+function deepSkips(data: Data, common: readonly string[], perClass: number): MixQuery[] {
   const r = data.random;
   const n = data.names.length;
   const types = data.db
@@ -209,29 +209,24 @@ function deepSkips(data: Data, perClass: number): MixQuery[] {
     n: number;
   }[];
   const internal = (data.db.prepare("SELECT count(*) AS n FROM objects WHERE external = 0").get() as { n: number }).n;
+  const deep = (count: number) => Math.floor(count * (0.8 + 0.19 * r.next()));
   return times(perClass, (i) => {
-    switch (i % 3) {
+    switch (i % 4) {
       case 0:
         return find(data, "deep-skip", {}, 50, r.int(Math.floor(n / 2), n - 1));
       case 1: {
         // The type is matched by equals: the exact display type, whose count is the total.
         const type = r.pick(types.slice(0, 5));
-        return find(
-          data,
-          "deep-skip",
-          { operator: ["equals"], type: [type.type] },
-          50,
-          Math.floor(type.n * (0.8 + 0.19 * r.next())),
-        );
+        return find(data, "deep-skip", { operator: ["equals"], type: [type.type] }, 50, deep(type.n));
       }
-      default:
-        return find(
-          data,
-          "deep-skip",
-          { searchtype: ["internal"] },
-          50,
-          Math.floor(internal * (0.8 + 0.19 * r.next())),
-        );
+      case 2:
+        return find(data, "deep-skip", { searchtype: ["internal"] }, 50, deep(internal));
+      default: {
+        // A reader paging far into a common substring's matches: the total to skip into is counted.
+        if (common.length === 0) return find(data, "deep-skip", {}, 50, r.int(Math.floor(n / 2), n - 1));
+        const value = r.pick(common);
+        return find(data, "deep-skip", { name: [value] }, 50, deep(countContaining(data.names, value)));
+      }
     }
   });
 }
