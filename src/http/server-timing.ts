@@ -18,23 +18,28 @@ export interface StorageTiming {
   prefetchedBytes: number;
 }
 
-/** `storage;dur=<ms>;desc="<n> reads in <r> rounds, <bytes> bytes", cache;desc="<h> hits, <m> misses", prefetch;desc="<n> reads, <bytes> bytes"` */
+/**
+ * `storage;dur=<ms>;desc="<n> reads, <bytes> bytes", rounds;desc="<r>", cache;desc="<h> hits, <m> misses",
+ * prefetch;desc="<n> reads, <bytes> bytes"`. The storage entry comes first, its description exactly
+ * `<n> reads, <bytes> bytes` as clients parse it; the rounds have an entry of their own so that it stays so.
+ */
 export function serverTiming(meter: StorageMeter): string {
   const ms = Math.round(meter.storageMs * 100) / 100;
   return (
-    `storage;dur=${ms};desc="${meter.reads} reads in ${meter.rounds} rounds, ${meter.bytes} bytes", ` +
+    `storage;dur=${ms};desc="${meter.reads} reads, ${meter.bytes} bytes", ` +
+    `rounds;desc="${meter.rounds}", ` +
     `cache;desc="${meter.hits} hits, ${meter.misses} misses", ` +
     `prefetch;desc="${meter.prefetches} reads, ${meter.prefetchedBytes} bytes"`
   );
 }
 
 const WRITTEN =
-  /^storage;dur=(\d+(?:\.\d+)?);desc="(\d+) reads in (\d+) rounds, (\d+) bytes", cache;desc="(\d+) hits, (\d+) misses", prefetch;desc="(\d+) reads, (\d+) bytes"$/;
+  /^storage;dur=(\d+(?:\.\d+)?);desc="(\d+) reads, (\d+) bytes", rounds;desc="(\d+)", cache;desc="(\d+) hits, (\d+) misses", prefetch;desc="(\d+) reads, (\d+) bytes"$/;
 
 /** What `serverTiming` wrote, read back from a header; null when the header is missing or not of that form. */
 export function readServerTiming(header: string | null | undefined): StorageTiming | null {
   const match = header ? WRITTEN.exec(header) : null;
   if (!match) return null;
-  const [storageMs, reads, rounds, bytes, hits, misses, prefetches, prefetchedBytes] = match.slice(1).map(Number);
+  const [storageMs, reads, bytes, rounds, hits, misses, prefetches, prefetchedBytes] = match.slice(1).map(Number);
   return { storageMs, reads, rounds, bytes, hits, misses, prefetches, prefetchedBytes };
 }

@@ -65,6 +65,11 @@ describe("Server-Timing", () => {
     expect(counted.body).toEqual(cold.body);
     expect(counted.reads).toBeGreaterThan(1);
     expect(timingOf(cold.headers)).toMatchObject({ reads: counted.reads, bytes: counted.bytes });
+    // The storage entry first, in the form a client parses without knowing the others.
+    const { reads, bytes } = timingOf(cold.headers);
+    expect(cold.headers.get("Server-Timing")).toMatch(
+      new RegExp(`^storage;dur=\\d+(\\.\\d+)?;desc="${reads} reads, ${bytes} bytes", `),
+    );
     expect(timingOf(cold.headers).misses).toBeGreaterThan(0);
     // The manifest (with the snapshot's opening bytes); then the sections and directories, together; then pages.
     expect(timingOf(cold.headers).rounds).toBeGreaterThanOrEqual(2);
