@@ -1,9 +1,9 @@
 // @module PublishClient: the worker's /publish API over fetch — resumable part uploads, commit, versions, prune (Node or workerd).
 import type { AnyErrorCode, ProblemBody } from "../src/contract/errors.ts";
+import { sha256Hex } from "../src/digests.ts";
 import type { VerifyingAnswer } from "../src/publish/commit.ts";
 import type { ManifestVersion } from "../src/storage/manifest.ts";
 import type { PublishResult } from "../src/storage/publish.ts";
-import { sha256Hex } from "../src/storage/publish.ts";
 
 /** 64 MiB: well under a Worker's 100 MB request body, few requests for a snapshot of hundreds of MB. */
 export const DEFAULT_PART_SIZE = 64 * 1024 * 1024;

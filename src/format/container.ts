@@ -25,7 +25,8 @@ export interface TocEntry {
   crc: number;
 }
 
-const align8 = (n: number) => (n + 7) & ~7;
+/** `n` rounded up to a multiple of 8: sections start on 8-byte boundaries. */
+export const align8 = (n: number) => (n + 7) & ~7;
 
 /** Where a ContainerWriter puts bytes: a growing buffer, or a file written by position (synchronously). */
 export interface ByteSink {

@@ -12,7 +12,7 @@ import { encodeHere, type PageEncoder } from "./page-codec.ts";
 import { PageWriter, RankPageDirectory, Stepwise } from "./page-directory.ts";
 import { buildRowDictionary, decodeRow, MAX_DICTIONARY_BYTES, MAX_ROW_BYTES } from "./row-codec.ts";
 import { decodeUtf8, includesFolded, type LowerNeedle } from "./string-list.ts";
-import { VarintReader } from "./varint.ts";
+import { VarintReader, varintSize } from "./varint.ts";
 
 /**
  * Pages are cut once their rows' JSON (and its lengths) reaches this many bytes: some 18 rows, about
@@ -157,13 +157,6 @@ class PageBody {
     this.bytes = 0;
     return body;
   }
-}
-
-/** Bytes of `n` as LEB128. */
-function varintSize(n: number): number {
-  let size = 1;
-  for (let v = n; v >= 0x80; v = Math.floor(v / 0x80)) size++;
-  return size;
 }
 
 /** Rows encoded between two steps of `rowPageSteps`: a few batches of pages. */

@@ -1,7 +1,7 @@
 // @module Snapshot: reads a snapshot through a ByteSource, section by section, verifying each before decoding it.
 
 import { waitUntil } from "../wait-until.ts";
-import { decodeHeader, decodeToc, SECTION_REQUIRED, type TocEntry, verifySection } from "./container.ts";
+import { align8, decodeHeader, decodeToc, SECTION_REQUIRED, type TocEntry, verifySection } from "./container.ts";
 import { CorruptSnapshotError, check } from "./errors.ts";
 import { decodeMeta } from "./meta.ts";
 import type { SnapshotMeta } from "./model.ts";
@@ -60,8 +60,6 @@ const WHOLE_READ_BYTES = 64 * 1024;
 
 /** Where the one block of a paged section starts: after its block table of 8 + 8 bytes (SNAPSHOT-FORMAT.md §6). */
 const PAGES_START = 16;
-
-const align8 = (n: number) => (n + 7) & ~7;
 
 /** `source.read`, charged to the request running now (see StorageMeter): every read of a snapshot goes through here. */
 const sourceRead = (source: ByteSource, offset: number, length: number): Promise<Uint8Array> =>

@@ -5,6 +5,7 @@
 // the surviving keys; a two-letter one unites the lists of the trigrams around it; one letter scans.
 import { type Block, type Blocks, checkBelow } from "./blocks.ts";
 import { check } from "./errors.ts";
+import { putVarint, varintSize } from "./varint.ts";
 
 /** Trigram codes are below this: 2^21 for three ASCII code units, 2^21 more for hashed others. */
 export const TRIGRAM_SPACE = 1 << 22;
@@ -52,21 +53,6 @@ const DECODED_ENTRY_BYTES = 128;
 /** Set in a list's count when the list is stored as a bitmap of the keys rather than varints. */
 const BITMAP = 0x80000000;
 const COUNT = 0x7fffffff;
-
-/** Appends `value` as LEB128 to `out` at `at`; returns the new end. */
-function putVarint(out: Uint8Array, at: number, value: number): number {
-  while (value >= 0x80) {
-    out[at++] = (value & 0x7f) | 0x80;
-    value >>>= 7;
-  }
-  out[at++] = value;
-  return at;
-}
-
-/** Bytes of `value` as LEB128. */
-function varintSize(value: number): number {
-  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
-}
 
 /**
  * A scratch table over the trigram space, allocated once (compiling many small snapshots must not pay

@@ -43,6 +43,27 @@ export class VarintWriter {
   }
 }
 
+/** Bytes `value` (an integer ≥ 0, exact in a double) takes as LEB128. */
+export function varintSize(value: number): number {
+  if (value < 0x80) return 1;
+  if (value < 0x4000) return 2;
+  if (value < 0x200000) return 3;
+  if (value < 0x10000000) return 4;
+  let size = 4;
+  for (let rest = Math.floor(value / 0x10000000); rest > 0; rest = Math.floor(rest / 0x80)) size++;
+  return size;
+}
+
+/** Writes `value` (below 2^32) as LEB128 into `out` at `at`, which must have room; returns the new end. */
+export function putVarint(out: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    out[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  out[at++] = value;
+  return at;
+}
+
 /** Reads LEB128 values from `bytes`, refusing to run past its end or to decode more than 2^53. */
 export class VarintReader {
   private readonly bytes: Uint8Array;

@@ -1,5 +1,6 @@
 // @module API keys (docs/api.md#access-api-keys): X-API-KEY header or api-key parameter, compared in constant time, scoped per application.
 import { ApiError } from "../contract/errors.ts";
+import { constantTimeEqual, sha256 } from "../digests.ts";
 import { queryParameter } from "./request-target.ts";
 
 /** Parsed from the API_KEYS secret: JSON `{"<key>": "*" | ["<application>", ...]}`. */
@@ -7,9 +8,6 @@ export interface AccessPolicy {
   /** SHA-256 of each key, with the applications it may read (null: all). */
   keys: { hash: Uint8Array; applications: Set<string> | null }[];
 }
-
-const sha256 = async (text: string) =>
-  new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 
 export async function parseAccessPolicy(secret: string | undefined): Promise<AccessPolicy | null> {
   if (!secret || secret.trim() === "") return null;
@@ -31,13 +29,6 @@ export async function parseAccessPolicy(secret: string | undefined): Promise<Acc
   return keys.length ? { keys } : null;
 }
 
-/** Equal-length byte comparison whose time does not depend on where the bytes differ. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i % b.length];
-  return diff === 0;
-}
-
 /** What a 401 of the read API says it wants: the key as a bearer token (X-API-KEY and api-key work too). */
 const KEY_CHALLENGE = { headers: { "WWW-Authenticate": 'Bearer realm="appstruct"' } };
 
@@ -51,7 +42,7 @@ export async function authenticate(policy: AccessPolicy, presented: string | und
     );
   const hash = await sha256(presented);
   let match: AccessPolicy["keys"][number] | undefined;
-  for (const key of policy.keys) if (sameBytes(key.hash, hash)) match = key;
+  for (const key of policy.keys) if (constantTimeEqual(key.hash, hash)) match = key;
   if (!match) throw new ApiError("unauthorized", "the API key is not valid", KEY_CHALLENGE);
   return match.applications;
 }

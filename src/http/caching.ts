@@ -1,5 +1,6 @@
 // @module HTTP caching of answers: an ETag derived from the application's published versions and the request, 304 on a match.
 import type { Context, MiddlewareHandler } from "hono";
+import { sha256 } from "../digests.ts";
 import { hex } from "../hex.ts";
 import type { Version } from "../storage/catalog.ts";
 import type { AppEnv } from "./context.ts";
@@ -28,9 +29,7 @@ async function versionsDigest(versions: readonly Version[]): Promise<string> {
     listDigests.set(versions, known);
     return known;
   }
-  const digest = hex(
-    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(addresses))).subarray(0, 8),
-  );
+  const digest = hex((await sha256(addresses)).subarray(0, 8));
   if (versionDigests.size >= MAX_VERSION_SETS) versionDigests.clear();
   versionDigests.set(addresses, digest);
   listDigests.set(versions, digest);

@@ -1,5 +1,6 @@
 // @module Optional rate limiting per API key (or per client address without keys) through a Workers rate-limit binding.
 import { ApiError } from "../contract/errors.ts";
+import { sha256 } from "../digests.ts";
 import { hex } from "../hex.ts";
 
 /** The shape of a Workers rate-limit binding (`[[ratelimits]]` in wrangler.toml). */
@@ -23,6 +24,5 @@ export async function enforceRateLimit(limiter: RateLimiter, key: string, period
 /** The limiter key of a request: a digest of its API key (never the key itself), else the client address. */
 export async function rateLimitKey(apiKey: string | undefined, clientAddress: string | undefined): Promise<string> {
   if (!apiKey) return `address:${clientAddress ?? "unknown"}`;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey)));
-  return `key:${hex(digest.subarray(0, 16))}`;
+  return `key:${hex((await sha256(apiKey)).subarray(0, 16))}`;
 }

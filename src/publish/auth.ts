@@ -1,9 +1,6 @@
 // @module The publish API's bearer token: the PUBLISH_TOKEN secret, compared in constant time; read API keys never grant it.
 import { ApiError } from "../contract/errors.ts";
-import { sameBytes } from "../http/access.ts";
-
-const sha256 = async (text: string) =>
-  new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+import { constantTimeEqual, sha256 } from "../digests.ts";
 
 /**
  * Throws unless `authorization` is `Bearer <PUBLISH_TOKEN>`: 403 when no token is configured
@@ -27,6 +24,6 @@ export async function requirePublishToken(
       "publishing needs the token: send Authorization: Bearer <PUBLISH_TOKEN>",
       challenge,
     );
-  if (!sameBytes(await sha256(presented), await sha256(configured)))
+  if (!constantTimeEqual(await sha256(presented), await sha256(configured)))
     throw new ApiError("unauthorized", "the publish token is not valid", challenge);
 }

@@ -1,9 +1,10 @@
 // @module publishSnapshot: verification of all of a snapshot, content-addressed upload, read-back, then a conditional manifest swap.
+
+import { sha256Hex } from "../digests.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
 import { FIRST_READ, memorySource, openingBytes } from "../format/snapshot.ts";
 import { verifySnapshotSource } from "../format/verify.ts";
-import { hex } from "../hex.ts";
 import type { BlobStore } from "./blob-store.ts";
 import {
   base64Of,
@@ -18,10 +19,6 @@ import {
   snapshotKey,
   withVersion,
 } from "./manifest.ts";
-
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-}
 
 /** Opens `bytes` as a snapshot and checks all of it as a reader will read it (verifySnapshotSource); throws CorruptSnapshotError otherwise. */
 export function verifySnapshot(bytes: Uint8Array): Promise<SnapshotMeta> {

@@ -3,10 +3,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { FORMAT_VERSION } from "../../src/format/container.ts";
 import { CorruptSnapshotError } from "../../src/format/errors.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
-import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
+import { publishSnapshot, readManifest } from "../../src/storage/publish.ts";
 import { HEADER, rawSections, resealHeader } from "../format/snapshot-bytes.ts";
 import { MemoryStore } from "../support/memory-store.ts";
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { type FilterName, OPERATORS, type Operator, type SearchType } from "../../src/contract/params.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { ENTRY_BYTES, SectionCache } from "../../src/format/section-cache.ts";
 import { SECTIONS, type SectionTag } from "../../src/format/sections.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -13,7 +14,6 @@ import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelGraphJson, levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { collect } from "../../src/query/streamed-list.ts";
-import { sha256Hex } from "../../src/storage/publish.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 

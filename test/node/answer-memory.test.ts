@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Fetch, heapGrowth, send } from "../../scripts/bench/heap-growth.ts";
 import { createApp } from "../../src/app.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { positionsByRank, readWholeIdPages } from "../../src/format/id-pages.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
@@ -11,7 +12,6 @@ import { levelNodes } from "../../src/query/levels.ts";
 import { startEndPoints } from "../../src/query/points.ts";
 import { collect } from "../../src/query/streamed-list.ts";
 import type { Catalog } from "../../src/storage/catalog.ts";
-import { sha256Hex } from "../../src/storage/publish.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
 
 /** Heap one request may take above the section cache, whatever it asks (docs/memory.md). */

@@ -1,10 +1,11 @@
 // @module Corrupt snapshots in R2, through the worker: a broken section answers 500 corrupt_snapshot only for the requests that read it; truncated and future-format objects are refused, never answered from.
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { FORMAT_VERSION } from "../../src/format/container.ts";
 import { openingBytes } from "../../src/format/snapshot.ts";
 import { base64Of, encodeManifest, manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
-import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
+import { publishSnapshot, readManifest } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { rawSections, resealHeader } from "../format/snapshot-bytes.ts";

@@ -2,8 +2,9 @@
 import { env, exports } from "cloudflare:workers";
 import type { StatusBase } from "../../build/compile/build-model.ts";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import type { RateLimiter } from "../../src/http/rate-limit.ts";
-import { type PublishResult, publishSnapshot, sha256Hex } from "../../src/storage/publish.ts";
+import { type PublishResult, publishSnapshot } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import type { Env } from "../../src/worker.ts";
 

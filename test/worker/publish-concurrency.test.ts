@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import type { PublishApiError } from "../../build/publish-client.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { snapshotKey } from "../../src/storage/manifest.ts";
-import { sha256Hex } from "../../src/storage/publish.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { appPath, call } from "./harness.ts";

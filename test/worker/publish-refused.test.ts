@@ -2,12 +2,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { PublishApiError } from "../../build/publish-client.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { crc32 } from "../../src/format/crc32.ts";
 import { rowPageOf } from "../../src/format/row-codec.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { MAX_SNAPSHOT_BYTES } from "../../src/publish/uploads.ts";
 import { manifestKey } from "../../src/storage/manifest.ts";
-import { sha256Hex } from "../../src/storage/publish.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
 import { assemble, block, blockBody, codedRows, type SectionSpec, sectionSpecs } from "../format/snapshot-bytes.ts";

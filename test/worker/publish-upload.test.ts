@@ -1,8 +1,8 @@
 // @module Publish API uploads inside workerd: multi-part, resumed, aborted, identical content again; answers as published directly.
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
-import { sha256Hex } from "../../src/storage/publish.ts";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, call } from "./harness.ts";
 import { bucketKeys, clientFor, publishing, publishingInSteps, recording, TOKEN } from "./publish-harness.ts";

@@ -2,12 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { createApp } from "../../src/app.ts";
+import { sha256Hex } from "../../src/digests.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import type { AppDeps } from "../../src/http/context.ts";
 import { SnapshotSourceLocator } from "../../src/query/source-locator.ts";
 import { StoreCatalog } from "../../src/storage/catalog.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
-import { publishSnapshot, readManifest, sha256Hex } from "../../src/storage/publish.ts";
+import { publishSnapshot, readManifest } from "../../src/storage/publish.ts";
 import { R2Store } from "../../src/storage/r2-store.ts";
 import petstoreV1 from "../fixtures/examples/petstore-v1.json";
 import petstoreV2 from "../fixtures/examples/petstore-v2.json";
