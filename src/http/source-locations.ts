@@ -1,4 +1,4 @@
-// @module Adds sourceLocations to rendered objects through the source code service (docs/api.md#source-locations).
+// @module The source code service as routes ask it: sourceLocations added to rendered objects (docs/api.md#source-locations), and the service's absence and failures as the API's errors.
 import { ApiError, StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SourceLocator, WireLocation } from "../query/source-locator.ts";
@@ -28,19 +28,26 @@ export async function locationsOf(
   version: Version,
   ranks: number[],
 ): Promise<(WireLocation[] | null)[]> {
-  if (!sources)
-    throw new ApiError(
-      "source_service_unavailable",
-      "the source code service is disabled or not configured on this server",
-    );
+  if (!sources) throw sourceServiceOff("select=source-locations", "select");
+  return askSourceService(() => sources.locations(version, ranks), "try again, or ask without select=source-locations");
+}
+
+/** The error of a request that needs the source code service (`what` it asked for) where the server has none. */
+export function sourceServiceOff(what: string, parameter?: string): ApiError {
+  return new ApiError(
+    "source_service_unavailable",
+    `${what} needs the source code service, which is disabled or not configured on this server`,
+    parameter ? { parameter } : undefined,
+  );
+}
+
+/** What `ask` gets from the source code service; its failure an error saying so and what to do (`then`). */
+export async function askSourceService<T>(ask: () => Promise<T>, then: string): Promise<T> {
   try {
-    return await sources.locations(version, ranks);
+    return await ask();
   } catch (error) {
     // The snapshot storage failing behind the service is a storage fault (503), not a broken service.
     if (error instanceof StorageUnavailableError || error instanceof CorruptSnapshotError) throw error;
-    throw new ApiError(
-      "source_service_unavailable",
-      "the source code service did not answer; try again, or ask without select=source-locations",
-    );
+    throw new ApiError("source_service_unavailable", `the source code service did not answer; ${then}`);
   }
 }

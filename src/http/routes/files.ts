@@ -1,13 +1,12 @@
 // @module The source code route: lines of one analysed file, through the source code service.
 import type { Hono } from "hono";
-import { ApiError, StorageUnavailableError } from "../../contract/errors.ts";
+import { ApiError } from "../../contract/errors.ts";
 import { FILE_ID_PATTERN, honoPath, SOURCE_FILE } from "../../contract/route-specs.ts";
-import { CorruptSnapshotError } from "../../format/errors.ts";
-import type { FileText } from "../../query/source-locator.ts";
 import { selectedAnalysis } from "../application.ts";
 import type { AppEnv } from "../context.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
+import { askSourceService, sourceServiceOff } from "../source-locations.ts";
 
 export function fileRoutes(app: Hono<AppEnv>): void {
   app.get(honoPath(SOURCE_FILE), async (c) => {
@@ -26,20 +25,12 @@ export function fileRoutes(app: Hono<AppEnv>): void {
         { parameter: "endLine" },
       );
     const { sources } = c.get("deps");
-    if (!sources)
-      throw new ApiError(
-        "source_service_unavailable",
-        "source code needs the source code service, which is disabled or not configured on this server",
-      );
+    if (!sources) throw sourceServiceOff("source code");
     const { version } = await selectedAnalysis(c, p.date);
-    let file: FileText | null;
-    try {
-      file = await sources.file(version, fileId, { startLine: p.startLine, endLine: p.endLine });
-    } catch (error) {
-      // The snapshot storage failing behind the service is a storage fault (503), not a broken service.
-      if (error instanceof StorageUnavailableError || error instanceof CorruptSnapshotError) throw error;
-      throw new ApiError("source_service_unavailable", "the source code service did not answer; try again");
-    }
+    const file = await askSourceService(
+      () => sources.file(version, fileId, { startLine: p.startLine, endLine: p.endLine }),
+      "try again",
+    );
     if (!file)
       throw new ApiError(
         "file_not_found",

@@ -28,7 +28,7 @@ import type { AppEnv } from "../context.ts";
 import { streamJson } from "../json-stream.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
-import { attachLocations, locationsOf, withLocations } from "../source-locations.ts";
+import { attachLocations, locationsOf, sourceServiceOff, withLocations } from "../source-locations.ts";
 
 /** The `{id}` path segment: an object id (or a transaction's, a data graph's: its point's). */
 export const pathObjectId = (c: Context<AppEnv>): string => {
@@ -157,10 +157,4 @@ function withSourceLocations<T extends object>(
   );
 }
 
-function sourcesDisabled(): ApiError {
-  return new ApiError(
-    "source_service_unavailable",
-    "select=source-locations needs the source code service, which is disabled or not configured on this server",
-    { parameter: "select" },
-  );
-}
+const sourcesDisabled = () => sourceServiceOff("select=source-locations", "select");
