@@ -27,8 +27,8 @@ type Outcome<V> = { fulfilled: true; value: V } | { fulfilled: false };
 /**
  * Past this many entries, loads past their deadline (their owners gone) are swept at the next
  * start; then not again until the entries have doubled. A walk's round starts some hundreds of page
- * loads at once: sweeping at each start past 256 went over all of them every time, and the pairs
- * that iteration made were a fourteenth of the heap the mixed workload allocates at 1M objects.
+ * loads at once: sweeping at each start past 256 would go over all of them every time, and the
+ * pairs that iteration makes would be a fourteenth of the heap the mixed workload allocates at 1M objects.
  */
 const SWEEP_ABOVE = 256;
 /**

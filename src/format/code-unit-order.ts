@@ -1,11 +1,11 @@
 // @module codeUnitOrder: the indices of a million keys in the order of their UTF-16 code units read from the first or from the last, by a radix sort: the objects' name order, and the reversed orders `endswith` searches (RNAM, RFUL, RMNG).
 //
-// Array.prototype.sort with a comparator took some 8 s of the compiling thread at 1M objects for the
+// Array.prototype.sort with a comparator takes some 8 s of the compiling thread at 1M objects for the
 // reversed orders, and 4 s for the name order: a call into the comparator for each of some twenty
 // comparisons a key. The radix sort reads a key's code units once each for the levels it takes part
 // in, and keys part ways within a few code units (the reversed order of 1M fullNames in 0.7–1.2 s,
-// against 1.5–2.2 s). Reversing the keys to sort them natively made a million strings of garbage and
-// was slower still.
+// against 1.5–2.2 s). Reversing the keys to sort them natively makes a million strings of garbage and
+// is slower still.
 
 /** Ranges of at most this many keys are finished by insertion: counting code units costs more there. */
 const SMALL_RANGE = 24;

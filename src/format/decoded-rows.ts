@@ -1,13 +1,12 @@
 // @module DecodedRows: the rows a row directory keeps decoded, under a byte budget: rows that several answers list stay, rows one answer lists once leave first.
 //
 // A row missed is decoded again from its page (some 60 µs cold with its JSON parsed), or read again
-// once its page has left the cache. In
-// the mixed workload, answers come back to the same rows hundreds of answers apart: a filter's
-// first page, the objects people look at, their parents and callees. Between two such answers,
-// others list thousands of rows once (a walk's points, a rare word's matches, a deep page). Kept
-// least recently used first, those pushed the reused rows out (at 1M objects a medium word's page
-// of 50 rows, asked again every 230 answers or so, inflated its 50 pages each time, when pages were
-// deflated whole).
+// once its page has left the cache. In the mixed workload, answers come back to the same rows
+// hundreds of answers apart: a filter's first page, the objects people look at, their parents and
+// callees. Between two such answers, others list thousands of rows once (a walk's points, a rare
+// word's matches, a deep page). Kept least recently used first, those push the reused rows out: at
+// 1M objects a medium word's page of 50 rows, asked again every 230 answers or so, would decode its
+// 50 rows from their pages each time.
 //
 // So the policy is segmented, as S3-FIFO's queues are (section-cache.ts): a row decoded joins
 // probation; listed again by another request while there, it moves to the protected part; rows

@@ -280,7 +280,7 @@ export class FlowPoints implements FlowTotals {
       [this.ends, this.endTotals, "end"],
     ] as const) {
       check(ranks.length === totals.length, `FLOW: ${ranks.length} ${what} points but ${totals.length} totals`);
-      // Tested before calling check: a message closure for each point was garbage at every decode.
+      // Tested before calling check: a message closure for each point would be garbage at every decode.
       for (let i = 0; i < ranks.length; i++) {
         if (!(ranks[i] < objects && (i === 0 || ranks[i - 1] < ranks[i])))
           check(false, `FLOW: ${what} points do not ascend at ${i}`);

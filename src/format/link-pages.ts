@@ -270,12 +270,12 @@ function varint(bytes: Uint8Array, at: number): number {
 /**
  * The links of the ranks [first, end) of one page, kept as the page's stored bytes and read in
  * place. A walk reads one or a few objects of each page it loads: decoding every object into
- * columns cost most of a page load and made a cached page weigh four to five times its bytes.
+ * columns would cost most of a page load and make a cached page weigh four to five times its bytes.
  *
  * Objects are found by walking the page from its start, and the walk is the page's check: it
  * goes only as far as the objects asked for (the first time each is), checking every object it
  * passes and noting where its values and its callers begin, two offsets an object. Walking whole
- * pages on load, for the one object a walk wanted, was a fifth of a 3-hop walk's CPU at 1M objects.
+ * pages on load, for the one object a walk wants, would be a fifth of a 3-hop walk's CPU at 1M objects.
  * The page's checksum was checked when it was loaded; a page that passes it yet breaks the format
  * (a faulty writer, a forged checksum) is refused when an answer asks for an object at or past its
  * bad bytes, and an object is never read before every byte up to its end has been checked.

@@ -1,7 +1,7 @@
 // @module LocationPages: each object's source locations in small checksummed varint pages by rank (SLCP) with a directory (SLCD), read by range for the objects an answer lists.
 //
 // An answer lists the locations of one object, or of a page of them, yet a million objects' locations
-// take megabytes. Held as one section with the file table, they were read and decoded whole for
+// take megabytes. Held as one section with the file table, they would be read and decoded whole for
 // each such answer (23 MB at 1M objects), more than a 64 MiB section budget keeps beside the rest.
 // Here an object's locations cost the page holding them: a few KiB of varints, read by range.
 import type { Blocks } from "./blocks.ts";

@@ -325,10 +325,10 @@ export class RowPage {
  * Bytes of the rows a directory keeps decoded (DecodedRows), counted in the section budget. The rows
  * answers list again and again (a popular find's page, the objects people look at, their parents
  * and callees) are then neither read nor decoded again. Rows, not pages: an answer lists a row or
- * two of most pages it reads. Measured in the mixed workload at 1M objects when pages were deflated
- * whole (docs/benchmarks.md): kept least recently used first, 1 MiB inflated the pages of the medium
- * words' rows again 2,169 times a pass, 4 MiB 530 times; kept as DecodedRows keeps them, 2 MiB
- * inflated them 3 times, where 4 MiB took room that key and link pages needed.
+ * two of most pages it reads. Measured in the mixed workload at 1M objects (docs/benchmarks.md,
+ * "Rows kept decoded"): kept least recently used in 1 MiB, the medium words' row pages were decoded
+ * again 2,169 times a pass, in 4 MiB 530 times; kept as DecodedRows keeps them, 2 MiB decoded them
+ * 3 times, and 4 MiB took room that key and link pages needed.
  */
 const DECODED_ROWS_BYTES = 2 * 1024 * 1024;
 
@@ -419,7 +419,7 @@ const isStatusCode = (code: unknown) =>
 /**
  * Row `rank`'s array checked field by field: a page that passed its checksum may still come from a
  * faulty writer. Each test is made before calling check: messages made for every row that passes
- * were most of the garbage of a page of rows decoded.
+ * would be most of the garbage of a page of rows decoded.
  */
 function toRow(row: unknown, rank: number, rows: number): ObjectRow {
   if (!(Array.isArray(row) && row.length === 14)) check(false, `row ${rank} is not a 14-field array`);

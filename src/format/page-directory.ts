@@ -82,7 +82,7 @@ export class PageDirectory {
     checkBelow(rawLengths, maxRaw + 1, `${what} page lengths`);
     for (let p = 0; p < rawLengths.length; p++) {
       const stored = this.storedBytes(p);
-      // Tested before calling check: a message closure for each page was garbage every directory left.
+      // Tested before calling check: a message closure for each page would be garbage every directory leaves.
       if (!(rawLengths[p] <= MAX_INFLATION * stored))
         check(
           false,

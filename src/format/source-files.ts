@@ -1,8 +1,8 @@
 // @module SourceFiles: the file table of the source locations, its ids (SFID) in id order apart from its paths and languages in small checksummed pages (SFLP, SFLD), which only the source code route reads, a page for a file.
 //
-// The source code route shows one file's path; held as one section, the paths and languages of a
-// million objects' files (94k files, 7.85 MB) were read and kept whole for it. Here the file's id is
-// found by a binary search of the ids, and its path costs the page holding it: a few KiB, by range.
+// The source code route shows one file's path. Held as one section, the paths and languages of a
+// million objects' files (94k files, 7.85 MB) would be read and kept whole for it. Here the file's id
+// is found by a binary search of the ids, and its path costs the page holding it: a few KiB, by range.
 import type { Block, Blocks } from "./blocks.ts";
 import { check } from "./errors.ts";
 import type { SourceFile } from "./model.ts";

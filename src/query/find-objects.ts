@@ -59,9 +59,9 @@ const ROW_CHECK_LIMIT = 256;
 
 /**
  * Past this many, candidates of a field with the key of each object are checked on their keys
- * rather than their rows. A row checked was a row decoded (some 2.5 µs, its page inflated, before
- * rows were coded alone), a key some 1 µs; but checked on their rows, the rows the answer lists
- * come with them, while checked on their keys they are read in a round after. At 20 ms a read,
+ * rather than their rows. A row checked is a row decoded, a key a lookup in a page of keys; but
+ * checked on their rows, the rows the answer lists come with them, while checked on their keys
+ * they are read in a round after. At 20 ms a read,
  * checking on keys every multi-filter of the bench's mix that leaves more than 256 (at most some
  * 1,600) took a tenth of them from one or two rounds to two or three. At 1M objects, the 80k
  * candidates of `name=get&fullname=com.acme` took 265 ms on their rows and 83 ms on their keys.
@@ -83,7 +83,7 @@ const RANGED_LISTS_WEIGHT = 2;
  * one lookup, decided once per dictionary entry. Beside another filter, such a field is checked on
  * its column rather than matched through its index: the index's postings (as large as the column,
  * 3.8 MB each for `type` at 1M objects) are then never loaded, and `name=lock&type=method` reads
- * one section of 3.8 MB where it read two.
+ * one section of 3.8 MB rather than two.
  */
 const CODED_FIELDS: ReadonlySet<FilterName> = new Set(["type", "filepath"]);
 /**

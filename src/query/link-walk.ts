@@ -44,7 +44,7 @@ interface ChunkLinks {
 /**
  * The callers of a chunk's ranks, each with the ranks it calls, as a backward expansion reads them:
  * the caller's entries once for all the ranks of the chunk it calls (read once per (rank, caller),
- * a busy caller's entries were passed over once per rank it calls, most of a data graph's time).
+ * a busy caller's entries would be passed over once per rank it calls, most of a data graph's time).
  * Pairs sort as one number each: (caller·2 + start)·|ranks| + the rank's index.
  */
 interface CallersOf {

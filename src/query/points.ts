@@ -25,8 +25,8 @@ export const TRAVERSAL_BUDGET = 12_000_000;
 /**
  * HOPS is read whole while it takes at most this share of the section budget: 3.6 MiB at 1M objects
  * under 64 MiB (a byte an object, and the lists of points one link away). An application large
- * enough to pass it walks without it, as walks did before HOPS, rather than read megabytes again
- * whenever the cache let them go.
+ * enough to pass it walks without it, expanding every object it reaches, rather than read megabytes
+ * again whenever the cache let them go.
  */
 const HOPS_SHARE = 1 / 8;
 
@@ -47,18 +47,19 @@ const FRONTIER_CHUNK = 512;
  *
  * An object is expanded only if HOPS (`nearest`, when given) says a point may lie within the links
  * left past it. Most objects lead to no point at all (69% of the benchmark's 1M, down the callees):
- * its 3-hop walks, both directions, loaded the links of some 90 objects each, and load some 35.
+ * its 3-hop walks, both directions, load the links of some 35 objects each, where expanding every
+ * object reached would load some 90.
  * Every point within `hops` is still found: each object on a shortest path to it is at most as far
  * from it as the rest of the path, so none of them is skipped. The last step only looks for points
  * one link past its frontier, which HOPS lists: it reads no link page, so a walk waits on one round
- * of reads fewer (a 1-hop walk on none), and a 3-hop walk reads some 5 link pages where it read 19.
+ * of reads fewer (a 1-hop walk on none), and a 3-hop walk reads some 5 link pages rather than 19.
  * `points` are FLOW's ranks of the direction's role, which those lists index.
  *
  * What the walk has seen is a bitmap of the application, a bit an object: a walk over all of 300k
- * objects holds 37.5 KB, where a Set grew (and was copied as it grew) to tens of MB. Each step's
+ * objects holds 37.5 KB, where a Set would grow (and be copied as it grew) to tens of MB. Each step's
  * newly reached objects and those with the role are lists, put in rank order as distinctAscending
  * does (sorted when few, through a bitmap when many): a 3-hop walk at 1M objects reaches some
- * hundreds, and scanning a bitmap of 31,250 words for them at every step was an eighth of its CPU.
+ * hundreds, and scanning a bitmap of 31,250 words for them at every step would take an eighth of its CPU.
  */
 async function reach(
   snapshot: Snapshot,

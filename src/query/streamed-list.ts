@@ -1,7 +1,7 @@
 // @module StreamedList: a list of an answer produced a batch at a time while it is written out, so an answer never exists whole in memory; collect() makes an answer plain.
 //
 // A level-5 node's children at 300k objects are 40 MB of JSON: built as one array of objects, then
-// one string, then one buffer, they took 173 MB of heap where a Worker isolate has 128 MB. A query
+// one string, then one buffer, they would take 173 MB of heap where a Worker isolate has 128 MB. A query
 // returns its small parts as they are and each long list as a StreamedList; the HTTP layer writes
 // the answer as JSON batch by batch as the client reads it (src/http/json-stream.ts).
 
