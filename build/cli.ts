@@ -13,7 +13,7 @@ import { formatInspectReport, inspectSnapshot } from "./inspect.ts";
 import { formatBytes, Progress } from "./progress.ts";
 
 /** Exit codes, documented in the README. */
-export const EXIT = { ok: 0, refused: 1, usage: 2, failed: 3 } as const;
+const EXIT = { ok: 0, refused: 1, usage: 2, failed: 3 } as const;
 
 class ExitError extends Error {
   readonly code: number;
@@ -428,7 +428,7 @@ program
     }
   });
 
-export async function main(argv: string[]): Promise<number> {
+async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);
     return EXIT.ok;

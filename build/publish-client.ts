@@ -6,7 +6,7 @@ import type { ManifestVersion } from "../src/storage/manifest.ts";
 import type { PublishResult } from "../src/storage/publish.ts";
 
 /** 64 MiB: well under a Worker's 100 MB request body, few requests for a snapshot of hundreds of MB. */
-export const DEFAULT_PART_SIZE = 64 * 1024 * 1024;
+const DEFAULT_PART_SIZE = 64 * 1024 * 1024;
 const PART_ATTEMPTS = 4;
 
 /** A refusal or failure of the publish API, with its problem JSON when there was one. */

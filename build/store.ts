@@ -9,7 +9,7 @@ import { R2Store } from "../src/storage/r2-store.ts";
 export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url).href);
 const CONFIG = join(PROJECT_ROOT, "wrangler.toml");
 /** Where `wrangler dev` (and so `npm run dev`) keeps local bindings' data. */
-export const LOCAL_STATE = join(PROJECT_ROOT, ".wrangler", "state", "v3");
+const LOCAL_STATE = join(PROJECT_ROOT, ".wrangler", "state", "v3");
 
 export interface OpenedStore {
   store: BlobStore;

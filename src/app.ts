@@ -26,7 +26,7 @@ import { publishApi } from "./publish/routes.ts";
 const ROUTES = [...ROUTE_SPECS.map(honoPath), ...META_PATHS];
 
 /** Longest request URL served (8 KiB), whatever its parameters. */
-export const MAX_URL_LENGTH = 8192;
+const MAX_URL_LENGTH = 8192;
 
 /** A response built outside the context (an error) misses the headers set on it: browsers must still be able to read the error, and not sniff it. */
 function readableCrossOrigin(response: Response): Response {

@@ -1,7 +1,7 @@
 // @module Syntax rules the analysis format and the API share: RFC 3339 instants and application names.
 
 /** RFC 3339 date-time with a zone; fractional seconds allowed. */
-export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
 /** What parseRfc3339 accepts, for messages about a value it refused. */
 export const RFC3339_EXPECTED = "an RFC 3339 date-time with a zone, e.g. 2026-09-01T12:00:00Z";
@@ -24,7 +24,7 @@ export function parseRfc3339(value: string): number | null {
  * then stays within R2's 1024-byte keys (819 bytes at most), and any 200 characters of the Basic
  * Multilingual Plane fit (3 bytes each at most).
  */
-export const MAX_APPLICATION_NAME_BYTES = 600;
+const MAX_APPLICATION_NAME_BYTES = 600;
 
 /** Why `name` is not a valid application name (1 to 200 characters, no back-quote or control character), or null: what the read API accepts in a path. */
 export function applicationNameProblem(name: string): string | null {

@@ -53,7 +53,7 @@ function valueAt(record: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** A short, quoted rendering of a found value for messages. */
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -46,8 +46,8 @@ export async function readLines(
   const file = await open(path, "r");
   try {
     // One buffer for the whole file, the part line left from the last chunk moved to its front: a
-    // buffer a chunk was 750 MB of array buffers at 1M objects, and V8 answers each 64 MB of those
-    // with a full collection of a heap growing to 650 MB.
+    // buffer a chunk would be 750 MB of array buffers at 1M objects, and V8 answers each 64 MB of
+    // those with a full collection of a heap growing to 650 MB.
     let buffer = new Uint8Array(2 * CHUNK);
     let carried = 0;
     let position = 0;
@@ -126,8 +126,8 @@ export async function readLines(
 const PIECE = 512 << 10;
 
 /**
- * The line `text[start, end)` without a final `\r`, nor a leading byte order mark: decoding each line
- * on its own dropped one, so a line beginning with one reads the same as before.
+ * The line `text[start, end)` without a final `\r`, nor a leading byte order mark, which a decoder
+ * drops at the start of its input: every line reads alike, whether it starts a chunk or not.
  */
 function lineText(text: string, start: number, end: number): string {
   if (end > start && text.charCodeAt(end - 1) === 13) end--;

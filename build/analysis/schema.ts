@@ -8,7 +8,7 @@ export const ANALYSIS_FORMAT = "appstruct.analysis/1";
 export const READ_FORMATS = [ANALYSIS_FORMAT] as const;
 
 export const OBJECT_ID = /^(0|[1-9][0-9]{0,18})$/;
-export const FILE_ID = /^-?[0-9]{1,19}$/;
+const FILE_ID = /^-?[0-9]{1,19}$/;
 export const LINK_TYPE = /^[A-Za-z0-9_]{1,64}$/;
 
 /** A string that is valid Unicode: a lone surrogate (possible through JSON escapes) cannot be stored as UTF-8. */
@@ -50,7 +50,7 @@ export const TaxonomyNodeSchema = record({
   parent: text("must be a taxonomy key (string) or null").nullable(),
 });
 
-export const SourceLocationSchema = z
+const SourceLocationSchema = z
   .object(
     { fileId: text("must be a string of a file id"), startLine: line, endLine: line },
     { error: "must be an object {fileId, startLine, endLine}" },
@@ -112,7 +112,6 @@ export type AnalysisFile = z.infer<typeof FileSchema>;
 export type AnalysisTaxonomyNode = z.infer<typeof TaxonomyNodeSchema>;
 export type AnalysisObject = z.infer<typeof ObjectSchema>;
 export type AnalysisLink = z.infer<typeof LinkSchema>;
-export type AnalysisPostIt = z.infer<typeof PostItSchema>;
 export type AnalysisHeader = z.infer<typeof HeaderSchema>;
 
 /** The record kinds of an analysis, with the array that holds them in `.json` and their schema. */

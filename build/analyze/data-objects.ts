@@ -10,7 +10,7 @@ export type DataKind = Extract<ObjectKind, "table" | "view" | "collection">;
 const DEFAULT_SCHEMAS = new Set(["public", "dbo", "main"]);
 
 /** The key a name is known by: case folded (unquoted SQL names are case-insensitive), the default schema dropped. */
-export function tableKey(t: TableName): string {
+function tableKey(t: TableName): string {
   const schema = t.schema && !DEFAULT_SCHEMAS.has(t.schema.toLowerCase()) ? `${t.schema.toLowerCase()}.` : "";
   return `${schema}${t.name.toLowerCase()}`;
 }

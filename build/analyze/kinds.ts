@@ -30,8 +30,6 @@ export type ObjectKind =
   | "externalType"
   | "externalMember";
 
-export type Language = "TypeScript" | "JavaScript" | "SQL" | "Prisma" | "MongoDB";
-
 /** The typeId prefix of each language's objects. */
 const INTERNAL = {
   file: ["File", "FILE"],
@@ -123,17 +121,4 @@ export const USED_TYPE_KINDS: ReadonlySet<ObjectKind> = new Set([
   "externalClass",
   "externalInterface",
   "externalType",
-]);
-
-/** Kinds that contain executable code: calls inside them are theirs. */
-export const CALLABLE_KINDS: ReadonlySet<ObjectKind> = new Set([
-  "function",
-  "arrowFunction",
-  "functionExpression",
-  "method",
-  "classConstructor",
-  "getter",
-  "setter",
-  "routeHandler",
-  "commandHandler",
 ]);

@@ -17,7 +17,7 @@ const FileRule = z
   .object({ name: z.string().min(1), path: regex.optional(), imports: z.array(z.string()).optional() })
   .strict();
 
-export const RulesSchema = z
+const RulesSchema = z
   .object({
     abstracted: z.object({ internal: z.string().min(1), external: z.string().min(1) }).strict(),
     services: z.array(FileRule).min(1),

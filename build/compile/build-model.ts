@@ -43,7 +43,7 @@ export type CalleeGrouper = (
   roles: Uint8Array,
 ) => () => GroupedCallees;
 
-export const groupCalleesHere: CalleeGrouper = (links, rankOfSlot) => {
+const groupCalleesHere: CalleeGrouper = (links, rankOfSlot) => {
   const grouped = groupCallees(links, rankOfSlot);
   return () => grouped;
 };

@@ -2,7 +2,7 @@
 import type { AnalysisObject, AnalysisTaxonomyNode } from "../analysis/schema.ts";
 
 /** The five level names of an object under the default rules: boundary, language, top folder, typeId, type. */
-export function defaultPath(object: AnalysisObject): [string, string, string, string, string] {
+function defaultPath(object: AnalysisObject): [string, string, string, string, string] {
   const folder = object.filePath
     ? (object.filePath.split(/[\\/]/).find((segment) => segment !== "") ?? "(root)")
     : "(no file)";

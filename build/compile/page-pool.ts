@@ -168,7 +168,7 @@ export class PagePool implements PageEncoder {
     model.callees === this.flowsOfLinks?.links ? this.flowsOfLinks.flows : undefined;
 
   /**
-   * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what took the
+   * A KeyIndexer on a worker of its own: the keys are copied there, and it builds what would take the
    * compiling thread some 8 s at 1M objects.
    */
   readonly indexKeys: KeyIndexer = (keys) => {

@@ -26,7 +26,7 @@ export interface GlobalSymbol {
   descriptors: Descriptor[];
 }
 
-export class ScipSymbolError extends Error {}
+class ScipSymbolError extends Error {}
 
 const SUFFIXES: Record<string, DescriptorSuffix> = {
   "/": "namespace",

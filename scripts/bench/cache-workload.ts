@@ -33,7 +33,7 @@ export interface MixedQuery {
 }
 
 /** A pseudo-random generator in [0, 1) (mulberry32): the same seed, the same workload. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

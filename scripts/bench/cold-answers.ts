@@ -52,7 +52,7 @@ export const COLD_ROUNDS_TARGET = 4;
  * A read-only BlobStore holding one snapshot file (by range, under its content address) and the
  * manifest that lists it: what R2 holds once the snapshot is published.
  */
-export async function publishedFile(path: string): Promise<BlobStore> {
+async function publishedFile(path: string): Promise<BlobStore> {
   const sha256 = await sha256File(path);
   const source = await fileSource(path, sha256);
   const { meta } = await Snapshot.open(source);

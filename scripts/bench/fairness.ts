@@ -14,7 +14,7 @@ import { mixedSequence, pickPools } from "./mixed-workload.ts";
 import { pathOf } from "./queries.ts";
 
 /** The mixed workload's classes whose answers are light: one object or one page of a find. */
-export const LIGHT_CLASSES: ReadonlySet<QueryClass> = new Set([
+const LIGHT_CLASSES: ReadonlySet<QueryClass> = new Set([
   "characteristics",
   "callees",
   "points-hops-1",

@@ -219,7 +219,7 @@ export function mixedTargets(m: MixedReport | null): Target[] {
 }
 
 /** One line per pass: throughput both sides, p50 over all answers, what ours read and found cached, its memory. */
-export function mixedOverviewTable(m: MixedReport): string {
+function mixedOverviewTable(m: MixedReport): string {
   const rows = m.settings.flatMap((s) =>
     s.passes.map((p) => {
       const st = p.ours.all.storage;
@@ -234,7 +234,7 @@ export function mixedOverviewTable(m: MixedReport): string {
 }
 
 /** Per class for one pass: both sides' p50 and p99, and what our answers read, waited and found cached. */
-export function mixedClassTable(pass: MixedPass): string {
+function mixedClassTable(pass: MixedPass): string {
   const row = (label: string, o: Figures | undefined, b: Figures | undefined) => {
     if (!o || !b) return `| ${label} | — | — | — | — | — | — | — | — | — | — | — | — |`;
     const st = o.storage;

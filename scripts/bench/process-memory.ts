@@ -12,7 +12,7 @@ export function peakRssBytes(pid: number): number | null {
 }
 
 /** Every live process below `root` (children, their children …), with its command name. */
-export function descendants(root: number): { pid: number; command: string }[] {
+function descendants(root: number): { pid: number; command: string }[] {
   const parentOf = new Map<number, { parent: number; command: string }>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;

@@ -213,7 +213,7 @@ function classesApartTargets(r: ClassesApartReport | null): Target[] {
 }
 
 /** Per-class medians and p99 in milliseconds, both sides, as a Markdown table; `floor` adds the /rest/ready round trip. */
-export function classTable(classes: Partial<Record<QueryClass, SideBySide>>, floor?: SideBySide): string {
+function classTable(classes: Partial<Record<QueryClass, SideBySide>>, floor?: SideBySide): string {
   const row = (label: string, s: SideBySide | undefined) =>
     `| ${label} | ${(s ? [ms(s.ours.medianMs), ms(s.ours.p99Ms), ms(s.baseline.medianMs), ms(s.baseline.p99Ms), times(s.ratio)] : ["—", "—", "—", "—", "—"]).join(" | ")} |`;
   return [

@@ -59,7 +59,7 @@ export const CANONICAL_VALUES = "x-canonical-values";
  * (docs/api.md#requests), and JSON Schema has no case-insensitive enum. The canonical spellings are the
  * schema's `examples`.
  */
-export function caseBlindPattern(values: readonly string[]): string {
+function caseBlindPattern(values: readonly string[]): string {
   const letter = (ch: string) =>
     ch.toLowerCase() !== ch.toUpperCase()
       ? `[${ch.toLowerCase()}${ch.toUpperCase()}]`

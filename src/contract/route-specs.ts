@@ -122,7 +122,7 @@ const APPLICATION_ERRORS = [
 /** Every application route that reads one selected analysis (all but find objects, which answers no objects instead). */
 const ANALYSIS_ERRORS = [...APPLICATION_ERRORS, "no_analysis_at_date"] as const satisfies readonly ErrorCode[];
 
-export const READY = route({
+const READY = route({
   operationId: "ready",
   summary: "Readiness",
   description: "Answers `true` when the service is up. Takes no parameters and no API key.",
@@ -319,7 +319,7 @@ export const CALLERS = route({
 });
 
 /** Directions of a call hierarchy. */
-export const DIRECTIONS = ["callees", "callers", "both"] as const;
+const DIRECTIONS = ["callees", "callers", "both"] as const;
 
 const linkTypeFilter = {
   schema: text,

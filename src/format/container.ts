@@ -13,7 +13,7 @@ export const FORMAT_VERSION = 5;
 /** Minor revision written: what a reader of the same version reads correctly (sections it skips, sections placed elsewhere). */
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 64;
-export const TOC_ENTRY_SIZE = 32;
+const TOC_ENTRY_SIZE = 32;
 /** A section a reader must understand to answer correctly; unknown sections without it are skipped. */
 export const SECTION_REQUIRED = 1;
 

@@ -22,8 +22,8 @@ export interface FlowTotals {
 }
 
 /** Each rank's role as one byte (pointRoles): all that counting the flows needs of the objects. */
-export const START_POINT = 1;
-export const END_POINT = 2;
+const START_POINT = 1;
+const END_POINT = 2;
 
 /** The role of an object as pointRoles writes it: START_POINT, END_POINT, or 0 for neither. */
 export const roleCode = (role: Role | null | undefined): number =>

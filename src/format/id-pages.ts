@@ -82,7 +82,7 @@ export function parseObjectId(id: string): bigint | null {
 }
 
 /** Binary search of `wanted` among `count` ids in ascending order (the i-th is idAt(i), of rank rankAt(i)): its rank, or -1. */
-export function rankOfAscendingId(
+function rankOfAscendingId(
   count: number,
   idAt: (i: number) => bigint,
   rankAt: (i: number) => number,

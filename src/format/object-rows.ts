@@ -192,7 +192,7 @@ export function rowJson(o: ObjectRecord): string {
  * The dictionary the rows of `objects` are coded against, from evenly spaced rows: at most
  * MAX_DICTIONARY_BYTES and DICTIONARY_SHARE of their JSON (its size told from the sample's).
  */
-export function rowDictionary(objects: readonly ObjectRecord[]): Uint8Array {
+function rowDictionary(objects: readonly ObjectRecord[]): Uint8Array {
   const every = Math.max(1, Math.floor(objects.length / DICTIONARY_SAMPLE_ROWS));
   const sample: Uint8Array[] = [];
   for (let rank = 0; rank < objects.length; rank += every) sample.push(encoder.encode(rowJson(objects[rank])));

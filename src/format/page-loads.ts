@@ -39,7 +39,7 @@ export const JOIN_SPAN_BYTES = 1024 * 1024;
  * of 20 ms, and a page kept is not read again. Joined at 64 KiB and the pages between dropped, a
  * cold 32-hop walk at 1M objects read 704 times, 61 MB (41 of them twice) for 32 MB of link pages.
  */
-export const SWEEP_GAP_BYTES = 256 * 1024;
+const SWEEP_GAP_BYTES = 256 * 1024;
 
 /** How a load reads what it misses. */
 export interface LoadOptions {

@@ -165,7 +165,7 @@ export interface SectionCacheOptions {
  * A second plus a second per 16 MiB: a live load of a large section (a 20 ms first byte, then the
  * transfer and the decoding) is joined, not repeated; a dead one costs its joiners one wait.
  */
-export function defaultLoadDeadlineMs(storedLength: number): number {
+function defaultLoadDeadlineMs(storedLength: number): number {
   return 1000 + storedLength / 16384;
 }
 

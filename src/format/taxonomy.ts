@@ -6,7 +6,7 @@ import { check } from "./errors.ts";
 import { NONE, type SnapshotModel, type TaxonomyNode } from "./model.ts";
 import { encodeStringList, StringList } from "./string-list.ts";
 
-export const LEVELS = 5;
+const LEVELS = 5;
 const BLOCKS_PER_LEVEL = 8;
 
 /**

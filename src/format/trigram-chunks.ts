@@ -14,7 +14,7 @@ import type { PagesBlock } from "./snapshot.ts";
 export const TRIGRAM_CHUNK_BYTES = 4096;
 
 /** The trigram index's block holding the posting lists; the three before it are its table. */
-export const POSTING_BLOCK = 3;
+const POSTING_BLOCK = 3;
 
 /**
  * Two blocks, from the trigram index's encoded blocks: u32 [head length, head CRC-32, posting

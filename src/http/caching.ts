@@ -58,7 +58,7 @@ function fnv64(text: string): string {
  * do. The URL part only keeps tags of different URLs apart, so a fast hash does; hashing the URL
  * with WebCrypto on every request cost ~70 µs (Node runs it on its thread pool), more than most answers.
  */
-export async function entityTag(versions: readonly Version[], requestUrl: string): Promise<string> {
+async function entityTag(versions: readonly Version[], requestUrl: string): Promise<string> {
   return `"${await versionsDigest(versions)}${fnv64(requestTarget(requestUrl))}"`;
 }
 

@@ -20,7 +20,7 @@ export function parseQuery(url: string): [string, string][] {
 }
 
 /** Percent-decodes one component; malformed escapes or invalid UTF-8 are a 400 naming the parameter. */
-export function decodeComponent(raw: string, parameter: string | null): string {
+function decodeComponent(raw: string, parameter: string | null): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "));
   } catch {

@@ -9,7 +9,7 @@ import { checkBatch } from "./batches.ts";
 import { restCaller } from "./rest-call.ts";
 import { createMcpServer } from "./server.ts";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 
 /**
  * Browser clients (MCP Inspector) preflight POST with the protocol's headers. Mounted before the

@@ -10,24 +10,6 @@ import { registerImpactTools } from "./tools/impact.ts";
 import { registerLevelTools } from "./tools/levels.ts";
 import { registerObjectNavigation } from "./tools/object-navigation.ts";
 
-/** The tool names, in the order tools/list gives them. */
-export const MCP_TOOLS = [
-  "list_applications",
-  "find_objects",
-  "get_object",
-  "list_callees",
-  "get_start_end_points",
-  "list_callers",
-  "get_call_hierarchy",
-  "find_paths",
-  "list_transactions",
-  "get_transaction_graph",
-  "list_level_nodes",
-  "get_level_graph",
-  "list_changes",
-  "read_source",
-] as const;
-
 const INSTRUCTIONS = [
   "appstruct answers questions about the structure of analyzed applications: objects (classes, methods, tables, pages…), their callees and callers, transactions and data graphs, and the architecture taxonomy (levels 1 to 5).",
   "Workflow: list_applications gives the exact application names. Tools about one object take its id or its exact full name (find_objects finds objects by part of a name; page with skip = nextSkip); navigate with get_object, list_callees and get_start_end_points.",

@@ -7,7 +7,7 @@ import type { RestAnswer } from "./rest-call.ts";
  * The JSON is repeated as text because many MCP hosts hand only `content` to the model (the
  * protocol asks tools returning structured content to do so for compatibility).
  */
-export function toolAnswer(structured: Record<string, unknown>, summary: string): CallToolResult {
+function toolAnswer(structured: Record<string, unknown>, summary: string): CallToolResult {
   return {
     content: [
       { type: "text", text: summary },

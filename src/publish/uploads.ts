@@ -48,7 +48,7 @@ export const partCount = (record: Pick<UploadRecord, "size" | "partSize">) =>
   Math.max(1, Math.ceil(record.size / record.partSize));
 
 /** The exact byte length of part `part` of `record`. */
-export function partLength(record: Pick<UploadRecord, "size" | "partSize">, part: number): number {
+function partLength(record: Pick<UploadRecord, "size" | "partSize">, part: number): number {
   return part < partCount(record) ? record.partSize : record.size - (partCount(record) - 1) * record.partSize;
 }
 

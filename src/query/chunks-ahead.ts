@@ -5,7 +5,7 @@
  * waits on storage for several chunks' reads at once, not chunk after chunk. A cold 32-hop walk at
  * 1M objects over reads of 20 ms waited 66 rounds one chunk at a time, 34 so.
  */
-export const CHUNKS_AHEAD = 3;
+const CHUNKS_AHEAD = 3;
 
 /** `frontier` (ascending) in chunks of `size` ranks, each a view of it. */
 export function chunksOf(frontier: Uint32Array, size: number): Uint32Array[] {

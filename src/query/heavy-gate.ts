@@ -18,7 +18,7 @@
 // back then, and its wait ends.
 
 /** Heavy answers at work at once: one computing while another waits on storage. */
-export const HEAVY_AT_ONCE = 2;
+const HEAVY_AT_ONCE = 2;
 
 /** A permit not renewed for this long is taken as its holder's request gone. */
 export const LEASE_MS = 5_000;

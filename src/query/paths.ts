@@ -10,7 +10,7 @@ import { lookUp, rankOfId } from "./lookup.ts";
 import { TRAVERSAL_BUDGET } from "./points.ts";
 
 /** totalPaths counts up to this many. */
-export const MAX_TOTAL_PATHS = 100_000;
+const MAX_TOTAL_PATHS = 100_000;
 
 const CHUNK = 512;
 

@@ -7,7 +7,7 @@ import { onConnection } from "../format/storage-meter.ts";
 import type { BlobInfo, BlobStore } from "./blob-store.ts";
 
 /** The longest latency accepted: a minute (timers take anything above 2^31 - 1 ms for 1 ms). */
-export const MAX_LATENCY_MS = 60_000;
+const MAX_LATENCY_MS = 60_000;
 
 /**
  * Milliseconds of the latency setting `name` (the worker's STORAGE_LATENCY_MS, `appstruct serve

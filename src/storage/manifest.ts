@@ -55,7 +55,7 @@ export function bytesOfBase64(text: string): Uint8Array {
 }
 
 /** base64url of the UTF-8 name: any application name becomes one safe key segment ('/', '%', '&', unicode...). */
-export function applicationSegment(application: string): string {
+function applicationSegment(application: string): string {
   return base64Of(new TextEncoder().encode(application)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 

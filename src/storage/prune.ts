@@ -9,7 +9,7 @@ export interface VersionSelection {
   analyzedAtMs?: readonly number[];
 }
 
-export function selectVersions(versions: readonly ManifestVersion[], selection: VersionSelection): ManifestVersion[] {
+function selectVersions(versions: readonly ManifestVersion[], selection: VersionSelection): ManifestVersion[] {
   const dropped = new Set(selection.analyzedAtMs ?? []);
   // versions are ascending by analyzedAt: the oldest come first.
   const beyondKeep = selection.keep === undefined ? 0 : Math.max(0, versions.length - selection.keep);

@@ -1,4 +1,4 @@
-// @module Patterns the analyzer once missed, each in a fixture written from the pattern: CommonJS apps and prototypes, entry points without main or in build output, an extended tsconfig that is not installed, JSX without its runtime.
+// @module Patterns easy to miss, each in a fixture written from the pattern: CommonJS apps and prototypes, entry points without main or in build output, an extended tsconfig that is not installed, JSX without its runtime.
 import { describe, expect, it } from "vitest";
 import { analyzeFixture, linkLines, object, objectLines } from "./fixture-project.ts";
 

@@ -1,4 +1,4 @@
-// @module Golden snapshot files: committed bytes decode to the committed model, hand-checked answers, and today's compiler still writes the same bytes.
+// @module Golden snapshot files: committed bytes decode to the committed model, hand-checked answers, and the current compiler still writes the same bytes.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -215,7 +215,7 @@ describe("link pages", () => {
       bySteps += (await walked(id, OBJECTS)).rounds;
     }
     expect(deep).toBeGreaterThan(2);
-    // Sixteen ranks at a time, chunk after chunk, took 4.2 times the rounds of a whole step at a time.
+    // Sixteen ranks at a time, chunk after chunk, would take 4.2 times the rounds of a whole step at a time.
     expect(byChunks).toBeLessThanOrEqual(3 * bySteps);
   });
 
@@ -331,8 +331,8 @@ describe("link pages", () => {
       const w = await meter.measure(() => walk(snapshot, origin, { ...options, direction, frontierChunk }));
       return { levels: w.levels, examined: w.examined, rounds: meter.rounds };
     };
-    // Sixteen ranks at a time, chunk after chunk, took 5.3 times the rounds of a whole step at a time
-    // forward and 2.0 backward; with the next chunks' loads under way, 2.5 and 1.35.
+    // Sixteen ranks at a time, chunk after chunk, would take 5.3 times the rounds of a whole step at a
+    // time forward and 2.0 backward; with the next chunks' loads under way, 2.5 and 1.35.
     const MOST_ROUNDS = { forward: 3, backward: 1.75 };
     for (const direction of ["forward", "backward"] as const) {
       let deep = 0;

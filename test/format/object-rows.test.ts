@@ -119,7 +119,7 @@ describe("row store", () => {
     const before = source.bytesRead;
     const id = found.objects[0].id;
     await objectCallees(snapshot, id, { includeEscalated: true, withParent: true }).then(collect);
-    // Format 1.2: the id and the links come from their pages too (test/format/link-pages.test.ts).
+    // The id and the links come from their pages too (test/format/link-pages.test.ts).
     const pagesRead = source.bytesRead - before - sizeOf("LNKD") - sizeOf("IDXD");
     expect(pagesRead).toBeGreaterThan(0);
     expect(pagesRead).toBeLessThan(columns / 10);

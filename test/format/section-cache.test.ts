@@ -108,7 +108,7 @@ describe("SectionCache", () => {
     expect(cache.holds("s", "A")).toBe(false);
     expect(cache.holds("s", "B")).toBe(true);
     expect(loads.get("s/A")).toBe(1);
-    // Outside any request every use counts, as before requests were told apart.
+    // Outside any request every use counts.
     const outside = harness(1000);
     for (let i = 0; i < 2; i++) await outside.get("A", 100);
     for (const tag of [...tags.slice(1), "K"]) await outside.get(tag, 100);

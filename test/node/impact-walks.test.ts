@@ -56,7 +56,7 @@ describe("transaction and data graphs: sizes counted at compile time", () => {
     const flows = await counted.section("FLOW");
     expect(flows.starts.length).toBeGreaterThan(10);
     expect(flows.ends.length).toBeGreaterThan(10);
-    // Every count NONE: the points are walked whole, as before the counts were stored.
+    // Every count NONE: an uncounted point is walked whole.
     const uncounted = await open(
       patchSection(bytes, "FLOW", (body) => {
         for (const [ranks, totals] of [

@@ -1,7 +1,7 @@
 // @module 50 concurrent clients inside workerd, some cancelling mid-way: no 5xx, and afterwards every URL still answers.
 //
-// A request that shared another's load in flight used to wait on it forever once that other request
-// was cancelled (its I/O never settles in workerd), and so did every later request for the same page.
+// A request joining a load whose owner was cancelled (the owner's I/O never settles in workerd) must
+// not wait on it forever, nor may any later request for the same page.
 import { beforeAll, describe, expect, it } from "vitest";
 import { meshAnalysis } from "../support/mesh-analysis.ts";
 import { appPath, BASE, fetchWorker, publishHistory } from "./harness.ts";

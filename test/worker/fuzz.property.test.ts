@@ -495,7 +495,7 @@ const nameSegment: fc.Arbitrary<string> = fc.oneof(
 );
 
 const objectId: fc.Arbitrary<string> = fc.oneof(
-  // No leading zeros here: "0302" answering object 302 is the known bug of the explicit test below.
+  // No leading zeros here: ids with one are covered by the explicit test below.
   { weight: 6, arbitrary: fc.constantFrom(...NEWEST_IDS, "303", "999", "0") },
   {
     weight: 4,

@@ -192,7 +192,7 @@ describe("the protocol", () => {
         id: null,
       });
     }
-    // One message per POST is answered as ever.
+    // One message per POST is answered.
     const single = await post("2025-06-18", findCall(3));
     expect(single.status).toBe(200);
     expect(single.body).toMatchObject({ jsonrpc: "2.0", id: 3, result: { structuredContent: { totalObjects: 4 } } });

@@ -380,7 +380,7 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
     // link and id pages replace for callees, points and id lookups. Callees with their parents' types
     // read TYPE and TYID. Start and end points are written from the point pages (PNTP, PNTD), found
     // in FLOW's lists, and their walks consult HOPS.
-    // Trigram indexes this small are read whole, not through their chunk directories (format 1.3).
+    // Trigram indexes this small are read whole, not through their chunk directories.
     // Name filters read their key pages (KNAM and its directory). The id directory comes
     // with the opening bytes the manifest lists: no route reads it.
     expect([...failedBy].sort()).toEqual([

@@ -8,7 +8,7 @@ import type { AppEnv } from "../context.ts";
 import { parseParams } from "../params.ts";
 import { parseQuery } from "../query-string.ts";
 
-export const APPLICATIONS_PATH = APPLICATIONS.path;
+const APPLICATIONS_PATH = APPLICATIONS.path;
 
 export function applicationRoutes(app: Hono<AppEnv>): void {
   app.use(APPLICATIONS_PATH, conditionalGet);

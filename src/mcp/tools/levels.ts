@@ -14,7 +14,7 @@ import { count, fromRest } from "../tool-result.ts";
 import { application, READ_ONLY } from "./arguments.ts";
 
 /** Nodes kept by get_level_graph unless told otherwise: enough to see an architecture, small enough for a prompt. */
-export const DEFAULT_MAX_NODES = 30;
+const DEFAULT_MAX_NODES = 30;
 
 const LIST_LEVEL_NODES = {
   title: "List level nodes",
