@@ -48,6 +48,8 @@ export function encodeNullableStringList(strings: ArrayLike<string | null>): Blo
 export interface LowerNeedle {
   readonly text: string;
   readonly ascii: Uint8Array | null;
+  /** Its UTF-8, as keys are stored (`ascii` when it is ASCII); null when it holds a lone surrogate, which has none. */
+  readonly utf8: Uint8Array | null;
   readonly shift: Uint32Array;
 }
 
@@ -57,14 +59,17 @@ export function lowerNeedle(lowerCased: string): LowerNeedle {
   const shift = new Uint32Array(256).fill(Math.max(1, n));
   for (let i = 0; i < n; i++) {
     const c = lowerCased.charCodeAt(i);
-    if (c > 0x7f) return { text: lowerCased, ascii: null, shift };
+    if (c > 0x7f) {
+      const utf8 = lowerCased.isWellFormed() ? encoder.encode(lowerCased) : null;
+      return { text: lowerCased, ascii: null, utf8, shift };
+    }
     ascii[i] = c;
   }
   for (let k = 0; k < n - 1; k++) {
     shift[ascii[k]] = n - 1 - k;
     if (ascii[k] >= 0x61 && ascii[k] <= 0x7a) shift[ascii[k] - 0x20] = n - 1 - k;
   }
-  return { text: lowerCased, ascii, shift };
+  return { text: lowerCased, ascii, utf8: ascii, shift };
 }
 
 /** Each byte with A–Z folded to a–z: a table lookup beats two comparisons in the search loop. */

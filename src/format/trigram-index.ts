@@ -155,8 +155,19 @@ export interface TrigramTable {
 export interface TrigramLists {
   /** The key indices of `slot`, ascending. Shared: callers must not change it. */
   keys(slot: number): Uint32Array;
-  /** The bytes of the bitmap list of `slot`: key k is in it when bit `k & 7` of byte `k >>> 3` is set (nothing decoded). */
-  bitmap(slot: number): Uint8Array;
+  /** The keys of `candidates` that the bitmap list of `slot` holds, ascending as they are: each tested on its bit, nothing decoded. */
+  keysHeld(slot: number, candidates: Uint32Array): Uint32Array;
+}
+
+/** The keys of `candidates` whose bit is set in `bits` (key k: bit `k & 7` of byte `k >>> 3`), in a new array. */
+function keysWithBit(candidates: Uint32Array, bits: Uint8Array): Uint32Array {
+  const kept = new Uint32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const k = candidates[i];
+    if (bits[k >>> 3] & (1 << (k & 7))) kept[n++] = k;
+  }
+  return kept.subarray(0, n);
 }
 
 export class TrigramIndex {
@@ -219,7 +230,8 @@ export class TrigramIndex {
     const bytes = this.bytes;
     this.whole = bytes && {
       keys: (slot) => this.listKeys(slot, bytes, this.offsets[slot]),
-      bitmap: (slot) => bytes.subarray(this.offsets[slot], this.offsets[slot + 1]),
+      keysHeld: (slot, candidates) =>
+        keysWithBit(candidates, bytes.subarray(this.offsets[slot], this.offsets[slot + 1])),
     };
   }
 
@@ -276,9 +288,26 @@ export class TrigramIndex {
     return [lowerBound(from), lowerBound(to)];
   }
 
-  /** The trigram code of `slot`. */
-  code(slot: number): number {
-    return this.codes[slot];
+  /** Whether the trigram of `slot` is three ASCII code units, which its keys hold exactly; else a hash of others, which they may not. */
+  isExact(slot: number): boolean {
+    return this.codes[slot] < ASCII_SPACE;
+  }
+
+  /**
+   * Slots of the trigrams that may hold the two ASCII code units `x` and `y`: "xy?" (one run of
+   * codes), "?xy" (128 codes), and every hashed trigram (a non-ASCII neighbour, as in "éxy").
+   */
+  pairSlots(x: number, y: number): number[] {
+    const slots: number[] = [];
+    const [from, to] = this.slotRange((x << 14) | (y << 7), ((x << 14) | (y << 7)) + 128);
+    for (let s = from; s < to; s++) slots.push(s);
+    for (let a = 0; a < 128; a++) {
+      const s = this.slot((a << 14) | (x << 7) | y);
+      if (s >= 0 && (s < from || s >= to)) slots.push(s);
+    }
+    const [hashedFrom, hashedTo] = this.slotRange(ASCII_SPACE, TRIGRAM_SPACE);
+    for (let s = hashedFrom; s < hashedTo; s++) slots.push(s);
+    return slots;
   }
 
   /** How many keys contain the trigram of `slot` (no decoding: the planner's estimate). */
@@ -312,7 +341,10 @@ export class TrigramIndex {
       check(b !== undefined, `${this.what}: list ${slot} was not loaded`);
       return b;
     };
-    return { keys: (slot) => held.get(slot) ?? this.listKeys(slot, bytes(slot), 0), bitmap: bytes };
+    return {
+      keys: (slot) => held.get(slot) ?? this.listKeys(slot, bytes(slot), 0),
+      keysHeld: (slot, candidates) => keysWithBit(candidates, bytes(slot)),
+    };
   }
 
   /**

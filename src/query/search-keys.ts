@@ -176,8 +176,6 @@ export function memoryKeys(list: KeyList): SearchKeys {
   };
 }
 
-const encoder = new TextEncoder();
-
 /** Pages asked of the storage in one call at most, when an answer needs many (about 2 MB of keys); the calls go together. */
 const PAGES_AT_ONCE = 128;
 
@@ -415,9 +413,8 @@ export class PagedKeys implements SearchKeys, KeyPostings {
 
   async including(candidates: Uint32Array | null, needle: LowerNeedle): Promise<Uint32Array> {
     const { firstKeys } = this.directory;
-    const bytes = needle.ascii ?? encoder.encode(needle.text);
-    // A lone surrogate has no UTF-8 (encoded, it becomes U+FFFD): such a needle is looked for in the keys as strings, by code units.
-    const byCodeUnits = needle.ascii === null && !needle.text.isWellFormed();
+    // A needle without UTF-8 (a lone surrogate) is looked for in the keys as strings, by code units.
+    const bytes = needle.utf8;
     const wanted = candidates ?? rangeOf(0, this.length);
     // Candidates ascend, so their pages do: every page read in one round, each searched for its own.
     const pageOf = this.pagesOfKeys(wanted);
@@ -434,7 +431,7 @@ export class PagedKeys implements SearchKeys, KeyPostings {
       while (end < wanted.length && pageOf[end] === p) end++;
       const page = pages[p];
       const from = n;
-      if (byCodeUnits) {
+      if (bytes === null) {
         const keys = page.keys();
         for (let i = c; i < end; i++) if (keys[wanted[i] - firstKeys[p]].includes(needle.text)) out[n++] = wanted[i];
       } else n = page.including(wanted, c, end, firstKeys[p], bytes, out, n);

@@ -3,14 +3,7 @@
 import type { Operator } from "../contract/params.ts";
 import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
-import {
-  ASCII_SPACE,
-  isAscii,
-  TRIGRAM_SPACE,
-  type TrigramIndex,
-  trigramAt,
-  trigramsOf,
-} from "../format/trigram-index.ts";
+import { isAscii, type TrigramIndex, trigramAt, trigramsOf } from "../format/trigram-index.ts";
 import type { FieldIndex } from "./field-index.ts";
 import { distinctAscending, intersectTwo, RankBitmap, rangeOf, ranksOfBitmap, unionRanks } from "./rank-set.ts";
 import { equalRange, type KeyPostings, PagedKeys, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
@@ -325,7 +318,9 @@ export async function estimateMatches(
     } else if (trigrams && value.length === 2 && isAscii(value)) {
       total +=
         Math.min(
-          bigramSlots(trigrams, value).reduce((sum, slot) => sum + trigrams.count(slot), 0),
+          trigrams
+            .pairSlots(value.charCodeAt(0), value.charCodeAt(1))
+            .reduce((sum, slot) => sum + trigrams.count(slot), 0),
           postings.keyCount,
         ) * perKey;
     } else if (trigrams && value.length >= 3) {
@@ -486,7 +481,7 @@ async function trigramCandidates(
   // Keys started elsewhere are narrowed by the rarest list first: then they are those starting from it would give.
   let candidates = start
     ? trigrams.isBitmap(rarest)
-      ? keepBits(start, lists.bitmap(rarest))
+      ? lists.keysHeld(rarest, start)
       : intersectTwo(start, lists.keys(rarest))
     : lists.keys(rarest);
   // Keys the caller has no use for need neither intersecting nor checking.
@@ -512,37 +507,8 @@ async function trigramCandidates(
     }
   }
   // One bitmap at a time over every candidate: a tight loop of bit tests.
-  for (const slot of bitmaps) candidates = keepBits(candidates, lists.bitmap(slot));
+  for (const slot of bitmaps) candidates = lists.keysHeld(slot, candidates);
   return candidates;
-}
-
-/** The keys of `candidates` whose bit is set in `bits` (key k: bit `k & 7` of byte `k >>> 3`), in a new array. */
-function keepBits(candidates: Uint32Array, bits: Uint8Array): Uint32Array {
-  const kept = new Uint32Array(candidates.length);
-  let n = 0;
-  for (let i = 0; i < candidates.length; i++) {
-    const k = candidates[i];
-    if (bits[k >>> 3] & (1 << (k & 7))) kept[n++] = k;
-  }
-  return kept.subarray(0, n);
-}
-
-/**
- * Slots of the trigrams that may hold the two ASCII code units `value`: "xy?" (one run of codes),
- * "?xy" (128 codes), and every hashed trigram (a non-ASCII neighbour, as in "éxy").
- */
-function bigramSlots(trigrams: TrigramIndex, value: string): number[] {
-  const [x, y] = [value.charCodeAt(0), value.charCodeAt(1)];
-  const slots: number[] = [];
-  const [from, to] = trigrams.slotRange((x << 14) | (y << 7), ((x << 14) | (y << 7)) + 128);
-  for (let s = from; s < to; s++) slots.push(s);
-  for (let a = 0; a < 128; a++) {
-    const s = trigrams.slot((a << 14) | (x << 7) | y);
-    if (s >= 0 && (s < from || s >= to)) slots.push(s);
-  }
-  const [hashedFrom, hashedTo] = trigrams.slotRange(ASCII_SPACE, TRIGRAM_SPACE);
-  for (let s = hashedFrom; s < hashedTo; s++) slots.push(s);
-  return slots;
 }
 
 /**
@@ -552,7 +518,7 @@ function bigramSlots(trigrams: TrigramIndex, value: string): number[] {
  * of the keys, so none is copied or sorted.
  */
 async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: string): Promise<Uint32Array | null> {
-  const slots = bigramSlots(trigrams, value);
+  const slots = trigrams.pairSlots(value.charCodeAt(0), value.charCodeAt(1));
   if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > keys.length / 2) return null;
   const words = new Uint32Array((keys.length + 31) >>> 5);
   const needle = lowerNeedle(value);
@@ -564,8 +530,8 @@ async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: strin
     for (let i = 0; i < holding.length; i++) words[holding[i] >>> 5] |= 1 << (holding[i] & 31);
   };
   // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
-  const hashed = slots.filter((slot) => trigrams.code(slot) >= ASCII_SPACE);
-  for (const slot of slots) if (trigrams.code(slot) < ASCII_SPACE) mark(lists.keys(slot));
+  const hashed = slots.filter((slot) => !trigrams.isExact(slot));
+  for (const slot of slots) if (trigrams.isExact(slot)) mark(lists.keys(slot));
   // The postings of the keys found are read next: the pages of those known go out with the others'.
   if (keys instanceof PagedKeys) keys.readPagesAhead(ranksOfBitmap(words));
   for (const holding of await Promise.all(hashed.map((slot) => keys.including(lists.keys(slot), needle))))
