@@ -26,9 +26,24 @@ export function distinctAscending(values: Uint32Array, universe: number): Uint32
     for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) values[n++] = values[i];
     return values.subarray(0, n);
   }
+  return ranksOfBitmap(bitmapOf(values, universe));
+}
+
+/** `ranks` marked on a bitmap of `universe` bits: rank r is bit `r & 31` of word `r >>> 5` (inBitmap, markRank, ranksOfBitmap). */
+export function bitmapOf(ranks: ArrayLike<number>, universe: number): Uint32Array {
   const words = new Uint32Array((universe + 31) >>> 5);
-  for (let i = 0; i < values.length; i++) words[values[i] >>> 5] |= 1 << (values[i] & 31);
-  return ranksOfBitmap(words);
+  for (let i = 0; i < ranks.length; i++) markRank(words, ranks[i]);
+  return words;
+}
+
+/** Marks `rank` on the bitmap `words`. */
+export function markRank(words: Uint32Array, rank: number): void {
+  words[rank >>> 5] |= 1 << (rank & 31);
+}
+
+/** Whether `rank` is marked on the bitmap `words`. */
+export function inBitmap(words: Uint32Array, rank: number): boolean {
+  return (words[rank >>> 5] & (1 << (rank & 31))) !== 0;
 }
 
 /**
@@ -73,7 +88,7 @@ export class RankBitmap {
   }
 
   has(rank: number): boolean {
-    return (this.words[rank >>> 5] & (1 << (rank & 31))) !== 0;
+    return inBitmap(this.words, rank);
   }
 
   add(rank: number): void {

@@ -5,7 +5,17 @@ import type { SearchIndex } from "../format/search-index.ts";
 import { lowerNeedle } from "../format/string-list.ts";
 import { isAscii, type TrigramIndex, trigramAt, trigramsOf } from "../format/trigram-index.ts";
 import type { FieldIndex } from "./field-index.ts";
-import { distinctAscending, intersectTwo, RankBitmap, rangeOf, ranksOfBitmap, unionRanks } from "./rank-set.ts";
+import {
+  bitmapOf,
+  distinctAscending,
+  inBitmap,
+  intersectTwo,
+  markRank,
+  RankBitmap,
+  rangeOf,
+  ranksOfBitmap,
+  unionRanks,
+} from "./rank-set.ts";
 import { equalRange, type KeyPostings, PagedKeys, prefixRange, type SearchKeys, suffixKeys } from "./search-keys.ts";
 
 /**
@@ -89,15 +99,13 @@ export async function matchRanksWithin(
   }
   if (!index && postings.ranksFollowKeys && keys instanceof PagedKeys && within.length <= KEY_CHECK_LIMIT)
     return checkKeys(keys, operator, distinctLower(values), within);
-  const inWithin = new Uint32Array((universe + 31) >>> 5);
-  for (let i = 0; i < within.length; i++) inWithin[within[i] >>> 5] |= 1 << (within[i] & 31);
-  const kept = (matched: Uint32Array) => matched.filter((rank) => (inWithin[rank >>> 5] & (1 << (rank & 31))) !== 0);
+  const inWithin = bitmapOf(within, universe);
+  const kept = (matched: Uint32Array) => matched.filter((rank) => inBitmap(inWithin, rank));
   // Keys in pages: no postings in memory to narrow the keys by; the filter's own matches, intersected.
   if (!index) return kept(await matchRanks(field, operator, values, universe));
   const { offsets, postings: ranks } = index;
   const hasRankWithin = (k: number) => {
-    for (let p = offsets[k]; p < offsets[k + 1]; p++)
-      if (inWithin[ranks[p] >>> 5] & (1 << (ranks[p] & 31))) return true;
+    for (let p = offsets[k]; p < offsets[k + 1]; p++) if (inBitmap(inWithin, ranks[p])) return true;
     return false;
   };
   let holding: Uint32Array | undefined;
@@ -196,7 +204,7 @@ function keysHoldingAny(index: SearchIndex, inWithin: Uint32Array): Uint32Array 
   const out: number[] = [];
   for (let k = 0; k < keyCount; k++)
     for (let p = offsets[k]; p < offsets[k + 1]; p++)
-      if (inWithin[postings[p] >>> 5] & (1 << (postings[p] & 31))) {
+      if (inBitmap(inWithin, postings[p])) {
         out.push(k);
         break;
       }
@@ -520,14 +528,14 @@ async function trigramCandidates(
 async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: string): Promise<Uint32Array | null> {
   const slots = trigrams.pairSlots(value.charCodeAt(0), value.charCodeAt(1));
   if (slots.reduce((sum, slot) => sum + trigrams.count(slot), 0) > keys.length / 2) return null;
-  const words = new Uint32Array((keys.length + 31) >>> 5);
+  const words = bitmapOf([], keys.length);
   const needle = lowerNeedle(value);
   // The key "xy" itself is looked up while the lists are read, and the keys of every hashed list
   // are verified together: one round of key pages for all, not one a list.
   const itself = equalRange(keys, value);
   const lists = await trigrams.lists(slots);
   const mark = (holding: ArrayLike<number>) => {
-    for (let i = 0; i < holding.length; i++) words[holding[i] >>> 5] |= 1 << (holding[i] & 31);
+    for (let i = 0; i < holding.length; i++) markRank(words, holding[i]);
   };
   // ASCII trigrams holding "xy" are exact; a hashed one only says "some non-ASCII trigram".
   const hashed = slots.filter((slot) => !trigrams.isExact(slot));
@@ -537,7 +545,7 @@ async function bigramKeys(keys: SearchKeys, trigrams: TrigramIndex, value: strin
   for (const holding of await Promise.all(hashed.map((slot) => keys.including(lists.keys(slot), needle))))
     mark(holding);
   const [exact, end] = await itself;
-  if (exact < end) words[exact >>> 5] |= 1 << (exact & 31);
+  if (exact < end) markRank(words, exact);
   return ranksOfBitmap(words);
 }
 
