@@ -16,7 +16,7 @@ import { applicationPath, type RestCall } from "../rest-call.ts";
 import { count, fromRest } from "../tool-result.ts";
 import { application, date, objectId, READ_ONLY } from "./arguments.ts";
 import { objectArgument, objectName, onObject, resolveObject } from "./object-argument.ts";
-import { linkedObjects, linkedObjectsInput, objectPath } from "./object-navigation.ts";
+import { linkedObjectsAnswer, linkedObjectsInput, objectPath } from "./object-navigation.ts";
 
 const kind = z
   .enum(["transactions", "data-graphs"])
@@ -114,7 +114,7 @@ export function registerImpactTools(server: McpServer, rest: RestCall): void {
     "list_callers",
     LIST_CALLERS,
     onObject(rest, (args) =>
-      linkedObjects(
+      linkedObjectsAnswer(
         rest,
         args,
         "callers",

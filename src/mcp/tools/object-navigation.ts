@@ -74,7 +74,7 @@ export const objectPath = (args: { application: string; id: string }, rest = "")
   applicationPath(args.application, `/objects/${encodeURIComponent(args.id)}${rest}`);
 
 /** What list_callees and list_callers ask: one object's direct callees or callers, under `key`. */
-export async function linkedObjects(
+export async function linkedObjectsAnswer(
   rest: RestCall,
   args: {
     application: string;
@@ -123,7 +123,7 @@ export function registerObjectNavigation(server: McpServer, rest: RestCall): voi
     "list_callees",
     LIST_CALLEES,
     onObject(rest, (args) =>
-      linkedObjects(rest, args, "callees", (n) => `Object ${args.id} calls ${count(n, "object")} directly.`),
+      linkedObjectsAnswer(rest, args, "callees", (n) => `Object ${args.id} calls ${count(n, "object")} directly.`),
     ),
   );
 
