@@ -1,5 +1,99 @@
 // @module Deterministic synthetic analysis generator: streams a realistic NDJSON analysis (appstruct.analysis/1) for scale work
-import { once } from "node:events";
+import {
+  A_ACCESS_TABLE,
+  A_ACCESS_VIEW,
+  A_CALL_ACC,
+  A_CALL_CTRL,
+  A_CALL_EXT,
+  A_CALL_IFM,
+  A_CALL_MISC,
+  A_CALL_PROC,
+  A_CALL_REPO,
+  A_CALL_SVC,
+  A_MEMBER,
+  A_MEMBER_FIELD,
+  A_USE_CLASS,
+  A_USE_FIELD,
+  ACT_CTRL,
+  ACT_MISC,
+  ACT_MODEL,
+  ACT_REPO,
+  ACT_SVC,
+  type ActionTable,
+  C_ACC_M,
+  C_BASE,
+  C_BATCH_M,
+  C_CLASS,
+  C_COLUMN,
+  C_CTOR,
+  C_CTRL_M,
+  C_EXC,
+  C_EXT_CLASS,
+  C_EXT_M,
+  C_FIELD,
+  C_IFACE,
+  C_IFACE_M,
+  C_JSP,
+  C_JSPF,
+  C_MISC_M,
+  C_MODEL_M,
+  C_PROC,
+  C_REPO_M,
+  C_SVC_M,
+  C_TABLE,
+  C_VIEW,
+  DEG,
+  L_ACCESS,
+  L_CALL,
+  L_INCLUDE,
+  L_INHERIT,
+  L_REFER,
+  L_USE,
+  LINK_TYPES,
+  MISC_KINDS,
+  NCAT,
+  R_BASE,
+  R_BATCH,
+  R_CTRL,
+  R_DTO,
+  R_ENTITY,
+  R_EXC,
+  R_MISC,
+  R_REPO,
+  R_SVC,
+  ROLE_WEIGHTS,
+  T_CLASS,
+  T_COLUMN,
+  T_CTOR,
+  T_FIELD,
+  T_IFACE,
+  T_JSP,
+  T_JSPF,
+  T_METHOD,
+  T_PROC,
+  T_TABLE,
+  T_VIEW,
+} from "./generate/kinds.ts";
+import { LIB_GROUPS, LIBS, type LibClass } from "./generate/libraries.ts";
+import { hash32, Rng } from "./generate/random.ts";
+import { Sink } from "./generate/sink.ts";
+import {
+  COL_SUFFIXES,
+  cap,
+  FIELD_TYPES,
+  getVocabulary,
+  JSP_SUFFIXES,
+  PARAM_TYPES,
+  POSTIT_TEXTS,
+  POSTIT_TITLES,
+  SUBSYSTEMS,
+  TAGS,
+  VERBS_CTRL,
+  VERBS_MISC,
+  VERBS_REPO,
+  VERBS_SVC,
+  type Vocabulary,
+} from "./generate/vocabulary.ts";
 
 export interface GenerateOptions {
   objects: number;
@@ -15,701 +109,6 @@ export interface GenerateResult {
   taxonomyNodes: number;
   postIts: number;
 }
-
-/* ------------------------------------------------------------------ PRNG */
-
-/** mulberry32: small, fast, good enough for synthetic data; fully deterministic. */
-class Rng {
-  state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  range(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(a: readonly T[]): T {
-    return a[Math.floor(this.next() * a.length)];
-  }
-  /** Pick favouring the head of the list (density ~ 1/sqrt(x)). */
-  pickSkew<T>(a: readonly T[]): T {
-    const u = this.next();
-    return a[Math.floor(u * u * a.length)];
-  }
-  /** Lomax (Pareto II) integer with the given mean: power-law tail, capped. */
-  lomax(mean: number, cap: number, alpha = 2.2): number {
-    const u = this.next();
-    const x = mean * (alpha - 1) * ((1 - u) ** (-1 / alpha) - 1);
-    return Math.min(cap, Math.round(x));
-  }
-}
-
-function hash32(x: number): number {
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
-}
-
-/* ------------------------------------------------------------ vocabulary */
-
-const REAL_WORDS = (
-  "invoice customer order account payment product price item line tax discount address contract policy claim " +
-  "report user role session ticket shipment delivery stock warehouse supplier vendor catalog category currency " +
-  "balance ledger entry journal transaction transfer card bank branch employee department schedule event message " +
-  "notification document attachment template rule rate fee charge credit debit refund quote cart basket coupon " +
-  "promotion campaign channel region country status history audit batch job task request response result summary " +
-  "detail total amount count date period month year limit threshold score risk fraud alert approval workflow step " +
-  "state config setting profile preference token permission group member partner agent broker premium coverage " +
-  "benefit plan subscription renewal term note comment label code reference number identifier version revision " +
-  "snapshot export import file record value metric forecast budget cost margin revenue expense asset portfolio " +
-  "position trade settlement fund loan mortgage collateral interest instalment penalty reminder dunning statement " +
-  "receipt voucher parcel route carrier tracking owner contact phone email language locale holiday calendar " +
-  "booking reservation room slot capacity unit measure weight volume lot serial barcode inspection defect repair " +
-  "maintenance contractor invoiceline payroll salary bonus commission pension beneficiary"
-).split(" ");
-
-const ONSETS = [
-  "b",
-  "c",
-  "d",
-  "f",
-  "g",
-  "h",
-  "j",
-  "k",
-  "l",
-  "m",
-  "n",
-  "p",
-  "r",
-  "s",
-  "t",
-  "v",
-  "w",
-  "z",
-  "br",
-  "cr",
-  "dr",
-  "fl",
-  "gr",
-  "pl",
-  "pr",
-  "st",
-  "tr",
-  "ch",
-  "sh",
-  "th",
-  "qu",
-  "sl",
-  "sp",
-  "cl",
-  "bl",
-  "gl",
-];
-const VOWELS = ["a", "e", "i", "o", "u", "a", "e", "o", "ai", "ea", "io", "ou", "ee", "au"];
-const CODAS = ["", "", "", "n", "r", "s", "t", "l", "m", "x", "nd", "rt", "st", "ck", "ng", "lt", "mp"];
-
-const VOCAB_SIZE = 3000;
-
-interface Vocabulary {
-  words: string[];
-  cumulative: Float64Array;
-}
-
-let vocabulary: Vocabulary | undefined;
-
-/** ~3000 distinct lowercase words, real domain words interleaved in the top ranks; fixed for all seeds. */
-function getVocabulary(): Vocabulary {
-  if (vocabulary) return vocabulary;
-  const rng = new Rng(0x9e3779b9);
-  const seen = new Set<string>();
-  const real: string[] = [];
-  for (const w of REAL_WORDS)
-    if (!seen.has(w)) {
-      seen.add(w);
-      real.push(w);
-    }
-  for (let i = real.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    const t = real[i];
-    real[i] = real[j];
-    real[j] = t;
-  }
-  const generated: string[] = [];
-  const target = VOCAB_SIZE - real.length;
-  while (generated.length < target) {
-    const syl = rng.chance(0.55) ? 2 : rng.chance(0.8) ? 3 : 1;
-    let w = "";
-    for (let k = 0; k < syl; k++)
-      w += rng.pick(ONSETS) + rng.pick(VOWELS) + (k === syl - 1 || rng.chance(0.3) ? rng.pick(CODAS) : "");
-    if (w.length < 4 || w.length > 11 || seen.has(w)) continue;
-    seen.add(w);
-    generated.push(w);
-  }
-  const words: string[] = [];
-  let ri = 0,
-    gi = 0;
-  for (let r = 0; r < VOCAB_SIZE; r++) {
-    if (r % 3 === 0 && ri < real.length) words.push(real[ri++]);
-    else if (gi < generated.length) words.push(generated[gi++]);
-    else words.push(real[ri++]);
-  }
-  // Zipf-like frequency, exponent 1.
-  const cumulative = new Float64Array(VOCAB_SIZE);
-  let sum = 0;
-  for (let r = 0; r < VOCAB_SIZE; r++) {
-    sum += 1 / (r + 1);
-    cumulative[r] = sum;
-  }
-  for (let r = 0; r < VOCAB_SIZE; r++) cumulative[r] /= sum;
-  vocabulary = { words, cumulative };
-  return vocabulary;
-}
-
-/* ------------------------------------------------------------ name parts */
-
-const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
-
-const VERBS_SVC = [
-  "process",
-  "compute",
-  "calculate",
-  "validate",
-  "create",
-  "update",
-  "find",
-  "load",
-  "apply",
-  "register",
-  "approve",
-  "cancel",
-  "submit",
-  "notify",
-  "prepare",
-  "generate",
-  "check",
-  "resolve",
-  "assign",
-  "close",
-  "open",
-  "handle",
-  "execute",
-  "import",
-  "export",
-  "merge",
-  "refresh",
-  "schedule",
-  "archive",
-  "send",
-  "reconcile",
-  "publish",
-];
-const VERBS_CTRL = [
-  "show",
-  "list",
-  "create",
-  "edit",
-  "update",
-  "delete",
-  "search",
-  "view",
-  "export",
-  "submit",
-  "save",
-  "handle",
-  "download",
-  "upload",
-  "confirm",
-];
-const VERBS_REPO = [
-  "findBy",
-  "findAllBy",
-  "countBy",
-  "existsBy",
-  "deleteBy",
-  "save",
-  "update",
-  "insert",
-  "delete",
-  "load",
-  "fetch",
-  "lock",
-  "findAll",
-];
-const VERBS_MISC = [
-  "to",
-  "from",
-  "parse",
-  "format",
-  "convert",
-  "map",
-  "is",
-  "has",
-  "build",
-  "create",
-  "normalize",
-  "validate",
-  "check",
-  "resolve",
-  "apply",
-  "on",
-  "get",
-  "compute",
-  "wrap",
-  "sanitize",
-  "split",
-  "merge",
-  "compare",
-  "copy",
-];
-const PARAM_TYPES = [
-  "String",
-  "long",
-  "int",
-  "boolean",
-  "BigDecimal",
-  "LocalDate",
-  "Long",
-  "List<String>",
-  "Map<String,Object>",
-  "Object",
-  "Integer",
-  "LocalDateTime",
-];
-const FIELD_TYPES = [
-  "String",
-  "Long",
-  "BigDecimal",
-  "LocalDate",
-  "Integer",
-  "boolean",
-  "int",
-  "long",
-  "LocalDateTime",
-  "String",
-  "String",
-];
-const JSP_SUFFIXES = [
-  "List",
-  "Detail",
-  "Edit",
-  "Search",
-  "Form",
-  "Summary",
-  "View",
-  "Index",
-  "Confirm",
-  "Report",
-  "Wizard",
-];
-const COL_SUFFIXES = [
-  "ID",
-  "CODE",
-  "NAME",
-  "DATE",
-  "AMOUNT",
-  "STATUS",
-  "TYPE",
-  "DESC",
-  "NUM",
-  "FLAG",
-  "AT",
-  "BY",
-  "COUNT",
-  "RATE",
-  "REF",
-  "",
-  "",
-  "",
-];
-const TAGS = ["Hot Path", "security", "deprecated", "GDPR", "search", "legacy", "performance", "todo"];
-const POSTIT_TITLES = [
-  "Slow on large & old databases",
-  "TODO: split this class",
-  "Check with the DBA before changing",
-  "Legacy code \u2014 do not touch",
-  'Called from the "night batch"',
-  "Owned by team \u03a9",
-  "Refactor <urgent>",
-  "R\u00e9vision n\u00e9cessaire",
-  "Security review pending",
-  "Hot spot: 40% of CPU",
-  "Duplicate of the billing logic",
-  "Deprecated in 2025, remove after migration",
-];
-const POSTIT_TEXTS = [
-  "See ticket ARCH-1234.\nDiscussed in the architecture board.",
-  "Measured at 3.2 s p95 under month-end load.",
-  "Back-slash \\ and tab\tin the text, on purpose.",
-];
-
-const SUBSYSTEMS: readonly [string, string][] = [
-  ["billing", "Billing"],
-  ["customer", "Customer Management"],
-  ["order", "Order Management"],
-  ["inventory", "Inventory"],
-  ["shipping", "Shipping"],
-  ["payment", "Payments"],
-  ["catalog", "Product Catalog"],
-  ["pricing", "Pricing"],
-  ["account", "Accounts"],
-  ["reporting", "Reporting"],
-  ["security", "Security"],
-  ["notification", "Notifications"],
-  ["audit", "Audit"],
-  ["scheduling", "Scheduling"],
-  ["claims", "Claims"],
-  ["document", "Document Management"],
-];
-
-/* ----------------------------------------------------------------- types */
-
-const tf = (type: string, typeId: string, language: string): string =>
-  `"type":"${type}","typeId":"${typeId}","language":"${language}"`;
-const T_CLASS = tf("Java Class", "JV_CLASS", "Java");
-const T_IFACE = tf("Java Interface", "JV_INTERFACE", "Java");
-const T_METHOD = tf("Java Method", "JV_METHOD", "Java");
-const T_CTOR = tf("Java Constructor", "JV_CTOR", "Java");
-const T_FIELD = tf("Java Field", "JV_FIELD", "Java");
-const T_JSP = tf("JSP Page", "JSP_PAGE", "JSP");
-const T_JSPF = tf("JSP Fragment", "JSP_PAGE", "JSP"); // shares its typeId with JSP Page
-const T_TABLE = tf("Oracle Table", "ORA_TABLE", "PL/SQL");
-const T_COLUMN = tf("Oracle Column", "ORA_COLUMN", "PL/SQL");
-const T_VIEW = tf("Oracle View", "ORA_VIEW", "PL/SQL");
-const T_PROC = tf("Oracle Procedure", "ORA_PROCEDURE", "PL/SQL");
-
-/* Object categories: drive the link generator (lists of candidates per category). */
-const C_CLASS = 0,
-  C_BASE = 1,
-  C_EXC = 2,
-  C_IFACE = 3,
-  C_CTRL_M = 4,
-  C_SVC_M = 5,
-  C_REPO_M = 6,
-  C_MISC_M = 7,
-  C_MODEL_M = 8,
-  C_ACC_M = 9,
-  C_IFACE_M = 10,
-  C_BATCH_M = 11,
-  C_CTOR = 12,
-  C_FIELD = 13,
-  C_TABLE = 14,
-  C_COLUMN = 15,
-  C_VIEW = 16,
-  C_PROC = 17,
-  C_JSP = 18,
-  C_JSPF = 19,
-  C_EXT_CLASS = 20,
-  C_EXT_M = 21;
-const NCAT = 22;
-
-/* Class roles. */
-const R_CTRL = 0,
-  R_SVC = 1,
-  R_REPO = 2,
-  R_ENTITY = 3,
-  R_DTO = 4,
-  R_MISC = 5,
-  R_EXC = 6,
-  R_BASE = 7,
-  R_BATCH = 8;
-const ROLE_WEIGHTS: readonly [number, number][] = [
-  [R_CTRL, 9],
-  [R_SVC, 16],
-  [R_REPO, 10],
-  [R_ENTITY, 13],
-  [R_DTO, 10],
-  [R_MISC, 28],
-  [R_EXC, 5],
-  [R_BASE, 4],
-];
-const MISC_KINDS: readonly [string, string][] = [
-  ["Util", "util"],
-  ["Helper", "util"],
-  ["Mapper", "mapper"],
-  ["Validator", "validation"],
-  ["Factory", "factory"],
-  ["Handler", "handler"],
-  ["Adapter", "integration"],
-  ["Client", "integration"],
-  ["Listener", "event"],
-  ["Config", "config"],
-  ["Converter", "mapper"],
-  ["Manager", "service"],
-  ["Builder", "factory"],
-  ["Provider", "support"],
-];
-
-/* Link types. */
-const L_CALL = 0,
-  L_USE = 1,
-  L_ACCESS = 2,
-  L_INHERIT = 3,
-  L_REFER = 4,
-  L_INCLUDE = 5;
-const LINK_TYPES = ["CALL", "USE", "ACCESS", "INHERIT", "REFER", "INCLUDE"];
-
-/* Link actions. */
-const A_CALL_CTRL = 0,
-  A_CALL_SVC = 1,
-  A_CALL_IFM = 2,
-  A_CALL_REPO = 3,
-  A_CALL_MISC = 4,
-  A_CALL_ACC = 5,
-  A_CALL_EXT = 6,
-  A_MEMBER = 7,
-  A_ACCESS_TABLE = 8,
-  A_ACCESS_VIEW = 9,
-  A_CALL_PROC = 10,
-  A_USE_CLASS = 11,
-  A_USE_FIELD = 12,
-  A_MEMBER_FIELD = 13;
-
-/** Scales the mean out-degree of methods; tuned so that links ≈ 5 × objects. */
-const DEG = 1.95;
-
-interface ActionTable {
-  cum: Float64Array;
-  acts: Uint8Array;
-}
-function actionTable(entries: readonly [number, number][]): ActionTable {
-  const cum = new Float64Array(entries.length);
-  const acts = new Uint8Array(entries.length);
-  let s = 0;
-  for (const [, w] of entries) s += w;
-  let c = 0;
-  entries.forEach(([a, w], k) => {
-    c += w / s;
-    cum[k] = c;
-    acts[k] = a;
-  });
-  cum[entries.length - 1] = 1;
-  return { cum, acts };
-}
-const ACT_CTRL = actionTable([
-  [A_CALL_SVC, 30],
-  [A_CALL_IFM, 20],
-  [A_CALL_MISC, 8],
-  [A_CALL_ACC, 10],
-  [A_CALL_EXT, 15],
-  [A_MEMBER, 10],
-  [A_USE_CLASS, 5],
-  [A_CALL_CTRL, 2],
-]);
-const ACT_SVC = actionTable([
-  [A_CALL_SVC, 18],
-  [A_CALL_IFM, 10],
-  [A_CALL_REPO, 18],
-  [A_CALL_MISC, 10],
-  [A_CALL_ACC, 10],
-  [A_CALL_EXT, 14],
-  [A_MEMBER, 12],
-  [A_USE_CLASS, 3],
-  [A_USE_FIELD, 2],
-  [A_ACCESS_TABLE, 3],
-]);
-const ACT_REPO = actionTable([
-  [A_ACCESS_TABLE, 35],
-  [A_ACCESS_VIEW, 5],
-  [A_CALL_PROC, 4],
-  [A_CALL_EXT, 30],
-  [A_MEMBER, 12],
-  [A_CALL_ACC, 8],
-  [A_USE_CLASS, 6],
-]);
-const ACT_MISC = actionTable([
-  [A_CALL_EXT, 35],
-  [A_MEMBER, 25],
-  [A_CALL_MISC, 15],
-  [A_CALL_ACC, 15],
-  [A_USE_CLASS, 5],
-  [A_USE_FIELD, 5],
-]);
-const ACT_MODEL = actionTable([
-  [A_MEMBER_FIELD, 60],
-  [A_CALL_EXT, 40],
-]);
-
-/* --------------------------------------------------------------- libraries */
-
-interface LibClass {
-  group: number;
-  fullName: string;
-  iface: boolean;
-  end: boolean;
-  methods: string[];
-}
-const LIB_GROUPS: readonly [string, string][] = [
-  ["jre", "Java Runtime"],
-  ["spring", "Spring Framework"],
-  ["commons", "Apache Commons"],
-  ["jackson", "Jackson"],
-  ["slf4j", "SLF4J"],
-  ["jakarta", "Jakarta EE"],
-  ["vendor", "Vendor SDKs"],
-];
-const LIB_SPEC: readonly [number, string, number, string][] = [
-  // group, class fullName, flags (1 interface, 2 end point), methods "name(params)" separated by ";"
-  [
-    4,
-    "org.slf4j.Logger",
-    1,
-    "info(String,Object...);debug(String,Object...);warn(String,Object...);error(String,Throwable);isDebugEnabled()",
-  ],
-  [
-    0,
-    "java.lang.String",
-    0,
-    "format(String,Object...);valueOf(Object);valueOf(int);equals(Object);isEmpty();trim();substring(int,int);toUpperCase();split(String);length();contains(CharSequence);startsWith(String);join(CharSequence,Iterable)",
-  ],
-  [
-    0,
-    "java.util.List",
-    1,
-    "add(Object);get(int);size();isEmpty();addAll(Collection);stream();contains(Object);of(Object...)",
-  ],
-  [
-    0,
-    "java.util.Map",
-    1,
-    "get(Object);put(Object,Object);containsKey(Object);entrySet();values();getOrDefault(Object,Object);computeIfAbsent(Object,Function)",
-  ],
-  [0, "java.util.Objects", 0, "equals(Object,Object);hash(Object...);requireNonNull(Object);isNull(Object)"],
-  [
-    2,
-    "org.apache.commons.lang3.StringUtils",
-    0,
-    "isBlank(CharSequence);isNotBlank(CharSequence);isEmpty(CharSequence);defaultString(String);join(Iterable,String);leftPad(String,int,char);abbreviate(String,int)",
-  ],
-  [
-    0,
-    "java.util.Optional",
-    0,
-    "of(Object);ofNullable(Object);orElse(Object);isPresent();map(Function);orElseThrow(Supplier)",
-  ],
-  [
-    0,
-    "java.math.BigDecimal",
-    0,
-    "add(BigDecimal);multiply(BigDecimal);subtract(BigDecimal);setScale(int,RoundingMode);compareTo(BigDecimal);valueOf(long);divide(BigDecimal,RoundingMode)",
-  ],
-  [
-    1,
-    "org.springframework.jdbc.core.JdbcTemplate",
-    2,
-    "query(String,RowMapper,Object...);queryForObject(String,Class,Object...);update(String,Object...);batchUpdate(String,List)",
-  ],
-  [0, "java.lang.RuntimeException", 0, "getMessage();getCause()"],
-  [0, "java.lang.Exception", 0, "getMessage()"],
-  [
-    0,
-    "java.time.LocalDate",
-    0,
-    "now();of(int,int,int);parse(CharSequence);plusDays(long);isBefore(ChronoLocalDate);format(DateTimeFormatter)",
-  ],
-  [
-    0,
-    "java.util.stream.Stream",
-    1,
-    "map(Function);filter(Predicate);collect(Collector);forEach(Consumer);sorted(Comparator)",
-  ],
-  [0, "java.util.stream.Collectors", 0, "toList();toMap(Function,Function);groupingBy(Function);joining(CharSequence)"],
-  [
-    3,
-    "com.fasterxml.jackson.databind.ObjectMapper",
-    0,
-    "readValue(String,Class);writeValueAsString(Object);readTree(String);convertValue(Object,Class)",
-  ],
-  [
-    5,
-    "jakarta.persistence.EntityManager",
-    3,
-    "persist(Object);merge(Object);find(Class,Object);createQuery(String);remove(Object);flush()",
-  ],
-  [1, "org.springframework.http.ResponseEntity", 0, "ok(Object);status(HttpStatus);notFound();badRequest()"],
-  [1, "org.springframework.ui.Model", 1, "addAttribute(String,Object)"],
-  [0, "java.lang.StringBuilder", 0, "append(String);append(int);append(Object);toString();setLength(int)"],
-  [0, "java.lang.Integer", 0, "parseInt(String);valueOf(int);intValue()"],
-  [0, "java.lang.Long", 0, "parseLong(String);valueOf(long)"],
-  [0, "java.util.Set", 1, "add(Object);contains(Object);size()"],
-  [0, "java.util.Collections", 0, "emptyList();unmodifiableList(List);sort(List)"],
-  [0, "java.util.Arrays", 0, "asList(Object...);stream(Object[])"],
-  [
-    1,
-    "org.springframework.web.client.RestTemplate",
-    2,
-    "getForObject(String,Class,Object...);postForEntity(String,Object,Class,Object...);exchange(String,HttpMethod,HttpEntity,Class,Object...)",
-  ],
-  [1, "org.springframework.jms.core.JmsTemplate", 2, "convertAndSend(String,Object);send(String,MessageCreator)"],
-  [1, "org.springframework.kafka.core.KafkaTemplate", 2, "send(String,Object)"],
-  [5, "jakarta.servlet.http.HttpServletRequest", 1, "getParameter(String);getSession();getAttribute(String)"],
-  [5, "jakarta.servlet.http.HttpSession", 1, "getAttribute(String);setAttribute(String,Object);invalidate()"],
-  [0, "java.time.LocalDateTime", 0, "now();parse(CharSequence)"],
-  [
-    0,
-    "java.nio.file.Files",
-    2,
-    "readAllLines(Path);write(Path,byte[],OpenOption...);exists(Path);newBufferedReader(Path)",
-  ],
-  [0, "java.net.http.HttpClient", 2, "send(HttpRequest,BodyHandler);sendAsync(HttpRequest,BodyHandler)"],
-  [0, "java.sql.PreparedStatement", 3, "executeQuery();executeUpdate();setString(int,String);setLong(int,long)"],
-  [0, "java.sql.Connection", 1, "prepareStatement(String);commit();rollback();close()"],
-  [0, "java.lang.Object", 0, "equals(Object);hashCode();toString();getClass()"],
-  [0, "java.lang.System", 0, "currentTimeMillis();getProperty(String)"],
-  [0, "java.lang.Math", 0, "max(int,int);min(int,int);abs(long);round(double)"],
-  [2, "org.apache.commons.lang3.ObjectUtils", 0, "defaultIfNull(Object,Object);isEmpty(Object)"],
-  [2, "org.apache.commons.collections4.CollectionUtils", 0, "isEmpty(Collection);isNotEmpty(Collection)"],
-  [2, "org.apache.commons.io.IOUtils", 0, "toString(InputStream,Charset);closeQuietly(Closeable)"],
-  [3, "com.fasterxml.jackson.databind.JsonNode", 0, "get(String);asText();path(String)"],
-  [4, "org.slf4j.LoggerFactory", 0, "getLogger(Class)"],
-  [1, "org.springframework.util.StringUtils", 0, "hasText(String);isEmpty(Object)"],
-  [1, "org.springframework.transaction.support.TransactionTemplate", 0, "execute(TransactionCallback)"],
-];
-const LIBS: LibClass[] = LIB_SPEC.map(([group, fullName, flags, methods]) => ({
-  group,
-  fullName,
-  iface: (flags & 1) !== 0,
-  end: (flags & 2) !== 0,
-  methods: methods.split(";"),
-}));
-
-/* ------------------------------------------------------------------ output */
-
-const CHUNK = 1 << 18;
-
-class Sink {
-  out: NodeJS.WritableStream;
-  buf = "";
-  constructor(out: NodeJS.WritableStream) {
-    this.out = out;
-  }
-  line(s: string): void {
-    this.buf += `${s}\n`;
-  }
-  get full(): boolean {
-    return this.buf.length >= CHUNK;
-  }
-  async flush(): Promise<void> {
-    if (this.buf.length === 0) return;
-    const chunk = this.buf;
-    this.buf = "";
-    if (!this.out.write(chunk)) await once(this.out, "drain");
-  }
-}
-
-/* --------------------------------------------------------------- generator */
 
 interface ObjSpec {
   name: string;
