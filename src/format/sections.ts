@@ -191,7 +191,7 @@ const keysOfRanks = (tag: "KFUL" | "KMNG"): SectionCodec<KeysOfRanks> => ({
   consults: () => [KEY_PAGES_OF[tag].directory],
 });
 
-/** Every section of version 4. Tags are 4 ASCII characters; the TOC may list them in any order. */
+/** Every section of version 5. Tags are 4 ASCII characters; the TOC may list them in any order. */
 export const SECTIONS = {
   // First after META, so that a cold reader gets the id directory with the header and the table of
   // contents, and reads an object's id page in the round that follows.

@@ -47,6 +47,12 @@ import { TRIGRAM_SPACE } from "./trigram-index.ts";
 const WINDOW = 1024 * 1024;
 /** Stored bytes of pages one check decodes: under a second of CPU (row pages, the slowest to decode). */
 const PART_BYTES = 4 * 1024 * 1024;
+/**
+ * Entries of a reversed order (RNAM, RFUL, RMNG) one check compares: the keys they name are held as
+ * strings while it runs. At 1M objects a part of full names holds at most some 50 MiB live; all
+ * of them at once would hold 115–123 MiB, next to a Worker's 128 MB.
+ */
+const REVERSED_PART_KEYS = 1 << 18;
 /** Trigram slots asked for at once. */
 const SLOTS_AT_ONCE = 4096;
 
@@ -67,8 +73,9 @@ export async function verifySnapshotSteps(
   source: ByteSource,
   from = 0,
   enough: () => boolean = () => false,
+  { reversedPartKeys = REVERSED_PART_KEYS }: { reversedPartKeys?: number } = {},
 ): Promise<VerificationProgress> {
-  const verification = new Verification(source, await Snapshot.open(source));
+  const verification = new Verification(source, await Snapshot.open(source), reversedPartKeys);
   const of = verification.checks.length;
   check(from >= 0 && from <= of, `verification cannot resume at check ${from} of ${of}`);
   let done = from;
@@ -242,8 +249,11 @@ class Verification {
   private readonly source: ByteSource;
   private readonly objects: number;
   private objectFacts: ObjectFacts | null = null;
+  /** Entries of a reversed order one check compares (REVERSED_PART_KEYS; tests make it small). */
+  private readonly reversedPartKeys: number;
 
-  constructor(source: ByteSource, snapshot: Snapshot) {
+  constructor(source: ByteSource, snapshot: Snapshot, reversedPartKeys: number) {
+    this.reversedPartKeys = reversedPartKeys;
     this.source = source;
     this.meta = snapshot.meta;
     this.objects = snapshot.meta.counts.objects;
@@ -268,6 +278,13 @@ class Verification {
       if (done.has(tag)) continue;
       if (tag === "DNAM" || tag === "DFUL" || tag === "DMNG" || tag === "SRCD") pagedParts(tag, false);
       else add(tag, (s) => this.section(s, tag));
+      const paged = KEY_PAGES_BY.get(tag);
+      if (paged && tag === KEY_PAGES_OF[paged].reversed) {
+        // Keys number at most the objects: a part beyond the keys checks nothing.
+        const parts = Math.max(1, Math.ceil(this.objects / reversedPartKeys));
+        for (let part = 0; part < parts; part++)
+          add(`${tag}'s order, part ${part + 1} of ${parts}`, (s) => this.reversedOrderPart(s, paged, part));
+      }
     }
     add("checksums of the sections read in parts or not at all", (s) => this.checksums(s));
     this.checks = checks;
@@ -504,8 +521,8 @@ class Verification {
   }
 
   /**
-   * Key pages read in order, each checked as a reader checks it: their keys ascending, in the
-   * reversed order `tag` gives, and every object in exactly one key's postings.
+   * Key pages read in order, each checked as a reader checks it: their keys ascending across pages,
+   * and every object in exactly one key's postings (reversedOrderPart checks the reversed order).
    */
   private async pagedIndex(snapshot: Snapshot, tag: PagedIndexTag): Promise<void> {
     const { directory: directoryTag, reversed, ofRanks } = KEY_PAGES_OF[tag];
@@ -513,7 +530,8 @@ class Verification {
     const keysOfRanks = ofRanks ? await snapshot.section(ofRanks) : null;
     const entry = snapshot.toc.get(tag)!;
     const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
-    const keys: string[] = [];
+    let previous: string | null = null;
+    let keyCount = 0;
     const held = new Uint8Array(this.objects);
     await forEachPage(
       directory.offsets,
@@ -522,7 +540,11 @@ class Verification {
       (offset, bytes) => this.source.read(entry.offset + start + offset, bytes),
       (p, bytes) => {
         const page = directory.decodePage(p, bytes);
-        for (const key of page.keys()) keys.push(key);
+        for (const key of page.keys()) {
+          if (previous !== null && !(previous < key)) check(false, `${tag}: keys do not ascend at ${keyCount}`);
+          previous = key;
+          keyCount++;
+        }
         for (let i = 0; i < page.count; i++)
           for (const rank of page.ranksOf(i)) {
             if (held[rank]) check(false, `${tag}: object ${rank} holds two keys`);
@@ -540,11 +562,65 @@ class Verification {
       held.every((h) => h === 1),
       `${tag}: some object holds no key`,
     );
+    const { order } = await snapshot.section(reversed);
+    check(
+      order.length === keyCount,
+      `${tag}: the reversed order ${reversed} has ${order.length} keys, not ${keyCount}`,
+    );
+  }
+
+  /**
+   * Entries [part·reversedPartKeys, …) of the reversed order of key pages `tag`: each key's
+   * reversed text after the one before (the part's first after the last of the part before), and
+   * the samples among them. Only the keys those entries name are read out of the pages.
+   */
+  private async reversedOrderPart(snapshot: Snapshot, tag: PagedIndexTag, part: number): Promise<void> {
+    const { directory: directoryTag, reversed } = KEY_PAGES_OF[tag];
     const { order, samples } = await snapshot.section(reversed);
-    keyOrders(tag, listOf(keys), order);
-    for (let j = 0; j < samples.length; j++)
+    const from = part * this.reversedPartKeys;
+    const to = Math.min(order.length, from + this.reversedPartKeys);
+    if (from >= to) return;
+    const directory = await snapshot.section(directoryTag);
+    const first = Math.max(0, from - 1);
+    // The keys the part names, ascending: the pages holding them are then read in order, once.
+    const keys = order.slice(first, to).sort();
+    if (!(keys[keys.length - 1] < directory.keyCount))
+      check(false, `${reversed}: an entry names key ${keys[keys.length - 1]}, of ${directory.keyCount}`);
+    const texts = new Map<number, string>();
+    const entry = snapshot.toc.get(tag)!;
+    const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
+    const { firstKeys, offsets } = directory;
+    let next = 0;
+    const visit = (p: number, bytes: Uint8Array) => {
+      const page = directory.decodePage(p, bytes);
+      for (; next < keys.length && keys[next] < firstKeys[p + 1]; next++)
+        texts.set(keys[next], page.keyAt(keys[next] - firstKeys[p]));
+    };
+    // Runs of pages holding a key named, each read as the key pages' check reads them.
+    for (let k = 0; k < keys.length; ) {
+      const p = directory.pageOfKey(keys[k]);
+      let end = p + 1;
+      while (k < keys.length && keys[k] < firstKeys[end]) {
+        k++;
+        if (k < keys.length && keys[k] >= firstKeys[end] && keys[k] < firstKeys[end + 1]) end++;
+      }
+      await forEachPage(
+        offsets,
+        p,
+        end,
+        (offset, length) => this.source.read(entry.offset + start + offset, length),
+        visit,
+      );
+    }
+    const key = (i: number) => texts.get(order[i])!;
+    for (let i = first + 1, previous = reverseCodeUnits(key(first)); i < to; i++) {
+      const text = reverseCodeUnits(key(i));
+      check(previous < text, () => `${reversed}: the reversed order does not ascend at ${i}`);
+      previous = text;
+    }
+    for (let j = Math.ceil(from / REVERSED_SAMPLE); j < samples.length && j * REVERSED_SAMPLE < to; j++)
       check(
-        samples.get(j) === keys[order[j * REVERSED_SAMPLE]],
+        samples.get(j) === key(j * REVERSED_SAMPLE),
         () => `${reversed}: sampled key ${j} is not the key of entry ${j * REVERSED_SAMPLE}`,
       );
   }

@@ -305,7 +305,7 @@ describe("sections that disagree with one another, under valid checksums", () =>
   it("key pages whose reversed order is not the order of their reversed keys", () =>
     refused(
       patchSection(GOOD, "RFUL", (body) => swapU32(body, 0, 0, 1)),
-      "KFUL: the reversed order does not ascend at 1",
+      "RFUL: the reversed order does not ascend at 1",
     ));
 
   it("a reversed order whose sampled key is not the key of its entry", () =>
@@ -370,6 +370,32 @@ describe("in steps (a Worker's request has a CPU limit)", () => {
     }
     expect(refusal).toBeInstanceOf(CorruptSnapshotError);
     expect(done).toBe(2); // required sections, OBJC, then TAXO
+  });
+
+  it("a reversed order checked a few entries a step: every pair compared once, across the steps' edges too", async () => {
+    // Parts of 3 entries: RFUL's pair (2, 3) is compared by the step of the second part alone.
+    const tiny = { reversedPartKeys: 3 };
+    const all = async (bytes: Uint8Array) => {
+      const source = memorySource(bytes);
+      let progress = await verifySnapshotSteps(source, 0, () => true, tiny);
+      while (progress.done < progress.of) progress = await verifySnapshotSteps(source, progress.done, () => true, tiny);
+      return progress;
+    };
+    const whole = await verifySnapshotSteps(memorySource(GOOD));
+    const inParts = await all(GOOD);
+    expect(inParts.meta).toEqual(whole.meta);
+    expect(inParts.of).toBeGreaterThan(whole.of);
+    for (const [at, message] of [
+      [0, "RFUL: the reversed order does not ascend at 1"],
+      [2, "RFUL: the reversed order does not ascend at 3"],
+      [3, "RFUL: the reversed order does not ascend at 4"],
+    ] as const)
+      await expect(all(patchSection(GOOD, "RFUL", (body) => swapU32(body, 0, at, at + 1)))).rejects.toThrow(
+        new CorruptSnapshotError(message),
+      );
+    await expect(all(patchSection(GOOD, "RNAM", (body) => void (body[block(body, 2).offset] ^= 0x01)))).rejects.toThrow(
+      new CorruptSnapshotError("RNAM: sampled key 0 is not the key of entry 0"),
+    );
   });
 
   it("refuses to resume past its last check", async () => {
