@@ -1,6 +1,7 @@
 // @module commitSnapshot: verify an assembled upload (size, all of it as a reader will read it, over as many requests as that takes; SHA-256 = content address), place it under that address, swap the manifest.
 import { ApiError, StorageUnavailableError } from "../contract/errors.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
+import type { SectionCache } from "../format/section-cache.ts";
 import { type ByteSource, Snapshot } from "../format/snapshot.ts";
 import { type VerificationProgress, verifySnapshotSteps } from "../format/verify.ts";
 import { hex } from "../hex.ts";
@@ -12,9 +13,16 @@ import { stagingKey, type Uploads } from "./uploads.ts";
 /**
  * How long one commit request verifies before it answers "verifying" and the client asks again (ms
  * of wall time, which bounds its CPU time): the 10 s cpu_ms of wrangler.toml leaves room for the
- * one check that runs past it (1.4 s at most at a million objects, docs/publish-api.md).
+ * one check that runs past it (2.6 s at most at a million objects, docs/publish-api.md).
  */
 export const DEFAULT_VERIFY_MS = 4000;
+
+/**
+ * What verifying a snapshot may hold live at once, by its size: a quarter of it (77 MiB for the
+ * 336 MiB of a million objects, docs/publish-api.md). The isolate's section cache lends that much
+ * of its budget while a step runs, so that both fit in a Worker's 128 MB.
+ */
+const verificationBytes = (size: number) => size / 4;
 
 /** The answer while verification goes on: the client asks again, and it resumes. */
 export interface VerifyingAnswer {
@@ -77,8 +85,11 @@ async function verifyStep(
   sha256: string,
   source: ByteSource & { etag: string },
   enough: () => boolean,
+  beside: SectionCache | null,
 ): Promise<VerificationProgress> {
-  const progress = await verifySnapshotSteps(source, await uploads.verifiedChecks(sha256, source.etag), enough);
+  const from = await uploads.verifiedChecks(sha256, source.etag);
+  const step = () => verifySnapshotSteps(source, from, enough);
+  const progress = beside ? await beside.lend(verificationBytes(source.size), step) : await step();
   if (progress.done < progress.of) await uploads.recordVerified(sha256, source.etag, progress.done);
   return progress;
 }
@@ -90,12 +101,13 @@ async function verifyStaged(
   sha256: string,
   size: number,
   enough: () => boolean,
+  beside: SectionCache | null,
 ): Promise<VerificationProgress> {
   const source = await objectSource(store, stagingKey(sha256));
   if (!source) throw new CorruptSnapshotError("the assembled upload is missing");
   if (source.size !== size)
     throw new CorruptSnapshotError(`the upload is ${source.size} bytes, ${size} were declared (truncated?)`);
-  return verifyStep(uploads, sha256, source, enough);
+  return verifyStep(uploads, sha256, source, enough, beside);
 }
 
 /** What `verifying` finds, or, for a snapshot that is not valid, the refusal `refuse` makes of why. */
@@ -120,12 +132,14 @@ const verifying = (sha256: string, { done, of }: VerificationProgress): Verifyin
  * one already stored there (verified unless its manifest lists it already). Verification stops
  * after `stepMs` and answers "verifying"; the next request resumes it. Refused content is deleted
  * with everything its upload left. The manifest is swapped last, conditionally, as publishSnapshot does.
+ * `beside`, the isolate's section cache, lends verification room while each step runs.
  */
 export async function commitSnapshot(
   bucket: R2Bucket,
   uploads: Uploads,
   sha256: string,
   stepMs = DEFAULT_VERIFY_MS,
+  beside: SectionCache | null = null,
 ): Promise<CommitAnswer> {
   const started = Date.now();
   const enough = () => Date.now() - started >= stepMs;
@@ -141,7 +155,7 @@ export async function commitSnapshot(
         `the upload of ${sha256} is not a valid snapshot: ${reason}; nothing was kept`,
       );
     };
-    const progress = await refusedIfCorrupt(verifyStaged(store, uploads, sha256, record.size, enough), refuse);
+    const progress = await refusedIfCorrupt(verifyStaged(store, uploads, sha256, record.size, enough, beside), refuse);
     if (progress.done < progress.of) return verifying(sha256, progress);
     const actual = await copyVerified(bucket, stagingKey(sha256), finalKey, sha256);
     if (actual !== sha256)
@@ -163,7 +177,7 @@ export async function commitSnapshot(
   const { meta } = await refusedIfCorrupt(Snapshot.open(placed), refuse);
   const listed = (await readManifest(store, meta.application))?.versions.some((v) => v.sha256 === sha256);
   if (!listed) {
-    const progress = await refusedIfCorrupt(verifyStep(uploads, sha256, placed, enough), refuse);
+    const progress = await refusedIfCorrupt(verifyStep(uploads, sha256, placed, enough, beside), refuse);
     if (progress.done < progress.of) return verifying(sha256, progress);
   }
   await uploads.discard(sha256);

@@ -5,6 +5,7 @@ import { ApiError } from "../contract/errors.ts";
 import { decodeApplicationName } from "../http/application.ts";
 import { parseRfc3339, publishableNameProblem, RFC3339_EXPECTED } from "../rules.ts";
 import { StoreCatalog } from "../storage/catalog.ts";
+import { isolateCaches, sectionBudgetBytes } from "../storage/isolate-caches.ts";
 import { listedVersion, snapshotKey } from "../storage/manifest.ts";
 import { removeVersions } from "../storage/prune.ts";
 import { readManifest } from "../storage/publish.ts";
@@ -20,6 +21,8 @@ export interface PublishBindings {
   PUBLISH_TOKEN?: string;
   /** How long (ms) one commit request verifies before answering 202 "verifying"; default DEFAULT_VERIFY_MS. */
   PUBLISH_VERIFY_MS?: string;
+  /** The read API's section budget: its cache lends verification room. */
+  SECTION_CACHE_MB?: string;
 }
 
 function verifyStepMs(env: PublishBindings): number {
@@ -140,7 +143,8 @@ publishApi.delete("/uploads/:sha256", async (c) => {
 
 publishApi.post("/snapshots/:sha256", async (c) => {
   const bucket = bucketOf(c);
-  const answer = await commitSnapshot(bucket, new Uploads(bucket), sha256Param(c), verifyStepMs(c.env!));
+  const { sections } = isolateCaches(sectionBudgetBytes(c.env!.SECTION_CACHE_MB));
+  const answer = await commitSnapshot(bucket, new Uploads(bucket), sha256Param(c), verifyStepMs(c.env!), sections);
   return c.json(answer, answer.outcome === "verifying" ? 202 : 200);
 });
 

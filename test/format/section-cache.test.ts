@@ -60,6 +60,36 @@ function deferred<T>() {
 }
 
 describe("SectionCache", () => {
+  it("lends part of its budget to work beside it: it keeps to the rest while the work runs, all of it after", async () => {
+    const { cache, get } = harness(1000);
+    for (let i = 0; i < 10; i++) await get(`E${i}`, 100);
+    expect(cache.stats().bytes).toBe(1000);
+    const during: number[] = [];
+    const answer = await cache.lend(600, async () => {
+      during.push(cache.stats().bytes);
+      // Entries loaded meanwhile keep to the rest too, and so does a second lend beside the first.
+      for (let i = 10; i < 14; i++) await get(`E${i}`, 100);
+      during.push(cache.stats().bytes);
+      await cache.lend(300, async () => during.push(cache.stats().bytes));
+      during.push(cache.stats().bytes);
+      return "done";
+    });
+    expect(answer).toBe("done");
+    expect(during).toEqual([400, 400, 100, 100]);
+    for (let i = 20; i < 26; i++) await get(`E${i}`, 100);
+    expect(cache.stats().bytes).toBe(700);
+    // Lent more than it has, it keeps nothing but what an answer holds; a failing work gives it back too.
+    await expect(
+      cache.lend(5000, async () => {
+        expect(cache.stats().bytes).toBe(0);
+        await get("X", 100);
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    for (let i = 30; i < 40; i++) await get(`E${i}`, 100);
+    expect(cache.stats().bytes).toBe(1000);
+  });
+
   it("moves an entry used again while in the small queue to main; an unused one leaves first, and comes back into main", async () => {
     // A budget of 1000: the small queue's share is 100, one entry of 100.
     const { cache, loads, get } = harness(1000);

@@ -2,10 +2,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { sha256Hex } from "../../src/digests.ts";
+import { isolateCaches, sectionBudgetBytes } from "../../src/storage/isolate-caches.ts";
 import { manifestKey, snapshotKey } from "../../src/storage/manifest.ts";
 import { largeAnalysis } from "../support/large-analysis.ts";
 import { appPath, call } from "./harness.ts";
-import { bucketKeys, clientFor, publishing, publishingInSteps, recording, TOKEN } from "./publish-harness.ts";
+import {
+  bucketKeys,
+  clientFor,
+  publishEnv,
+  publishing,
+  publishingInSteps,
+  recording,
+  TOKEN,
+} from "./publish-harness.ts";
 
 const MiB = 1024 * 1024;
 const APP = "Big / Upload";
@@ -92,10 +101,24 @@ describe("verification over several requests (a Worker's CPU limit)", () => {
         answers.push({ status: response.status, body: await response.clone().json() });
       return response;
     });
-    const result = await clientFor({ partSize: 5 * MiB, fetch }).publish(stepwise);
+    // The read API's section cache lends each step room for what verification holds.
+    const { sections } = isolateCaches(sectionBudgetBytes(publishEnv.SECTION_CACHE_MB));
+    const lend = sections.lend;
+    const lent: number[] = [];
+    sections.lend = <T>(bytes: number, work: () => Promise<T>) => {
+      lent.push(bytes);
+      return lend.call(sections, bytes, work) as Promise<T>;
+    };
+    let result: Awaited<ReturnType<ReturnType<typeof clientFor>["publish"]>>;
+    try {
+      result = await clientFor({ partSize: 5 * MiB, fetch }).publish(stepwise);
+    } finally {
+      sections.lend = lend;
+    }
     expect(result).toMatchObject({ outcome: "published", version: { sha256: stepwiseSha } });
     const commits = requests.filter((r) => r === commit).length;
     expect(commits).toBeGreaterThan(10);
+    expect(lent).toEqual(Array(commits).fill(stepwise.length / 4));
     expect(answers[0]).toEqual({
       status: 202,
       body: { sha256: stepwiseSha, outcome: "verifying", verified: { checks: 1, of: commits } },
