@@ -1,5 +1,5 @@
 // @module Publish API uploads inside workerd: multi-part, resumed, aborted, identical content again; answers as published directly.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { sha256Hex } from "../../src/digests.ts";
 import { isolateCaches, sectionBudgetBytes } from "../../src/storage/isolate-caches.ts";
@@ -102,18 +102,14 @@ describe("verification over several requests (a Worker's CPU limit)", () => {
       return response;
     });
     // The read API's section cache lends each step room for what verification holds.
-    const { sections } = isolateCaches(sectionBudgetBytes(publishEnv.SECTION_CACHE_MB));
-    const lend = sections.lend;
-    const lent: number[] = [];
-    sections.lend = <T>(bytes: number, work: () => Promise<T>) => {
-      lent.push(bytes);
-      return lend.call(sections, bytes, work) as Promise<T>;
-    };
+    const lend = vi.spyOn(isolateCaches(sectionBudgetBytes(publishEnv.SECTION_CACHE_MB)).sections, "lend");
     let result: Awaited<ReturnType<ReturnType<typeof clientFor>["publish"]>>;
+    let lent: number[];
     try {
       result = await clientFor({ partSize: 5 * MiB, fetch }).publish(stepwise);
     } finally {
-      sections.lend = lend;
+      lent = lend.mock.calls.map(([bytes]) => bytes);
+      lend.mockRestore();
     }
     expect(result).toMatchObject({ outcome: "published", version: { sha256: stepwiseSha } });
     const commits = requests.filter((r) => r === commit).length;
