@@ -130,7 +130,7 @@ export function pickMix(dbPath: string): MixEntry[] {
     for (const w of medium) add("contains-medium", find({ name: w }));
     for (const w of [...common, short]) add("contains-common", find({ name: w }));
     for (const [w, total] of containsTotals(dbPath, common))
-      add("contains-deep-skip", find({ name: w }, "contains", Math.max(0, Math.floor(total * 0.75))));
+      add("contains-deep-skip", find({ name: w }, "contains", Math.floor(total * 0.75)));
     for (const w of medium) add("multi-filter", find({ name: w, type: "method" }));
     const names = [0.25, 0.5, 0.75].map((f) => String(objectAt.get(at(f))!.name));
     for (const name of names) add("equals", find({ name }, "equals"));

@@ -210,10 +210,11 @@ function deepSkips(data: Data, common: readonly string[], perClass: number): Mix
   }[];
   const internal = (data.db.prepare("SELECT count(*) AS n FROM objects WHERE external = 0").get() as { n: number }).n;
   const deep = (count: number) => Math.floor(count * (0.8 + 0.19 * r.next()));
+  const unfiltered = () => find(data, "deep-skip", {}, 50, r.int(Math.floor(n / 2), n - 1));
   return times(perClass, (i) => {
     switch (i % 4) {
       case 0:
-        return find(data, "deep-skip", {}, 50, r.int(Math.floor(n / 2), n - 1));
+        return unfiltered();
       case 1: {
         // The type is matched by equals: the exact display type, whose count is the total.
         const type = r.pick(types.slice(0, 5));
@@ -223,7 +224,7 @@ function deepSkips(data: Data, common: readonly string[], perClass: number): Mix
         return find(data, "deep-skip", { searchtype: ["internal"] }, 50, deep(internal));
       default: {
         // A reader paging far into a common substring's matches: the total to skip into is counted.
-        if (common.length === 0) return find(data, "deep-skip", {}, 50, r.int(Math.floor(n / 2), n - 1));
+        if (common.length === 0) return unfiltered();
         const value = r.pick(common);
         return find(data, "deep-skip", { name: [value] }, 50, deep(countContaining(data.names, value)));
       }

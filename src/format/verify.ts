@@ -528,36 +528,28 @@ class Verification {
     const { directory: directoryTag, reversed, ofRanks } = KEY_PAGES_OF[tag];
     const directory = await snapshot.section(directoryTag);
     const keysOfRanks = ofRanks ? await snapshot.section(ofRanks) : null;
-    const entry = snapshot.toc.get(tag)!;
-    const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
     let previous: string | null = null;
     let keyCount = 0;
     const held = new Uint8Array(this.objects);
-    await forEachPage(
-      directory.offsets,
-      0,
-      directory.pageCount,
-      (offset, bytes) => this.source.read(entry.offset + start + offset, bytes),
-      (p, bytes) => {
-        const page = directory.decodePage(p, bytes);
-        for (const key of page.keys()) {
-          if (previous !== null && !(previous < key)) check(false, `${tag}: keys do not ascend at ${keyCount}`);
-          previous = key;
-          keyCount++;
+    await this.pages(snapshot, directoryTag, directory, 0, directory.pageCount, (p, bytes) => {
+      const page = directory.decodePage(p, bytes);
+      for (const key of page.keys()) {
+        if (previous !== null && !(previous < key)) check(false, `${tag}: keys do not ascend at ${keyCount}`);
+        previous = key;
+        keyCount++;
+      }
+      for (let i = 0; i < page.count; i++)
+        for (const rank of page.ranksOf(i)) {
+          if (held[rank]) check(false, `${tag}: object ${rank} holds two keys`);
+          held[rank] = 1;
+          const key = directory.firstKeys[p] + i;
+          if (keysOfRanks && keysOfRanks.keyOf(rank) !== key)
+            check(
+              false,
+              `${ofRanks}: object ${rank} holds key ${keysOfRanks.keyOf(rank)}, ${tag} lists it under key ${key}`,
+            );
         }
-        for (let i = 0; i < page.count; i++)
-          for (const rank of page.ranksOf(i)) {
-            if (held[rank]) check(false, `${tag}: object ${rank} holds two keys`);
-            held[rank] = 1;
-            const key = directory.firstKeys[p] + i;
-            if (keysOfRanks && keysOfRanks.keyOf(rank) !== key)
-              check(
-                false,
-                `${ofRanks}: object ${rank} holds key ${keysOfRanks.keyOf(rank)}, ${tag} lists it under key ${key}`,
-              );
-          }
-      },
-    );
+    });
     check(
       held.every((h) => h === 1),
       `${tag}: some object holds no key`,
@@ -587,8 +579,8 @@ class Verification {
     if (!(keys[keys.length - 1] < directory.keyCount))
       check(false, `${reversed}: an entry names key ${keys[keys.length - 1]}, of ${directory.keyCount}`);
     const texts = new Map<number, string>();
-    const entry = snapshot.toc.get(tag)!;
-    const [start] = new Blocks(await this.source.read(entry.offset, 16), entry.tag, 1).extent(0);
+    // The pages' block located (and checked) once for every run read below.
+    const { entry, start } = await this.pagesBlock(snapshot, tag, directory);
     const { firstKeys, offsets } = directory;
     let next = 0;
     const visit = (p: number, bytes: Uint8Array) => {

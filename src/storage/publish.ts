@@ -1,5 +1,4 @@
 // @module publishSnapshot: verification of all of a snapshot, content-addressed upload, read-back, then a conditional manifest swap.
-
 import { sha256Hex } from "../digests.ts";
 import { CorruptSnapshotError } from "../format/errors.ts";
 import type { SnapshotMeta } from "../format/model.ts";
