@@ -31,18 +31,20 @@ export function characteristics(sql: ServingDatabase, rank: number) {
 
 /**
  * One element per distinct (callee, link type) of the object's links, in callee name order then link
- * type. An element is direct when one of its links is not escalated; by default only elements none
- * of whose links is escalated, with includeEscalated every direct one (docs/api.md "Direct callees").
+ * type. A callee, across all its link types, is direct when one of its links is not escalated; by
+ * default only callees none of whose links is escalated are listed, with includeEscalated every
+ * direct one, each with all its link types (docs/api.md "Direct callees").
  */
 export function callees(sql: ServingDatabase, rank: number, includeEscalated: boolean, withParent: boolean) {
   const rows = sql
     .statement(
       `SELECT c.id, c.name, c.type, c.type_id, l.type AS link_type, p.type AS p_type, p.type_id AS p_type_id
-         FROM (SELECT callee, type, min(escalated) AS min_escalated, max(escalated) AS max_escalated
-                 FROM links WHERE caller = ?1 GROUP BY callee, type) l
+         FROM (SELECT DISTINCT callee, type FROM links WHERE caller = ?1) l
+         JOIN (SELECT callee, min(escalated) AS min_escalated, max(escalated) AS max_escalated
+                 FROM links WHERE caller = ?1 GROUP BY callee) e ON e.callee = l.callee
          JOIN objects c ON c.rank = l.callee
          LEFT JOIN objects p ON p.rank = c.parent
-        WHERE l.max_escalated = 0 OR (?2 AND l.min_escalated = 0)
+        WHERE e.max_escalated = 0 OR (?2 AND e.min_escalated = 0)
         ORDER BY l.callee, l.type`,
     )
     .all(rank, includeEscalated ? 1 : 0) as Record<string, string | null>[];
