@@ -241,23 +241,28 @@ async function mixedView(
   const pools = pickPools(dataset.database, options.seed, sampleSize);
   const sequences = mixedPasses(pools, options.seed, requests);
   const all = [...sequences.cold, ...sequences.warm];
-  const mismatches = await checkMixedAnswers(dataset, all, options.sectionCacheMB, log);
+  const { mismatches, digests } = await checkMixedAnswers(dataset, all, options.sectionCacheMB, log);
   logMismatches("of the mixed workload over HTTP", mismatches, log);
   if (mismatches.length) return { mismatches, report: null };
   const settings = [];
   for (const readLatencyMs of options.mixed.readLatencyMs)
-    for (const concurrency of options.mixed.concurrency)
-      settings.push(
-        mixedSettingReport(
-          await measureMixedSetting(
-            dataset,
-            { readLatencyMs, concurrency },
-            sequences,
-            { sectionCacheMB: options.sectionCacheMB, chunk, profileDir: options.mixed.profileDir },
-            log,
-          ),
-        ),
+    for (const concurrency of options.mixed.concurrency) {
+      const run = await measureMixedSetting(
+        dataset,
+        { readLatencyMs, concurrency },
+        sequences,
+        digests,
+        { sectionCacheMB: options.sectionCacheMB, chunk, profileDir: options.mixed.profileDir },
+        log,
       );
+      // An answer that changed under load is a wrong answer, however fast.
+      if (run.changed.length) {
+        logMismatches(`timed at +${readLatencyMs} ms a read, concurrency ${concurrency}`, run.changed, log);
+        return { mismatches: run.changed, report: null };
+      }
+      log(`mixed: every timed answer of ours was the checked one (+${readLatencyMs} ms, concurrency ${concurrency})`);
+      settings.push(mixedSettingReport(run));
+    }
   return {
     mismatches: [],
     report: {

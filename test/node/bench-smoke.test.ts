@@ -35,6 +35,8 @@ test("npm run bench --quick at 20k objects: completes, answers agree, the mixed 
   // The mixed view: both read latencies at both concurrencies, each cold then warm, every request answered on both sides.
   const mixed = report.mixed!;
   expect(mixed.checkedQueries).toBeGreaterThan(CLASSES.length);
+  // Every timed answer of ours compared with the checked one, in every setting.
+  expect(stderr.match(/every timed answer of ours was the checked one/g)).toHaveLength(4);
   expect(mixed.settings.map((s) => [s.readLatencyMs, s.concurrency])).toEqual([
     [0, 1],
     [0, 4],
