@@ -12,6 +12,7 @@ import { compileAnalysisToFile } from "../../build/compile/compile.ts";
 import { Rng } from "../../build/generate/random.ts";
 import { generateAnalysis } from "../../build/generate.ts";
 import { nodeFetch } from "../../build/serve.ts";
+import { wordsOf } from "../../scripts/bench/mix.ts";
 
 const OBJECTS = 12_000;
 const CLIENTS = 50;
@@ -48,10 +49,7 @@ interface Listed {
   type: string;
 }
 
-/** The words of a name, split where its case changes, as the bench's pools take them. */
-const wordsOf = (name: string) => name.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [name];
-
-/** Requests of every class of the bench's mix and the impact routes, drawn from what `reference` answers. */
+/** Requests of every kind the bench's mix asks, the impact routes and the flow graphs, drawn from what `reference` answers. */
 async function mixOf(reference: Fetch, count: number, seed: number): Promise<string[]> {
   const random = new Rng(seed);
   const { objects } = await json<{ objects: Listed[] }>(reference, `/objects?limit=400&skip=${OBJECTS / 4}`);
@@ -60,7 +58,7 @@ async function mixOf(reference: Fetch, count: number, seed: number): Promise<str
   const { transactions } = await json<{ transactions: { id: string }[] }>(reference, "/transactions?limit=20");
   const { dataGraphs } = await json<{ dataGraphs: { id: string }[] }>(reference, "/data-graphs?limit=20");
   const object = () => random.pick(objects);
-  const word = () => random.pick(wordsOf(object().name)).toLowerCase();
+  const word = () => random.pick(wordsOf(object().name));
   const find = (filters: Record<string, string | number>) =>
     `/objects?${new URLSearchParams({ ...filters, limit: "50" } as Record<string, string>)}`;
   const classes: (() => string)[] = [
