@@ -46,6 +46,9 @@ function errorResponse(error: unknown, request: Request): Response {
   if (request.signal.aborted) return new Response(null, { status: CLIENT_CLOSED });
   const apiError = toApiError(error);
   if (apiError.code === "internal_error") console.error("internal error", request.method, rawPath(request), error);
+  // The answer's detail stays general; what storage said (and how often it was asked) is for the operator.
+  else if (apiError.code === "storage_unavailable")
+    console.error("storage unavailable", request.method, rawPath(request), (error as Error).message);
   return readableCrossOrigin(problemResponse(apiError));
 }
 
