@@ -40,6 +40,13 @@ const LOAD_DEADLINE_MS = 2000;
 const MANIFESTS_KEPT = 512;
 
 /**
+ * How long past its TTL a manifest still answers while reading it again fails (stale-if-error).
+ * Storage in trouble then costs no answer that isolate memory and the data centre's cache can
+ * give; past this, an application's routes answer 503 until its manifest can be read.
+ */
+const MANIFEST_STALE_IF_ERROR_MS = 60_000;
+
+/**
  * Keeps opened snapshots (header, TOC, metadata: small) by content address; immutable, so entries
  * never go stale. Their decoded sections live in the SectionCache they were opened with, if any.
  * Only opened snapshots are kept; an open under way is shared through SharedLoads.
@@ -81,12 +88,15 @@ interface ReadManifest {
   fetchedAt: number;
   etag: string;
   versions: Version[];
+  /** After a failed read of it: until when it answers without being read again. */
+  failedUntil?: number;
 }
 
 /** A Catalog over manifests and content-addressed snapshots in a BlobStore (R2): a snapshot is read as R2 lets a Worker, six reads waiting at once. */
 export class StoreCatalog implements Catalog {
   private readonly store: BlobStore;
   private readonly manifestTtlMs: number;
+  private readonly staleIfErrorMs: number;
   /** Manifests read, by application, most recently used last; only settled answers of known applications. */
   private readonly manifests = new Map<string, ReadManifest>();
   private readonly manifestReads = new SharedLoads<string, ReadManifest | null>();
@@ -99,10 +109,17 @@ export class StoreCatalog implements Catalog {
    */
   constructor(
     store: BlobStore,
-    options: { manifestTtlMs?: number; snapshots?: SnapshotCache; sections?: SectionCache } = {},
+    options: {
+      manifestTtlMs?: number;
+      /** MANIFEST_STALE_IF_ERROR_MS unless given (tests shorten it). */
+      staleIfErrorMs?: number;
+      snapshots?: SnapshotCache;
+      sections?: SectionCache;
+    } = {},
   ) {
     this.store = store;
     this.manifestTtlMs = options.manifestTtlMs ?? 1000;
+    this.staleIfErrorMs = options.staleIfErrorMs ?? MANIFEST_STALE_IF_ERROR_MS;
     this.snapshots = options.snapshots ?? new SnapshotCache();
     this.sections = options.sections;
   }
@@ -118,12 +135,27 @@ export class StoreCatalog implements Catalog {
 
   async versions(application: string): Promise<Version[] | null> {
     const cached = this.manifests.get(application);
-    if (cached && Date.now() - cached.fetchedAt < this.manifestTtlMs) {
+    const now = Date.now();
+    if (cached && (now - cached.fetchedAt < this.manifestTtlMs || now < (cached.failedUntil ?? 0))) {
       this.manifests.delete(application);
       this.manifests.set(application, cached);
       return cached.versions;
     }
-    const read = await this.manifestReads.run(application, () => this.fetchVersions(application), LOAD_DEADLINE_MS);
+    let read: ReadManifest | null;
+    try {
+      read = await this.manifestReads.run(application, () => this.fetchVersions(application), LOAD_DEADLINE_MS);
+    } catch (error) {
+      const failedAt = Date.now();
+      const held = this.manifests.get(application);
+      if (!held || failedAt - held.fetchedAt >= this.manifestTtlMs + this.staleIfErrorMs) throw error;
+      // The one held answers, and is not asked for again for a TTL: a request waits on no read bound to fail.
+      held.failedUntil = failedAt + this.manifestTtlMs;
+      console.error(
+        `manifest of ${application} unreadable; answering from the one read ${failedAt - held.fetchedAt} ms ago:`,
+        (error as Error).message,
+      );
+      return held.versions;
+    }
     this.manifests.delete(application);
     if (read) {
       this.manifests.set(application, read);

@@ -35,8 +35,8 @@ function petstore(version: typeof petstoreV1 | typeof petstoreV2, application: s
 }
 
 /** An app over `r2` with its own catalog (nothing cached from other tests) that re-reads manifests on every request. */
-function appOver(r2: R2Bucket) {
-  const catalog = new StoreCatalog(new R2Store(r2), { manifestTtlMs: 0 });
+function appOver(r2: R2Bucket, options: { staleIfErrorMs?: number } = {}) {
+  const catalog = new StoreCatalog(new R2Store(r2), { manifestTtlMs: 0, ...options });
   const deps: AppDeps = { catalog, sources: new SnapshotSourceLocator(catalog), access: null };
   const app = createApp(() => deps);
   return (path: string) => call(BASE + path, undefined, (request) => Promise.resolve(app.fetch(request)));
@@ -356,6 +356,40 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
       }).bucket,
     );
     for (const p of paths) expectUnavailable(await read(p), p);
+  });
+
+  it("a manifest that cannot be read again: the one read last answers for a while, then 503, and the log says so", async () => {
+    const expected = await healthyAnswers();
+    const STALE_IF_ERROR_MS = 2000;
+    let failing = false;
+    const read = appOver(
+      wrapBucket(bucket, {
+        get: async (key, _o, real) =>
+          failing && key === manifestKey(application) ? Promise.reject(new Error("R2 timeout")) : real(),
+      }).bucket,
+      { staleIfErrorMs: STALE_IF_ERROR_MS },
+    );
+    const answers = async () => {
+      const got: string[] = [];
+      for (const p of paths) {
+        const r = await read(p);
+        got.push(`${r.status} ${r.text}`);
+      }
+      return got;
+    };
+    const healthyHere = expected.map((text) => `200 ${text}`);
+    expect(await answers()).toEqual(healthyHere);
+    failing = true;
+    const failedFrom = Date.now();
+    expect(await answers()).toEqual(healthyHere);
+    expect(Date.now() - failedFrom).toBeLessThan(STALE_IF_ERROR_MS);
+    expect(logged.mock.calls.some(([line]) => String(line).startsWith(`manifest of ${application} unreadable`))).toBe(
+      true,
+    );
+    await sleep(STALE_IF_ERROR_MS - (Date.now() - failedFrom) + 100);
+    for (const p of paths) expectUnavailable(await read(p), p);
+    failing = false;
+    expect(await answers()).toEqual(healthyHere);
   });
 
   it("a failure reading any one section: 503 for the requests that need it, the right answer for the others", async () => {
