@@ -52,6 +52,10 @@ function partLength(record: Pick<UploadRecord, "size" | "partSize">, part: numbe
   return part < partCount(record) ? record.partSize : record.size - (partCount(record) - 1) * record.partSize;
 }
 
+/** workerd's words for a body longer, or shorter, than its FixedLengthStream's length. */
+const LONGER_BODY = /too many bytes/i;
+const SHORTER_BODY = /did not see all expected bytes/i;
+
 export class Uploads {
   private readonly bucket: R2Bucket;
   private readonly store: R2Store;
@@ -118,27 +122,26 @@ export class Uploads {
       });
     if (!body) throw wrongLength("no body");
     if (contentLength !== null && contentLength !== length) throw wrongLength(`Content-Length ${contentLength}`);
-    // A known length for R2, and a body of another length (cut short) fails here instead of being stored.
+    // A known length for R2, and a body of another length (cut short) fails here instead of being
+    // stored. Nothing in JavaScript touches the body on its way: workerd then pipes it to R2 itself.
+    // Counted by a TransformStream, each of a part's 64 MiB passed through the isolate as garbage:
+    // uploading 336 MiB read up to 83 MiB there, and 9 MiB without it.
     const fixed = new FixedLengthStream(length);
-    let received = 0;
-    const counting = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    });
-    const piping = body
-      .pipeThrough(counting)
-      .pipeTo(fixed.writable)
-      .catch(() => {});
+    const piping = body.pipeTo(fixed.writable).then(
+      () => null,
+      (error: unknown) => error,
+    );
     let uploaded: R2UploadedPart;
     try {
       uploaded = await this.bucket
         .resumeMultipartUpload(stagingKey(sha256), record.uploadId)
         .uploadPart(part, fixed.readable);
     } catch (error) {
-      await piping;
-      if (received !== length) throw wrongLength(received > length ? `more` : `${received} bytes`);
+      const piped = await piping;
+      const said = [error, piped].map((e) => (e instanceof Error ? e.message : "")).join(" ");
+      if (LONGER_BODY.test(said)) throw wrongLength("more");
+      // A body that ended early, or failed while it was read (its client gone): fewer bytes than the part's.
+      if (SHORTER_BODY.test(said) || piped !== null) throw wrongLength("fewer");
       throw new StorageUnavailableError(
         `part ${part} of ${sha256} could not be stored: ${(error as Error)?.message ?? String(error)}`,
       );

@@ -210,7 +210,18 @@ describe("a broken upload", () => {
     expect(short.body).toMatchObject({
       code: "invalid_parameter",
       parameter: "body",
-      detail: `part 1 must be exactly ${5 * MiB} bytes; got ${5 * MiB - 1} bytes`,
+      detail: `part 1 must be exactly ${5 * MiB} bytes; got fewer`,
+    });
+    const long = await call(
+      `/publish/uploads/${thirdSha}/parts/1`,
+      { method: "PUT", headers: auth, body: third.subarray(0, 5 * MiB + 1) },
+      publishing,
+    );
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({
+      code: "invalid_parameter",
+      parameter: "body",
+      detail: `part 1 must be exactly ${5 * MiB} bytes; got more`,
     });
     const outOfRange = await call(
       `/publish/uploads/${thirdSha}/parts/3`,
