@@ -490,8 +490,10 @@ describe("R2 faults: 503 storage_unavailable or the right answer, never a wrong 
         },
       }).bucket,
     );
-    for (const [i, p] of paths.entries())
-      expect(`${(await read(p)).status} ${(await read(p)).text}`, p).toBe(`200 ${expected[i]}`);
+    for (const [i, p] of paths.entries()) {
+      const r = await read(p);
+      expect(`${r.status} ${r.text}`, p).toBe(`200 ${expected[i]}`);
+    }
     expect([...attempts.values()].filter((n) => n === 3).length).toBeGreaterThan(0);
   });
 
