@@ -201,28 +201,23 @@ describe("a broken upload", () => {
       parameter: "body",
       detail: `part 1 must be exactly ${5 * MiB} bytes; got Content-Length ${5 * MiB - 1}`,
     });
-    const short = await call(
-      `/publish/uploads/${thirdSha}/parts/1`,
-      { method: "PUT", headers: auth, body: third.subarray(0, 5 * MiB - 1) },
-      publishing,
-    );
-    expect(short.status).toBe(400);
-    expect(short.body).toMatchObject({
-      code: "invalid_parameter",
-      parameter: "body",
-      detail: `part 1 must be exactly ${5 * MiB} bytes; got fewer`,
-    });
-    const long = await call(
-      `/publish/uploads/${thirdSha}/parts/1`,
-      { method: "PUT", headers: auth, body: third.subarray(0, 5 * MiB + 1) },
-      publishing,
-    );
-    expect(long.status).toBe(400);
-    expect(long.body).toMatchObject({
-      code: "invalid_parameter",
-      parameter: "body",
-      detail: `part 1 must be exactly ${5 * MiB} bytes; got more`,
-    });
+    // Sent without a Content-Length: the body's own length is found wrong on its way to R2.
+    for (const [length, got] of [
+      [5 * MiB - 1, "fewer"],
+      [5 * MiB + 1, "more"],
+    ] as const) {
+      const wrong = await call(
+        `/publish/uploads/${thirdSha}/parts/1`,
+        { method: "PUT", headers: auth, body: third.subarray(0, length) },
+        publishing,
+      );
+      expect(wrong.status, got).toBe(400);
+      expect(wrong.body).toMatchObject({
+        code: "invalid_parameter",
+        parameter: "body",
+        detail: `part 1 must be exactly ${5 * MiB} bytes; got ${got}`,
+      });
+    }
     const outOfRange = await call(
       `/publish/uploads/${thirdSha}/parts/3`,
       { method: "PUT", headers: auth, body: third.subarray(0, 10) },
