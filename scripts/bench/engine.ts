@@ -3,7 +3,9 @@
 import type { FilterName } from "../../src/contract/params.ts";
 import type { Snapshot } from "../../src/format/snapshot.ts";
 import { currentStorageMeter, StorageMeter } from "../../src/format/storage-meter.ts";
+import { callHierarchy } from "../../src/query/call-hierarchy.ts";
 import { objectCallees } from "../../src/query/callees.ts";
+import { objectCallers } from "../../src/query/callers.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
@@ -54,6 +56,13 @@ async function answer(snapshot: Snapshot, q: BenchQuery): Promise<unknown> {
         (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))
           .callees,
       );
+    case "callers":
+      return collect(
+        (await objectCallers(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))
+          .callers,
+      );
+    case "call-hierarchy":
+      return callHierarchy(snapshot, q.id, { direction: q.direction, hops: q.hops, linkTypes: [], limit: 1000 });
     case "points":
       return collect(await startEndPoints(snapshot, q.id, q.hops));
     case "level-nodes":

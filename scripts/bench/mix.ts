@@ -1,7 +1,7 @@
 // @module The fixed query mix: its classes, and query values picked from the generated data (deterministic for one analysis).
 import { DatabaseSync } from "node:sqlite";
 import type { Operator } from "../../src/contract/params.ts";
-import { type BenchQuery, pathOf, type TextFilters } from "./queries.ts";
+import { type BenchQuery, DIRECTIONS, pathOf, type TextFilters } from "./queries.ts";
 import { SqliteBaseline } from "./sqlite-baseline.ts";
 
 export const CLASSES = [
@@ -16,8 +16,10 @@ export const CLASSES = [
   "deep-skip",
   "characteristics",
   "callees",
+  "callers",
   "points-hops-1",
   "points-hops-3",
+  "call-hierarchy",
   "level-graph",
   "level-nodes",
 ] as const;
@@ -114,6 +116,7 @@ export function pickMix(dbPath: string): MixEntry[] {
     const n = Number(db.prepare("SELECT value FROM meta WHERE key = 'objects'").get()!.value);
     const objectAt = db.prepare("SELECT id, name, parent_ord, external FROM objects WHERE ord = ?");
     const outDegree = db.prepare("SELECT count(*) AS n FROM links WHERE from_ord = ?");
+    const inDegree = db.prepare("SELECT count(*) AS n FROM links WHERE to_ord = ?");
     const at = (fraction: number) => Math.min(n - 1, Math.floor(n * fraction));
     const words = nameWords(db);
     const rare = [0.2, 0.5, 0.8]
@@ -156,12 +159,17 @@ export function pickMix(dbPath: string): MixEntry[] {
     const hasParent = (_: number, row: Record<string, unknown>) => row.parent_ord !== null;
     const calls = (min: number) => (ord: number, row: Record<string, unknown>) =>
       row.external === 0 && Number(outDegree.get(ord)!.n) >= min;
+    const calledBy = (min: number) => (ord: number) => Number(inDegree.get(ord)!.n) >= min;
     for (const f of [0.1, 0.3, 0.5, 0.7, 0.9])
       add("characteristics", { route: "characteristics", id: objectsFrom(f, 1, hasParent)[0], withLocations: false });
     for (const [i, id] of objectsFrom(0.2, 4, calls(3)).entries())
       add("callees", { route: "callees", id, includeEscalated: i === 3, withParent: i >= 2 });
+    for (const [i, id] of objectsFrom(0.3, 4, calledBy(2)).entries())
+      add("callers", { route: "callers", id, includeEscalated: i === 3, withParent: i >= 2 });
     for (const id of objectsFrom(0.4, 4, calls(2))) add("points-hops-1", { route: "points", id, hops: 1 });
     for (const id of objectsFrom(0.6, 4, calls(2))) add("points-hops-3", { route: "points", id, hops: 3 });
+    for (const [i, id] of objectsFrom(0.8, 3, calls(2)).entries())
+      add("call-hierarchy", { route: "call-hierarchy", id, direction: DIRECTIONS[i], hops: 3 });
     for (let level = 1; level <= 5; level++) add("level-graph", { route: "level-graph", level });
 
     const level3 = String(

@@ -1,14 +1,14 @@
 // @module The mixed workload: every query class interleaved in a seeded random order, its values drawn at random from pools picked in the generated data.
 //
 // What one class alone never shows: answers compete for one section budget. Each request draws a
-// class uniformly, then its values: objects from a pool (characteristics, callees, start/end
-// points, the names searched for), level-5 nodes with their children (the large ones included),
+// class uniformly, then its values: objects from a pool (characteristics, callees, callers, start/end
+// points, call hierarchies, the names searched for), level-5 nodes with their children (the large ones included),
 // multi-filters mixing name with type or fullname, pages deep into a common word's matches, any
 // level's graph.
 import { DatabaseSync } from "node:sqlite";
 import { Random } from "../crosscheck/random.ts";
 import { CLASSES, containsTotals, findQuery, type MixEntry, nameWords, PAGE, type QueryClass, wordsOf } from "./mix.ts";
-import { type BenchQuery, pathOf } from "./queries.ts";
+import { type BenchQuery, DIRECTIONS, pathOf } from "./queries.ts";
 
 /** Values the workload draws from, picked once from the baseline database. */
 export interface WorkloadPools {
@@ -121,6 +121,16 @@ function draw(cls: QueryClass, pools: WorkloadPools, random: Random): BenchQuery
         includeEscalated: random.next() < 0.5,
         withParent: random.next() < 0.5,
       };
+    case "callers":
+      return {
+        route: "callers",
+        id: object().id,
+        includeEscalated: random.next() < 0.5,
+        withParent: random.next() < 0.5,
+      };
+    case "call-hierarchy":
+      // The default depth, each way: who this reaches, what reaches it, or both.
+      return { route: "call-hierarchy", id: object().id, direction: random.pick(DIRECTIONS), hops: 3 };
     case "points-hops-1":
       return { route: "points", id: object().id, hops: 1 };
     case "points-hops-3":

@@ -12,9 +12,15 @@ export type BenchQuery =
   | { route: "find"; filters: TextFilters; operator: Operator; skip: number; limit: number }
   | { route: "characteristics"; id: string; withLocations: boolean }
   | { route: "callees"; id: string; includeEscalated: boolean; withParent: boolean }
+  | { route: "callers"; id: string; includeEscalated: boolean; withParent: boolean }
+  | { route: "call-hierarchy"; id: string; direction: HierarchyDirection; hops: number }
   | { route: "points"; id: string; hops: number }
   | { route: "level-nodes"; level: number; name?: string; nodeId?: number }
   | { route: "level-graph"; level: number };
+
+/** Which way a call hierarchy follows links (docs/api.md). */
+export type HierarchyDirection = "callees" | "callers" | "both";
+export const DIRECTIONS: readonly HierarchyDirection[] = ["callees", "callers", "both"];
 
 export const APPLICATION = "Synthetic Enterprise";
 const BASE = `/rest/applications/${encodeURIComponent(APPLICATION)}`;
@@ -36,12 +42,18 @@ export function pathOf(q: BenchQuery): string {
     }
     case "characteristics":
       return `${BASE}/objects/${q.id}${q.withLocations ? "?select=source-locations" : ""}`;
-    case "callees": {
+    case "callees":
+    case "callers": {
       const params: [string, string | boolean][] = [];
       if (q.includeEscalated) params.push(["includeEscalated", true]);
       if (q.withParent) params.push(["select", "parent"]);
-      return `${BASE}/objects/${q.id}/callees${params.length ? `?${queryString(params)}` : ""}`;
+      return `${BASE}/objects/${q.id}/${q.route}${params.length ? `?${queryString(params)}` : ""}`;
     }
+    case "call-hierarchy":
+      return `${BASE}/objects/${q.id}/call-hierarchy?${queryString([
+        ["direction", q.direction],
+        ["hops", q.hops],
+      ])}`;
     case "points":
       return `${BASE}/objects/${q.id}/start-end-points?hops=${q.hops}`;
     case "level-nodes": {
@@ -111,11 +123,16 @@ export function queryOfPath(path: string): BenchQuery {
       throw new UnsupportedPath("select must be source-locations");
     return done({ route: "characteristics", id: objectId(rest[1]), withLocations: select !== undefined });
   }
-  if (rest[0] === "objects" && rest.length === 3 && rest[2] === "callees") {
+  if (rest[0] === "objects" && rest.length === 3 && (rest[2] === "callees" || rest[2] === "callers")) {
     const includeEscalated = (take("includeEscalated") ?? "false").toLowerCase() === "true";
     const select = take("select");
     if (select !== undefined && select !== "parent") throw new UnsupportedPath("select must be parent");
-    return done({ route: "callees", id: objectId(rest[1]), includeEscalated, withParent: select === "parent" });
+    return done({ route: rest[2], id: objectId(rest[1]), includeEscalated, withParent: select === "parent" });
+  }
+  if (rest[0] === "objects" && rest.length === 3 && rest[2] === "call-hierarchy") {
+    const direction = take("direction") as HierarchyDirection;
+    if (!DIRECTIONS.includes(direction)) throw new UnsupportedPath(`direction must be one of ${DIRECTIONS.join(", ")}`);
+    return done({ route: "call-hierarchy", id: objectId(rest[1]), direction, hops: integer("hops", take("hops"), 3) });
   }
   if (rest[0] === "objects" && rest.length === 3 && rest[2] === "start-end-points")
     return done({ route: "points", id: objectId(rest[1]), hops: integer("hops", take("hops"), 1) });

@@ -1,13 +1,19 @@
 // @module The SQLite baseline's query side: each mix query as SQL over the database sqlite-build.ts writes, answering the API's JSON.
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import type { Operator } from "../../src/contract/params.ts";
-import type { BenchQuery, TextFilters } from "./queries.ts";
+import type { BenchQuery, HierarchyDirection, TextFilters } from "./queries.ts";
 import { reversed } from "./sqlite-build.ts";
 
 /** An unknown object id: the baseline server answers 404 object_not_found. */
 export class ObjectNotFound extends Error {}
 
 type Row = Record<string, SQLInputValue>;
+
+/** Nodes a call hierarchy lists when the request names no limit (docs/api.md). */
+const HIERARCHY_LIMIT = 1000;
+
+/** Numeric order of two object ids in decimal without leading zeros. */
+const byNumericId = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Condition and arguments of one filter, in SQL over `objects o`. */
 interface Condition {
@@ -79,6 +85,10 @@ export class SqliteBaseline {
         return this.characteristics(q.id, q.withLocations);
       case "callees":
         return this.callees(q.id, q.includeEscalated, q.withParent);
+      case "callers":
+        return this.callers(q.id, q.includeEscalated, q.withParent);
+      case "call-hierarchy":
+        return this.callHierarchy(q.id, q.direction, q.hops);
       case "points":
         return this.points(q.id, q.hops);
       case "level-nodes":
@@ -214,24 +224,89 @@ export class SqliteBaseline {
 
   /** One row per (callee, link type); a callee is listed when one of its links is direct, and (unless includeEscalated) none escalated. */
   private callees(id: string, includeEscalated: boolean, withParent: boolean) {
+    return this.linked("from_ord", "to_ord", id, includeEscalated, withParent);
+  }
+
+  /** The mirror of callees: one row per (caller, link type) of the links that end at the object. */
+  private callers(id: string, includeEscalated: boolean, withParent: boolean) {
+    return this.linked("to_ord", "from_ord", id, includeEscalated, withParent);
+  }
+
+  /** The objects at the `other` end of the object's links (its end `end`), judged per object across their link types. */
+  private linked(
+    end: "from_ord" | "to_ord",
+    other: "from_ord" | "to_ord",
+    id: string,
+    includeEscalated: boolean,
+    withParent: boolean,
+  ) {
     const rows = this.sql(`
-      WITH per AS (SELECT to_ord, type, max(escalated = 0) AS direct, max(escalated) AS esc FROM links WHERE from_ord = ? GROUP BY to_ord, type),
-           callee AS (SELECT to_ord, max(direct) AS direct, max(esc) AS esc FROM per GROUP BY to_ord)
+      WITH per AS (SELECT ${other} AS ord, type, max(escalated = 0) AS direct, max(escalated) AS esc FROM links WHERE ${end} = ? GROUP BY ${other}, type),
+           linked AS (SELECT ord, max(direct) AS direct, max(esc) AS esc FROM per GROUP BY ord)
       SELECT o.id, o.name, o.type, o.type_id, per.type AS link_type, o.parent_ord, p.type AS p_type, p.type_id AS p_type_id
-      FROM per JOIN callee USING (to_ord) JOIN objects o ON o.ord = per.to_ord LEFT JOIN objects p ON p.ord = o.parent_ord
-      WHERE callee.direct = 1 AND (? OR callee.esc = 0)
-      ORDER BY per.to_ord, per.type`).all(this.ordOf(id), includeEscalated ? 1 : 0);
+      FROM per JOIN linked USING (ord) JOIN objects o ON o.ord = per.ord LEFT JOIN objects p ON p.ord = o.parent_ord
+      WHERE linked.direct = 1 AND (? OR linked.esc = 0)
+      ORDER BY per.ord, per.type`).all(this.ordOf(id), includeEscalated ? 1 : 0);
     return rows.map((r) => {
-      const callee: Row & { parent?: unknown } = {
+      const object: Row & { parent?: unknown } = {
         id: r.id,
         name: r.name,
         type: r.type,
         typeId: r.type_id,
         linkType: r.link_type,
       };
-      if (withParent) callee.parent = r.parent_ord === null ? null : { type: r.p_type, typeId: r.p_type_id };
-      return callee;
+      if (withParent) object.parent = r.parent_ord === null ? null : { type: r.p_type, typeId: r.p_type_id };
+      return object;
     });
+  }
+
+  /**
+   * The objects within `hops` links that are not escalated, forward, backward or both, each at its
+   * fewest links from the object; sorted by depth then name order and cut to the default limit. The
+   * links of a walk leave (forward) or reach (backward) a node less than `hops` links from the object;
+   * only those between listed nodes are answered, each (from, to, type) once, in numeric id order.
+   */
+  private callHierarchy(id: string, direction: HierarchyDirection, hops: number) {
+    const origin = this.ordOf(id);
+    const walks = (direction === "both" ? ["callees", "callers"] : [direction]).map((way) => {
+      const [from, to] = way === "callees" ? ["from_ord", "to_ord"] : ["to_ord", "from_ord"];
+      const depths = new Map<number, number>();
+      for (const r of this.sql(`
+        WITH RECURSIVE walk(ord, depth) AS (SELECT ?, 0 UNION SELECT l.${to}, walk.depth + 1 FROM walk JOIN links l ON l.${from} = walk.ord WHERE l.escalated = 0 AND walk.depth < ?)
+        SELECT ord, min(depth) AS depth FROM walk GROUP BY ord`).all(origin, hops))
+        depths.set(Number(r.ord), Number(r.depth));
+      const links = this.sql(`SELECT DISTINCT from_ord, to_ord, type FROM links WHERE ${from} = ? AND escalated = 0`);
+      const expanded = [...depths].filter(([, depth]) => depth < hops).map(([ord]) => ord);
+      return { depths, links: expanded.flatMap((ord) => links.all(ord)) };
+    });
+    const depths = new Map<number, number>();
+    for (const walk of walks)
+      for (const [ord, depth] of walk.depths) depths.set(ord, Math.min(depth, depths.get(ord) ?? depth));
+    const ordered = [...depths].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    const kept = ordered.slice(0, HIERARCHY_LIMIT);
+    const row = this.sql("SELECT id, name, full_name, type, type_id FROM objects WHERE ord = ?");
+    const ids = new Map<number, string>();
+    const nodes = kept.map(([ord, depth]) => {
+      const o = row.get(ord)!;
+      ids.set(ord, String(o.id));
+      return { id: o.id, name: o.name, fullName: o.full_name, type: o.type, typeId: o.type_id, depth };
+    });
+    const seen = new Set<string>();
+    const links: { from: string; to: string; linkType: string }[] = [];
+    for (const l of walks.flatMap((w) => w.links)) {
+      const [from, to] = [ids.get(Number(l.from_ord)), ids.get(Number(l.to_ord))];
+      const key = `${l.from_ord} ${l.to_ord} ${l.type}`;
+      if (from === undefined || to === undefined || seen.has(key)) continue;
+      seen.add(key);
+      links.push({ from, to, linkType: String(l.type) });
+    }
+    links.sort(
+      (a, b) =>
+        byNumericId(a.from, b.from) ||
+        byNumericId(a.to, b.to) ||
+        (a.linkType < b.linkType ? -1 : a.linkType > b.linkType ? 1 : 0),
+    );
+    return { totalNodes: depths.size, truncated: depths.size > HIERARCHY_LIMIT, nodes, links };
   }
 
   /** Start points reaching the object and end points it reaches, each by a recursive CTE over at most `hops` links. */

@@ -15,6 +15,13 @@ const query: fc.Arbitrary<BenchQuery> = fc.oneof(
   }),
   fc.record({ route: fc.constant("characteristics" as const), id, withLocations: fc.boolean() }),
   fc.record({ route: fc.constant("callees" as const), id, includeEscalated: fc.boolean(), withParent: fc.boolean() }),
+  fc.record({ route: fc.constant("callers" as const), id, includeEscalated: fc.boolean(), withParent: fc.boolean() }),
+  fc.record({
+    route: fc.constant("call-hierarchy" as const),
+    id,
+    direction: fc.constantFrom("callees", "callers", "both"),
+    hops: fc.integer({ min: 1, max: 32 }),
+  }),
   fc.record({ route: fc.constant("points" as const), id, hops: fc.nat(32) }),
   fc.record({ route: fc.constant("level-graph" as const), level: fc.integer({ min: 1, max: 5 }) }),
   fc.record(
@@ -45,6 +52,8 @@ describe("queryOfPath", () => {
     expect(() => queryOfPath(`${base}/objects?limit=5&tag=x`)).toThrow(/tag is not supported/);
     expect(() => queryOfPath(`${base}/objects?limit=5&operator=like`)).toThrow(/operator must be one of/);
     expect(() => queryOfPath(`/rest/applications/Other/objects?limit=5`)).toThrow(UnsupportedPath);
+    expect(() => queryOfPath(`${base}/objects/7/call-hierarchy?direction=up`)).toThrow(/direction must be one of/);
+    expect(() => queryOfPath(`${base}/objects/7/callers?select=source-locations`)).toThrow(/select must be parent/);
     expect(queryOfPath(`${base}/objects?name=Foo&limit=5&operator=EQUALS`)).toEqual({
       route: "find",
       filters: { name: "Foo" },
