@@ -34,20 +34,21 @@ export const JOIN_GAP_BYTES = 64 * 1024;
 export const JOIN_SPAN_BYTES = 1024 * 1024;
 
 /**
- * A sweeping load (loadPages' `sweeping`) joins runs this far apart, and keeps the pages between:
- * a deep walk wants most of the link pages before it ends, a few hundred KiB cost less than a turn
- * of 20 ms, and a page kept is not read again. Joined at 64 KiB and the pages between dropped, a
- * cold 32-hop walk at 1M objects read 704 times, 61 MB (41 of them twice) for 32 MB of link pages.
+ * A sweeping load (loadPages' `sweeping`) joins runs this far apart: a few hundred KiB cost less
+ * than a turn of 20 ms. Joined at 64 KiB and the pages between dropped, a cold 32-hop walk at 1M
+ * objects read 704 times, 61 MB (41 of them twice) for 32 MB of link pages.
  */
 const SWEEP_GAP_BYTES = 256 * 1024;
 
 /** How a load reads what it misses. */
 export interface LoadOptions {
   /**
-   * Whether the pages between those wanted are likely wanted soon by the same answer (the links of a
-   * walk's frontier): runs are then joined up to SWEEP_GAP_BYTES apart and every page read is kept.
+   * The load is one of many pages of the section for one answer (a walk's frontier, the rows of a
+   * graph's nodes): its runs are joined up to SWEEP_GAP_BYTES apart. `"keep"`: the pages a joined
+   * read brings between those wanted are kept too, for a walk with levels left to expand, which
+   * wants most of them before it ends; `"drop"`: they are not, and the cache is left as it was.
    */
-  sweeping?: boolean;
+  sweeping?: "keep" | "drop";
 }
 
 /**
@@ -61,7 +62,7 @@ export async function loadPages<T extends { byteSize: number }>(
   directory: PagedDirectory<T>,
   wanted: ArrayLike<number>,
   locate: () => PagesBlock = () => snapshot.pagesBlock(tag, directory.offsets[directory.pageCount]),
-  { sweeping = false }: LoadOptions = {},
+  { sweeping }: LoadOptions = {},
 ): Promise<Map<number, T>> {
   const loaded = new Map<number, T>();
   // Cached pages are taken synchronously: a warm answer about 30 objects costs no 30 promises.
@@ -91,7 +92,7 @@ export async function loadPages<T extends { byteSize: number }>(
         directory.decodePage(p, (await spanBytes()).subarray(offsets[p] - span.from, offsets[p + 1] - span.from)),
       );
     for (const p of span.pages) pages.set(p, pageIn(p));
-    if (sweeping) keepBetween(snapshot, tag, span.pages, pageIn);
+    if (sweeping === "keep") keepBetween(snapshot, tag, span.pages, pageIn);
   }
   for (const [p, page] of pages) loaded.set(p, await page);
   return loaded;

@@ -21,9 +21,18 @@ const WALKS: Record<HierarchyQuery["direction"], Direction[]> = {
 };
 
 /**
- * `both` walks each way separately (sharing one budget of link entries: `traversalBudget`, tests
- * make it small) and answers their union. `signal`: the request's (the walks stop once its client
- * has gone).
+ * Links a walk records for the answer while it has reached at most this many objects, whatever the
+ * limit: past the limit, the links of the kept nodes would otherwise be read again after the walk, a
+ * round of as many pages as nodes kept (some 4 MB of link entries at most, held for the request).
+ */
+const RECORD_LINKS_UP_TO = 20_000;
+
+/**
+ * `both` walks each way (sharing one budget of link entries: `traversalBudget`, tests make it
+ * small) and answers their union. The two walks go out together, so that their rounds of reads
+ * overlap; the answer is the one of walking forward, then backward on what the forward walk left of
+ * the budget: when the backward walk examined more than that, it is walked again within it.
+ * `signal`: the request's (the walks stop once its client has gone).
  */
 export async function callHierarchy(
   snapshot: Snapshot,
@@ -36,21 +45,22 @@ export async function callHierarchy(
   const types = query.linkTypes.length
     ? new Set(query.linkTypes.map((t) => names.indexOf(t)).filter((i) => i >= 0))
     : null;
-  let budget = traversalBudget;
-  const walks = [];
-  for (const direction of WALKS[query.direction]) {
-    if (budget < 0) break;
-    const w = await walk(snapshot, origin, {
+  const walkWithin = (direction: Direction, budget: number) =>
+    walk(snapshot, origin, {
       direction,
       hops: query.hops,
       types,
       stopAtFlowEnds: false,
       budget,
-      recordLinksUpTo: query.limit,
+      recordLinksUpTo: Math.max(query.limit, RECORD_LINKS_UP_TO),
       signal,
     });
-    budget -= w.examined;
-    walks.push(w);
+  const walks = await Promise.all(WALKS[query.direction].map((direction) => walkWithin(direction, traversalBudget)));
+  if (walks.length === 2) {
+    const [forward, backward] = walks;
+    const left = traversalBudget - forward.examined;
+    if (left < 0) walks.pop();
+    else if (backward.examined > left) walks[1] = await walkWithin("backward", left);
   }
   return graphAnswer(snapshot, walks, query.limit, names, false);
 }

@@ -6,6 +6,7 @@ import type { Snapshot } from "../format/snapshot.ts";
 import { linkedObjects } from "./callees.ts";
 import { linkRows } from "./link-rows.ts";
 import { rankOfId } from "./lookup.ts";
+import { loadRows } from "./object-rows.ts";
 import type { StreamedList } from "./streamed-list.ts";
 
 export interface CallersResult {
@@ -28,7 +29,9 @@ export async function objectCallers(
   const rank = await rankOfId(snapshot, id);
   const distinct: number[] = [];
   (await linkRows(snapshot, [rank])).forEachCaller(rank, (caller) => distinct.push(caller));
-  const links = await linkRows(snapshot, distinct);
+  // Which of them are listed is known once their pages are in; nearly all are, so their rows are
+  // read beside those pages rather than a round after.
+  const [links] = await Promise.all([linkRows(snapshot, distinct), loadRows(snapshot, distinct)]);
   // Callers ascend, and each one's entries to the object ascend by link type.
   const ranks: number[] = [];
   const linkTypes: string[] = [];

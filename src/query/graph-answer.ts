@@ -129,10 +129,14 @@ function unionSize(walks: readonly Walk[]): number {
   return size;
 }
 
-/** The summaries of `ranks` (ascending), by rank. */
+/**
+ * The summaries of `ranks` (ascending), by rank. A graph's nodes lie far apart in the name order, up
+ * to a thousand of them: their pages are read as a sweep joins them, and only they are kept.
+ */
 export async function summariesOf(snapshot: Snapshot, ranks: Uint32Array): Promise<Map<number, ObjectSummary>> {
   const summaries = new Map<number, ObjectSummary>();
   let k = 0;
-  for await (const batch of summaryBatches(snapshot, ranks)) for (const s of batch) summaries.set(ranks[k++], s);
+  for await (const batch of summaryBatches(snapshot, ranks, { sweeping: "drop" }))
+    for (const s of batch) summaries.set(ranks[k++], s);
   return summaries;
 }

@@ -1,7 +1,7 @@
 // @module linkRows: the links of some objects, both ways, from the link pages (LNKP, by windows or pages).
 
 import { type CalleeEntries, LINK_PAGES_PER_WINDOW, type LinkPage, type LinkRow } from "../format/link-pages.ts";
-import { loadPages } from "../format/page-loads.ts";
+import { type LoadOptions, loadPages } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { prefetch } from "../format/storage-meter.ts";
 import { distinctAscending } from "./rank-set.ts";
@@ -52,11 +52,11 @@ function pagesPerWindow(snapshot: Snapshot): number {
   return linkBytes <= snapshot.budgetBytes * WINDOWS_UP_TO_SHARE ? LINK_PAGES_PER_WINDOW : 1;
 }
 
-/** The links of `ranks` (repeats allowed); `sweeping`: a walk's frontier, which reads ahead (see loadPages). */
+/** The links of `ranks` (repeats allowed); `sweeping`: a walk's frontier (see loadPages). */
 export async function linkRows(
   snapshot: Snapshot,
   ranks: ArrayLike<number>,
-  { sweeping = false }: { sweeping?: boolean } = {},
+  { sweeping }: LoadOptions = {},
 ): Promise<LinkRows> {
   const directory = await snapshot.section("LNKD");
   // Ranks mostly come ascending: a rank on the page of the one before costs no search.

@@ -2,6 +2,7 @@
 
 import { CalleeEntries, SOURCE_IS_START, TARGET_IS_END } from "../format/link-pages.ts";
 import { LINK_DIRECT } from "../format/model.ts";
+import type { LoadOptions } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import { ChunksAhead, chunksOf } from "./chunks-ahead.ts";
 import { type HeavyGate, heavyAnswers } from "./heavy-gate.ts";
@@ -58,7 +59,7 @@ async function chunkLinks(
   snapshot: Snapshot,
   ranks: Uint32Array,
   direction: Direction,
-  { own, sweeping = false }: { own?: LinkRows; sweeping?: boolean },
+  { own, sweeping }: { own?: LinkRows } & LoadOptions,
 ): Promise<ChunkLinks> {
   own ??= await linkRows(snapshot, ranks, { sweeping });
   if (direction === "forward") return { own, callers: null };
@@ -114,7 +115,7 @@ export async function expand(
   direction: Direction,
   types: ReadonlySet<number> | null,
   visit: Visit,
-  { loaded, sweeping = false }: { loaded?: LinkRows; sweeping?: boolean } = {},
+  { loaded, sweeping }: { loaded?: LinkRows } & LoadOptions = {},
 ): Promise<{ examined: number; own: LinkRows }> {
   const links = await chunkLinks(snapshot, ranks, direction, { own: loaded, sweeping });
   return { examined: visitLinks(ranks, links, types, visit), own: links.own };
@@ -251,9 +252,10 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
       const chunks = chunksOf(frontier, options.frontierChunk ?? CHUNK).map((chunk) =>
         flowEnds && d > 0 ? chunk.filter((r) => !flowEnds.has(r)) : chunk,
       );
-      const links = new ChunksAhead(chunks, (chunk) =>
-        chunkLinks(snapshot, chunk, options.direction, { sweeping: true }),
-      );
+      // The pages a sweep brings between those wanted serve the levels after this one: the last
+      // level's loads take only what they want, so a shallow walk leaves the cache as it found it.
+      const sweeping = d < options.hops - 1 ? "keep" : "drop";
+      const links = new ChunksAhead(chunks, (chunk) => chunkLinks(snapshot, chunk, options.direction, { sweeping }));
       try {
         for (const chunk of chunks) {
           const loaded = await links.next();

@@ -1,6 +1,6 @@
 // @module objectRows: the displayed fields of some objects from the row store (ROWP), the file's only copy of their names, fullNames and manglings as written; whole, or a batch at a time for answers written as they are read; and ranksPassing: which candidates' rows pass a filter.
 import type { ObjectRow, RowDirectory, RowPage } from "../format/object-rows.ts";
-import { loadPages, readsToLoad } from "../format/page-loads.ts";
+import { type LoadOptions, loadPages, readsToLoad } from "../format/page-loads.ts";
 import type { Snapshot } from "../format/snapshot.ts";
 import type { LowerNeedle } from "../format/string-list.ts";
 import { distinctAscending, mapRanks } from "./rank-set.ts";
@@ -13,6 +13,17 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
   if (ranks.length === 0) return [];
   const directory = await snapshot.section("ROWD");
   return rowsOf(directory, await rowRound(snapshot, directory, ranks), ranks, true);
+}
+
+/**
+ * Reads the pages of the rows of `ranks` (ascending) not kept decoded, and keeps them as stored: for
+ * an answer that knows which objects it lists a round of reads before it can list them, so that the
+ * two rounds go out as one. Only the first round's rows (ROWS_A_ROUND): a longer list reads the
+ * rest as it is written.
+ */
+export async function loadRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<void> {
+  if (ranks.length === 0) return;
+  await rowRound(snapshot, await snapshot.section("ROWD"), slice(ranks, 0, ROWS_A_ROUND));
 }
 
 /** How many reads the rows of `ranks` would take: those not kept decoded, their pages read as loadPages reads them (nothing is read). */
@@ -103,14 +114,18 @@ const ROUNDS_AHEAD = 2;
  * long list (more than a round) are decoded for it alone, not kept: they would push out those that
  * answers about a few objects list again.
  */
-export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectRow[]> {
+export async function* objectRowBatches(
+  snapshot: Snapshot,
+  ranks: ArrayLike<number>,
+  load: LoadOptions = {},
+): AsyncGenerator<ObjectRow[]> {
   if (ranks.length === 0) return;
   const directory = await snapshot.section("ROWD");
   const keep = ranks.length <= ROWS_A_ROUND;
   const rounds: (Promise<RowRound> | undefined)[] = [];
   const startRound = () => {
     const from = rounds.length * ROWS_A_ROUND;
-    const pages = rowRound(snapshot, directory, slice(ranks, from, from + ROWS_A_ROUND));
+    const pages = rowRound(snapshot, directory, slice(ranks, from, from + ROWS_A_ROUND), load);
     // A round read ahead whose rows nobody asks for any more (the answer was cut short) must not
     // fail unobserved; a failure the answer reaches is thrown where its round is awaited.
     pages.catch(() => {});
@@ -126,9 +141,13 @@ export async function* objectRowBatches(snapshot: Snapshot, ranks: ArrayLike<num
   }
 }
 
-/** Summaries of `ranks` (non-decreasing, repeats allowed), in that order, a batch at a time. */
-export async function* summaryBatches(snapshot: Snapshot, ranks: ArrayLike<number>): AsyncGenerator<ObjectSummary[]> {
-  for await (const rows of objectRowBatches(snapshot, ranks))
+/** Summaries of `ranks` (non-decreasing, repeats allowed), in that order, a batch at a time; `load`: how their pages are read. */
+export async function* summaryBatches(
+  snapshot: Snapshot,
+  ranks: ArrayLike<number>,
+  load: LoadOptions = {},
+): AsyncGenerator<ObjectSummary[]> {
+  for await (const rows of objectRowBatches(snapshot, ranks, load))
     yield rows.map(({ id, name, fullName, type, typeId }) => ({ id, name, fullName, type, typeId }));
 }
 
@@ -146,7 +165,12 @@ interface RowRound {
   stored: Map<number, RowPage>;
 }
 
-async function rowRound(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>): Promise<RowRound> {
+async function rowRound(
+  snapshot: Snapshot,
+  directory: RowDirectory,
+  ranks: ArrayLike<number>,
+  load: LoadOptions = {},
+): Promise<RowRound> {
   const held = new Map<number, ObjectRow>();
   const missing: number[] = [];
   for (let i = 0; i < ranks.length; i++) {
@@ -154,7 +178,7 @@ async function rowRound(snapshot: Snapshot, directory: RowDirectory, ranks: Arra
     if (row) held.set(ranks[i], row);
     else missing.push(ranks[i]);
   }
-  const stored = missing.length > 0 ? await storedRowPages(snapshot, directory, missing) : new Map();
+  const stored = missing.length > 0 ? await storedRowPages(snapshot, directory, missing, load) : new Map();
   return { held, stored };
 }
 
@@ -181,8 +205,8 @@ function rowsOf(directory: RowDirectory, round: RowRound, ranks: ArrayLike<numbe
 }
 
 /** The row pages holding `ranks` (any order, repeats allowed), as stored, read together. */
-function storedRowPages(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>) {
-  return loadPages(snapshot, "ROWP", directory, pagesHolding(directory, ranks));
+function storedRowPages(snapshot: Snapshot, directory: RowDirectory, ranks: ArrayLike<number>, load: LoadOptions) {
+  return loadPages(snapshot, "ROWP", directory, pagesHolding(directory, ranks), undefined, load);
 }
 
 /** The row pages holding `ranks` (any order, repeats allowed), ascending and distinct. */

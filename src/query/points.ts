@@ -128,7 +128,7 @@ async function reach(
         reached(target, (flags & TARGET_IS_END) !== 0);
       const viaCaller = (caller: number, flags: number) => reached(caller, (flags & SOURCE_IS_START) !== 0);
       const chunks = chunksOf(frontier, frontierChunk);
-      const ahead = new ChunksAhead(chunks, (chunk) => linkRows(snapshot, chunk, { sweeping: true }));
+      const ahead = new ChunksAhead(chunks, (chunk) => linkRows(snapshot, chunk, { sweeping: "keep" }));
       try {
         for (const chunk of chunks) {
           const links = await ahead.next();

@@ -505,7 +505,7 @@ describe("answers about many objects: rows read a round of pages at a time, roun
     expect(farSource.reads - before).toBe(8);
   });
 
-  it("swept, are read up to 256 KiB apart together and the pages between kept, where a plain load reads them apart and keeps only those asked for", async () => {
+  it("swept, are read up to 256 KiB apart together, the pages between kept or dropped as asked, where a plain load reads them apart and keeps only those asked for", async () => {
     const reference = await Snapshot.open(memorySource(bytes));
     const directory = await reference.section("ROWD");
     const { offsets } = directory;
@@ -529,7 +529,7 @@ describe("answers about many objects: rows read a round of pages at a time, roun
     const broken = bytes.slice();
     broken[rowp.offset + reference.pagesBlock("ROWP", offsets[directory.pageCount]).start + offsets[damaged] + 3] ^=
       0xff;
-    for (const sweeping of [false, true]) {
+    for (const sweeping of [undefined, "keep", "drop"] as const) {
       const source = countingSource(delayedSource(memorySource(broken, `sweeping ${sweeping}`), 1));
       const snapshot = await Snapshot.open(source, { sections: new SectionCache(1 << 30) });
       await snapshot.section("ROWD");
@@ -539,7 +539,11 @@ describe("answers about many objects: rows read a round of pages at a time, roun
       // The pages between are decoded once the read is in, nothing waiting for them.
       await new Promise((settled) => setTimeout(settled, 10));
       const held = between.filter((p) => holdsPage(snapshot, "ROWP", p));
-      if (sweeping) {
+      if (sweeping === "drop") {
+        // Joined as a sweep joins them, and nothing kept but what was asked for.
+        expect(reads).toBe(6);
+        expect(held).toEqual([]);
+      } else if (sweeping === "keep") {
         // Eight runs joined nearest first into six reads: two gaps read, their pages kept whole.
         expect(reads).toBe(6);
         const gaps = pages.slice(1).map((to, i) => between.filter((p) => p > pages[i] && p < to && p !== damaged));

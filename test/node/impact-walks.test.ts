@@ -5,7 +5,10 @@ import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
 import { callHierarchy } from "../../src/query/call-hierarchy.ts";
 import { DATA_GRAPH, flowGraph, TRANSACTION } from "../../src/query/flows.ts";
-import { type GraphAnswer, summariesOf } from "../../src/query/graph-answer.ts";
+import { type GraphAnswer, graphAnswer, summariesOf } from "../../src/query/graph-answer.ts";
+import { walk } from "../../src/query/link-walk.ts";
+import { linkRows } from "../../src/query/link-rows.ts";
+import { rankOfId } from "../../src/query/lookup.ts";
 import corner from "../fixtures/corner/corner-v2.json";
 import { getU32, patchSection, setU32 } from "../format/snapshot-bytes.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
@@ -45,6 +48,31 @@ describe("a walk past its budget answers what it found, truncated", () => {
     const query = { direction: "both", hops: 3, linkTypes: [], limit: 1000 } as const;
     const whole = await callHierarchy(snapshot, "200", query);
     expectPart(await callHierarchy(snapshot, "200", query, { traversalBudget: 5 }), whole, false);
+  });
+
+  it("call hierarchy both ways, walked together: the answer of walking forward, then backward on what is left, at every budget", async () => {
+    const query = { direction: "both", hops: 3, linkTypes: [], limit: 1000 } as const;
+    /** The definition: forward within the budget, then backward within what forward left, if any. */
+    const oneAfterTheOther = async (id: string, budget: number) => {
+      const origin = await rankOfId(snapshot, id);
+      const options = { hops: 3, types: null, stopAtFlowEnds: false, recordLinksUpTo: 0 };
+      const walks = [await walk(snapshot, origin, { ...options, direction: "forward", budget })];
+      const left = budget - walks[0].examined;
+      if (left >= 0) walks.push(await walk(snapshot, origin, { ...options, direction: "backward", budget: left }));
+      return graphAnswer(snapshot, walks, 1000, (await linkRows(snapshot, [origin])).linkTypes, false);
+    };
+    let cut = 0;
+    for (const id of ["200", "201", "300", "100"]) {
+      const whole = await callHierarchy(snapshot, id, query);
+      expect(whole).toEqual(await oneAfterTheOther(id, Number.MAX_SAFE_INTEGER));
+      for (let budget = 0; budget <= 24; budget++) {
+        const answer = await callHierarchy(snapshot, id, query, { traversalBudget: budget });
+        expect(answer, `${id} within ${budget}`).toEqual(await oneAfterTheOther(id, budget));
+        if (answer.truncated) cut++;
+      }
+    }
+    // Budgets cut both walks, the backward one alone, and neither.
+    expect(cut).toBeGreaterThan(10);
   });
 });
 
