@@ -17,6 +17,7 @@ import { pathOf } from "./queries.ts";
 const LIGHT_CLASSES: ReadonlySet<QueryClass> = new Set([
   "characteristics",
   "callees",
+  "callers",
   "points-hops-1",
   "points-hops-3",
   "equals",
