@@ -3,7 +3,9 @@
 import type { FilterName } from "../../src/contract/params.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { Snapshot } from "../../src/format/snapshot.ts";
+import { callHierarchy } from "../../src/query/call-hierarchy.ts";
 import { objectCallees } from "../../src/query/callees.ts";
+import { objectCallers } from "../../src/query/callers.ts";
 import { objectCharacteristics } from "../../src/query/characteristics.ts";
 import { findObjects } from "../../src/query/find-objects.ts";
 import { levelGraph, levelNodes } from "../../src/query/levels.ts";
@@ -57,6 +59,22 @@ export async function appstructEngine(snapshotPath: string): Promise<EngineSide>
             })
           ).callees,
         );
+      case "callers":
+        return collect(
+          (
+            await objectCallers(snapshot, route.id, {
+              includeEscalated: route.includeEscalated,
+              withParent: route.withParent,
+            })
+          ).callers,
+        );
+      case "call-hierarchy":
+        return callHierarchy(snapshot, route.id, {
+          direction: route.direction,
+          hops: route.hops,
+          linkTypes: [],
+          limit: route.limit,
+        });
       case "points":
         return collect(await startEndPoints(snapshot, route.id, route.hops));
       case "level-nodes":

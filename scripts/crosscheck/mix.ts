@@ -13,8 +13,10 @@ export const CLASSES = [
   "deep-skip",
   "characteristics",
   "callees",
+  "callers",
   "points-hops-1",
   "points-hops-3",
+  "call-hierarchy",
   "level-graph",
   "level-nodes",
 ] as const;
@@ -66,6 +68,8 @@ export function pickMix(db: DatabaseSync, seed: number, perClass: number): MixQu
       path: `${data.app}/objects/${idAt(data, data.random.int(0, names.length - 1))}`,
     })),
     ...times(perClass, () => calleesQuery(data)),
+    ...times(perClass, () => callersQuery(data)),
+    ...times(perClass, () => hierarchyQuery(data)),
     ...times(perClass, () => ({
       cls: "points-hops-1" as const,
       path: `${data.app}/objects/${linkedId(data)}/start-end-points`,
@@ -264,6 +268,25 @@ function calleesQuery(data: Data): MixQuery {
   if (r.next() < 0.5) query.set("select", "parent");
   const qs = query.size > 0 ? `?${query}` : "";
   return { cls: "callees", path: `${data.app}/objects/${callerId(data)}/callees${qs}` };
+}
+
+function callersQuery(data: Data): MixQuery {
+  const r = data.random;
+  const query = new URLSearchParams();
+  if (r.next() < 0.5) query.set("includeEscalated", r.pick(["true", "false"]));
+  if (r.next() < 0.5) query.set("select", "parent");
+  const qs = query.size > 0 ? `?${query}` : "";
+  return { cls: "callers", path: `${data.app}/objects/${linkedId(data)}/callers${qs}` };
+}
+
+/** A call hierarchy each way or both, 1 to 4 hops (3 when not given), now and then a small limit. */
+function hierarchyQuery(data: Data): MixQuery {
+  const r = data.random;
+  const query = new URLSearchParams({ direction: r.pick(["callees", "callers", "both"]) });
+  if (r.next() < 0.5) query.set("hops", String(r.int(1, 4)));
+  if (r.next() < 0.25) query.set("limit", String(r.int(1, 50)));
+  const id = r.next() < 0.5 ? callerId(data) : linkedId(data);
+  return { cls: "call-hierarchy", path: `${data.app}/objects/${id}/call-hierarchy?${query}` };
 }
 
 /** Level nodes by a name substring at levels 2–4, or by _id at levels 2–5 (level 5 answers its objects). */

@@ -7,6 +7,8 @@ export type Route =
   | { kind: "find"; request: FindRequest }
   | { kind: "characteristics"; id: string }
   | { kind: "callees"; id: string; includeEscalated: boolean; withParent: boolean }
+  | { kind: "callers"; id: string; includeEscalated: boolean; withParent: boolean }
+  | { kind: "call-hierarchy"; id: string; direction: "callees" | "callers" | "both"; hops: number; limit: number }
   | { kind: "points"; id: string; hops: number }
   | { kind: "level-nodes"; level: number; name: string | undefined; id: number | undefined }
   | { kind: "level-graph"; level: number };
@@ -27,7 +29,7 @@ export function parseRoute(url: URL, application: string): Route {
       checkNames(q, [], []);
       return { kind: "characteristics", id: key };
     }
-    if (sub === "callees") {
+    if (sub === "callees" || sub === "callers") {
       checkNames(q, ["select", "includeEscalated"], ["select"]);
       const select = q.getAll("select").map((s) => s.toLowerCase());
       if (select.some((s) => s !== "parent"))
@@ -36,10 +38,21 @@ export function parseRoute(url: URL, application: string): Route {
           "select must be parent here (source locations are not part of the cross-check)",
         );
       return {
-        kind: "callees",
+        kind: sub,
         id: key,
         includeEscalated: oneOf(q, "includeEscalated", ["true", "false"] as const, "false") === "true",
         withParent: select.includes("parent"),
+      };
+    }
+    if (sub === "call-hierarchy") {
+      checkNames(q, ["direction", "hops", "limit"], []);
+      if (!q.has("direction")) throw new BadRequest("missing_parameter", "direction is required");
+      return {
+        kind: "call-hierarchy",
+        id: key,
+        direction: oneOf(q, "direction", ["callees", "callers", "both"] as const, "callees"),
+        hops: integer(q, "hops", 1, 32, 3),
+        limit: integer(q, "limit", 1, 10000, 1000),
       };
     }
     if (sub === "start-end-points") {

@@ -8,7 +8,7 @@ import { parseRoute } from "./routes.ts";
 import { openReadOnly, type ServingDatabase } from "./sqlite-db.ts";
 import { findObjects } from "./sqlite-find.ts";
 import { levelGraph, levelNodes } from "./sqlite-levels.ts";
-import { callees, characteristics, rankOf, startEndPoints } from "./sqlite-objects.ts";
+import { callees, callers, callHierarchy, characteristics, rankOf, startEndPoints } from "./sqlite-objects.ts";
 
 /** The answer to one GET, or a BadRequest. */
 export function answer(sql: ServingDatabase, url: URL): unknown {
@@ -22,6 +22,8 @@ export function answer(sql: ServingDatabase, url: URL): unknown {
     throw new BadRequest("object_not_found", `no object with id ${JSON.stringify(route.id)}`, 404);
   if (route.kind === "characteristics") return characteristics(sql, rank);
   if (route.kind === "callees") return callees(sql, rank, route.includeEscalated, route.withParent);
+  if (route.kind === "callers") return callers(sql, rank, route.includeEscalated, route.withParent);
+  if (route.kind === "call-hierarchy") return callHierarchy(sql, rank, route.direction, route.hops, route.limit);
   return startEndPoints(sql, rank, route.hops);
 }
 

@@ -1,4 +1,4 @@
-// @module The cross-check's SQLite implementation on a hand-worked analysis: name order, operators, callees with escalated links, points, level graphs with shared names.
+// @module The cross-check's SQLite implementation on a hand-worked analysis: name order, operators, callees and callers with escalated links, call hierarchies, points, level graphs with shared names.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -166,6 +166,75 @@ test("callees: one per (callee, link type); a callee with an escalated link only
     typeId: "JV_METHOD",
     linkType: "CALL",
     parent: { type: "Java Class", typeId: "JV_CLASS" },
+  });
+});
+
+test("callers: the mirror of callees, a caller judged across its link types", () => {
+  const listed = (path: string) =>
+    (get(path) as { id: string; linkType: string }[]).map((c) => `${c.id} ${c.linkType}`);
+  // 1 calls 10 directly and through an escalated link; 2 only directly.
+  expect(listed("/objects/10/callers")).toEqual(["2 CALL"]);
+  expect(listed("/objects/10/callers?includeEscalated=true")).toEqual(["2 CALL", "1 CALL"]);
+  // 1 reaches 3 only through an escalated link: never listed.
+  expect(listed("/objects/3/callers?includeEscalated=true")).toEqual(["4 ACCESS"]);
+  expect(listed("/objects/4/callers")).toEqual([]);
+  expect(listed("/objects/4/callers?includeEscalated=true")).toEqual(["1 ACCESS", "1 CALL", "1 USE"]);
+  expect((get("/objects/10/callers?select=parent") as unknown[])[0]).toEqual({
+    id: "2",
+    name: "Alpha",
+    type: "Java Class",
+    typeId: "JV_CLASS",
+    linkType: "CALL",
+    parent: null,
+  });
+});
+
+test("call hierarchy: links not escalated, nodes by depth then name, links between kept nodes by numeric id", () => {
+  const graph = (path: string) => {
+    const a = get(path) as {
+      totalNodes: number;
+      truncated: boolean;
+      nodes: { id: string; depth: number }[];
+      links: { from: string; to: string; linkType: string }[];
+    };
+    return {
+      total: a.totalNodes,
+      truncated: a.truncated,
+      nodes: a.nodes.map((n) => `${n.id}@${n.depth}`),
+      links: a.links.map((l) => `${l.from}>${l.to} ${l.linkType}`),
+    };
+  };
+  // 1 → 3 is escalated: 3 is reached through 4, a link further.
+  expect(graph("/objects/1/call-hierarchy?direction=callees")).toEqual({
+    total: 5,
+    truncated: false,
+    nodes: ["1@0", "2@1", "10@1", "4@1", "3@2"],
+    links: ["1>2 CALL", "1>4 ACCESS", "1>4 CALL", "1>10 CALL", "2>10 CALL", "4>3 ACCESS"],
+  });
+  // Only the links of nodes less than `hops` away: none from 2 or 4.
+  expect(graph("/objects/1/call-hierarchy?direction=callees&hops=1").links).toEqual([
+    "1>2 CALL",
+    "1>4 ACCESS",
+    "1>4 CALL",
+    "1>10 CALL",
+  ]);
+  expect(graph("/objects/1/call-hierarchy?direction=callees&limit=2")).toEqual({
+    total: 5,
+    truncated: true,
+    nodes: ["1@0", "2@1"],
+    links: ["1>2 CALL"],
+  });
+  expect(graph("/objects/3/call-hierarchy?direction=callers")).toEqual({
+    total: 3,
+    truncated: false,
+    nodes: ["3@0", "4@1", "1@2"],
+    links: ["1>4 ACCESS", "1>4 CALL", "4>3 ACCESS"],
+  });
+  expect(graph("/objects/10/call-hierarchy?direction=both&hops=1")).toEqual({
+    total: 3,
+    truncated: false,
+    nodes: ["10@0", "2@1", "1@1"],
+    links: ["1>10 CALL", "2>10 CALL"],
   });
 });
 
