@@ -29,9 +29,13 @@ export async function objectCallers(
   const rank = await rankOfId(snapshot, id);
   const distinct: number[] = [];
   (await linkRows(snapshot, [rank])).forEachCaller(rank, (caller) => distinct.push(caller));
-  // Which of them are listed is known once their pages are in; nearly all are, so their rows are
-  // read beside those pages rather than a round after.
-  const [links] = await Promise.all([linkRows(snapshot, distinct), loadRows(snapshot, distinct)]);
+  // Which of them are listed is known once their pages are in; nearly all are, so their rows (and
+  // the parents' types, when asked) are read beside those pages rather than a round after.
+  const [links] = await Promise.all([
+    linkRows(snapshot, distinct),
+    loadRows(snapshot, distinct),
+    options.withParent && Promise.all([snapshot.section("TYPE"), snapshot.section("TYID")]),
+  ]);
   // Callers ascend, and each one's entries to the object ascend by link type.
   const ranks: number[] = [];
   const linkTypes: string[] = [];
