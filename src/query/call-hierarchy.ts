@@ -49,16 +49,9 @@ export async function callHierarchy(
     : null;
   // The objects the answer lists are read as soon as they are known, beside the other walk's reads:
   // the levels before the last with the last level's callers, walking backward (before the walk
-  // knows which callers it follows); all of them once a walk ends, forward. Only while there are no
-  // more than the limit: past it, which are listed depends on both walks, and the answer reads them.
+  // knows which callers it follows); all of them once a walk ends, forward.
   const readListed = (levels: readonly ArrayLike<number>[]) =>
-    levels.reduce((count, level) => count + level.length, 0) <= query.limit
-      ? loadRows(
-          snapshot,
-          levels.flatMap((level) => Array.from(level)),
-          { sweeping: "drop" },
-        )
-      : undefined;
+    loadRows(snapshot, firstOfLevels(levels, query.limit), { sweeping: "drop" });
   const walkWithin = async (direction: Direction, budget: number) => {
     const w = await walk(snapshot, origin, {
       direction,
@@ -81,4 +74,11 @@ export async function callHierarchy(
     else if (backward.examined > left) walks[1] = await walkWithin("backward", left);
   }
   return graphAnswer(snapshot, walks, query.limit, names, false);
+}
+
+/** The ranks of `levels` in level order, at most `limit` of them. */
+function firstOfLevels(levels: readonly ArrayLike<number>[], limit: number): number[] {
+  const ranks: number[] = [];
+  for (const level of levels) for (let i = 0; i < level.length && ranks.length < limit; i++) ranks.push(level[i]);
+  return ranks;
 }

@@ -66,7 +66,7 @@ async function chunkLinks(
     own,
     sweeping,
     alongside,
-  }: { own?: LinkRows; alongside?: (callers: ArrayLike<number>) => Promise<unknown> | undefined } & LoadOptions,
+  }: { own?: LinkRows; alongside?: (callers: ArrayLike<number>) => Promise<unknown> } & LoadOptions,
 ): Promise<ChunkLinks> {
   own ??= await linkRows(snapshot, ranks, { sweeping });
   if (direction === "forward") return { own, callers: null };
@@ -208,7 +208,7 @@ export interface WalkOptions {
    * and the levels reached before: the objects the walk reaches last are among those callers, and an
    * answer that lists them can start reading them then, a round before the walk knows which it follows.
    */
-  alongsideLastLevel?: (callers: ArrayLike<number>, levels: readonly Uint32Array[]) => Promise<unknown> | undefined;
+  alongsideLastLevel?: (callers: ArrayLike<number>, levels: readonly Uint32Array[]) => Promise<unknown>;
 }
 
 /**
