@@ -5,7 +5,6 @@ import { type GraphAnswer, graphAnswer } from "./graph-answer.ts";
 import { linkRows } from "./link-rows.ts";
 import { type Direction, WALK_BUDGET, walk } from "./link-walk.ts";
 import { rankOfId } from "./lookup.ts";
-import { loadRows } from "./object-rows.ts";
 
 export interface HierarchyQuery {
   direction: "callees" | "callers" | "both";
@@ -47,13 +46,8 @@ export async function callHierarchy(
   const types = query.linkTypes.length
     ? new Set(query.linkTypes.map((t) => names.indexOf(t)).filter((i) => i >= 0))
     : null;
-  // The objects the answer lists are read as soon as they are known, beside the other walk's reads:
-  // the levels before the last with the last level's callers, walking backward (before the walk
-  // knows which callers it follows); all of them once a walk ends, forward.
-  const readListed = (levels: readonly ArrayLike<number>[]) =>
-    loadRows(snapshot, firstOfLevels(levels, query.limit), { sweeping: "drop" });
-  const walkWithin = async (direction: Direction, budget: number) => {
-    const w = await walk(snapshot, origin, {
+  const walkWithin = (direction: Direction, budget: number) =>
+    walk(snapshot, origin, {
       direction,
       hops: query.hops,
       types,
@@ -61,11 +55,7 @@ export async function callHierarchy(
       budget,
       recordLinksUpTo: Math.max(query.limit, RECORD_LINKS_UP_TO),
       signal,
-      alongsideLastLevel: (callers, levels) => readListed([...levels, callers]),
     });
-    await readListed(w.levels);
-    return w;
-  };
   const walks = await Promise.all(WALKS[query.direction].map((direction) => walkWithin(direction, traversalBudget)));
   if (walks.length === 2) {
     const [forward, backward] = walks;
@@ -74,11 +64,4 @@ export async function callHierarchy(
     else if (backward.examined > left) walks[1] = await walkWithin("backward", left);
   }
   return graphAnswer(snapshot, walks, query.limit, names, false);
-}
-
-/** The ranks of `levels` in level order, at most `limit` of them. */
-function firstOfLevels(levels: readonly ArrayLike<number>[], limit: number): number[] {
-  const ranks: number[] = [];
-  for (const level of levels) for (let i = 0; i < level.length && ranks.length < limit; i++) ranks.push(level[i]);
-  return ranks;
 }

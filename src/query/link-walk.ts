@@ -54,19 +54,12 @@ interface CallersOf {
   theirs: LinkRows;
 }
 
-/**
- * The links `expand` visits at `ranks` (ascending) in `direction`: `own` if read already; `sweeping`:
- * see expand; `alongside`: read beside the callers' links, given the callers, walking backward.
- */
+/** The links `expand` visits at `ranks` (ascending) in `direction`: `own` if read already; `sweeping`: see expand. */
 async function chunkLinks(
   snapshot: Snapshot,
   ranks: Uint32Array,
   direction: Direction,
-  {
-    own,
-    sweeping,
-    alongside,
-  }: { own?: LinkRows; alongside?: (callers: ArrayLike<number>) => Promise<unknown> } & LoadOptions,
+  { own, sweeping }: { own?: LinkRows } & LoadOptions,
 ): Promise<ChunkLinks> {
   own ??= await linkRows(snapshot, ranks, { sweeping });
   if (direction === "forward") return { own, callers: null };
@@ -76,8 +69,7 @@ async function chunkLinks(
   const sorted = Float64Array.from(pairs).sort();
   const callers = new Float64Array(sorted.length);
   for (let k = 0; k < sorted.length; k++) callers[k] = Math.floor(sorted[k] / n / 2);
-  const [theirs] = await Promise.all([linkRows(snapshot, callers, { sweeping }), alongside?.(callers)]);
-  return { own, callers: { sorted, callers, theirs } };
+  return { own, callers: { sorted, callers, theirs: await linkRows(snapshot, callers, { sweeping }) } };
 }
 
 /**
@@ -203,12 +195,6 @@ export interface WalkOptions {
   heavyLinks?: number;
   /** The request's signal: a walk stops (throwing its reason) once the client has gone. */
   signal?: AbortSignal;
-  /**
-   * Walking backward, what to read beside the links of the last level's callers, given those callers
-   * and the levels reached before: the objects the walk reaches last are among those callers, and an
-   * answer that lists them can start reading them then, a round before the walk knows which it follows.
-   */
-  alongsideLastLevel?: (callers: ArrayLike<number>, levels: readonly Uint32Array[]) => Promise<unknown>;
 }
 
 /**
@@ -268,14 +254,8 @@ export async function walk(snapshot: Snapshot, origin: number, options: WalkOpti
       );
       // The pages a sweep brings between those wanted serve the levels after this one: the last
       // level's loads take only what they want, so a shallow walk leaves the cache as it found it.
-      const last = d === options.hops - 1;
-      const sweeping = last ? "drop" : "keep";
-      const { alongsideLastLevel } = options;
-      const alongside =
-        last && alongsideLastLevel ? (callers: ArrayLike<number>) => alongsideLastLevel(callers, levels) : undefined;
-      const links = new ChunksAhead(chunks, (chunk) =>
-        chunkLinks(snapshot, chunk, options.direction, { sweeping, alongside }),
-      );
+      const sweeping = d < options.hops - 1 ? "keep" : "drop";
+      const links = new ChunksAhead(chunks, (chunk) => chunkLinks(snapshot, chunk, options.direction, { sweeping }));
       try {
         for (const chunk of chunks) {
           const loaded = await links.next();

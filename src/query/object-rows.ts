@@ -16,14 +16,14 @@ export async function objectRows(snapshot: Snapshot, ranks: readonly number[]): 
 }
 
 /**
- * Reads the pages of the rows of `ranks` (any order) not kept decoded, and keeps them as stored: for
+ * Reads the pages of the rows of `ranks` (ascending) not kept decoded, and keeps them as stored: for
  * an answer that knows which objects it lists a round of reads before it can list them, so that the
  * two rounds go out as one. Only the first round's rows (ROWS_A_ROUND): a longer list reads the
  * rest as it is written.
  */
-export async function loadRows(snapshot: Snapshot, ranks: ArrayLike<number>, load: LoadOptions = {}): Promise<void> {
+export async function loadRows(snapshot: Snapshot, ranks: ArrayLike<number>): Promise<void> {
   if (ranks.length === 0) return;
-  await rowRound(snapshot, await snapshot.section("ROWD"), slice(ranks, 0, ROWS_A_ROUND), load);
+  await rowRound(snapshot, await snapshot.section("ROWD"), slice(ranks, 0, ROWS_A_ROUND));
 }
 
 /** How many reads the rows of `ranks` would take: those not kept decoded, their pages read as loadPages reads them (nothing is read). */

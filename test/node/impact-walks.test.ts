@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileDocument } from "../../build/compile/compile-document.ts";
 import { SectionCache } from "../../src/format/section-cache.ts";
 import { memorySource, Snapshot } from "../../src/format/snapshot.ts";
-import { StorageMeter } from "../../src/format/storage-meter.ts";
 import { callHierarchy } from "../../src/query/call-hierarchy.ts";
 import { DATA_GRAPH, flowGraph, TRANSACTION } from "../../src/query/flows.ts";
 import { type GraphAnswer, graphAnswer, summariesOf } from "../../src/query/graph-answer.ts";
@@ -13,7 +12,6 @@ import { rankOfId } from "../../src/query/lookup.ts";
 import corner from "../fixtures/corner/corner-v2.json";
 import { getU32, patchSection, setU32 } from "../format/snapshot-bytes.ts";
 import { generatedSnapshot } from "../support/generated-snapshot.ts";
-import { loggedSnapshot } from "../support/read-log.ts";
 
 let snapshot: Snapshot;
 beforeAll(async () => {
@@ -75,32 +73,6 @@ describe("a walk past its budget answers what it found, truncated", () => {
     }
     // Budgets cut both walks, the backward one alone, and neither.
     expect(cut).toBeGreaterThan(10);
-  });
-});
-
-describe("call hierarchies over late reads", () => {
-  it("read the objects they list beside their walks' last reads: both ways, three hops take three rounds after the origin's page", async () => {
-    const bytes = await generatedSnapshot(20_000, 5);
-    const reference = await Snapshot.open(memorySource(bytes));
-    // A budget the link pages take more than a quarter of: they are read page by page, as at scale.
-    const budget = 3 * reference.toc.get("LNKP")!.length;
-    const query = { direction: "both", hops: 3, linkTypes: [], limit: 1000 } as const;
-    const rounds: number[] = [];
-    for (let rank = 0; rank < 20_000; rank += 997) {
-      const { id } = (await summariesOf(reference, Uint32Array.of(rank))).get(rank)!;
-      const expected = await callHierarchy(reference, id, query);
-      // Large enough to reach three links each way; small enough that no round has more reads than
-      // can wait at once (six), which the meter would count as rounds of their own.
-      if (expected.totalNodes < 20 || expected.totalNodes > 500) continue;
-      const { snapshot } = await loggedSnapshot(bytes, budget, `hierarchy ${rank}`, 2);
-      // The id page and the origin's link page come first, a round each: read here, before the answer.
-      await linkRows(snapshot, [await rankOfId(snapshot, id)]);
-      const meter = new StorageMeter();
-      expect(await meter.measure(() => callHierarchy(snapshot, id, query))).toEqual(expected);
-      rounds.push(meter.rounds);
-    }
-    expect(rounds.length).toBeGreaterThan(5);
-    expect(Math.max(...rounds)).toBe(3);
   });
 });
 
