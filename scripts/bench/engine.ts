@@ -52,15 +52,14 @@ async function answer(snapshot: Snapshot, q: BenchQuery): Promise<unknown> {
       return locations ? { ...object, sourceLocations: locations } : object;
     }
     case "callees":
+    case "callers": {
+      const options = { includeEscalated: q.includeEscalated, withParent: q.withParent };
       return collect(
-        (await objectCallees(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))
-          .callees,
+        q.route === "callees"
+          ? (await objectCallees(snapshot, q.id, options)).callees
+          : (await objectCallers(snapshot, q.id, options)).callers,
       );
-    case "callers":
-      return collect(
-        (await objectCallers(snapshot, q.id, { includeEscalated: q.includeEscalated, withParent: q.withParent }))
-          .callers,
-      );
+    }
     case "call-hierarchy":
       return callHierarchy(snapshot, q.id, { direction: q.direction, hops: q.hops, linkTypes: [], limit: 1000 });
     case "points":

@@ -115,15 +115,9 @@ function draw(cls: QueryClass, pools: WorkloadPools, random: Random): BenchQuery
       // Half of them with the source locations, as a reader who opens the code next asks.
       return { route: "characteristics", id: object().id, withLocations: random.next() < 0.5 };
     case "callees":
-      return {
-        route: "callees",
-        id: object().id,
-        includeEscalated: random.next() < 0.5,
-        withParent: random.next() < 0.5,
-      };
     case "callers":
       return {
-        route: "callers",
+        route: cls,
         id: object().id,
         includeEscalated: random.next() < 0.5,
         withParent: random.next() < 0.5,

@@ -51,23 +51,14 @@ export async function appstructEngine(snapshotPath: string): Promise<EngineSide>
       case "characteristics":
         return (await objectCharacteristics(snapshot, route.id, null)).object;
       case "callees":
+      case "callers": {
+        const options = { includeEscalated: route.includeEscalated, withParent: route.withParent };
         return collect(
-          (
-            await objectCallees(snapshot, route.id, {
-              includeEscalated: route.includeEscalated,
-              withParent: route.withParent,
-            })
-          ).callees,
+          route.kind === "callees"
+            ? (await objectCallees(snapshot, route.id, options)).callees
+            : (await objectCallers(snapshot, route.id, options)).callers,
         );
-      case "callers":
-        return collect(
-          (
-            await objectCallers(snapshot, route.id, {
-              includeEscalated: route.includeEscalated,
-              withParent: route.withParent,
-            })
-          ).callers,
-        );
+      }
       case "call-hierarchy":
         return callHierarchy(snapshot, route.id, {
           direction: route.direction,

@@ -36,16 +36,37 @@ export function characteristics(sql: ServingDatabase, rank: number) {
  * direct one, each with all its link types (docs/api.md "Direct callees").
  */
 export function callees(sql: ServingDatabase, rank: number, includeEscalated: boolean, withParent: boolean) {
+  return linked(sql, "caller", "callee", rank, includeEscalated, withParent);
+}
+
+/**
+ * The mirror of callees: one element per distinct (caller, link type) of the links that end at the
+ * object, in caller name order then link type, a caller judged direct or escalated across all its
+ * links to the object (docs/api.md "Direct callers").
+ */
+export function callers(sql: ServingDatabase, rank: number, includeEscalated: boolean, withParent: boolean) {
+  return linked(sql, "callee", "caller", rank, includeEscalated, withParent);
+}
+
+/** The objects at the `other` end of the links whose `end` is the object, each judged across its link types. */
+function linked(
+  sql: ServingDatabase,
+  end: "caller" | "callee",
+  other: "caller" | "callee",
+  rank: number,
+  includeEscalated: boolean,
+  withParent: boolean,
+) {
   const rows = sql
     .statement(
       `SELECT c.id, c.name, c.type, c.type_id, l.type AS link_type, p.type AS p_type, p.type_id AS p_type_id
-         FROM (SELECT DISTINCT callee, type FROM links WHERE caller = ?1) l
-         JOIN (SELECT callee, min(escalated) AS min_escalated, max(escalated) AS max_escalated
-                 FROM links WHERE caller = ?1 GROUP BY callee) e ON e.callee = l.callee
-         JOIN objects c ON c.rank = l.callee
+         FROM (SELECT DISTINCT ${other}, type FROM links WHERE ${end} = ?1) l
+         JOIN (SELECT ${other}, min(escalated) AS min_escalated, max(escalated) AS max_escalated
+                 FROM links WHERE ${end} = ?1 GROUP BY ${other}) e ON e.${other} = l.${other}
+         JOIN objects c ON c.rank = l.${other}
          LEFT JOIN objects p ON p.rank = c.parent
         WHERE e.max_escalated = 0 OR (?2 AND e.min_escalated = 0)
-        ORDER BY l.callee, l.type`,
+        ORDER BY l.${other}, l.type`,
     )
     .all(rank, includeEscalated ? 1 : 0) as Record<string, string | null>[];
   return rows.map((r) => ({
@@ -102,34 +123,6 @@ function pointsWithRole(sql: ServingDatabase, ranks: number[], role: "start" | "
     )
     .all(JSON.stringify(ranks), role) as Record<string, string>[];
   return rows.map((r) => ({ id: r.id, name: r.name, fullName: r.full_name, type: r.type }));
-}
-
-/**
- * The mirror of callees: one element per distinct (caller, link type) of the links that end at the
- * object, in caller name order then link type, a caller judged direct or escalated across all its
- * links to the object (docs/api.md "Direct callers").
- */
-export function callers(sql: ServingDatabase, rank: number, includeEscalated: boolean, withParent: boolean) {
-  const rows = sql
-    .statement(
-      `SELECT c.id, c.name, c.type, c.type_id, l.type AS link_type, p.type AS p_type, p.type_id AS p_type_id
-         FROM (SELECT DISTINCT caller, type FROM links WHERE callee = ?1) l
-         JOIN (SELECT caller, min(escalated) AS min_escalated, max(escalated) AS max_escalated
-                 FROM links WHERE callee = ?1 GROUP BY caller) e ON e.caller = l.caller
-         JOIN objects c ON c.rank = l.caller
-         LEFT JOIN objects p ON p.rank = c.parent
-        WHERE e.max_escalated = 0 OR (?2 AND e.min_escalated = 0)
-        ORDER BY l.caller, l.type`,
-    )
-    .all(rank, includeEscalated ? 1 : 0) as Record<string, string | null>[];
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    type: r.type,
-    typeId: r.type_id,
-    linkType: r.link_type,
-    ...(withParent ? { parent: r.p_type === null ? null : { type: r.p_type, typeId: r.p_type_id } } : {}),
-  }));
 }
 
 interface Link {
